@@ -1,0 +1,133 @@
+//! The JSON shapes of PRODUCT.md that scripts rely on. Fields are only ever added.
+//!
+//! Paths are written as text; a name that is not UTF-8 is written lossily rather than failing
+//! the whole listing.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::record::{Digest, Record, State};
+use crate::roots::{AgentId, Source};
+use crate::scan::{Inventory, RootEntry, Skill};
+
+#[derive(Serialize)]
+pub struct RootJson<'a> {
+    pub path: Cow<'a, str>,
+    pub source: Source,
+    pub agents: Vec<AgentId>,
+    pub exists: bool,
+    pub labels: Vec<&'static str>,
+    pub skills: usize,
+    pub problems: Vec<String>,
+}
+
+impl<'a> RootJson<'a> {
+    pub fn new(entry: &'a RootEntry) -> Self {
+        let mut labels: Vec<&'static str> = entry.root.uses.iter().map(|u| u.rule.label).collect();
+        labels.dedup();
+        Self {
+            path: entry.root.path.to_string_lossy(),
+            source: entry.root.scope().source(),
+            agents: entry.root.agents(),
+            exists: entry.root.state == crate::roots::RootState::Directory,
+            labels,
+            skills: entry.skills,
+            problems: entry.notes.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct ShadowingJson<'a> {
+    pub agent: AgentId,
+    pub winner: Cow<'a, str>,
+}
+
+#[derive(Serialize)]
+pub struct SkillJson<'a> {
+    pub name: &'a str,
+    pub dir: Cow<'a, str>,
+    pub source: Source,
+    pub agents: &'a [AgentId],
+    pub record: Option<&'a Record>,
+    pub state: State,
+    pub digest: Option<&'a Digest>,
+    pub shadowed_by: Vec<Cow<'a, str>>,
+    pub problems: Vec<String>,
+    pub description: Option<&'a str>,
+    pub plugin: Option<&'a str>,
+    pub is_link: bool,
+    pub real_dir: Cow<'a, str>,
+    pub reached_by: Vec<Cow<'a, str>>,
+    pub shadowing: Vec<ShadowingJson<'a>>,
+    pub files: usize,
+}
+
+impl<'a> SkillJson<'a> {
+    pub fn new(skill: &'a Skill) -> Self {
+        let mut winners: Vec<&Path> = skill
+            .shadowed_by
+            .iter()
+            .map(|s| s.winner.as_path())
+            .collect();
+        winners.sort();
+        winners.dedup();
+        Self {
+            name: &skill.name,
+            dir: skill.dir.to_string_lossy(),
+            source: skill.source,
+            agents: &skill.agents,
+            record: skill.record.as_ref(),
+            state: skill.state,
+            digest: skill.digest.as_ref(),
+            shadowed_by: winners.into_iter().map(Path::to_string_lossy).collect(),
+            problems: skill.problems.iter().map(ToString::to_string).collect(),
+            description: skill.declared.description.as_deref(),
+            plugin: skill.plugin.as_deref(),
+            is_link: skill.is_link,
+            real_dir: skill.real_dir.to_string_lossy(),
+            reached_by: skill
+                .reached_by
+                .iter()
+                .map(|p| p.to_string_lossy())
+                .collect(),
+            shadowing: skill
+                .shadowed_by
+                .iter()
+                .map(|s| ShadowingJson {
+                    agent: s.agent,
+                    winner: s.winner.to_string_lossy(),
+                })
+                .collect(),
+            files: skill.files.len(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+pub struct ListJson<'a> {
+    pub roots: Vec<RootJson<'a>>,
+    pub skills: Vec<SkillJson<'a>>,
+}
+
+impl<'a> ListJson<'a> {
+    pub fn new(inventory: &'a Inventory) -> Self {
+        Self {
+            roots: inventory.roots.iter().map(RootJson::new).collect(),
+            skills: inventory.skills.iter().map(SkillJson::new).collect(),
+        }
+    }
+}
+
+/// Write `value` as one line of JSON to standard output.
+pub fn print<T: Serialize>(value: &T) -> Result<(), super::Failure> {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    serde_json::to_writer(&mut out, value)
+        .map_err(std::io::Error::from)
+        .and_then(|()| out.write_all(b"\n"))
+        .and_then(|()| out.flush())
+        .map_err(super::Failure::Output)
+}

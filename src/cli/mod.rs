@@ -1,0 +1,157 @@
+//! The command line: one file per subcommand, the JSON shapes scripts rely on, and the exit
+//! codes of the contract (0 done; 1 refused, drift found or nothing matched; 2 usage error;
+//! 3 an I/O failure stopped the work).
+
+mod check;
+mod human;
+mod json;
+mod list;
+mod progress;
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::roots::{Environment, NoHome};
+use crate::scan::{self, Inventory};
+
+const AFTER_HELP: &str = "\
+Roots follow the agents' own variables: HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, CLAUDE_CONFIG_DIR,
+CLAUDE_CODE_PLUGIN_CACHE_DIR, CODEX_HOME, COPILOT_HOME, GEMINI_CLI_HOME, OPENCODE_CONFIG_DIR;
+SKILLDECK_SYSTEM_ROOT stands in for / when locating organization-managed directories.
+
+Exit codes: 0 done; 1 refused, drift found or nothing matched; 2 usage error; 3 an I/O failure
+stopped the work.";
+
+/// See every Agent Skill on this machine: which agent reads it, where it came from, who
+/// installed it, and whether its files still match the installer's record.
+#[derive(Debug, Parser)]
+#[command(name = "skilldeck", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// Where project roots are searched from, up to the repository root [default: the
+    /// current directory]
+    #[arg(long, global = true, value_name = "DIR")]
+    project: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every skill found, with source, agents, record, state and digest
+    List(list::Args),
+    /// Verify recorded skills against their digests; exit 1 when any was modified
+    Check(check::Args),
+}
+
+/// What ended a command early, with the exit code the contract gives it.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    NoHome(#[from] NoHome),
+    #[error("could not write the output: {0}")]
+    Output(io::Error),
+}
+
+impl Failure {
+    fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Usage(_) => 2,
+            Failure::NoHome(_) | Failure::Output(_) => 3,
+        }
+    }
+}
+
+/// How a command that ran to its end turned out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Done,
+    /// Refused, drift found or nothing matched.
+    Negative,
+}
+
+/// Parse the process arguments, run the command, and give the exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Negative) => ExitCode::from(1),
+        // A reader that stops early (`skilldeck list | head`) is not a failure.
+        Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
+        Err(failure) => {
+            let _ = writeln!(io::stderr(), "skilldeck: {failure}");
+            ExitCode::from(failure.exit_code())
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<Outcome, Failure> {
+    let project = project_dir(cli.project.as_deref())?;
+    match cli.command {
+        Some(Command::List(args)) => list::run(&args, &Context::from_process(project)?),
+        Some(Command::Check(args)) => check::run(&args, &Context::from_process(project)?),
+        None => {
+            let mut help = <Cli as clap::CommandFactory>::command();
+            help.print_help().map_err(Failure::Output)?;
+            Ok(Outcome::Negative)
+        }
+    }
+}
+
+/// What every command needs: the environment and the project it runs for.
+pub struct Context {
+    pub env: Environment,
+    pub project: PathBuf,
+}
+
+impl Context {
+    fn from_process(project: PathBuf) -> Result<Self, Failure> {
+        Ok(Self {
+            env: Environment::from_process()?,
+            project,
+        })
+    }
+
+    /// Scan, showing progress on a terminal.
+    fn scan(&self) -> Inventory {
+        let reporter = progress::Reporter::on_stderr("reading skills");
+        let inventory = scan::scan(&self.env, &self.project, &|p| {
+            reporter.update(p.done, p.total);
+        });
+        reporter.finish();
+        inventory
+    }
+}
+
+/// The project start directory as an absolute path.
+fn project_dir(given: Option<&Path>) -> Result<PathBuf, Failure> {
+    let dir = match given {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::current_dir().map_err(|error| {
+            Failure::Usage(format!("the current directory cannot be read: {error}"))
+        })?,
+    };
+    if !dir.is_dir() {
+        return Err(Failure::Usage(format!(
+            "--project {}: no such directory",
+            dir.display()
+        )));
+    }
+    std::path::absolute(&dir)
+        .map_err(|error| Failure::Usage(format!("--project {}: {error}", dir.display())))
+}
+
+/// Write `text` to standard output.
+fn print(text: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Failure::Output)
+}

@@ -1,0 +1,139 @@
+//! The part of the process environment that moves skill roots: the home directory and the
+//! variables the agents honour.
+//!
+//! It is held as a value rather than read where it is needed, so a test builds one for a
+//! temporary home without touching the process environment, which every test thread shares.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+
+/// Every variable that moves a root, as PRODUCT.md lists them, plus the switches the agents
+/// themselves read to turn a root off.
+pub const HONOURED_VARIABLES: [&str; 12] = [
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "CLAUDE_CODE_PLUGIN_CACHE_DIR",
+    "CLAUDE_CODE_PLUGIN_SEED_DIR",
+    "CLAUDE_CODE_DISABLE_POLICY_SKILLS",
+    "CODEX_HOME",
+    "COPILOT_HOME",
+    "GEMINI_CLI_HOME",
+    "OPENCODE_CONFIG_DIR",
+    "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+    "SKILLDECK_SYSTEM_ROOT",
+];
+
+/// The home directory could not be found, so no user root can be located.
+#[derive(Debug, thiserror::Error)]
+#[error("no home directory to look for skills in: HOME is not set")]
+pub struct NoHome;
+
+/// The home directory and the root-moving variables of one run.
+#[derive(Clone, Debug)]
+pub struct Environment {
+    home: PathBuf,
+    vars: BTreeMap<String, OsString>,
+}
+
+impl Environment {
+    /// An environment with this home and no variables set.
+    pub fn new(home: impl Into<PathBuf>) -> Self {
+        Self {
+            home: home.into(),
+            vars: BTreeMap::new(),
+        }
+    }
+
+    /// The same environment with one more variable set.
+    #[must_use]
+    pub fn with_var(mut self, name: &str, value: impl Into<OsString>) -> Self {
+        self.vars.insert(name.to_owned(), value.into());
+        self
+    }
+
+    /// The environment of this process.
+    ///
+    /// # Errors
+    /// [`NoHome`] when neither `HOME` nor the password database names a home directory.
+    pub fn from_process() -> Result<Self, NoHome> {
+        let home = directories::BaseDirs::new()
+            .map(|dirs| dirs.home_dir().to_path_buf())
+            .filter(|home| !home.as_os_str().is_empty())
+            .ok_or(NoHome)?;
+        let mut env = Self::new(home);
+        for name in HONOURED_VARIABLES {
+            if let Some(value) = std::env::var_os(name) {
+                env = env.with_var(name, value);
+            }
+        }
+        Ok(env)
+    }
+
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// A variable's value; one set to the empty string counts as unset, as the agents read it.
+    pub fn var(&self, name: &str) -> Option<&OsStr> {
+        self.vars
+            .get(name)
+            .map(OsString::as_os_str)
+            .filter(|value| !value.is_empty())
+    }
+
+    /// A switch such as `CLAUDE_CODE_DISABLE_POLICY_SKILLS=1`: on unless unset, `0` or `false`.
+    pub fn flag(&self, name: &str) -> bool {
+        self.var(name)
+            .is_some_and(|value| value != "0" && !value.eq_ignore_ascii_case("false"))
+    }
+
+    /// The directory that stands in for `/` when locating organization-managed roots.
+    pub fn system_root(&self) -> PathBuf {
+        self.var("SKILLDECK_SYSTEM_ROOT")
+            .map_or_else(default_system_root, PathBuf::from)
+    }
+}
+
+fn default_system_root() -> PathBuf {
+    if cfg!(windows) {
+        PathBuf::from("C:\\")
+    } else {
+        PathBuf::from("/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_variable_counts_as_unset() {
+        let env = Environment::new("/home/me").with_var("CODEX_HOME", "");
+        assert_eq!(env.var("CODEX_HOME"), None);
+        let env = env.with_var("CODEX_HOME", "/opt/codex");
+        assert_eq!(env.var("CODEX_HOME"), Some(OsStr::new("/opt/codex")));
+    }
+
+    #[test]
+    fn a_switch_is_off_when_zero_or_false() {
+        let off = ["0", "false", "FALSE", ""];
+        for value in off {
+            let env = Environment::new("/h").with_var("X", value);
+            assert!(!env.flag("X"), "{value:?} should be off");
+        }
+        for value in ["1", "true", "yes"] {
+            let env = Environment::new("/h").with_var("X", value);
+            assert!(env.flag("X"), "{value:?} should be on");
+        }
+    }
+
+    #[test]
+    fn the_system_root_moves_with_its_variable() {
+        let env = Environment::new("/h");
+        assert_eq!(env.system_root(), default_system_root());
+        let env = env.with_var("SKILLDECK_SYSTEM_ROOT", "/tmp/sys");
+        assert_eq!(env.system_root(), PathBuf::from("/tmp/sys"));
+    }
+}

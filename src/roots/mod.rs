@@ -1,0 +1,270 @@
+//! Where skills live: every agent's roots at every scope, resolved for one environment and one
+//! project, and the classification of a skill's source from the roots that hold it.
+
+mod agents;
+mod env;
+mod place;
+mod project;
+mod source;
+mod table;
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+pub use agents::{AgentId, NameFrom, OnSameName};
+pub use env::{Environment, HONOURED_VARIABLES, NoHome};
+pub use place::{Located, Place, SystemPath};
+pub use project::{Project, Walk};
+pub use source::{Source, SourceRoots, is_plugin_qualified};
+pub use table::{Layout, RULES, Rule, Scope};
+
+impl Scope {
+    /// The source a skill in a root of this scope has; an agent's own skills are `unknown`.
+    pub fn source(self) -> Source {
+        match self {
+            Scope::Plugin => Source::Plugin,
+            Scope::Organization => Source::Organization,
+            Scope::User => Source::User,
+            Scope::Project => Source::Project,
+            Scope::Bundled => Source::Unknown,
+        }
+    }
+}
+
+/// How an agent's claim on a root ranks against its other roots when two skills share a name:
+/// lower wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Priority {
+    pub rank: u8,
+    pub level: u8,
+    pub row: u16,
+}
+
+/// One table row that resolved to a root.
+#[derive(Clone, Copy, Debug)]
+pub struct RootUse {
+    pub rule: &'static Rule,
+    pub priority: Priority,
+}
+
+/// What is at a root's path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootState {
+    Missing,
+    Directory,
+    NotADirectory,
+    Unreadable(String),
+}
+
+/// A directory that holds skills, with every agent and scope that reads it.
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub path: PathBuf,
+    pub uses: Vec<RootUse>,
+    pub state: RootState,
+    /// The path with every link resolved, when the root exists.
+    pub real_path: Option<PathBuf>,
+}
+
+impl Root {
+    /// The scope that names this root's source: plugin before organization before user before
+    /// project, as source classification asks them.
+    pub fn scope(&self) -> Scope {
+        self.uses
+            .iter()
+            .map(|u| u.rule.scope)
+            .min()
+            .unwrap_or(Scope::Bundled)
+    }
+
+    /// The agents that load skills from this root, each once, in table order.
+    pub fn agents(&self) -> Vec<AgentId> {
+        let mut agents: Vec<AgentId> = self
+            .uses
+            .iter()
+            .filter(|u| u.rule.layout.loaded())
+            .map(|u| u.rule.agent)
+            .collect();
+        agents.sort();
+        agents.dedup();
+        agents
+    }
+
+    /// Whether any row lays this root out as `layout`.
+    pub fn has_layout(&self, wanted: impl Fn(Layout) -> bool) -> bool {
+        self.uses.iter().any(|u| wanted(u.rule.layout))
+    }
+}
+
+/// Every root of one run.
+#[derive(Clone, Debug)]
+pub struct RootSet {
+    pub roots: Vec<Root>,
+    pub project: Project,
+}
+
+impl RootSet {
+    /// The roots `env` gives for a run started in `project_start` (an absolute path).
+    pub fn resolve(env: &Environment, project_start: &Path) -> Self {
+        let project = Project::locate(project_start);
+        let mut roots: Vec<Root> = Vec::new();
+        for (row, rule) in (0u16..).zip(RULES.iter()) {
+            if rule.unless.is_some_and(|switch| env.flag(switch)) {
+                continue;
+            }
+            for Located { path, level } in rule.place.resolve(env, &project) {
+                let claim = RootUse {
+                    rule,
+                    priority: Priority {
+                        rank: rule.rank,
+                        level,
+                        row,
+                    },
+                };
+                match roots.iter_mut().find(|root| root.path == path) {
+                    Some(root) => root.uses.push(claim),
+                    None => {
+                        let state = state_of(&path);
+                        let real_path = (state == RootState::Directory)
+                            .then(|| std::fs::canonicalize(&path).ok())
+                            .flatten();
+                        roots.push(Root {
+                            state,
+                            real_path,
+                            path,
+                            uses: vec![claim],
+                        });
+                    }
+                }
+            }
+        }
+        Self { roots, project }
+    }
+
+    /// The folders source classification asks, before the scan adds the plugin folders it
+    /// finds inside skill roots.
+    pub fn source_roots(&self) -> SourceRoots {
+        let mut sources = SourceRoots::default();
+        for root in &self.roots {
+            let scope = root.scope();
+            let source = (scope != Scope::Bundled).then(|| scope.source());
+            sources.add(source, root.path.clone());
+        }
+        sources.add(Some(Source::Project), self.project.top().to_path_buf());
+        sources
+    }
+}
+
+fn state_of(path: &Path) -> RootState {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => RootState::Directory,
+        Ok(_) => RootState::NotADirectory,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => RootState::Missing,
+        Err(error) => RootState::Unreadable(error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find<'a>(set: &'a RootSet, path: &str) -> &'a Root {
+        set.roots
+            .iter()
+            .find(|root| root.path == Path::new(path))
+            .unwrap_or_else(|| panic!("no root at {path}"))
+    }
+
+    #[test]
+    fn one_path_read_by_several_agents_is_one_root() {
+        let env = Environment::new("/home/me");
+        let set = RootSet::resolve(&env, Path::new("/nonexistent/project"));
+        let shared = find(&set, "/home/me/.agents/skills");
+        assert_eq!(
+            shared.agents(),
+            [
+                AgentId::Codex,
+                AgentId::Opencode,
+                AgentId::GeminiCli,
+                AgentId::Copilot,
+                AgentId::Cursor,
+                AgentId::Goose
+            ]
+        );
+        assert_eq!(shared.scope(), Scope::User);
+        let claude = find(&set, "/home/me/.claude/skills");
+        assert!(claude.agents().contains(&AgentId::ClaudeCode));
+        assert_eq!(
+            set.roots
+                .iter()
+                .filter(|r| r.path == Path::new("/home/me/.claude/skills"))
+                .count(),
+            1
+        );
+    }
+
+    #[test]
+    fn claude_config_dir_moves_its_roots_but_not_other_agents_reads_of_dot_claude() {
+        let env = Environment::new("/home/me").with_var("CLAUDE_CONFIG_DIR", "/cfg/claude");
+        let set = RootSet::resolve(&env, Path::new("/nonexistent/project"));
+        assert_eq!(
+            find(&set, "/cfg/claude/skills").agents(),
+            [AgentId::ClaudeCode]
+        );
+        assert!(
+            !find(&set, "/home/me/.claude/skills")
+                .agents()
+                .contains(&AgentId::ClaudeCode)
+        );
+        find(&set, "/cfg/claude/plugins/cache");
+    }
+
+    #[test]
+    fn every_override_moves_its_root() {
+        let env = Environment::new("/home/me")
+            .with_var("CLAUDE_CODE_PLUGIN_CACHE_DIR", "/plug")
+            .with_var("CODEX_HOME", "/codex")
+            .with_var("COPILOT_HOME", "/copilot")
+            .with_var("GEMINI_CLI_HOME", "/gem")
+            .with_var("OPENCODE_CONFIG_DIR", "/oc")
+            .with_var("XDG_CONFIG_HOME", "/xdg")
+            .with_var("SKILLDECK_SYSTEM_ROOT", "/sys");
+        let set = RootSet::resolve(&env, Path::new("/nonexistent/project"));
+        for path in [
+            "/plug/cache",
+            "/plug/marketplaces",
+            "/codex/skills",
+            "/codex/skills/.system",
+            "/codex/plugins/cache",
+            "/copilot/skills",
+            "/copilot/installed-plugins",
+            "/gem/.gemini/skills",
+            "/gem/.gemini/extensions",
+            "/oc/skills",
+            "/xdg/opencode/skills",
+            "/xdg/goose/skills",
+        ] {
+            find(&set, path);
+        }
+        if cfg!(target_os = "linux") {
+            assert_eq!(
+                find(&set, "/sys/etc/claude-code/.claude/skills").scope(),
+                Scope::Organization
+            );
+            find(&set, "/sys/etc/codex/skills");
+        }
+    }
+
+    #[test]
+    fn a_switch_turns_its_roots_off() {
+        let env = Environment::new("/home/me")
+            .with_var("CLAUDE_CODE_DISABLE_POLICY_SKILLS", "1")
+            .with_var("SKILLDECK_SYSTEM_ROOT", "/sys");
+        let set = RootSet::resolve(&env, Path::new("/nonexistent/project"));
+        assert!(
+            !set.roots
+                .iter()
+                .any(|r| r.path.ends_with("etc/claude-code/.claude/skills"))
+        );
+    }
+}

@@ -1,0 +1,184 @@
+//! Where a root is, written as data: a small expression over the home directory, the
+//! environment variables that move it, the managed system directories and the project walk.
+
+use std::path::{Path, PathBuf};
+
+use super::env::Environment;
+use super::project::{Project, Walk};
+
+/// The location of one root, before the environment is known.
+#[derive(Debug)]
+pub enum Place {
+    /// `~/<relative>`.
+    Home(&'static str),
+    /// `$var/<then>` when `var` is set and not empty, otherwise `or`.
+    Env {
+        var: &'static str,
+        then: &'static str,
+        or: &'static Place,
+    },
+    /// `<place>/<relative>`.
+    Under(&'static Place, &'static str),
+    /// Every directory of a list variable (`:`-separated, `;` on Windows).
+    EachIn(&'static str),
+    /// No directory: the fallback of a root that exists only when its variable is set.
+    Nowhere,
+    /// A directory an administrator manages, below the system root (`/`, or
+    /// `SKILLDECK_SYSTEM_ROOT` when it is set).
+    System(SystemPath),
+    /// `<dir>/<relative>` for each project directory the walk visits.
+    Project(&'static str, Walk),
+}
+
+/// A managed directory on each platform, relative to the system root.
+#[derive(Debug)]
+pub struct SystemPath {
+    pub linux: &'static str,
+    pub macos: &'static str,
+    pub windows: &'static str,
+}
+
+impl SystemPath {
+    fn here(&self) -> &'static str {
+        if cfg!(target_os = "macos") {
+            self.macos
+        } else if cfg!(windows) {
+            self.windows
+        } else {
+            self.linux
+        }
+    }
+}
+
+/// One directory a place resolved to, with its distance from the project start (0 for every
+/// place that is not a project walk).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located {
+    pub path: PathBuf,
+    pub level: u8,
+}
+
+impl Place {
+    /// The directories this place means in `env`, for a run started in `project`.
+    pub fn resolve(&self, env: &Environment, project: &Project) -> Vec<Located> {
+        let at_level_zero = |path: PathBuf| Located { path, level: 0 };
+        match self {
+            Place::Home(relative) => vec![at_level_zero(join(env.home(), relative))],
+            Place::Env { var, then, or } => match env.var(var) {
+                Some(value) => vec![at_level_zero(join(Path::new(value), then))],
+                None => or.resolve(env, project),
+            },
+            Place::Under(base, relative) => base
+                .resolve(env, project)
+                .into_iter()
+                .map(|located| Located {
+                    path: join(&located.path, relative),
+                    level: located.level,
+                })
+                .collect(),
+            Place::EachIn(var) => env
+                .var(var)
+                .map(|value| {
+                    std::env::split_paths(value)
+                        .filter(|path| !path.as_os_str().is_empty())
+                        .map(at_level_zero)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Place::Nowhere => Vec::new(),
+            Place::System(path) => vec![at_level_zero(join(&env.system_root(), path.here()))],
+            Place::Project(relative, walk) => project
+                .levels(*walk)
+                .into_iter()
+                .map(|(dir, level)| Located {
+                    path: join(&dir, relative),
+                    level,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `base/relative`, where an empty `relative` is `base` itself and `/` separates parts on
+/// every platform.
+fn join(base: &Path, relative: &str) -> PathBuf {
+    relative
+        .split('/')
+        .filter(|part| !part.is_empty())
+        .fold(base.to_path_buf(), |path, part| path.join(part))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CONFIG: Place = Place::Env {
+        var: "XDG_CONFIG_HOME",
+        then: "",
+        or: &Place::Home(".config"),
+    };
+
+    fn project() -> Project {
+        Project::locate(Path::new("/nonexistent/work"))
+    }
+
+    #[test]
+    fn a_variable_moves_a_place_and_its_absence_falls_back() {
+        let place = Place::Under(&CONFIG, "opencode/skills");
+        let env = Environment::new("/home/me");
+        assert_eq!(
+            place.resolve(&env, &project())[0].path,
+            PathBuf::from("/home/me/.config/opencode/skills")
+        );
+        let env = env.with_var("XDG_CONFIG_HOME", "/xdg");
+        assert_eq!(
+            place.resolve(&env, &project())[0].path,
+            PathBuf::from("/xdg/opencode/skills")
+        );
+    }
+
+    #[test]
+    fn a_place_only_a_variable_names_is_nowhere_without_it() {
+        let place = Place::Env {
+            var: "OPENCODE_CONFIG_DIR",
+            then: "skills",
+            or: &Place::Nowhere,
+        };
+        assert!(
+            place
+                .resolve(&Environment::new("/h"), &project())
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_list_variable_gives_each_of_its_directories() {
+        let place = Place::Under(&Place::EachIn("SEEDS"), "cache");
+        let env = Environment::new("/h").with_var("SEEDS", "/a::/b");
+        let paths: Vec<_> = place
+            .resolve(&env, &project())
+            .into_iter()
+            .map(|l| l.path)
+            .collect();
+        assert_eq!(
+            paths,
+            [PathBuf::from("/a/cache"), PathBuf::from("/b/cache")]
+        );
+    }
+
+    #[test]
+    fn a_managed_directory_sits_under_the_system_root() {
+        let place = Place::System(SystemPath {
+            linux: "etc/codex/skills",
+            macos: "etc/codex/skills",
+            windows: "ProgramData/OpenAI/Codex/skills",
+        });
+        let env = Environment::new("/h").with_var("SKILLDECK_SYSTEM_ROOT", "/sandbox");
+        let expected = if cfg!(windows) {
+            PathBuf::from("/sandbox/ProgramData/OpenAI/Codex/skills")
+        } else {
+            PathBuf::from("/sandbox/etc/codex/skills")
+        };
+        assert_eq!(place.resolve(&env, &project())[0].path, expected);
+    }
+}

@@ -1,0 +1,380 @@
+//! Finding the skill folders in each root, by the root's layout, without reading any skill.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::roots::{Layout, Root, RootSet, RootState};
+use crate::skill::SKILL_FILE;
+use crate::untrusted::is_link_loop;
+
+use super::plugin::{self, ManifestProblem};
+
+/// How a skill folder was reached from its root, which decides which of the root's agents
+/// load it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// An immediate folder of a skills root.
+    Direct,
+    /// A skill of a skills-directory plugin inside a skills root.
+    DirPlugin,
+    /// A skill of a plugin in a plugin root.
+    Plugin,
+    /// A skill of a plugin in a marketplace clone: kept on disk, not loaded.
+    Marketplace,
+}
+
+impl Via {
+    /// Whether a root's row with `layout` loads a skill reached this way.
+    pub fn loaded_by(self, layout: Layout) -> bool {
+        match self {
+            Via::Direct => matches!(layout, Layout::Skills | Layout::SkillsAndDirPlugins),
+            Via::DirPlugin => layout == Layout::SkillsAndDirPlugins,
+            Via::Plugin => matches!(layout, Layout::Plugins { .. }),
+            Via::Marketplace => false,
+        }
+    }
+}
+
+/// What is at a path that should be a skill folder but cannot be read as one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Broken {
+    #[error("the folder is a symbolic link that leads back to itself (a link loop)")]
+    LinkLoop,
+    #[error("the folder is a symbolic link to something that does not exist")]
+    DanglingLink,
+    #[error("the folder could not be read: {0}")]
+    Unreadable(String),
+}
+
+/// One skill folder as found in one root.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub path: PathBuf,
+    pub root: usize,
+    pub via: Via,
+    pub plugin: Option<String>,
+    /// The version folder of a cached plugin.
+    pub version: Option<String>,
+    /// The folder entry itself is a symbolic link.
+    pub is_link: bool,
+    /// The folder with its links resolved, when discovery knows it without asking the system.
+    pub real: Option<PathBuf>,
+    pub broken: Option<Broken>,
+}
+
+/// Something a root holds that is worth telling but is no skill.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RootNote {
+    #[error("{0} is a file, not a directory, so no agent reads skills from it")]
+    NotADirectory(String),
+    #[error("the root could not be read: {0}")]
+    Unreadable(String),
+    #[error("{0} holds no SKILL.md, so it is not a skill")]
+    NotASkill(String),
+    #[error("{0}")]
+    Manifest(ManifestProblem),
+}
+
+/// Everything discovery found.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub found: Vec<Found>,
+    /// Per root, in the order of [`RootSet::roots`].
+    pub notes: Vec<Vec<RootNote>>,
+    /// Skills-directory plugin folders, which count as plugin roots for classification.
+    pub plugin_dirs: Vec<PathBuf>,
+}
+
+/// Every skill folder in every root of `roots`.
+pub fn discover(roots: &RootSet) -> Discovery {
+    let mut discovery = Discovery {
+        notes: vec![Vec::new(); roots.roots.len()],
+        ..Discovery::default()
+    };
+    for (index, root) in roots.roots.iter().enumerate() {
+        match &root.state {
+            RootState::Missing => continue,
+            RootState::NotADirectory => {
+                let path = root.path.display().to_string();
+                discovery.notes[index].push(RootNote::NotADirectory(path));
+                continue;
+            }
+            RootState::Unreadable(error) => {
+                discovery.notes[index].push(RootNote::Unreadable(error.clone()));
+                continue;
+            }
+            RootState::Directory => {}
+        }
+        let mut walker = RootWalker {
+            roots,
+            index,
+            discovery: &mut discovery,
+        };
+        walker.walk(root);
+    }
+    discovery
+}
+
+struct RootWalker<'a> {
+    roots: &'a RootSet,
+    index: usize,
+    discovery: &'a mut Discovery,
+}
+
+impl RootWalker<'_> {
+    fn walk(&mut self, root: &Root) {
+        if root.has_layout(|l| matches!(l, Layout::Skills | Layout::SkillsAndDirPlugins)) {
+            let dir_plugins = root.has_layout(|l| l == Layout::SkillsAndDirPlugins);
+            self.skills_root(&root.path, root.real_path.as_deref(), dir_plugins);
+        }
+        for layout in root.uses.iter().map(|u| u.rule.layout) {
+            match layout {
+                Layout::Plugins { depth, name_at } => self.plugin_root(&root.path, depth, name_at),
+                Layout::Marketplaces => self.marketplaces(&root.path),
+                Layout::Skills | Layout::SkillsAndDirPlugins => {}
+            }
+        }
+    }
+
+    fn note(&mut self, note: RootNote) {
+        self.discovery.notes[self.index].push(note);
+    }
+
+    /// `<root>/<name>/SKILL.md`, skipping hidden folders and folders that are roots of their
+    /// own (Claude Code's `synced`, Codex's `.system`).
+    fn skills_root(&mut self, root: &Path, root_real: Option<&Path>, dir_plugins: bool) {
+        let nested_roots: Vec<&std::ffi::OsStr> = self
+            .roots
+            .roots
+            .iter()
+            .filter(|r| r.path.parent() == Some(root))
+            .filter_map(|r| r.path.file_name())
+            .collect();
+        for entry in sorted_entries(root, self) {
+            let file_name = entry.file_name();
+            let name = file_name.to_string_lossy().into_owned();
+            if name.starts_with('.') || nested_roots.contains(&file_name.as_os_str()) {
+                continue;
+            }
+            let path = entry.path();
+            if dir_plugins && plugin::has_claude_manifest(&path) {
+                self.discovery.plugin_dirs.push(path.clone());
+                self.plugin(&path, PluginOrigin::new(None, Via::DirPlugin), &[]);
+                continue;
+            }
+            let kind = entry.file_type().ok();
+            let is_link = kind.is_some_and(|t| t.is_symlink());
+            let is_dir = kind.is_some_and(|t| t.is_dir());
+            // A real folder in a resolved root is its own resolved path; only links need the
+            // system to resolve them.
+            let real = is_dir
+                .then(|| root_real.map(|r| r.join(entry.file_name())))
+                .flatten();
+            match probe(&path, is_dir) {
+                Probe::Skill => self.push(Found::direct(path, is_link, real, None)),
+                Probe::Broken(broken) => {
+                    self.push(Found::direct(path, is_link, real, Some(broken)))
+                }
+                Probe::FolderWithoutSkillFile => self.note(RootNote::NotASkill(name)),
+                Probe::File => {}
+            }
+        }
+    }
+
+    /// Plugin folders `depth` levels below `root`.
+    fn plugin_root(&mut self, root: &Path, depth: u8, name_at: u8) {
+        let mut level: Vec<PathBuf> = vec![root.to_path_buf()];
+        for _ in 0..depth {
+            level = level
+                .iter()
+                .flat_map(|dir| sorted_entries(dir, self))
+                .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+                .map(|entry| entry.path())
+                .filter(|path| path.is_dir())
+                .collect();
+        }
+        for plugin_dir in level {
+            let Ok(relative) = plugin_dir.strip_prefix(root) else {
+                continue;
+            };
+            let parts: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let mut origin =
+                PluginOrigin::new(parts.get(usize::from(name_at)).cloned(), Via::Plugin);
+            let mut listed = Vec::new();
+            if let [marketplace, plugin_name, version] = parts.as_slice() {
+                origin.version = Some(version.clone());
+                // A cached plugin whose marketplace lists its skills is loaded with just those.
+                listed = marketplace_listing(root, marketplace, plugin_name).unwrap_or_default();
+            }
+            self.plugin(&plugin_dir, origin, &listed);
+        }
+    }
+
+    /// `<root>/<marketplace>/.claude-plugin/marketplace.json` and the plugins it holds.
+    fn marketplaces(&mut self, root: &Path) {
+        for entry in sorted_entries(root, self) {
+            match plugin::read_marketplace(&entry.path()) {
+                Ok(Some(plugins)) => {
+                    for listed in plugins {
+                        let origin = PluginOrigin::new(Some(listed.name.clone()), Via::Marketplace);
+                        self.plugin(&listed.dir, origin, &listed.skills);
+                    }
+                }
+                Ok(None) => {}
+                Err(problem) => self.note(RootNote::Manifest(problem)),
+            }
+        }
+    }
+
+    fn plugin(&mut self, dir: &Path, origin: PluginOrigin, listed: &[String]) {
+        let manifest = match plugin::read_manifest(dir) {
+            Ok(manifest) => manifest.unwrap_or_default(),
+            Err(problem) => {
+                self.note(RootNote::Manifest(problem));
+                plugin::Manifest::default()
+            }
+        };
+        let name = manifest
+            .name
+            .or(origin.fallback_name)
+            .unwrap_or_else(|| file_name(dir));
+        let listed = if listed.is_empty() {
+            &manifest.skills
+        } else {
+            listed
+        };
+        for skill_dir in plugin::skill_dirs(dir, listed) {
+            let is_link = skill_dir
+                .symlink_metadata()
+                .is_ok_and(|m| m.file_type().is_symlink());
+            let broken = match probe(&skill_dir, false) {
+                Probe::Broken(broken) => Some(broken),
+                _ => None,
+            };
+            self.push(Found {
+                path: skill_dir,
+                root: 0,
+                via: origin.via,
+                plugin: Some(name.clone()),
+                version: origin.version.clone(),
+                is_link,
+                real: None,
+                broken,
+            });
+        }
+    }
+
+    fn push(&mut self, found: Found) {
+        self.discovery.found.push(Found {
+            root: self.index,
+            ..found
+        });
+    }
+}
+
+impl Found {
+    /// An immediate folder of a skills root (the root index is filled in when pushed).
+    fn direct(path: PathBuf, is_link: bool, real: Option<PathBuf>, broken: Option<Broken>) -> Self {
+        Self {
+            path,
+            root: 0,
+            via: Via::Direct,
+            plugin: None,
+            version: None,
+            is_link,
+            real,
+            broken,
+        }
+    }
+}
+
+/// How a plugin folder was reached: the name to give it when its manifest has none, and the
+/// version folder of a cached plugin.
+struct PluginOrigin {
+    fallback_name: Option<String>,
+    version: Option<String>,
+    via: Via,
+}
+
+impl PluginOrigin {
+    fn new(fallback_name: Option<String>, via: Via) -> Self {
+        Self {
+            fallback_name,
+            version: None,
+            via,
+        }
+    }
+}
+
+/// The skills a cached plugin's marketplace entry lists: `cache/<mkt>/<plugin>/<version>` is
+/// looked up in `marketplaces/<mkt>` beside the cache.
+fn marketplace_listing(
+    cache_root: &Path,
+    marketplace: &str,
+    plugin_name: &str,
+) -> Option<Vec<String>> {
+    let clone = cache_root.parent()?.join("marketplaces").join(marketplace);
+    let entries = plugin::read_marketplace(&clone).ok()??;
+    let entry = entries.into_iter().find(|e| e.name == *plugin_name)?;
+    (!entry.skills.is_empty()).then_some(entry.skills)
+}
+
+enum Probe {
+    Skill,
+    FolderWithoutSkillFile,
+    File,
+    Broken(Broken),
+}
+
+/// What is at a path that may be a skill folder, following links; `known_dir` when the caller
+/// already knows it is a real folder.
+fn probe(path: &Path, known_dir: bool) -> Probe {
+    let meta = if known_dir {
+        Ok(None)
+    } else {
+        fs::metadata(path).map(Some)
+    };
+    match meta {
+        Ok(Some(meta)) if !meta.is_dir() => Probe::File,
+        Ok(_) => match fs::symlink_metadata(path.join(SKILL_FILE)) {
+            Ok(_) => Probe::Skill,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => Probe::FolderWithoutSkillFile,
+            Err(error) => Probe::Broken(Broken::Unreadable(error.to_string())),
+        },
+        Err(error) if is_link_loop(&error) => Probe::Broken(Broken::LinkLoop),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            if path.symlink_metadata().is_ok() {
+                Probe::Broken(Broken::DanglingLink)
+            } else {
+                Probe::File
+            }
+        }
+        Err(error) => Probe::Broken(Broken::Unreadable(error.to_string())),
+    }
+}
+
+/// A directory's entries sorted by name; a directory that cannot be listed is noted on the
+/// root being walked.
+fn sorted_entries(dir: &Path, walker: &mut RootWalker<'_>) -> Vec<fs::DirEntry> {
+    match fs::read_dir(dir) {
+        Ok(entries) => {
+            let mut entries: Vec<fs::DirEntry> = entries.filter_map(Result::ok).collect();
+            entries.sort_by_key(fs::DirEntry::file_name);
+            entries
+        }
+        Err(error) => {
+            walker.note(RootNote::Unreadable(format!("{}: {error}", dir.display())));
+            Vec::new()
+        }
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,78 @@
+//! Reading one skill folder: its `SKILL.md`, its record, its files and their digest.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use crate::record::{self, Contents, Digest, Record, SkillFile, State};
+use crate::skill::{self, Declared};
+
+use super::Problem;
+use super::discover::Broken;
+
+/// What reading a skill folder found.
+#[derive(Debug, Default)]
+pub struct Inspection {
+    pub declared: Declared,
+    pub record: Option<Record>,
+    pub state: Option<State>,
+    pub digest: Option<Digest>,
+    pub files: Vec<SkillFile>,
+    pub modified: Option<SystemTime>,
+    pub problems: Vec<Problem>,
+}
+
+/// Read the skill at `dir`, named after the folder `dir_name`.
+pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspection {
+    if let Some(broken) = broken {
+        return unreadable(Problem::Broken(broken.clone()));
+    }
+    let manifest = match skill::read_manifest(dir) {
+        Ok(bytes) => bytes,
+        Err(error) => return unreadable(Problem::Manifest(error.to_string())),
+    };
+    let mut found = Inspection::default();
+    let text = skill::manifest_text(&manifest);
+    match &text {
+        Ok(text) => found.declared = Declared::read(text, dir_name),
+        Err(error) => found.problems.push(Problem::Manifest(error.to_string())),
+    }
+    found.record = record::parse(&manifest);
+    if let Some(record) = &found.record
+        && !record.version_is_semver()
+    {
+        found
+            .problems
+            .push(Problem::VersionNotSemver(record.installed_version.clone()));
+    }
+    let (contents, digest) = Contents::read(dir, &manifest);
+    found.modified = contents.files.iter().filter_map(|f| f.modified).max();
+    found.state = Some(if text.is_err() {
+        State::Unreadable
+    } else {
+        State::judge(found.record.as_ref(), digest.as_ref())
+    });
+    let Contents { files, obstacles } = contents;
+    match digest {
+        Ok(digest) => found.digest = Some(digest),
+        // Every entry the walk could not take is named, not only the first.
+        Err(_) if !obstacles.is_empty() => {
+            found
+                .problems
+                .extend(obstacles.into_iter().map(Problem::Digest));
+        }
+        Err(obstacle) => found.problems.push(Problem::Digest(obstacle)),
+    }
+    found.files = files;
+    found
+        .problems
+        .extend(found.declared.lints.iter().cloned().map(Problem::Lint));
+    found
+}
+
+fn unreadable(problem: Problem) -> Inspection {
+    Inspection {
+        state: Some(State::Unreadable),
+        problems: vec![problem],
+        ..Inspection::default()
+    }
+}

@@ -1,0 +1,314 @@
+//! Walking every root into an inventory: each skill once, with every root and agent that
+//! reaches it, its source, record, state, digest and shadowing. The folders are read in
+//! parallel; progress is reported through a callback the terminal app turns into messages.
+
+mod discover;
+mod inspect;
+mod plugin;
+mod shadow;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::SystemTime;
+
+use rayon::prelude::*;
+
+use crate::record::{Digest, Obstacle, Record, SkillFile, State};
+use crate::roots::{AgentId, Environment, Priority, Root, RootSet, Source};
+use crate::skill::{Declared, Lint};
+
+pub use discover::{Broken, RootNote, Via};
+pub use plugin::ManifestProblem;
+
+/// Why part of a skill could not be read or does not follow the rules; shown on the listing,
+/// never a reason to leave the skill out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    #[error("{0}")]
+    Broken(Broken),
+    #[error("{0}")]
+    Manifest(String),
+    #[error("{0}")]
+    Lint(Lint),
+    #[error("{0}")]
+    Digest(Obstacle),
+    #[error(
+        "the record's installed-version {0:?} is not a semantic version, so agent-skill-installer treats the skill as another program's"
+    )]
+    VersionNotSemver(String),
+}
+
+/// One agent runs another copy of this skill's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shadowing {
+    pub agent: AgentId,
+    /// The folder of the copy that wins.
+    pub winner: PathBuf,
+}
+
+/// One agent loads a skill from a root with this priority.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub agent: AgentId,
+    pub priority: Priority,
+}
+
+/// A skill folder, once, however many roots reach it.
+#[derive(Clone, Debug)]
+pub struct Skill {
+    /// The name agents know it by: `plugin:skill` for a plugin's, else its folder name.
+    pub name: String,
+    /// The folder as found (a path that is not a link, when there is one).
+    pub dir: PathBuf,
+    /// The folder with every link resolved.
+    pub real_dir: PathBuf,
+    /// Every path it was found at, `dir` first.
+    pub reached_by: Vec<PathBuf>,
+    /// Found through a symbolic link.
+    pub is_link: bool,
+    pub source: Source,
+    /// The agents that load it, in table order.
+    pub agents: Vec<AgentId>,
+    pub plugin: Option<String>,
+    plugin_version: Option<semver::Version>,
+    /// Indexes into [`Inventory::roots`].
+    pub roots: Vec<usize>,
+    pub claims: Vec<Claim>,
+    pub declared: Declared,
+    pub record: Option<Record>,
+    pub state: State,
+    /// The installer's content digest of the folder as it is now, when it can be computed.
+    pub digest: Option<Digest>,
+    pub files: Vec<SkillFile>,
+    /// The newest modification time among its files.
+    pub modified: Option<SystemTime>,
+    pub shadowed_by: Vec<Shadowing>,
+    pub problems: Vec<Problem>,
+}
+
+impl Skill {
+    /// The folder's own name.
+    pub fn dir_name(&self) -> &str {
+        self.dir
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("")
+    }
+
+    /// The best priority with which `agent` loads this skill.
+    pub fn priority_for(&self, agent: AgentId) -> Option<Priority> {
+        self.claims
+            .iter()
+            .filter(|claim| claim.agent == agent)
+            .map(|claim| claim.priority)
+            .min()
+    }
+
+    /// The version folder of a cached plugin, when it is a semantic version.
+    pub fn plugin_version(&self) -> Option<&semver::Version> {
+        self.plugin_version.as_ref()
+    }
+
+    pub fn is_shadowed(&self) -> bool {
+        !self.shadowed_by.is_empty()
+    }
+}
+
+/// A root with what the scan found in it.
+#[derive(Clone, Debug)]
+pub struct RootEntry {
+    pub root: Root,
+    pub skills: usize,
+    pub notes: Vec<RootNote>,
+}
+
+/// Everything on the machine.
+#[derive(Clone, Debug)]
+pub struct Inventory {
+    pub roots: Vec<RootEntry>,
+    /// Sorted by name, then folder.
+    pub skills: Vec<Skill>,
+}
+
+/// How far a scan has come: `done` of `total` skill folders read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub done: usize,
+    pub total: usize,
+}
+
+/// Scan every root `env` gives for a run started in `project_start` (an absolute path),
+/// telling `progress` after each skill folder is read.
+pub fn scan(
+    env: &Environment,
+    project_start: &Path,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Inventory {
+    let roots = RootSet::resolve(env, project_start);
+    let discovery = discover::discover(&roots);
+    let groups = group(&discovery.found);
+    let total = groups.len();
+    progress(Progress { done: 0, total });
+
+    let done = AtomicUsize::new(0);
+    let inspections: Vec<inspect::Inspection> = groups
+        .par_iter()
+        .map(|group| {
+            let first = &discovery.found[group.members[0]];
+            let dir_name = file_name(&first.path);
+            let inspection = inspect::inspect(&first.path, &dir_name, first.broken.as_ref());
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(Progress { done, total });
+            inspection
+        })
+        .collect();
+
+    let mut sources = roots.source_roots();
+    for dir in &discovery.plugin_dirs {
+        sources.add(Some(Source::Plugin), dir.clone());
+    }
+    let mut skills: Vec<Skill> = groups
+        .into_iter()
+        .zip(inspections)
+        .map(|(group, inspection)| assemble(&roots, &discovery.found, group, inspection))
+        .collect();
+    for skill in &mut skills {
+        let qualified = skill.plugin.is_some().then_some(skill.name.as_str());
+        skill.source = sources.classify(qualified, &skill.dir, Some(&skill.real_dir));
+    }
+    shadow::shadow(&mut skills);
+    skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
+
+    let mut counts = vec![0usize; roots.roots.len()];
+    for skill in &skills {
+        for &root in &skill.roots {
+            counts[root] += 1;
+        }
+    }
+    let roots = roots
+        .roots
+        .into_iter()
+        .zip(counts)
+        .zip(discovery.notes)
+        .map(|((root, skills), notes)| RootEntry {
+            root,
+            skills,
+            notes,
+        })
+        .collect();
+    Inventory { roots, skills }
+}
+
+/// The found paths that lead to one folder.
+struct Group {
+    members: Vec<usize>,
+    real_dir: PathBuf,
+}
+
+/// Group the found paths by the folder they resolve to, keeping the order found.
+fn group(found: &[discover::Found]) -> Vec<Group> {
+    let real: Vec<PathBuf> = found
+        .par_iter()
+        .map(|f| {
+            f.real.clone().unwrap_or_else(|| {
+                std::fs::canonicalize(&f.path).unwrap_or_else(|_| f.path.clone())
+            })
+        })
+        .collect();
+    let mut groups: Vec<Group> = Vec::new();
+    let mut index: HashMap<&Path, usize> = HashMap::new();
+    for (member, real_dir) in real.iter().enumerate() {
+        match index.get(real_dir.as_path()) {
+            Some(&group) => groups[group].members.push(member),
+            None => {
+                index.insert(real_dir, groups.len());
+                groups.push(Group {
+                    members: vec![member],
+                    real_dir: real_dir.clone(),
+                });
+            }
+        }
+    }
+    groups
+}
+
+fn assemble(
+    roots: &RootSet,
+    found: &[discover::Found],
+    group: Group,
+    inspection: inspect::Inspection,
+) -> Skill {
+    let members: Vec<&discover::Found> = group.members.iter().map(|&m| &found[m]).collect();
+    // The path that is the folder itself reads best; a link to it is kept in `reached_by`.
+    let preferred = members
+        .iter()
+        .find(|f| !f.is_link && f.path == group.real_dir)
+        .or_else(|| members.iter().find(|f| !f.is_link))
+        .unwrap_or(&members[0]);
+    let mut reached_by = vec![preferred.path.clone()];
+    for member in &members {
+        if !reached_by.contains(&member.path) {
+            reached_by.push(member.path.clone());
+        }
+    }
+    let mut claims = Vec::new();
+    let mut skill_roots = Vec::new();
+    for member in &members {
+        if !skill_roots.contains(&member.root) {
+            skill_roots.push(member.root);
+        }
+        for root_use in &roots.roots[member.root].uses {
+            if member.via.loaded_by(root_use.rule.layout) {
+                claims.push(Claim {
+                    agent: root_use.rule.agent,
+                    priority: root_use.priority,
+                });
+            }
+        }
+    }
+    let mut agents: Vec<AgentId> = claims.iter().map(|c| c.agent).collect();
+    agents.sort();
+    agents.dedup();
+    let plugin = members.iter().find_map(|f| f.plugin.clone());
+    let plugin_version = members
+        .iter()
+        .find_map(|f| f.version.as_deref())
+        .and_then(|v| semver::Version::parse(v).ok());
+    let dir = preferred.path.clone();
+    let dir_name = file_name(&dir);
+    let name = match &plugin {
+        Some(plugin) => {
+            let own = inspection.declared.name.as_deref().unwrap_or(&dir_name);
+            format!("{plugin}:{own}")
+        }
+        None => dir_name,
+    };
+    Skill {
+        name,
+        is_link: members.iter().any(|f| f.is_link),
+        dir,
+        real_dir: group.real_dir,
+        reached_by,
+        source: Source::Unknown,
+        agents,
+        plugin,
+        plugin_version,
+        roots: skill_roots,
+        claims,
+        declared: inspection.declared,
+        record: inspection.record,
+        state: inspection.state.unwrap_or(State::Unreadable),
+        digest: inspection.digest,
+        files: inspection.files,
+        modified: inspection.modified,
+        shadowed_by: Vec::new(),
+        problems: inspection.problems,
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

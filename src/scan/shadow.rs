@@ -1,0 +1,61 @@
+//! Which copy of a name each agent runs: among the skills an agent loads under one name, the
+//! one from its best-ranked root wins and the others are shadowed.
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use crate::roots::{AgentId, NameFrom, OnSameName};
+
+use super::{Shadowing, Skill};
+
+/// Fill in `shadowed_by` on every skill that loses to another of the same name.
+pub fn shadow(skills: &mut [Skill]) {
+    for agent in AgentId::ALL {
+        if agent.on_same_name() == OnSameName::KeepsAll {
+            continue;
+        }
+        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (index, skill) in skills.iter().enumerate() {
+            if skill.priority_for(agent).is_some() {
+                by_name
+                    .entry(name_for(skill, agent))
+                    .or_default()
+                    .push(index);
+            }
+        }
+        let mut losses: Vec<(usize, usize)> = Vec::new();
+        for mut group in by_name.into_values().filter(|group| group.len() > 1) {
+            group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
+            let winner = group[0];
+            losses.extend(group[1..].iter().map(|&loser| (loser, winner)));
+        }
+        for (loser, winner) in losses {
+            let winner = skills[winner].dir.clone();
+            skills[loser].shadowed_by.push(Shadowing { agent, winner });
+        }
+    }
+}
+
+/// The name `agent` matches a skill by.
+fn name_for(skill: &Skill, agent: AgentId) -> &str {
+    if skill.plugin.is_some() {
+        return &skill.name;
+    }
+    match agent.name_from() {
+        NameFrom::Directory => skill.dir_name(),
+        NameFrom::Frontmatter => skill
+            .declared
+            .name
+            .as_deref()
+            .unwrap_or_else(|| skill.dir_name()),
+    }
+}
+
+/// The better copy first: best root priority, then the newer cached plugin version, then the
+/// path, so the verdict is the same on every run.
+fn precedence(a: &Skill, b: &Skill, agent: AgentId) -> Ordering {
+    a.priority_for(agent)
+        .cmp(&b.priority_for(agent))
+        .then_with(|| b.plugin_version().cmp(&a.plugin_version()))
+        .then_with(|| a.dir.cmp(&b.dir))
+}

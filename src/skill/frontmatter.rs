@@ -1,0 +1,144 @@
+//! The YAML frontmatter at the top of a `SKILL.md`, read with a YAML parser that bounds the
+//! work a hostile document can cause (serde-saphyr's default budget: aliases, nesting, events).
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// Why a `SKILL.md` has no frontmatter that can be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FrontmatterError {
+    #[error("SKILL.md must start with YAML frontmatter (---)")]
+    Missing,
+    #[error("SKILL.md frontmatter is not closed with ---")]
+    Unclosed,
+    #[error("invalid YAML in frontmatter: {0}")]
+    InvalidYaml(String),
+    #[error("SKILL.md frontmatter must be a YAML mapping")]
+    NotAMapping,
+}
+
+/// The top-level keys of a frontmatter and their values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Frontmatter {
+    pub fields: BTreeMap<String, Value>,
+}
+
+impl Frontmatter {
+    /// The frontmatter of `text`, the whole content of a `SKILL.md`.
+    ///
+    /// # Errors
+    /// When the text does not open with a `---` line, never closes it, or holds YAML that is
+    /// invalid or not a mapping.
+    pub fn parse(text: &str) -> Result<Self, FrontmatterError> {
+        let yaml = split(text)?;
+        if yaml.trim().is_empty() {
+            return Ok(Self::default());
+        }
+        let value: Value = serde_saphyr::from_str(yaml)
+            .map_err(|error| FrontmatterError::InvalidYaml(first_line(&error.to_string())))?;
+        match value {
+            Value::Object(map) => Ok(Self {
+                fields: map.into_iter().collect(),
+            }),
+            Value::Null => Ok(Self::default()),
+            _ => Err(FrontmatterError::NotAMapping),
+        }
+    }
+
+    /// The value of a key that holds a string.
+    pub fn text(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).and_then(Value::as_str)
+    }
+}
+
+/// The YAML between the opening `---` line and the closing one.
+fn split(text: &str) -> Result<&str, FrontmatterError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split_inclusive('\n');
+    let opening = lines.next().ok_or(FrontmatterError::Missing)?;
+    if opening.trim_end() != "---" {
+        return Err(FrontmatterError::Missing);
+    }
+    let start = opening.len();
+    let mut offset = start;
+    for line in lines {
+        if line.trim_end() == "---" {
+            return Ok(&text[start..offset]);
+        }
+        offset += line.len();
+    }
+    Err(FrontmatterError::Unclosed)
+}
+
+/// Parser errors may quote the document over several lines; a listing wants one.
+fn first_line(message: &str) -> String {
+    message.lines().next().unwrap_or(message).trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_keys_between_the_fences() {
+        let fm = Frontmatter::parse("---\nname: pdf\ndescription: \"Read PDFs\"\n---\n# Body\n")
+            .unwrap();
+        assert_eq!(fm.text("name"), Some("pdf"));
+        assert_eq!(fm.text("description"), Some("Read PDFs"));
+        assert_eq!(fm.fields.len(), 2);
+    }
+
+    #[test]
+    fn crlf_and_a_byte_order_mark_are_read() {
+        let fm = Frontmatter::parse("\u{feff}---\r\nname: pdf\r\n---\r\nbody").unwrap();
+        assert_eq!(fm.text("name"), Some("pdf"));
+    }
+
+    #[test]
+    fn each_broken_shape_has_its_reason() {
+        assert_eq!(
+            Frontmatter::parse("# no fences\n"),
+            Err(FrontmatterError::Missing)
+        );
+        assert_eq!(Frontmatter::parse(""), Err(FrontmatterError::Missing));
+        assert_eq!(
+            Frontmatter::parse("---\nname: x\n"),
+            Err(FrontmatterError::Unclosed)
+        );
+        assert_eq!(
+            Frontmatter::parse("---\n- a\n- b\n---\n"),
+            Err(FrontmatterError::NotAMapping)
+        );
+        assert!(matches!(
+            Frontmatter::parse("---\nname: [unclosed\n---\n"),
+            Err(FrontmatterError::InvalidYaml(_))
+        ));
+        assert!(matches!(
+            Frontmatter::parse("---\nname: a\nname: b\n---\n"),
+            Err(FrontmatterError::InvalidYaml(_))
+        ));
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_not_expanded() {
+        let mut yaml = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..12 {
+            let refs = vec![format!("*a{}", level - 1); 10].join(", ");
+            yaml.push_str(&format!("a{level}: &a{level} [{refs}]\n"));
+        }
+        yaml.push_str("---\n");
+        assert!(matches!(
+            Frontmatter::parse(&yaml),
+            Err(FrontmatterError::InvalidYaml(_))
+        ));
+    }
+
+    #[test]
+    fn an_empty_frontmatter_has_no_keys() {
+        assert_eq!(
+            Frontmatter::parse("---\n---\nbody").unwrap(),
+            Frontmatter::default()
+        );
+    }
+}

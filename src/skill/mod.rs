@@ -1,0 +1,147 @@
+//! The skill model: what a skill directory says about itself in its `SKILL.md`, and how far it
+//! follows the specification.
+
+mod frontmatter;
+mod lint;
+
+use std::io::{self, Read};
+use std::path::Path;
+
+use crate::untrusted::{Links, open_regular};
+
+pub use frontmatter::{Frontmatter, FrontmatterError};
+pub use lint::{
+    Lint, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_FIELDS, lint,
+};
+
+/// The file that makes a directory a skill.
+pub const SKILL_FILE: &str = "SKILL.md";
+
+/// The largest `SKILL.md` skilldeck reads. The specification asks for under 500 lines; a file
+/// a thousand times that is not instructions an agent can load, and reading it whole would let
+/// one file cost a listing its memory bound.
+pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+
+/// Why a `SKILL.md` could not be read as text.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("SKILL.md could not be read: {0}")]
+    Unreadable(io::Error),
+    #[error("SKILL.md is {size} bytes, more than the {MAX_MANIFEST_BYTES} skilldeck reads")]
+    TooLarge { size: u64 },
+    #[error("SKILL.md is a binary file, not text")]
+    Binary,
+    #[error("SKILL.md is not valid UTF-8 text")]
+    NotUtf8,
+}
+
+/// The bytes of a skill's `SKILL.md`, read within [`MAX_MANIFEST_BYTES`].
+///
+/// # Errors
+/// When the file cannot be opened or read, or is larger than the bound.
+pub fn read_manifest(skill_dir: &Path) -> Result<Vec<u8>, ManifestError> {
+    let file = open_regular(&skill_dir.join(SKILL_FILE), Links::Follow)
+        .map_err(ManifestError::Unreadable)?;
+    let size = file.metadata().map_err(ManifestError::Unreadable)?.len();
+    if size > MAX_MANIFEST_BYTES {
+        return Err(ManifestError::TooLarge { size });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    // Read one byte past the bound, so a file that grew after the size check is caught.
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ManifestError::Unreadable)?;
+    let read = bytes.len() as u64;
+    if read > MAX_MANIFEST_BYTES {
+        return Err(ManifestError::TooLarge { size: read });
+    }
+    Ok(bytes)
+}
+
+/// A manifest's bytes as text, or why they are not.
+///
+/// # Errors
+/// [`ManifestError::Binary`] for bytes holding a NUL, [`ManifestError::NotUtf8`] otherwise
+/// when they do not decode.
+pub fn manifest_text(bytes: &[u8]) -> Result<&str, ManifestError> {
+    if bytes.contains(&0) {
+        return Err(ManifestError::Binary);
+    }
+    std::str::from_utf8(bytes).map_err(|_| ManifestError::NotUtf8)
+}
+
+/// What a skill says about itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Declared {
+    /// The frontmatter `name`, when it is a string.
+    pub name: Option<String>,
+    /// The frontmatter `description`, when it is a string.
+    pub description: Option<String>,
+    /// Every way the skill breaks the specification.
+    pub lints: Vec<Lint>,
+}
+
+impl Declared {
+    /// Read from the text of a `SKILL.md` in the directory named `dir_name`.
+    pub fn read(text: &str, dir_name: &str) -> Self {
+        match Frontmatter::parse(text) {
+            Ok(frontmatter) => Self {
+                name: frontmatter.text("name").map(str::to_owned),
+                description: frontmatter.text("description").map(str::to_owned),
+                lints: lint(&frontmatter, dir_name),
+            },
+            Err(error) => Self {
+                lints: vec![Lint::Frontmatter(error)],
+                ..Self::default()
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_manifest_is_read_within_its_bound() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join(SKILL_FILE), "---\nname: x\n---\n").unwrap();
+        assert_eq!(read_manifest(tmp.path()).unwrap(), b"---\nname: x\n---\n");
+
+        let big = vec![b'a'; usize::try_from(MAX_MANIFEST_BYTES).unwrap() + 1];
+        std::fs::write(tmp.path().join(SKILL_FILE), big).unwrap();
+        assert!(matches!(
+            read_manifest(tmp.path()),
+            Err(ManifestError::TooLarge { size }) if size == MAX_MANIFEST_BYTES + 1
+        ));
+    }
+
+    #[test]
+    fn binary_and_non_utf8_manifests_are_told_apart() {
+        assert!(matches!(manifest_text(b"a\0b"), Err(ManifestError::Binary)));
+        assert!(matches!(
+            manifest_text(b"caf\xe9"),
+            Err(ManifestError::NotUtf8)
+        ));
+        assert_eq!(manifest_text(b"ok").unwrap(), "ok");
+    }
+
+    #[test]
+    fn a_missing_manifest_is_unreadable() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            read_manifest(tmp.path()),
+            Err(ManifestError::Unreadable(_))
+        ));
+    }
+
+    #[test]
+    fn declared_reads_name_description_and_findings() {
+        let declared = Declared::read("---\nname: Pdf\ndescription: d\n---\n", "pdf");
+        assert_eq!(declared.name.as_deref(), Some("Pdf"));
+        assert_eq!(declared.description.as_deref(), Some("d"));
+        assert!(!declared.lints.is_empty());
+        let broken = Declared::read("no frontmatter", "pdf");
+        assert_eq!(broken.lints, [Lint::Frontmatter(FrontmatterError::Missing)]);
+    }
+}
