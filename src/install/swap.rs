@@ -1,0 +1,491 @@
+//! Putting a skill folder into a root in one step.
+//!
+//! A folder is built in a staging directory beside the root (in the root's parent, so agents
+//! that scan the root never see it half-written, and on the same file system as the root once
+//! its links are resolved), every file and directory is synced, and then one rename puts it in
+//! place: a no-replace rename for a new skill, an exchange for a replacement. A crash leaves
+//! either the old folder or the new one, never a mix; the staging directory it leaves behind is
+//! swept by the next writer. Every write happens under a lock on the root, so two imports into
+//! one root take turns, and a writer only sweeps staging directories while it holds the lock.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Why a folder could not be put into a root. Whatever the step, the root is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum SwapError {
+    #[error("the skills folder {} could not be created: {source}", .path.display())]
+    CreateRoot { path: PathBuf, source: io::Error },
+    #[error("the lock {} could not be taken: {source}", .path.display())]
+    Lock { path: PathBuf, source: io::Error },
+    #[error("{} could not be written: {source}", .path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("{} is not a relative path inside the skill", .0.display())]
+    UnsafePath(PathBuf),
+    #[error("{} already exists; nothing was replaced", .0.display())]
+    AlreadyExists(PathBuf),
+    #[error("{} no longer exists, so there is nothing to replace", .0.display())]
+    Vanished(PathBuf),
+    #[error(
+        "{} is on another file system than its staging folder {}; skilldeck only replaces skills in one atomic rename",
+        .to.display(),
+        .from.display()
+    )]
+    OtherFileSystem { from: PathBuf, to: PathBuf },
+    #[error("{} could not be renamed to {}: {source}", .from.display(), .to.display())]
+    Rename {
+        from: PathBuf,
+        to: PathBuf,
+        source: io::Error,
+    },
+}
+
+/// The exclusive right to write into one root, held until dropped.
+#[derive(Debug)]
+pub struct RootLock {
+    root: PathBuf,
+    parent: PathBuf,
+    prefix: String,
+    _lock: File,
+}
+
+impl RootLock {
+    /// Create `root` if needed, wait for the lock on it, and sweep what earlier writers that
+    /// crashed left behind.
+    ///
+    /// # Errors
+    /// When the root cannot be created or resolved, or the lock file cannot be taken.
+    pub fn acquire(root: &Path) -> Result<Self, SwapError> {
+        fs::create_dir_all(root).map_err(|source| SwapError::CreateRoot {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let root = fs::canonicalize(root).map_err(|source| SwapError::CreateRoot {
+            path: root.to_path_buf(),
+            source,
+        })?;
+        let (Some(parent), Some(name)) = (root.parent(), root.file_name()) else {
+            return Err(SwapError::CreateRoot {
+                source: io::Error::new(io::ErrorKind::InvalidInput, "a root needs a parent"),
+                path: root,
+            });
+        };
+        let parent = parent.to_path_buf();
+        let prefix = format!(".{}.skilldeck-", name.to_string_lossy());
+        let lock_path = parent.join(format!("{prefix}lock"));
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .and_then(|file| lock_exclusive(&file).map(|()| file))
+            .map_err(|source| SwapError::Lock {
+                path: lock_path,
+                source,
+            })?;
+        let held = Self {
+            root,
+            parent,
+            prefix,
+            _lock: lock,
+        };
+        held.sweep();
+        Ok(held)
+    }
+
+    /// The root, with its links resolved.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A new, empty staging folder for a skill that will be named `name`.
+    ///
+    /// # Errors
+    /// When the folder cannot be created beside the root.
+    pub fn stage(&self, name: &str) -> Result<Staged, SwapError> {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let dir = self.parent.join(format!(
+            "{}staging-{}-{}-{nanos}",
+            self.prefix,
+            name.replace(['/', '\\'], "_"),
+            std::process::id()
+        ));
+        fs::create_dir(&dir).map_err(|source| SwapError::Write {
+            path: dir.clone(),
+            source,
+        })?;
+        Ok(Staged {
+            dir,
+            committed: false,
+        })
+    }
+
+    /// Rename `staged` into the root as `name`, which must not exist.
+    ///
+    /// # Errors
+    /// [`SwapError::AlreadyExists`] when something is at `name`; the staged folder is removed.
+    pub fn put_new(&self, mut staged: Staged, name: &str) -> Result<PathBuf, SwapError> {
+        let target = self.root.join(name);
+        staged.sync()?;
+        rename_no_replace(&staged.dir, &target)?;
+        staged.committed = true;
+        sync_dir(&self.root).map_err(|source| SwapError::Write {
+            path: self.root.clone(),
+            source,
+        })?;
+        Ok(target)
+    }
+
+    /// Exchange `staged` with the folder at `name`, then delete the old content.
+    ///
+    /// # Errors
+    /// [`SwapError::Vanished`] when nothing is at `name`; the staged folder is removed.
+    pub fn replace(&self, staged: Staged, name: &str) -> Result<PathBuf, SwapError> {
+        let target = self.root.join(name);
+        staged.sync()?;
+        exchange(&staged.dir, &target)?;
+        // The staging path now holds the old content; the Drop below removes it, and a crash
+        // before that leaves it for the next writer's sweep.
+        sync_dir(&self.root).map_err(|source| SwapError::Write {
+            path: self.root.clone(),
+            source,
+        })?;
+        Ok(target)
+    }
+
+    /// Remove every staging folder of this root. Only called with the lock held, so none of
+    /// them belongs to a live writer.
+    fn sweep(&self) {
+        let Ok(entries) = fs::read_dir(&self.parent) else {
+            return;
+        };
+        let staging = format!("{}staging-", self.prefix);
+        for entry in entries.filter_map(Result::ok) {
+            if entry.file_name().to_string_lossy().starts_with(&staging) {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+}
+
+/// A staging folder being filled. Dropped uncommitted, it is removed with all it holds.
+#[derive(Debug)]
+pub struct Staged {
+    dir: PathBuf,
+    committed: bool,
+}
+
+impl Staged {
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Write one file at `relative` (plain parts only), mode 0644, or 0755 when `executable`.
+    ///
+    /// # Errors
+    /// [`SwapError::UnsafePath`] for a path that is not plain relative parts, or the write's
+    /// own error.
+    pub fn write(
+        &self,
+        relative: &Path,
+        content: &[u8],
+        executable: bool,
+    ) -> Result<(), SwapError> {
+        let plain = relative
+            .components()
+            .all(|part| matches!(part, Component::Normal(_)));
+        if !plain || relative.as_os_str().is_empty() {
+            return Err(SwapError::UnsafePath(relative.to_path_buf()));
+        }
+        let path = self.dir.join(relative);
+        let failed = |source| SwapError::Write {
+            path: path.clone(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(failed)?;
+        }
+        let mut file = create_new(&path).map_err(failed)?;
+        file.write_all(content).map_err(failed)?;
+        set_mode(&file, if executable { 0o755 } else { 0o644 }).map_err(failed)?;
+        file.sync_all().map_err(failed)
+    }
+
+    /// Give every directory the mode a skill's folders have, and sync them, deepest first,
+    /// so the rename publishes content that is already on disk.
+    fn sync(&self) -> Result<(), SwapError> {
+        let mut dirs: Vec<PathBuf> = walkdir::WalkDir::new(&self.dir)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_dir())
+            .map(walkdir::DirEntry::into_path)
+            .collect();
+        dirs.reverse();
+        for dir in dirs {
+            let failed = |source| SwapError::Write {
+                path: dir.clone(),
+                source,
+            };
+            set_dir_mode(&dir).map_err(failed)?;
+            sync_dir(&dir).map_err(failed)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn rename_failed(from: &Path, to: &Path, source: io::Error) -> SwapError {
+    let (from, to) = (from.to_path_buf(), to.to_path_buf());
+    match source.kind() {
+        io::ErrorKind::AlreadyExists => SwapError::AlreadyExists(to),
+        io::ErrorKind::NotFound => SwapError::Vanished(to),
+        io::ErrorKind::CrossesDevices => SwapError::OtherFileSystem { from, to },
+        _ => SwapError::Rename { from, to, source },
+    }
+}
+
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+fn rename_no_replace(from: &Path, to: &Path) -> Result<(), SwapError> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE)
+        .map_err(|errno| rename_failed(from, to, errno.into()))
+}
+
+#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+fn exchange(from: &Path, to: &Path) -> Result<(), SwapError> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, from, CWD, to, RenameFlags::EXCHANGE)
+        .map_err(|errno| rename_failed(from, to, errno.into()))
+}
+
+/// Without an atomic no-replace rename, the lock is what keeps two skilldecks apart.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+fn rename_no_replace(from: &Path, to: &Path) -> Result<(), SwapError> {
+    if to.symlink_metadata().is_ok() {
+        return Err(SwapError::AlreadyExists(to.to_path_buf()));
+    }
+    fs::rename(from, to).map_err(|source| rename_failed(from, to, source))
+}
+
+/// Without an atomic exchange, the old folder is moved aside into the staging path first; a
+/// crash between the two renames leaves the old content in the staging path for the sweep.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+fn exchange(from: &Path, to: &Path) -> Result<(), SwapError> {
+    let aside = from.with_extension("old");
+    fs::rename(to, &aside).map_err(|source| rename_failed(to, &aside, source))?;
+    fs::rename(from, to).map_err(|source| rename_failed(from, to, source))?;
+    fs::rename(&aside, from).map_err(|source| rename_failed(&aside, from, source))
+}
+
+#[cfg(unix)]
+fn lock_exclusive(file: &File) -> io::Result<()> {
+    rustix::fs::flock(file, rustix::fs::FlockOperation::LockExclusive).map_err(Into::into)
+}
+
+#[cfg(not(unix))]
+fn lock_exclusive(file: &File) -> io::Result<()> {
+    file.lock()
+}
+
+#[cfg(unix)]
+fn create_new(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+#[cfg(unix)]
+fn set_mode(file: &File, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_file: &File, _mode: u32) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_dir_mode(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+fn set_dir_mode(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// Windows cannot open a directory to sync it; its renames are journaled by NTFS.
+#[cfg(not(unix))]
+fn sync_dir(_dir: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    fn skill(lock: &RootLock, name: &str, body: &str) -> Staged {
+        let staged = lock.stage(name).unwrap();
+        staged
+            .write(Path::new("SKILL.md"), body.as_bytes(), false)
+            .unwrap();
+        staged
+            .write(Path::new("scripts/run.sh"), b"#!/bin/sh\n", true)
+            .unwrap();
+        staged
+    }
+
+    fn staging_left(root: &Path) -> Vec<String> {
+        fs::read_dir(root.parent().unwrap())
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("skilldeck-staging"))
+            .collect()
+    }
+
+    #[test]
+    fn a_new_skill_appears_whole_with_its_modes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        let lock = RootLock::acquire(&root).unwrap();
+        let target = lock.put_new(skill(&lock, "demo", "one"), "demo").unwrap();
+        assert_eq!(fs::read_to_string(target.join("SKILL.md")).unwrap(), "one");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(mode(&target.join("SKILL.md")), 0o644);
+            assert_eq!(mode(&target.join("scripts/run.sh")), 0o755);
+            assert_eq!(mode(&target.join("scripts")), 0o755);
+            assert_eq!(mode(&target), 0o755);
+        }
+        assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_new_skill_never_replaces_one_that_exists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        let lock = RootLock::acquire(&root).unwrap();
+        lock.put_new(skill(&lock, "demo", "one"), "demo").unwrap();
+        let error = lock
+            .put_new(skill(&lock, "demo", "two"), "demo")
+            .unwrap_err();
+        assert!(matches!(error, SwapError::AlreadyExists(_)), "{error}");
+        assert_eq!(
+            fs::read_to_string(root.join("demo/SKILL.md")).unwrap(),
+            "one"
+        );
+        assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_replacement_swaps_the_whole_folder_and_leaves_no_old_content() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        let lock = RootLock::acquire(&root).unwrap();
+        lock.put_new(skill(&lock, "demo", "one"), "demo").unwrap();
+        fs::write(root.join("demo/extra.md"), "only in the old one").unwrap();
+        let staged = lock.stage("demo").unwrap();
+        staged.write(Path::new("SKILL.md"), b"two", false).unwrap();
+        lock.replace(staged, "demo").unwrap();
+        assert_eq!(
+            fs::read_to_string(root.join("demo/SKILL.md")).unwrap(),
+            "two"
+        );
+        assert!(!root.join("demo/extra.md").exists());
+        assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn replacing_what_is_not_there_is_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        let lock = RootLock::acquire(&root).unwrap();
+        let error = lock.replace(skill(&lock, "demo", "x"), "demo").unwrap_err();
+        assert!(matches!(error, SwapError::Vanished(_)), "{error}");
+        assert!(!root.join("demo").exists());
+        assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_abandoned_staging_folder_is_removed_and_a_crashed_one_swept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        {
+            let lock = RootLock::acquire(&root).unwrap();
+            drop(skill(&lock, "demo", "dropped"));
+            assert_eq!(staging_left(&root), Vec::<String>::new());
+            // A crash leaves its staging folder: forget it instead of dropping.
+            std::mem::forget(skill(&lock, "demo", "crashed"));
+            assert_eq!(staging_left(&root).len(), 1);
+        }
+        let _lock = RootLock::acquire(&root).unwrap();
+        assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn paths_that_leave_the_staging_folder_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let lock = RootLock::acquire(&tmp.path().join("skills")).unwrap();
+        let staged = lock.stage("demo").unwrap();
+        for bad in ["../escape", "/abs", "", "a/../../b", "./x"] {
+            assert!(
+                matches!(
+                    staged.write(Path::new(bad), b"x", false),
+                    Err(SwapError::UnsafePath(_))
+                ),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_writers_of_one_root_take_turns() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        let first = RootLock::acquire(&root).unwrap();
+        let (sender, receiver) = mpsc::channel();
+        let second_root = root.clone();
+        let waiter = std::thread::spawn(move || {
+            let _second = RootLock::acquire(&second_root).unwrap();
+            sender.send(()).unwrap();
+        });
+        assert!(
+            receiver.recv_timeout(Duration::from_millis(200)).is_err(),
+            "the second writer got the lock while the first held it"
+        );
+        drop(first);
+        receiver.recv_timeout(Duration::from_secs(10)).unwrap();
+        waiter.join().unwrap();
+    }
+}
