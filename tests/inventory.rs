@@ -553,6 +553,12 @@ fn roots_report_their_agents_existence_and_counts() {
     assert_eq!(strings(&claude["agents"]), CLAUDE_HOME_READERS);
     // handmade, Bad_Name, release, linked, dual, pdf-intact, pdf-edited, toolbox:lint
     assert_eq!(claude["skills"], 8);
+    let labels = strings(&claude["labels"]);
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(labels.len(), unique.len(), "{labels:?}");
+    assert_eq!(labels[0], "Claude Code personal skills");
     let missing = roots["home/.opencode/skills"];
     assert_eq!(missing["exists"], false);
     assert_eq!(missing["skills"], 0);

@@ -25,8 +25,12 @@ pub struct RootJson<'a> {
 
 impl<'a> RootJson<'a> {
     pub fn new(entry: &'a RootEntry) -> Self {
-        let mut labels: Vec<&'static str> = entry.root.uses.iter().map(|u| u.rule.label).collect();
-        labels.dedup();
+        let mut labels: Vec<&'static str> = Vec::new();
+        for label in entry.root.uses.iter().map(|u| u.rule.label) {
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
         Self {
             path: entry.root.path.to_string_lossy(),
             source: entry.root.scope().source(),
