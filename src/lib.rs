@@ -5,6 +5,7 @@
 //! command line in `cli` and the terminal app sit on top of them.
 
 pub mod cli;
+pub mod ownership;
 pub mod record;
 pub mod roots;
 pub mod scan;

@@ -4,6 +4,7 @@
 mod frontmatter;
 mod lint;
 
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -77,6 +78,9 @@ pub struct Declared {
     pub name: Option<String>,
     /// The frontmatter `description`, when it is a string.
     pub description: Option<String>,
+    /// The entries of the frontmatter `metadata` map that hold text, where installers such as
+    /// gh skill write where a skill came from.
+    pub metadata: BTreeMap<String, String>,
     /// Every way the skill breaks the specification.
     pub lints: Vec<Lint>,
 }
@@ -88,6 +92,16 @@ impl Declared {
             Ok(frontmatter) => Self {
                 name: frontmatter.text("name").map(str::to_owned),
                 description: frontmatter.text("description").map(str::to_owned),
+                metadata: frontmatter
+                    .fields
+                    .get("metadata")
+                    .and_then(serde_json::Value::as_object)
+                    .map(|map| {
+                        map.iter()
+                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 lints: lint(&frontmatter, dir_name),
             },
             Err(error) => Self {
@@ -137,9 +151,16 @@ mod tests {
 
     #[test]
     fn declared_reads_name_description_and_findings() {
-        let declared = Declared::read("---\nname: Pdf\ndescription: d\n---\n", "pdf");
+        let declared = Declared::read(
+            "---\nname: Pdf\ndescription: d\nmetadata:\n  github-ref: v1\n  count: 3\n---\n",
+            "pdf",
+        );
         assert_eq!(declared.name.as_deref(), Some("Pdf"));
         assert_eq!(declared.description.as_deref(), Some("d"));
+        assert_eq!(
+            declared.metadata,
+            BTreeMap::from([("github-ref".to_owned(), "v1".to_owned())])
+        );
         assert!(!declared.lints.is_empty());
         let broken = Declared::read("no frontmatter", "pdf");
         assert_eq!(broken.lints, [Lint::Frontmatter(FrontmatterError::Missing)]);
