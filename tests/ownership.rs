@@ -730,3 +730,46 @@ fn the_table_names_each_skills_installer() {
         "{text}"
     );
 }
+
+/// The skills CLI's digest of a well-known source, from its documented algorithm
+/// (peer-tools.md §4.1): `sha256:` over sorted `path \0 bytes \0`.
+fn well_known_digest(dir: &Path, files: &[&str]) -> String {
+    let mut sorted = files.to_vec();
+    sorted.sort();
+    let mut hasher = Sha256::new();
+    for path in sorted {
+        hasher.update(path.as_bytes());
+        hasher.update([0]);
+        hasher.update(fs::read(dir.join(path)).unwrap());
+        hasher.update([0]);
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
+}
+
+#[test]
+fn a_well_known_sources_digest_is_recomputed() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".agents/skills/known");
+    write_skill(&dir, &[("refs/a.md", "a\n"), ("B.md", "b\n")]);
+    let digest = well_known_digest(&dir, &["SKILL.md", "refs/a.md", "B.md"]);
+    let lock = json!({"version": 3, "skills": {"known": {
+        "source": "example.com", "sourceType": "well-known",
+        "sourceUrl": "https://example.com/.well-known/agent-skills/known/SKILL.md",
+        "skillFolderHash": "", "sourceBaseUrl": "https://example.com",
+        "wellKnownDigest": digest,
+        "installedAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z"}}});
+    write_files(
+        &machine.home,
+        &[(".agents/.skill-lock.json", &lock.to_string())],
+    );
+    let skill = at(&machine.list_json(), &dir);
+    assert_eq!(skill["state"], "intact", "{skill:#}");
+    assert_eq!(skill["record"]["verified_by"], "well-known-digest");
+    fs::write(dir.join("B.md"), "edited\n").unwrap();
+    assert_eq!(at(&machine.list_json(), &dir)["state"], "modified");
+}

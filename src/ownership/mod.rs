@@ -110,6 +110,9 @@ pub enum Method {
     SkillsCliFolderHash,
     /// The folder's git tree id.
     GitTree,
+    /// The digest the skills CLI records for a well-known source: SHA-256 over paths and
+    /// contents, each followed by a zero byte.
+    WellKnownDigest,
     /// SkillKit's checksum: SHA-256 of `SKILL.md`, 16 hex digits.
     SkillkitChecksum,
     /// SkillPort's content hash: SHA-256 over the paths and their git blob ids.

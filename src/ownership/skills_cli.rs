@@ -38,6 +38,8 @@ const CANONICAL_DIR: &str = ".agents/skills";
 /// What the CLI leaves out when it copies a skill: files by name, folders by name.
 const NOT_COPIED_FILES: [&str; 1] = ["metadata.json"];
 const NOT_COPIED_FOLDERS: [&str; 3] = [".git", "__pycache__", "__pypackages__"];
+/// How a well-known index's digest begins.
+const WELL_KNOWN_PREFIX: &str = "sha256:";
 /// What its folder hash leaves out: folders by name.
 const NOT_HASHED_FOLDERS: [&str; 2] = [".git", "node_modules"];
 
@@ -59,6 +61,7 @@ struct EntryFile {
     skill_path: Option<String>,
     skill_folder_hash: Option<String>,
     computed_hash: Option<String>,
+    well_known_digest: Option<String>,
     updated_at: Option<String>,
     installed_at: Option<String>,
     pinned_ref: Option<String>,
@@ -233,6 +236,8 @@ impl Locks {
         } else {
             entry.skill_folder_hash.as_deref()
         }
+        .filter(|hash| !hash.is_empty())
+        .or(entry.well_known_digest.as_deref())
         .unwrap_or("");
         owner = owner.with_hash(recorded);
         let installed = if is_project {
@@ -309,9 +314,11 @@ fn verify(
         Method::GitTree
     } else if hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()) {
         Method::SkillsCliFolderHash
+    } else if hash.starts_with(WELL_KNOWN_PREFIX) {
+        Method::WellKnownDigest
     } else if hash.is_empty() {
         return Verdict::unverifiable(
-            "the skills CLI recorded no hash for it (it records none for local and well-known sources in its global lock)",
+            "the skills CLI recorded no hash for it (its global lock keeps none for a local source)",
         );
     } else {
         return Verdict::unverifiable(format!(
@@ -324,6 +331,7 @@ fn verify(
     };
     let now = match method {
         Method::GitTree => git::tree_id(&entries),
+        Method::WellKnownDigest => well_known_digest(&entries),
         _ => folder_hash(hashed_files(&entries)),
     };
     let now = match now {
@@ -338,12 +346,47 @@ fn verify(
     {
         return against_source(&now, &source);
     }
+    if method == Method::WellKnownDigest {
+        return super::changed_since(
+            subject.real_dir,
+            &entries,
+            installed,
+            "its files do not hash to the recorded digest, which may be one the publisher's index gave in a form of its own".into(),
+        );
+    }
     super::changed_since(
         subject.real_dir,
         &entries,
         installed,
         "its files do not hash to the recorded value, but the skills CLI hashed the folder it copied from and leaves metadata.json, __pycache__/ and __pypackages__/ out of a copy, following links: an untouched copy of a source holding any of them never matches".into(),
     )
+}
+
+/// The digest the CLI records for a skill from a well-known index: `sha256:` over each file's
+/// path, a zero byte, its bytes and a zero byte, paths in JavaScript's default sort (UTF-16
+/// code units).
+fn well_known_digest(entries: &[Entry]) -> io::Result<String> {
+    let mut files: Vec<&Entry> = entries
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::File { .. }))
+        .collect();
+    files.sort_by(|a, b| a.path.encode_utf16().cmp(b.path.encode_utf16()));
+    let mut hasher = Sha256::new();
+    for file in files {
+        hasher.update(file.path.as_bytes());
+        hasher.update([0]);
+        walk::stream(
+            &file.full,
+            Links::Refuse,
+            |_| Vec::new(),
+            |b| hasher.update(b),
+        )?;
+        hasher.update([0]);
+    }
+    Ok(format!(
+        "{WELL_KNOWN_PREFIX}{}",
+        lower_hex(&hasher.finalize())
+    ))
 }
 
 /// The files the folder hash covers in a listing, each read without following links.
