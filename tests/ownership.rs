@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-use common::{Machine, copy_tree, set_modified, write_files, write_skill};
+use common::{Machine, copy_tree, hex, set_modified, write_files, write_skill};
 use serde_json::{Value, json};
 use sha1::Sha1;
 use sha2::{Digest, Sha256};
@@ -38,6 +38,15 @@ fn at(listing: &Value, dir: &Path) -> Value {
 
 fn problems(listing: &Value) -> String {
     listing["problems"].to_string()
+}
+
+/// A version 3 global lock of the skills CLI with these entries, as the CLI and gh skill write it.
+fn write_global_lock(machine: &Machine, skills: Value) {
+    let lock = json!({"version": 3, "skills": skills});
+    write_files(
+        &machine.home,
+        &[(".agents/.skill-lock.json", &lock.to_string())],
+    );
 }
 
 /// A day before the skills CLI fixture's install, for files that must predate it.
@@ -258,14 +267,13 @@ fn a_github_installs_tree_id_is_recomputed_as_git_computes_it() {
         std::os::unix::fs::symlink("references/b.md", dir.join("b-link")).unwrap();
     }
     let tree = git_tree_id(&dir);
-    let lock = json!({"version": 3, "skills": {"treed": {
+    write_global_lock(
+        &machine,
+        json!({"treed": {
         "source": "example/skills", "sourceType": "github", "ref": "main",
         "sourceUrl": "https://github.com/example/skills.git",
         "skillPath": "skills/treed/SKILL.md", "skillFolderHash": tree,
-        "installedAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z"}}});
-    write_files(
-        &machine.home,
-        &[(".agents/.skill-lock.json", &lock.to_string())],
+        "installedAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z"}}),
     );
     let skill = at(&machine.list_json(), &dir);
     assert_eq!(skill["state"], "intact", "{skill:#}");
@@ -298,14 +306,13 @@ fn gh_skill_provenance_is_read_and_a_later_edit_is_modified() {
         &[("SKILL.md", &gh_skill_md(&metadata)), ("notes.md", "n\n")],
     );
     // gh writes the global lock too, with no ref and its install time.
-    let lock = json!({"version": 3, "skills": {"review": {
+    write_global_lock(
+        &machine,
+        json!({"review": {
         "source": "example/skills", "sourceType": "github",
         "sourceUrl": "https://github.com/example/skills.git",
         "skillPath": "skills/review/SKILL.md", "skillFolderHash": tree,
-        "installedAt": "2026-04-16T10:00:00Z", "updatedAt": "2026-04-16T10:00:00Z"}}});
-    write_files(
-        &machine.home,
-        &[(".agents/.skill-lock.json", &lock.to_string())],
+        "installedAt": "2026-04-16T10:00:00Z", "updatedAt": "2026-04-16T10:00:00Z"}}),
     );
     set_modified(
         &dir,
@@ -498,11 +505,7 @@ fn a_missing_or_corrupt_plugin_list_is_a_problem_not_silence() {
 }
 
 fn skillkit_checksum(skill_md: &[u8]) -> String {
-    let hex: String = Sha256::digest(skill_md)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    hex[..16].to_owned()
+    hex(&Sha256::digest(skill_md))[..16].to_owned()
 }
 
 #[test]
@@ -612,23 +615,25 @@ fn skillport_hash(dir: &Path) -> String {
         })
         .collect();
     files.sort();
-    let mut hasher = Sha256::new();
-    for (path, content) in files {
+    zero_framed(files.into_iter().map(|(path, content)| {
         let mut blob = Sha1::new();
         blob.update(format!("blob {}\0", content.len()).as_bytes());
         blob.update(&content);
-        let blob: String = blob.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        (path, hex(&blob.finalize()).into_bytes())
+    }))
+}
+
+/// `sha256:` over each path and value, each followed by a zero byte: the framing SkillPort's
+/// content hash and the skills CLI's well-known digest share.
+fn zero_framed(items: impl IntoIterator<Item = (String, Vec<u8>)>) -> String {
+    let mut hasher = Sha256::new();
+    for (path, value) in items {
         hasher.update(path.as_bytes());
         hasher.update([0]);
-        hasher.update(blob.as_bytes());
+        hasher.update(value);
         hasher.update([0]);
     }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    format!("sha256:{}", hex(&hasher.finalize()))
 }
 
 #[test]
@@ -736,19 +741,11 @@ fn the_table_names_each_skills_installer() {
 fn well_known_digest(dir: &Path, files: &[&str]) -> String {
     let mut sorted = files.to_vec();
     sorted.sort();
-    let mut hasher = Sha256::new();
-    for path in sorted {
-        hasher.update(path.as_bytes());
-        hasher.update([0]);
-        hasher.update(fs::read(dir.join(path)).unwrap());
-        hasher.update([0]);
-    }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    zero_framed(
+        sorted
+            .into_iter()
+            .map(|path| (path.to_owned(), fs::read(dir.join(path)).unwrap())),
+    )
 }
 
 #[test]
@@ -757,15 +754,14 @@ fn a_well_known_sources_digest_is_recomputed() {
     let dir = machine.home.join(".agents/skills/known");
     write_skill(&dir, &[("refs/a.md", "a\n"), ("B.md", "b\n")]);
     let digest = well_known_digest(&dir, &["SKILL.md", "refs/a.md", "B.md"]);
-    let lock = json!({"version": 3, "skills": {"known": {
+    write_global_lock(
+        &machine,
+        json!({"known": {
         "source": "example.com", "sourceType": "well-known",
         "sourceUrl": "https://example.com/.well-known/agent-skills/known/SKILL.md",
         "skillFolderHash": "", "sourceBaseUrl": "https://example.com",
         "wellKnownDigest": digest,
-        "installedAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z"}}});
-    write_files(
-        &machine.home,
-        &[(".agents/.skill-lock.json", &lock.to_string())],
+        "installedAt": "2026-01-01T00:00:00.000Z", "updatedAt": "2026-01-01T00:00:00.000Z"}}),
     );
     let skill = at(&machine.list_json(), &dir);
     assert_eq!(skill["state"], "intact", "{skill:#}");

@@ -58,28 +58,21 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
     } else {
         let home = context.env.home();
         let mut out = String::new();
+        let heading = |out: &mut String, label: &str, skill: &Skill| {
+            let _ = writeln!(out, "{label}  {}  {}", skill.name, tilde(&skill.dir, home));
+        };
         for skill in &modified {
-            let _ = writeln!(out, "modified  {}  {}", skill.name, tilde(&skill.dir, home));
+            heading(&mut out, "modified", skill);
             let _ = writeln!(out, "          {}", how(skill));
         }
         for skill in &unverified {
-            let _ = writeln!(
-                out,
-                "unverified  {}  {}",
-                skill.name,
-                tilde(&skill.dir, home)
-            );
+            heading(&mut out, "unverified", skill);
             for problem in &skill.problems {
                 let _ = writeln!(out, "          {problem}");
             }
         }
         for skill in &unverifiable {
-            let _ = writeln!(
-                out,
-                "unverifiable  {}  {}",
-                skill.name,
-                tilde(&skill.dir, home)
-            );
+            heading(&mut out, "unverifiable", skill);
             let _ = writeln!(out, "          {}", how(skill));
         }
         for problem in &inventory.problems {

@@ -242,6 +242,17 @@ impl Attribution {
             problems: Vec::new(),
         }
     }
+
+    /// A skill holding its installer's record file, which could not be read.
+    fn unreadable_record(owner: Owner, problem: FileProblem) -> Self {
+        let mut attribution = Verdict::unverifiable(format!(
+            "its installer's record, {}, could not be read",
+            owner.recorded_in.display()
+        ))
+        .for_owner(owner);
+        attribution.problems.push(problem);
+        attribution
+    }
 }
 
 /// Every installer's files, read once per scan.

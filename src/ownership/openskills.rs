@@ -27,14 +27,7 @@ pub fn attribute(subject: &Subject<'_>) -> Option<Attribution> {
     let owner = Owner::new(Installer::Openskills, path.clone());
     let metadata = match read_json::<Metadata>(&path) {
         Ok(metadata) => metadata?,
-        Err(problem) => {
-            let mut attribution = Verdict::unverifiable(
-                "its .openskills.json, OpenSkills' record, could not be read",
-            )
-            .for_owner(owner);
-            attribution.problems.push(problem);
-            return Some(attribution);
-        }
+        Err(problem) => return Some(Attribution::unreadable_record(owner, problem)),
     };
     let owner = owner.with_upstream(Upstream {
         repository: metadata

@@ -85,14 +85,7 @@ pub fn attribute(subject: &Subject<'_>, lock: &Lock) -> Option<Attribution> {
         match read_json::<Entry>(&path) {
             Ok(Some(entry)) => (owner, entry),
             Ok(None) => return None,
-            Err(problem) => {
-                let mut attribution = Verdict::unverifiable(
-                    "its .skillkit.json, SkillKit's record, could not be read",
-                )
-                .for_owner(owner);
-                attribution.problems.push(problem);
-                return Some(attribution);
-            }
+            Err(problem) => return Some(Attribution::unreadable_record(owner, problem)),
         }
     } else {
         let entry = lock

@@ -132,6 +132,8 @@ pub fn stream(
     }
 }
 
+/// Git's rule for a blob's mode: the owner's execute bit (the listing's rule, any execute bit,
+/// would differ for a file only others may run).
 #[cfg(unix)]
 fn is_executable(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;

@@ -139,12 +139,12 @@ pub fn oracle_digest(dir: &Path) -> String {
         hasher.update((content.len() as u64).to_be_bytes());
         hasher.update(&content);
     }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    format!("sha256:{}", hex(&hasher.finalize()))
+}
+
+/// Bytes as lower-case hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn blank_digest_lines(content: &[u8]) -> Vec<u8> {
