@@ -84,7 +84,7 @@ pub struct Skill {
     pub record: Option<Record>,
     /// Who installed it, from where, and how its state was told: from `record`, or from another
     /// installer's files.
-    pub owner: Option<Owner>,
+    pub owner: Option<Box<Owner>>,
     pub state: State,
     /// The installer's content digest of the folder as it is now, when it can be computed.
     pub digest: Option<Digest>,
@@ -230,7 +230,7 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
         record: skill.record.as_ref(),
         state: skill.state,
     });
-    skill.owner = attribution.owner;
+    skill.owner = attribution.owner.map(Box::new);
     skill.state = attribution.state;
     skill
         .problems
