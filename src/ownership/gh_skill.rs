@@ -14,7 +14,7 @@ use crate::skill::SKILL_FILE;
 
 /// gh skill's record of `subject`, when its frontmatter carries one.
 pub fn attribute(subject: &Subject<'_>, locks: &Locks) -> Option<Attribution> {
-    let meta = |key: &str| subject.metadata.get(key).cloned();
+    let meta = |key: &str| subject.declared.metadata(key).map(str::to_owned);
     let owner = Owner::new(Installer::GhSkill, subject.real_dir.join(SKILL_FILE));
     if let Some(local) = meta("local-path") {
         let owner = owner.with_upstream(Upstream {

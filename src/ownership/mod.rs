@@ -17,7 +17,6 @@ mod skillport;
 mod skills_cli;
 mod walk;
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -26,6 +25,7 @@ use serde::{Serialize, Serializer};
 
 use crate::record::{Digest, Record, SkillFile, State};
 use crate::roots::{Environment, Root, RootSet};
+use crate::skill::Declared;
 use crate::skill::SKILL_FILE;
 use crate::untrusted::{Links, read_bounded};
 
@@ -190,8 +190,8 @@ pub struct Subject<'a> {
     pub real_dir: &'a Path,
     /// The roots that reach it.
     pub roots: Vec<&'a Root>,
-    /// The text entries of its frontmatter `metadata` map.
-    pub metadata: &'a BTreeMap<String, String>,
+    /// What its `SKILL.md` declares, the frontmatter `metadata` map included.
+    pub declared: &'a Declared,
     /// Its regular files, as the scan listed them, and their content digest.
     pub files: &'a [SkillFile],
     pub digest: Option<&'a Digest>,

@@ -224,7 +224,7 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
         dir: &skill.dir,
         real_dir: &skill.real_dir,
         roots: skill.roots.iter().map(|&i| &roots.roots[i]).collect(),
-        metadata: &skill.declared.metadata,
+        declared: &skill.declared,
         files: &skill.files,
         digest: skill.digest.as_ref(),
         record: skill.record.as_ref(),
