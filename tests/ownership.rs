@@ -440,7 +440,13 @@ fn a_claude_plugin_cache_is_checked_against_its_marketplace_clone() {
     let skill = at(&machine.list_json(), &cached);
     assert_eq!(skill["state"], "modified", "{skill:#}");
     assert_eq!(skill["record"]["pristine"], pristine.to_str().unwrap());
-    assert_eq!(machine.run(&["check"]).status.code(), Some(1));
+    let output = machine.run(&["check"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("modified  tools:lint  ~/.claude/plugins/cache/mkt/tools/1.0.0/skills/lint\n          installed by claude-plugin from example/mkt; the cached copy differs from the marketplace clone's, ~/.claude/plugins/marketplaces/mkt/plugins/tools/skills/lint\n"),
+        "{text}"
+    );
 
     // Once the clone moves on, it is no longer the copy the cache came from.
     write_files(
@@ -534,6 +540,11 @@ fn skillkit_checks_skill_md_only_and_says_so() {
     )
     .unwrap();
     assert_eq!(at(&machine.list_json(), &dir)["state"], "modified");
+    let text = String::from_utf8(machine.run(&["check"]).stdout).unwrap();
+    assert!(
+        text.contains(&format!("installed by skillkit from example/kit; its files no longer hash to the recorded {checksum} (SkillKit's checksum covers SKILL.md only")),
+        "{text}"
+    );
 }
 
 #[test]

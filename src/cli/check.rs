@@ -2,9 +2,11 @@
 //! when any was modified; those whose record cannot be verified are listed apart.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use serde::Serialize;
 
+use crate::ownership::{Method, Owner};
 use crate::record::State;
 use crate::scan::Skill;
 
@@ -63,7 +65,7 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
         };
         for skill in &modified {
             heading(&mut out, "modified", skill);
-            let _ = writeln!(out, "          {}", how(skill));
+            let _ = writeln!(out, "          {}", how(skill, home));
         }
         for skill in &unverified {
             heading(&mut out, "unverified", skill);
@@ -73,7 +75,7 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
         }
         for skill in &unverifiable {
             heading(&mut out, "unverifiable", skill);
-            let _ = writeln!(out, "          {}", how(skill));
+            let _ = writeln!(out, "          {}", how(skill, home));
         }
         for problem in &inventory.problems {
             let _ = writeln!(out, "! {problem}");
@@ -115,21 +117,48 @@ fn listed<'a>(skills: &[&'a Skill]) -> Vec<SkillJson<'a>> {
     skills.iter().map(|s| SkillJson::new(s)).collect()
 }
 
+/// How a skill another installer recorded stands against that record.
+fn how_peer(state: State, owner: &Owner, home: &Path) -> String {
+    let from = owner
+        .upstream
+        .as_ref()
+        .and_then(|u| u.repository.as_deref())
+        .map_or_else(String::new, |repository| format!(" from {repository}"));
+    let pristine = owner
+        .pristine
+        .as_deref()
+        .map_or_else(String::new, |p| tilde(p, home));
+    let note = owner.note.as_deref().unwrap_or("");
+    let said = match (state, owner.method) {
+        (State::Modified, Some(Method::MarketplaceClone)) => {
+            format!("the cached copy differs from the marketplace clone's, {pristine}")
+        }
+        (State::Modified, Some(Method::SourceFolder)) => {
+            format!(
+                "it differs from {pristine}, the source folder its recorded hash was computed over"
+            )
+        }
+        (State::Modified, Some(method)) if method != Method::ChangedSinceInstall => {
+            let hash = owner.hash.as_deref().unwrap_or("");
+            let aside = if note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({note})")
+            };
+            format!("its files no longer hash to the recorded {hash}{aside}")
+        }
+        _ => note.to_owned(),
+    };
+    format!("installed by {}{from}; {said}", owner.installer)
+}
+
 /// How a modified or unverifiable skill stands against its record.
-fn how(skill: &Skill) -> String {
+fn how(skill: &Skill, home: &Path) -> String {
     let Some(record) = &skill.record else {
-        return skill.owner.as_ref().map_or_else(String::new, |owner| {
-            let from = owner
-                .upstream
-                .as_ref()
-                .and_then(|u| u.repository.as_deref())
-                .map_or_else(String::new, |repository| format!(" from {repository}"));
-            let said = owner
-                .note
-                .as_deref()
-                .unwrap_or("its files no longer match the hash it recorded");
-            format!("installed by {}{from}; {said}", owner.installer)
-        });
+        return skill
+            .owner
+            .as_ref()
+            .map_or_else(String::new, |owner| how_peer(skill.state, owner, home));
     };
     let installed = format!(
         "installed by {} {}",
