@@ -211,6 +211,15 @@ fn old_and_corrupt_skills_cli_locks_are_problems_on_the_listing() {
     );
     let all = problems(&listing);
     assert!(all.contains("of version 2"), "{all}");
+    // A plugin's skill of the same name in a user root is not the lock's.
+    let plugin = machine.home.join(".claude/skills/toolbox");
+    write_files(
+        &plugin,
+        &[(".claude-plugin/plugin.json", r#"{"name": "toolbox"}"#)],
+    );
+    write_skill(&plugin.join("skills/old"), &[]);
+    let listed = at(&machine.list_json(), &plugin.join("skills/old"));
+    assert!(listed["record"].is_null(), "{listed}");
     assert!(all.contains("skills-lock.json could not be read"), "{all}");
     // The skill the broken lock recorded is listed, with the reason its record is lost.
     let kept = at(&listing, &machine.repo.join(".agents/skills/kept"));

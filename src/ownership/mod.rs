@@ -212,9 +212,12 @@ impl Subject<'_> {
         self.files.iter().any(|f| f.path == Path::new(name))
     }
 
-    /// Whether one of the roots reaching it has this scope.
-    fn in_scope(&self, scope: crate::roots::Scope) -> bool {
-        self.roots.iter().any(|root| root.scope() == scope)
+    /// Whether it sits directly in one of its roots of this scope, where installers that
+    /// copy skills into agents' folders put them (not inside a plugin kept there).
+    fn directly_in(&self, scope: crate::roots::Scope) -> bool {
+        self.roots
+            .iter()
+            .any(|root| root.scope() == scope && self.dir.parent() == Some(root.path.as_path()))
     }
 }
 

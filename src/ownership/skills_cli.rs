@@ -198,7 +198,7 @@ impl Locks {
     pub fn attribute(&self, subject: &Subject<'_>) -> Option<Attribution> {
         let name = subject.dir_name();
         let project = subject
-            .in_scope(Scope::Project)
+            .directly_in(Scope::Project)
             .then(|| {
                 self.project
                     .iter()
@@ -211,7 +211,7 @@ impl Locks {
             .flatten();
         let found = match project {
             Some(lock) => lock.entries.get(name).map(|entry| (lock, entry, true)),
-            None if subject.in_scope(Scope::User) => self
+            None if subject.directly_in(Scope::User) => self
                 .global
                 .iter()
                 .find_map(|lock| lock.entries.get(name).map(|entry| (lock, entry, false))),
