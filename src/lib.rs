@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod install;
+pub mod ownership;
 pub mod record;
 pub mod roots;
 pub mod scan;

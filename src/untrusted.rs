@@ -7,7 +7,7 @@
 //! only a regular file.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 
 /// Whether a link in the last part of the path is followed.
@@ -32,6 +32,25 @@ pub fn open_regular(path: &Path, links: Links) -> io::Result<File> {
             "not a regular file",
         ))
     }
+}
+
+/// The whole of a small regular file (a manifest, a lock file), refused when it holds more
+/// than `limit` bytes, so a huge or endless file cannot cost a listing its memory.
+///
+/// # Errors
+/// The open's or read's own error, and `InvalidData` for anything but a regular file or for a
+/// file over the limit.
+pub fn read_bounded(path: &Path, links: Links, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_regular(path, links)?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it is larger than {limit} bytes"),
+        ));
+    }
+    Ok(bytes)
 }
 
 #[cfg(unix)]
@@ -116,6 +135,16 @@ mod tests {
         assert!(is_link_loop(&error));
         let missing = std::fs::metadata(tmp.path().join("c")).unwrap_err();
         assert!(!is_link_loop(&missing));
+    }
+
+    #[test]
+    fn a_bounded_read_refuses_a_file_over_its_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("f");
+        std::fs::write(&path, "12345").unwrap();
+        assert_eq!(read_bounded(&path, Links::Follow, 5).unwrap(), b"12345");
+        let error = read_bounded(&path, Links::Follow, 4).unwrap_err();
+        assert_eq!(error.to_string(), "it is larger than 4 bytes");
     }
 
     #[test]

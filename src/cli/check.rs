@@ -1,10 +1,12 @@
-//! `skilldeck check`: verify every recorded skill against the digest in its record, and exit 1
-//! when any was modified.
+//! `skilldeck check`: verify every recorded skill against its installer's record, and exit 1
+//! when any was modified; those whose record cannot be verified are listed apart.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
 use serde::Serialize;
 
+use crate::ownership::{Method, Owner};
 use crate::record::State;
 use crate::scan::Skill;
 
@@ -23,7 +25,11 @@ pub struct Args {
 struct CheckJson<'a> {
     recorded: usize,
     modified: Vec<SkillJson<'a>>,
+    /// Recorded skills whose files could not be read far enough to check.
     unverified: Vec<SkillJson<'a>>,
+    /// Recorded skills whose record cannot be checked against their files.
+    unverifiable: Vec<SkillJson<'a>>,
+    problems: Vec<String>,
 }
 
 pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
@@ -31,54 +37,71 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
     let recorded: Vec<&Skill> = inventory
         .skills
         .iter()
-        .filter(|s| s.record.is_some())
+        .filter(|s| s.owner.is_some())
         .collect();
-    let modified: Vec<&Skill> = recorded
-        .iter()
-        .copied()
-        .filter(|s| s.state == State::Modified)
-        .collect();
-    let unverified: Vec<&Skill> = recorded
-        .iter()
-        .copied()
-        .filter(|s| s.state == State::Unreadable)
-        .collect();
+    let in_state = |state: State| -> Vec<&Skill> {
+        recorded
+            .iter()
+            .copied()
+            .filter(|s| s.state == state)
+            .collect()
+    };
+    let modified = in_state(State::Modified);
+    let unverified = in_state(State::Unreadable);
+    let unverifiable = in_state(State::Unverifiable);
     if args.json {
         json::print(&CheckJson {
             recorded: recorded.len(),
-            modified: modified.iter().map(|s| SkillJson::new(s)).collect(),
-            unverified: unverified.iter().map(|s| SkillJson::new(s)).collect(),
+            modified: listed(&modified),
+            unverified: listed(&unverified),
+            unverifiable: listed(&unverifiable),
+            problems: inventory.problems.iter().map(ToString::to_string).collect(),
         })?;
     } else {
         let home = context.env.home();
         let mut out = String::new();
+        let heading = |out: &mut String, label: &str, skill: &Skill| {
+            let _ = writeln!(out, "{label}  {}  {}", skill.name, tilde(&skill.dir, home));
+        };
         for skill in &modified {
-            let _ = writeln!(out, "modified  {}  {}", skill.name, tilde(&skill.dir, home));
-            let _ = writeln!(out, "          {}", how(skill));
+            heading(&mut out, "modified", skill);
+            let _ = writeln!(out, "          {}", how(skill, home));
         }
         for skill in &unverified {
-            let _ = writeln!(
-                out,
-                "unverified  {}  {}",
-                skill.name,
-                tilde(&skill.dir, home)
-            );
+            heading(&mut out, "unverified", skill);
             for problem in &skill.problems {
                 let _ = writeln!(out, "          {problem}");
             }
         }
-        let intact = recorded.len() - modified.len() - unverified.len();
-        let _ = match (recorded.len(), modified.len()) {
-            (0, _) => writeln!(
+        for skill in &unverifiable {
+            heading(&mut out, "unverifiable", skill);
+            let _ = writeln!(out, "          {}", how(skill, home));
+        }
+        for problem in &inventory.problems {
+            let _ = writeln!(out, "! {problem}");
+        }
+        let intact = recorded.len() - modified.len() - unverified.len() - unverifiable.len();
+        let _ = match (recorded.len(), modified.len(), unverifiable.len()) {
+            (0, _, _) => writeln!(
                 out,
                 "No skill carries an installer's record ({} found).",
                 count(inventory.skills.len(), "skill")
             ),
-            (_, 0) => writeln!(out, "{} intact.", count(intact, "recorded skill")),
-            (all, n) => writeln!(
+            (_, 0, 0) => writeln!(out, "{} intact.", count(intact, "recorded skill")),
+            (all, 0, u) => writeln!(
                 out,
-                "{n} of {} modified since installed.",
+                "{}: {intact} intact, {u} unverifiable.",
                 count(all, "recorded skill")
+            ),
+            (all, n, u) => writeln!(
+                out,
+                "{n} of {} modified since installed{}.",
+                count(all, "recorded skill"),
+                if u > 0 {
+                    format!("; {u} unverifiable")
+                } else {
+                    String::new()
+                }
             ),
         };
         super::print(&out)?;
@@ -90,10 +113,52 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
     })
 }
 
-/// How a modified skill differs from its record.
-fn how(skill: &Skill) -> String {
+fn listed<'a>(skills: &[&'a Skill]) -> Vec<SkillJson<'a>> {
+    skills.iter().map(|s| SkillJson::new(s)).collect()
+}
+
+/// How a skill another installer recorded stands against that record.
+fn how_peer(state: State, owner: &Owner, home: &Path) -> String {
+    let from = owner
+        .upstream
+        .as_ref()
+        .and_then(|u| u.repository.as_deref())
+        .map_or_else(String::new, |repository| format!(" from {repository}"));
+    let pristine = owner
+        .pristine
+        .as_deref()
+        .map_or_else(String::new, |p| tilde(p, home));
+    let note = owner.note.as_deref().unwrap_or("");
+    let said = match (state, owner.method) {
+        (State::Modified, Some(Method::MarketplaceClone)) => {
+            format!("the cached copy differs from the marketplace clone's, {pristine}")
+        }
+        (State::Modified, Some(Method::SourceFolder)) => {
+            format!(
+                "it differs from {pristine}, the source folder its recorded hash was computed over"
+            )
+        }
+        (State::Modified, Some(method)) if method != Method::ChangedSinceInstall => {
+            let hash = owner.hash.as_deref().unwrap_or("");
+            let aside = if note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({note})")
+            };
+            format!("its files no longer hash to the recorded {hash}{aside}")
+        }
+        _ => note.to_owned(),
+    };
+    format!("installed by {}{from}; {said}", owner.installer)
+}
+
+/// How a modified or unverifiable skill stands against its record.
+fn how(skill: &Skill, home: &Path) -> String {
     let Some(record) = &skill.record else {
-        return String::new();
+        return skill
+            .owner
+            .as_ref()
+            .map_or_else(String::new, |owner| how_peer(skill.state, owner, home));
     };
     let installed = format!(
         "installed by {} {}",

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
@@ -49,13 +50,43 @@ pub struct ShadowingJson<'a> {
     pub winner: Cow<'a, str>,
 }
 
+/// Who installed a skill and what its record says: agent-skill-installer's three fields when
+/// the record is one of its, and for every installer the fields after them.
+#[derive(Serialize)]
+pub struct RecordJson<'a> {
+    #[serde(flatten)]
+    pub agent_skill_installer: Option<&'a Record>,
+    pub installer: &'a Installer,
+    pub upstream: Option<&'a Upstream>,
+    pub recorded_in: Cow<'a, str>,
+    pub hash: Option<&'a str>,
+    pub verified_by: Option<Method>,
+    pub note: Option<&'a str>,
+    pub pristine: Option<Cow<'a, str>>,
+}
+
+impl<'a> RecordJson<'a> {
+    pub fn new(owner: &'a Owner, record: Option<&'a Record>) -> Self {
+        Self {
+            agent_skill_installer: record,
+            installer: &owner.installer,
+            upstream: owner.upstream.as_ref(),
+            recorded_in: owner.recorded_in.to_string_lossy(),
+            hash: owner.hash.as_deref(),
+            verified_by: owner.method,
+            note: owner.note.as_deref(),
+            pristine: owner.pristine.as_deref().map(Path::to_string_lossy),
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct SkillJson<'a> {
     pub name: &'a str,
     pub dir: Cow<'a, str>,
     pub source: Source,
     pub agents: &'a [AgentId],
-    pub record: Option<&'a Record>,
+    pub record: Option<RecordJson<'a>>,
     pub state: State,
     pub digest: Option<&'a Digest>,
     pub shadowed_by: Vec<Cow<'a, str>>,
@@ -83,7 +114,10 @@ impl<'a> SkillJson<'a> {
             dir: skill.dir.to_string_lossy(),
             source: skill.source,
             agents: &skill.agents,
-            record: skill.record.as_ref(),
+            record: skill
+                .owner
+                .as_ref()
+                .map(|owner| RecordJson::new(owner, skill.record.as_ref())),
             state: skill.state,
             digest: skill.digest.as_ref(),
             shadowed_by: winners.into_iter().map(Path::to_string_lossy).collect(),
@@ -114,6 +148,8 @@ impl<'a> SkillJson<'a> {
 pub struct ListJson<'a> {
     pub roots: Vec<RootJson<'a>>,
     pub skills: Vec<SkillJson<'a>>,
+    /// Installers' files that could not be used as they are.
+    pub problems: Vec<String>,
 }
 
 impl<'a> ListJson<'a> {
@@ -121,6 +157,7 @@ impl<'a> ListJson<'a> {
         Self {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
             skills: inventory.skills.iter().map(SkillJson::new).collect(),
+            problems: inventory.problems.iter().map(ToString::to_string).collect(),
         }
     }
 }

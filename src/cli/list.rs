@@ -46,16 +46,23 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
                 format!("{}{shadowed}", skill.name),
                 skill.source.to_string(),
                 skill.state.to_string(),
+                skill
+                    .owner
+                    .as_ref()
+                    .map_or_else(|| "-".to_owned(), |o| o.installer.to_string()),
                 agents(skill),
                 tilde(&skill.dir, home),
             ]
         })
         .collect();
-    let mut out = table(&["NAME", "SOURCE", "STATE", "AGENTS", "DIR"], &rows);
+    let mut out = table(
+        &["NAME", "SOURCE", "STATE", "INSTALLER", "AGENTS", "DIR"],
+        &rows,
+    );
     let details: Vec<&Skill> = inventory
         .skills
         .iter()
-        .filter(|s| !s.problems.is_empty() || s.is_shadowed())
+        .filter(|s| !s.problems.is_empty() || s.is_shadowed() || note(s).is_some())
         .collect();
     if !details.is_empty() {
         out.push('\n');
@@ -70,13 +77,30 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
                 tilde(&shadowing.winner, home)
             );
         }
+        if let Some(note) = note(skill) {
+            let _ = writeln!(out, "  {}: {note}", skill.state);
+        }
         for problem in &skill.problems {
             let _ = writeln!(out, "  ! {problem}");
         }
     }
+    if !inventory.problems.is_empty() {
+        out.push('\n');
+    }
+    for problem in &inventory.problems {
+        let _ = writeln!(out, "! {problem}");
+    }
     out.push('\n');
     out.push_str(&summary(inventory));
     out
+}
+
+/// What a modified or unverifiable skill's record says about its state.
+fn note(skill: &Skill) -> Option<&str> {
+    let owner = skill.owner.as_ref()?;
+    matches!(skill.state, State::Modified | State::Unverifiable)
+        .then_some(owner.note.as_deref())
+        .flatten()
 }
 
 fn agents(skill: &Skill) -> String {

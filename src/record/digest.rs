@@ -281,17 +281,19 @@ fn hash_file_with(
 }
 
 fn finish(hasher: Sha256) -> Digest {
-    let bytes = hasher.finalize();
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
+    Digest(format!("sha256:{}", lower_hex(&hasher.finalize())))
+}
+
+/// Bytes as lower-case hexadecimal, the way every installer writes its hashes.
+pub fn lower_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut text = String::with_capacity(bytes.len() * 2);
     for byte in bytes {
         text.push(char::from(HEX[usize::from(byte >> 4)]));
         text.push(char::from(HEX[usize::from(byte & 0xf)]));
     }
-    Digest(text)
+    text
 }
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// A relative path with `/` between its parts on every platform; a part that is not UTF-8 is
 /// written lossily, as the installer writes it.

@@ -10,7 +10,8 @@ use std::fmt;
 use serde::Serialize;
 
 pub use digest::{
-    Contents, Digest, IGNORED_NAMES, Obstacle, SkillFile, blanked, digest_of, portable_path,
+    Contents, Digest, IGNORED_NAMES, Obstacle, SkillFile, blanked, digest_of, lower_hex,
+    portable_path,
 };
 pub use parse::parse;
 
@@ -41,6 +42,9 @@ pub enum State {
     Intact,
     /// A record, and the files do not match its digest.
     Modified,
+    /// A record whose hash cannot be recomputed from the files on disk, or that holds none;
+    /// the skill's record says why.
+    Unverifiable,
     /// No record.
     Unrecorded,
     /// The skill could not be read far enough to say.
@@ -48,9 +52,10 @@ pub enum State {
 }
 
 impl State {
-    pub const ALL: [State; 4] = [
+    pub const ALL: [State; 5] = [
         State::Intact,
         State::Modified,
+        State::Unverifiable,
         State::Unrecorded,
         State::Unreadable,
     ];
@@ -59,6 +64,7 @@ impl State {
         match self {
             State::Intact => "intact",
             State::Modified => "modified",
+            State::Unverifiable => "unverifiable",
             State::Unrecorded => "unrecorded",
             State::Unreadable => "unreadable",
         }

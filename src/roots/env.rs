@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 
 /// Every variable that moves a root, as PRODUCT.md lists them, plus the switches the agents
 /// themselves read to turn a root off.
-pub const HONOURED_VARIABLES: [&str; 12] = [
+pub const HONOURED_VARIABLES: [&str; 13] = [
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
+    // Where the skills CLI keeps its global lock when set.
+    "XDG_STATE_HOME",
     "CLAUDE_CONFIG_DIR",
     "CLAUDE_CODE_PLUGIN_CACHE_DIR",
     "CLAUDE_CODE_PLUGIN_SEED_DIR",

@@ -4,7 +4,7 @@
 
 mod discover;
 mod inspect;
-mod plugin;
+pub mod plugin;
 mod shadow;
 
 use std::collections::HashMap;
@@ -14,6 +14,7 @@ use std::time::SystemTime;
 
 use rayon::prelude::*;
 
+use crate::ownership::{FileProblem, Ledger, Owner, Subject};
 use crate::record::{Digest, Obstacle, Record, SkillFile, State};
 use crate::roots::{AgentId, Environment, Priority, Root, RootSet, Source};
 use crate::skill::{Declared, Lint};
@@ -37,6 +38,9 @@ pub enum Problem {
         "the record's installed-version {0:?} is not a semantic version, so agent-skill-installer treats the skill as another program's"
     )]
     VersionNotSemver(String),
+    /// An installer's file about this skill could not be used.
+    #[error("{0}")]
+    Record(FileProblem),
 }
 
 /// One agent runs another copy of this skill's name.
@@ -76,7 +80,11 @@ pub struct Skill {
     pub roots: Vec<usize>,
     pub claims: Vec<Claim>,
     pub declared: Declared,
+    /// agent-skill-installer's record in its frontmatter.
     pub record: Option<Record>,
+    /// Who installed it, from where, and how its state was told: from `record`, or from another
+    /// installer's files.
+    pub owner: Option<Box<Owner>>,
     pub state: State,
     /// The installer's content digest of the folder as it is now, when it can be computed.
     pub digest: Option<Digest>,
@@ -129,6 +137,8 @@ pub struct Inventory {
     pub roots: Vec<RootEntry>,
     /// Sorted by name, then folder.
     pub skills: Vec<Skill>,
+    /// Installers' files that could not be used as they are.
+    pub problems: Vec<FileProblem>,
 }
 
 /// How far a scan has come: `done` of `total` skill folders read.
@@ -177,6 +187,10 @@ pub fn scan(
         let qualified = skill.plugin.is_some().then_some(skill.name.as_str());
         skill.source = sources.classify(qualified, &skill.dir, Some(&skill.real_dir));
     }
+    let ledger = Ledger::read(env, &roots);
+    skills
+        .par_iter_mut()
+        .for_each(|skill| attribute(&ledger, &roots, skill));
     shadow::shadow(&mut skills);
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
 
@@ -197,7 +211,30 @@ pub fn scan(
             notes,
         })
         .collect();
-    Inventory { roots, skills }
+    Inventory {
+        roots,
+        skills,
+        problems: ledger.problems().to_vec(),
+    }
+}
+
+/// Who installed `skill`, and its state by that installer's record.
+fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
+    let attribution = ledger.attribute(&Subject {
+        dir: &skill.dir,
+        real_dir: &skill.real_dir,
+        roots: skill.roots.iter().map(|&i| &roots.roots[i]).collect(),
+        declared: &skill.declared,
+        files: &skill.files,
+        digest: skill.digest.as_ref(),
+        record: skill.record.as_ref(),
+        state: skill.state,
+    });
+    skill.owner = attribution.owner.map(Box::new);
+    skill.state = attribution.state;
+    skill
+        .problems
+        .extend(attribution.problems.into_iter().map(Problem::Record));
 }
 
 /// The found paths that lead to one folder.
@@ -298,6 +335,7 @@ fn assemble(
         claims,
         declared: inspection.declared,
         record: inspection.record,
+        owner: None,
         state: inspection.state.unwrap_or(State::Unreadable),
         digest: inspection.digest,
         files: inspection.files,

@@ -2,13 +2,12 @@
 //! marketplace file that lists a marketplace's plugins (skill-format-and-roots.md §2.1, §2.2,
 //! §2.5).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::skill::SKILL_FILE;
-use crate::untrusted::{Links, open_regular};
+use crate::untrusted::{Links, read_bounded};
 
 /// The manifests a plugin folder may hold, in the order they are asked.
 pub const MANIFESTS: [&str; 4] = [
@@ -21,8 +20,8 @@ pub const MANIFESTS: [&str; 4] = [
 /// The file that makes a folder a marketplace.
 pub const MARKETPLACE_FILE: &str = ".claude-plugin/marketplace.json";
 
-/// The largest manifest read; real ones are a few kilobytes.
-const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+/// The largest manifest or lock file read; real ones are a few kilobytes.
+pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
 
 /// One or several relative paths, as manifests write their `skills` field.
 #[derive(Debug, Default, Deserialize)]
@@ -49,6 +48,8 @@ struct ManifestFile {
     name: Option<String>,
     #[serde(default)]
     skills: Paths,
+    #[serde(default)]
+    version: serde_json::Value,
 }
 
 #[derive(Debug, Deserialize)]
@@ -65,6 +66,8 @@ struct MarketplaceEntryFile {
     source: serde_json::Value,
     #[serde(default)]
     skills: Paths,
+    #[serde(default)]
+    version: serde_json::Value,
 }
 
 /// What a plugin's manifest says, when it has one that reads.
@@ -73,6 +76,8 @@ pub struct Manifest {
     pub name: Option<String>,
     /// Extra skill paths, relative to the plugin folder.
     pub skills: Vec<String>,
+    /// The plugin's version, when the manifest gives one as text.
+    pub version: Option<String>,
 }
 
 /// Why a manifest or marketplace file could not be used.
@@ -102,6 +107,7 @@ pub fn read_manifest(plugin_dir: &Path) -> Result<Option<Manifest>, ManifestProb
     Ok(Some(Manifest {
         name: file.name.filter(|name| !name.is_empty()),
         skills: file.skills.into_vec(),
+        version: file.version.as_str().map(str::to_owned),
     }))
 }
 
@@ -114,29 +120,59 @@ pub struct MarketplaceEntry {
     pub skills: Vec<String>,
 }
 
-/// The plugins of the marketplace cloned at `marketplace_dir` whose source is a folder in it.
-pub fn read_marketplace(
-    marketplace_dir: &Path,
-) -> Result<Option<Vec<MarketplaceEntry>>, ManifestProblem> {
+/// A plugin as a marketplace lists it, wherever its source is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Listed {
+    pub name: String,
+    /// The plugin's folder inside the marketplace, when its source is a relative path there.
+    pub dir: Option<PathBuf>,
+    /// The source as written: a relative path, or an object naming a remote source.
+    pub source: serde_json::Value,
+    pub skills: Vec<String>,
+    /// The version the marketplace gives the plugin, when it gives one as text.
+    pub version: Option<String>,
+}
+
+/// Every plugin the marketplace cloned at `marketplace_dir` lists.
+pub fn read_listing(marketplace_dir: &Path) -> Result<Option<Vec<Listed>>, ManifestProblem> {
     let path = marketplace_dir.join(MARKETPLACE_FILE);
     if !path.is_file() {
         return Ok(None);
     }
     let file: MarketplaceFile = read_json(&path)?;
-    let entries = file
+    let listed = file
         .plugins
         .into_iter()
-        .filter_map(|entry| {
-            let relative = entry.source.as_str()?;
-            let dir = inside(marketplace_dir, relative)?;
-            Some(MarketplaceEntry {
-                name: entry.name,
-                dir,
-                skills: entry.skills.into_vec(),
-            })
+        .map(|entry| Listed {
+            dir: entry
+                .source
+                .as_str()
+                .and_then(|relative| inside(marketplace_dir, relative)),
+            name: entry.name,
+            skills: entry.skills.into_vec(),
+            version: entry.version.as_str().map(str::to_owned),
+            source: entry.source,
         })
         .collect();
-    Ok(Some(entries))
+    Ok(Some(listed))
+}
+
+/// The plugins of the marketplace cloned at `marketplace_dir` whose source is a folder in it.
+pub fn read_marketplace(
+    marketplace_dir: &Path,
+) -> Result<Option<Vec<MarketplaceEntry>>, ManifestProblem> {
+    Ok(read_listing(marketplace_dir)?.map(|listed| {
+        listed
+            .into_iter()
+            .filter_map(|entry| {
+                Some(MarketplaceEntry {
+                    dir: entry.dir?,
+                    name: entry.name,
+                    skills: entry.skills,
+                })
+            })
+            .collect()
+    }))
 }
 
 /// The skill folders of a plugin: those `listed` (relative paths, each a skill or a folder of
@@ -195,21 +231,17 @@ fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
     (!relative.starts_with('/')).then_some(path)
 }
 
-fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, ManifestProblem> {
+/// A JSON file of a plugin or marketplace, read within [`MAX_MANIFEST_BYTES`].
+///
+/// # Errors
+/// When it cannot be read, is too large, or is not the JSON `T` reads.
+pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, ManifestProblem> {
     let problem = |reason: String| ManifestProblem {
         path: path.to_path_buf(),
         reason,
     };
-    let file = open_regular(path, Links::Follow).map_err(|e| problem(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_MANIFEST_BYTES + 1)
-        .read_to_end(&mut bytes)
+    let bytes = read_bounded(path, Links::Follow, MAX_MANIFEST_BYTES)
         .map_err(|e| problem(e.to_string()))?;
-    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
-        return Err(problem(format!(
-            "it is larger than {MAX_MANIFEST_BYTES} bytes"
-        )));
-    }
     serde_json::from_slice(&bytes).map_err(|e| problem(format!("invalid JSON: {e}")))
 }
 

@@ -7,6 +7,7 @@ mod lint;
 use std::io::{self, Read};
 use std::path::Path;
 
+use crate::record::RECORD_KEYS;
 use crate::untrusted::{Links, open_regular};
 
 pub use frontmatter::{Frontmatter, FrontmatterError};
@@ -77,17 +78,40 @@ pub struct Declared {
     pub name: Option<String>,
     /// The frontmatter `description`, when it is a string.
     pub description: Option<String>,
+    /// The entries of the frontmatter `metadata` map that hold text, where installers such as
+    /// gh skill write where a skill came from; agent-skill-installer's record keys are left to
+    /// the record. A list, not a map: most skills have none or a few, and a listing holds many.
+    pub metadata: Vec<(String, String)>,
     /// Every way the skill breaks the specification.
     pub lints: Vec<Lint>,
 }
 
 impl Declared {
+    /// The text a frontmatter `metadata` key holds.
+    pub fn metadata(&self, key: &str) -> Option<&str> {
+        self.metadata
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// Read from the text of a `SKILL.md` in the directory named `dir_name`.
     pub fn read(text: &str, dir_name: &str) -> Self {
         match Frontmatter::parse(text) {
             Ok(frontmatter) => Self {
                 name: frontmatter.text("name").map(str::to_owned),
                 description: frontmatter.text("description").map(str::to_owned),
+                metadata: frontmatter
+                    .fields
+                    .get("metadata")
+                    .and_then(serde_json::Value::as_object)
+                    .map(|map| {
+                        map.iter()
+                            .filter(|(k, _)| !RECORD_KEYS.contains(&k.as_str()))
+                            .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_owned())))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
                 lints: lint(&frontmatter, dir_name),
             },
             Err(error) => Self {
@@ -137,9 +161,17 @@ mod tests {
 
     #[test]
     fn declared_reads_name_description_and_findings() {
-        let declared = Declared::read("---\nname: Pdf\ndescription: d\n---\n", "pdf");
+        let declared = Declared::read(
+            "---\nname: Pdf\ndescription: d\nmetadata:\n  github-ref: v1\n  count: 3\n  installed-by: \"x\"\n---\n",
+            "pdf",
+        );
         assert_eq!(declared.name.as_deref(), Some("Pdf"));
         assert_eq!(declared.description.as_deref(), Some("d"));
+        assert_eq!(
+            declared.metadata,
+            [("github-ref".to_owned(), "v1".to_owned())]
+        );
+        assert_eq!(declared.metadata("github-ref"), Some("v1"));
         assert!(!declared.lints.is_empty());
         let broken = Declared::read("no frontmatter", "pdf");
         assert_eq!(broken.lints, [Lint::Frontmatter(FrontmatterError::Missing)]);

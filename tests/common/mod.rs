@@ -139,12 +139,12 @@ pub fn oracle_digest(dir: &Path) -> String {
         hasher.update((content.len() as u64).to_be_bytes());
         hasher.update(&content);
     }
-    let hex: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    format!("sha256:{}", hex(&hasher.finalize()))
+}
+
+/// Bytes as lower-case hexadecimal.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn blank_digest_lines(content: &[u8]) -> Vec<u8> {
@@ -257,5 +257,37 @@ impl Installer {
             .find(|step| step.skill_dir == dir)
             .expect("a step for the skill");
         step.found
+    }
+}
+
+/// Copy a folder tree, keeping links as links and the executable bit.
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).expect("dirs");
+    for entry in fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        let kind = entry.file_type().expect("type");
+        if kind.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(fs::read_link(entry.path()).expect("link"), &target)
+                .expect("symlink");
+        } else if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Set the modification time of a folder and everything in it (links not followed).
+pub fn set_modified(dir: &Path, when: std::time::SystemTime) {
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = entry.expect("entry");
+        if entry.path_is_symlink() {
+            continue;
+        }
+        fs::File::open(entry.path())
+            .and_then(|file| file.set_modified(when))
+            .expect("set modified");
     }
 }

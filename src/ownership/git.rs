@@ -1,0 +1,197 @@
+//! Git object ids, computed from files on disk the way `git hash-object` and `git write-tree`
+//! compute them (SHA-1 over `"<type> <length>\0"` and the content), and the commit a clone has
+//! checked out. gh skill and the skills CLI record a skill folder's tree id; SkillPort hashes
+//! per-file blob ids.
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use sha1::{Digest as _, Sha1};
+
+use super::walk::{Entry, Kind, stream};
+use crate::record::lower_hex;
+use crate::untrusted::Links;
+
+/// The blob id of a file's content.
+///
+/// # Errors
+/// When the file cannot be read whole.
+pub fn blob_id(path: &Path, links: Links) -> io::Result<[u8; 20]> {
+    let mut hasher = Sha1::new();
+    stream(
+        path,
+        links,
+        |length| format!("blob {length}\0").into_bytes(),
+        |bytes| hasher.update(bytes),
+    )?;
+    Ok(hasher.finalize().into())
+}
+
+/// The tree id of a folder whose entries were listed by [`super::walk::list`], as git would
+/// record it: regular files as blobs (mode 100755 when the owner may execute them, else
+/// 100644), links as blobs of their target, folders as trees, and `.git` left out. A folder
+/// with nothing in it is not in a tree, as git cannot hold one.
+///
+/// # Errors
+/// When a file or link cannot be read, or an entry is neither file, folder nor link.
+pub fn tree_id(entries: &[Entry]) -> io::Result<String> {
+    let mut root = Tree::default();
+    for entry in entries {
+        if entry.parts().any(|part| part == ".git") {
+            continue;
+        }
+        let (mode, id) = match entry.kind {
+            Kind::Dir => continue,
+            Kind::File { executable } => {
+                let mode = if executable { "100755" } else { "100644" };
+                (mode, blob_id(&entry.full, Links::Refuse)?)
+            }
+            Kind::Link => {
+                // A link's blob is its target, exactly as written.
+                let target = std::fs::read_link(&entry.full)?;
+                let target = target.as_os_str().as_encoded_bytes();
+                let mut hasher = Sha1::new();
+                hasher.update(format!("blob {}\0", target.len()).as_bytes());
+                hasher.update(target);
+                ("120000", hasher.finalize().into())
+            }
+            Kind::Other => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{} is neither a file, a folder nor a link", entry.path),
+                ));
+            }
+        };
+        root.insert(&entry.path, mode, id);
+    }
+    Ok(lower_hex(&root.id()))
+}
+
+/// A folder of a tree being built: its blobs and its sub-folders by name.
+#[derive(Default)]
+struct Tree {
+    blobs: BTreeMap<String, (&'static str, [u8; 20])>,
+    trees: BTreeMap<String, Tree>,
+}
+
+impl Tree {
+    fn insert(&mut self, path: &str, mode: &'static str, id: [u8; 20]) {
+        match path.split_once('/') {
+            Some((folder, rest)) => self
+                .trees
+                .entry(folder.to_owned())
+                .or_default()
+                .insert(rest, mode, id),
+            None => {
+                self.blobs.insert(path.to_owned(), (mode, id));
+            }
+        }
+    }
+
+    fn id(&self) -> [u8; 20] {
+        // Git sorts a tree's entries by name, a folder's name compared as if it ended in '/'.
+        let mut entries: Vec<(String, &str, [u8; 20])> = self
+            .blobs
+            .iter()
+            .map(|(name, (mode, id))| (name.clone(), *mode, *id))
+            .collect();
+        entries.extend(
+            self.trees
+                .iter()
+                .map(|(name, tree)| (format!("{name}/"), "40000", tree.id())),
+        );
+        entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut body = Vec::new();
+        for (name, mode, id) in entries {
+            body.extend_from_slice(mode.as_bytes());
+            body.push(b' ');
+            body.extend_from_slice(name.trim_end_matches('/').as_bytes());
+            body.push(0);
+            body.extend_from_slice(&id);
+        }
+        let mut hasher = Sha1::new();
+        hasher.update(format!("tree {}\0", body.len()).as_bytes());
+        hasher.update(&body);
+        hasher.finalize().into()
+    }
+}
+
+/// The commit a clone at `repo` has checked out, read from its `.git` files without running
+/// git: `HEAD` itself when detached, else the branch it names, loose or packed.
+pub fn head_commit(repo: &Path) -> Option<String> {
+    let mut git_dir = repo.join(".git");
+    if git_dir.is_file() {
+        // A worktree or submodule: `.git` is a file naming the real folder.
+        let pointer = std::fs::read_to_string(&git_dir).ok()?;
+        let target = pointer.trim().strip_prefix("gitdir:")?.trim();
+        git_dir = repo.join(target);
+    }
+    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = head.trim();
+    let Some(branch) = head.strip_prefix("ref:").map(str::trim) else {
+        return is_object_id(head).then(|| head.to_ascii_lowercase());
+    };
+    if let Ok(loose) = std::fs::read_to_string(git_dir.join(branch)) {
+        let loose = loose.trim();
+        return is_object_id(loose).then(|| loose.to_ascii_lowercase());
+    }
+    let packed = std::fs::read_to_string(git_dir.join("packed-refs")).ok()?;
+    packed.lines().find_map(|line| {
+        let (id, name) = line.split_once(' ')?;
+        (name == branch && is_object_id(id)).then(|| id.to_ascii_lowercase())
+    })
+}
+
+/// Whether `text` is a full SHA-1 object id.
+pub fn is_object_id(text: &str) -> bool {
+    text.len() == 40 && text.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn a_blob_id_is_what_git_hash_object_gives() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("hello");
+        fs::write(&path, "hello\n").unwrap();
+        // `printf 'hello\n' | git hash-object --stdin`
+        assert_eq!(
+            lower_hex(&blob_id(&path, Links::Refuse).unwrap()),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
+    }
+
+    #[test]
+    fn the_empty_tree_has_gits_well_known_id() {
+        assert_eq!(
+            tree_id(&[]).unwrap(),
+            "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+        );
+    }
+
+    #[test]
+    fn head_is_read_loose_packed_and_detached() {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = tmp.path().join(".git");
+        fs::create_dir_all(git.join("refs/heads")).unwrap();
+        let id = "a430d5c49c7759ebb877879e1556b6883bf1b60a";
+        fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+        fs::write(
+            git.join("packed-refs"),
+            format!("# pack-refs with: peeled\n{id} refs/heads/main\n"),
+        )
+        .unwrap();
+        assert_eq!(head_commit(tmp.path()).as_deref(), Some(id));
+        let newer = "b430d5c49c7759ebb877879e1556b6883bf1b60a";
+        fs::write(git.join("refs/heads/main"), format!("{newer}\n")).unwrap();
+        assert_eq!(head_commit(tmp.path()).as_deref(), Some(newer));
+        fs::write(git.join("HEAD"), format!("{id}\n")).unwrap();
+        assert_eq!(head_commit(tmp.path()).as_deref(), Some(id));
+        fs::write(git.join("HEAD"), "garbage").unwrap();
+        assert_eq!(head_commit(tmp.path()), None);
+    }
+}
