@@ -4,6 +4,7 @@
 
 mod digest;
 mod parse;
+mod stamp;
 
 use std::fmt;
 
@@ -13,6 +14,7 @@ pub use digest::{
     Contents, Digest, IGNORED_NAMES, Obstacle, SkillFile, blanked, digest_of, portable_path,
 };
 pub use parse::parse;
+pub use stamp::{INSTALLED_BY, INSTALLED_VERSION, StampError, Stamped, stamp};
 
 /// The `metadata` keys that make up the record.
 pub const RECORD_KEYS: [&str; 3] = ["installed-by", "installed-version", "content-digest"];
