@@ -123,20 +123,51 @@ pub fn read_marketplace(
         return Ok(None);
     }
     let file: MarketplaceFile = read_json(&path)?;
-    let entries = file
-        .plugins
+    let entries = local_plugins(file)
         .into_iter()
-        .filter_map(|entry| {
-            let relative = entry.source.as_str()?;
-            let dir = inside(marketplace_dir, relative)?;
+        .filter_map(|listed| {
+            let dir = inside(marketplace_dir, &listed.source)?;
             Some(MarketplaceEntry {
-                name: entry.name,
+                name: listed.name,
                 dir,
-                skills: entry.skills.into_vec(),
+                skills: listed.skills,
             })
         })
         .collect();
     Ok(Some(entries))
+}
+
+/// A plugin a marketplace file lists with a local source, as the file writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedPlugin {
+    pub name: String,
+    /// The plugin's folder, relative to the marketplace's.
+    pub source: String,
+    /// The skills the entry lists; empty means the plugin's own.
+    pub skills: Vec<String>,
+}
+
+/// The local plugins of a marketplace file held in memory (a bundle being imported).
+///
+/// # Errors
+/// The JSON error, as a sentence.
+pub fn parse_marketplace(bytes: &[u8]) -> Result<Vec<ListedPlugin>, String> {
+    let file: MarketplaceFile =
+        serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+    Ok(local_plugins(file))
+}
+
+fn local_plugins(file: MarketplaceFile) -> Vec<ListedPlugin> {
+    file.plugins
+        .into_iter()
+        .filter_map(|entry| {
+            Some(ListedPlugin {
+                source: entry.source.as_str()?.to_owned(),
+                name: entry.name,
+                skills: entry.skills.into_vec(),
+            })
+        })
+        .collect()
 }
 
 /// The skill folders of a plugin: those `listed` (relative paths, each a skill or a folder of
