@@ -211,30 +211,58 @@ impl Staged {
         }
         let mut file = create_new(&path).map_err(failed)?;
         file.write_all(content).map_err(failed)?;
-        set_mode(&file, if executable { 0o755 } else { 0o644 }).map_err(failed)?;
-        file.sync_all().map_err(failed)
+        set_mode(&file, if executable { 0o755 } else { 0o644 }).map_err(failed)
     }
 
-    /// Give every directory the mode a skill's folders have, and sync them, deepest first,
-    /// so the rename publishes content that is already on disk.
+    /// Give every directory the mode a skill's folders have, then put the whole staging
+    /// folder on disk, so the rename publishes content that is already there.
+    ///
+    /// Files are synced here, all at once, rather than one by one as they are written: a
+    /// skill of a few hundred files would otherwise wait for a few hundred journal commits.
     fn sync(&self) -> Result<(), SwapError> {
-        let mut dirs: Vec<PathBuf> = walkdir::WalkDir::new(&self.dir)
+        let mut entries: Vec<(PathBuf, bool)> = walkdir::WalkDir::new(&self.dir)
             .into_iter()
             .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_dir())
-            .map(walkdir::DirEntry::into_path)
+            .map(|e| {
+                let is_dir = e.file_type().is_dir();
+                (e.into_path(), is_dir)
+            })
             .collect();
-        dirs.reverse();
-        for dir in dirs {
-            let failed = |source| SwapError::Write {
-                path: dir.clone(),
-                source,
-            };
-            set_dir_mode(&dir).map_err(failed)?;
-            sync_dir(&dir).map_err(failed)?;
+        // Deepest first, so each directory is synced after what it holds.
+        entries.reverse();
+        for (path, is_dir) in &entries {
+            if *is_dir {
+                set_dir_mode(path).map_err(|source| SwapError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+            }
         }
-        Ok(())
+        sync_tree(&self.dir, &entries).map_err(|source| SwapError::Write {
+            path: self.dir.clone(),
+            source,
+        })
     }
+}
+
+/// Put `dir` and its `entries` (deepest first) on disk. Linux syncs the file system that holds
+/// the staging folder in one call.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn sync_tree(dir: &Path, _entries: &[(PathBuf, bool)]) -> io::Result<()> {
+    rustix::fs::syncfs(File::open(dir)?).map_err(Into::into)
+}
+
+/// Elsewhere each file and directory is synced on its own.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn sync_tree(_dir: &Path, entries: &[(PathBuf, bool)]) -> io::Result<()> {
+    for (path, is_dir) in entries {
+        if *is_dir {
+            sync_dir(path)?;
+        } else {
+            File::open(path)?.sync_all()?;
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Staged {
