@@ -44,6 +44,8 @@ pub fn read(root: &Path, members: &mut Members) -> Result<(), Refusal> {
 /// A refusal for a name, the entry count, or a folder that cannot be listed.
 pub fn list(root: &Path, members: &mut Members) -> Result<Vec<Listed>, Refusal> {
     let limits = *members.limits();
+    // Metadata is not walked into (a `.git` holds thousands of files); its name is kept.
+    let mut metadata: Vec<PathBuf> = Vec::new();
     let walk = WalkDir::new(root)
         .min_depth(1)
         // One level past the bound, so the first entry too deep is seen and refused.
@@ -51,7 +53,13 @@ pub fn list(root: &Path, members: &mut Members) -> Result<Vec<Listed>, Refusal> 
         .follow_links(false)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|entry| !is_metadata(&entry.file_name().to_string_lossy()));
+        .filter_entry(|entry| {
+            let skip = entry.depth() > 0 && is_metadata(&entry.file_name().to_string_lossy());
+            if skip {
+                metadata.push(entry.path().to_path_buf());
+            }
+            !skip
+        });
     let mut listed = Vec::new();
     for entry in walk {
         let entry = entry.map_err(|error| Refusal::UnreadableSource {
@@ -82,6 +90,10 @@ pub fn list(root: &Path, members: &mut Members) -> Result<Vec<Listed>, Refusal> 
             on_disk: entry.into_path(),
             kind,
         });
+    }
+    for path in metadata {
+        let relative = path.strip_prefix(root).unwrap_or(&path);
+        members.admit(&raw(relative))?;
     }
     Ok(listed)
 }
