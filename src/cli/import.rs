@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, value_name = "ID", value_parser = agent_id)]
     agent: Option<AgentId>,
     /// With --agent: the agent's folder for this user, or for this project [default: user]
-    #[arg(long, value_enum, requires = "agent")]
+    #[arg(long, value_enum)]
     scope: Option<ScopeArg>,
     /// Import only this skill of the bundle (repeatable) [default: every skill]
     #[arg(long = "skill", value_name = "NAME")]
@@ -93,6 +93,11 @@ pub fn run(args: &Args, project: &Path) -> Result<Outcome, Failure> {
 
 /// The root the skills go to, if the arguments name one.
 fn destination(args: &Args, project: &Path) -> Result<Option<PathBuf>, Failure> {
+    if args.scope.is_some() && args.agent.is_none() {
+        return Err(Failure::Usage(
+            "--scope picks one of an agent's folders: give --agent ID with it".to_owned(),
+        ));
+    }
     if let Some(dir) = &args.to {
         return std::path::absolute(dir)
             .map(Some)
