@@ -663,6 +663,81 @@ fn zip_tricks_are_refused() {
 }
 
 #[test]
+fn skills_that_cannot_be_installed_as_they_are_are_refused() {
+    let skill_md = skill_md("demo");
+    let cases: Vec<(&str, Tar, &str, &str)> = vec![
+        ("nothing like a skill", Tar::new().file("README.md", "x").end(), "no_skills", "the source holds no skill:"),
+        (
+            "metadata the record cannot join",
+            Tar::new().file("demo/SKILL.md", "---\nname: demo\nmetadata:\n  n: 3\n---\n").end(),
+            "invalid_skill",
+            "demo/SKILL.md has metadata that is not a map of text values",
+        ),
+        (
+            "no frontmatter",
+            Tar::new().file("demo/SKILL.md", "# just markdown\n").end(),
+            "invalid_skill",
+            "demo/SKILL.md cannot carry the installer's record",
+        ),
+        (
+            "binary SKILL.md",
+            Tar::new().file("demo/SKILL.md", b"---\0\n").end(),
+            "invalid_skill",
+            "demo/SKILL.md is a binary file",
+        ),
+        (
+            "SKILL.md not UTF-8",
+            Tar::new().file("demo/SKILL.md", b"---\nname: caf\xe9\n---\n").end(),
+            "invalid_skill",
+            "demo/SKILL.md is not valid UTF-8",
+        ),
+        (
+            "SKILL.md past what an agent reads",
+            Tar::new().file("demo/SKILL.md", vec![b'a'; 1024 * 1024 + 1]).end(),
+            "invalid_skill",
+            "demo/SKILL.md is 1048577 bytes",
+        ),
+        (
+            "SKILL.md a folder",
+            Tar::new()
+                .dir("demo/SKILL.md/")
+                .file("demo/SKILL.md/x", "x")
+                .file("other/SKILL.md", skill_md.clone())
+                .end(),
+            "missing_manifest",
+            "demo has no SKILL.md",
+        ),
+        (
+            "two skills of one name",
+            Tar::new()
+                .file("demo/SKILL.md", skill_md.clone())
+                .file("skills/Demo/SKILL.md", skill_md.clone())
+                .end(),
+            "duplicate_skill",
+            "two skills are named Demo: demo and skills/Demo",
+        ),
+        (
+            "a listed folder without a skill",
+            Tar::new()
+                .file(
+                    ".claude-plugin/marketplace.json",
+                    r#"{"plugins": [{"name": "p", "source": "./", "skills": ["./empty"]}]}"#,
+                )
+                .file("empty/README.md", "x")
+                .file("demo/SKILL.md", skill_md.clone())
+                .end(),
+            "missing_manifest",
+            "empty has no SKILL.md",
+        ),
+    ];
+    for (what, tar, code, sentence) in cases {
+        let refusal = read(&tar.bytes()).unwrap_err();
+        assert_eq!(refusal.code(), code, "{what}: {refusal}");
+        assert!(refusal.to_string().starts_with(sentence), "{what}: {refusal}");
+    }
+}
+
+#[test]
 fn a_pax_record_helper_counts_its_own_length() {
     assert_eq!(
         pax_record("comment", b"3f2a9c0d1e"),

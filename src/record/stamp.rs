@@ -312,6 +312,31 @@ mod tests {
     }
 
     #[test]
+    fn a_stamp_that_reads_differently_is_caught_by_the_proof() {
+        let before = Frontmatter::parse("---\nname: demo\n---\n").unwrap();
+        let kept: Vec<&(String, String)> = Vec::new();
+        let good = stamp("---\nname: demo\n---\n", "skilldeck", "0.1.0").unwrap();
+        prove(&before, &kept, &good, "skilldeck", "0.1.0").unwrap();
+        for altered in [
+            good.text.replace("name: demo", "name: other"),
+            good.text.replace("name: demo", "name: demo\nextra: field"),
+            good.text.replace("  installed-version: \"0.1.0\"", "  installed-version: 0.1.0"),
+            good.text.replace("metadata:\n", "metadata:\n  more: \"x\"\n"),
+        ] {
+            let stamped = Stamped {
+                text: altered,
+                digest_value: good.digest_value.clone(),
+            };
+            assert_eq!(
+                prove(&before, &kept, &stamped, "skilldeck", "0.1.0"),
+                Err(StampError::WouldChange),
+                "{}",
+                stamped.text
+            );
+        }
+    }
+
+    #[test]
     fn crlf_files_stay_crlf() {
         let text = "---\r\nname: demo\r\n---\r\nbody\r\n";
         let out = stamped(text);
