@@ -652,6 +652,24 @@ fn zip_tricks_are_refused() {
         refused(&[ZipEntry::file("demo/SKILL.md", manifest.as_bytes()), link]).code(),
         "unsupported_entry"
     );
+    // A zip bomb: its declared size is checked before a byte is inflated.
+    let zeros = vec![0u8; 4096];
+    let small = Limits {
+        file_bytes: 1024,
+        ..limits()
+    };
+    let bomb = zip(&[
+        ZipEntry::file("demo/SKILL.md", manifest.as_bytes()),
+        ZipEntry::file("demo/zeros", &zeros),
+    ]);
+    assert!(matches!(
+        read_within(&bomb, &small).unwrap_err(),
+        Refusal::FileTooLarge {
+            size: 4096,
+            limit: 1024,
+            ..
+        }
+    ));
     let archive = zip(&[ok]);
     let mut trailing = archive.clone();
     trailing.extend_from_slice(b"appended");
@@ -666,10 +684,17 @@ fn zip_tricks_are_refused() {
 fn skills_that_cannot_be_installed_as_they_are_are_refused() {
     let skill_md = skill_md("demo");
     let cases: Vec<(&str, Tar, &str, &str)> = vec![
-        ("nothing like a skill", Tar::new().file("README.md", "x").end(), "no_skills", "the source holds no skill:"),
+        (
+            "nothing like a skill",
+            Tar::new().file("README.md", "x").end(),
+            "no_skills",
+            "the source holds no skill:",
+        ),
         (
             "metadata the record cannot join",
-            Tar::new().file("demo/SKILL.md", "---\nname: demo\nmetadata:\n  n: 3\n---\n").end(),
+            Tar::new()
+                .file("demo/SKILL.md", "---\nname: demo\nmetadata:\n  n: 3\n---\n")
+                .end(),
             "invalid_skill",
             "demo/SKILL.md has metadata that is not a map of text values",
         ),
@@ -687,13 +712,17 @@ fn skills_that_cannot_be_installed_as_they_are_are_refused() {
         ),
         (
             "SKILL.md not UTF-8",
-            Tar::new().file("demo/SKILL.md", b"---\nname: caf\xe9\n---\n").end(),
+            Tar::new()
+                .file("demo/SKILL.md", b"---\nname: caf\xe9\n---\n")
+                .end(),
             "invalid_skill",
             "demo/SKILL.md is not valid UTF-8",
         ),
         (
             "SKILL.md past what an agent reads",
-            Tar::new().file("demo/SKILL.md", vec![b'a'; 1024 * 1024 + 1]).end(),
+            Tar::new()
+                .file("demo/SKILL.md", vec![b'a'; 1024 * 1024 + 1])
+                .end(),
             "invalid_skill",
             "demo/SKILL.md is 1048577 bytes",
         ),
@@ -733,7 +762,10 @@ fn skills_that_cannot_be_installed_as_they_are_are_refused() {
     for (what, tar, code, sentence) in cases {
         let refusal = read(&tar.bytes()).unwrap_err();
         assert_eq!(refusal.code(), code, "{what}: {refusal}");
-        assert!(refusal.to_string().starts_with(sentence), "{what}: {refusal}");
+        assert!(
+            refusal.to_string().starts_with(sentence),
+            "{what}: {refusal}"
+        );
     }
 }
 

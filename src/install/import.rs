@@ -3,8 +3,9 @@
 //! Decided as agent-skill-installer decides: nothing there, install; skilldeck's copy and
 //! intact, update; edited, or someone else's, a conflict unless forced. Every skill is judged
 //! before anything is written, so a conflict on the last leaves the root untouched; under the
-//! root's lock they are judged again (another import may have been first), then each skill is
-//! staged, synced and renamed into place in one step by [`RootLock`]. Each `SKILL.md` gets the
+//! root's lock they are judged again (another import may have been first), then every skill is
+//! staged, all are synced together, and each is renamed into place in one step by
+//! [`RootLock`]. Each `SKILL.md` gets the
 //! record and the content digest of exactly the files written.
 
 use std::borrow::Cow;
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::existing::{Existing, judge};
-use super::swap::{RootLock, SwapError};
+use super::swap::{RootLock, SwapError, sync_together};
 use crate::bundle::BundledSkill;
 use crate::record::{INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, stamp};
 use crate::skill::SKILL_FILE;
@@ -186,12 +187,13 @@ pub fn install(
     let steps = plan(lock.root(), skills, force)?;
     let files_total: usize = sealed.iter().map(Vec::len).sum();
     let mut files_done = 0;
-    let mut installed = Vec::with_capacity(steps.len());
+    // Every skill is staged before any is renamed in, and all are synced in one go.
+    let mut staged = Vec::with_capacity(steps.len());
     for (step, files) in steps.iter().zip(&sealed) {
         let name = step.skill.name.as_str();
-        let staged = lock.stage(name)?;
+        let staging = lock.stage(name)?;
         for file in files {
-            staged.write(Path::new(file.path), &file.bytes, file.executable)?;
+            staging.write(Path::new(file.path), &file.bytes, file.executable)?;
             files_done += 1;
             watch.wrote(Progress {
                 skill: name,
@@ -199,8 +201,14 @@ pub fn install(
                 files_total,
             });
         }
+        staged.push(staging);
+    }
+    sync_together(&mut staged)?;
+    let mut installed = Vec::with_capacity(steps.len());
+    for (step, staging) in steps.iter().zip(staged) {
+        let name = step.skill.name.as_str();
         let dir = match step.action {
-            Action::Install => lock.put_new(staged, name)?,
+            Action::Install => lock.put_new(staging, name)?,
             Action::Update | Action::Replace => {
                 watch
                     .before_replace(&step.dir)
@@ -208,7 +216,7 @@ pub fn install(
                         dir: step.dir.clone(),
                         source,
                     })?;
-                lock.replace(staged, name)?
+                lock.replace(staging, name)?
             }
         };
         installed.push(Installed {

@@ -9,4 +9,4 @@ mod swap;
 
 pub use existing::{Existing, judge};
 pub use import::{Action, Conflict, InstallError, Installed, Progress, Step, Watch, install, plan};
-pub use swap::{RootLock, Staged, SwapError};
+pub use swap::{RootLock, Staged, SwapError, sync_together};

@@ -320,8 +320,12 @@ mod tests {
         for altered in [
             good.text.replace("name: demo", "name: other"),
             good.text.replace("name: demo", "name: demo\nextra: field"),
-            good.text.replace("  installed-version: \"0.1.0\"", "  installed-version: 0.1.0"),
-            good.text.replace("metadata:\n", "metadata:\n  more: \"x\"\n"),
+            good.text.replace(
+                "  installed-version: \"0.1.0\"",
+                "  installed-version: 0.1.0",
+            ),
+            good.text
+                .replace("metadata:\n", "metadata:\n  more: \"x\"\n"),
         ] {
             let stamped = Stamped {
                 text: altered,
