@@ -9,9 +9,12 @@
 //! machine hurts both alike; medians and their ratio are printed as Markdown rows for
 //! BENCHMARKS.md.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use common::{medians, mib, ms, timed};
 
 const RUNS: usize = 11;
 
@@ -75,52 +78,19 @@ fn compare(ours: (&str, Argv<'_>), theirs: (&str, Argv<'_>), scratch: &Path) {
         "| `{}` | {:.1} ms | {:.1} MiB | `{}` | {:.1} ms | {:.1} MiB | {:.2}× |",
         ours.0,
         ms(ours_time),
-        kib_to_mib(ours_rss),
+        mib(ours_rss),
         theirs.0,
         ms(their_time),
-        kib_to_mib(their_rss),
+        mib(their_rss),
         ms(ours_time) / ms(their_time)
     );
 }
 
-/// Wall time and peak resident memory (KiB) of one run in a new empty directory.
+/// One run in a new empty directory, removed afterwards.
 fn measure(argv: &Argv<'_>, scratch: &Path, name: &str) -> (Duration, u64) {
     let dir = scratch.join(name);
     std::fs::create_dir(&dir).expect("empty directory");
-    let rss_file = dir.with_extension("rss");
-    let argv = argv(&dir);
-    let started = Instant::now();
-    let status = Command::new("/usr/bin/time")
-        .args(["-f", "%M", "-o"])
-        .arg(&rss_file)
-        .args(&argv)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("/usr/bin/time runs (apt-get install -y time)");
-    let elapsed = started.elapsed();
-    assert!(status.success(), "{argv:?} failed");
-    let rss = std::fs::read_to_string(&rss_file)
-        .expect("time wrote its output")
-        .lines()
-        .last()
-        .and_then(|l| l.trim().parse().ok())
-        .expect("peak RSS in KiB");
+    let sample = timed(&argv(&dir), &[]);
     std::fs::remove_dir_all(&dir).expect("clean up");
-    (elapsed, rss)
-}
-
-fn medians(samples: &[(Duration, u64)]) -> (Duration, u64) {
-    let mut times: Vec<Duration> = samples.iter().map(|s| s.0).collect();
-    let mut rss: Vec<u64> = samples.iter().map(|s| s.1).collect();
-    times.sort();
-    rss.sort_unstable();
-    (times[times.len() / 2], rss[rss.len() / 2])
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
-}
-
-fn kib_to_mib(kib: u64) -> f64 {
-    kib as f64 / 1024.0
+    sample
 }
