@@ -160,6 +160,24 @@ fn a_folder_holding_skill_md_is_one_skill_named_after_it() {
     let machine = Machine::new();
     let source = machine.root().join("pdf-tools");
     write_skill(&source, &[("nested/SKILL.md", "part of it")]);
+    // The folder names the skill, as it does for every skill folder, whatever the frontmatter
+    // says; the preview shows the mismatch as a problem.
+    write_files(
+        &source,
+        &[(
+            "SKILL.md",
+            "---\nname: pdf\ndescription: Reads PDFs.\n---\n",
+        )],
+    );
+    let (_, preview) = run_briefly(
+        &machine,
+        &["import", source.to_str().unwrap(), "--dry-run", "--json"],
+    );
+    assert_eq!(preview["skills"][0]["name"], "pdf-tools");
+    assert_eq!(
+        preview["skills"][0]["problems"],
+        serde_json::json!(["directory name 'pdf-tools' must match skill name 'pdf'"])
+    );
     let (status, json) = run_briefly(
         &machine,
         &[

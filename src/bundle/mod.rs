@@ -144,7 +144,7 @@ pub fn read_within(source: &Path, limits: &Limits) -> Result<Bundle, Refusal> {
             .ok()
             .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();
-        return assemble(members, &name);
+        return assemble(members, &Top::Folder(name));
     }
     if !meta.is_file() {
         return Err(Refusal::UnsupportedSource {
@@ -193,17 +193,25 @@ pub fn read_archive(name: &str, bytes: &[u8], limits: &Limits) -> Result<Bundle,
             },
         });
     }
-    assemble(members, &archive_stem(name))
+    assemble(members, &Top::Archive(archive_stem(name)))
 }
 
 /// The skills among the members, each checked whole.
-fn assemble(members: Members, top_name: &str) -> Result<Bundle, Refusal> {
+/// Where a bundle came from, which names a skill whose `SKILL.md` is at the bundle's top.
+enum Top {
+    /// A folder, by its name.
+    Folder(String),
+    /// An archive, by its file name without its extensions.
+    Archive(String),
+}
+
+fn assemble(members: Members, top: &Top) -> Result<Bundle, Refusal> {
     let limits = *members.limits();
     let (members, set_aside) = members.finish();
     let found = layout::find(&members)?;
     let mut skills: Vec<BundledSkill> = Vec::with_capacity(found.skills.len());
     for dir in &found.skills {
-        let skill = skill_at(&members, dir, top_name, &limits)?;
+        let skill = skill_at(&members, dir, top, &limits)?;
         let key = collision_key(&skill.name);
         if let Some(first) = skills.iter().find(|s| collision_key(&s.name) == key) {
             return Err(Refusal::DuplicateSkill {
@@ -233,7 +241,7 @@ fn assemble(members: Members, top_name: &str) -> Result<Bundle, Refusal> {
 fn skill_at(
     members: &[Member],
     dir: &[String],
-    top_name: &str,
+    top: &Top,
     limits: &Limits,
 ) -> Result<BundledSkill, Refusal> {
     let origin = dir.join("/");
@@ -287,7 +295,7 @@ fn skill_at(
     stamp(text, INSTALLED_BY, INSTALLED_VERSION).map_err(|error| invalid(error.to_string()))?;
     let name = match dir.last() {
         Some(name) => name.clone(),
-        None => top_skill_name(text, top_name, limits)
+        None => top_skill_name(text, top, limits)
             .ok_or_else(|| invalid("names no skill: give its frontmatter a name".to_owned()))?,
     };
     let declared = Declared::read(text, &name);
@@ -299,16 +307,18 @@ fn skill_at(
     })
 }
 
-/// The name of a skill whose `SKILL.md` is at the bundle's top: the folder's name for a
-/// folder; for an archive, which has no folder to lend one, its frontmatter `name`, else the
-/// archive's file name.
-fn top_skill_name(text: &str, top_name: &str, limits: &Limits) -> Option<String> {
-    let declared = Declared::read(text, top_name).name;
-    [declared.as_deref(), Some(top_name)]
+/// The name of a skill whose `SKILL.md` is at the bundle's top: a folder's own name, as for
+/// every skill folder; an archive has no folder to lend one, so its frontmatter `name`, else
+/// the archive's file name. The first that can be a folder's name.
+fn top_skill_name(text: &str, top: &Top, limits: &Limits) -> Option<String> {
+    let (first, second) = match top {
+        Top::Folder(name) => (Some(name.clone()), Declared::read(text, name).name),
+        Top::Archive(stem) => (Declared::read(text, stem).name, Some(stem.clone())),
+    };
+    [first, second]
         .into_iter()
         .flatten()
         .find(|name| part_problem(name, limits).is_none())
-        .map(str::to_owned)
 }
 
 fn shown_origin(origin: &str) -> String {
@@ -365,16 +375,19 @@ mod tests {
     }
 
     #[test]
-    fn a_skill_at_an_archives_top_is_named_by_its_frontmatter_or_the_archive() {
+    fn a_skill_at_the_top_is_named_by_its_folder_or_else_by_its_frontmatter() {
         let limits = limits();
+        let archive = |stem: &str| Top::Archive(stem.to_owned());
+        let folder = |name: &str| Top::Folder(name.to_owned());
+        let named_pdf = "---\nname: pdf\n---\n";
+        let name = |text: &str, top: &Top| top_skill_name(text, top, &limits);
+        assert_eq!(name(named_pdf, &archive("archive")).as_deref(), Some("pdf"));
+        assert_eq!(name(named_pdf, &folder("tools")).as_deref(), Some("tools"));
+        assert_eq!(name(named_pdf, &folder("")).as_deref(), Some("pdf"));
         assert_eq!(
-            top_skill_name("---\nname: pdf\n---\n", "archive", &limits).as_deref(),
-            Some("pdf")
-        );
-        assert_eq!(
-            top_skill_name("---\nname: ../x\n---\n", "archive", &limits).as_deref(),
+            name("---\nname: ../x\n---\n", &archive("archive")).as_deref(),
             Some("archive")
         );
-        assert_eq!(top_skill_name("---\n---\n", "", &limits), None);
+        assert_eq!(name("---\n---\n", &archive("")), None);
     }
 }
