@@ -255,13 +255,20 @@ mod tests {
         std::os::unix::fs::symlink(tmp.path().join("secret"), tmp.path().join("demo/l")).unwrap();
         fs::write(tmp.path().join("demo/.DS_Store"), "junk").unwrap();
         let members = held(tmp.path()).unwrap();
-        let link = members.iter().find(|m| m.path() == "demo/l").unwrap();
+        let link = members
+            .iter()
+            .find(|m| m.parts.join("/") == "demo/l")
+            .unwrap();
         assert_eq!(link.kind, Kind::Other(EntryKind::SymbolicLink));
-        assert!(!members.iter().any(|m| m.path().contains("DS_Store")));
+        assert!(
+            !members
+                .iter()
+                .any(|m| m.parts.join("/").contains("DS_Store"))
+        );
         assert!(
             members
                 .iter()
-                .any(|m| m.path() == "demo/scripts" && m.kind == Kind::Folder)
+                .any(|m| m.parts.join("/") == "demo/scripts" && m.kind == Kind::Folder)
         );
     }
 
@@ -285,7 +292,13 @@ mod tests {
 
         take(listed, &mut members).unwrap();
         let (members, _) = members.finish();
-        let kind = |path: &str| &members.iter().find(|m| m.path() == path).unwrap().kind;
+        let kind = |path: &str| {
+            &members
+                .iter()
+                .find(|m| m.parts.join("/") == path)
+                .unwrap()
+                .kind
+        };
         assert_eq!(kind("demo/a.md"), &Kind::Other(EntryKind::SymbolicLink));
         assert_eq!(kind("demo/b.md"), &Kind::Other(EntryKind::Fifo));
     }

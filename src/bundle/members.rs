@@ -17,12 +17,6 @@ pub struct Member {
     pub kind: Kind,
 }
 
-impl Member {
-    pub fn path(&self) -> String {
-        self.parts.join("/")
-    }
-}
-
 /// What a member is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {

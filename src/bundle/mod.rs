@@ -31,7 +31,7 @@ pub use members::is_metadata;
 pub use path::{collision_key, member_path, part_problem};
 pub use refusal::{EntryKind, PathProblem, Refusal, shown};
 
-use members::{Kind, Member, Members};
+use members::{Kind, Members};
 
 /// What a bundle holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -209,9 +209,40 @@ fn assemble(members: Members, top: &Top) -> Result<Bundle, Refusal> {
     let limits = *members.limits();
     let (members, set_aside) = members.finish();
     let found = layout::find(&members)?;
+    // Each member goes to the skill that holds it, or to what is left out; its bytes move.
+    let mut files: Vec<Vec<BundledFile>> = vec![Vec::new(); found.skills.len()];
+    let mut left_out = Vec::new();
+    for member in members {
+        let owner = found
+            .skills
+            .iter()
+            .position(|dir| member.parts.starts_with(dir));
+        match (owner, member.kind) {
+            (_, Kind::Folder) => {}
+            (None, _) => left_out.push(member.parts.join("/")),
+            (Some(_), Kind::Other(kind)) => {
+                return Err(Refusal::UnsupportedEntry {
+                    path: member.parts.join("/"),
+                    kind,
+                });
+            }
+            (
+                Some(skill),
+                Kind::File {
+                    content,
+                    executable,
+                },
+            ) => files[skill].push(BundledFile {
+                path: member.parts[found.skills[skill].len()..].join("/"),
+                content,
+                executable,
+            }),
+        }
+    }
+    left_out.sort();
     let mut skills: Vec<BundledSkill> = Vec::with_capacity(found.skills.len());
-    for dir in &found.skills {
-        let skill = skill_at(&members, dir, top, &limits)?;
+    for (dir, files) in found.skills.iter().zip(files) {
+        let skill = skill_at(dir, files, top, &limits)?;
         let key = collision_key(&skill.name);
         if let Some(first) = skills.iter().find(|s| collision_key(&s.name) == key) {
             return Err(Refusal::DuplicateSkill {
@@ -222,13 +253,6 @@ fn assemble(members: Members, top: &Top) -> Result<Bundle, Refusal> {
         }
         skills.push(skill);
     }
-    let mut left_out: Vec<String> = members
-        .iter()
-        .filter(|m| m.kind != Kind::Folder)
-        .filter(|m| !found.skills.iter().any(|dir| m.parts.starts_with(dir)))
-        .map(Member::path)
-        .collect();
-    left_out.sort();
     Ok(Bundle {
         skills,
         left_out,
@@ -237,35 +261,14 @@ fn assemble(members: Members, top: &Top) -> Result<Bundle, Refusal> {
     })
 }
 
-/// The skill whose folder is `dir`, with its files and its checked `SKILL.md`.
+/// The skill whose folder is `dir`, holding `files`, with its `SKILL.md` checked.
 fn skill_at(
-    members: &[Member],
     dir: &[String],
+    mut files: Vec<BundledFile>,
     top: &Top,
     limits: &Limits,
 ) -> Result<BundledSkill, Refusal> {
     let origin = dir.join("/");
-    let mut files = Vec::new();
-    for member in members.iter().filter(|m| m.parts.starts_with(dir)) {
-        let relative = member.parts[dir.len()..].join("/");
-        match &member.kind {
-            Kind::Folder => {}
-            Kind::Other(kind) => {
-                return Err(Refusal::UnsupportedEntry {
-                    path: member.path(),
-                    kind: *kind,
-                });
-            }
-            Kind::File {
-                content,
-                executable,
-            } => files.push(BundledFile {
-                path: relative,
-                content: content.clone(),
-                executable: *executable,
-            }),
-        }
-    }
     // The digest's order: path component by component.
     files.sort_by(|a, b| Path::new(&a.path).cmp(Path::new(&b.path)));
     let manifest_path = if origin.is_empty() {
