@@ -670,6 +670,21 @@ fn zip_tricks_are_refused() {
             ..
         }
     ));
+    // A folder's name (or mode) on an entry with data: the zip writer will not make one, so
+    // the entry "demo/docsX" is renamed "demo/docs/" in place, and its mode set to a folder's.
+    let with_data = zip(&[
+        ZipEntry::file("demo/SKILL.md", manifest.as_bytes()),
+        ZipEntry::file("demo/docsX", b"data"),
+    ]);
+    let renamed = replace_all(&with_data, b"demo/docsX", b"demo/docs/");
+    let refusal = read(&renamed).unwrap_err();
+    assert!(refusal.to_string().contains("disagree"), "{refusal}");
+    let as_folder = folder_mode(&renamed, b"demo/docs/");
+    let refusal = read(&as_folder).unwrap_err();
+    assert!(
+        refusal.to_string().contains("a folder carries data"),
+        "{refusal}"
+    );
     let archive = zip(&[ok]);
     let mut trailing = archive.clone();
     trailing.extend_from_slice(b"appended");
@@ -767,6 +782,27 @@ fn skills_that_cannot_be_installed_as_they_are_are_refused() {
             "{what}: {refusal}"
         );
     }
+}
+
+fn replace_all(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let mut at = 0;
+    while let Some(found) = out[at..].windows(from.len()).position(|w| w == from) {
+        out[at + found..at + found + to.len()].copy_from_slice(to);
+        at += found + to.len();
+    }
+    out
+}
+
+/// `bytes` with the central directory entry of `name` given a folder's Unix mode.
+fn folder_mode(bytes: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let entry = (0..out.len() - 46)
+        .find(|&i| out[i..].starts_with(b"PK\x01\x02") && out[i + 46..].starts_with(name))
+        .unwrap();
+    out[entry + 5] = 3; // made by Unix
+    out[entry + 38..entry + 42].copy_from_slice(&(0o040_755u32 << 16).to_le_bytes());
+    out
 }
 
 #[test]

@@ -62,7 +62,7 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
                 ));
             }
         };
-        if kind == Some(Kind::Folder) && entry.compressed_size() != 0 {
+        if kind == Some(Kind::Folder) && entry.size() != 0 {
             return Err(Refusal::malformed(Some(&at), "a folder carries data"));
         }
         if kind.is_none() {
