@@ -6,10 +6,13 @@
 //! Runs alternate between the two commands so a noisy machine hurts both alike; medians and
 //! their ratio are printed as Markdown rows for BENCHMARKS.md.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::time::Duration;
+
+use common::{medians, mib, ms, timed};
 
 use skilldeck::record::digest_of;
 
@@ -70,9 +73,9 @@ fn main() {
         println!(
             "| {n} | {files} | {:.1} ms | {:.1} MiB | {:.1} ms | {:.1} MiB | {:.2}× |",
             ms(ours_time),
-            ours_rss as f64 / 1024.0,
+            mib(ours_rss),
             ms(their_time),
-            their_rss as f64 / 1024.0,
+            mib(their_rss),
             ms(ours_time) / ms(their_time)
         );
     }
@@ -118,36 +121,6 @@ fn generate(home: &Path, n: usize) -> usize {
 }
 
 /// Wall time and peak resident memory (KiB) of one run, stdout discarded.
-fn measure(argv: &[String], home: &PathBuf) -> (Duration, u64) {
-    let rss_file = tempfile::NamedTempFile::new().expect("temp file");
-    let started = Instant::now();
-    let status = Command::new("/usr/bin/time")
-        .args(["-f", "%M", "-o"])
-        .arg(rss_file.path())
-        .args(argv)
-        .env("HOME", home)
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("/usr/bin/time runs (apt-get install -y time)");
-    let elapsed = started.elapsed();
-    assert!(status.success(), "{argv:?} failed");
-    let rss = fs::read_to_string(rss_file.path())
-        .expect("time wrote its output")
-        .lines()
-        .last()
-        .and_then(|l| l.trim().parse().ok())
-        .expect("peak RSS in KiB");
-    (elapsed, rss)
-}
-
-fn medians(samples: &[(Duration, u64)]) -> (Duration, u64) {
-    let mut times: Vec<Duration> = samples.iter().map(|s| s.0).collect();
-    let mut rss: Vec<u64> = samples.iter().map(|s| s.1).collect();
-    times.sort();
-    rss.sort_unstable();
-    (times[times.len() / 2], rss[rss.len() / 2])
-}
-
-fn ms(duration: Duration) -> f64 {
-    duration.as_secs_f64() * 1000.0
+fn measure(argv: &[String], home: &Path) -> (Duration, u64) {
+    timed(argv, &[("HOME", home)])
 }

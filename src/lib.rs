@@ -4,6 +4,7 @@
 //! The domain modules (`roots`, `scan`, `skill`, `record`) know nothing of the terminal; the
 //! command line in `cli` and the terminal app sit on top of them.
 
+pub mod bundle;
 pub mod cli;
 pub mod install;
 pub mod ownership;

@@ -8,6 +8,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::bundle::{Bundle, BundledSkill};
+use crate::install::{Action, Installed, Step};
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Source};
@@ -158,6 +160,129 @@ impl<'a> ListJson<'a> {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
             skills: inventory.skills.iter().map(SkillJson::new).collect(),
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
+        }
+    }
+}
+
+/// `import --json` refused: the code of the contract and the sentence.
+#[derive(Serialize)]
+pub struct RefusedJson {
+    pub refused: RefusalJson,
+}
+
+#[derive(Serialize)]
+pub struct RefusalJson {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl RefusedJson {
+    pub fn new(code: &'static str, message: &str) -> Self {
+        Self {
+            refused: RefusalJson {
+                code,
+                message: message.to_owned(),
+            },
+        }
+    }
+}
+
+/// `import --dry-run --json`: the chosen skills with their files, and what the bundle left out.
+#[derive(Serialize)]
+pub struct PreviewJson<'a> {
+    pub skills: Vec<PreviewSkillJson<'a>>,
+    pub left_out: &'a [String],
+    pub set_aside: &'a [String],
+    pub notes: &'a [String],
+}
+
+#[derive(Serialize)]
+pub struct PreviewSkillJson<'a> {
+    pub name: &'a str,
+    /// Where the skill's folder sits in the bundle.
+    pub origin: &'a str,
+    pub files: Vec<PreviewFileJson<'a>>,
+    pub problems: Vec<String>,
+    /// With a destination: what the import would do, and where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<Cow<'a, str>>,
+}
+
+#[derive(Serialize)]
+pub struct PreviewFileJson<'a> {
+    pub path: &'a str,
+    pub size: usize,
+    pub executable: bool,
+}
+
+impl<'a> PreviewJson<'a> {
+    pub fn new(
+        bundle: &'a Bundle,
+        chosen: &[&'a BundledSkill],
+        steps: Option<&'a [Step<'a>]>,
+    ) -> Self {
+        let skills = chosen
+            .iter()
+            .map(|skill| {
+                let step = steps.and_then(|s| s.iter().find(|step| step.skill.name == skill.name));
+                PreviewSkillJson {
+                    name: &skill.name,
+                    origin: &skill.origin,
+                    files: skill
+                        .files
+                        .iter()
+                        .map(|file| PreviewFileJson {
+                            path: &file.path,
+                            size: file.content.len(),
+                            executable: file.executable,
+                        })
+                        .collect(),
+                    problems: skill
+                        .declared
+                        .lints
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect(),
+                    action: step.map(|s| s.action),
+                    dir: step.map(|s| s.dir.to_string_lossy()),
+                }
+            })
+            .collect();
+        Self {
+            skills,
+            left_out: &bundle.left_out,
+            set_aside: &bundle.set_aside,
+            notes: &bundle.notes,
+        }
+    }
+}
+
+/// `import --json` done.
+#[derive(Serialize)]
+pub struct ImportedJson<'a> {
+    pub installed: Vec<InstalledJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct InstalledJson<'a> {
+    pub name: &'a str,
+    pub dir: Cow<'a, str>,
+    pub action: Action,
+}
+
+impl<'a> ImportedJson<'a> {
+    pub fn new(installed: &'a [Installed]) -> Self {
+        Self {
+            installed: installed
+                .iter()
+                .map(|skill| InstalledJson {
+                    name: &skill.name,
+                    dir: skill.dir.to_string_lossy(),
+                    action: skill.action,
+                })
+                .collect(),
         }
     }
 }

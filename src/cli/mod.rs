@@ -4,6 +4,7 @@
 
 mod check;
 mod human;
+mod import;
 mod json;
 mod list;
 mod progress;
@@ -45,6 +46,8 @@ enum Command {
     List(list::Args),
     /// Verify recorded skills against their digests; exit 1 when any was modified
     Check(check::Args),
+    /// Import skills from a folder or an archive, judged whole and installed atomically
+    Import(import::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -56,13 +59,15 @@ pub enum Failure {
     NoHome(#[from] NoHome),
     #[error("could not write the output: {0}")]
     Output(io::Error),
+    #[error("the import stopped: {0}")]
+    Install(#[from] crate::install::InstallError),
 }
 
 impl Failure {
     fn exit_code(&self) -> u8 {
         match self {
             Failure::Usage(_) => 2,
-            Failure::NoHome(_) | Failure::Output(_) => 3,
+            Failure::NoHome(_) | Failure::Output(_) | Failure::Install(_) => 3,
         }
     }
 }
@@ -97,6 +102,7 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
     match cli.command {
         Some(Command::List(args)) => list::run(&args, &Context::from_process(project)?),
         Some(Command::Check(args)) => check::run(&args, &Context::from_process(project)?),
+        Some(Command::Import(args)) => import::run(&args, &project),
         None => {
             let mut help = <Cli as clap::CommandFactory>::command();
             help.print_help().map_err(Failure::Output)?;
@@ -146,6 +152,14 @@ fn project_dir(given: Option<&Path>) -> Result<PathBuf, Failure> {
     }
     std::path::absolute(&dir)
         .map_err(|error| Failure::Usage(format!("--project {}: {error}", dir.display())))
+}
+
+/// Write `text` to standard error.
+fn eprint(text: &str) -> Result<(), Failure> {
+    io::stderr()
+        .lock()
+        .write_all(text.as_bytes())
+        .map_err(Failure::Output)
 }
 
 /// Write `text` to standard output.

@@ -1,6 +1,12 @@
 //! Writing skills into a root: staged beside it, synced, and renamed into place in one step,
-//! under a lock, so a crash leaves the old skill or the new one and never a mix.
+//! under a lock, so a crash leaves the old skill or the new one and never a mix; each with
+//! skilldeck's ownership record, and only where the root holds nothing an import may not
+//! replace.
 
+mod existing;
+mod import;
 mod swap;
 
-pub use swap::{RootLock, Staged, SwapError};
+pub use existing::{Existing, judge};
+pub use import::{Action, Conflict, InstallError, Installed, Progress, Step, Watch, install, plan};
+pub use swap::{RootLock, Staged, SwapError, sync_together};

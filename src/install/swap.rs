@@ -121,6 +121,7 @@ impl RootLock {
         Ok(Staged {
             dir,
             committed: false,
+            synced: false,
         })
     }
 
@@ -130,7 +131,9 @@ impl RootLock {
     /// [`SwapError::AlreadyExists`] when something is at `name`; the staged folder is removed.
     pub fn put_new(&self, mut staged: Staged, name: &str) -> Result<PathBuf, SwapError> {
         let target = self.root.join(name);
-        staged.sync()?;
+        if !staged.synced {
+            sync_together(std::slice::from_mut(&mut staged))?;
+        }
         rename_no_replace(&staged.dir, &target)?;
         staged.committed = true;
         sync_dir(&self.root).map_err(|source| SwapError::Write {
@@ -144,9 +147,11 @@ impl RootLock {
     ///
     /// # Errors
     /// [`SwapError::Vanished`] when nothing is at `name`; the staged folder is removed.
-    pub fn replace(&self, staged: Staged, name: &str) -> Result<PathBuf, SwapError> {
+    pub fn replace(&self, mut staged: Staged, name: &str) -> Result<PathBuf, SwapError> {
         let target = self.root.join(name);
-        staged.sync()?;
+        if !staged.synced {
+            sync_together(std::slice::from_mut(&mut staged))?;
+        }
         exchange(&staged.dir, &target)?;
         // The staging path now holds the old content; the Drop below removes it, and a crash
         // before that leaves it for the next writer's sweep.
@@ -177,6 +182,7 @@ impl RootLock {
 pub struct Staged {
     dir: PathBuf,
     committed: bool,
+    synced: bool,
 }
 
 impl Staged {
@@ -211,30 +217,73 @@ impl Staged {
         }
         let mut file = create_new(&path).map_err(failed)?;
         file.write_all(content).map_err(failed)?;
-        set_mode(&file, if executable { 0o755 } else { 0o644 }).map_err(failed)?;
-        file.sync_all().map_err(failed)
+        set_mode(&file, if executable { 0o755 } else { 0o644 }).map_err(failed)
     }
+}
 
-    /// Give every directory the mode a skill's folders have, and sync them, deepest first,
-    /// so the rename publishes content that is already on disk.
-    fn sync(&self) -> Result<(), SwapError> {
-        let mut dirs: Vec<PathBuf> = walkdir::WalkDir::new(&self.dir)
+/// Give every directory of the staging folders the mode a skill's folders have, then put them
+/// on disk, so a rename publishes content that is already there. An import stages all its
+/// skills and syncs them here together before renaming any.
+///
+/// Files are synced here, all at once, rather than one by one as they are written: a bundle of
+/// a few hundred files would otherwise wait for a few hundred journal commits.
+///
+/// # Errors
+/// The first mode or sync that failed.
+pub fn sync_together(staged: &mut [Staged]) -> Result<(), SwapError> {
+    let mut entries: Vec<(PathBuf, bool)> = Vec::new();
+    for one in staged.iter() {
+        let mut tree: Vec<(PathBuf, bool)> = walkdir::WalkDir::new(&one.dir)
             .into_iter()
             .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_dir())
-            .map(walkdir::DirEntry::into_path)
+            .map(|e| {
+                let is_dir = e.file_type().is_dir();
+                (e.into_path(), is_dir)
+            })
             .collect();
-        dirs.reverse();
-        for dir in dirs {
-            let failed = |source| SwapError::Write {
-                path: dir.clone(),
-                source,
-            };
-            set_dir_mode(&dir).map_err(failed)?;
-            sync_dir(&dir).map_err(failed)?;
-        }
-        Ok(())
+        // Deepest first, so each directory is synced after what it holds.
+        tree.reverse();
+        entries.extend(tree);
     }
+    for (path, is_dir) in &entries {
+        if *is_dir {
+            set_dir_mode(path).map_err(|source| SwapError::Write {
+                path: path.clone(),
+                source,
+            })?;
+        }
+    }
+    let Some(first) = staged.first() else {
+        return Ok(());
+    };
+    sync_tree(&first.dir, &entries).map_err(|source| SwapError::Write {
+        path: first.dir.clone(),
+        source,
+    })?;
+    for one in staged {
+        one.synced = true;
+    }
+    Ok(())
+}
+
+/// Put `entries` (deepest first) on disk. Linux syncs the file system that holds the staging
+/// folders, `dir` among them, in one call: they all sit in the root's parent.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn sync_tree(dir: &Path, _entries: &[(PathBuf, bool)]) -> io::Result<()> {
+    rustix::fs::syncfs(File::open(dir)?).map_err(Into::into)
+}
+
+/// Elsewhere each file and directory is synced on its own.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn sync_tree(_dir: &Path, entries: &[(PathBuf, bool)]) -> io::Result<()> {
+    for (path, is_dir) in entries {
+        if *is_dir {
+            sync_dir(path)?;
+        } else {
+            File::open(path)?.sync_all()?;
+        }
+    }
+    Ok(())
 }
 
 impl Drop for Staged {
@@ -388,6 +437,29 @@ mod tests {
             assert_eq!(mode(&target.join("scripts")), 0o755);
             assert_eq!(mode(&target), 0o755);
         }
+        assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn skills_synced_together_are_renamed_in_with_their_modes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        let lock = RootLock::acquire(&root).unwrap();
+        let mut staged = vec![skill(&lock, "one", "1"), skill(&lock, "two", "2")];
+        sync_together(&mut staged).unwrap();
+        assert!(staged.iter().all(|s| s.synced));
+        let two = staged.pop().unwrap();
+        let one = staged.pop().unwrap();
+        lock.put_new(one, "one").unwrap();
+        lock.put_new(two, "two").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(mode(&root.join("two/scripts")), 0o755);
+            assert_eq!(mode(&root.join("two/scripts/run.sh")), 0o755);
+        }
+        assert_eq!(fs::read_to_string(root.join("two/SKILL.md")).unwrap(), "2");
         assert_eq!(staging_left(&root), Vec::<String>::new());
     }
 

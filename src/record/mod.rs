@@ -4,6 +4,7 @@
 
 mod digest;
 mod parse;
+mod stamp;
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ pub use digest::{
     portable_path,
 };
 pub use parse::parse;
+pub use stamp::{INSTALLED_BY, INSTALLED_VERSION, StampError, Stamped, stamp};
 
 /// The `metadata` keys that make up the record.
 pub const RECORD_KEYS: [&str; 3] = ["installed-by", "installed-version", "content-digest"];

@@ -16,7 +16,7 @@ pub use env::{Environment, HONOURED_VARIABLES, NoHome};
 pub use place::{Located, Place, SystemPath};
 pub use project::{Project, Walk};
 pub use source::{Source, SourceRoots, is_plugin_qualified};
-pub use table::{Layout, RULES, Rule, Scope};
+pub use table::{Layout, RULES, Rule, Scope, install_rule};
 
 impl Scope {
     /// The source a skill in a root of this scope has; an agent's own skills are `unknown`.
@@ -155,6 +155,27 @@ impl RootSet {
     }
 }
 
+/// The root an import for `agent` at `scope` installs into, for a run started in
+/// `project_start`; `None` for a scope the agent has no install root at.
+///
+/// A project root is taken at the farthest level the agent reads it from (the repository root
+/// for agents that walk up to it, the start directory for the others), so the skill is seen
+/// from anywhere the agent would look.
+pub fn install_root(
+    env: &Environment,
+    project_start: &Path,
+    agent: AgentId,
+    scope: Scope,
+) -> Option<PathBuf> {
+    let rule = install_rule(agent, scope)?;
+    let project = Project::locate(project_start);
+    rule.place
+        .resolve(env, &project)
+        .into_iter()
+        .last()
+        .map(|located| located.path)
+}
+
 fn state_of(path: &Path) -> RootState {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => RootState::Directory,
@@ -253,6 +274,41 @@ mod tests {
             );
             find(&set, "/sys/etc/codex/skills");
         }
+    }
+
+    #[test]
+    fn imports_install_where_each_agent_documents_its_skills() {
+        let env = Environment::new("/home/me").with_var("CODEX_HOME", "/codex");
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("app")).unwrap();
+        let start = repo.join("app");
+        let root = |agent, scope| install_root(&env, &start, agent, scope).unwrap();
+        assert_eq!(
+            root(AgentId::ClaudeCode, Scope::User),
+            Path::new("/home/me/.claude/skills")
+        );
+        assert_eq!(
+            root(AgentId::Codex, Scope::User),
+            Path::new("/home/me/.agents/skills")
+        );
+        assert_eq!(
+            root(AgentId::ClaudeCode, Scope::Project),
+            repo.join(".claude/skills")
+        );
+        assert_eq!(
+            root(AgentId::Cursor, Scope::Project),
+            start.join(".cursor/skills")
+        );
+        assert_eq!(
+            root(AgentId::Opencode, Scope::User),
+            Path::new("/home/me/.config/opencode/skills")
+        );
+        assert_eq!(
+            install_root(&env, &start, AgentId::Codex, Scope::Plugin),
+            None
+        );
     }
 
     #[test]

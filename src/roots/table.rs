@@ -59,6 +59,8 @@ pub struct Rule {
     pub rank: u8,
     /// A switch the agent reads that turns this root off.
     pub unless: Option<&'static str>,
+    /// Whether an import for this agent and scope installs here (see [`install_rule`]).
+    pub installs: bool,
     pub label: &'static str,
     pub basis: &'static str,
 }
@@ -116,6 +118,7 @@ const fn row(
         layout,
         rank,
         unless: None,
+        installs: false,
         label,
         basis,
     }
@@ -124,6 +127,25 @@ const fn row(
 const fn unless(mut rule: Rule, switch: &'static str) -> Rule {
     rule.unless = Some(switch);
     rule
+}
+
+const fn installs(mut rule: Rule) -> Rule {
+    rule.installs = true;
+    rule
+}
+
+/// The row an import for `agent` at `scope` installs into: one marked row per agent for the
+/// user and the project scope.
+///
+/// The rule that marks them: the folder the agent's own documentation gives as its home for
+/// skills at that scope, or the shared `.agents/skills` where the agent documents that one as
+/// its home (Codex, whose `$CODEX_HOME/skills` is deprecated, and Goose's current docs).
+/// Folders an agent reads only for compatibility with another agent are never chosen, so an
+/// import for one agent does not land in another's folder by surprise.
+pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
+    RULES
+        .iter()
+        .find(|rule| rule.installs && rule.agent == agent && rule.scope == scope)
 }
 
 use AgentId::{ClaudeCode, Codex, Copilot, Cursor, GeminiCli, Goose, Opencode, Windsurf};
@@ -150,7 +172,7 @@ pub static RULES: &[Rule] = &[
         ),
         "CLAUDE_CODE_DISABLE_POLICY_SKILLS",
     ),
-    row(
+    installs(row(
         ClaudeCode,
         User,
         Place::Under(&CLAUDE_HOME, "skills"),
@@ -158,8 +180,8 @@ pub static RULES: &[Rule] = &[
         1,
         "Claude Code personal skills",
         "§2.1 User",
-    ),
-    row(
+    )),
+    installs(row(
         ClaudeCode,
         Project,
         Place::Project(".claude/skills", UpToRepository),
@@ -167,7 +189,7 @@ pub static RULES: &[Rule] = &[
         2,
         "Claude Code project skills",
         "§2.1 Project",
-    ),
+    )),
     row(
         ClaudeCode,
         User,
@@ -211,7 +233,7 @@ pub static RULES: &[Rule] = &[
         "§2.1 Plugin (marketplaces/<name>)",
     ),
     // Codex keeps every skill; ranks only document its sort order (repo, user, system, admin).
-    row(
+    installs(row(
         Codex,
         Project,
         Place::Project(".agents/skills", UpToRepository),
@@ -219,7 +241,7 @@ pub static RULES: &[Rule] = &[
         0,
         "Codex project skills",
         "§2.2 (4)",
-    ),
+    )),
     row(
         Codex,
         Project,
@@ -238,7 +260,7 @@ pub static RULES: &[Rule] = &[
         "Codex user skills (deprecated location)",
         "§2.2 (1)",
     ),
-    row(
+    installs(row(
         Codex,
         User,
         Place::Home(".agents/skills"),
@@ -246,7 +268,7 @@ pub static RULES: &[Rule] = &[
         1,
         "Codex user skills",
         "§2.2 (1)",
-    ),
+    )),
     row(
         Codex,
         Plugin,
@@ -318,7 +340,7 @@ pub static RULES: &[Rule] = &[
         "OpenCode home skills",
         "§2.3 (3)",
     ),
-    row(
+    installs(row(
         Opencode,
         Project,
         Place::Project(".opencode/skills", UpToRepository),
@@ -326,7 +348,7 @@ pub static RULES: &[Rule] = &[
         2,
         "OpenCode project skills",
         "§2.3 (3)",
-    ),
+    )),
     row(
         Opencode,
         Project,
@@ -336,7 +358,7 @@ pub static RULES: &[Rule] = &[
         "OpenCode project skills",
         "§2.3 (3)",
     ),
-    row(
+    installs(row(
         Opencode,
         User,
         Place::Under(&XDG_CONFIG, "opencode/skills"),
@@ -344,7 +366,7 @@ pub static RULES: &[Rule] = &[
         3,
         "OpenCode global skills",
         "§2.3 (3)",
-    ),
+    )),
     row(
         Opencode,
         User,
@@ -412,7 +434,7 @@ pub static RULES: &[Rule] = &[
         "Gemini CLI workspace skills",
         "§2.4",
     ),
-    row(
+    installs(row(
         GeminiCli,
         Project,
         Place::Project(".gemini/skills", Start),
@@ -420,7 +442,7 @@ pub static RULES: &[Rule] = &[
         1,
         "Gemini CLI workspace skills",
         "§2.4",
-    ),
+    )),
     row(
         GeminiCli,
         User,
@@ -430,7 +452,7 @@ pub static RULES: &[Rule] = &[
         "Gemini CLI user skills",
         "§2.4",
     ),
-    row(
+    installs(row(
         GeminiCli,
         User,
         Place::Under(&GEMINI_DIR, "skills"),
@@ -438,7 +460,7 @@ pub static RULES: &[Rule] = &[
         3,
         "Gemini CLI user skills",
         "§2.4",
-    ),
+    )),
     row(
         GeminiCli,
         Plugin,
@@ -452,7 +474,7 @@ pub static RULES: &[Rule] = &[
         "§2.4 (extension layout unconfirmed)",
     ),
     // GitHub Copilot: first found wins, project (and its parents) before personal before plugins.
-    row(
+    installs(row(
         Copilot,
         Project,
         Place::Project(".github/skills", UpToRepository),
@@ -460,7 +482,7 @@ pub static RULES: &[Rule] = &[
         0,
         "Copilot project skills",
         "§2.5",
-    ),
+    )),
     row(
         Copilot,
         Project,
@@ -479,7 +501,7 @@ pub static RULES: &[Rule] = &[
         "Copilot project skills",
         "§2.5",
     ),
-    row(
+    installs(row(
         Copilot,
         User,
         Place::Under(&COPILOT_HOME, "skills"),
@@ -487,7 +509,7 @@ pub static RULES: &[Rule] = &[
         1,
         "Copilot personal skills",
         "§2.5",
-    ),
+    )),
     row(
         Copilot,
         User,
@@ -528,7 +550,7 @@ pub static RULES: &[Rule] = &[
         "Cursor project skills",
         "§2.6",
     ),
-    row(
+    installs(row(
         Cursor,
         Project,
         Place::Project(".cursor/skills", Start),
@@ -536,7 +558,7 @@ pub static RULES: &[Rule] = &[
         0,
         "Cursor project skills",
         "§2.6",
-    ),
+    )),
     row(
         Cursor,
         Project,
@@ -564,7 +586,7 @@ pub static RULES: &[Rule] = &[
         "Cursor user skills",
         "§2.6",
     ),
-    row(
+    installs(row(
         Cursor,
         User,
         Place::Home(".cursor/skills"),
@@ -572,7 +594,7 @@ pub static RULES: &[Rule] = &[
         1,
         "Cursor user skills",
         "§2.6",
-    ),
+    )),
     row(
         Cursor,
         User,
@@ -592,7 +614,7 @@ pub static RULES: &[Rule] = &[
         "§2.6",
     ),
     // Goose loads in order and the later wins; project `.agents` is highest.
-    row(
+    installs(row(
         Goose,
         Project,
         Place::Project(".agents/skills", Start),
@@ -600,7 +622,7 @@ pub static RULES: &[Rule] = &[
         0,
         "Goose project skills",
         "§2.8",
-    ),
+    )),
     row(
         Goose,
         Project,
@@ -628,7 +650,7 @@ pub static RULES: &[Rule] = &[
         "Goose config skills",
         "§2.8",
     ),
-    row(
+    installs(row(
         Goose,
         User,
         Place::Home(".agents/skills"),
@@ -636,7 +658,7 @@ pub static RULES: &[Rule] = &[
         4,
         "Goose global skills",
         "§2.8",
-    ),
+    )),
     row(
         Goose,
         User,
@@ -647,7 +669,7 @@ pub static RULES: &[Rule] = &[
         "§2.8",
     ),
     // Windsurf: workspace over global.
-    row(
+    installs(row(
         Windsurf,
         Project,
         Place::Project(".windsurf/skills", Start),
@@ -655,8 +677,8 @@ pub static RULES: &[Rule] = &[
         0,
         "Windsurf workspace skills",
         "§2.9",
-    ),
-    row(
+    )),
+    installs(row(
         Windsurf,
         User,
         Place::Home(".codeium/windsurf/skills"),
@@ -664,7 +686,7 @@ pub static RULES: &[Rule] = &[
         1,
         "Windsurf global skills",
         "§2.9",
-    ),
+    )),
 ];
 
 #[cfg(test)]
@@ -681,6 +703,21 @@ mod tests {
                 .collect();
             assert!(scopes.contains(&User), "{agent} has no user root");
             assert!(scopes.contains(&Project), "{agent} has no project root");
+        }
+    }
+
+    #[test]
+    fn every_agent_has_one_install_root_per_scope() {
+        for agent in AgentId::ALL {
+            for scope in [User, Project] {
+                let marked = RULES
+                    .iter()
+                    .filter(|r| r.installs && r.agent == agent && r.scope == scope)
+                    .count();
+                assert_eq!(marked, 1, "{agent} {scope:?}");
+                assert!(install_rule(agent, scope).unwrap().layout.loaded());
+            }
+            assert!(install_rule(agent, Plugin).is_none());
         }
     }
 

@@ -217,11 +217,12 @@ impl RootWalker<'_> {
     /// `<root>/<marketplace>/.claude-plugin/marketplace.json` and the plugins it holds.
     fn marketplaces(&mut self, root: &Path) {
         for entry in sorted_entries(root, self) {
-            match plugin::read_marketplace(&entry.path()) {
+            match plugin::read_listing(&entry.path()) {
                 Ok(Some(plugins)) => {
                     for listed in plugins {
+                        let Some(dir) = &listed.dir else { continue };
                         let origin = PluginOrigin::new(Some(listed.name.clone()), Via::Marketplace);
-                        self.plugin(&listed.dir, origin, &listed.skills);
+                        self.plugin(dir, origin, &listed.skills);
                     }
                 }
                 Ok(None) => {}
@@ -318,7 +319,7 @@ fn marketplace_listing(
     plugin_name: &str,
 ) -> Option<Vec<String>> {
     let clone = cache_root.parent()?.join("marketplaces").join(marketplace);
-    let entries = plugin::read_marketplace(&clone).ok()??;
+    let entries = plugin::read_listing(&clone).ok()??;
     let entry = entries.into_iter().find(|e| e.name == *plugin_name)?;
     (!entry.skills.is_empty()).then_some(entry.skills)
 }

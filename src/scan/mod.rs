@@ -20,7 +20,7 @@ use crate::roots::{AgentId, Environment, Priority, Root, RootSet, Source};
 use crate::skill::{Declared, Lint};
 
 pub use discover::{Broken, RootNote, Via};
-pub use plugin::ManifestProblem;
+pub use plugin::{Listed, MARKETPLACE_FILE, ManifestProblem, parse_marketplace};
 
 /// Why part of a skill could not be read or does not follow the rules; shown on the listing,
 /// never a reason to leave the skill out.

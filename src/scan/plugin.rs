@@ -111,26 +111,26 @@ pub fn read_manifest(plugin_dir: &Path) -> Result<Option<Manifest>, ManifestProb
     }))
 }
 
-/// A plugin a marketplace lists with a folder inside the marketplace.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MarketplaceEntry {
-    pub name: String,
-    pub dir: PathBuf,
-    /// The skills the entry lists; empty means the plugin's own.
-    pub skills: Vec<String>,
-}
-
 /// A plugin as a marketplace lists it, wherever its source is.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Listed {
     pub name: String,
-    /// The plugin's folder inside the marketplace, when its source is a relative path there.
+    /// The plugin's folder inside the marketplace, when its source is a relative path there
+    /// and the marketplace is a folder on disk.
     pub dir: Option<PathBuf>,
     /// The source as written: a relative path, or an object naming a remote source.
     pub source: serde_json::Value,
+    /// The skills the entry lists; empty means the plugin's own.
     pub skills: Vec<String>,
     /// The version the marketplace gives the plugin, when it gives one as text.
     pub version: Option<String>,
+}
+
+impl Listed {
+    /// The source when it is a path relative to the marketplace.
+    pub fn local_source(&self) -> Option<&str> {
+        self.source.as_str()
+    }
 }
 
 /// Every plugin the marketplace cloned at `marketplace_dir` lists.
@@ -140,39 +140,32 @@ pub fn read_listing(marketplace_dir: &Path) -> Result<Option<Vec<Listed>>, Manif
         return Ok(None);
     }
     let file: MarketplaceFile = read_json(&path)?;
-    let listed = file
-        .plugins
+    Ok(Some(listing(file, Some(marketplace_dir))))
+}
+
+/// Every plugin a marketplace file held in memory lists (a bundle being imported).
+///
+/// # Errors
+/// The JSON error, as a sentence.
+pub fn parse_marketplace(bytes: &[u8]) -> Result<Vec<Listed>, String> {
+    let file: MarketplaceFile =
+        serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+    Ok(listing(file, None))
+}
+
+fn listing(file: MarketplaceFile, marketplace_dir: Option<&Path>) -> Vec<Listed> {
+    file.plugins
         .into_iter()
         .map(|entry| Listed {
-            dir: entry
-                .source
-                .as_str()
-                .and_then(|relative| inside(marketplace_dir, relative)),
+            dir: marketplace_dir
+                .zip(entry.source.as_str())
+                .and_then(|(base, relative)| inside(base, relative)),
             name: entry.name,
             skills: entry.skills.into_vec(),
             version: entry.version.as_str().map(str::to_owned),
             source: entry.source,
         })
-        .collect();
-    Ok(Some(listed))
-}
-
-/// The plugins of the marketplace cloned at `marketplace_dir` whose source is a folder in it.
-pub fn read_marketplace(
-    marketplace_dir: &Path,
-) -> Result<Option<Vec<MarketplaceEntry>>, ManifestProblem> {
-    Ok(read_listing(marketplace_dir)?.map(|listed| {
-        listed
-            .into_iter()
-            .filter_map(|entry| {
-                Some(MarketplaceEntry {
-                    dir: entry.dir?,
-                    name: entry.name,
-                    skills: entry.skills,
-                })
-            })
-            .collect()
-    }))
+        .collect()
 }
 
 /// The skill folders of a plugin: those `listed` (relative paths, each a skill or a folder of
@@ -286,27 +279,35 @@ mod tests {
     }
 
     #[test]
-    fn a_marketplace_lists_its_local_plugins_only() {
+    fn a_marketplace_gives_a_folder_only_to_its_local_plugins() {
         let tmp = tempfile::tempdir().unwrap();
         fs::create_dir_all(tmp.path().join(".claude-plugin")).unwrap();
-        fs::write(
-            tmp.path().join(MARKETPLACE_FILE),
-            r#"{"name": "m", "plugins": [
-                {"name": "docs", "source": "./", "skills": ["./skills/pdf"]},
+        let text = r#"{"name": "m", "plugins": [
+                {"name": "docs", "source": "./", "skills": ["./skills/pdf"], "version": "1.0.0"},
                 {"name": "remote", "source": {"source": "github", "repo": "a/b"}},
                 {"name": "escape", "source": "../outside"}
-            ]}"#,
-        )
-        .unwrap();
-        let entries = read_marketplace(tmp.path()).unwrap().unwrap();
+            ]}"#;
+        fs::write(tmp.path().join(MARKETPLACE_FILE), text).unwrap();
+        let listed = read_listing(tmp.path()).unwrap().unwrap();
+        let dirs: Vec<(&str, Option<&Path>)> = listed
+            .iter()
+            .map(|l| (l.name.as_str(), l.dir.as_deref()))
+            .collect();
         assert_eq!(
-            entries,
-            [MarketplaceEntry {
-                name: "docs".into(),
-                dir: tmp.path().to_path_buf(),
-                skills: vec!["./skills/pdf".into()],
-            }]
+            dirs,
+            [
+                ("docs", Some(tmp.path())),
+                ("remote", None),
+                ("escape", None)
+            ]
         );
+        assert_eq!(listed[0].skills, ["./skills/pdf"]);
+        assert_eq!(listed[0].version.as_deref(), Some("1.0.0"));
+        // From memory, no folder is known, but the relative source is.
+        let parsed = parse_marketplace(text.as_bytes()).unwrap();
+        assert_eq!(parsed[0].dir, None);
+        assert_eq!(parsed[0].local_source(), Some("./"));
+        assert_eq!(parsed[1].local_source(), None);
     }
 
     #[test]

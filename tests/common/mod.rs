@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod archive;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
@@ -290,4 +292,34 @@ pub fn set_modified(dir: &Path, when: std::time::SystemTime) {
             .and_then(|file| file.set_modified(when))
             .expect("set modified");
     }
+}
+
+/// Everything below `dir` as it is now: each entry's kind, mode and content (a link's target),
+/// by path, so two snapshots are equal only if nothing was added, removed or changed.
+pub fn snapshot(dir: &Path) -> BTreeMap<String, (String, u32, Vec<u8>)> {
+    let mut found = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).min_depth(1).sort_by_file_name() {
+        let entry = entry.expect("walk");
+        let meta = entry.path().symlink_metadata().expect("lstat");
+        let kind = meta.file_type();
+        let (what, content) = if kind.is_symlink() {
+            let target = fs::read_link(entry.path()).expect("readlink");
+            ("link", target.to_string_lossy().as_bytes().to_vec())
+        } else if kind.is_file() {
+            ("file", fs::read(entry.path()).expect("read"))
+        } else if kind.is_dir() {
+            ("dir", Vec::new())
+        } else {
+            ("other", Vec::new())
+        };
+        #[cfg(unix)]
+        let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions());
+        #[cfg(not(unix))]
+        let mode = 0;
+        found.insert(
+            relative(entry.path(), dir),
+            (what.to_owned(), mode, content),
+        );
+    }
+    found
 }

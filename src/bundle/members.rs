@@ -1,0 +1,321 @@
+//! What a bundle may hold, whatever its source: every member's name goes through the path
+//! rules, metadata is set aside before it costs anything, the bounds are counted, and no two
+//! members may land on one path (exactly, as a file and a folder, or on a case-insensitive,
+//! normalisation-insensitive file system).
+
+use std::collections::HashMap;
+
+use super::limits::Limits;
+use super::path::{MemberPath, collision_key, member_path};
+use super::refusal::{EntryKind, Refusal, shown};
+use crate::record::IGNORED_NAMES;
+
+/// One member held in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    pub parts: Vec<String>,
+    pub kind: Kind,
+}
+
+/// What a member is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    File {
+        content: Vec<u8>,
+        executable: bool,
+    },
+    Folder,
+    /// A link, device or other entry: allowed outside the skills (left out), refused inside.
+    Other(EntryKind),
+}
+
+/// What a reader does with a member whose name was admitted.
+#[derive(Debug)]
+pub enum Admit {
+    Hold(MemberPath),
+    /// Metadata: its data is skipped and it counts against nothing but the stream bound.
+    SetAside,
+    /// The bundle's own top folder (`./`).
+    Top,
+}
+
+/// Whether a path is metadata an operating system or a version-control tool left beside the
+/// files: AppleDouble `._*` sidecars, `__MACOSX/`, `.DS_Store`, `Thumbs.db`, and `.git`.
+pub fn is_metadata(part: &str) -> bool {
+    part.starts_with("._") || part == "__MACOSX" || part == ".git" || IGNORED_NAMES.contains(&part)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    File,
+    Folder,
+    /// A folder only known because something lies below it.
+    Implied,
+}
+
+/// The members of one bundle as a reader gathers them.
+#[derive(Debug)]
+pub struct Members<'l> {
+    limits: &'l Limits,
+    held: Vec<Member>,
+    set_aside: Vec<String>,
+    exact: HashMap<Vec<String>, Class>,
+    folded: HashMap<Vec<String>, Vec<String>>,
+    bytes: u64,
+}
+
+impl<'l> Members<'l> {
+    pub fn new(limits: &'l Limits) -> Self {
+        Self {
+            limits,
+            held: Vec::new(),
+            set_aside: Vec::new(),
+            exact: HashMap::new(),
+            folded: HashMap::new(),
+            bytes: 0,
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        self.limits
+    }
+
+    /// Check a member's raw name and say what to do with it.
+    ///
+    /// # Errors
+    /// [`Refusal::UnsafePath`] for a name that breaks a path rule.
+    pub fn admit(&mut self, raw: &[u8]) -> Result<Admit, Refusal> {
+        let Some(path) = member_path(raw, self.limits)? else {
+            return Ok(Admit::Top);
+        };
+        if path.parts.iter().any(|part| is_metadata(part)) {
+            self.set_aside.push(shown(raw));
+            return Ok(Admit::SetAside);
+        }
+        Ok(Admit::Hold(path))
+    }
+
+    /// Check that a file of `size` bytes may be held, before its data is read.
+    ///
+    /// # Errors
+    /// When the file, or the bundle with it, would pass a bound.
+    pub fn reserve(&mut self, path: &MemberPath, size: u64) -> Result<(), Refusal> {
+        if self.held.len() >= self.limits.entries {
+            return Err(Refusal::TooManyEntries(self.limits.entries));
+        }
+        if size > self.limits.file_bytes {
+            return Err(Refusal::FileTooLarge {
+                path: path.parts.join("/"),
+                size,
+                limit: self.limits.file_bytes,
+            });
+        }
+        match self.bytes.checked_add(size) {
+            Some(total) if total <= self.limits.bytes => {
+                self.bytes = total;
+                Ok(())
+            }
+            _ => Err(Refusal::TooLarge(self.limits.bytes)),
+        }
+    }
+
+    /// Hold a member.
+    ///
+    /// # Errors
+    /// When the bundle holds too many entries, or the member's path is taken.
+    pub fn hold(&mut self, parts: Vec<String>, kind: Kind) -> Result<(), Refusal> {
+        if self.held.len() >= self.limits.entries {
+            return Err(Refusal::TooManyEntries(self.limits.entries));
+        }
+        let class = match kind {
+            Kind::Folder => Class::Folder,
+            Kind::File { .. } | Kind::Other(_) => Class::File,
+        };
+        self.place(&parts, class)?;
+        self.held.push(Member { parts, kind });
+        Ok(())
+    }
+
+    /// Every member held, and the names set aside.
+    pub fn finish(self) -> (Vec<Member>, Vec<String>) {
+        (self.held, self.set_aside)
+    }
+
+    /// Mark `parts` as a `class`, and each folder above it as a folder.
+    fn place(&mut self, parts: &[String], class: Class) -> Result<(), Refusal> {
+        let mut folded: Vec<String> = Vec::with_capacity(parts.len());
+        for (index, part) in parts.iter().enumerate() {
+            folded.push(collision_key(part));
+            let prefix = &parts[..=index];
+            let last = index + 1 == parts.len();
+            let wanted = if last { class } else { Class::Implied };
+            match (self.exact.get(prefix).copied(), wanted) {
+                (None, _) => {
+                    if let Some(other) = self.folded.get(folded.as_slice()) {
+                        return Err(Refusal::Collision {
+                            path: prefix.join("/"),
+                            other: other.join("/"),
+                        });
+                    }
+                    self.folded.insert(folded.clone(), prefix.to_vec());
+                    self.exact.insert(prefix.to_vec(), wanted);
+                }
+                (Some(Class::File), Class::File) | (Some(Class::Folder), Class::Folder) => {
+                    return Err(Refusal::DuplicatePath(prefix.join("/")));
+                }
+                (Some(Class::File), _) | (Some(Class::Folder | Class::Implied), Class::File) => {
+                    return Err(Refusal::FileAndFolder(prefix.join("/")));
+                }
+                (Some(Class::Implied), Class::Folder) => {
+                    self.exact.insert(prefix.to_vec(), Class::Folder);
+                }
+                (Some(Class::Folder | Class::Implied), Class::Implied) => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::limits;
+
+    fn file() -> Kind {
+        Kind::File {
+            content: Vec::new(),
+            executable: false,
+        }
+    }
+
+    fn parts(path: &str) -> Vec<String> {
+        path.split('/').map(str::to_owned).collect()
+    }
+
+    fn hold_all(members: &[(&str, Kind)]) -> Result<(), Refusal> {
+        let limits = limits();
+        let mut held = Members::new(&limits);
+        for (path, kind) in members {
+            held.hold(parts(path), kind.clone())?;
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_path_is_one_thing_once() {
+        assert_eq!(
+            hold_all(&[("demo/SKILL.md", file()), ("demo/SKILL.md", file())]),
+            Err(Refusal::DuplicatePath("demo/SKILL.md".into()))
+        );
+        assert_eq!(
+            hold_all(&[("demo", Kind::Folder), ("demo", Kind::Folder)]),
+            Err(Refusal::DuplicatePath("demo".into()))
+        );
+        assert_eq!(
+            hold_all(&[("demo/x", file()), ("demo/x", Kind::Folder)]),
+            Err(Refusal::FileAndFolder("demo/x".into()))
+        );
+        assert_eq!(
+            hold_all(&[("demo/a", file()), ("demo/a/b", file())]),
+            Err(Refusal::FileAndFolder("demo/a".into()))
+        );
+        assert_eq!(
+            hold_all(&[("demo/a/b", file()), ("demo/a", file())]),
+            Err(Refusal::FileAndFolder("demo/a".into()))
+        );
+        assert_eq!(
+            hold_all(&[
+                ("demo/a/b", file()),
+                ("demo/a", Kind::Folder),
+                ("demo", Kind::Folder)
+            ]),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn names_one_file_system_would_merge_collide() {
+        assert_eq!(
+            hold_all(&[("demo/SKILL.md", file()), ("demo/skill.md", file())]),
+            Err(Refusal::Collision {
+                path: "demo/skill.md".into(),
+                other: "demo/SKILL.md".into()
+            })
+        );
+        assert_eq!(
+            hold_all(&[("Demo/a", file()), ("demo/b", file())]),
+            Err(Refusal::Collision {
+                path: "demo".into(),
+                other: "Demo".into()
+            })
+        );
+        assert!(matches!(
+            hold_all(&[
+                ("demo/caf\u{e9}.md", file()),
+                ("demo/cafe\u{301}.md", file())
+            ]),
+            Err(Refusal::Collision { .. })
+        ));
+    }
+
+    #[test]
+    fn metadata_is_set_aside_before_it_counts() {
+        let limits = crate::bundle::Limits {
+            entries: 1,
+            ..limits()
+        };
+        let mut members = Members::new(&limits);
+        for name in [
+            "demo/._SKILL.md",
+            "__MACOSX/demo/x",
+            "demo/.DS_Store",
+            "demo/Thumbs.db",
+            ".git/config",
+        ] {
+            assert!(
+                matches!(members.admit(name.as_bytes()), Ok(Admit::SetAside)),
+                "{name}"
+            );
+        }
+        let Ok(Admit::Hold(path)) = members.admit(b"demo/SKILL.md") else {
+            panic!("a skill file is held");
+        };
+        members.reserve(&path, 3).unwrap();
+        members.hold(path.parts, file()).unwrap();
+        let (held, set_aside) = members.finish();
+        assert_eq!(held.len(), 1);
+        assert_eq!(set_aside.len(), 5);
+    }
+
+    #[test]
+    fn bounds_are_checked_before_data_is_read() {
+        let limits = crate::bundle::Limits {
+            entries: 2,
+            bytes: 10,
+            file_bytes: 6,
+            ..limits()
+        };
+        let mut members = Members::new(&limits);
+        let path = MemberPath {
+            parts: parts("demo/a"),
+            folder: false,
+        };
+        assert!(matches!(
+            members.reserve(&path, 7),
+            Err(Refusal::FileTooLarge {
+                size: 7,
+                limit: 6,
+                ..
+            })
+        ));
+        members.reserve(&path, 6).unwrap();
+        assert_eq!(members.reserve(&path, 5), Err(Refusal::TooLarge(10)));
+        members.hold(parts("demo/a"), file()).unwrap();
+        members.hold(parts("demo/b"), file()).unwrap();
+        assert_eq!(
+            members.hold(parts("demo/c"), file()),
+            Err(Refusal::TooManyEntries(2))
+        );
+        assert_eq!(members.reserve(&path, 0), Err(Refusal::TooManyEntries(2)));
+    }
+}

@@ -1,0 +1,192 @@
+//! pax extended headers, parsed by their length prefixes as POSIX defines them, and refused
+//! wherever tar readers disagree about what they say (archive-import-safety.md §2.3 items 3–8,
+//! 18, 34): a malformed or repeated record, a value holding a line break (tar-rs splits records
+//! on it, tar-rs#452), an empty value (which unsets a key for some readers), a key skilldeck
+//! does not know. The tar crate skips malformed records silently, which is why this is parsed
+//! here.
+
+/// What a local (`x`) header says about the entry after it.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Local {
+    pub path: Option<Vec<u8>>,
+    pub size: Option<u64>,
+    pub linkpath: bool,
+    pub sparse: bool,
+}
+
+/// Parse the body of a local header.
+///
+/// # Errors
+/// Why the records cannot be trusted, as a sentence.
+pub fn local(body: &[u8]) -> Result<Local, String> {
+    let mut local = Local::default();
+    for (key, value) in records(body)? {
+        match key {
+            "path" => local.path = Some(value.to_vec()),
+            "size" => local.size = Some(decimal(value).ok_or("its pax size is not a number")?),
+            "linkpath" => local.linkpath = true,
+            "mtime" | "atime" | "ctime" => {
+                time(value).ok_or_else(|| format!("its pax {key} is not a time"))?;
+            }
+            "uid" | "gid" => {
+                decimal(value).ok_or_else(|| format!("its pax {key} is not a number"))?;
+            }
+            // Owners, comments and extended attributes are accepted and never applied.
+            "uname" | "gname" | "comment" => {}
+            key if key.starts_with("SCHILY.") || key.starts_with("LIBARCHIVE.") => {}
+            key if key.starts_with("GNU.sparse.") => local.sparse = true,
+            key => {
+                return Err(format!(
+                    "it carries the pax key {key:?}, which skilldeck does not read"
+                ));
+            }
+        }
+    }
+    Ok(local)
+}
+
+/// Check the body of a global (`g`) header: only the `comment` that `git archive` and GitHub
+/// write is accepted, since a global path or size would reach every later entry in some readers
+/// and none in others.
+///
+/// # Errors
+/// Why the header cannot be trusted.
+pub fn global(body: &[u8]) -> Result<(), String> {
+    for (key, _) in records(body)? {
+        if key != "comment" {
+            return Err(format!(
+                "its global pax header sets {key:?}, which tar readers apply differently"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The records of a body, each checked; a repeated key is refused.
+fn records(body: &[u8]) -> Result<Vec<(&str, &[u8])>, String> {
+    let mut found: Vec<(&str, &[u8])> = Vec::new();
+    let mut rest = body;
+    while !rest.is_empty() {
+        let (key, value, after) = record(rest)?;
+        if found.iter().any(|(k, _)| *k == key) {
+            return Err(format!("its pax header sets {key:?} twice"));
+        }
+        found.push((key, value));
+        rest = after;
+    }
+    Ok(found)
+}
+
+/// One `"<length> <key>=<value>\n"` record and what follows it.
+fn record(bytes: &[u8]) -> Result<(&str, &[u8], &[u8]), String> {
+    let malformed = || "its pax header holds a malformed record".to_owned();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 || digits > 20 || bytes.get(digits) != Some(&b' ') {
+        return Err(malformed());
+    }
+    let length: usize = std::str::from_utf8(&bytes[..digits])
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(malformed)?;
+    if length > bytes.len() || length < digits + 4 {
+        return Err(malformed());
+    }
+    let (record, after) = bytes.split_at(length);
+    let Some(content) = record[digits + 1..].strip_suffix(b"\n") else {
+        return Err(malformed());
+    };
+    let equals = content
+        .iter()
+        .position(|b| *b == b'=')
+        .ok_or_else(malformed)?;
+    let (key, value) = (&content[..equals], &content[equals + 1..]);
+    let key = std::str::from_utf8(key)
+        .ok()
+        .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_graphic()))
+        .ok_or_else(malformed)?;
+    if value.contains(&b'\n') {
+        return Err(format!(
+            "its pax {key:?} holds a line break, which tar readers split differently"
+        ));
+    }
+    if value.is_empty() {
+        return Err(format!(
+            "its pax {key:?} is empty, which some tar readers take as unsetting it"
+        ));
+    }
+    Ok((key, value, after))
+}
+
+fn decimal(value: &[u8]) -> Option<u64> {
+    if value.is_empty() || !value.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(value).ok()?.parse().ok()
+}
+
+/// A pax time: an optional sign, seconds, an optional fraction.
+fn time(value: &[u8]) -> Option<()> {
+    let unsigned = value.strip_prefix(b"-").unwrap_or(value);
+    let mut parts = unsigned.splitn(2, |b| *b == b'.');
+    decimal(parts.next()?)?;
+    match parts.next() {
+        Some(fraction) => decimal(fraction).map(|_| ()),
+        None => Some(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record with its length prefix, which counts its own digits.
+    fn rec(key: &str, value: &str) -> String {
+        let body = format!(" {key}={value}\n");
+        let mut digits = 1;
+        while (body.len() + digits).to_string().len() != digits {
+            digits += 1;
+        }
+        format!("{}{body}", body.len() + digits)
+    }
+
+    #[test]
+    fn the_records_real_archives_write_are_read() {
+        let body = format!(
+            "{}{}{}{}",
+            rec("path", "demo/references/long.md"),
+            rec("mtime", "1700000000.5"),
+            rec("SCHILY.xattr.user.x", "y"),
+            rec("size", "12")
+        );
+        let local = local(body.as_bytes()).unwrap();
+        assert_eq!(local.path.as_deref(), Some(&b"demo/references/long.md"[..]));
+        assert_eq!(local.size, Some(12));
+        global(rec("comment", "3f2a9c0d1e").as_bytes()).unwrap();
+        assert_eq!(rec("comment", "3f2a9c0d1e"), "22 comment=3f2a9c0d1e\n");
+    }
+
+    #[test]
+    fn every_ambiguous_record_is_refused() {
+        let cases: Vec<String> = vec![
+            // The tar-rs#452 framing: one comment by length, a path to tar-rs.
+            "29 comment=x\n16 path=../evil\n".into(),
+            format!("{}{}", rec("path", "a"), rec("path", "b")),
+            rec("path", ""),
+            "5 a=b\n".into(),
+            "10 path=ab".into(),
+            "99 path=ab\n".into(),
+            "x path=ab\n".into(),
+            "7 =abc\n".into(),
+            rec("size", "12x"),
+            rec("mtime", "soon"),
+            rec("hdrcharset", "BINARY"),
+            rec("linkpath", "x") + "garbage",
+        ];
+        for body in cases {
+            assert!(local(body.as_bytes()).is_err(), "{body:?}");
+        }
+        let sparse = local(rec("GNU.sparse.major", "1").as_bytes()).unwrap();
+        assert!(sparse.sparse);
+        assert!(global(rec("path", "x").as_bytes()).is_err());
+    }
+}

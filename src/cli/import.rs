@@ -1,0 +1,210 @@
+//! `skilldeck import SOURCE`: read a bundle whole, show what it holds, and install its skills
+//! with skilldeck's record — or say in one sentence why not, with nothing written.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::bundle::{self, Bundle, BundledSkill};
+use crate::install::{self, InstallError, Installed, Progress, Step, Watch};
+use crate::roots::{self, AgentId, Environment, Scope};
+
+use super::human::count;
+use super::json::{self, ImportedJson, PreviewJson, RefusedJson};
+use super::progress::Reporter;
+use super::{Failure, Outcome};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A folder, a .tar, a .tar.gz or .tgz, or a .zip or .skill
+    source: PathBuf,
+    /// Install into this skills folder
+    #[arg(long, value_name = "DIR", conflicts_with = "agent")]
+    to: Option<PathBuf>,
+    /// Install into this agent's skills folder (claude-code, codex, opencode, gemini-cli,
+    /// copilot, cursor, goose, windsurf)
+    #[arg(long, value_name = "ID", value_parser = agent_id)]
+    agent: Option<AgentId>,
+    /// With --agent: the agent's folder for this user, or for this project [default: user]
+    #[arg(long, value_enum)]
+    scope: Option<ScopeArg>,
+    /// Import only this skill of the bundle (repeatable) [default: every skill]
+    #[arg(long = "skill", value_name = "NAME")]
+    skills: Vec<String>,
+    /// Read and judge the bundle (and the destination, when given), and write nothing
+    #[arg(long)]
+    dry_run: bool,
+    /// Replace a skill that was edited since skilldeck installed it, or that someone else
+    /// installed
+    #[arg(long)]
+    force: bool,
+    /// Print JSON (the shapes in PRODUCT.md) instead of sentences
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ScopeArg {
+    User,
+    Project,
+}
+
+fn agent_id(id: &str) -> Result<AgentId, String> {
+    AgentId::from_id(id).ok_or_else(|| {
+        let known: Vec<&str> = AgentId::ALL.iter().map(|a| a.id()).collect();
+        format!("no agent {id:?}; one of {}", known.join(", "))
+    })
+}
+
+pub fn run(args: &Args, project: &Path) -> Result<Outcome, Failure> {
+    let destination = destination(args, project)?;
+    let bundle = match bundle::read(&args.source) {
+        Ok(bundle) => bundle,
+        Err(refusal) => return refused(args, refusal.code(), &refusal),
+    };
+    let chosen = match bundle.select(&args.skills) {
+        Ok(chosen) => chosen,
+        Err(refusal) => return refused(args, refusal.code(), &refusal),
+    };
+    if args.dry_run {
+        let steps = match &destination {
+            Some(root) => match install::plan(root, &chosen, args.force) {
+                Ok(steps) => Some(steps),
+                Err(conflict) => return refused(args, conflict.code(), &conflict),
+            },
+            None => None,
+        };
+        return preview(args, &bundle, &chosen, steps.as_deref());
+    }
+    let Some(root) = destination else {
+        return Err(Failure::Usage(
+            "say where to install: --to DIR, or --agent ID [--scope user|project] (or --dry-run to only look)"
+                .to_owned(),
+        ));
+    };
+    let mut watch = Shown(Reporter::on_stderr("installing files"));
+    let result = install::install(&root, &chosen, args.force, &mut watch);
+    watch.0.finish();
+    match result {
+        Ok(installed) => done(args, &installed),
+        Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),
+        Err(error) => Err(Failure::Install(error)),
+    }
+}
+
+/// The root the skills go to, if the arguments name one.
+fn destination(args: &Args, project: &Path) -> Result<Option<PathBuf>, Failure> {
+    if args.scope.is_some() && args.agent.is_none() {
+        return Err(Failure::Usage(
+            "--scope picks one of an agent's folders: give --agent ID with it".to_owned(),
+        ));
+    }
+    if let Some(dir) = &args.to {
+        return std::path::absolute(dir)
+            .map(Some)
+            .map_err(|error| Failure::Usage(format!("--to {}: {error}", dir.display())));
+    }
+    let Some(agent) = args.agent else {
+        return Ok(None);
+    };
+    let scope = match args.scope {
+        Some(ScopeArg::Project) => Scope::Project,
+        Some(ScopeArg::User) | None => Scope::User,
+    };
+    let env = Environment::from_process()?;
+    roots::install_root(&env, project, agent, scope)
+        .map(Some)
+        .ok_or_else(|| Failure::Usage(format!("{agent} has no skills folder for that scope")))
+}
+
+/// The install's progress, on a terminal.
+struct Shown(Reporter);
+
+impl Watch for Shown {
+    fn wrote(&mut self, progress: Progress<'_>) {
+        self.0.update(progress.files_done, progress.files_total);
+    }
+}
+
+fn refused(
+    args: &Args,
+    code: &'static str,
+    why: &dyn std::fmt::Display,
+) -> Result<Outcome, Failure> {
+    let message = why.to_string();
+    if args.json {
+        json::print(&RefusedJson::new(code, &message))?;
+    } else {
+        super::eprint(&format!("skilldeck: refused ({code}): {message}\n"))?;
+    }
+    Ok(Outcome::Negative)
+}
+
+fn preview(
+    args: &Args,
+    bundle: &Bundle,
+    chosen: &[&BundledSkill],
+    steps: Option<&[Step<'_>]>,
+) -> Result<Outcome, Failure> {
+    if args.json {
+        json::print(&PreviewJson::new(bundle, chosen, steps))?;
+        return Ok(Outcome::Done);
+    }
+    let mut out = String::new();
+    for skill in chosen {
+        let _ = write!(
+            out,
+            "{}  {}, {} bytes",
+            skill.name,
+            count(skill.files.len(), "file"),
+            skill.size()
+        );
+        match steps.and_then(|s| s.iter().find(|step| step.skill.name == skill.name)) {
+            Some(step) => {
+                let _ = writeln!(out, "  would be {} at {}", step.action, step.dir.display());
+            }
+            None => out.push('\n'),
+        }
+        for file in &skill.files {
+            let mode = if file.executable { "  executable" } else { "" };
+            let _ = writeln!(out, "  {:>9}  {}{mode}", file.content.len(), file.path);
+        }
+        for lint in &skill.declared.lints {
+            let _ = writeln!(out, "  ! {lint}");
+        }
+    }
+    if !bundle.left_out.is_empty() {
+        let _ = writeln!(
+            out,
+            "left out ({}): {}",
+            bundle.left_out.len(),
+            bundle.left_out.join(", ")
+        );
+    }
+    if !bundle.set_aside.is_empty() {
+        let _ = writeln!(out, "set aside as metadata: {}", bundle.set_aside.len());
+    }
+    for note in &bundle.notes {
+        let _ = writeln!(out, "note: {note}");
+    }
+    super::print(&out)?;
+    Ok(Outcome::Done)
+}
+
+fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
+    if args.json {
+        json::print(&ImportedJson::new(installed))?;
+    } else {
+        let mut out = String::new();
+        for skill in installed {
+            let _ = writeln!(
+                out,
+                "{} {} at {}",
+                skill.action,
+                skill.name,
+                skill.dir.display()
+            );
+        }
+        super::print(&out)?;
+    }
+    Ok(Outcome::Done)
+}

@@ -1,0 +1,268 @@
+//! Installing the skills of a bundle into a root, with skilldeck's record.
+//!
+//! Decided as agent-skill-installer decides: nothing there, install; skilldeck's copy and
+//! intact, update; edited, or someone else's, a conflict unless forced. Every skill is judged
+//! before anything is written, so a conflict on the last leaves the root untouched; under the
+//! root's lock they are judged again (another import may have been first), then every skill is
+//! staged, all are synced together, and each is renamed into place in one step by
+//! [`RootLock`]. Each `SKILL.md` gets the
+//! record and the content digest of exactly the files written.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::existing::{Existing, judge};
+use super::swap::{RootLock, SwapError, sync_together};
+use crate::bundle::BundledSkill;
+use crate::record::{INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, stamp};
+use crate::skill::SKILL_FILE;
+
+/// What an import does to one skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Action {
+    /// Nothing was there.
+    #[serde(rename = "installed")]
+    Install,
+    /// skilldeck's own intact copy was there.
+    #[serde(rename = "updated")]
+    Update,
+    /// An edited copy, or someone else's, was there, and `--force` was given.
+    #[serde(rename = "replaced")]
+    Replace,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Install => "installed",
+            Action::Update => "updated",
+            Action::Replace => "replaced",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A skill the root already holds in a form an import may not replace.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{} {why}; nothing was written{}", .dir.display(), if *.forcible { " (--force replaces it)" } else { "" })]
+pub struct Conflict {
+    pub dir: PathBuf,
+    pub why: String,
+    /// Whether `--force` would replace it.
+    pub forcible: bool,
+}
+
+impl Conflict {
+    /// The refusal code of the command-line contract.
+    pub fn code(&self) -> &'static str {
+        "destination_conflict"
+    }
+}
+
+/// What will happen to one skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step<'b> {
+    pub skill: &'b BundledSkill,
+    pub dir: PathBuf,
+    pub action: Action,
+}
+
+/// One skill installed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Installed {
+    pub name: String,
+    pub dir: PathBuf,
+    pub action: Action,
+}
+
+/// How far an install has got, after each file written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress<'a> {
+    pub skill: &'a str,
+    pub files_done: usize,
+    pub files_total: usize,
+}
+
+/// What an install tells its caller on the way.
+pub trait Watch {
+    /// A file was written and synced into its skill's staging folder.
+    fn wrote(&mut self, _progress: Progress<'_>) {}
+
+    /// `skill_dir`, which an update or a replacement is about to swap out, still holds what
+    /// was there before. The one place to keep a copy of it: an error stops the import before
+    /// the skill changes.
+    ///
+    /// # Errors
+    /// Whatever stops the replacement.
+    fn before_replace(&mut self, _skill_dir: &Path) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A watch that wants to hear nothing.
+impl Watch for () {}
+
+/// Why an install stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error(transparent)]
+    Conflict(#[from] Conflict),
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+    #[error("{} could not be kept before it was replaced: {source}", .dir.display())]
+    BeforeReplace { dir: PathBuf, source: io::Error },
+    #[error("{name}/SKILL.md {error}")]
+    Record { name: String, error: StampError },
+}
+
+/// What installing `skills` into `root` would do, reading only.
+///
+/// # Errors
+/// The first skill the root holds in a form that may not be replaced.
+pub fn plan<'b>(
+    root: &Path,
+    skills: &[&'b BundledSkill],
+    force: bool,
+) -> Result<Vec<Step<'b>>, Conflict> {
+    skills
+        .iter()
+        .map(|skill| {
+            let dir = root.join(&skill.name);
+            let action = decide(&dir, judge(&dir), force)?;
+            Ok(Step { skill, dir, action })
+        })
+        .collect()
+}
+
+fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflict> {
+    let conflict = |why: String, forcible: bool| Conflict {
+        dir: dir.to_path_buf(),
+        why,
+        forcible,
+    };
+    match existing {
+        Existing::Absent => Ok(Action::Install),
+        Existing::Ours { intact: true } => Ok(Action::Update),
+        Existing::Ours { intact: false } | Existing::Foreign { folder: true, .. } if force => {
+            Ok(Action::Replace)
+        }
+        Existing::Ours { intact: false } => Err(conflict(
+            "was edited since skilldeck installed it".to_owned(),
+            true,
+        )),
+        Existing::Foreign { why, folder: true } => Err(conflict(why, true)),
+        Existing::Foreign { why, folder: false } => Err(conflict(
+            format!("{why}; skilldeck only replaces folders, so move it away first"),
+            false,
+        )),
+    }
+}
+
+/// Install `skills` into `root` (created when missing).
+///
+/// # Errors
+/// A conflict, found before anything is written, or the write that failed; each skill already
+/// renamed into place stays, whole, and no skill is ever left half-written.
+pub fn install(
+    root: &Path,
+    skills: &[&BundledSkill],
+    force: bool,
+    watch: &mut dyn Watch,
+) -> Result<Vec<Installed>, InstallError> {
+    plan(root, skills, force)?;
+    let sealed: Vec<Vec<Sealed<'_>>> = skills
+        .iter()
+        .map(|skill| sealed(skill))
+        .collect::<Result<_, _>>()?;
+    let lock = RootLock::acquire(root)?;
+    let steps = plan(lock.root(), skills, force)?;
+    let files_total: usize = sealed.iter().map(Vec::len).sum();
+    let mut files_done = 0;
+    // Every skill is staged before any is renamed in, and all are synced in one go.
+    let mut staged = Vec::with_capacity(steps.len());
+    for (step, files) in steps.iter().zip(&sealed) {
+        let name = step.skill.name.as_str();
+        let staging = lock.stage(name)?;
+        for file in files {
+            staging.write(Path::new(file.path), &file.bytes, file.executable)?;
+            files_done += 1;
+            watch.wrote(Progress {
+                skill: name,
+                files_done,
+                files_total,
+            });
+        }
+        staged.push(staging);
+    }
+    sync_together(&mut staged)?;
+    let mut installed = Vec::with_capacity(steps.len());
+    for (step, staging) in steps.iter().zip(staged) {
+        let name = step.skill.name.as_str();
+        let dir = match step.action {
+            Action::Install => lock.put_new(staging, name)?,
+            Action::Update | Action::Replace => {
+                watch
+                    .before_replace(&step.dir)
+                    .map_err(|source| InstallError::BeforeReplace {
+                        dir: step.dir.clone(),
+                        source,
+                    })?;
+                lock.replace(staging, name)?
+            }
+        };
+        installed.push(Installed {
+            name: name.to_owned(),
+            dir,
+            action: step.action,
+        });
+    }
+    Ok(installed)
+}
+
+/// One file as it is written.
+struct Sealed<'b> {
+    path: &'b str,
+    bytes: Cow<'b, [u8]>,
+    executable: bool,
+}
+
+/// The files of `skill` as they are written: its `SKILL.md` with the record and the digest of
+/// all of them, the others byte for byte.
+fn sealed(skill: &BundledSkill) -> Result<Vec<Sealed<'_>>, InstallError> {
+    let stamped = stamp(skill.manifest(), INSTALLED_BY, INSTALLED_VERSION).map_err(|error| {
+        InstallError::Record {
+            name: skill.name.clone(),
+            error,
+        }
+    })?;
+    let digest = digest_of(skill.files.iter().map(|file| {
+        let bytes = if file.path == SKILL_FILE {
+            stamped.text().as_bytes()
+        } else {
+            file.content.as_slice()
+        };
+        (Path::new(file.path.as_str()), bytes)
+    }));
+    let mut manifest = Some(stamped.seal(&digest).into_bytes());
+    Ok(skill
+        .files
+        .iter()
+        .map(|file| Sealed {
+            path: &file.path,
+            bytes: match manifest.take_if(|_| file.path == SKILL_FILE) {
+                Some(sealed) => Cow::Owned(sealed),
+                None => Cow::Borrowed(file.content.as_slice()),
+            },
+            executable: file.executable,
+        })
+        .collect())
+}
