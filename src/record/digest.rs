@@ -281,14 +281,17 @@ fn hash_file_with(
 }
 
 fn finish(hasher: Sha256) -> Digest {
-    let bytes = hasher.finalize();
-    let mut text = String::with_capacity(7 + 64);
-    text.push_str("sha256:");
-    for byte in bytes {
+    Digest(format!("sha256:{}", lower_hex(&hasher.finalize())))
+}
+
+/// Bytes as lower-case hex digits, the way every digest skilldeck prints is written.
+pub(crate) fn lower_hex(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len() * 2);
+    for &byte in bytes {
         text.push(char::from(HEX[usize::from(byte >> 4)]));
         text.push(char::from(HEX[usize::from(byte & 0xf)]));
     }
-    Digest(text)
+    text
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -308,14 +311,15 @@ pub fn portable_path(path: &Path) -> String {
     out
 }
 
+/// Whether any execute bit is set: the one part of a file's mode a skill's content keeps.
 #[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
+pub(crate) fn is_executable(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
     meta.permissions().mode() & 0o111 != 0
 }
 
 #[cfg(not(unix))]
-fn is_executable(_meta: &std::fs::Metadata) -> bool {
+pub(crate) fn is_executable(_meta: &std::fs::Metadata) -> bool {
     false
 }
 

@@ -12,6 +12,7 @@ use serde::Serialize;
 pub use digest::{
     Contents, Digest, IGNORED_NAMES, Obstacle, SkillFile, blanked, digest_of, portable_path,
 };
+pub(crate) use digest::{is_executable, lower_hex};
 pub use parse::parse;
 
 /// The `metadata` keys that make up the record.
