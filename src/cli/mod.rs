@@ -3,10 +3,16 @@
 //! 3 an I/O failure stopped the work).
 
 mod check;
+mod diff;
+mod export;
 mod human;
 mod json;
 mod list;
 mod progress;
+mod restore;
+mod snapshot;
+mod snapshots;
+mod target;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -45,6 +51,16 @@ enum Command {
     List(list::Args),
     /// Verify recorded skills against their digests; exit 1 when any was modified
     Check(check::Args),
+    /// Take snapshots of skills (all skills when none is named)
+    Snapshot(snapshot::Args),
+    /// List snapshots, marking those whose skill changed since
+    Snapshots(snapshots::Args),
+    /// Show what changed in a skill since a snapshot; exit 1 when anything did
+    Diff(diff::Args),
+    /// Put a skill back as a snapshot holds it, keeping what it replaces as a snapshot
+    Restore(restore::Args),
+    /// Pack a skill into a reproducible .tar.gz with its secrets removed
+    Export(export::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -56,13 +72,20 @@ pub enum Failure {
     NoHome(#[from] NoHome),
     #[error("could not write the output: {0}")]
     Output(io::Error),
+    /// Refused, or nothing matched: exit 1.
+    #[error("{0}")]
+    Refused(String),
+    /// An I/O failure stopped the work: exit 3.
+    #[error("{0}")]
+    Stopped(String),
 }
 
 impl Failure {
     fn exit_code(&self) -> u8 {
         match self {
+            Failure::Refused(_) => 1,
             Failure::Usage(_) => 2,
-            Failure::NoHome(_) | Failure::Output(_) => 3,
+            Failure::NoHome(_) | Failure::Output(_) | Failure::Stopped(_) => 3,
         }
     }
 }
@@ -97,6 +120,11 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
     match cli.command {
         Some(Command::List(args)) => list::run(&args, &Context::from_process(project)?),
         Some(Command::Check(args)) => check::run(&args, &Context::from_process(project)?),
+        Some(Command::Snapshot(args)) => snapshot::run(&args, &Context::from_process(project)?),
+        Some(Command::Snapshots(args)) => snapshots::run(&args, &Context::from_process(project)?),
+        Some(Command::Diff(args)) => diff::run(&args, &Context::from_process(project)?),
+        Some(Command::Restore(args)) => restore::run(&args, &Context::from_process(project)?),
+        Some(Command::Export(args)) => export::run(&args, &Context::from_process(project)?),
         None => {
             let mut help = <Cli as clap::CommandFactory>::command();
             help.print_help().map_err(Failure::Output)?;

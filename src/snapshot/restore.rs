@@ -64,22 +64,20 @@ impl RestoreError {
 
 /// What a restore did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Restored {
-    /// The folder already held the snapshot's content; nothing was written.
-    AlreadyThere,
-    Done {
-        /// The snapshot of what the folder held before; `None` when the folder was gone.
-        replaced: Option<Snapshot>,
-        /// The snapshot of the restored content, now the latest.
-        baseline: Snapshot,
-    },
+pub struct Restored {
+    /// The snapshot of what the folder held before; `None` when the folder was gone.
+    pub replaced: Option<Snapshot>,
+    /// The snapshot of the restored content, now the latest.
+    pub baseline: Snapshot,
 }
 
 /// Restore `snapshot` into the folder it was taken from.
 ///
+/// `None` when the folder already holds the snapshot's content, and nothing was written.
+///
 /// # Errors
 /// [`RestoreError`] says why; whatever it is, the folder is as it was.
-pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Restored, RestoreError> {
+pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, RestoreError> {
     if snapshot.info.truncated {
         return Err(RestoreError::Truncated(snapshot.id.clone()));
     }
@@ -93,7 +91,7 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Restored, RestoreEr
         let listing = Listing::read(dir)?;
         refuse_losses(&listing)?;
         if super::digest::digest_listing(&listing)? == snapshot.info.digest {
-            return Ok(Restored::AlreadyThere);
+            return Ok(None);
         }
     }
     let lock = RootLock::acquire(root)?;
@@ -119,7 +117,7 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Restored, RestoreEr
     };
     drop(lock);
     let baseline = store.take(dir)?.snapshot;
-    Ok(Restored::Done { replaced, baseline })
+    Ok(Some(Restored { replaced, baseline }))
 }
 
 /// Refuse to replace a folder holding what its snapshot would leave out.

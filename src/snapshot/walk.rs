@@ -177,7 +177,8 @@ impl Listing {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
@@ -235,7 +236,7 @@ mod tests {
         symlink(".git/config", dir.join("config-link")).unwrap();
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &dir.join("pipe"),
+            dir.join("pipe"),
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
             0,
