@@ -13,6 +13,7 @@
 //! content the latest snapshot already holds makes no new copy: a hook that snapshots every
 //! skill a session used, every turn, keeps one copy per change, not one per turn.
 
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -321,9 +322,12 @@ impl Store {
     fn take_with(&self, skill_dir: &Path, durability: Durability) -> Result<Taken, SnapshotError> {
         let listing = Listing::read(skill_dir)?;
         let history = self.history_dir(&listing.root);
-        create_private_dirs(&history)?;
-        sweep_stale_staging(&history);
-        let mut latest = self.history_in(&history)?.pop();
+        let mut latest = if make_history(&self.dir, &history)? {
+            None
+        } else {
+            sweep_stale_staging(&history);
+            self.history_in(&history)?.pop()
+        };
         if let Some(latest) = &latest
             && digest_listing(&listing)? == latest.info.digest
         {
@@ -354,20 +358,28 @@ impl Store {
             }
         };
         let taken_at = next_time(latest.as_ref());
-        let stored = Stored {
-            digest: copy.digest.clone(),
+        let info = Info {
+            digest: copy.digest,
             truncated: copy.truncated,
             skipped_links: listing.skipped_links(),
-            dir: listing.root.clone(),
+            changed: false,
+            dir: listing.root,
+            taken_at,
+        };
+        let stored = Stored {
+            digest: info.digest.clone(),
+            truncated: info.truncated,
+            skipped_links: info.skipped_links,
+            dir: info.dir.clone(),
             taken_at: humantime::format_rfc3339_millis(taken_at).to_string(),
         };
         write_info(staging.path(), &stored, durability)?;
-        let id = snapshot_id(taken_at, &copy.digest);
+        let id = snapshot_id(taken_at, &info.digest);
         let target = history.join(&id);
         if let Err(error) = fs::rename(staging.path(), &target) {
             // Another skilldeck took the same content at the same moment: its copy stands.
             return match Snapshot::load(&target) {
-                Ok(existing) if existing.info.digest == copy.digest => Ok(Taken {
+                Ok(existing) if existing.info.digest == info.digest => Ok(Taken {
                     snapshot: existing,
                     fresh: false,
                 }),
@@ -385,7 +397,11 @@ impl Store {
             latest.mark_changed()?;
         }
         Ok(Taken {
-            snapshot: Snapshot::load(&target)?,
+            snapshot: Snapshot {
+                id,
+                path: target,
+                info,
+            },
             fresh: true,
         })
     }
@@ -450,6 +466,9 @@ fn copy_into(
     let truncated = force_truncated || listing.total_size() > COPY_BOUND;
     let files = staging.join(FILES_DIR);
     create_private_dirs(&files)?;
+    // Each directory is made once, by the first file in it: on a busy disk a mkdir costs as
+    // much as copying a small file.
+    let mut made: HashSet<&str> = HashSet::new();
     let mut digest = DigestBuilder::default();
     let mut copied = 0u64;
     for entry in &listing.files {
@@ -460,8 +479,10 @@ fn copy_into(
                 path: path.clone(),
                 source,
             };
-            if let Some(parent) = path.parent() {
-                create_private_dirs(parent)?;
+            if let Some((parent, _)) = entry.rel.rsplit_once('/')
+                && made.insert(parent)
+            {
+                create_private_dirs(&files.join(parent))?;
             }
             let mut out = create_private(&path, entry.executable).map_err(write_failed)?;
             let read = copy_hashing(entry, Some(&mut out))?;
@@ -518,7 +539,11 @@ fn write_info(
 /// Now, or just after the latest snapshot when the clock says otherwise, so ids keep the order
 /// snapshots were taken in.
 fn next_time(latest: Option<&Snapshot>) -> SystemTime {
-    let now = SystemTime::now();
+    // To the millisecond, as `info.json` keeps it.
+    let since_epoch = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    let now = SystemTime::UNIX_EPOCH + Duration::from_millis(since_epoch.as_millis() as u64);
     match latest {
         Some(latest) if latest.info.taken_at >= now => {
             latest.info.taken_at + Duration::from_millis(1)
@@ -586,6 +611,28 @@ fn create_private(path: &Path, executable: bool) -> io::Result<File> {
     #[cfg(not(unix))]
     let _ = executable;
     options.open(path)
+}
+
+/// Make a skill's history directory; true when it is new (and so holds nothing to read).
+fn make_history(store: &Path, history: &Path) -> Result<bool, SnapshotError> {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    match builder.create(history) {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            create_private_dirs(store)?;
+            make_history(store, history)
+        }
+        Err(source) => Err(SnapshotError::Write {
+            path: history.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 fn create_private_dirs(dir: &Path) -> Result<(), SnapshotError> {

@@ -15,7 +15,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use similar::{Algorithm, ChangeTag, DiffOp, TextDiff};
+use similar::{Algorithm, ChangeTag, DiffOp, InlineChange, TextDiff};
 
 use crate::skill::{SKILL_FILE, manifest_text};
 use crate::untrusted::{Links, open_regular};
@@ -35,8 +35,18 @@ pub const CONTEXT_LINES: usize = 3;
 pub const MAX_TEXT_DIFF_BYTES: u64 = 8 << 20;
 
 /// How long the line diff of one file may search for the smallest diff before it settles for
-/// a larger one.
-const DIFF_DEADLINE: Duration = Duration::from_millis(500);
+/// a larger one: a file rewritten throughout would otherwise cost seconds, for a diff that
+/// reads no better.
+const DIFF_DEADLINE: Duration = Duration::from_millis(20);
+
+/// How many replaced lines of one file are word-diffed against their counterparts; past that
+/// (a file rewritten throughout) only the changed middle of each line, between the words it
+/// shares at its start and its end, is marked. A screen is fifty lines: this is many screens.
+const MAX_WORD_DIFFS: usize = 500;
+
+/// The most lines a replaced block of unequal sides may hold for its words to be compared as
+/// one text; a larger one shows its lines without word highlights.
+const MAX_INLINE_BLOCK: usize = 200;
 
 /// Everything that differs between a snapshot and the folder now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -336,13 +346,14 @@ pub fn hunks(old: &str, new: &str) -> Vec<Hunk> {
         .algorithm(Algorithm::Myers)
         .deadline(Instant::now() + DIFF_DEADLINE)
         .diff_lines(old, new);
+    let mut word_diffs = MAX_WORD_DIFFS;
     diff.grouped_ops(CONTEXT_LINES)
         .iter()
-        .map(|group| hunk(&diff, group))
+        .map(|group| hunk(&diff, group, &mut word_diffs))
         .collect()
 }
 
-fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp]) -> Hunk {
+fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp], word_diffs: &mut usize) -> Hunk {
     let (Some(first), Some(last)) = (group.first(), group.last()) else {
         return Hunk {
             old_start: 0,
@@ -363,37 +374,61 @@ fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp]) -> Hunk {
     };
     let mut lines = Vec::new();
     for op in group {
-        for change in diff.iter_inline_changes(op) {
-            let kind = match change.tag() {
-                ChangeTag::Equal => LineKind::Context,
-                ChangeTag::Delete => LineKind::Removed,
-                ChangeTag::Insert => LineKind::Added,
-            };
-            let mut text = String::new();
-            let mut changed: Vec<Range<usize>> = Vec::new();
-            for (emphasized, part) in change.iter_strings_lossy() {
-                let at = text.len();
-                text.push_str(&part);
-                if emphasized && kind != LineKind::Context {
-                    let end = text.trim_end_matches(['\n', '\r']).len().max(at);
-                    match changed.last_mut() {
-                        Some(last) if last.end == at => last.end = end,
-                        _ if end > at => changed.push(at..end),
-                        _ => {}
+        match *op {
+            // As many lines replaced as replace them: each line is word-diffed against its
+            // counterpart, which is what a reader compares, and costs little however many.
+            DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } if old_len == new_len => {
+                let mut added = Vec::with_capacity(new_len);
+                for k in 0..old_len {
+                    let pair = DiffOp::Replace {
+                        old_index: old_index + k,
+                        old_len: 1,
+                        new_index: new_index + k,
+                        new_len: 1,
+                    };
+                    let mut pair_lines: Vec<Line> = if *word_diffs > 0 {
+                        *word_diffs -= 1;
+                        diff.iter_inline_changes_deadline(&pair, None)
+                            .map(|change| line_of(&change))
+                            .collect()
+                    } else {
+                        diff.iter_changes(&pair)
+                            .map(|change| line_of(&InlineChange::from(change)))
+                            .collect()
+                    };
+                    if let [old, new] = &mut pair_lines[..]
+                        && old.changed.is_empty()
+                        && new.changed.is_empty()
+                    {
+                        mark_edges(old, new);
+                    }
+                    for line in pair_lines {
+                        if line.kind == LineKind::Added {
+                            added.push(line);
+                        } else {
+                            lines.push(line);
+                        }
                     }
                 }
+                lines.extend(added);
             }
-            let body = text.trim_end_matches(['\n', '\r']).len();
-            text.truncate(body);
-            changed.retain(|r| r.start < body);
-            lines.push(Line {
-                kind,
-                old_number: change.old_index().map(|i| i + 1),
-                new_number: change.new_index().map(|i| i + 1),
-                text,
-                changed,
-                no_newline: change.missing_newline(),
-            });
+            DiffOp::Replace {
+                old_len, new_len, ..
+            } if old_len + new_len > MAX_INLINE_BLOCK => {
+                lines.extend(
+                    diff.iter_changes(op)
+                        .map(|change| line_of(&InlineChange::from(change))),
+                );
+            }
+            _ => lines.extend(
+                diff.iter_inline_changes_deadline(op, None)
+                    .map(|change| line_of(&change)),
+            ),
         }
     }
     Hunk {
@@ -402,6 +437,82 @@ fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp]) -> Hunk {
         new_start: start(&new),
         new_len: new.len(),
         lines,
+    }
+}
+
+/// Mark a line and the one that replaced it between the words they share at the start and at
+/// the end: the cheap word diff, linear in the lines' length.
+fn mark_edges(old: &mut Line, new: &mut Line) {
+    let (a, b) = (old.text.as_str(), new.text.as_str());
+    if a == b {
+        return;
+    }
+    let boundary = |c: char| !(c.is_alphanumeric() || c == '_');
+    let mut prefix = a
+        .char_indices()
+        .zip(b.chars())
+        .find(|((_, x), y)| x != y)
+        .map_or(a.len().min(b.len()), |((at, _), _)| at);
+    while prefix > 0 && !a[..prefix].ends_with(boundary) {
+        prefix = a[..prefix]
+            .char_indices()
+            .next_back()
+            .map_or(0, |(at, _)| at);
+    }
+    let mut suffix: usize = a[prefix..]
+        .chars()
+        .rev()
+        .zip(b[prefix..].chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    while suffix > 0 && !a[a.len() - suffix..].starts_with(boundary) {
+        suffix -= a[a.len() - suffix..]
+            .chars()
+            .next()
+            .map_or(suffix, char::len_utf8);
+    }
+    for line in [old, new] {
+        let end = line.text.len() - suffix;
+        line.changed = if end > prefix {
+            std::iter::once(prefix..end).collect()
+        } else {
+            Vec::new()
+        };
+    }
+}
+
+/// One line of the model from a change with its emphasised parts.
+fn line_of(change: &InlineChange<'_, str>) -> Line {
+    let kind = match change.tag() {
+        ChangeTag::Equal => LineKind::Context,
+        ChangeTag::Delete => LineKind::Removed,
+        ChangeTag::Insert => LineKind::Added,
+    };
+    let mut text = String::new();
+    let mut changed: Vec<Range<usize>> = Vec::new();
+    for (emphasized, part) in change.iter_strings_lossy() {
+        let at = text.len();
+        text.push_str(&part);
+        if emphasized && kind != LineKind::Context {
+            let end = text.trim_end_matches(['\n', '\r']).len().max(at);
+            match changed.last_mut() {
+                Some(last) if last.end == at => last.end = end,
+                _ if end > at => changed.push(at..end),
+                _ => {}
+            }
+        }
+    }
+    let body = text.trim_end_matches(['\n', '\r']).len();
+    text.truncate(body);
+    changed.retain(|r| r.start < body);
+    Line {
+        kind,
+        old_number: change.old_index().map(|i| i + 1),
+        new_number: change.new_index().map(|i| i + 1),
+        text,
+        changed,
+        no_newline: change.missing_newline(),
     }
 }
 
@@ -444,6 +555,57 @@ mod tests {
         assert_eq!(hunks.len(), 2);
         assert_eq!(hunks[1].header(), "@@ -24,7 +24,6 @@");
         assert_eq!(kinds(&hunks[1]), "   -   ");
+    }
+
+    #[test]
+    fn past_the_word_diff_budget_lines_are_marked_between_shared_edges() {
+        let old: String = (0..MAX_WORD_DIFFS + 10)
+            .map(|i| format!("{i} the quick fox\n"))
+            .collect();
+        let new = old.replace("quick", "slow");
+        let hunks = hunks(&old, &new);
+        let last = hunks
+            .last()
+            .unwrap()
+            .lines
+            .iter()
+            .rev()
+            .find(|l| l.kind == LineKind::Added)
+            .unwrap();
+        assert_eq!(&last.text[last.changed[0].clone()], "slow");
+        let removed = hunks
+            .last()
+            .unwrap()
+            .lines
+            .iter()
+            .rev()
+            .find(|l| l.kind == LineKind::Removed)
+            .unwrap();
+        assert_eq!(&removed.text[removed.changed[0].clone()], "quick");
+    }
+
+    #[test]
+    fn edges_snap_to_whole_words() {
+        let line = |kind, text: &str| Line {
+            kind,
+            old_number: None,
+            new_number: None,
+            text: text.to_owned(),
+            changed: Vec::new(),
+            no_newline: false,
+        };
+        let (mut old, mut new) = (
+            line(LineKind::Removed, "a quack b"),
+            line(LineKind::Added, "a quick b"),
+        );
+        mark_edges(&mut old, &mut new);
+        assert_eq!(&new.text[new.changed[0].clone()], "quick");
+        let (mut old, mut new) = (
+            line(LineKind::Removed, "same"),
+            line(LineKind::Added, "same"),
+        );
+        mark_edges(&mut old, &mut new);
+        assert!(new.changed.is_empty());
     }
 
     #[test]
