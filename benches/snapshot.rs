@@ -107,36 +107,35 @@ fn snapshot_bench(n: usize) {
     let files = generate(&home, n);
     let project = tmp.path().join("project");
     fs::create_dir_all(&project).expect("project");
-    let data = tmp.path().join("data");
-    let copy = tmp.path().join("copy");
-    let skilldeck = || {
-        let _ = fs::remove_dir_all(&data);
+    // Each run writes into a directory of its own: removing the last run's copy first would
+    // time the file system catching up on the removal as much as the copy.
+    let run_dir = |what: &str, run: usize| tmp.path().join(format!("{what}-{run}"));
+    let skilldeck = |run: usize| {
         let mut command = Command::new(env!("CARGO_BIN_EXE_skilldeck"));
         command
             .args(["snapshot", "--project"])
             .arg(&project)
             .env_clear()
             .env("HOME", &home)
-            .env("XDG_DATA_HOME", &data);
+            .env("XDG_DATA_HOME", run_dir("data", run));
         command
     };
-    let cp = || {
-        let _ = fs::remove_dir_all(&copy);
+    let cp = |run: usize| {
         let mut command = Command::new("cp");
         command
             .arg("-r")
             .arg(home.join(".claude/skills"))
-            .arg(&copy);
+            .arg(run_dir("copy", run));
         command
     };
     // One warm-up of each, so both read from the page cache.
-    time(skilldeck());
-    time(cp());
+    time(skilldeck(0));
+    time(cp(0));
     let mut ours = Vec::new();
     let mut theirs = Vec::new();
-    for _ in 0..COPY_RUNS {
-        ours.push(time(skilldeck()));
-        theirs.push(time(cp()));
+    for run in 1..=COPY_RUNS {
+        ours.push(time(skilldeck(run)));
+        theirs.push(time(cp(run)));
     }
     ours.sort();
     theirs.sort();
@@ -151,7 +150,7 @@ fn snapshot_bench(n: usize) {
     );
 }
 
-/// Wall time of one run, its output discarded; the directory it writes is emptied before.
+/// Wall time of one run, its output discarded.
 fn time(mut command: Command) -> Duration {
     let started = Instant::now();
     let status = command
