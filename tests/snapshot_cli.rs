@@ -32,6 +32,11 @@ fn run(machine: &Machine, args: &[&str], code: i32) -> Output {
     output
 }
 
+/// Insist that `text` holds `needle`, showing the text when it does not.
+fn contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} missing from:\n{text}");
+}
+
 fn snapshots(machine: &Machine) -> Vec<Value> {
     let output = run(machine, &["snapshots", "--json"], 0);
     let json: Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -49,18 +54,10 @@ fn snapshots_json_marks_a_changed_skill() {
     write_skill(&edited, &[("refs/a.md", "before\n")]);
     write_skill(&skills_root(&machine).join("kept"), &[]);
     let output = run(&machine, &["snapshot"], 0);
-    assert!(
-        stdout(&output).contains("2 new snapshots kept, 0 unchanged"),
-        "{}",
-        stdout(&output)
-    );
+    contains(&stdout(&output), "2 new snapshots kept, 0 unchanged");
     // Nothing changed: no new copies.
     let output = run(&machine, &["snapshot"], 0);
-    assert!(
-        stdout(&output).contains("0 new snapshots kept, 2 unchanged"),
-        "{}",
-        stdout(&output)
-    );
+    contains(&stdout(&output), "0 new snapshots kept, 2 unchanged");
 
     fs::write(edited.join("refs/a.md"), "after\n").unwrap();
     let list = snapshots(&machine);
@@ -86,11 +83,7 @@ fn diff_shows_the_edited_line_plain_when_piped_and_coloured_when_asked() {
     write_skill(&dir, &[("refs/a.md", "one\nold line\nthree\n")]);
     run(&machine, &["snapshot", "demo"], 0);
     let output = run(&machine, &["diff", "demo"], 0);
-    assert!(
-        stdout(&output).contains("matches snapshot"),
-        "{}",
-        stdout(&output)
-    );
+    contains(&stdout(&output), "matches snapshot");
 
     fs::write(dir.join("refs/a.md"), "one\nnew line\nthree\n").unwrap();
     let output = run(&machine, &["diff", "demo"], 1);
@@ -146,11 +139,7 @@ fn restore_brings_the_digest_back_and_keeps_what_it_replaced() {
 
     fs::write(dir.join("refs/a.md"), "edited by an agent\n").unwrap();
     let output = run(&machine, &["restore", "demo"], 0);
-    assert!(
-        stdout(&output).contains("What it replaced is kept as snapshot"),
-        "{}",
-        stdout(&output)
-    );
+    contains(&stdout(&output), "What it replaced is kept as snapshot");
     assert_eq!(
         fs::read_to_string(dir.join("refs/a.md")).unwrap(),
         "original\n"
@@ -257,31 +246,15 @@ fn naming_nothing_exits_1_with_a_sentence() {
     let machine = Machine::new();
     write_skill(&skills_root(&machine).join("demo"), &[]);
     let output = run(&machine, &["snapshot", "nosuch"], 1);
-    assert!(
-        stderr(&output).contains("no skill is named nosuch"),
-        "{}",
-        stderr(&output)
-    );
+    contains(&stderr(&output), "no skill is named nosuch");
     let output = run(&machine, &["diff", "nosuch"], 1);
-    assert!(
-        stderr(&output).contains("no skill is named nosuch"),
-        "{}",
-        stderr(&output)
-    );
+    contains(&stderr(&output), "no skill is named nosuch");
     let output = run(&machine, &["diff", "demo"], 1);
-    assert!(
-        stderr(&output).contains("there is no snapshot of")
-            && stderr(&output).contains("skilldeck snapshot"),
-        "{}",
-        stderr(&output)
-    );
+    contains(&stderr(&output), "there is no snapshot of");
+    contains(&stderr(&output), "take one with `skilldeck snapshot`");
     run(&machine, &["snapshot", "demo"], 0);
     let output = run(&machine, &["restore", "demo", "--snapshot", "nope"], 1);
-    assert!(
-        stderr(&output).contains("has the id nope"),
-        "{}",
-        stderr(&output)
-    );
+    contains(&stderr(&output), "has the id nope");
 }
 
 #[test]
@@ -290,17 +263,9 @@ fn a_name_shared_by_two_skills_must_be_given_as_a_folder() {
     write_skill(&skills_root(&machine).join("twin"), &[]);
     write_skill(&machine.home.join(".agents/skills/twin"), &[]);
     let output = run(&machine, &["diff", "twin"], 2);
-    assert!(
-        stderr(&output).contains("twin names 2 skills"),
-        "{}",
-        stderr(&output)
-    );
+    contains(&stderr(&output), "twin names 2 skills");
     let output = run(&machine, &["snapshot", "twin"], 0);
-    assert!(
-        stdout(&output).contains("2 new snapshots kept"),
-        "{}",
-        stdout(&output)
-    );
+    contains(&stdout(&output), "2 new snapshots kept");
 }
 
 #[test]
@@ -319,11 +284,7 @@ fn export_twice_is_byte_identical_and_the_planted_token_only_leaves_the_archive(
         &["export", "demo", "-o", first.to_str().unwrap()],
         0,
     );
-    assert!(
-        stdout(&output).contains("refs/env.md: anthropic-key"),
-        "{}",
-        stdout(&output)
-    );
+    contains(&stdout(&output), "refs/env.md: anthropic-key");
     run(
         &machine,
         &["export", "demo", "-o", second.to_str().unwrap()],
@@ -357,10 +318,9 @@ fn an_export_over_the_bound_writes_nothing() {
         &["export", "demo", "-o", out.to_str().unwrap()],
         1,
     );
-    assert!(
-        stderr(&output).contains("over the 5 MiB bound; nothing was written"),
-        "{}",
-        stderr(&output)
+    contains(
+        &stderr(&output),
+        "over the 5 MiB bound; nothing was written",
     );
     assert!(!out.exists());
 }
@@ -380,11 +340,7 @@ fn an_export_fails_closed_on_a_file_it_cannot_read() {
     let out = out_dir.join("demo.tar.gz");
     let output = as_unprivileged_user(&machine, &["export", "demo", "-o", out.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
-    assert!(
-        stderr(&output).contains("private.md could not be read"),
-        "{}",
-        stderr(&output)
-    );
+    contains(&stderr(&output), "private.md could not be read");
     assert!(!out.exists());
 }
 

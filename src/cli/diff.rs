@@ -12,21 +12,11 @@ use crate::snapshot::diff::{self, LineKind, Row};
 use super::human::tilde;
 use super::{Context, Failure, Outcome, target};
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The skill, by name or folder
-    #[arg(value_name = "SKILL")]
-    skill: String,
-
-    /// The snapshot to compare with, by id or the start of one [default: the latest]
-    #[arg(long, value_name = "ID")]
-    snapshot: Option<String>,
-}
+pub type Args = target::SnapshotOf;
 
 pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
     let store = Store::open(&context.env);
-    let dir = target::one(&context.scan(), &store, &args.skill)?;
-    let snapshot = store.find(&dir, args.snapshot.as_deref())?;
+    let (dir, snapshot) = args.resolve(context, &store)?;
     let diff = diff::diff(&snapshot, &dir)?;
     let home = context.env.home();
     let taken_at = humantime::format_rfc3339_seconds(snapshot.info.taken_at);

@@ -7,21 +7,11 @@ use crate::snapshot::restore::{self, Restored};
 use super::human::tilde;
 use super::{Context, Failure, Outcome, target};
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The skill, by name or folder
-    #[arg(value_name = "SKILL")]
-    skill: String,
-
-    /// The snapshot to restore, by id or the start of one [default: the latest]
-    #[arg(long, value_name = "ID")]
-    snapshot: Option<String>,
-}
+pub type Args = target::SnapshotOf;
 
 pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
     let store = Store::open(&context.env);
-    let dir = target::one(&context.scan(), &store, &args.skill)?;
-    let snapshot = store.find(&dir, args.snapshot.as_deref())?;
+    let (dir, snapshot) = args.resolve(context, &store)?;
     let shown = tilde(&dir, context.env.home());
     let text = match restore::restore(&store, &snapshot)? {
         None => {

@@ -7,9 +7,37 @@ use std::path::{Path, PathBuf};
 use crate::scan::{Inventory, Skill};
 use crate::snapshot::export::ExportError;
 use crate::snapshot::restore::RestoreError;
-use crate::snapshot::{SnapshotError, Store};
+use crate::snapshot::{Snapshot, SnapshotError, Store};
 
-use super::Failure;
+use super::{Context, Failure};
+
+/// A skill and one of its snapshots, as `diff` and `restore` take them.
+#[derive(Debug, clap::Args)]
+pub struct SnapshotOf {
+    /// The skill, by name or folder
+    #[arg(value_name = "SKILL")]
+    skill: String,
+
+    /// The snapshot, by id or the start of one [default: the latest]
+    #[arg(long, value_name = "ID")]
+    snapshot: Option<String>,
+}
+
+impl SnapshotOf {
+    /// The skill's folder (links resolved) and the snapshot named.
+    ///
+    /// # Errors
+    /// When no skill or several match, or the skill has no such snapshot.
+    pub fn resolve(
+        &self,
+        context: &Context,
+        store: &Store,
+    ) -> Result<(PathBuf, Snapshot), Failure> {
+        let dir = one(&context.scan(), store, &self.skill)?;
+        let snapshot = store.find(&dir, self.snapshot.as_deref())?;
+        Ok((dir, snapshot))
+    }
+}
 
 /// The skills `arg` names: those called `arg`, or the one whose folder `arg` is.
 pub fn matching<'a>(inventory: &'a Inventory, arg: &str) -> Vec<&'a Skill> {
