@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::scan;
 use crate::snapshot::transcript;
 use crate::snapshot::{SnapshotError, Store, Taken};
 
@@ -110,15 +111,11 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
 /// The skill folders the arguments name (every skill when none is named); `Negative` when an
 /// argument names nothing.
 fn named_by_arguments(args: &[String], context: &Context) -> (Vec<PathBuf>, Outcome) {
-    let inventory = context.scan();
     if args.is_empty() {
-        let dirs = inventory
-            .skills
-            .iter()
-            .map(|s| s.real_dir.clone())
-            .collect();
+        let dirs = scan::skill_dirs(&context.env, &context.project);
         return (dirs, Outcome::Done);
     }
+    let inventory = context.scan();
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut outcome = Outcome::Done;
     for arg in args {
