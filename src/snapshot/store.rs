@@ -188,10 +188,6 @@ impl Store {
         Self { dir: dir.into() }
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Snapshot the skill folder at `skill_dir`: on demand, and at import as the baseline.
     ///
     /// When the latest snapshot of the folder holds the same content, no copy is made and
