@@ -3,11 +3,17 @@
 //! 3 an I/O failure stopped the work).
 
 mod check;
+mod diff;
+mod export;
 mod human;
 mod import;
 mod json;
 mod list;
 mod progress;
+mod restore;
+mod snapshot;
+mod snapshots;
+mod target;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +54,16 @@ enum Command {
     Check(check::Args),
     /// Import skills from a folder or an archive, judged whole and installed atomically
     Import(import::Args),
+    /// Take snapshots of skills (all skills when none is named)
+    Snapshot(snapshot::Args),
+    /// List snapshots, marking those whose skill changed since
+    Snapshots(snapshots::Args),
+    /// Show what changed in a skill since a snapshot; exit 1 when anything did
+    Diff(diff::Args),
+    /// Put a skill back as a snapshot holds it, keeping what it replaces as a snapshot
+    Restore(restore::Args),
+    /// Pack a skill into a reproducible .tar.gz with its secrets removed
+    Export(export::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -61,13 +77,22 @@ pub enum Failure {
     Output(io::Error),
     #[error("the import stopped: {0}")]
     Install(#[from] crate::install::InstallError),
+    /// Refused, or nothing matched: exit 1.
+    #[error("{0}")]
+    Refused(String),
+    /// An I/O failure stopped the work: exit 3.
+    #[error("{0}")]
+    Stopped(String),
 }
 
 impl Failure {
     fn exit_code(&self) -> u8 {
         match self {
+            Failure::Refused(_) => 1,
             Failure::Usage(_) => 2,
-            Failure::NoHome(_) | Failure::Output(_) | Failure::Install(_) => 3,
+            Failure::NoHome(_) | Failure::Output(_) | Failure::Install(_) | Failure::Stopped(_) => {
+                3
+            }
         }
     }
 }
@@ -103,6 +128,11 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
         Some(Command::List(args)) => list::run(&args, &Context::from_process(project)?),
         Some(Command::Check(args)) => check::run(&args, &Context::from_process(project)?),
         Some(Command::Import(args)) => import::run(&args, &project),
+        Some(Command::Snapshot(args)) => snapshot::run(&args, &Context::from_process(project)?),
+        Some(Command::Snapshots(args)) => snapshots::run(&args, &Context::from_process(project)?),
+        Some(Command::Diff(args)) => diff::run(&args, &Context::from_process(project)?),
+        Some(Command::Restore(args)) => restore::run(&args, &Context::from_process(project)?),
+        Some(Command::Export(args)) => export::run(&args, &Context::from_process(project)?),
         None => {
             let mut help = <Cli as clap::CommandFactory>::command();
             help.print_help().map_err(Failure::Output)?;

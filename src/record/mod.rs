@@ -10,6 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+pub(crate) use digest::is_executable;
 pub use digest::{
     Contents, Digest, IGNORED_NAMES, Obstacle, SkillFile, blanked, digest_of, lower_hex,
     portable_path,

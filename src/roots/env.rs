@@ -27,6 +27,9 @@ pub const HONOURED_VARIABLES: [&str; 13] = [
     "SKILLDECK_SYSTEM_ROOT",
 ];
 
+/// The folder skilldeck's own data lives in, inside the platform's data directory.
+const DATA_DIR_NAME: &str = "skilldeck";
+
 /// The home directory could not be found, so no user root can be located.
 #[derive(Debug, thiserror::Error)]
 #[error("no home directory to look for skills in: HOME is not set")]
@@ -91,6 +94,26 @@ impl Environment {
             .is_some_and(|value| value != "0" && !value.eq_ignore_ascii_case("false"))
     }
 
+    /// Where skilldeck keeps its own data (snapshots): `$XDG_DATA_HOME/skilldeck`, else
+    /// `~/.local/share/skilldeck` on Linux and the other Unix systems, else the platform's data
+    /// directory. A relative `XDG_DATA_HOME` is ignored, as the XDG specification asks.
+    pub fn data_dir(&self) -> PathBuf {
+        if let Some(xdg) = self
+            .var("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|dir| dir.is_absolute())
+        {
+            return xdg.join(DATA_DIR_NAME);
+        }
+        let xdg_default = self.home.join(".local/share").join(DATA_DIR_NAME);
+        if cfg!(all(unix, not(target_vendor = "apple"))) {
+            return xdg_default;
+        }
+        directories::BaseDirs::new()
+            .map(|dirs| dirs.data_dir().join(DATA_DIR_NAME))
+            .unwrap_or(xdg_default)
+    }
+
     /// The directory that stands in for `/` when locating organization-managed roots.
     pub fn system_root(&self) -> PathBuf {
         self.var("SKILLDECK_SYSTEM_ROOT")
@@ -129,6 +152,21 @@ mod tests {
             let env = Environment::new("/h").with_var("X", value);
             assert!(env.flag("X"), "{value:?} should be on");
         }
+    }
+
+    #[test]
+    fn the_data_dir_follows_xdg_data_home_when_it_is_absolute() {
+        let env = Environment::new("/home/me");
+        if cfg!(target_os = "linux") {
+            assert_eq!(
+                env.data_dir(),
+                PathBuf::from("/home/me/.local/share/skilldeck")
+            );
+        }
+        let moved = env.clone().with_var("XDG_DATA_HOME", "/data");
+        assert_eq!(moved.data_dir(), PathBuf::from("/data/skilldeck"));
+        let relative = env.clone().with_var("XDG_DATA_HOME", "rel/data");
+        assert_eq!(relative.data_dir(), env.data_dir());
     }
 
     #[test]

@@ -237,6 +237,20 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
         .extend(attribution.problems.into_iter().map(Problem::Record));
 }
 
+/// Every skill folder `env` gives for a run started in `project_start`, each once with its
+/// links resolved, found without reading any of them: what snapshotting every skill needs,
+/// without the cost of a full inventory.
+pub fn skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
+    let roots = RootSet::resolve(env, project_start);
+    let discovery = discover::discover(&roots);
+    let readable: Vec<discover::Found> = discovery
+        .found
+        .into_iter()
+        .filter(|found| found.broken.is_none())
+        .collect();
+    group(&readable).into_iter().map(|g| g.real_dir).collect()
+}
+
 /// The found paths that lead to one folder.
 struct Group {
     members: Vec<usize>,

@@ -1,0 +1,102 @@
+//! `skilldeck diff`: what changed in a skill since a snapshot, as a unified diff — coloured on
+//! a terminal, plain when piped or when `NO_COLOR` is set.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use anstyle::{AnsiColor, Effects, Style};
+
+use crate::snapshot::Store;
+use crate::snapshot::diff::{self, LineKind, Row};
+
+use super::human::tilde;
+use super::{Context, Failure, Outcome, target};
+
+pub type Args = target::SnapshotOf;
+
+pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
+    let store = Store::open(&context.env);
+    let (dir, snapshot) = args.resolve(context, &store)?;
+    let diff = diff::diff(&snapshot, &dir)?;
+    let home = context.env.home();
+    let taken_at = humantime::format_rfc3339_seconds(snapshot.info.taken_at);
+    if diff.is_empty() {
+        super::print(&format!(
+            "{} matches snapshot {} ({taken_at}).\n",
+            tilde(&dir, home),
+            snapshot.id
+        ))?;
+        return Ok(Outcome::Done);
+    }
+    let (added, removed) = diff.counts();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}snapshot {} ({taken_at}) -> {} now: {} files changed, +{added} -{removed}{}",
+        HEADER.render(),
+        snapshot.id,
+        tilde(&dir, home),
+        diff.files.len(),
+        HEADER.render_reset()
+    );
+    for row in diff::rows(&diff) {
+        paint(&mut out, &row);
+        out.push('\n');
+    }
+    let mut stdout = anstream::stdout().lock();
+    stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(Failure::Output)?;
+    Ok(Outcome::Negative)
+}
+
+const HEADER: Style = Style::new().effects(Effects::BOLD);
+const NOTE: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)));
+const SUMMARY: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Cyan)));
+const HUNK: Style = SUMMARY;
+const REMOVED: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Red)));
+const ADDED: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)));
+const FAINT: Style = Style::new().effects(Effects::DIMMED);
+
+/// One row with its style; the changed words of a changed line stand out in reverse video.
+fn paint(out: &mut String, row: &Row<'_>) {
+    let style = match row {
+        Row::Note(_) => NOTE,
+        Row::OldFile(_) | Row::NewFile(_) => HEADER,
+        Row::Summary(_) => SUMMARY,
+        Row::Hunk(_) => HUNK,
+        Row::NoNewline => FAINT,
+        Row::Line(line) => match line.kind {
+            LineKind::Context => Style::new(),
+            LineKind::Removed => REMOVED,
+            LineKind::Added => ADDED,
+        },
+    };
+    let Row::Line(line) = row else {
+        let _ = write!(
+            out,
+            "{}{}{}",
+            style.render(),
+            row.text(),
+            style.render_reset()
+        );
+        return;
+    };
+    let strong = style.effects(Effects::INVERT);
+    let _ = write!(out, "{}{}", style.render(), line.kind.sign());
+    let mut at = 0;
+    for range in &line.changed {
+        let _ = write!(
+            out,
+            "{}{}{}{}{}",
+            &line.text[at..range.start],
+            strong.render(),
+            &line.text[range.clone()],
+            strong.render_reset(),
+            style.render()
+        );
+        at = range.end;
+    }
+    let _ = write!(out, "{}{}", &line.text[at..], style.render_reset());
+}

@@ -1,0 +1,149 @@
+//! `skilldeck snapshot`: keep a copy of skills as they are now, named on the command line or
+//! by an agent session's transcript.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::scan;
+use crate::snapshot::transcript;
+use crate::snapshot::{SnapshotError, Store, Taken};
+
+use super::human::{count, tilde};
+use super::{Context, Failure, Outcome, target};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Skills to snapshot, by name or folder [default: every skill]
+    #[arg(value_name = "SKILL", conflicts_with = "from_transcript")]
+    skills: Vec<String>,
+
+    /// Snapshot every skill folder an agent session used: the "Base directory for this skill:"
+    /// lines of a Claude Code JSONL transcript or of OpenCode output
+    #[arg(long, value_name = "FILE")]
+    from_transcript: Option<PathBuf>,
+}
+
+/// How snapshotting one folder went.
+enum Attempt {
+    Taken(Taken),
+    /// Not a skill folder (any more): an agent's bundled skill in a temporary folder, say.
+    NotSkill,
+    Failed(SnapshotError),
+}
+
+pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
+    let store = Store::open(&context.env);
+    let (dirs, mut outcome) = match &args.from_transcript {
+        Some(file) => (named_by_transcript(file)?, Outcome::Done),
+        None => named_by_arguments(&args.skills, context),
+    };
+    let results: Vec<(PathBuf, Attempt)> = dirs
+        .into_par_iter()
+        .map(|dir| {
+            let result = match store.take(&dir) {
+                Ok(taken) => Attempt::Taken(taken),
+                Err(SnapshotError::NotSkill(_)) => Attempt::NotSkill,
+                Err(SnapshotError::Read { source, .. })
+                    if source.kind() == io::ErrorKind::NotFound =>
+                {
+                    Attempt::NotSkill
+                }
+                Err(error) => Attempt::Failed(error),
+            };
+            (dir, result)
+        })
+        .collect();
+    let home = context.env.home();
+    let (mut fresh, mut same, mut failed) = (0, 0, Vec::new());
+    let mut out = String::new();
+    for (dir, result) in results {
+        match result {
+            Attempt::Taken(taken) => {
+                let info = &taken.snapshot.info;
+                let verb = if taken.fresh {
+                    fresh += 1;
+                    "kept     "
+                } else {
+                    same += 1;
+                    "unchanged"
+                };
+                let _ = write!(
+                    out,
+                    "{verb}  {}  {}  {}",
+                    taken.snapshot.skill_name(),
+                    taken.snapshot.id,
+                    tilde(&info.dir, home)
+                );
+                if info.truncated {
+                    out.push_str("  (truncated: only SKILL.md kept, the skill is over 50 MiB)");
+                }
+                if info.skipped_links > 0 {
+                    let _ = write!(out, "  ({} left out)", count(info.skipped_links, "link"));
+                }
+                out.push('\n');
+            }
+            Attempt::NotSkill => {
+                let _ = writeln!(out, "skipped    {}: not a skill folder", tilde(&dir, home));
+            }
+            Attempt::Failed(error) => failed.push(error),
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} kept, {} unchanged since their latest snapshot.",
+        count(fresh, "new snapshot"),
+        same
+    );
+    super::print(&out)?;
+    if let Some(first) = failed.into_iter().next() {
+        return Err(Failure::Stopped(first.to_string()));
+    }
+    if fresh + same == 0 && args.from_transcript.is_none() {
+        outcome = Outcome::Negative;
+    }
+    Ok(outcome)
+}
+
+/// The skill folders the arguments name (every skill when none is named); `Negative` when an
+/// argument names nothing.
+fn named_by_arguments(args: &[String], context: &Context) -> (Vec<PathBuf>, Outcome) {
+    if args.is_empty() {
+        let dirs = scan::skill_dirs(&context.env, &context.project);
+        return (dirs, Outcome::Done);
+    }
+    let inventory = context.scan();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut outcome = Outcome::Done;
+    for arg in args {
+        let found = target::matching(&inventory, arg);
+        if found.is_empty() {
+            eprintln!("skilldeck: no skill is named {arg}");
+            outcome = Outcome::Negative;
+        }
+        for skill in found {
+            if !dirs.contains(&skill.real_dir) {
+                dirs.push(skill.real_dir.clone());
+            }
+        }
+    }
+    (dirs, outcome)
+}
+
+fn named_by_transcript(file: &Path) -> Result<Vec<PathBuf>, Failure> {
+    let reader = File::open(file).map(BufReader::new).map_err(|error| {
+        if error.kind() == io::ErrorKind::NotFound {
+            Failure::Usage(format!(
+                "--from-transcript {}: no such file",
+                file.display()
+            ))
+        } else {
+            Failure::Stopped(format!("{} could not be read: {error}", file.display()))
+        }
+    })?;
+    transcript::skill_dirs(reader)
+        .map_err(|error| Failure::Stopped(format!("{} could not be read: {error}", file.display())))
+}

@@ -1,0 +1,134 @@
+//! `skilldeck snapshots`: every snapshot kept, marking those whose skill no longer matches.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::snapshot::{Comparison, Snapshot, SnapshotDigest, Store};
+
+use super::human::{table, tilde};
+use super::json;
+use super::{Context, Failure, Outcome};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print JSON (the shape in PRODUCT.md) instead of a table
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct SnapshotsJson<'a> {
+    snapshots: Vec<SnapshotJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct SnapshotJson<'a> {
+    id: &'a str,
+    skill: Cow<'a, str>,
+    dir: Cow<'a, str>,
+    digest: &'a SnapshotDigest,
+    taken_at: String,
+    /// The skill on disk no longer matches this snapshot (or is gone).
+    changed: bool,
+    truncated: bool,
+    skipped_links: usize,
+    /// A later snapshot of the skill found different content (seed 003's changed marker).
+    marked_changed: bool,
+    /// The latest snapshot of its skill: the one diffs compare against.
+    latest: bool,
+}
+
+/// What the folder of a snapshot holds now.
+enum Now {
+    Digest(SnapshotDigest),
+    Gone,
+}
+
+pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
+    let store = Store::open(&context.env);
+    let snapshots = store.all()?;
+    let names: HashMap<PathBuf, String> = context
+        .scan()
+        .skills
+        .into_iter()
+        .map(|skill| (skill.real_dir, skill.name))
+        .collect();
+    let mut latest: HashMap<&Path, &str> = HashMap::new();
+    for snapshot in &snapshots {
+        latest.insert(&snapshot.info.dir, &snapshot.id);
+    }
+    let dirs: Vec<&Path> = latest.keys().copied().collect();
+    let now: HashMap<&Path, Now> = dirs
+        .into_par_iter()
+        .map(|dir| {
+            let now = match store.compare(dir)? {
+                Comparison::Same(s) => Now::Digest(s.info.digest),
+                Comparison::Changed { now, .. } => Now::Digest(now),
+                Comparison::Gone(_) | Comparison::NoSnapshot => Now::Gone,
+            };
+            Ok((dir, now))
+        })
+        .collect::<Result<_, crate::snapshot::SnapshotError>>()?;
+    let rows: Vec<SnapshotJson<'_>> = snapshots
+        .iter()
+        .map(|snapshot| {
+            let info = &snapshot.info;
+            let changed = match now.get(info.dir.as_path()) {
+                Some(Now::Digest(digest)) => *digest != info.digest,
+                _ => true,
+            };
+            SnapshotJson {
+                id: &snapshot.id,
+                skill: names.get(&info.dir).map_or_else(
+                    || Cow::Owned(snapshot.skill_name()),
+                    |n| Cow::Borrowed(n.as_str()),
+                ),
+                dir: info.dir.to_string_lossy(),
+                digest: &info.digest,
+                taken_at: humantime::format_rfc3339_seconds(info.taken_at).to_string(),
+                changed,
+                truncated: info.truncated,
+                skipped_links: info.skipped_links,
+                marked_changed: info.changed,
+                latest: latest.get(info.dir.as_path()) == Some(&snapshot.id.as_str()),
+            }
+        })
+        .collect();
+    if args.json {
+        json::print(&SnapshotsJson { snapshots: rows })?;
+    } else {
+        super::print(&render(&rows, &snapshots, context.env.home()))?;
+    }
+    Ok(Outcome::Done)
+}
+
+fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> String {
+    if rows.is_empty() {
+        return "No snapshots yet; `skilldeck snapshot` takes them.\n".to_owned();
+    }
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .zip(snapshots)
+        .map(|(row, snapshot)| {
+            let mut state = if row.changed { "changed" } else { "matches" }.to_owned();
+            if row.latest {
+                state.push_str(", latest");
+            }
+            if row.truncated {
+                state.push_str(", truncated");
+            }
+            vec![
+                row.skill.to_string(),
+                row.id.to_owned(),
+                row.taken_at.clone(),
+                state,
+                tilde(&snapshot.info.dir, home),
+            ]
+        })
+        .collect();
+    table(&["SKILL", "ID", "TAKEN", "STATE", "DIR"], &cells)
+}

@@ -1,0 +1,188 @@
+//! A skill packed for sharing: a reproducible gzip-compressed tar of its files, secrets
+//! removed (skill-format-and-roots.md §3.5).
+//!
+//! Files are taken as a snapshot takes them ([`walk`](super::walk)), sorted by path, each as a
+//! regular entry with mtime 0, no owner, mode 0644 or 0755, PAX records for what a ustar header
+//! cannot hold; so the same content always gives the same bytes. Every file is scanned by
+//! [`redact`](super::redact) and the export fails closed: a file that cannot be read or cleaned
+//! fails it. An archive over [`EXPORT_BOUND`] is refused. Nothing on disk is changed.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::{Compression, GzBuilder};
+
+use crate::untrusted::{Links, open_regular};
+
+use super::redact::{SecretInBinary, redact};
+use super::walk::Listing;
+use super::{COPY_BOUND, SnapshotError};
+
+/// The largest archive an export writes.
+pub const EXPORT_BOUND: u64 = 5 << 20;
+
+/// Why a skill was not exported. Nothing was written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(
+        "{} is {} MiB, over the {} MiB a skill may hold to be exported",
+        .dir.display(),
+        .size.div_ceil(1 << 20),
+        COPY_BOUND >> 20
+    )]
+    SkillTooLarge { dir: PathBuf, size: u64 },
+    #[error(
+        "the export of {} would be {:.1} MiB, over the {} MiB bound; nothing was written",
+        .dir.display(),
+        *.size as f64 / f64::from(1 << 20),
+        EXPORT_BOUND >> 20
+    )]
+    ArchiveTooLarge { dir: PathBuf, size: u64 },
+    #[error("{path} could not be exported: {source}")]
+    Secret {
+        path: String,
+        source: SecretInBinary,
+    },
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+    #[error("{} could not be written: {source}", .path.display())]
+    Write { path: PathBuf, source: io::Error },
+}
+
+impl ExportError {
+    /// Whether skilldeck refused, rather than failed to read or write.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            ExportError::SkillTooLarge { .. }
+            | ExportError::ArchiveTooLarge { .. }
+            | ExportError::Secret { .. } => true,
+            ExportError::Snapshot(error) => error.is_refusal(),
+            ExportError::Write { .. } => false,
+        }
+    }
+}
+
+/// A packed skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Export {
+    /// The gzip-compressed tar.
+    pub archive: Vec<u8>,
+    /// Each secret removed: the file and the rule that found it.
+    pub redacted: Vec<(String, &'static str)>,
+    pub files: usize,
+}
+
+/// Pack the skill folder at `dir`.
+///
+/// # Errors
+/// [`ExportError`] says why; nothing is written.
+pub fn export(dir: &Path) -> Result<Export, ExportError> {
+    let listing = Listing::read(dir)?;
+    let size = listing.total_size();
+    if size > COPY_BOUND {
+        return Err(ExportError::SkillTooLarge {
+            dir: dir.to_path_buf(),
+            size,
+        });
+    }
+    let gzip = GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), Compression::best());
+    let mut tar = tar::Builder::new(gzip);
+    let mut redacted = Vec::new();
+    for file in &listing.files {
+        let mut content = Vec::new();
+        open_regular(&file.source, Links::Refuse)
+            .and_then(|f| f.take(COPY_BOUND + 1).read_to_end(&mut content))
+            .map_err(|source| SnapshotError::Read {
+                path: file.source.clone(),
+                source,
+            })?;
+        let clean = redact(&content).map_err(|source| ExportError::Secret {
+            path: file.rel.clone(),
+            source,
+        })?;
+        redacted.extend(clean.found.iter().map(|rule| (file.rel.clone(), *rule)));
+        append(&mut tar, &file.rel, &clean.content, file.executable).map_err(in_memory)?;
+    }
+    let archive = tar
+        .into_inner()
+        .and_then(|gzip| gzip.finish())
+        .map_err(in_memory)?;
+    if archive.len() as u64 > EXPORT_BOUND {
+        return Err(ExportError::ArchiveTooLarge {
+            dir: dir.to_path_buf(),
+            size: archive.len() as u64,
+        });
+    }
+    Ok(Export {
+        archive,
+        redacted,
+        files: listing.files.len(),
+    })
+}
+
+impl Export {
+    /// Write the archive to `out`, replacing it in one rename only once it is whole.
+    ///
+    /// # Errors
+    /// [`ExportError::Write`] when the file cannot be written.
+    pub fn write_to(&self, out: &Path) -> Result<(), ExportError> {
+        let failed = |source| ExportError::Write {
+            path: out.to_path_buf(),
+            source,
+        };
+        let parent = match out.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let mut file = tempfile::Builder::new()
+            .prefix(".skilldeck-export-")
+            .tempfile_in(parent)
+            .map_err(failed)?;
+        file.write_all(&self.archive).map_err(failed)?;
+        file.as_file().sync_all().map_err(failed)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            file.as_file()
+                .set_permissions(std::fs::Permissions::from_mode(0o644))
+                .map_err(failed)?;
+        }
+        file.persist(out).map_err(|e| failed(e.error))?;
+        Ok(())
+    }
+}
+
+/// One regular entry: ustar header, mtime 0, no owner; a PAX record carries a path too long
+/// for the header.
+fn append<W: Write>(
+    tar: &mut tar::Builder<W>,
+    path: &str,
+    content: &[u8],
+    executable: bool,
+) -> io::Result<()> {
+    let mut header = tar::Header::new_ustar();
+    header.set_entry_type(tar::EntryType::Regular);
+    header.set_size(content.len() as u64);
+    header.set_mode(if executable { 0o755 } else { 0o644 });
+    header.set_mtime(0);
+    header.set_uid(0);
+    header.set_gid(0);
+    header.set_username("")?;
+    header.set_groupname("")?;
+    if header.set_path(path).is_err() {
+        tar.append_pax_extensions([("path", path.as_bytes())])?;
+        // Readers that know PAX take the record; the header's own name is a stand-in.
+        header.set_path("long-path")?;
+    }
+    header.set_cksum();
+    tar.append(&header, content)
+}
+
+fn in_memory(source: io::Error) -> ExportError {
+    ExportError::Write {
+        path: PathBuf::from("(the archive in memory)"),
+        source,
+    }
+}

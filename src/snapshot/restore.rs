@@ -1,0 +1,135 @@
+//! Putting a snapshot back where its skill lives.
+//!
+//! What the folder holds first becomes a snapshot, synced to disk; then the snapshot's files
+//! are staged beside the skills folder and swapped in with one atomic exchange under the
+//! root's lock ([`crate::install`]), so a crash leaves the old folder or the restored one. The
+//! restored content is then snapshotted too, so it is the baseline diffs compare against.
+//!
+//! A restore replaces the whole folder, so it refuses when that would lose what a snapshot
+//! cannot hold: links out of the skill, version-control data, FIFOs, or a folder over the copy
+//! bound. It also refuses a truncated snapshot, which holds only `SKILL.md`.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::install::{RootLock, SwapError};
+use crate::untrusted::{Links, open_regular};
+
+use super::walk::{LeftOut, Listing};
+use super::{COPY_BOUND, Snapshot, SnapshotError, Store};
+
+/// Why a snapshot was not restored. The folder is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    #[error(
+        "snapshot {0} holds only SKILL.md (its skill was over the copy bound), so it cannot bring the skill back"
+    )]
+    Truncated(String),
+    #[error(
+        "restoring {} would lose what no snapshot keeps: {}; move those out of the folder first",
+        .dir.display(),
+        .left_out.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+    )]
+    WouldLose {
+        dir: PathBuf,
+        left_out: Vec<LeftOut>,
+    },
+    #[error(
+        "restoring {} would lose files no snapshot of it can keep whole: it is over the {} MiB copy bound",
+        .0.display(),
+        COPY_BOUND >> 20
+    )]
+    TooLarge(PathBuf),
+    #[error("{} has no parent folder to restore it into", .0.display())]
+    NoParent(PathBuf),
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+}
+
+impl RestoreError {
+    /// Whether skilldeck refused, rather than failed to read or write.
+    pub fn is_refusal(&self) -> bool {
+        match self {
+            RestoreError::Truncated(_)
+            | RestoreError::WouldLose { .. }
+            | RestoreError::TooLarge(_) => true,
+            RestoreError::Snapshot(error) => error.is_refusal(),
+            RestoreError::NoParent(_) | RestoreError::Swap(_) => false,
+        }
+    }
+}
+
+/// What a restore did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restored {
+    /// The snapshot of what the folder held before; `None` when the folder was gone.
+    pub replaced: Option<Snapshot>,
+    /// The snapshot of the restored content, now the latest.
+    pub baseline: Snapshot,
+}
+
+/// Restore `snapshot` into the folder it was taken from.
+///
+/// `None` when the folder already holds the snapshot's content, and nothing was written.
+///
+/// # Errors
+/// [`RestoreError`] says why; whatever it is, the folder is as it was.
+pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, RestoreError> {
+    if snapshot.info.truncated {
+        return Err(RestoreError::Truncated(snapshot.id.clone()));
+    }
+    let dir = &snapshot.info.dir;
+    let (Some(root), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return Err(RestoreError::NoParent(dir.clone()));
+    };
+    let name = name.to_string_lossy().into_owned();
+    let present = fs::symlink_metadata(dir).is_ok();
+    if present {
+        let listing = Listing::read(dir)?;
+        refuse_losses(&listing)?;
+        if super::digest::digest_listing(&listing)? == snapshot.info.digest {
+            return Ok(None);
+        }
+    }
+    let lock = RootLock::acquire(root)?;
+    let staged = lock.stage(&name)?;
+    for file in Listing::read(&snapshot.files())?.files {
+        let mut content = Vec::new();
+        open_regular(&file.source, Links::Refuse)
+            .and_then(|mut f| f.read_to_end(&mut content))
+            .map_err(|source| SnapshotError::Read {
+                path: file.source.clone(),
+                source,
+            })?;
+        staged.write(Path::new(&file.rel), &content, file.executable)?;
+    }
+    let replaced = if present {
+        // Taken last, just before the exchange, so it holds what is being replaced.
+        let kept = store.take_before_overwrite(dir)?;
+        lock.replace(staged, &name)?;
+        Some(kept.snapshot)
+    } else {
+        lock.put_new(staged, &name)?;
+        None
+    };
+    drop(lock);
+    let baseline = store.take(dir)?.snapshot;
+    Ok(Some(Restored { replaced, baseline }))
+}
+
+/// Refuse to replace a folder holding what its snapshot would leave out.
+fn refuse_losses(listing: &Listing) -> Result<(), RestoreError> {
+    if !listing.left_out.is_empty() {
+        return Err(RestoreError::WouldLose {
+            dir: listing.root.clone(),
+            left_out: listing.left_out.clone(),
+        });
+    }
+    if listing.total_size() > COPY_BOUND {
+        return Err(RestoreError::TooLarge(listing.root.clone()));
+    }
+    Ok(())
+}

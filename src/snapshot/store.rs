@@ -1,0 +1,718 @@
+//! The snapshot store: every kept copy of every skill, under the data directory.
+//!
+//! ```text
+//! <data dir>/snapshots/<folder name>-<16 hex of the folder's path>/   one skill's history
+//!     <id>/info.json     digest, truncated, skipped links, folder, time
+//!     <id>/files/...     the copied files (0600, 0700 when executable)
+//!     <id>/changed       present once a later snapshot found different content
+//! ```
+//!
+//! A snapshot is built in a staging directory beside its history and renamed into place, so it
+//! is whole or absent; it is never replaced. Its id is the time it was taken (UTC, to the
+//! millisecond) and the first digits of its digest, so ids sort by time. Taking a snapshot of
+//! content the latest snapshot already holds makes no new copy: a hook that snapshots every
+//! skill a session used, every turn, keeps one copy per change, not one per turn.
+
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest as _, Sha256};
+
+use crate::record::lower_hex;
+use crate::roots::Environment;
+use crate::skill::SKILL_FILE;
+
+use super::digest::{DigestBuilder, SnapshotDigest, copy_hashing, digest_listing};
+use super::walk::Listing;
+use super::{COPY_BOUND, SnapshotError};
+
+const INFO_FILE: &str = "info.json";
+const CHANGED_FILE: &str = "changed";
+const FILES_DIR: &str = "files";
+const STAGING_PREFIX: &str = ".staging-";
+/// A staging directory this old belongs to a snapshot that crashed, not one being written.
+const STALE_STAGING: Duration = Duration::from_secs(60 * 60);
+
+/// What a snapshot holds, as seed 003's `Info`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// The content of the folder when it was copied. The same content gives the same digest on
+    /// every machine. For a truncated snapshot it still covers every file of the folder.
+    pub digest: SnapshotDigest,
+    /// The folder was over the copy bound: only its `SKILL.md` was copied.
+    pub truncated: bool,
+    /// Links that point out of the folder or to a folder, and so were left out.
+    pub skipped_links: usize,
+    /// A later snapshot of the same folder found different content. The snapshot keeps the
+    /// content it was taken with.
+    pub changed: bool,
+    /// The skill folder, with its links resolved.
+    pub dir: PathBuf,
+    pub taken_at: SystemTime,
+}
+
+/// `info.json` as written.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    digest: SnapshotDigest,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    truncated: bool,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    skipped_links: usize,
+    dir: PathBuf,
+    taken_at: String,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One kept copy of a skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub id: String,
+    /// The snapshot's own directory in the store.
+    pub path: PathBuf,
+    pub info: Info,
+}
+
+impl Snapshot {
+    /// Where the copied files are: a folder that reads as the skill did.
+    pub fn files(&self) -> PathBuf {
+        self.path.join(FILES_DIR)
+    }
+
+    /// The folder name of the skill it copies.
+    pub fn skill_name(&self) -> String {
+        self.info
+            .dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Record that a later look at the folder found other content (seed 003's `MarkChanged`).
+    ///
+    /// # Errors
+    /// When the marker cannot be written.
+    pub fn mark_changed(&mut self) -> Result<(), SnapshotError> {
+        let path = self.path.join(CHANGED_FILE);
+        create_private(&path, false).map_err(|source| SnapshotError::Write { path, source })?;
+        self.info.changed = true;
+        Ok(())
+    }
+
+    /// Read the snapshot at `path` (seed 003's `Load`).
+    ///
+    /// # Errors
+    /// [`SnapshotError::Corrupt`] when its `info.json` is missing or unreadable.
+    pub fn load(path: &Path) -> Result<Self, SnapshotError> {
+        let corrupt = |reason: String| SnapshotError::Corrupt {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let text = fs::read(path.join(INFO_FILE)).map_err(|e| corrupt(e.to_string()))?;
+        let stored: Stored = serde_json::from_slice(&text).map_err(|e| corrupt(e.to_string()))?;
+        let taken_at = humantime::parse_rfc3339(&stored.taken_at)
+            .map_err(|e| corrupt(format!("taken_at: {e}")))?;
+        let id = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Self {
+            id,
+            path: path.to_path_buf(),
+            info: Info {
+                digest: stored.digest,
+                truncated: stored.truncated,
+                skipped_links: stored.skipped_links,
+                changed: path.join(CHANGED_FILE).exists(),
+                dir: stored.dir,
+                taken_at,
+            },
+        })
+    }
+}
+
+/// What taking a snapshot did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Taken {
+    pub snapshot: Snapshot,
+    /// A new copy was made; false when the latest snapshot already held this content.
+    pub fresh: bool,
+}
+
+/// Whether a skill's content differs from its latest snapshot: what the "changed" view lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    /// No snapshot of the folder yet.
+    NoSnapshot,
+    /// The folder holds what its latest snapshot holds.
+    Same(Snapshot),
+    /// The folder's content is not its latest snapshot's.
+    Changed {
+        latest: Snapshot,
+        now: SnapshotDigest,
+    },
+    /// The folder is gone, or no longer a skill.
+    Gone(Snapshot),
+}
+
+/// How hard a snapshot is pushed to disk before it counts as taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Durability {
+    /// As `cp -r` leaves files: written, synced by the system when it likes.
+    Written,
+    /// Every file and directory synced: the copy must outlive a crash that follows.
+    Synced,
+}
+
+/// The snapshots of every skill, under one directory.
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store under `env`'s data directory.
+    pub fn open(env: &Environment) -> Self {
+        Self::at(env.data_dir().join("snapshots"))
+    }
+
+    /// The store at `dir` (created when the first snapshot is taken).
+    pub fn at(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// Snapshot the skill folder at `skill_dir`: on demand, and at import as the baseline.
+    ///
+    /// When the latest snapshot of the folder holds the same content, no copy is made and
+    /// that snapshot is returned with `fresh` false. Otherwise a new snapshot is kept beside
+    /// the earlier ones, and the one that was latest is marked changed.
+    ///
+    /// # Errors
+    /// When the folder is not a skill, a file cannot be read, or the store cannot be written.
+    pub fn take(&self, skill_dir: &Path) -> Result<Taken, SnapshotError> {
+        self.take_with(skill_dir, Durability::Written)
+    }
+
+    /// Snapshot the skill folder at `skill_dir` before skilldeck overwrites, updates or
+    /// restores it: as [`Store::take`], with every file synced to disk before it returns, so
+    /// what the user had survives a crash during the overwrite that follows.
+    ///
+    /// # Errors
+    /// As [`Store::take`].
+    pub fn take_before_overwrite(&self, skill_dir: &Path) -> Result<Taken, SnapshotError> {
+        self.take_with(skill_dir, Durability::Synced)
+    }
+
+    /// Accept the skill's current content as its new baseline (the app's `a`): the latest
+    /// snapshot is what diffs and the changed view compare against, so this is taking one.
+    ///
+    /// # Errors
+    /// As [`Store::take`].
+    pub fn accept(&self, skill_dir: &Path) -> Result<Taken, SnapshotError> {
+        self.take(skill_dir)
+    }
+
+    /// Every snapshot of the folder at `skill_dir`, oldest first.
+    ///
+    /// # Errors
+    /// When the store cannot be read or holds a damaged snapshot.
+    pub fn history(&self, skill_dir: &Path) -> Result<Vec<Snapshot>, SnapshotError> {
+        let real = fs::canonicalize(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
+        self.history_in(&self.history_dir(&real))
+    }
+
+    /// The latest snapshot of the folder at `skill_dir`.
+    ///
+    /// # Errors
+    /// As [`Store::history`].
+    pub fn latest(&self, skill_dir: &Path) -> Result<Option<Snapshot>, SnapshotError> {
+        Ok(self.history(skill_dir)?.pop())
+    }
+
+    /// One snapshot of the folder: the one whose id is `id` or starts with it, or the latest.
+    ///
+    /// # Errors
+    /// [`SnapshotError::NoSnapshot`], [`SnapshotError::UnknownId`] or
+    /// [`SnapshotError::AmbiguousId`] when none or several match.
+    pub fn find(&self, skill_dir: &Path, id: Option<&str>) -> Result<Snapshot, SnapshotError> {
+        let mut history = self.history(skill_dir)?;
+        let Some(id) = id else {
+            return history
+                .pop()
+                .ok_or_else(|| SnapshotError::NoSnapshot(skill_dir.to_path_buf()));
+        };
+        if let Some(exact) = history.iter().position(|s| s.id == id) {
+            return Ok(history.swap_remove(exact));
+        }
+        let mut matching: Vec<Snapshot> = history
+            .into_iter()
+            .filter(|s| s.id.starts_with(id))
+            .collect();
+        match matching.len() {
+            1 => Ok(matching.swap_remove(0)),
+            0 => Err(SnapshotError::UnknownId {
+                id: id.to_owned(),
+                dir: skill_dir.to_path_buf(),
+            }),
+            _ => Err(SnapshotError::AmbiguousId {
+                id: id.to_owned(),
+                ids: matching.into_iter().map(|s| s.id).collect(),
+            }),
+        }
+    }
+
+    /// Every snapshot in the store, grouped by skill folder, each group oldest first.
+    ///
+    /// # Errors
+    /// When the store cannot be read or holds a damaged snapshot.
+    pub fn all(&self) -> Result<Vec<Snapshot>, SnapshotError> {
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => {
+                return Err(SnapshotError::Read {
+                    path: self.dir.clone(),
+                    source,
+                });
+            }
+        };
+        let mut histories: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
+        histories.sort();
+        let mut all = Vec::new();
+        for history in histories {
+            all.extend(self.history_in(&history)?);
+        }
+        Ok(all)
+    }
+
+    /// Whether the folder's content differs from its latest snapshot.
+    ///
+    /// # Errors
+    /// When the store cannot be read, or the folder exists but a file of it cannot be read.
+    pub fn compare(&self, skill_dir: &Path) -> Result<Comparison, SnapshotError> {
+        let Some(latest) = self.latest(skill_dir)? else {
+            return Ok(Comparison::NoSnapshot);
+        };
+        match super::content_digest(skill_dir) {
+            Ok(now) if now == latest.info.digest => Ok(Comparison::Same(latest)),
+            Ok(now) => Ok(Comparison::Changed { latest, now }),
+            Err(SnapshotError::NotSkill(_)) => Ok(Comparison::Gone(latest)),
+            Err(SnapshotError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                Ok(Comparison::Gone(latest))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    fn take_with(&self, skill_dir: &Path, durability: Durability) -> Result<Taken, SnapshotError> {
+        let listing = Listing::read(skill_dir)?;
+        let history = self.history_dir(&listing.root);
+        let mut latest = if make_history(&self.dir, &history)? {
+            None
+        } else {
+            sweep_stale_staging(&history);
+            self.history_in(&history)?.pop()
+        };
+        if let Some(latest) = &latest
+            && digest_listing(&listing)? == latest.info.digest
+        {
+            return Ok(Taken {
+                snapshot: latest.clone(),
+                fresh: false,
+            });
+        }
+        let staging = tempfile::Builder::new()
+            .prefix(STAGING_PREFIX)
+            .tempdir_in(&history)
+            .map_err(|source| SnapshotError::Write {
+                path: history.clone(),
+                source,
+            })?;
+        let copy = match copy_into(&listing, staging.path(), false, durability)? {
+            // The folder grew past the bound while it was copied: copy it again, truncated.
+            Some(copy) => copy,
+            None => {
+                fs::remove_dir_all(staging.path().join(FILES_DIR)).map_err(|source| {
+                    SnapshotError::Write {
+                        path: staging.path().to_path_buf(),
+                        source,
+                    }
+                })?;
+                copy_into(&listing, staging.path(), true, durability)?
+                    .ok_or(SnapshotError::Changed(listing.root.clone()))?
+            }
+        };
+        let taken_at = next_time(latest.as_ref());
+        let info = Info {
+            digest: copy.digest,
+            truncated: copy.truncated,
+            skipped_links: listing.skipped_links(),
+            changed: false,
+            dir: listing.root,
+            taken_at,
+        };
+        let stored = Stored {
+            digest: info.digest.clone(),
+            truncated: info.truncated,
+            skipped_links: info.skipped_links,
+            dir: info.dir.clone(),
+            taken_at: humantime::format_rfc3339_millis(taken_at).to_string(),
+        };
+        write_info(staging.path(), &stored, durability)?;
+        let id = snapshot_id(taken_at, &info.digest);
+        let target = history.join(&id);
+        if let Err(error) = fs::rename(staging.path(), &target) {
+            // Another skilldeck took the same content at the same moment: its copy stands.
+            return match Snapshot::load(&target) {
+                Ok(existing) if existing.info.digest == info.digest => Ok(Taken {
+                    snapshot: existing,
+                    fresh: false,
+                }),
+                _ => Err(SnapshotError::Write {
+                    path: target,
+                    source: error,
+                }),
+            };
+        }
+        let _ = staging.keep();
+        if durability == Durability::Synced {
+            sync_dir(&history)?;
+        }
+        if let Some(latest) = &mut latest {
+            latest.mark_changed()?;
+        }
+        Ok(Taken {
+            snapshot: Snapshot {
+                id,
+                path: target,
+                info,
+            },
+            fresh: true,
+        })
+    }
+
+    /// The directory of one skill folder's snapshots: its name for people, then the start of
+    /// the digest of its path, so two folders of one name never share a history.
+    fn history_dir(&self, real_dir: &Path) -> PathBuf {
+        let name: String = real_dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let key = lower_hex(&Sha256::digest(path_bytes(real_dir)));
+        self.dir
+            .join(format!("{}-{}", name.trim_start_matches('.'), &key[..16]))
+    }
+
+    fn history_in(&self, history: &Path) -> Result<Vec<Snapshot>, SnapshotError> {
+        let entries = match fs::read_dir(history) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => {
+                return Err(SnapshotError::Read {
+                    path: history.to_path_buf(),
+                    source,
+                });
+            }
+        };
+        let mut ids: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .collect();
+        ids.sort();
+        ids.iter().map(|path| Snapshot::load(path)).collect()
+    }
+}
+
+/// What one copy into a staging directory gave.
+struct Copy {
+    digest: SnapshotDigest,
+    truncated: bool,
+}
+
+/// Copy the listed files into `staging/files`, hashing them on the way; only `SKILL.md` when
+/// the folder is over the copy bound. `None` when the folder turned out to be over the bound
+/// only while it was being copied.
+fn copy_into(
+    listing: &Listing,
+    staging: &Path,
+    force_truncated: bool,
+    durability: Durability,
+) -> Result<Option<Copy>, SnapshotError> {
+    let truncated = force_truncated || listing.total_size() > COPY_BOUND;
+    let files = staging.join(FILES_DIR);
+    create_private_dirs(&files)?;
+    // Each directory is made once, by the first file in it: on a busy disk a mkdir costs as
+    // much as copying a small file.
+    let mut made: HashSet<&str> = HashSet::new();
+    let mut digest = DigestBuilder::default();
+    let mut copied = 0u64;
+    for entry in &listing.files {
+        let copy = !truncated || entry.rel == SKILL_FILE;
+        let hash = if copy {
+            let path = files.join(&entry.rel);
+            let write_failed = |source| SnapshotError::Write {
+                path: path.clone(),
+                source,
+            };
+            if let Some((parent, _)) = entry.rel.rsplit_once('/')
+                && made.insert(parent)
+            {
+                create_private_dirs(&files.join(parent))?;
+            }
+            let mut out = create_private(&path, entry.executable).map_err(write_failed)?;
+            let read = copy_hashing(entry, Some(&mut out))?;
+            if durability == Durability::Synced {
+                out.sync_all().map_err(write_failed)?;
+            }
+            copied += read.bytes;
+            if !truncated && copied > COPY_BOUND {
+                return Ok(None);
+            }
+            read.hash
+        } else {
+            copy_hashing(entry, None)?.hash
+        };
+        digest.add(&entry.rel, entry.executable, &hash);
+    }
+    if durability == Durability::Synced {
+        for dir in walkdir::WalkDir::new(&files)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_dir())
+        {
+            sync_dir(dir.path())?;
+        }
+    }
+    Ok(Some(Copy {
+        digest: digest.finish(),
+        truncated,
+    }))
+}
+
+fn write_info(
+    staging: &Path,
+    stored: &Stored,
+    durability: Durability,
+) -> Result<(), SnapshotError> {
+    let path = staging.join(INFO_FILE);
+    let failed = |source| SnapshotError::Write {
+        path: path.clone(),
+        source,
+    };
+    let text = serde_json::to_vec_pretty(stored)
+        .map_err(io::Error::from)
+        .map_err(failed)?;
+    let mut file = create_private(&path, false).map_err(failed)?;
+    file.write_all(&text).map_err(failed)?;
+    if durability == Durability::Synced {
+        file.sync_all().map_err(failed)?;
+        sync_dir(staging)?;
+    }
+    Ok(())
+}
+
+/// Now, or just after the latest snapshot when the clock says otherwise, so ids keep the order
+/// snapshots were taken in.
+fn next_time(latest: Option<&Snapshot>) -> SystemTime {
+    // To the millisecond, as `info.json` keeps it.
+    let since_epoch = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    let now = SystemTime::UNIX_EPOCH + Duration::from_millis(since_epoch.as_millis() as u64);
+    match latest {
+        Some(latest) if latest.info.taken_at >= now => {
+            latest.info.taken_at + Duration::from_millis(1)
+        }
+        _ => now,
+    }
+}
+
+/// `20261129-150000-123-ab12cd`: the time to the millisecond, then six digits of the digest.
+fn snapshot_id(taken_at: SystemTime, digest: &SnapshotDigest) -> String {
+    let stamp: String = humantime::format_rfc3339_millis(taken_at)
+        .to_string()
+        .chars()
+        .filter_map(|c| match c {
+            'T' | '.' => Some('-'),
+            '-' | ':' | 'Z' => None,
+            c => Some(c),
+        })
+        .collect();
+    format!("{stamp}-{}", digest.short(6))
+}
+
+fn sweep_stale_staging(history: &Path) {
+    let Ok(entries) = fs::read_dir(history) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age > STALE_STAGING);
+        if stale
+            && entry
+                .file_name()
+                .to_string_lossy()
+                .starts_with(STAGING_PREFIX)
+        {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn path_bytes(path: &Path) -> &[u8] {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &Path) -> Vec<u8> {
+    path.to_string_lossy().into_owned().into_bytes()
+}
+
+/// A new file only its owner can read: snapshots may hold what the user keeps private.
+fn create_private(path: &Path, executable: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(if executable { 0o700 } else { 0o600 });
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    options.open(path)
+}
+
+/// Make a skill's history directory; true when it is new (and so holds nothing to read).
+fn make_history(store: &Path, history: &Path) -> Result<bool, SnapshotError> {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    match builder.create(history) {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            create_private_dirs(store)?;
+            make_history(store, history)
+        }
+        Err(source) => Err(SnapshotError::Write {
+            path: history.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+fn create_private_dirs(dir: &Path) -> Result<(), SnapshotError> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir).map_err(|source| SnapshotError::Write {
+        path: dir.to_path_buf(),
+        source,
+    })
+}
+
+fn sync_dir(dir: &Path) -> Result<(), SnapshotError> {
+    if cfg!(unix) {
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|source| SnapshotError::Write {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_sort_by_time_and_carry_the_digest() {
+        let digest = content_digest_of_nothing();
+        let early = snapshot_id(
+            SystemTime::UNIX_EPOCH + Duration::from_millis(1_500),
+            &digest,
+        );
+        let late = snapshot_id(
+            SystemTime::UNIX_EPOCH + Duration::from_secs(86_400),
+            &digest,
+        );
+        assert_eq!(early, format!("19700101-000001-500-{}", digest.short(6)));
+        assert!(early < late);
+    }
+
+    #[test]
+    fn a_clock_that_went_back_still_gives_a_later_id() {
+        let digest = content_digest_of_nothing();
+        let future = SystemTime::now() + Duration::from_secs(3600);
+        let latest = Snapshot {
+            id: snapshot_id(future, &digest),
+            path: PathBuf::new(),
+            info: Info {
+                digest: digest.clone(),
+                truncated: false,
+                skipped_links: 0,
+                changed: false,
+                dir: PathBuf::new(),
+                taken_at: future,
+            },
+        };
+        let next = next_time(Some(&latest));
+        assert!(snapshot_id(next, &digest) > latest.id);
+    }
+
+    #[test]
+    fn stale_staging_is_swept_and_fresh_staging_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let stale = tmp.path().join(".staging-old");
+        let fresh = tmp.path().join(".staging-new");
+        fs::create_dir(&stale).unwrap();
+        fs::create_dir(&fresh).unwrap();
+        File::open(&stale)
+            .unwrap()
+            .set_modified(SystemTime::now() - 2 * STALE_STAGING)
+            .unwrap();
+        sweep_stale_staging(tmp.path());
+        assert!(!stale.exists());
+        assert!(fresh.exists());
+    }
+
+    fn content_digest_of_nothing() -> SnapshotDigest {
+        DigestBuilder::default().finish()
+    }
+}
