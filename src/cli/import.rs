@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::bundle::{self, Bundle, BundledSkill};
 use crate::install::{self, InstallError, Installed, Progress, Step, Watch};
 use crate::roots::{self, AgentId, Environment, Scope};
+use crate::snapshot::{Keeping, Store};
 
 use super::human::count;
 use super::json::{self, ImportedJson, PreviewJson, RefusedJson};
@@ -81,9 +82,15 @@ pub fn run(args: &Args, project: &Path) -> Result<Outcome, Failure> {
                 .to_owned(),
         ));
     };
-    let mut watch = Shown(Reporter::on_stderr("installing files"));
+    let store = Store::open(&Environment::from_process()?);
+    let mut watch = Keeping::new(&store, Shown(Reporter::on_stderr("installing files")));
     let result = install::install(&root, &chosen, args.force, &mut watch);
-    watch.0.finish();
+    watch.inner().0.finish();
+    for missed in &watch.missed_baselines {
+        super::eprint(&format!(
+            "skilldeck: installed, but its baseline snapshot could not be kept: {missed}\n"
+        ))?;
+    }
     match result {
         Ok(installed) => done(args, &installed),
         Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),

@@ -106,6 +106,9 @@ pub trait Watch {
     fn before_replace(&mut self, _skill_dir: &Path) -> io::Result<()> {
         Ok(())
     }
+
+    /// `skill_dir` now holds the skill as installed; the place to keep it as a baseline.
+    fn installed(&mut self, _skill_dir: &Path) {}
 }
 
 /// A watch that wants to hear nothing.
@@ -219,6 +222,7 @@ pub fn install(
                 lock.replace(staging, name)?
             }
         };
+        watch.installed(&dir);
         installed.push(Installed {
             name: name.to_owned(),
             dir,

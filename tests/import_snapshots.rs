@@ -1,0 +1,77 @@
+//! An import never loses what a user had: the skill it replaces is snapshotted first, and every
+//! skill it installs is snapshotted as the baseline that later diffs compare against.
+
+#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
+
+mod common;
+
+use std::fs;
+
+use common::{Machine, write_skill};
+use serde_json::Value;
+
+fn snapshots(machine: &Machine) -> Vec<Value> {
+    let output = machine.run(&["snapshots", "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    json["snapshots"].as_array().unwrap().clone()
+}
+
+#[test]
+fn an_import_keeps_a_baseline_and_a_forced_replace_keeps_the_edit_it_replaces() {
+    let machine = Machine::new();
+    let bundle = machine.root().join("bundle/demo");
+    write_skill(&bundle, &[("notes.md", "as shipped\n")]);
+    let root = machine.home.join(".claude/skills");
+    let to = root.to_str().unwrap();
+    let source = bundle.to_str().unwrap();
+
+    let output = machine.run(&["import", source, "--to", to]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let taken = snapshots(&machine);
+    assert_eq!(taken.len(), 1, "{taken:?}");
+    assert_eq!(taken[0]["skill"], "demo");
+    assert_eq!(taken[0]["changed"], false);
+
+    fs::write(root.join("demo/notes.md"), "my own edit\n").unwrap();
+    let refused = machine.run(&["import", source, "--to", to]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        snapshots(&machine).len(),
+        1,
+        "a refused import keeps nothing new"
+    );
+
+    let forced = machine.run(&["import", source, "--to", to, "--force"]);
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("demo/notes.md")).unwrap(),
+        "as shipped\n"
+    );
+    // The baseline, the edit kept before the replace, and the new baseline after it.
+    let taken = snapshots(&machine);
+    assert_eq!(taken.len(), 3, "{taken:?}");
+    assert_eq!(taken[0]["digest"], taken[2]["digest"]);
+    assert_eq!(taken[2]["latest"], true);
+    // The snapshot of the edit differs from what is on disk now; the diff shows the edit.
+    let edited = taken
+        .iter()
+        .find(|s| s["changed"] == true)
+        .expect("one snapshot differs from the disk");
+    let diff = machine.run(&["diff", "demo", "--snapshot", edited["id"].as_str().unwrap()]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(text.contains("-my own edit"), "{text}");
+    assert!(text.contains("+as shipped"), "{text}");
+}
