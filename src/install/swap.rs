@@ -5,8 +5,9 @@
 //! its links are resolved), every file and directory is synced, and then one rename puts it in
 //! place: a no-replace rename for a new skill, an exchange for a replacement. A crash leaves
 //! either the old folder or the new one, never a mix; the staging directory it leaves behind is
-//! swept by the next writer. Every write happens under a lock on the root, so two imports into
-//! one root take turns, and a writer only sweeps staging directories while it holds the lock.
+//! swept by the next writer. Every write happens under a lock on the root folder itself (no lock
+//! file is left behind), so two imports into one root take turns, and a writer only sweeps
+//! staging directories while it holds the lock.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -74,17 +75,7 @@ impl RootLock {
         };
         let parent = parent.to_path_buf();
         let prefix = format!(".{}.skilldeck-", name.to_string_lossy());
-        let lock_path = parent.join(format!("{prefix}lock"));
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .and_then(|file| lock_exclusive(&file).map(|()| file))
-            .map_err(|source| SwapError::Lock {
-                path: lock_path,
-                source,
-            })?;
+        let lock = lock_root(&root, &parent, &prefix)?;
         let held = Self {
             root,
             parent,
@@ -337,14 +328,30 @@ fn exchange(from: &Path, to: &Path) -> Result<(), SwapError> {
     fs::rename(&aside, from).map_err(|source| rename_failed(&aside, from, source))
 }
 
+/// The root folder itself is what is locked, so no lock file is left in the user's folders.
 #[cfg(unix)]
-fn lock_exclusive(file: &File) -> io::Result<()> {
-    rustix::fs::flock(file, rustix::fs::FlockOperation::LockExclusive).map_err(Into::into)
+fn lock_root(root: &Path, _parent: &Path, _prefix: &str) -> Result<File, SwapError> {
+    let failed = |source: io::Error| SwapError::Lock {
+        path: root.to_path_buf(),
+        source,
+    };
+    let dir = File::open(root).map_err(failed)?;
+    rustix::fs::flock(&dir, rustix::fs::FlockOperation::LockExclusive)
+        .map_err(|errno| failed(errno.into()))?;
+    Ok(dir)
 }
 
+/// Where a folder cannot be locked, a lock file beside the root stands in for it.
 #[cfg(not(unix))]
-fn lock_exclusive(file: &File) -> io::Result<()> {
-    file.lock()
+fn lock_root(_root: &Path, parent: &Path, prefix: &str) -> Result<File, SwapError> {
+    let path = parent.join(format!("{prefix}lock"));
+    OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .and_then(|file| file.lock().map(|()| file))
+        .map_err(|source| SwapError::Lock { path, source })
 }
 
 #[cfg(unix)]
@@ -523,6 +530,22 @@ mod tests {
         }
         let _lock = RootLock::acquire(&root).unwrap();
         assert_eq!(staging_left(&root), Vec::<String>::new());
+    }
+
+    #[test]
+    fn nothing_but_the_root_is_left_beside_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("skills");
+        {
+            let lock = RootLock::acquire(&root).unwrap();
+            lock.put_new(skill(&lock, "demo", "one"), "demo").unwrap();
+            lock.replace(skill(&lock, "demo", "two"), "demo").unwrap();
+        }
+        let beside: Vec<String> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(beside, ["skills"]);
     }
 
     #[test]
