@@ -5,8 +5,10 @@
 //! command line in `cli` and the terminal app sit on top of them.
 
 pub mod cli;
+pub mod demo;
 pub mod record;
 pub mod roots;
 pub mod scan;
 pub mod skill;
+pub mod tui;
 pub mod untrusted;

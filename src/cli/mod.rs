@@ -2,6 +2,7 @@
 //! codes of the contract (0 done; 1 refused, drift found or nothing matched; 2 usage error;
 //! 3 an I/O failure stopped the work).
 
+mod app;
 mod check;
 mod human;
 mod json;
@@ -27,11 +28,16 @@ stopped the work.";
 
 /// See every Agent Skill on this machine: which agent reads it, where it came from, who
 /// installed it, and whether its files still match the installer's record.
+///
+/// With no subcommand, skilldeck opens its terminal app (`--demo` opens it on example skills).
 #[derive(Debug, Parser)]
 #[command(name = "skilldeck", version, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+
+    #[command(flatten)]
+    app: app::Args,
 
     /// Where project roots are searched from, up to the repository root [default: the
     /// current directory]
@@ -56,13 +62,17 @@ pub enum Failure {
     NoHome(#[from] NoHome),
     #[error("could not write the output: {0}")]
     Output(io::Error),
+    #[error(transparent)]
+    App(crate::tui::AppError),
+    #[error(transparent)]
+    Demo(#[from] crate::demo::DemoError),
 }
 
 impl Failure {
     fn exit_code(&self) -> u8 {
         match self {
             Failure::Usage(_) => 2,
-            Failure::NoHome(_) | Failure::Output(_) => 3,
+            Failure::NoHome(_) | Failure::Output(_) | Failure::App(_) | Failure::Demo(_) => 3,
         }
     }
 }
@@ -93,15 +103,18 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<Outcome, Failure> {
+    let Some(command) = cli.command else {
+        return app::run(&cli.app, cli.project.as_deref());
+    };
+    if cli.app.given() {
+        return Err(Failure::Usage(
+            "--demo and --mouse open the terminal app, so they take no subcommand".to_owned(),
+        ));
+    }
     let project = project_dir(cli.project.as_deref())?;
-    match cli.command {
-        Some(Command::List(args)) => list::run(&args, &Context::from_process(project)?),
-        Some(Command::Check(args)) => check::run(&args, &Context::from_process(project)?),
-        None => {
-            let mut help = <Cli as clap::CommandFactory>::command();
-            help.print_help().map_err(Failure::Output)?;
-            Ok(Outcome::Negative)
-        }
+    match command {
+        Command::List(args) => list::run(&args, &Context::from_process(project)?),
+        Command::Check(args) => check::run(&args, &Context::from_process(project)?),
     }
 }
 

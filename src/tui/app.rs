@@ -1,0 +1,254 @@
+//! The app's state: what was found, what is shown of it (search, filters, sort, selection), what
+//! has the keyboard, and what is under way. `update` changes it; the views only read it.
+
+use std::cmp::Ordering;
+use std::path::PathBuf;
+
+use crate::record::State;
+use crate::roots::{AgentId, Source};
+use crate::scan::Progress;
+
+use super::keymap::Mode;
+use super::model::{Deck, SkillView};
+use super::msg::Pane;
+use super::theme::Theme;
+
+/// What the app is opened with.
+#[derive(Clone, Debug, Default)]
+pub struct Setup {
+    /// A line shown in the header about what is being looked at (the demo says it is one).
+    pub banner: Option<String>,
+    pub mouse: bool,
+    pub theme: Theme,
+}
+
+/// Which screen is up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Screen {
+    #[default]
+    Skills,
+    Roots,
+}
+
+/// What is drawn over the screen.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Overlay {
+    #[default]
+    None,
+    Help,
+    /// Something went wrong that the person should read before going on.
+    Message(String),
+}
+
+/// The order of the skill list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sort {
+    #[default]
+    Name,
+    Source,
+    State,
+    Recent,
+}
+
+impl Sort {
+    pub const ALL: [Sort; 4] = [Sort::Name, Sort::Source, Sort::State, Sort::Recent];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Sort::Name => "name",
+            Sort::Source => "source",
+            Sort::State => "state",
+            Sort::Recent => "recently modified",
+        }
+    }
+}
+
+/// Which skills are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    pub source: Option<Source>,
+    pub agent: Option<AgentId>,
+    pub state: Option<State>,
+}
+
+/// The search line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Search {
+    pub query: String,
+    /// The line has the keyboard.
+    pub typing: bool,
+    /// The query before typing began, put back when the search is cancelled.
+    pub before: String,
+}
+
+/// Where the scan is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scan {
+    #[default]
+    NotStarted,
+    Running(Progress),
+    Done,
+}
+
+/// The `SKILL.md` shown in the preview pane.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Preview {
+    #[default]
+    Empty,
+    Loading(PathBuf),
+    Text {
+        dir: PathBuf,
+        lines: Vec<String>,
+    },
+    Failed {
+        dir: PathBuf,
+        reason: String,
+    },
+}
+
+/// A short note in the status line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub warning: bool,
+}
+
+/// How much of each pane the last frame showed, which paging and scrolling need. The runtime
+/// copies it from the view after each draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Viewport {
+    pub list_rows: usize,
+    pub roots_rows: usize,
+    pub detail_rows: usize,
+    /// The furthest the pane can scroll with its text and width.
+    pub detail_max: usize,
+    pub preview_rows: usize,
+    pub preview_max: usize,
+    pub help_rows: usize,
+    pub help_max: usize,
+}
+
+/// The whole state of the app.
+#[derive(Clone, Debug, Default)]
+pub struct App {
+    pub deck: Deck,
+    /// Indexes into `deck.skills` of the skills shown, in the order shown.
+    pub visible: Vec<usize>,
+    /// Index into `visible`.
+    pub selected: usize,
+    pub filter: Filter,
+    pub sort: Sort,
+    pub search: Search,
+    pub screen: Screen,
+    pub focus: Pane,
+    pub overlay: Overlay,
+    pub root_selected: usize,
+    pub detail_scroll: usize,
+    pub preview_scroll: usize,
+    pub help_scroll: usize,
+    pub scan: Scan,
+    pub preview: Preview,
+    /// Counts the previews read, so a wrapped copy of an older one is never shown.
+    pub preview_version: u64,
+    pub status: Option<Status>,
+    pub mouse: bool,
+    pub banner: Option<String>,
+    pub theme: Theme,
+    pub viewport: Viewport,
+    pub running: bool,
+}
+
+impl App {
+    pub fn new(setup: Setup) -> Self {
+        Self {
+            banner: setup.banner,
+            mouse: setup.mouse,
+            theme: setup.theme,
+            running: true,
+            ..Self::default()
+        }
+    }
+
+    /// Which keys apply now.
+    pub fn mode(&self) -> Mode {
+        match (&self.overlay, self.screen) {
+            (Overlay::Message(_), _) => Mode::Message,
+            (Overlay::Help, _) => Mode::Help,
+            (Overlay::None, Screen::Roots) => Mode::Roots,
+            (Overlay::None, Screen::Skills) if self.search.typing => Mode::Search,
+            (Overlay::None, Screen::Skills) => Mode::Skills,
+        }
+    }
+
+    /// The skill under the cursor.
+    pub fn selected_skill(&self) -> Option<&SkillView> {
+        self.visible
+            .get(self.selected)
+            .map(|&index| &self.deck.skills[index])
+    }
+
+    /// Whether a worker's answer is awaited, so the runtime should look for it soon.
+    pub fn waiting(&self) -> bool {
+        matches!(self.scan, Scan::Running(_)) || matches!(self.preview, Preview::Loading(_))
+    }
+
+    /// Whether anything narrows the list.
+    pub fn is_narrowed(&self) -> bool {
+        self.filter != Filter::default() || !self.search.query.is_empty()
+    }
+
+    /// Work out `visible` again after the deck, search, filter or sort changed, keeping the
+    /// selected skill selected when it is still shown.
+    pub fn refresh(&mut self) {
+        let keep = self.selected_skill().map(|s| s.dir.clone());
+        let query = self.search.query.to_lowercase();
+        let filter = self.filter;
+        let skills = &self.deck.skills;
+        self.visible = (0..skills.len())
+            .filter(|&i| shows(&skills[i], &filter, &query))
+            .collect();
+        // The deck is sorted by name already, and the sorts below are stable, so name breaks
+        // every tie.
+        match self.sort {
+            Sort::Name => {}
+            Sort::Source => self.visible.sort_by_key(|&i| skills[i].source),
+            Sort::State => self.visible.sort_by_key(|&i| state_rank(skills[i].state)),
+            Sort::Recent => self
+                .visible
+                .sort_by(|&a, &b| newest_first(&skills[a], &skills[b])),
+        }
+        self.selected = keep
+            .and_then(|dir| {
+                self.visible
+                    .iter()
+                    .position(|&i| self.deck.skills[i].dir == dir)
+            })
+            .unwrap_or(0);
+    }
+}
+
+fn shows(skill: &SkillView, filter: &Filter, query: &str) -> bool {
+    filter.source.is_none_or(|s| skill.source == s)
+        && filter.state.is_none_or(|s| skill.state == s)
+        && filter.agent.is_none_or(|a| skill.agents.contains(&a))
+        && (query.is_empty() || skill.search_key.contains(query))
+}
+
+/// Drifted first: the states that ask for attention lead the list.
+fn state_rank(state: State) -> u8 {
+    match state {
+        State::Modified => 0,
+        State::Unreadable => 1,
+        State::Unrecorded => 2,
+        State::Intact => 3,
+    }
+}
+
+fn newest_first(a: &SkillView, b: &SkillView) -> Ordering {
+    match (a.modified, b.modified) {
+        (Some(a), Some(b)) => b.cmp(&a),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
