@@ -118,6 +118,11 @@ impl Sandbox {
         self.root.join(PROJECT)
     }
 
+    /// What the app's header says about it.
+    pub fn banner(&self) -> String {
+        format!("demo sandbox {}, deleted on exit", self.root.display())
+    }
+
     /// The environment of the demo machine; the process environment is left alone.
     pub fn environment(&self) -> Environment {
         Environment::new(self.home()).with_var("SKILLDECK_SYSTEM_ROOT", self.system())

@@ -42,10 +42,7 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
             ));
         }
         let sandbox = Sandbox::create()?;
-        setup.banner = Some(format!(
-            "demo sandbox {}, deleted on exit",
-            sandbox.root().display()
-        ));
+        setup.banner = Some(sandbox.banner());
         let target = Target {
             env: sandbox.environment(),
             project: sandbox.project(),

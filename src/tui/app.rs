@@ -197,10 +197,24 @@ impl App {
         self.filter != Filter::default() || !self.search.query.is_empty()
     }
 
-    /// Work out `visible` again after the deck, search, filter or sort changed, keeping the
+    /// Take the deck of a new scan, keeping the selected skill selected when it is still there.
+    pub fn replace_deck(&mut self, deck: Deck) {
+        let keep = self.selected_skill().map(|s| s.dir.clone());
+        self.deck = deck;
+        self.refresh_keeping(keep);
+        self.root_selected = self
+            .root_selected
+            .min(self.deck.roots.len().saturating_sub(1));
+    }
+
+    /// Work out `visible` again after the search, a filter or the sort changed, keeping the
     /// selected skill selected when it is still shown.
     pub fn refresh(&mut self) {
         let keep = self.selected_skill().map(|s| s.dir.clone());
+        self.refresh_keeping(keep);
+    }
+
+    fn refresh_keeping(&mut self, keep: Option<PathBuf>) {
         let query = self.search.query.to_lowercase();
         let filter = self.filter;
         let skills = &self.deck.skills;

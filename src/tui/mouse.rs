@@ -68,8 +68,10 @@ mod tests {
 
     #[test]
     fn clicks_and_the_wheel_land_where_the_pointer_is() {
-        let mut app = App::default();
-        app.visible = (0..50).collect();
+        let mut app = App {
+            visible: (0..50).collect(),
+            ..App::default()
+        };
         let mut view = ViewState::default();
         view.areas.list = Rect::new(0, 1, 30, 20);
         view.areas.list_rows = Rect::new(1, 3, 28, 17);

@@ -9,7 +9,7 @@
 use std::io;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -183,6 +183,20 @@ impl<B: Backend> Runtime<B> {
             }
             Err(_) => false,
         }
+    }
+
+    /// Handle the workers' messages until no answer is awaited, or `limit` has passed; whether
+    /// they all came.
+    pub fn settle(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while self.app.waiting() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            self.pump_waiting(left);
+        }
+        true
     }
 
     /// Draw a frame, and tell the app how much of each pane it showed.

@@ -50,14 +50,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::ScanDone(deck) => {
-            app.deck = *deck;
+            app.replace_deck(*deck);
             app.scan = Scan::Done;
             // The files may have changed since the preview was read.
             app.preview = Preview::Empty;
-            app.refresh();
-            app.root_selected = app
-                .root_selected
-                .min(app.deck.roots.len().saturating_sub(1));
             app.status = Some(Status {
                 text: scan_summary(app),
                 warning: false,

@@ -124,11 +124,6 @@ fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>>
             Span::styled(format!("  {}", state_meaning(skill.state)), theme.dim),
         ],
     );
-    if let Some(age) = skill.age {
-        sheet.field("Modified", &ago(age), plain);
-    }
-    agents(&mut sheet, skill);
-    record(&mut sheet, skill);
     for (i, problem) in skill.problems.iter().enumerate() {
         let label = if i == 0 { "Problems" } else { "" };
         sheet.field(
@@ -137,6 +132,11 @@ fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>>
             theme.warning,
         );
     }
+    if let Some(age) = skill.age {
+        sheet.field("Modified", &ago(age), plain);
+    }
+    agents(&mut sheet, skill);
+    record(&mut sheet, skill);
     files(&mut sheet, skill);
     sheet.lines
 }
@@ -164,17 +164,14 @@ fn agents(sheet: &mut Sheet, skill: &SkillView) {
         .unwrap_or(0);
     for (i, verdict) in skill.verdicts.iter().enumerate() {
         let label = if i == 0 { "Agents" } else { "" };
-        let id = Span::raw(format!("{:id_width$}  ", verdict.agent.id()));
+        let id = format!("{:id_width$}", verdict.agent.id());
+        // The winner's path wraps under the label rather than being cut: it is the answer.
         let (text, style) = match (&verdict.winner, verdict.keeps_all) {
-            (Some(winner), _) => (format!("runs {winner}"), theme.warning),
-            (None, true) => ("runs every copy of a name".to_owned(), theme.dim),
-            (None, false) => ("runs this copy".to_owned(), theme.dim),
+            (Some(winner), _) => (format!("{id}  runs {winner}"), theme.warning),
+            (None, true) => (format!("{id}  runs every copy of a name"), Style::new()),
+            (None, false) => (format!("{id}  runs this copy"), Style::new()),
         };
-        let room = sheet.columns.saturating_sub(LABEL + id_width + 2);
-        sheet.field_spans(
-            label,
-            vec![id, Span::styled(width::fit(&text, room), style)],
-        );
+        sheet.field(label, &text, style);
     }
 }
 

@@ -22,18 +22,24 @@ const KEYS: usize = 16;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
     let theme = &app.theme;
     let box_area = centered(area, 84, area.height.saturating_sub(2));
-    let block = pane(
-        Line::styled(" Help: keys and markers ", theme.title),
-        true,
-        theme,
-    );
-    let inner = block.inner(box_area);
-    let lines = lines(usize::from(inner.width), theme);
-    let rows = usize::from(inner.height);
+    // The text is laid out for the inside of the box: two columns of border less.
+    let lines = lines(usize::from(box_area.width.saturating_sub(2)), theme);
+    let rows = usize::from(box_area.height.saturating_sub(2));
     let max = lines.len().saturating_sub(rows);
     view.viewport.help_rows = rows;
     view.viewport.help_max = max;
-    let scroll = u16::try_from(app.help_scroll.min(max)).unwrap_or(u16::MAX);
+    let first = app.help_scroll.min(max);
+    let position = if max == 0 {
+        String::new()
+    } else {
+        format!("{}-{} of {} ", first + 1, first + rows, lines.len())
+    };
+    let title = Line::from(vec![
+        Span::styled(" Help: keys and markers ", theme.title),
+        Span::styled(position, theme.dim),
+    ]);
+    let block = pane(title, true, theme);
+    let scroll = u16::try_from(first).unwrap_or(u16::MAX);
     frame.render_widget(Clear, box_area);
     frame.render_widget(
         Paragraph::new(lines).block(block).scroll((scroll, 0)),
