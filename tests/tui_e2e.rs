@@ -162,9 +162,21 @@ fn session_command(machine: &Machine, args: &str) -> String {
 fn assert_restored(tmux: &Tmux, root: &Path) {
     let screen = tmux.wait_for("the app to exit", |s| s.contains("APP-EXITED="));
     assert!(screen.contains("APP-EXITED=0"), "{screen}");
-    assert_eq!(tmux.pane("#{alternate_on}"), "0", "still on the alternate screen");
-    assert_eq!(tmux.pane("#{mouse_any_flag}"), "0", "mouse reporting left on");
-    assert_eq!(tmux.pane("#{cursor_flag}"), "1", "the cursor is still hidden");
+    assert_eq!(
+        tmux.pane("#{alternate_on}"),
+        "0",
+        "still on the alternate screen"
+    );
+    assert_eq!(
+        tmux.pane("#{mouse_any_flag}"),
+        "0",
+        "mouse reporting left on"
+    );
+    assert_eq!(
+        tmux.pane("#{cursor_flag}"),
+        "1",
+        "the cursor is still hidden"
+    );
     // The shell's text from before the app is on the screen again.
     assert!(screen.contains("SHELL-BEFORE-THE-APP"), "{screen}");
     tmux.wait_for("the tty settings to be saved", |_| {
@@ -172,7 +184,10 @@ fn assert_restored(tmux: &Tmux, root: &Path) {
     });
     let before = fs::read_to_string(root.join("stty-before")).unwrap();
     let after = fs::read_to_string(root.join("stty-after")).unwrap();
-    assert_eq!(before, after, "the tty settings changed (raw mode left on?)");
+    assert_eq!(
+        before, after,
+        "the tty settings changed (raw mode left on?)"
+    );
 }
 
 #[test]
@@ -192,8 +207,14 @@ fn browse_filter_help_quit_and_the_terminal_is_restored() {
     });
     assert!(screen.contains("alpha-notes") && screen.contains("charlie-drifted"));
     assert_eq!(tmux.pane("#{alternate_on}"), "1");
-    assert_eq!(tmux.pane("#{mouse_any_flag}"), "0", "the mouse is off by default");
-    tmux.wait_for("alpha's detail", |s| s.contains("The alpha-notes skill, for tests."));
+    assert_eq!(
+        tmux.pane("#{mouse_any_flag}"),
+        "0",
+        "the mouse is off by default"
+    );
+    tmux.wait_for("alpha's detail", |s| {
+        s.contains("The alpha-notes skill, for tests.")
+    });
 
     // Move: the detail follows the cursor.
     tmux.keys(&["j"]);
@@ -204,7 +225,9 @@ fn browse_filter_help_quit_and_the_terminal_is_restored() {
     // Only the drifted skills.
     tmux.keys(&["d"]);
     let screen = tmux.wait_for("the drifted filter", |s| {
-        s.contains("Skills 1/3") && s.contains("drifted") && s.contains("files changed since installed")
+        s.contains("Skills 1/3")
+            && s.contains("drifted")
+            && s.contains("files changed since installed")
     });
     assert!(!screen.contains("alpha-notes"), "{screen}");
     assert!(screen.contains("charlie-drifted"), "{screen}");
@@ -259,7 +282,13 @@ fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
         path = std::env::var("PATH").unwrap_or_default(),
         bin = env!("CARGO_BIN_EXE_skilldeck"),
     );
-    let tmux = Tmux::start(machine.root().join("tmux.sock"), Path::new("/"), 120, 40, &command);
+    let tmux = Tmux::start(
+        machine.root().join("tmux.sock"),
+        Path::new("/"),
+        120,
+        40,
+        &command,
+    );
     let screen = tmux.wait_for("the demo's skills", |s| {
         s.contains("Found 13 skills") && s.contains("release-notes")
     });
@@ -269,7 +298,11 @@ fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
     tmux.keys(&["q"]);
     let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
     assert!(screen.contains("APP-EXITED=0"), "{screen}");
-    assert_eq!(fs::read_dir(&temp).unwrap().count(), 0, "the sandbox was left behind");
+    assert_eq!(
+        fs::read_dir(&temp).unwrap().count(),
+        0,
+        "the sandbox was left behind"
+    );
 }
 
 #[test]
@@ -285,10 +318,17 @@ fn without_a_terminal_the_app_says_what_to_use_instead() {
 #[test]
 fn app_options_with_a_subcommand_or_a_project_are_refused() {
     let machine = fixture();
-    for args in [&["--demo", "list"][..], &["--mouse", "check"], &["--demo", "--project", "."]] {
+    for args in [
+        &["--demo", "list"][..],
+        &["--mouse", "check"],
+        &["--demo", "--project", "."],
+    ] {
         let output = machine.run(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("--demo") || stderr.contains("--mouse"), "{stderr}");
+        assert!(
+            stderr.contains("--demo") || stderr.contains("--mouse"),
+            "{stderr}"
+        );
     }
 }

@@ -9,9 +9,9 @@ use std::time::{Duration, SystemTime};
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Scope, Source};
 use skilldeck::scan::Progress;
-use skilldeck::tui::app::{App, Overlay, Preview, Scan, Screen, Setup, Sort, Viewport};
+use skilldeck::tui::app::{App, Overlay, Preview, Scan, Screen, Setup, Viewport};
 use skilldeck::tui::keymap::Mode;
-use skilldeck::tui::model::{Deck, Presence, RootView, SkillView, Verdict};
+use skilldeck::tui::model::{Deck, Presence, RootView, SkillView, Sort, Verdict};
 use skilldeck::tui::msg::{Action, Effect, Msg, Pane};
 use skilldeck::tui::update::update;
 
@@ -68,8 +68,8 @@ fn root(path: &str, skills: usize) -> RootView {
 /// Six skills, sorted by name as the scan gives them.
 fn deck() -> Deck {
     use AgentId::{ClaudeCode, Codex, Opencode};
-    Deck {
-        skills: vec![
+    Deck::from_views(
+        vec![
             skill("alpha", Source::User, State::Intact, &[ClaudeCode], 240),
             skill(
                 "beta",
@@ -89,12 +89,12 @@ fn deck() -> Deck {
             skill("gamma", Source::Plugin, State::Unrecorded, &[Codex], 5),
             skill("漢字", Source::User, State::Unrecorded, &[Opencode], 30),
         ],
-        roots: vec![
+        vec![
             root("~/.claude/skills", 3),
             root("~/.agents/skills", 2),
             root("/etc/x", 0),
         ],
-    }
+    )
 }
 
 fn dir(name: &str) -> PathBuf {
@@ -607,8 +607,9 @@ const CASES: &[Case] = &[
         name: "a rescan keeps the cursor on its skill and reads its SKILL.md again",
         start: loaded,
         msgs: || {
-            let mut later = deck();
-            later.skills.remove(0);
+            let mut skills = deck().skills;
+            skills.remove(0);
+            let later = Deck::from_views(skills, deck().roots);
             vec![key(Down), key(Rescan), Msg::ScanDone(Box::new(later))]
         },
         check: |app, effects| {

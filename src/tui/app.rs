@@ -1,15 +1,15 @@
 //! The app's state: what was found, what is shown of it (search, filters, sort, selection), what
 //! has the keyboard, and what is under way. `update` changes it; the views only read it.
 
-use std::cmp::Ordering;
 use std::path::PathBuf;
 
 use crate::record::State;
 use crate::roots::{AgentId, Source};
+
 use crate::scan::Progress;
 
 use super::keymap::Mode;
-use super::model::{Deck, SkillView};
+use super::model::{Deck, SkillView, Sort};
 use super::msg::Pane;
 use super::theme::Theme;
 
@@ -38,29 +38,6 @@ pub enum Overlay {
     Help,
     /// Something went wrong that the person should read before going on.
     Message(String),
-}
-
-/// The order of the skill list.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Sort {
-    #[default]
-    Name,
-    Source,
-    State,
-    Recent,
-}
-
-impl Sort {
-    pub const ALL: [Sort; 4] = [Sort::Name, Sort::Source, Sort::State, Sort::Recent];
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Sort::Name => "name",
-            Sort::Source => "source",
-            Sort::State => "state",
-            Sort::Recent => "recently modified",
-        }
-    }
 }
 
 /// Which skills are shown.
@@ -218,19 +195,14 @@ impl App {
         let query = self.search.query.to_lowercase();
         let filter = self.filter;
         let skills = &self.deck.skills;
-        self.visible = (0..skills.len())
+        // The deck comes ordered every way already (on the scan worker), so no key sorts.
+        self.visible = self
+            .deck
+            .order(self.sort)
+            .iter()
+            .copied()
             .filter(|&i| shows(&skills[i], &filter, &query))
             .collect();
-        // The deck is sorted by name already, and the sorts below are stable, so name breaks
-        // every tie.
-        match self.sort {
-            Sort::Name => {}
-            Sort::Source => self.visible.sort_by_key(|&i| skills[i].source),
-            Sort::State => self.visible.sort_by_key(|&i| state_rank(skills[i].state)),
-            Sort::Recent => self
-                .visible
-                .sort_by(|&a, &b| newest_first(&skills[a], &skills[b])),
-        }
         self.selected = keep
             .and_then(|dir| {
                 self.visible
@@ -246,23 +218,4 @@ fn shows(skill: &SkillView, filter: &Filter, query: &str) -> bool {
         && filter.state.is_none_or(|s| skill.state == s)
         && filter.agent.is_none_or(|a| skill.agents.contains(&a))
         && (query.is_empty() || skill.search_key.contains(query))
-}
-
-/// Drifted first: the states that ask for attention lead the list.
-fn state_rank(state: State) -> u8 {
-    match state {
-        State::Modified => 0,
-        State::Unreadable => 1,
-        State::Unrecorded => 2,
-        State::Intact => 3,
-    }
-}
-
-fn newest_first(a: &SkillView, b: &SkillView) -> Ordering {
-    match (a.modified, b.modified) {
-        (Some(a), Some(b)) => b.cmp(&a),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
-    }
 }

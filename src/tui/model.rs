@@ -1,7 +1,9 @@
 //! The inventory as the app shows it: every string from disk sanitised once, paths under the
-//! home directory written `~/…`, the file list turned into a tree, and each agent's verdict on
-//! which copy of a name it runs. Built on the scan worker, so the UI thread only draws.
+//! home directory written `~/…`, the file list turned into a tree, each agent's verdict on
+//! which copy of a name it runs, and the skills in every order the list can be sorted in.
+//! Built on the scan worker, so the UI thread only filters and draws.
 
+use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -17,6 +19,77 @@ pub struct Deck {
     /// Sorted by name, then folder, as the scan gives them.
     pub skills: Vec<SkillView>,
     pub roots: Vec<RootView>,
+    /// Indexes into `skills` in each order of [`Sort::ALL`], worked out once.
+    orders: [Vec<usize>; 4],
+    counts: Counts,
+}
+
+/// The order of the skill list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sort {
+    #[default]
+    Name,
+    Source,
+    State,
+    Recent,
+}
+
+impl Sort {
+    pub const ALL: [Sort; 4] = [Sort::Name, Sort::Source, Sort::State, Sort::Recent];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Sort::Name => "name",
+            Sort::Source => "source",
+            Sort::State => "state",
+            Sort::Recent => "recently modified",
+        }
+    }
+}
+
+impl Sort {
+    /// `skills` (sorted by name) in this order; name breaks every tie, as the sorts are stable.
+    fn order(self, skills: &[SkillView]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..skills.len()).collect();
+        match self {
+            Sort::Name => {}
+            Sort::Source => order.sort_by_key(|&i| skills[i].source),
+            Sort::State => order.sort_by_key(|&i| state_rank(skills[i].state)),
+            Sort::Recent => order.sort_by(|&a, &b| newest_first(&skills[a], &skills[b])),
+        }
+        order
+    }
+}
+
+/// Drifted first: the states that ask for attention lead the list.
+fn state_rank(state: State) -> u8 {
+    match state {
+        State::Modified => 0,
+        State::Unreadable => 1,
+        State::Unrecorded => 2,
+        State::Intact => 3,
+    }
+}
+
+fn newest_first(a: &SkillView, b: &SkillView) -> Ordering {
+    match (a.modified, b.modified) {
+        (Some(a), Some(b)) => b.cmp(&a),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+/// How many skills of each kind a deck holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub skills: usize,
+    /// In the order of [`State::ALL`].
+    pub states: [usize; 4],
+    pub shadowed: usize,
+    pub with_problems: usize,
+    /// Roots that hold at least one skill.
+    pub roots: usize,
 }
 
 /// One skill, ready to show.
@@ -115,18 +188,66 @@ pub struct RootView {
 impl Deck {
     /// The inventory of a scan finished at `now`, with paths under `home` shown as `~/…`.
     pub fn new(inventory: &Inventory, home: &Path, now: SystemTime) -> Self {
-        Self {
-            skills: inventory
+        Self::from_views(
+            inventory
                 .skills
                 .iter()
                 .map(|skill| skill_view(skill, home, now))
                 .collect(),
-            roots: inventory
+            inventory
                 .roots
                 .iter()
                 .map(|root| root_view(root, home))
                 .collect(),
+        )
+    }
+
+    /// A deck of skills already sorted by name, and roots.
+    pub fn from_views(skills: Vec<SkillView>, roots: Vec<RootView>) -> Self {
+        let orders = Sort::ALL.map(|sort| sort.order(&skills));
+        let counts = Counts::of(&skills, &roots);
+        Self {
+            skills,
+            roots,
+            orders,
+            counts,
         }
+    }
+
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
+    /// Indexes into `skills` in the order `sort` gives.
+    pub fn order(&self, sort: Sort) -> &[usize] {
+        let at = Sort::ALL.iter().position(|s| *s == sort).unwrap_or(0);
+        &self.orders[at]
+    }
+}
+
+impl Counts {
+    fn of(skills: &[SkillView], roots: &[RootView]) -> Self {
+        let mut counts = Counts {
+            skills: skills.len(),
+            roots: roots.iter().filter(|r| r.skills > 0).count(),
+            ..Counts::default()
+        };
+        for skill in skills {
+            if let Some(i) = State::ALL.iter().position(|s| *s == skill.state) {
+                counts.states[i] += 1;
+            }
+            counts.shadowed += usize::from(skill.is_shadowed());
+            counts.with_problems += usize::from(!skill.problems.is_empty());
+        }
+        counts
+    }
+
+    /// How many skills are in `state`.
+    pub fn in_state(&self, state: State) -> usize {
+        State::ALL
+            .iter()
+            .position(|s| *s == state)
+            .map_or(0, |i| self.states[i])
     }
 }
 

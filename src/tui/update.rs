@@ -5,7 +5,8 @@ use crate::record::State;
 use crate::roots::{AgentId, Source};
 use crate::scan::Progress;
 
-use super::app::{App, Overlay, Preview, Scan, Screen, Sort, Status};
+use super::app::{App, Overlay, Preview, Scan, Screen, Status};
+use super::model::Sort;
 use super::msg::{Action, Effect, Msg, Pane};
 
 /// Apply `msg` to `app`; what comes back is for the runtime to do.
@@ -317,15 +318,16 @@ fn cycle<T: Copy + PartialEq>(current: Option<T>, all: &[T]) -> Option<T> {
 }
 
 fn scan_summary(app: &App) -> String {
-    let skills = app.deck.skills.len();
-    let roots = app.deck.roots.iter().filter(|r| r.skills > 0).count();
-    let drifted = app
-        .deck
-        .skills
-        .iter()
-        .filter(|s| s.state == State::Modified)
-        .count();
-    let skills_word = if skills == 1 { "skill" } else { "skills" };
-    let roots_word = if roots == 1 { "root" } else { "roots" };
-    format!("Found {skills} {skills_word} in {roots} {roots_word}; {drifted} drifted.")
+    let counts = app.deck.counts();
+    let drifted = counts.in_state(State::Modified);
+    let skills_word = if counts.skills == 1 {
+        "skill"
+    } else {
+        "skills"
+    };
+    let roots_word = if counts.roots == 1 { "root" } else { "roots" };
+    format!(
+        "Found {} {skills_word} in {} {roots_word}; {drifted} drifted.",
+        counts.skills, counts.roots
+    )
 }

@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::LineGauge;
 
+use crate::record::State;
 use crate::tui::app::{App, Scan};
 use crate::tui::keymap;
 use crate::tui::width;
@@ -31,14 +32,51 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
         frame.render_widget(gauge, area);
         return;
     }
-    if let Some(status) = &app.status {
-        let style = if status.warning {
-            theme.warning
-        } else {
-            theme.dim
-        };
-        frame.render_widget(Line::styled(format!(" {}", status.text), style), area);
+    match (&app.status, app.scan) {
+        (Some(status), _) => {
+            let style = if status.warning {
+                theme.warning
+            } else {
+                theme.dim
+            };
+            frame.render_widget(Line::styled(format!(" {}", status.text), style), area);
+        }
+        (None, Scan::Done) => frame.render_widget(summary(app), area),
+        (None, _) => {}
     }
+}
+
+/// ` 13 skills: 4 intact, 1 modified, 8 unrecorded · 2 shadowed · 1 with problems`
+fn summary(app: &App) -> Line<'static> {
+    let theme = &app.theme;
+    let counts = app.deck.counts();
+    let mut spans = vec![Span::styled(
+        format!(" {} skills:", counts.skills),
+        theme.dim,
+    )];
+    let mut first = true;
+    for (state, n) in State::ALL.into_iter().zip(counts.states) {
+        if n == 0 {
+            continue;
+        }
+        let comma = if first { " " } else { ", " };
+        first = false;
+        spans.push(Span::styled(comma, theme.dim));
+        spans.push(Span::styled(format!("{n} {state}"), theme.state(state)));
+    }
+    if counts.shadowed > 0 {
+        spans.push(Span::styled(
+            format!(" · {} shadowed", counts.shadowed),
+            theme.dim,
+        ));
+    }
+    if counts.with_problems > 0 {
+        spans.push(Span::styled(
+            format!(" · {} with problems", counts.with_problems),
+            theme.warning,
+        ));
+    }
+    Line::from(spans)
 }
 
 pub fn draw_hints(frame: &mut Frame, area: Rect, app: &App) {

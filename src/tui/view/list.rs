@@ -7,8 +7,9 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 
 use crate::record::State;
-use crate::tui::app::{App, Filter, Scan, Sort};
+use crate::tui::app::{App, Filter, Scan};
 use crate::tui::model::SkillView;
+use crate::tui::model::Sort;
 use crate::tui::msg::Pane;
 use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::{ViewState, keep_in_view};
@@ -66,7 +67,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
             (true, true) => theme.selected,
             (true, false) => theme.selected_idle,
         };
-        let line = columns.row(&app.deck.skills[index], theme).style(style);
+        let line = columns
+            .row(&app.deck.skills[index], theme, selected)
+            .style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
     }
 }
@@ -136,7 +139,13 @@ impl Columns {
         Line::styled(text, theme.dim)
     }
 
-    fn row(&self, skill: &SkillView, theme: &Theme) -> Line<'static> {
+    fn row(&self, skill: &SkillView, theme: &Theme, selected: bool) -> Line<'static> {
+        // Dim text would vanish on the selected row's background.
+        let quiet = if selected {
+            ratatui::style::Style::new()
+        } else {
+            theme.dim
+        };
         let problem = if skill.problems.is_empty() {
             " "
         } else {
@@ -152,7 +161,7 @@ impl Columns {
             Span::styled(theme::state_marker(skill.state), theme.state(skill.state)),
             Span::raw(" "),
             Span::styled(problem, theme.warning),
-            Span::styled(shadowed, theme.dim),
+            Span::styled(shadowed, quiet),
             Span::raw(" "),
             Span::raw(width::pad(&skill.name, self.name)),
             Span::raw(" "),
@@ -169,7 +178,7 @@ impl Columns {
                 ids.join(",")
             };
             spans.push(Span::raw(" "));
-            spans.push(Span::styled(width::fit(&agents, self.agents), theme.dim));
+            spans.push(Span::styled(width::fit(&agents, self.agents), quiet));
         }
         Line::from(spans)
     }

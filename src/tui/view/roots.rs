@@ -74,7 +74,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         } else {
             Style::new()
         };
-        let line = row(root, agents, path, theme).style(style);
+        let line = row(root, agents, path, theme, i == app.root_selected).style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
     }
     if let Some(root) = app.deck.roots.get(app.root_selected) {
@@ -82,8 +82,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
     }
 }
 
-fn row(root: &RootView, agents: usize, path: usize, theme: &Theme) -> Line<'static> {
-    let (marker, marker_style) = presence(&root.presence, theme);
+fn row(
+    root: &RootView,
+    agents: usize,
+    path: usize,
+    theme: &Theme,
+    selected: bool,
+) -> Line<'static> {
+    // Dim text would vanish on the selected row's background.
+    let quiet = if selected { Style::new() } else { theme.dim };
+    let (marker, mut marker_style) = presence(&root.presence, theme);
+    if selected && root.presence == Presence::Missing {
+        marker_style = quiet;
+    }
     let count = if root.presence == Presence::Exists {
         root.skills.to_string()
     } else {
@@ -93,7 +104,7 @@ fn row(root: &RootView, agents: usize, path: usize, theme: &Theme) -> Line<'stat
     let path_style = if root.presence == Presence::Exists {
         Style::new()
     } else {
-        theme.dim
+        quiet
     };
     Line::from(vec![
         Span::raw(" "),
@@ -105,7 +116,7 @@ fn row(root: &RootView, agents: usize, path: usize, theme: &Theme) -> Line<'stat
             scope_style(root.scope, theme),
         ),
         Span::raw(" "),
-        Span::styled(width::pad(&ids.join(","), agents), theme.dim),
+        Span::styled(width::pad(&ids.join(","), agents), quiet),
         Span::raw(" "),
         Span::styled(width::fit(&root.shown_path, path), path_style),
     ])
