@@ -26,9 +26,13 @@ fn table() -> String {
 
 #[test]
 fn the_readme_lists_the_keys_of_the_keymap() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
     let start = readme.find(BEGIN).expect("README.md has the keys marker");
-    let end = readme[start..].find(END).expect("README.md has the end-of-keys marker") + start;
+    let end = readme[start..]
+        .find(END)
+        .expect("README.md has the end-of-keys marker")
+        + start;
     let expected = table();
     assert!(
         readme[start..end] == expected,

@@ -339,3 +339,43 @@ fn no_color_keeps_the_markers_and_drops_the_colours() {
     let (_, row) = find(buffer, "○");
     assert!(buffer[(2, row)].modifier.contains(Modifier::REVERSED));
 }
+
+/// The runtime hands `update` key presses only: a release (Windows, or a terminal with the
+/// kitty keyboard protocol reporting event types) must not move the cursor a second time.
+#[test]
+fn key_releases_and_repeats_are_not_presses() {
+    use ratatui::crossterm::event::KeyEventKind;
+    let (_sandbox, mut screen) = demo((120, 40));
+    let selected = |screen: &Screen| screen.runtime.app().selected;
+    let key = |kind| {
+        Event::Key(KeyEvent::new_with_kind(
+            KeyCode::Char('j'),
+            KeyModifiers::NONE,
+            kind,
+        ))
+    };
+    assert!(!screen.runtime.handle(&key(KeyEventKind::Release)));
+    assert_eq!(selected(&screen), 0);
+    assert!(screen.runtime.handle(&key(KeyEventKind::Press)));
+    assert_eq!(selected(&screen), 1);
+}
+
+/// The mouse does nothing until it is turned on; then a click selects the row under it.
+#[test]
+fn the_mouse_is_off_until_turned_on() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let (_sandbox, mut screen) = demo((120, 40));
+    // Screen row 4 is the second skill: the header line, the border and the column heads come first.
+    let click = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 10,
+        row: 4,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert!(!screen.runtime.handle(&click));
+    assert_eq!(screen.runtime.app().selected, 0);
+    screen.press("m");
+    assert!(screen.runtime.app().mouse);
+    assert!(screen.runtime.handle(&click));
+    assert_eq!(screen.runtime.app().selected, 1);
+}
