@@ -63,6 +63,12 @@ impl Tmux {
         String::from_utf8_lossy(&output.stdout).into_owned()
     }
 
+    /// The screen with its attributes as escape sequences.
+    fn styled_screen(&self) -> String {
+        let output = self.run(&["capture-pane", "-p", "-e", "-t", "0"]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
     /// A value of the pane, such as `#{alternate_on}`.
     fn pane(&self, format: &str) -> String {
         let output = self.run(&["display-message", "-p", "-t", "0", format]);
@@ -146,9 +152,13 @@ fn fixture() -> Machine {
 /// The shell line that runs skilldeck on `machine` with `args`, keeping the tty settings from
 /// before and after in files and printing a marker on each side.
 fn session_command(machine: &Machine, args: &str) -> String {
+    session_command_with(machine, "", args)
+}
+
+fn session_command_with(machine: &Machine, env: &str, args: &str) -> String {
     let root = machine.root();
     format!(
-        "env -i HOME='{home}' SKILLDECK_SYSTEM_ROOT='{system}' PATH='{path}' TERM=tmux-256color \
+        "env -i {env} HOME='{home}' SKILLDECK_SYSTEM_ROOT='{system}' PATH='{path}' TERM=tmux-256color \
          sh -c 'stty -g > {root}/stty-before; echo SHELL-BEFORE-THE-APP; \
          {bin} {args}; echo \"APP-EXITED=$?\"; stty -g > {root}/stty-after; exec sleep 600'",
         home = machine.home.display(),
@@ -267,6 +277,44 @@ fn the_mouse_flag_and_key_switch_reporting_and_quitting_turns_it_off() {
     tmux.wait_for("q typed into the search", |s| s.contains("/q"));
     tmux.keys(&["C-c"]);
     assert_restored(&tmux, &machine.root());
+}
+
+/// Whether captured text sets a foreground or background colour (SGR 30-37, 38, 40-47, 48,
+/// 90-97, 100-107).
+fn has_colour(styled: &str) -> bool {
+    styled.split("\u{1b}[").skip(1).any(|sequence| {
+        let params = sequence.split('m').next().unwrap_or("");
+        params.split(';').any(|p| {
+            matches!(
+                p.parse::<u16>(),
+                Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+            )
+        })
+    })
+}
+
+#[test]
+fn no_color_is_respected() {
+    let machine = fixture();
+    for (env, coloured) in [("", true), ("NO_COLOR=1", false)] {
+        let _ = fs::remove_file(machine.root().join("stty-after"));
+        let tmux = Tmux::start(
+            machine
+                .root()
+                .join(format!("tmux{}.sock", u8::from(coloured))),
+            &machine.start,
+            100,
+            30,
+            &session_command_with(&machine, env, ""),
+        );
+        tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+        let styled = tmux.styled_screen();
+        assert_eq!(has_colour(&styled), coloured, "{env:?}:\n{styled}");
+        // The state markers say the same without colour.
+        assert!(styled.contains('▲') && styled.contains('●') && styled.contains('○'));
+        tmux.keys(&["q"]);
+        assert_restored(&tmux, &machine.root());
+    }
 }
 
 #[test]
