@@ -279,18 +279,27 @@ fn the_mouse_flag_and_key_switch_reporting_and_quitting_turns_it_off() {
     assert_restored(&tmux, &machine.root());
 }
 
-/// Whether captured text sets a foreground or background colour (SGR 30-37, 38, 40-47, 48,
-/// 90-97, 100-107).
-fn has_colour(styled: &str) -> bool {
-    styled.split("\u{1b}[").skip(1).any(|sequence| {
-        let params = sequence.split('m').next().unwrap_or("");
-        params.split(';').any(|p| {
-            matches!(
-                p.parse::<u16>(),
-                Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
-            )
+/// The SGR parameters captured text sets.
+fn sgr_params(styled: &str) -> Vec<u16> {
+    styled
+        .split("\u{1b}[")
+        .skip(1)
+        .flat_map(|sequence| {
+            let params = sequence.split('m').next().unwrap_or("");
+            params
+                .split(';')
+                .filter_map(|p| p.parse::<u16>().ok())
+                .collect::<Vec<_>>()
         })
-    })
+        .collect()
+}
+
+/// Whether captured text sets a foreground or background colour (SGR 30-38, 40-48, 90-97,
+/// 100-107).
+fn has_colour(styled: &str) -> bool {
+    sgr_params(styled)
+        .into_iter()
+        .any(|p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107))
 }
 
 #[test]
@@ -310,8 +319,18 @@ fn no_color_is_respected() {
         tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
         let styled = tmux.styled_screen();
         assert_eq!(has_colour(&styled), coloured, "{env:?}:\n{styled}");
-        // The state markers say the same without colour.
+        // The state markers say the same without colour, and the selected row (the first
+        // skill) stands out in reverse video rather than by a background colour.
         assert!(styled.contains('▲') && styled.contains('●') && styled.contains('○'));
+        let selected_row = styled
+            .lines()
+            .find(|l| l.contains("alpha-notes") && l.contains("user"))
+            .unwrap();
+        assert_eq!(
+            sgr_params(selected_row).contains(&7),
+            !coloured,
+            "{env:?}: {selected_row:?}"
+        );
         tmux.keys(&["q"]);
         assert_restored(&tmux, &machine.root());
     }
