@@ -279,19 +279,29 @@ fn the_mouse_flag_and_key_switch_reporting_and_quitting_turns_it_off() {
     assert_restored(&tmux, &machine.root());
 }
 
-/// The SGR parameters captured text sets.
+/// The SGR attributes captured text sets, each colour (`38;5;n`, `48;2;r;g;b`) as its
+/// leading 38 or 48.
 fn sgr_params(styled: &str) -> Vec<u16> {
-    styled
-        .split("\u{1b}[")
-        .skip(1)
-        .flat_map(|sequence| {
-            let params = sequence.split('m').next().unwrap_or("");
-            params
-                .split(';')
-                .filter_map(|p| p.parse::<u16>().ok())
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    let mut out = Vec::new();
+    for sequence in styled.split("\u{1b}[").skip(1) {
+        let params: Vec<u16> = sequence
+            .split('m')
+            .next()
+            .unwrap_or("")
+            .split(';')
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        let mut i = 0;
+        while i < params.len() {
+            out.push(params[i]);
+            i += match (params[i], params.get(i + 1)) {
+                (38 | 48, Some(5)) => 3,
+                (38 | 48, Some(2)) => 5,
+                _ => 1,
+            };
+        }
+    }
+    out
 }
 
 /// Whether captured text sets a foreground or background colour (SGR 30-38, 40-48, 90-97,
