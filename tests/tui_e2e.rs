@@ -151,11 +151,16 @@ fn fixture() -> Machine {
 
 /// The shell line that runs skilldeck on `machine` with `args`, keeping the tty settings from
 /// before and after in files and printing a marker on each side.
-fn session_command(machine: &Machine, args: &str) -> String {
-    session_command_with(machine, "", args)
+/// skilldeck with `args` and the variables `env` on `machine`, in a 100×30 tmux session.
+fn open_on(machine: &Machine, env: &str, args: &str) -> Tmux {
+    let socket = machine.root().join("tmux.sock");
+    // A session before on the same machine has quit; its server goes with the old `Tmux`.
+    let _ = fs::remove_file(&socket);
+    let command = session_command(machine, env, args);
+    Tmux::start(socket, &machine.start, 100, 30, &command)
 }
 
-fn session_command_with(machine: &Machine, env: &str, args: &str) -> String {
+fn session_command(machine: &Machine, env: &str, args: &str) -> String {
     let root = machine.root();
     format!(
         "env -i {env} HOME='{home}' SKILLDECK_SYSTEM_ROOT='{system}' PATH='{path}' TERM=tmux-256color \
@@ -203,13 +208,7 @@ fn assert_restored(tmux: &Tmux, root: &Path) {
 #[test]
 fn browse_filter_help_quit_and_the_terminal_is_restored() {
     let machine = fixture();
-    let tmux = Tmux::start(
-        machine.root().join("tmux.sock"),
-        &machine.start,
-        100,
-        30,
-        &session_command(&machine, ""),
-    );
+    let tmux = open_on(&machine, "", "");
 
     // The list, once the scan is done.
     let screen = tmux.wait_for("the skill list", |s| {
@@ -257,13 +256,7 @@ fn browse_filter_help_quit_and_the_terminal_is_restored() {
 #[test]
 fn the_mouse_flag_and_key_switch_reporting_and_quitting_turns_it_off() {
     let machine = fixture();
-    let tmux = Tmux::start(
-        machine.root().join("tmux.sock"),
-        &machine.start,
-        100,
-        30,
-        &session_command(&machine, "--mouse"),
-    );
+    let tmux = open_on(&machine, "", "--mouse");
     tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
     tmux.wait_pane("#{mouse_any_flag}", "1");
     tmux.keys(&["m"]);
@@ -317,15 +310,7 @@ fn no_color_is_respected() {
     let machine = fixture();
     for (env, coloured) in [("", true), ("NO_COLOR=1", false)] {
         let _ = fs::remove_file(machine.root().join("stty-after"));
-        let tmux = Tmux::start(
-            machine
-                .root()
-                .join(format!("tmux{}.sock", u8::from(coloured))),
-            &machine.start,
-            100,
-            30,
-            &session_command_with(&machine, env, ""),
-        );
+        let tmux = open_on(&machine, env, "");
         tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
         let styled = tmux.styled_screen();
         assert_eq!(has_colour(&styled), coloured, "{env:?}:\n{styled}");
