@@ -214,15 +214,17 @@ fn a_terminal_too_small_says_so() {
 
 #[test]
 fn no_skills_found() {
-    let tmp = tempfile::tempdir().unwrap();
-    let target = Target {
-        env: Environment::new(tmp.path()),
-        project: tmp.path().to_path_buf(),
-    };
-    let screen = Screen::open(target, Setup::default(), (80, 24));
-    settings().bind(|| {
-        insta::assert_snapshot!("empty_80x24", screen.backend());
-    });
+    for size in SIZES {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = Target {
+            env: Environment::new(tmp.path()),
+            project: tmp.path().to_path_buf(),
+        };
+        let screen = Screen::open(target, Setup::default(), size);
+        settings().bind(|| {
+            insta::assert_snapshot!(format!("empty_{}x{}", size.0, size.1), screen.backend());
+        });
+    }
 }
 
 /// Text from disk with escape sequences, tabs, a bidi override and wide characters reaches the

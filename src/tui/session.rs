@@ -100,3 +100,37 @@ impl Drop for MouseCapture {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn a_worker_panic_leaves_the_terminal_alone_and_a_ui_panic_restores_it() {
+        let previous = std::panic::take_hook();
+        // Stands in for ratatui's hook, which restores the terminal.
+        let restored = Arc::new(AtomicUsize::new(0));
+        let count = Arc::clone(&restored);
+        std::panic::set_hook(Box::new(move |_| {
+            count.fetch_add(1, Ordering::SeqCst);
+        }));
+        chain_panic_hook(thread::current().id());
+        OPEN.store(true, Ordering::SeqCst);
+
+        let worker = thread::spawn(|| panic!("a worker's bug")).join();
+        let after_worker = restored.load(Ordering::SeqCst);
+        let ui = std::panic::catch_unwind(|| panic!("a bug on the UI thread"));
+        let after_ui = restored.load(Ordering::SeqCst);
+
+        OPEN.store(false, Ordering::SeqCst);
+        std::panic::set_hook(previous);
+        assert!(worker.is_err() && ui.is_err());
+        assert_eq!(after_worker, 0, "a worker's panic restored the terminal");
+        assert_eq!(
+            after_ui, 1,
+            "a panic on the UI thread did not restore the terminal"
+        );
+    }
+}

@@ -50,7 +50,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
             }
             Scan::Done => "No skill matches (c clears the search and filters).",
         };
-        frame.render_widget(Line::styled(format!(" {note}"), theme.dim), rows_area);
+        let note = ratatui::widgets::Paragraph::new(Line::styled(note, theme.dim))
+            .wrap(ratatui::widgets::Wrap { trim: true })
+            .block(
+                ratatui::widgets::Block::new().padding(ratatui::widgets::Padding::horizontal(1)),
+            );
+        frame.render_widget(note, rows_area);
         return;
     }
     view.list_offset = keep_in_view(view.list_offset, app.selected, rows);
