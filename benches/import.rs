@@ -14,7 +14,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{medians, mib, ms, timed};
+use common::timing::{medians, mib, ms, timed};
 
 const RUNS: usize = 11;
 

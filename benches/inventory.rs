@@ -12,19 +12,10 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-use common::{medians, mib, ms, timed};
-
-use skilldeck::record::digest_of;
+use common::machine::generate;
+use common::timing::{medians, mib, ms, timed};
 
 const RUNS: usize = 7;
-
-/// Where the synthetic skills go, round-robin: the roots people actually fill.
-const ROOTS: [&str; 4] = [
-    ".claude/skills",
-    ".agents/skills",
-    ".codex/skills",
-    ".config/opencode/skills",
-];
 
 fn main() {
     let sizes: Vec<usize> = std::env::args()
@@ -79,45 +70,6 @@ fn main() {
             ms(ours_time) / ms(their_time)
         );
     }
-}
-
-/// `n` skills of three files each; every fourth carries an installer's record that matches.
-fn generate(home: &Path, n: usize) -> usize {
-    let guide = "Some reference text for the skill. ".repeat(60);
-    let mut files = 0;
-    for i in 0..n {
-        let name = format!("skill-{i:05}");
-        let dir = home.join(ROOTS[i % ROOTS.len()]).join(&name);
-        fs::create_dir_all(dir.join("references")).expect("dirs");
-        fs::create_dir_all(dir.join("scripts")).expect("dirs");
-        let body = format!("# {name}\n\nUse this skill when the task mentions item {i}.\n");
-        let script = format!("#!/bin/sh\necho {i}\n");
-        let mut skill_md = format!(
-            "---\nname: \"{name}\"\ndescription: \"Synthetic skill number {i} for the inventory benchmark.\"\nmetadata:\n"
-        );
-        if i % 4 == 0 {
-            skill_md.push_str("  installed-by: \"bench\"\n  installed-version: \"1.0.0\"\n  content-digest: \"\"\n");
-        }
-        skill_md.push_str("---\n");
-        skill_md.push_str(&body);
-        if i % 4 == 0 {
-            let digest = digest_of([
-                (Path::new("SKILL.md"), skill_md.as_bytes()),
-                (Path::new("references/guide.md"), guide.as_bytes()),
-                (Path::new("scripts/run.sh"), script.as_bytes()),
-            ]);
-            skill_md = skill_md.replacen(
-                "content-digest: \"\"",
-                &format!("content-digest: \"{digest}\""),
-                1,
-            );
-        }
-        fs::write(dir.join("SKILL.md"), skill_md).expect("write");
-        fs::write(dir.join("references/guide.md"), &guide).expect("write");
-        fs::write(dir.join("scripts/run.sh"), script).expect("write");
-        files += 3;
-    }
-    files
 }
 
 /// Wall time and peak resident memory (KiB) of one run, stdout discarded.

@@ -1,11 +1,13 @@
 //! skilldeck: every Agent Skill on a machine, which agent reads it, where it came from, who
 //! installed it and whether it drifted since.
 //!
-//! The domain modules (`roots`, `scan`, `skill`, `record`, `install`, `snapshot`) know nothing of the terminal; the
-//! command line in `cli` and the terminal app sit on top of them.
+//! The domain modules (`roots`, `scan`, `skill`, `record`, `ownership`, `bundle`, `install`,
+//! `snapshot`, `demo`) know nothing of the terminal; the command line in `cli` and the terminal
+//! app in `tui` sit on top of them, and `tui` knows nothing of the file system.
 
 pub mod bundle;
 pub mod cli;
+pub mod demo;
 pub mod install;
 pub mod ownership;
 pub mod record;
@@ -13,4 +15,5 @@ pub mod roots;
 pub mod scan;
 pub mod skill;
 pub mod snapshot;
+pub mod tui;
 pub mod untrusted;

@@ -2,6 +2,7 @@
 //! codes of the contract (0 done; 1 refused, drift found or nothing matched; 2 usage error;
 //! 3 an I/O failure stopped the work).
 
+mod app;
 mod check;
 mod diff;
 mod export;
@@ -34,11 +35,16 @@ stopped the work.";
 
 /// See every Agent Skill on this machine: which agent reads it, where it came from, who
 /// installed it, and whether its files still match the installer's record.
+///
+/// With no subcommand, skilldeck opens its terminal app (`--demo` opens it on example skills).
 #[derive(Debug, Parser)]
 #[command(name = "skilldeck", version, after_help = AFTER_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+
+    #[command(flatten)]
+    app: app::Args,
 
     /// Where project roots are searched from, up to the repository root [default: the
     /// current directory]
@@ -83,6 +89,10 @@ pub enum Failure {
     /// An I/O failure stopped the work: exit 3.
     #[error("{0}")]
     Stopped(String),
+    #[error(transparent)]
+    App(crate::tui::AppError),
+    #[error(transparent)]
+    Demo(#[from] crate::demo::DemoError),
 }
 
 impl Failure {
@@ -90,9 +100,12 @@ impl Failure {
         match self {
             Failure::Refused(_) => 1,
             Failure::Usage(_) => 2,
-            Failure::NoHome(_) | Failure::Output(_) | Failure::Install(_) | Failure::Stopped(_) => {
-                3
-            }
+            Failure::NoHome(_)
+            | Failure::Output(_)
+            | Failure::Install(_)
+            | Failure::Stopped(_)
+            | Failure::App(_)
+            | Failure::Demo(_) => 3,
         }
     }
 }
@@ -123,21 +136,24 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<Outcome, Failure> {
+    let Some(command) = cli.command else {
+        return app::run(&cli.app, cli.project.as_deref());
+    };
+    if cli.app.given() {
+        return Err(Failure::Usage(
+            "--demo and --mouse open the terminal app, so they take no subcommand".to_owned(),
+        ));
+    }
     let project = project_dir(cli.project.as_deref())?;
-    match cli.command {
-        Some(Command::List(args)) => list::run(&args, &Context::from_process(project)?),
-        Some(Command::Check(args)) => check::run(&args, &Context::from_process(project)?),
-        Some(Command::Import(args)) => import::run(&args, &project),
-        Some(Command::Snapshot(args)) => snapshot::run(&args, &Context::from_process(project)?),
-        Some(Command::Snapshots(args)) => snapshots::run(&args, &Context::from_process(project)?),
-        Some(Command::Diff(args)) => diff::run(&args, &Context::from_process(project)?),
-        Some(Command::Restore(args)) => restore::run(&args, &Context::from_process(project)?),
-        Some(Command::Export(args)) => export::run(&args, &Context::from_process(project)?),
-        None => {
-            let mut help = <Cli as clap::CommandFactory>::command();
-            help.print_help().map_err(Failure::Output)?;
-            Ok(Outcome::Negative)
-        }
+    match command {
+        Command::List(args) => list::run(&args, &Context::from_process(project)?),
+        Command::Check(args) => check::run(&args, &Context::from_process(project)?),
+        Command::Import(args) => import::run(&args, &project),
+        Command::Snapshot(args) => snapshot::run(&args, &Context::from_process(project)?),
+        Command::Snapshots(args) => snapshots::run(&args, &Context::from_process(project)?),
+        Command::Diff(args) => diff::run(&args, &Context::from_process(project)?),
+        Command::Restore(args) => restore::run(&args, &Context::from_process(project)?),
+        Command::Export(args) => export::run(&args, &Context::from_process(project)?),
     }
 }
 

@@ -1,0 +1,106 @@
+//! The README's pictures of the app, drawn by the app's own code on the demo machine: each is
+//! the `TestBackend` buffer after a few keys, turned into SVG and rasterised to PNG by resvg
+//! with the DejaVu Sans Mono shipped in `assets/fonts` (so the pictures are the same on every
+//! machine and need no system fonts).
+//!
+//! Run: `cargo run --release --example screenshots --features screenshots`
+//! It writes `screenshots/*.png`.
+
+mod svg;
+
+use std::error::Error;
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use resvg::{tiny_skia, usvg};
+
+use skilldeck::demo::Sandbox;
+use skilldeck::tui::app::{App, Setup};
+use skilldeck::tui::runtime::{NoMouse, Runtime};
+use skilldeck::tui::theme::Theme;
+use skilldeck::tui::workers::Target;
+
+const WIDTH: u16 = 120;
+const HEIGHT: u16 = 36;
+/// Pixels per SVG unit, for a sharp picture on high-density screens.
+const SCALE: f32 = 1.5;
+
+/// Each picture: its file name and the keys pressed before it is taken.
+const SHOTS: &[(&str, &str)] = &[
+    // The cursor on pdf-forms: an installer's record that matches, scripts that are executable.
+    ("list", "jjjjjjj"),
+    ("drifted", "d"),
+    ("help", "?"),
+    ("roots", "2"),
+];
+
+const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
+const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    fs::create_dir_all(&out)?;
+    for (name, keys) in SHOTS {
+        let sandbox = Sandbox::create()?;
+        let setup = Setup {
+            banner: Some("demo sandbox, deleted on exit".to_owned()),
+            mouse: false,
+            theme: Theme::colored(),
+        };
+        let target = Target {
+            env: sandbox.environment(),
+            project: sandbox.project(),
+        };
+        let terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))?;
+        let mut runtime = Runtime::new(terminal, App::new(setup), target, Box::new(NoMouse))?;
+        runtime.start();
+        settle(&mut runtime)?;
+        runtime.draw()?;
+        for c in keys.chars() {
+            let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            runtime.handle(&Event::Key(key));
+            settle(&mut runtime)?;
+        }
+        runtime.draw()?;
+        let svg = svg::from_buffer(runtime.terminal().backend().buffer());
+        let path = out.join(format!("{name}.png"));
+        fs::write(&path, rasterise(&svg)?)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn settle(runtime: &mut Runtime<TestBackend>) -> Result<(), Box<dyn Error>> {
+    if runtime.settle(Duration::from_secs(60)) {
+        Ok(())
+    } else {
+        Err("the demo's workers did not answer within a minute".into())
+    }
+}
+
+fn rasterise(svg: &str) -> Result<Vec<u8>, Box<dyn Error>> {
+    let mut options = usvg::Options::default();
+    let fonts = options.fontdb_mut();
+    fonts.load_font_data(REGULAR.to_vec());
+    fonts.load_font_data(BOLD.to_vec());
+    fonts.set_monospace_family(svg::FONT_FAMILY);
+    options.font_family = svg::FONT_FAMILY.to_owned();
+    let tree = usvg::Tree::from_str(svg, &options)?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(SCALE)
+        .ok_or("the picture has no size")?;
+    let mut pixmap =
+        tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("the picture is too large")?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(SCALE, SCALE),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap.encode_png()?)
+}

@@ -1,0 +1,558 @@
+//! The one table of keys: it decides what a key press does, and the footer and the help screen
+//! are drawn from it, so what the app says and what it does cannot drift apart.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::msg::Action;
+
+/// Which keys apply: what has the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Skills,
+    Roots,
+    Search,
+    Help,
+    /// An error message is open.
+    Message,
+}
+
+impl Mode {
+    pub const ALL: [Mode; 5] = [
+        Mode::Skills,
+        Mode::Roots,
+        Mode::Search,
+        Mode::Help,
+        Mode::Message,
+    ];
+
+    /// The heading of this mode's keys on the help screen.
+    pub fn title(self) -> &'static str {
+        match self {
+            Mode::Skills => "Skill list",
+            Mode::Roots => "Roots",
+            Mode::Search => "Search line",
+            Mode::Help => "Help",
+            Mode::Message => "Messages",
+        }
+    }
+}
+
+/// A key, as the table names it. Shift is never part of it: `G` is `G` however the terminal
+/// reports the shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key {
+    code: KeyCode,
+    ctrl: bool,
+}
+
+impl Key {
+    const fn char(c: char) -> Self {
+        Self {
+            code: KeyCode::Char(c),
+            ctrl: false,
+        }
+    }
+
+    const fn ctrl(c: char) -> Self {
+        Self {
+            code: KeyCode::Char(c),
+            ctrl: true,
+        }
+    }
+
+    const fn code(code: KeyCode) -> Self {
+        Self { code, ctrl: false }
+    }
+
+    fn matches(self, event: &KeyEvent) -> bool {
+        let others = KeyModifiers::ALT | KeyModifiers::SUPER | KeyModifiers::META;
+        if event.modifiers.intersects(others)
+            || event.modifiers.contains(KeyModifiers::CONTROL) != self.ctrl
+        {
+            return false;
+        }
+        match (self.code, event.code) {
+            (KeyCode::Char(want), KeyCode::Char(got)) if self.ctrl => {
+                want.eq_ignore_ascii_case(&got)
+            }
+            (want, got) => want == got,
+        }
+    }
+
+    /// How the key is written in the footer and on the help screen.
+    pub fn name(self) -> String {
+        let base = match self.code {
+            KeyCode::Char(' ') => "Space".to_owned(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Up => "↑".to_owned(),
+            KeyCode::Down => "↓".to_owned(),
+            KeyCode::Left => "←".to_owned(),
+            KeyCode::Right => "→".to_owned(),
+            KeyCode::PageUp => "PgUp".to_owned(),
+            KeyCode::PageDown => "PgDn".to_owned(),
+            KeyCode::Home => "Home".to_owned(),
+            KeyCode::End => "End".to_owned(),
+            KeyCode::Tab => "Tab".to_owned(),
+            KeyCode::BackTab => "Shift-Tab".to_owned(),
+            KeyCode::Enter => "Enter".to_owned(),
+            KeyCode::Esc => "Esc".to_owned(),
+            KeyCode::Backspace => "Backspace".to_owned(),
+            other => format!("{other:?}"),
+        };
+        if self.ctrl {
+            format!("Ctrl-{base}")
+        } else {
+            base
+        }
+    }
+}
+
+/// One row of the table: these keys, in these modes, do this.
+#[derive(Debug)]
+pub struct Binding {
+    pub modes: &'static [Mode],
+    pub keys: &'static [Key],
+    pub action: Action,
+    /// What the key does, on the help screen.
+    pub help: &'static str,
+    /// Its word in the footer, for the keys worth showing there.
+    pub hint: Option<&'static str>,
+}
+
+impl Binding {
+    /// The keys, written for people: `j ↓`.
+    pub fn key_names(&self) -> String {
+        let names: Vec<String> = self.keys.iter().map(|k| k.name()).collect();
+        names.join(" ")
+    }
+}
+
+use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, PageDown, PageUp, Tab, Up};
+use Mode::{Help, Message, Roots, Search, Skills};
+
+const LISTS: &[Mode] = &[Skills, Roots, Help];
+const SCREENS: &[Mode] = &[Skills, Roots];
+
+const fn bind(
+    modes: &'static [Mode],
+    keys: &'static [Key],
+    action: Action,
+    help: &'static str,
+    hint: Option<&'static str>,
+) -> Binding {
+    Binding {
+        modes,
+        keys,
+        action,
+        help,
+        hint,
+    }
+}
+
+/// The table. Its order is the order of the footer and of the help screen.
+pub static BINDINGS: &[Binding] = &[
+    bind(
+        &Mode::ALL,
+        &[Key::ctrl('c')],
+        Action::Quit,
+        "quit, from anywhere",
+        None,
+    ),
+    bind(
+        SCREENS,
+        &[Key::char('?')],
+        Action::ToggleHelp,
+        "show this help",
+        Some("help"),
+    ),
+    bind(
+        SCREENS,
+        &[Key::char('q')],
+        Action::Quit,
+        "quit",
+        Some("quit"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('/')],
+        Action::StartSearch,
+        "search skill names as you type",
+        Some("search"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('d')],
+        Action::ToggleDrifted,
+        "only drifted skills (modified since installed), or all again",
+        Some("drifted"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('s')],
+        Action::CycleSource,
+        "filter by source: plugin, organization, user, project, unknown, all",
+        Some("source"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('a')],
+        Action::CycleAgent,
+        "filter by the agent that loads it",
+        Some("agent"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('t')],
+        Action::CycleState,
+        "filter by state: intact, modified, unrecorded, unreadable, all",
+        Some("state"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('o')],
+        Action::CycleSort,
+        "sort by name, source, state, recently modified",
+        Some("sort"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('c')],
+        Action::ClearFilters,
+        "clear the search and every filter",
+        None,
+    ),
+    bind(
+        &[Skills],
+        &[Key::code(Tab)],
+        Action::NextPane,
+        "next pane: list, detail, SKILL.md",
+        Some("pane"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::code(BackTab)],
+        Action::PreviousPane,
+        "previous pane",
+        None,
+    ),
+    bind(
+        &[Skills],
+        &[Key::code(Enter)],
+        Action::OpenPreview,
+        "read the SKILL.md",
+        None,
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('2')],
+        Action::ShowRoots,
+        "the roots: every folder an agent reads skills from",
+        Some("roots"),
+    ),
+    bind(
+        &[Roots],
+        &[Key::char('1')],
+        Action::ShowSkills,
+        "back to the skills",
+        Some("skills"),
+    ),
+    bind(
+        LISTS,
+        &[Key::char('k'), Key::code(Up)],
+        Action::Up,
+        "up (in the focused pane)",
+        None,
+    ),
+    bind(
+        LISTS,
+        &[Key::char('j'), Key::code(Down)],
+        Action::Down,
+        "down",
+        None,
+    ),
+    bind(
+        LISTS,
+        &[Key::code(PageUp), Key::ctrl('u')],
+        Action::PageUp,
+        "a page up",
+        None,
+    ),
+    bind(
+        LISTS,
+        &[Key::code(PageDown), Key::ctrl('d')],
+        Action::PageDown,
+        "a page down",
+        None,
+    ),
+    bind(
+        LISTS,
+        &[Key::char('g'), Key::code(Home)],
+        Action::Top,
+        "to the top",
+        None,
+    ),
+    bind(
+        LISTS,
+        &[Key::char('G'), Key::code(End)],
+        Action::Bottom,
+        "to the bottom",
+        None,
+    ),
+    bind(
+        SCREENS,
+        &[Key::char('r')],
+        Action::Rescan,
+        "scan every root again",
+        Some("rescan"),
+    ),
+    bind(
+        SCREENS,
+        &[Key::char('m')],
+        Action::ToggleMouse,
+        "mouse on or off (off lets the terminal select text)",
+        None,
+    ),
+    bind(
+        &[Skills, Roots, Help, Message],
+        &[Key::code(Esc)],
+        Action::Back,
+        "close, or step back; quits from the skill list",
+        None,
+    ),
+    bind(
+        &[Help],
+        &[Key::char('?'), Key::char('q')],
+        Action::Back,
+        "close the help",
+        Some("close"),
+    ),
+    bind(
+        &[Message],
+        &[Key::code(Enter), Key::char('q')],
+        Action::Back,
+        "close the message",
+        Some("close"),
+    ),
+    bind(
+        &[Search],
+        &[Key::code(Enter)],
+        Action::AcceptSearch,
+        "keep the search and go back to the list",
+        Some("keep"),
+    ),
+    bind(
+        &[Search],
+        &[Key::code(Esc)],
+        Action::Back,
+        "cancel the search",
+        Some("cancel"),
+    ),
+    bind(
+        &[Search],
+        &[Key::code(Backspace)],
+        Action::Erase,
+        "erase a character",
+        None,
+    ),
+    bind(
+        &[Search],
+        &[Key::code(Up)],
+        Action::Up,
+        "move up the matches",
+        None,
+    ),
+    bind(
+        &[Search],
+        &[Key::code(Down)],
+        Action::Down,
+        "move down the matches",
+        None,
+    ),
+];
+
+/// What the key does in `mode`, if anything. On the search line a character no binding takes
+/// is typed.
+pub fn resolve(mode: Mode, event: &KeyEvent) -> Option<Action> {
+    let bound = BINDINGS
+        .iter()
+        .find(|b| b.modes.contains(&mode) && b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.action);
+    if bound.is_some() || mode != Mode::Search {
+        return bound;
+    }
+    let plain = !event
+        .modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
+    match event.code {
+        KeyCode::Char(c) if plain => Some(Action::Type(c)),
+        _ => None,
+    }
+}
+
+/// The footer's hints for `mode`: the first key of each binding with a hint, and its word.
+pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
+    BINDINGS
+        .iter()
+        .filter(|b| b.modes.contains(&mode))
+        .filter_map(|b| Some((b.keys.first()?.name(), b.hint?)))
+        .collect()
+}
+
+/// The help screen's sections: each binding under the first mode it applies in, the bindings
+/// that apply everywhere first.
+pub fn help_sections() -> Vec<(&'static str, Vec<&'static Binding>)> {
+    let everywhere: Vec<&Binding> = BINDINGS
+        .iter()
+        .filter(|b| b.modes.len() == Mode::ALL.len())
+        .collect();
+    let mut sections = vec![("Everywhere", everywhere)];
+    for mode in Mode::ALL {
+        let rows: Vec<&Binding> = BINDINGS
+            .iter()
+            .filter(|b| b.modes.len() < Mode::ALL.len() && b.modes.first() == Some(&mode))
+            .collect();
+        if !rows.is_empty() {
+            sections.push((mode.title(), rows));
+        }
+    }
+    sections
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEventKind;
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    fn plain(c: char) -> KeyEvent {
+        key(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn keys_resolve_to_actions_by_mode() {
+        let none = KeyModifiers::NONE;
+        let shift = KeyModifiers::SHIFT;
+        let ctrl = KeyModifiers::CONTROL;
+        let cases: &[(Mode, KeyEvent, Option<Action>)] = &[
+            (Skills, plain('j'), Some(Action::Down)),
+            (Skills, key(Down, none), Some(Action::Down)),
+            (Skills, plain('k'), Some(Action::Up)),
+            (Skills, key(Up, none), Some(Action::Up)),
+            (Skills, plain('g'), Some(Action::Top)),
+            (Skills, key(KeyCode::Char('G'), shift), Some(Action::Bottom)),
+            (Skills, plain('G'), Some(Action::Bottom)),
+            (Skills, key(End, none), Some(Action::Bottom)),
+            (
+                Skills,
+                key(KeyCode::Char('d'), ctrl),
+                Some(Action::PageDown),
+            ),
+            (Skills, key(PageUp, none), Some(Action::PageUp)),
+            (Skills, plain('d'), Some(Action::ToggleDrifted)),
+            (Skills, plain('/'), Some(Action::StartSearch)),
+            (Skills, plain('s'), Some(Action::CycleSource)),
+            (Skills, plain('a'), Some(Action::CycleAgent)),
+            (Skills, plain('t'), Some(Action::CycleState)),
+            (Skills, plain('o'), Some(Action::CycleSort)),
+            (Skills, plain('?'), Some(Action::ToggleHelp)),
+            (Skills, plain('q'), Some(Action::Quit)),
+            (Skills, key(Esc, none), Some(Action::Back)),
+            (Skills, key(KeyCode::Char('c'), ctrl), Some(Action::Quit)),
+            (Skills, key(Tab, none), Some(Action::NextPane)),
+            (Skills, key(BackTab, shift), Some(Action::PreviousPane)),
+            (Skills, plain('2'), Some(Action::ShowRoots)),
+            (Skills, plain('1'), None),
+            (Skills, plain('x'), None),
+            (Skills, key(KeyCode::Char('j'), KeyModifiers::ALT), None),
+            (Roots, plain('1'), Some(Action::ShowSkills)),
+            (Roots, plain('j'), Some(Action::Down)),
+            (Roots, plain('d'), None),
+            (Roots, key(Esc, none), Some(Action::Back)),
+            // On the search line letters are text, even those bound elsewhere.
+            (Search, plain('q'), Some(Action::Type('q'))),
+            (Search, plain('j'), Some(Action::Type('j'))),
+            (
+                Search,
+                key(KeyCode::Char('Q'), shift),
+                Some(Action::Type('Q')),
+            ),
+            (Search, plain('漢'), Some(Action::Type('漢'))),
+            (Search, key(Backspace, none), Some(Action::Erase)),
+            (Search, key(Enter, none), Some(Action::AcceptSearch)),
+            (Search, key(Esc, none), Some(Action::Back)),
+            (Search, key(Down, none), Some(Action::Down)),
+            (Search, key(KeyCode::Char('c'), ctrl), Some(Action::Quit)),
+            (Search, key(KeyCode::Char('w'), ctrl), None),
+            (Help, plain('q'), Some(Action::Back)),
+            (Help, plain('?'), Some(Action::Back)),
+            (Help, plain('j'), Some(Action::Down)),
+            (Help, plain('/'), None),
+            (Message, key(Enter, none), Some(Action::Back)),
+            (Message, plain('j'), None),
+            (
+                Message,
+                key(KeyCode::Char('C'), ctrl | shift),
+                Some(Action::Quit),
+            ),
+        ];
+        for (mode, event, want) in cases {
+            assert_eq!(resolve(*mode, event), *want, "{mode:?} {event:?}");
+        }
+    }
+
+    #[test]
+    fn no_key_means_two_things_in_one_mode() {
+        for mode in Mode::ALL {
+            let mut seen: Vec<(Key, Action)> = Vec::new();
+            for binding in BINDINGS.iter().filter(|b| b.modes.contains(&mode)) {
+                for key in binding.keys {
+                    if let Some((_, other)) = seen.iter().find(|(k, _)| k == key) {
+                        panic!(
+                            "{mode:?}: {} is bound to {other:?} and {:?}",
+                            key.name(),
+                            binding.action
+                        );
+                    }
+                    seen.push((*key, binding.action));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_mode_can_be_left_and_every_binding_is_on_the_help_screen() {
+        for mode in Mode::ALL {
+            let leaves = BINDINGS.iter().any(|b| {
+                b.modes.contains(&mode) && matches!(b.action, Action::Back | Action::Quit)
+            });
+            assert!(leaves, "{mode:?} has no way out");
+        }
+        let listed: usize = help_sections().iter().map(|(_, rows)| rows.len()).sum();
+        assert_eq!(listed, BINDINGS.len());
+    }
+
+    #[test]
+    fn the_footer_comes_from_the_table() {
+        let skills = hints(Skills);
+        assert_eq!(skills[0], ("?".to_owned(), "help"));
+        assert!(skills.contains(&("d".to_owned(), "drifted")));
+        assert!(skills.contains(&("/".to_owned(), "search")));
+        assert!(!skills.iter().any(|(_, word)| *word == "skills"));
+        assert_eq!(hints(Search)[0], ("Enter".to_owned(), "keep"));
+    }
+
+    #[test]
+    fn release_events_are_not_key_presses() {
+        // The runtime only hands presses to `resolve`; this is the crossterm call it relies on.
+        let release = KeyEvent::new_with_kind(
+            KeyCode::Char('j'),
+            KeyModifiers::NONE,
+            KeyEventKind::Release,
+        );
+        let event = ratatui::crossterm::event::Event::Key(release);
+        assert_eq!(event.as_key_press_event(), None);
+    }
+}

@@ -1,0 +1,435 @@
+//! The inventory as the app shows it: every string from disk sanitised once, paths under the
+//! home directory written `~/…`, the file list turned into a tree, each agent's verdict on
+//! which copy of a name it runs, and the skills in every order the list can be sorted in.
+//! Built on the scan worker, so the UI thread only filters and draws.
+
+use std::cmp::Ordering;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use crate::record::{SkillFile, State};
+use crate::roots::{AgentId, OnSameName, RootState, Scope, Source};
+use crate::scan::{Inventory, RootEntry, Skill};
+
+use super::sanitize;
+
+/// Everything the app knows after a scan.
+#[derive(Clone, Debug, Default)]
+pub struct Deck {
+    /// Sorted by name, then folder, as the scan gives them.
+    pub skills: Vec<SkillView>,
+    pub roots: Vec<RootView>,
+    /// Indexes into `skills` in each order of [`Sort::ALL`], worked out once.
+    orders: [Vec<usize>; 4],
+    counts: Counts,
+}
+
+/// The order of the skill list.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sort {
+    #[default]
+    Name,
+    Source,
+    State,
+    Recent,
+}
+
+impl Sort {
+    pub const ALL: [Sort; 4] = [Sort::Name, Sort::Source, Sort::State, Sort::Recent];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Sort::Name => "name",
+            Sort::Source => "source",
+            Sort::State => "state",
+            Sort::Recent => "recently modified",
+        }
+    }
+}
+
+impl Sort {
+    /// `skills` (sorted by name) in this order; name breaks every tie, as the sorts are stable.
+    fn order(self, skills: &[SkillView]) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..skills.len()).collect();
+        match self {
+            Sort::Name => {}
+            Sort::Source => order.sort_by_key(|&i| skills[i].source),
+            Sort::State => order.sort_by_key(|&i| state_rank(skills[i].state)),
+            Sort::Recent => order.sort_by(|&a, &b| newest_first(&skills[a], &skills[b])),
+        }
+        order
+    }
+}
+
+/// Drifted first: the states that ask for attention lead the list.
+fn state_rank(state: State) -> u8 {
+    match state {
+        State::Modified => 0,
+        State::Unreadable => 1,
+        State::Unverifiable => 2,
+        State::Unrecorded => 3,
+        State::Intact => 4,
+    }
+}
+
+fn newest_first(a: &SkillView, b: &SkillView) -> Ordering {
+    match (a.modified, b.modified) {
+        (Some(a), Some(b)) => b.cmp(&a),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+/// How many skills of each kind a deck holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub skills: usize,
+    /// In the order of [`State::ALL`].
+    pub states: [usize; State::ALL.len()],
+    pub shadowed: usize,
+    pub with_problems: usize,
+    /// Roots that hold at least one skill.
+    pub roots: usize,
+}
+
+/// One skill, ready to show.
+#[derive(Clone, Debug)]
+pub struct SkillView {
+    pub name: String,
+    /// The name in lower case, for search.
+    pub search_key: String,
+    pub description: Option<String>,
+    /// The folder, for reading its `SKILL.md`; never shown as it is.
+    pub dir: PathBuf,
+    /// The folder as shown.
+    pub shown_dir: String,
+    /// Where the folder really is, when it was reached through a link.
+    pub real_dir: Option<String>,
+    /// Other paths that lead to the same folder.
+    pub also_at: Vec<String>,
+    pub source: Source,
+    /// The plugin and its version folder, for a plugin's skill.
+    pub plugin: Option<String>,
+    pub agents: Vec<AgentId>,
+    /// For each agent that loads it, which copy of the name that agent runs.
+    pub verdicts: Vec<Verdict>,
+    pub state: State,
+    pub record: Option<RecordView>,
+    /// The installer's digest of the files as they are now.
+    pub digest: Option<String>,
+    pub problems: Vec<String>,
+    pub tree: Vec<TreeLine>,
+    pub modified: Option<SystemTime>,
+    /// How long before the scan its newest file was modified.
+    pub age: Option<Duration>,
+}
+
+impl SkillView {
+    /// Some agent runs another copy of this name.
+    pub fn is_shadowed(&self) -> bool {
+        self.verdicts.iter().any(|v| v.winner.is_some())
+    }
+}
+
+/// Which copy of a skill's name one agent runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub agent: AgentId,
+    /// The folder of the copy that wins over this one; `None` when this copy runs.
+    pub winner: Option<String>,
+    /// The agent keeps every copy of a name (Codex), so nothing is shadowed for it.
+    pub keeps_all: bool,
+}
+
+/// The ownership record, sanitised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordView {
+    pub installed_by: String,
+    pub installed_version: String,
+    pub content_digest: String,
+}
+
+/// One line of a skill's file tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeLine {
+    pub depth: usize,
+    pub name: String,
+    pub entry: Entry,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Folder,
+    File { size: u64, executable: bool },
+}
+
+/// What is at a root's path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Presence {
+    Exists,
+    Missing,
+    NotADirectory,
+    Unreadable(String),
+}
+
+/// One root, ready to show.
+#[derive(Clone, Debug)]
+pub struct RootView {
+    pub shown_path: String,
+    /// What the first agent to read it calls it ("Claude Code personal skills").
+    pub label: String,
+    pub scope: Scope,
+    pub agents: Vec<AgentId>,
+    pub presence: Presence,
+    pub skills: usize,
+    pub notes: Vec<String>,
+}
+
+impl Deck {
+    /// The inventory of a scan finished at `now`, with paths under `home` shown as `~/…`.
+    pub fn new(inventory: &Inventory, home: &Path, now: SystemTime) -> Self {
+        Self::from_views(
+            inventory
+                .skills
+                .iter()
+                .map(|skill| skill_view(skill, home, now))
+                .collect(),
+            inventory
+                .roots
+                .iter()
+                .map(|root| root_view(root, home))
+                .collect(),
+        )
+    }
+
+    /// A deck of skills already sorted by name, and roots.
+    pub fn from_views(skills: Vec<SkillView>, roots: Vec<RootView>) -> Self {
+        let orders = Sort::ALL.map(|sort| sort.order(&skills));
+        let counts = Counts::of(&skills, &roots);
+        Self {
+            skills,
+            roots,
+            orders,
+            counts,
+        }
+    }
+
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
+
+    /// Indexes into `skills` in the order `sort` gives.
+    pub fn order(&self, sort: Sort) -> &[usize] {
+        let at = Sort::ALL.iter().position(|s| *s == sort).unwrap_or(0);
+        &self.orders[at]
+    }
+}
+
+impl Counts {
+    fn of(skills: &[SkillView], roots: &[RootView]) -> Self {
+        let mut counts = Counts {
+            skills: skills.len(),
+            roots: roots.iter().filter(|r| r.skills > 0).count(),
+            ..Counts::default()
+        };
+        for skill in skills {
+            if let Some(i) = State::ALL.iter().position(|s| *s == skill.state) {
+                counts.states[i] += 1;
+            }
+            counts.shadowed += usize::from(skill.is_shadowed());
+            counts.with_problems += usize::from(!skill.problems.is_empty());
+        }
+        counts
+    }
+
+    /// How many skills are in `state`.
+    pub fn in_state(&self, state: State) -> usize {
+        State::ALL
+            .iter()
+            .position(|s| *s == state)
+            .map_or(0, |i| self.states[i])
+    }
+}
+
+/// A path as shown: sanitised, with the home directory written `~`.
+pub fn shown_path(path: &Path, home: &Path) -> String {
+    let text = match path.strip_prefix(home) {
+        Ok(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    };
+    sanitize::line(&text)
+}
+
+fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
+    let name = sanitize::line(&skill.name);
+    let verdicts = skill
+        .agents
+        .iter()
+        .map(|&agent| Verdict {
+            agent,
+            winner: skill
+                .shadowed_by
+                .iter()
+                .find(|s| s.agent == agent)
+                .map(|s| shown_path(&s.winner, home)),
+            keeps_all: agent.on_same_name() == OnSameName::KeepsAll,
+        })
+        .collect();
+    let plugin = skill.plugin.as_deref().map(|plugin| {
+        let plugin = sanitize::line(plugin);
+        match skill.plugin_version() {
+            Some(version) => format!("{plugin} {version}"),
+            None => plugin,
+        }
+    });
+    SkillView {
+        search_key: name.to_lowercase(),
+        name,
+        description: skill.declared.description.as_deref().map(sanitize::line),
+        dir: skill.dir.clone(),
+        shown_dir: shown_path(&skill.dir, home),
+        real_dir: (skill.real_dir != skill.dir).then(|| shown_path(&skill.real_dir, home)),
+        also_at: skill.reached_by[1..]
+            .iter()
+            .map(|path| shown_path(path, home))
+            .collect(),
+        source: skill.source,
+        plugin,
+        agents: skill.agents.clone(),
+        verdicts,
+        state: skill.state,
+        record: skill.record.as_ref().map(|record| RecordView {
+            installed_by: sanitize::line(&record.installed_by),
+            installed_version: sanitize::line(&record.installed_version),
+            content_digest: sanitize::line(&record.content_digest),
+        }),
+        digest: skill.digest.as_ref().map(|d| d.as_str().to_owned()),
+        problems: skill
+            .problems
+            .iter()
+            .map(|problem| sanitize::line(&problem.to_string()))
+            .collect(),
+        tree: tree(&skill.files),
+        modified: skill.modified,
+        age: skill.modified.and_then(|at| now.duration_since(at).ok()),
+    }
+}
+
+/// The files of a skill as a tree, folders before what they hold, in the digest's order.
+fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
+    let mut lines = Vec::new();
+    let mut open: Vec<String> = Vec::new();
+    for file in files {
+        let mut parts: Vec<String> = file
+            .path
+            .iter()
+            .map(|part| sanitize::line(&part.to_string_lossy()))
+            .collect();
+        let Some(name) = parts.pop() else { continue };
+        let common = open.iter().zip(&parts).take_while(|(a, b)| a == b).count();
+        open.truncate(common);
+        for folder in &parts[common..] {
+            lines.push(TreeLine {
+                depth: open.len(),
+                name: folder.clone(),
+                entry: Entry::Folder,
+            });
+            open.push(folder.clone());
+        }
+        lines.push(TreeLine {
+            depth: open.len(),
+            name,
+            entry: Entry::File {
+                size: file.size,
+                executable: file.executable,
+            },
+        });
+    }
+    lines
+}
+
+fn root_view(entry: &RootEntry, home: &Path) -> RootView {
+    let root = &entry.root;
+    RootView {
+        shown_path: shown_path(&root.path, home),
+        label: root
+            .uses
+            .first()
+            .map(|u| u.rule.label.to_owned())
+            .unwrap_or_default(),
+        scope: root.scope(),
+        agents: root.agents(),
+        presence: match &root.state {
+            RootState::Directory => Presence::Exists,
+            RootState::Missing => Presence::Missing,
+            RootState::NotADirectory => Presence::NotADirectory,
+            RootState::Unreadable(error) => Presence::Unreadable(sanitize::line(error)),
+        },
+        skills: entry.skills,
+        notes: entry
+            .notes
+            .iter()
+            .map(|note| sanitize::line(&note.to_string()))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, size: u64) -> SkillFile {
+        SkillFile {
+            path: PathBuf::from(path),
+            size,
+            executable: path.ends_with(".sh"),
+            modified: None,
+        }
+    }
+
+    #[test]
+    fn files_become_a_tree() {
+        let lines = tree(&[
+            file("SKILL.md", 10),
+            file("references/a.md", 1),
+            file("references/deep/b.md", 2),
+            file("scripts/run.sh", 3),
+        ]);
+        let shown: Vec<(usize, &str, bool)> = lines
+            .iter()
+            .map(|l| (l.depth, l.name.as_str(), l.entry == Entry::Folder))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (0, "SKILL.md", false),
+                (0, "references", true),
+                (1, "a.md", false),
+                (1, "deep", true),
+                (2, "b.md", false),
+                (0, "scripts", true),
+                (1, "run.sh", false),
+            ]
+        );
+        assert_eq!(
+            lines[6].entry,
+            Entry::File {
+                size: 3,
+                executable: true
+            }
+        );
+    }
+
+    #[test]
+    fn paths_are_shown_under_home_and_sanitised() {
+        let home = Path::new("/home/me");
+        assert_eq!(
+            shown_path(Path::new("/home/me/.claude/skills/x"), home),
+            "~/.claude/skills/x"
+        );
+        assert_eq!(shown_path(Path::new("/home/me"), home), "~");
+        assert_eq!(shown_path(Path::new("/etc/x\u{1b}[2Jy"), home), "/etc/xy");
+    }
+}

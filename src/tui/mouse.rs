@@ -1,0 +1,111 @@
+//! The mouse, when it is on: the wheel scrolls the pane under the pointer, a click selects the
+//! row under it or focuses the pane. Off by default so the terminal can select text.
+
+use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use super::app::{App, Overlay, Screen};
+use super::msg::{Msg, Pane};
+use super::view_state::ViewState;
+
+/// Rows one turn of the wheel moves.
+const WHEEL_ROWS: i32 = 3;
+
+/// What a mouse event means where the last frame put things.
+pub fn translate(app: &App, view: &ViewState, event: &MouseEvent) -> Option<Msg> {
+    let at = Position::new(event.column, event.row);
+    let areas = &view.areas;
+    let pane = match app.screen {
+        Screen::Roots => areas.roots.contains(at).then_some(Pane::List),
+        Screen::Skills => [
+            (areas.list, Pane::List),
+            (areas.detail, Pane::Detail),
+            (areas.preview, Pane::Preview),
+        ]
+        .into_iter()
+        .find(|(area, _)| area.contains(at))
+        .map(|(_, pane)| pane),
+    };
+    let help = app.overlay == Overlay::Help;
+    match event.kind {
+        MouseEventKind::ScrollDown if help => Some(Msg::Scroll(Pane::List, WHEEL_ROWS)),
+        MouseEventKind::ScrollUp if help => Some(Msg::Scroll(Pane::List, -WHEEL_ROWS)),
+        MouseEventKind::ScrollDown => pane.map(|p| Msg::Scroll(p, WHEEL_ROWS)),
+        MouseEventKind::ScrollUp => pane.map(|p| Msg::Scroll(p, -WHEEL_ROWS)),
+        MouseEventKind::Down(MouseButton::Left) if app.overlay == Overlay::None => {
+            let (rows, offset, len) = match app.screen {
+                Screen::Skills => (areas.list_rows, view.list_offset, app.visible.len()),
+                Screen::Roots => (areas.roots_rows, view.roots_offset, app.deck.roots.len()),
+            };
+            match row_at(rows, at, offset) {
+                Some(index) if index < len => Some(Msg::Select(index)),
+                Some(_) => None,
+                None => pane.map(Msg::Focus),
+            }
+        }
+        _ => None,
+    }
+}
+
+fn row_at(rows: Rect, at: Position, offset: usize) -> Option<usize> {
+    rows.contains(at)
+        .then(|| offset + usize::from(at.y - rows.y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyModifiers;
+
+    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
+        MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }
+    }
+
+    #[test]
+    fn clicks_and_the_wheel_land_where_the_pointer_is() {
+        let mut app = App {
+            visible: (0..50).collect(),
+            ..App::default()
+        };
+        let mut view = ViewState::default();
+        view.areas.list = Rect::new(0, 1, 30, 20);
+        view.areas.list_rows = Rect::new(1, 3, 28, 17);
+        view.areas.detail = Rect::new(30, 1, 50, 10);
+        view.areas.preview = Rect::new(30, 11, 50, 10);
+        view.list_offset = 10;
+        let click = MouseEventKind::Down(MouseButton::Left);
+        let cases = [
+            (mouse(click, 5, 3), Some(Msg::Select(10))),
+            (mouse(click, 5, 7), Some(Msg::Select(14))),
+            (mouse(click, 5, 1), Some(Msg::Focus(Pane::List))),
+            (mouse(click, 40, 15), Some(Msg::Focus(Pane::Preview))),
+            (
+                mouse(MouseEventKind::ScrollDown, 40, 5),
+                Some(Msg::Scroll(Pane::Detail, 3)),
+            ),
+            (
+                mouse(MouseEventKind::ScrollUp, 2, 5),
+                Some(Msg::Scroll(Pane::List, -3)),
+            ),
+            (mouse(MouseEventKind::Moved, 2, 5), None),
+            (mouse(click, 100, 30), None),
+        ];
+        for (event, want) in cases {
+            assert_eq!(
+                format!("{:?}", translate(&app, &view, &event)),
+                format!("{want:?}"),
+                "{event:?}"
+            );
+        }
+        app.visible.truncate(12);
+        assert!(
+            translate(&app, &view, &mouse(click, 5, 7)).is_none(),
+            "below the last row"
+        );
+    }
+}

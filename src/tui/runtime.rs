@@ -1,0 +1,233 @@
+//! The loop that runs the app: input and worker messages in, `update`, effects out, and a
+//! redraw only when something was handled. It is generic over the backend and the source of
+//! events, so tests and the benchmark drive the same code with `TestBackend` and scripted keys.
+//!
+//! One thread reads input (`poll` with a timeout) and drains the workers' channel; no other
+//! thread touches the terminal. While a worker's answer is awaited the poll is short, so a
+//! preview shows up at once; otherwise the loop sleeps until a key arrives.
+
+use std::io;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::crossterm::event::{self, Event};
+
+use super::app::App;
+use super::keymap;
+use super::mouse;
+use super::msg::{Effect, Msg};
+use super::update::update;
+use super::view;
+use super::view_state::ViewState;
+use super::workers::{self, Target};
+
+/// The poll timeout while a worker's answer is awaited.
+const WAITING: Duration = Duration::from_millis(15);
+/// The poll timeout otherwise; nothing needs the loop until input arrives.
+const IDLE: Duration = Duration::from_secs(5);
+/// Input events handled before a frame is drawn, so a held key cannot starve the screen.
+const BURST: usize = 64;
+
+/// Where input comes from.
+pub trait Events {
+    /// The next event, waiting at most `timeout`.
+    ///
+    /// # Errors
+    /// When the terminal cannot be read.
+    fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>>;
+}
+
+/// The terminal's own input.
+pub struct TerminalEvents;
+
+impl Events for TerminalEvents {
+    fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
+        if event::poll(timeout)? {
+            event::read().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// Turning the terminal's mouse reporting on and off.
+pub trait MouseSwitch {
+    /// # Errors
+    /// When the terminal refuses.
+    fn set(&mut self, on: bool) -> io::Result<()>;
+}
+
+/// For a backend that has no mouse to switch.
+pub struct NoMouse;
+
+impl MouseSwitch for NoMouse {
+    fn set(&mut self, _on: bool) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+pub struct Runtime<B: Backend> {
+    terminal: Terminal<B>,
+    app: App,
+    view: ViewState,
+    target: Target,
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
+    previews: Sender<PathBuf>,
+    mouse: Box<dyn MouseSwitch>,
+}
+
+impl<B: Backend> Runtime<B> {
+    /// # Errors
+    /// When the `SKILL.md` reader thread cannot be started.
+    pub fn new(
+        terminal: Terminal<B>,
+        app: App,
+        target: Target,
+        mouse: Box<dyn MouseSwitch>,
+    ) -> io::Result<Self> {
+        let (tx, rx) = mpsc::channel();
+        let previews = workers::spawn_preview_reader(tx.clone())?;
+        Ok(Self {
+            terminal,
+            app,
+            view: ViewState::default(),
+            target,
+            tx,
+            rx,
+            previews,
+            mouse,
+        })
+    }
+
+    pub fn app(&self) -> &App {
+        &self.app
+    }
+
+    pub fn terminal(&self) -> &Terminal<B> {
+        &self.terminal
+    }
+
+    /// Run until the app quits.
+    ///
+    /// # Errors
+    /// When the terminal cannot be read or drawn on.
+    pub fn run(&mut self, events: &mut impl Events) -> io::Result<()> {
+        self.start();
+        self.draw()?;
+        while self.app.running {
+            let timeout = if self.app.waiting() { WAITING } else { IDLE };
+            let mut changed = false;
+            if let Some(event) = events.next(timeout)? {
+                changed |= self.handle(&event);
+                for _ in 1..BURST {
+                    match events.next(Duration::ZERO)? {
+                        Some(event) if self.app.running => changed |= self.handle(&event),
+                        _ => break,
+                    }
+                }
+            }
+            changed |= self.pump();
+            if changed && self.app.running {
+                self.draw()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Open the app: the scan starts.
+    pub fn start(&mut self) {
+        self.dispatch(Msg::Started);
+    }
+
+    /// Handle one input event; whether it meant anything.
+    pub fn handle(&mut self, event: &Event) -> bool {
+        let msg = match event {
+            Event::Key(_) => event
+                .as_key_press_event()
+                .and_then(|key| keymap::resolve(self.app.mode(), &key))
+                .map(Msg::Action),
+            Event::Mouse(m) if self.app.mouse => mouse::translate(&self.app, &self.view, m),
+            Event::Resize(..) => Some(Msg::Resized),
+            _ => None,
+        };
+        match msg {
+            Some(msg) => {
+                self.dispatch(msg);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Handle every message the workers have sent; whether there was any.
+    pub fn pump(&mut self) -> bool {
+        let mut any = false;
+        while let Ok(msg) = self.rx.try_recv() {
+            self.dispatch(msg);
+            any = true;
+        }
+        any
+    }
+
+    /// Wait up to `timeout` for one worker message and handle it with any that follow.
+    pub fn pump_waiting(&mut self, timeout: Duration) -> bool {
+        match self.rx.recv_timeout(timeout) {
+            Ok(msg) => {
+                self.dispatch(msg);
+                self.pump();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Handle the workers' messages until no answer is awaited, or `limit` has passed; whether
+    /// they all came.
+    pub fn settle(&mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while self.app.waiting() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            self.pump_waiting(left);
+        }
+        true
+    }
+
+    /// Draw a frame, and tell the app how much of each pane it showed.
+    ///
+    /// # Errors
+    /// When the terminal cannot be drawn on.
+    pub fn draw(&mut self) -> io::Result<()> {
+        let (app, view) = (&self.app, &mut self.view);
+        self.terminal
+            .draw(|frame| view::draw(frame, app, view))
+            .map_err(|error| io::Error::other(error.to_string()))?;
+        self.app.viewport = self.view.viewport;
+        Ok(())
+    }
+
+    /// Apply a message and carry out what it asks for.
+    pub fn dispatch(&mut self, msg: Msg) {
+        for effect in update(&mut self.app, msg) {
+            match effect {
+                Effect::StartScan => workers::spawn_scan(self.target.clone(), self.tx.clone()),
+                Effect::ReadPreview(dir) => {
+                    let _ = self.previews.send(dir);
+                }
+                Effect::SetMouse(on) => {
+                    if let Err(error) = self.mouse.set(on) {
+                        let _ = self.tx.send(Msg::Failed(format!(
+                            "The terminal refused the mouse: {error}"
+                        )));
+                    }
+                }
+            }
+        }
+    }
+}

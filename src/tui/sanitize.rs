@@ -1,0 +1,162 @@
+//! Text from disk made safe to put on the screen, applied once where the inventory becomes the
+//! app's model, so no view has to think about it.
+//!
+//! A `SKILL.md`, a folder name or a frontmatter value can hold anything: escape sequences that
+//! would recolour or move the cursor of a terminal, tabs that ratatui drops silently, carriage
+//! returns, and bidirectional overrides that make text read differently from what it is
+//! (reference/tui-model-codebases.md §8.6). What leaves this module holds none of them: escape
+//! sequences are removed whole (not just their ESC, which would leave `[31m` on screen), other
+//! control characters and bidi controls are dropped, tabs become spaces up to the next tab stop
+//! measured in display columns, and CR LF or a lone CR become line breaks.
+
+use unicode_width::UnicodeWidthChar;
+
+/// Columns between tab stops.
+pub const TAB_STOP: usize = 4;
+
+/// One line of text: line breaks become spaces, everything else as [`lines`] does it.
+pub fn line(text: &str) -> String {
+    lines(text).join(" ")
+}
+
+/// Text as display-safe lines.
+pub fn lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut column = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => {
+                out.push(std::mem::take(&mut current));
+                column = 0;
+            }
+            '\r' => {
+                // CR LF is one break; a lone CR (progress output) starts a line too.
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                out.push(std::mem::take(&mut current));
+                column = 0;
+            }
+            '\t' => {
+                let spaces = TAB_STOP - column % TAB_STOP;
+                current.extend(std::iter::repeat_n(' ', spaces));
+                column += spaces;
+            }
+            '\u{1b}' => skip_escape(&mut chars),
+            '\u{9b}' => skip_until_final(&mut chars),
+            c if is_invisible(c) => {}
+            c => {
+                current.push(c);
+                column += c.width().unwrap_or(0);
+            }
+        }
+    }
+    out.push(current);
+    out
+}
+
+/// Control characters (C0, DEL, C1) and the formatting characters that reorder or hide text.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{200E}' | '\u{200F}' // left-to-right and right-to-left marks
+                | '\u{061C}' // Arabic letter mark
+                | '\u{202A}'..='\u{202E}' // embeddings and overrides
+                | '\u{2066}'..='\u{2069}' // isolates
+                | '\u{FEFF}' // byte order mark, zero width no-break space
+        )
+}
+
+/// Skip the rest of an escape sequence whose ESC was just read (ECMA-48): CSI up to its final
+/// byte, OSC/DCS/SOS/PM/APC strings up to BEL or ST, otherwise the one character after ESC.
+fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    match chars.next() {
+        Some('[') => skip_until_final(chars),
+        Some(']' | 'P' | 'X' | '^' | '_') => {
+            while let Some(c) = chars.next() {
+                if c == '\u{7}' || c == '\u{9c}' {
+                    break;
+                }
+                if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                    chars.next();
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Skip a CSI sequence's parameter and intermediate bytes and its final byte (`@` to `~`).
+fn skip_until_final(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    while let Some(&c) = chars.peek() {
+        if ('\u{20}'..='\u{3f}').contains(&c) {
+            chars.next();
+        } else {
+            if ('\u{40}'..='\u{7e}').contains(&c) {
+                chars.next();
+            }
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_go_whole() {
+        let cases = [
+            ("\u{1b}[31mred\u{1b}[0m", "red"),
+            ("\u{1b}[2J\u{1b}[Hclear", "clear"),
+            ("a\u{1b}]0;title\u{7}b", "ab"),
+            (
+                "a\u{1b}]8;;http://x\u{1b}\\link\u{1b}]8;;\u{1b}\\b",
+                "alinkb",
+            ),
+            ("a\u{1b}Pdcs\u{1b}\\b", "ab"),
+            ("a\u{1b}7b", "ab"),
+            ("a\u{9b}1;2Hb", "ab"),
+            ("trailing\u{1b}", "trailing"),
+            ("trailing\u{1b}[12", "trailing"),
+        ];
+        for (raw, shown) in cases {
+            assert_eq!(line(raw), shown, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn controls_and_bidi_overrides_are_dropped() {
+        assert_eq!(line("a\u{0}b\u{7}c\u{7f}d\u{85}e"), "abcde");
+        assert_eq!(line("admin\u{202E}gpj.exe"), "admingpj.exe");
+        assert_eq!(line("\u{2066}x\u{2069}\u{200F}\u{FEFF}"), "x");
+        // A joiner is text, not a control: emoji sequences keep it.
+        assert_eq!(line("a\u{200D}b"), "a\u{200D}b");
+    }
+
+    #[test]
+    fn tabs_expand_to_tab_stops_in_display_columns() {
+        assert_eq!(lines("a\tb"), ["a   b"]);
+        assert_eq!(lines("abcd\te"), ["abcd    e"]);
+        assert_eq!(lines("\tx\n\ty"), ["    x", "    y"]);
+        // A CJK character is two columns wide, so the stop after it is two spaces away.
+        assert_eq!(lines("漢\tx"), ["漢  x"]);
+    }
+
+    #[test]
+    fn line_endings_are_normalised() {
+        assert_eq!(lines("a\r\nb\nc"), ["a", "b", "c"]);
+        assert_eq!(lines("50%\r100%"), ["50%", "100%"]);
+        assert_eq!(lines("end\n"), ["end", ""]);
+        assert_eq!(line("two\nlines"), "two lines");
+    }
+
+    #[test]
+    fn plain_and_wide_text_is_kept() {
+        assert_eq!(line("翻訳スキル – café"), "翻訳スキル – café");
+    }
+}

@@ -1,0 +1,260 @@
+//! The detail pane: where the selected skill is, where it came from, which agents load it and
+//! which copy each of them runs, who installed it and whether its files still match the record,
+//! what is wrong with it, and its files with sizes and executable bits.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::record::State;
+use crate::tui::app::App;
+use crate::tui::model::{Entry, SkillView};
+use crate::tui::msg::Pane;
+use crate::tui::theme::{self, Theme};
+use crate::tui::view_state::ViewState;
+use crate::tui::width;
+
+use super::{ago, has_focus, pane, size};
+
+/// The width of the labels on the left.
+const LABEL: usize = 10;
+/// Hex digits of a digest shown; enough to tell two apart at a glance.
+const DIGEST_DIGITS: usize = 12;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+    let theme = &app.theme;
+    let block = pane(
+        Line::styled(" Detail ", theme.title),
+        has_focus(app, Pane::Detail),
+        theme,
+    );
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let Some(skill) = app.selected_skill() else {
+        return;
+    };
+    let lines = lines(skill, usize::from(inner.width), theme);
+    let rows = usize::from(inner.height);
+    let max = lines.len().saturating_sub(rows);
+    view.viewport.detail_rows = rows;
+    view.viewport.detail_max = max;
+    let scroll = u16::try_from(app.detail_scroll.min(max)).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+}
+
+/// Lines of text laid out for a pane `columns` wide.
+struct Sheet<'t> {
+    lines: Vec<Line<'static>>,
+    columns: usize,
+    theme: &'t Theme,
+}
+
+impl Sheet<'_> {
+    /// `label` then `value`, the value wrapped under itself.
+    fn field(&mut self, label: &str, value: &str, style: Style) {
+        self.field_spans(label, vec![Span::styled(value.to_owned(), style)]);
+    }
+
+    /// `label` then spans that fit on one line (cut when they do not), or wrap when there is
+    /// one span.
+    fn field_spans(&mut self, label: &str, spans: Vec<Span<'static>>) {
+        let room = self.columns.saturating_sub(LABEL).max(1);
+        let head = Span::styled(width::pad(label, LABEL), self.theme.label);
+        if let [only] = spans.as_slice() {
+            let style = only.style;
+            for (i, part) in width::wrap(&only.content, room).into_iter().enumerate() {
+                let left = if i == 0 {
+                    head.clone()
+                } else {
+                    Span::raw(" ".repeat(LABEL))
+                };
+                self.lines
+                    .push(Line::from(vec![left, Span::styled(part, style)]));
+            }
+            return;
+        }
+        let mut all = vec![head];
+        all.extend(spans);
+        self.lines.push(Line::from(all));
+    }
+
+    fn text(&mut self, text: &str, style: Style) {
+        for part in width::wrap(text, self.columns.max(1)) {
+            self.lines.push(Line::styled(part, style));
+        }
+    }
+}
+
+fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut sheet = Sheet {
+        lines: Vec::new(),
+        columns,
+        theme,
+    };
+    sheet.text(&skill.name, theme.title);
+    if let Some(description) = &skill.description {
+        sheet.text(description, Style::new());
+    }
+    sheet.lines.push(Line::raw(""));
+    let plain = Style::new();
+    sheet.field("Folder", &skill.shown_dir, plain);
+    if let Some(real) = &skill.real_dir {
+        sheet.field("Link to", real, plain);
+    }
+    for path in &skill.also_at {
+        sheet.field("Also at", path, theme.dim);
+    }
+    let mut source = vec![Span::styled(
+        skill.source.to_string(),
+        theme.source(skill.source),
+    )];
+    if let Some(plugin) = &skill.plugin {
+        source.push(Span::styled(format!("  plugin {plugin}"), theme.dim));
+    }
+    sheet.field_spans("Source", source);
+    sheet.field_spans(
+        "State",
+        vec![
+            Span::styled(
+                format!("{} {}", theme::state_marker(skill.state), skill.state),
+                theme.state(skill.state),
+            ),
+            Span::styled(format!("  {}", state_meaning(skill.state)), theme.dim),
+        ],
+    );
+    for (i, problem) in skill.problems.iter().enumerate() {
+        let label = if i == 0 { "Problems" } else { "" };
+        sheet.field(
+            label,
+            &format!("{} {problem}", theme::PROBLEM_MARKER),
+            theme.warning,
+        );
+    }
+    if let Some(age) = skill.age {
+        sheet.field("Modified", &ago(age), plain);
+    }
+    agents(&mut sheet, skill);
+    record(&mut sheet, skill);
+    files(&mut sheet, skill);
+    sheet.lines
+}
+
+fn state_meaning(state: State) -> &'static str {
+    match state {
+        State::Intact => "files match the record",
+        State::Modified => "files changed since installed",
+        State::Unrecorded => "no installer's record",
+        State::Unreadable => "could not be read to tell",
+        State::Unverifiable => "the installer's record cannot be checked",
+    }
+}
+
+fn agents(sheet: &mut Sheet, skill: &SkillView) {
+    let theme = sheet.theme;
+    if skill.verdicts.is_empty() {
+        sheet.field("Agents", "none loads it from here", theme.dim);
+        return;
+    }
+    let id_width = skill
+        .verdicts
+        .iter()
+        .map(|v| v.agent.id().len())
+        .max()
+        .unwrap_or(0);
+    for (i, verdict) in skill.verdicts.iter().enumerate() {
+        let label = if i == 0 { "Agents" } else { "" };
+        let id = format!("{:id_width$}", verdict.agent.id());
+        // The winner's path wraps under the label rather than being cut: it is the answer.
+        let (text, style) = match (&verdict.winner, verdict.keeps_all) {
+            (Some(winner), _) => (format!("{id}  runs {winner}"), theme.warning),
+            (None, true) => (format!("{id}  runs every copy of a name"), Style::new()),
+            (None, false) => (format!("{id}  runs this copy"), Style::new()),
+        };
+        sheet.field(label, &text, style);
+    }
+}
+
+fn record(sheet: &mut Sheet, skill: &SkillView) {
+    let theme = sheet.theme;
+    let Some(record) = &skill.record else {
+        let now = skill.digest.as_deref().map_or("-".to_owned(), short_digest);
+        sheet.field("Record", "none", theme.dim);
+        sheet.field_spans("", vec![Span::styled(format!("now      {now}"), theme.dim)]);
+        return;
+    };
+    sheet.field(
+        "Record",
+        &format!(
+            "installed by {} {}",
+            record.installed_by, record.installed_version
+        ),
+        Style::new(),
+    );
+    let recorded = short_digest(&record.content_digest);
+    sheet.field_spans("", vec![Span::raw(format!("recorded {recorded}"))]);
+    let (now, verdict, style) = match skill.digest.as_deref() {
+        Some(digest) if digest == record.content_digest => {
+            (short_digest(digest), "  matches", theme.intact)
+        }
+        Some(digest) => (short_digest(digest), "  differs", theme.modified),
+        None => ("-".to_owned(), "  cannot be computed", theme.modified),
+    };
+    sheet.field_spans(
+        "",
+        vec![
+            Span::raw(format!("now      {now}")),
+            Span::styled(verdict, style),
+        ],
+    );
+}
+
+/// `sha256:0123456789ab…`
+fn short_digest(digest: &str) -> String {
+    match digest.split_once(':') {
+        Some((algorithm, hex)) if hex.len() > DIGEST_DIGITS => {
+            format!("{algorithm}:{}…", &hex[..DIGEST_DIGITS])
+        }
+        _ => digest.to_owned(),
+    }
+}
+
+fn files(sheet: &mut Sheet, skill: &SkillView) {
+    let theme = sheet.theme;
+    let room = sheet.columns.saturating_sub(LABEL);
+    // Name, then size and the executable bit on the right.
+    let tail = 15;
+    let name_room = room.saturating_sub(tail);
+    for (i, line) in skill.tree.iter().enumerate() {
+        let label = if i == 0 { "Files" } else { "" };
+        let indent = "  ".repeat(line.depth);
+        let spans = match line.entry {
+            Entry::Folder => vec![Span::styled(
+                width::fit(&format!("{indent}{}/", line.name), room),
+                theme.label,
+            )],
+            Entry::File {
+                size: bytes,
+                executable,
+            } => vec![
+                Span::raw(width::pad(&format!("{indent}{}", line.name), name_room)),
+                Span::raw(format!("{:>9}", size(bytes))),
+                Span::styled(if executable { "  exec" } else { "" }, theme.warning),
+            ],
+        };
+        sheet.field_spans(label, spans);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_are_shortened_for_the_eye() {
+        let digest = format!("sha256:{}", "ab".repeat(32));
+        assert_eq!(short_digest(&digest), "sha256:abababababab…");
+        assert_eq!(short_digest("sha256:00"), "sha256:00");
+    }
+}

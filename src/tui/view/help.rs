@@ -1,0 +1,151 @@
+//! The help screen: every key of the keymap table by where it applies, and what the markers
+//! mean. Drawn over the screen, scrollable.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph};
+
+use crate::record::State;
+use crate::tui::app::App;
+use crate::tui::keymap;
+use crate::tui::model::Presence;
+use crate::tui::theme::{self, Theme};
+use crate::tui::view_state::ViewState;
+use crate::tui::width;
+
+use super::pane;
+
+/// The width of the keys column.
+const KEYS: usize = 16;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+    let theme = &app.theme;
+    let box_area = centered(area, 84, area.height.saturating_sub(2));
+    // The text is laid out for the inside of the box: two columns of border less.
+    let lines = lines(usize::from(box_area.width.saturating_sub(2)), theme);
+    let rows = usize::from(box_area.height.saturating_sub(2));
+    let max = lines.len().saturating_sub(rows);
+    view.viewport.help_rows = rows;
+    view.viewport.help_max = max;
+    let first = app.help_scroll.min(max);
+    let position = if max == 0 {
+        String::new()
+    } else {
+        format!("{}-{} of {} ", first + 1, first + rows, lines.len())
+    };
+    let title = Line::from(vec![
+        Span::styled(" Help: keys and markers ", theme.title),
+        Span::styled(position, theme.dim),
+    ]);
+    let block = pane(title, true, theme);
+    let scroll = u16::try_from(first).unwrap_or(u16::MAX);
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(
+        Paragraph::new(lines).block(block).scroll((scroll, 0)),
+        box_area,
+    );
+}
+
+/// A box at most `columns` wide and `rows` high in the middle of `area`.
+pub fn centered(area: Rect, columns: u16, rows: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Length(rows.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [cell] = Layout::horizontal([Constraint::Length(columns.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    cell
+}
+
+fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let room = columns.saturating_sub(KEYS + 1).max(1);
+    let mut out = Vec::new();
+    let row = |out: &mut Vec<Line<'static>>, keys: String, keys_style, text: &str, style| {
+        for (i, part) in width::wrap(text, room).into_iter().enumerate() {
+            let left = if i == 0 { keys.clone() } else { String::new() };
+            out.push(Line::from(vec![
+                Span::styled(width::pad(&left, KEYS), keys_style),
+                Span::raw(" "),
+                Span::styled(part, style),
+            ]));
+        }
+    };
+    for (title, bindings) in keymap::help_sections() {
+        out.push(Line::styled(title, theme.heading));
+        for binding in bindings {
+            row(
+                &mut out,
+                binding.key_names(),
+                theme.key,
+                binding.help,
+                ratatui::style::Style::new(),
+            );
+        }
+        if title == keymap::Mode::Search.title() {
+            row(
+                &mut out,
+                "letters".to_owned(),
+                theme.key,
+                "type into the search",
+                ratatui::style::Style::new(),
+            );
+        }
+        out.push(Line::raw(""));
+    }
+    out.push(Line::styled("Markers", theme.heading));
+    for state in State::ALL {
+        row(
+            &mut out,
+            format!("{} {state}", theme::state_marker(state)),
+            theme.state(state),
+            state_help(state),
+            ratatui::style::Style::new(),
+        );
+    }
+    let plain = ratatui::style::Style::new();
+    row(
+        &mut out,
+        format!("{} problems", theme::PROBLEM_MARKER),
+        theme.warning,
+        "breaks the Agent Skills specification, or part of it could not be read",
+        plain,
+    );
+    row(
+        &mut out,
+        format!("{} shadowed", theme::SHADOWED_MARKER),
+        theme.dim,
+        "an agent runs another copy of this name instead",
+        plain,
+    );
+    row(
+        &mut out,
+        format!("{} exists", theme::presence_marker(&Presence::Exists)),
+        theme.intact,
+        "a root that is on disk (roots screen)",
+        plain,
+    );
+    row(
+        &mut out,
+        format!("{} missing", theme::presence_marker(&Presence::Missing)),
+        theme.dim,
+        "a root an agent would read, not on disk",
+        plain,
+    );
+    out.push(Line::raw(""));
+    out.push(Line::styled(
+        "Mouse is off so the terminal can select text; m (or --mouse) turns it on.",
+        theme.dim,
+    ));
+    out
+}
+
+fn state_help(state: State) -> &'static str {
+    match state {
+        State::Intact => "an installer's record, and the files match its digest",
+        State::Modified => "an installer's record, and the files changed since (drifted)",
+        State::Unrecorded => "no installer's record: written by hand or by a tool that keeps none",
+        State::Unreadable => "could not be read far enough to tell",
+        State::Unverifiable => "an installer's record whose hash cannot be recomputed from disk",
+    }
+}

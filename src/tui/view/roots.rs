@@ -1,0 +1,200 @@
+//! The roots screen: every folder an agent reads skills from, whether it exists, its scope, the
+//! agents that read it and how many skills it holds; below, the selected root in full.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::roots::Scope;
+use crate::tui::app::App;
+use crate::tui::model::{Presence, RootView};
+use crate::tui::msg::Pane;
+use crate::tui::theme::{self, Theme};
+use crate::tui::view_state::{ViewState, keep_in_view};
+use crate::tui::width;
+
+use super::{has_focus, pane};
+
+const SKILLS: usize = 6;
+const SCOPE: usize = 12;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+    let theme = &app.theme;
+    let [table, about] = Layout::vertical([Constraint::Fill(1), Constraint::Length(7)]).areas(area);
+    view.areas.roots = table;
+    let existing = app
+        .deck
+        .roots
+        .iter()
+        .filter(|r| r.presence == Presence::Exists)
+        .count();
+    let title = Line::styled(
+        format!(
+            " Roots: {} searched, {existing} exist ",
+            app.deck.roots.len()
+        ),
+        theme.title,
+    );
+    let block = pane(title, has_focus(app, Pane::List), theme);
+    let inner = block.inner(table);
+    frame.render_widget(block, table);
+    let [head, rows_area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+    let columns = usize::from(inner.width);
+    let agents = ((columns.saturating_sub(3 + SKILLS + SCOPE + 3)) / 3).min(40);
+    let path = columns.saturating_sub(3 + SKILLS + SCOPE + agents + 3);
+    frame.render_widget(
+        Line::styled(
+            format!(
+                "   {:>SKILLS$} {} {} PATH",
+                "SKILLS",
+                width::pad("SCOPE", SCOPE),
+                width::pad("AGENTS", agents)
+            ),
+            theme.dim,
+        ),
+        head,
+    );
+    let rows = usize::from(rows_area.height);
+    view.viewport.roots_rows = rows;
+    view.areas.roots_rows = rows_area;
+    view.roots_offset = keep_in_view(view.roots_offset, app.root_selected, rows);
+    let shown = app
+        .deck
+        .roots
+        .iter()
+        .enumerate()
+        .skip(view.roots_offset)
+        .take(rows);
+    for (y, (i, root)) in (rows_area.y..).zip(shown) {
+        let style = if i == app.root_selected {
+            theme.selected
+        } else {
+            Style::new()
+        };
+        let line = row(root, agents, path, theme, i == app.root_selected).style(style);
+        frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
+    }
+    if let Some(root) = app.deck.roots.get(app.root_selected) {
+        about_root(frame, about, root, theme);
+    }
+}
+
+fn row(
+    root: &RootView,
+    agents: usize,
+    path: usize,
+    theme: &Theme,
+    selected: bool,
+) -> Line<'static> {
+    // Dim text would vanish on the selected row's background.
+    let quiet = if selected { Style::new() } else { theme.dim };
+    let (marker, mut marker_style) = presence(&root.presence, theme);
+    if selected && root.presence == Presence::Missing {
+        marker_style = quiet;
+    }
+    let count = if root.presence == Presence::Exists {
+        root.skills.to_string()
+    } else {
+        "-".to_owned()
+    };
+    let ids: Vec<&str> = root.agents.iter().map(|a| a.id()).collect();
+    let path_style = if root.presence == Presence::Exists {
+        Style::new()
+    } else {
+        quiet
+    };
+    Line::from(vec![
+        Span::raw(" "),
+        Span::styled(marker, marker_style),
+        Span::raw(" "),
+        Span::raw(format!("{count:>SKILLS$} ")),
+        Span::styled(
+            width::pad(scope_name(root.scope), SCOPE),
+            scope_style(root.scope, theme),
+        ),
+        Span::raw(" "),
+        Span::styled(width::pad(&ids.join(","), agents), quiet),
+        Span::raw(" "),
+        Span::styled(width::fit(&root.shown_path, path), path_style),
+    ])
+}
+
+fn presence(presence: &Presence, theme: &Theme) -> (&'static str, Style) {
+    let style = match presence {
+        Presence::Exists => theme.intact,
+        Presence::Missing => theme.dim,
+        Presence::NotADirectory | Presence::Unreadable(_) => theme.warning,
+    };
+    (theme::presence_marker(presence), style)
+}
+
+fn presence_text(presence: &Presence) -> String {
+    match presence {
+        Presence::Exists => "exists".to_owned(),
+        Presence::Missing => "does not exist".to_owned(),
+        Presence::NotADirectory => "is a file, not a directory".to_owned(),
+        Presence::Unreadable(error) => format!("cannot be read: {error}"),
+    }
+}
+
+fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Plugin => "plugin",
+        Scope::Organization => "organization",
+        Scope::User => "user",
+        Scope::Project => "project",
+        Scope::Bundled => "agent's own",
+    }
+}
+
+fn scope_style(scope: Scope, theme: &Theme) -> Style {
+    theme.source(scope.source())
+}
+
+fn about_root(frame: &mut Frame, area: Rect, root: &RootView, theme: &Theme) {
+    let block = pane(
+        Line::styled(format!(" {} ", root.label), theme.title),
+        false,
+        theme,
+    );
+    let agents: Vec<&str> = root.agents.iter().map(|a| a.display_name()).collect();
+    let (marker, style) = presence(&root.presence, theme);
+    let mut lines = vec![
+        Line::raw(root.shown_path.clone()),
+        Line::from(vec![
+            Span::styled(format!("{marker} {}", presence_text(&root.presence)), style),
+            Span::styled(
+                format!(
+                    "  · {} · {} · read by {}",
+                    scope_name(root.scope),
+                    if root.skills == 1 {
+                        "1 skill".to_owned()
+                    } else {
+                        format!("{} skills", root.skills)
+                    },
+                    if agents.is_empty() {
+                        "no agent (kept on disk, not loaded)".to_owned()
+                    } else {
+                        agents.join(", ")
+                    }
+                ),
+                theme.dim,
+            ),
+        ]),
+    ];
+    for note in &root.notes {
+        lines.push(Line::styled(
+            format!("{} {note}", theme::PROBLEM_MARKER),
+            theme.warning,
+        ));
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .block(block)
+            .wrap(ratatui::widgets::Wrap { trim: false }),
+        area,
+    );
+}

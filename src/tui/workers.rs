@@ -1,0 +1,157 @@
+//! The threads that do the slow work so the UI thread never waits: the scan (reporting
+//! progress, a few times a second at most) and the `SKILL.md` reader (which serves only the
+//! latest request, so holding `j` down reads one file, not hundreds). Each catches its own
+//! panic and reports it as a message, so a bug in a worker is shown in the app instead of
+//! tearing the terminal down.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::mpsc::{self, Sender};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::roots::Environment;
+use crate::scan;
+use crate::skill;
+
+use super::model::Deck;
+use super::msg::Msg;
+use super::sanitize;
+
+/// How often the scan reports progress at most.
+const PROGRESS_EVERY: Duration = Duration::from_millis(50);
+
+/// What a scan looks at.
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub env: Environment,
+    /// Where project roots are searched from (an absolute path).
+    pub project: PathBuf,
+}
+
+/// Scan `target` on a new thread; progress, then the deck (or the failure), arrive on `tx`.
+pub fn spawn_scan(target: Target, tx: Sender<Msg>) {
+    let spawned = thread::Builder::new()
+        .name("skilldeck-scan".to_owned())
+        .spawn({
+            let tx = tx.clone();
+            move || {
+                let result = catch_unwind(AssertUnwindSafe(|| scan_deck(&target, &tx)));
+                let msg = match result {
+                    Ok(deck) => Msg::ScanDone(Box::new(deck)),
+                    Err(panic) => Msg::Failed(format!("The scan stopped: {}", panic_text(&*panic))),
+                };
+                let _ = tx.send(msg);
+            }
+        });
+    if let Err(error) = spawned {
+        let _ = tx.send(Msg::Failed(format!("The scan could not start: {error}")));
+    }
+}
+
+fn scan_deck(target: &Target, tx: &Sender<Msg>) -> Deck {
+    let last_sent: Mutex<Option<Instant>> = Mutex::new(None);
+    let inventory = scan::scan(&target.env, &target.project, &|progress| {
+        let Ok(mut last) = last_sent.lock() else {
+            return;
+        };
+        if last.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
+            return;
+        }
+        *last = Some(Instant::now());
+        let _ = tx.send(Msg::ScanProgress(progress));
+    });
+    Deck::new(&inventory, target.env.home(), SystemTime::now())
+}
+
+/// Start the `SKILL.md` reader; send it skill folders, and their text arrives on `tx`.
+///
+/// # Errors
+/// When the thread cannot be started.
+pub fn spawn_preview_reader(tx: Sender<Msg>) -> std::io::Result<Sender<PathBuf>> {
+    let (requests, incoming) = mpsc::channel::<PathBuf>();
+    thread::Builder::new()
+        .name("skilldeck-preview".to_owned())
+        .spawn(move || {
+            while let Ok(mut dir) = incoming.recv() {
+                // Only the latest request matters; the ones before it were passed by.
+                while let Ok(newer) = incoming.try_recv() {
+                    dir = newer;
+                }
+                let text =
+                    catch_unwind(AssertUnwindSafe(|| read_preview(&dir))).unwrap_or_else(|panic| {
+                        Err(format!("Reading it failed: {}", panic_text(&*panic)))
+                    });
+                if tx.send(Msg::Preview { dir, text }).is_err() {
+                    break;
+                }
+            }
+        })?;
+    Ok(requests)
+}
+
+/// A skill's `SKILL.md` as display-safe lines, or why it cannot be shown.
+fn read_preview(dir: &Path) -> Result<Vec<String>, String> {
+    let bytes = skill::read_manifest(dir).map_err(|e| sanitize::line(&e.to_string()))?;
+    let text = skill::manifest_text(&bytes).map_err(|e| sanitize::line(&e.to_string()))?;
+    Ok(sanitize::lines(text))
+}
+
+/// The message a panic carried, display-safe.
+fn panic_text(payload: &(dyn Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "an unexpected failure".to_owned());
+    sanitize::line(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preview_is_read_sanitised_or_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(
+            tmp.path().join("SKILL.md"),
+            "---\nname: x\n---\n\u{1b}[31mred\u{1b}[0m\tcell\r\n",
+        )
+        .unwrap();
+        assert_eq!(
+            read_preview(tmp.path()).unwrap(),
+            ["---", "name: x", "---", "red cell", ""]
+        );
+        std::fs::write(tmp.path().join("SKILL.md"), b"bin\0ary").unwrap();
+        assert_eq!(
+            read_preview(tmp.path()).unwrap_err(),
+            "SKILL.md is a binary file, not text"
+        );
+    }
+
+    #[test]
+    fn the_reader_answers_the_latest_request() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("SKILL.md"), "hello").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let reader = spawn_preview_reader(tx).unwrap();
+        reader.send(tmp.path().to_path_buf()).unwrap();
+        match rx.recv_timeout(Duration::from_secs(10)).unwrap() {
+            Msg::Preview { dir, text } => {
+                assert_eq!(dir, tmp.path());
+                assert_eq!(text.unwrap(), ["hello"]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn panics_become_text() {
+        assert_eq!(panic_text(&"boom"), "boom");
+        assert_eq!(panic_text(&String::from("bad\u{1b}[2J")), "bad");
+        assert_eq!(panic_text(&42), "an unexpected failure");
+    }
+}

@@ -1,0 +1,396 @@
+//! The real binary in a real terminal: tmux runs `skilldeck` on a fixture machine, keys are
+//! typed into it, and the screen is read back. Every wait is for something to appear on the
+//! screen, with a deadline; nothing sleeps for a fixed time. After quitting, the terminal must
+//! be as it was: the alternate screen left, the mouse off, the shell's text back and the tty
+//! settings unchanged.
+//!
+//! Needs tmux (`.ci/run` installs it).
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use common::{Machine, write_files};
+use skilldeck::record::digest_of;
+
+const DEADLINE: Duration = Duration::from_secs(30);
+const POLL: Duration = Duration::from_millis(40);
+
+/// A tmux server of our own (its own socket), killed when dropped.
+struct Tmux {
+    socket: PathBuf,
+}
+
+impl Tmux {
+    /// Start `command` (run by `sh -c`) in a detached session of `width`×`height` in `dir`.
+    fn start(socket: PathBuf, dir: &Path, width: u16, height: u16, command: &str) -> Self {
+        let tmux = Self { socket };
+        let output = tmux.run(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            &width.to_string(),
+            "-y",
+            &height.to_string(),
+            "-c",
+            &dir.display().to_string(),
+            command,
+        ]);
+        assert!(output.status.success(), "tmux did not start: {output:?}");
+        tmux
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-S")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .unwrap_or_else(|error| {
+                panic!("tmux could not be run ({error}); install it: apt-get install -y tmux")
+            })
+    }
+
+    fn screen(&self) -> String {
+        let output = self.run(&["capture-pane", "-p", "-t", "0"]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// The screen with its attributes as escape sequences.
+    fn styled_screen(&self) -> String {
+        let output = self.run(&["capture-pane", "-p", "-e", "-t", "0"]);
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// A value of the pane, such as `#{alternate_on}`.
+    fn pane(&self, format: &str) -> String {
+        let output = self.run(&["display-message", "-p", "-t", "0", format]);
+        String::from_utf8_lossy(&output.stdout).trim().to_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "0"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+
+    /// Wait until the screen satisfies `ready`, and return it.
+    fn wait_for(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+        let started = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ready(&screen) {
+                return screen;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "waited {DEADLINE:?} for {what}; the screen is:\n{screen}"
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// Wait until a pane value is `want`.
+    fn wait_pane(&self, format: &str, want: &str) {
+        let started = Instant::now();
+        while self.pane(format) != want {
+            assert!(
+                started.elapsed() < DEADLINE,
+                "waited {DEADLINE:?} for {format} to be {want}; the screen is:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// A `SKILL.md` with an installer's record sealed over `files` (digest filled in).
+fn sealed_skill(dir: &Path, name: &str, extra: &[(&str, &str)]) {
+    let manifest = format!(
+        "---\nname: \"{name}\"\ndescription: \"The {name} skill.\"\nmetadata:\n  installed-by: \"e2e\"\n  installed-version: \"1.0.0\"\n  content-digest: \"\"\n---\n# {name}\n"
+    );
+    let mut files: Vec<(&Path, &[u8])> = vec![(Path::new("SKILL.md"), manifest.as_bytes())];
+    files.extend(extra.iter().map(|(p, c)| (Path::new(*p), c.as_bytes())));
+    let digest = digest_of(files);
+    let manifest = manifest.replacen(
+        "content-digest: \"\"",
+        &format!("content-digest: \"{digest}\""),
+        1,
+    );
+    write_files(dir, &[("SKILL.md", &manifest)]);
+    write_files(dir, extra);
+}
+
+/// Three skills: one intact, one drifted, one without a record.
+fn fixture() -> Machine {
+    let machine = Machine::new();
+    let skills = machine.home.join(".claude/skills");
+    common::write_skill(&skills.join("alpha-notes"), &[]);
+    sealed_skill(&skills.join("bravo-intact"), "bravo-intact", &[]);
+    sealed_skill(
+        &skills.join("charlie-drifted"),
+        "charlie-drifted",
+        &[("notes.md", "as installed\n")],
+    );
+    fs::write(skills.join("charlie-drifted/notes.md"), "edited since\n").unwrap();
+    machine
+}
+
+/// The shell line that runs skilldeck on `machine` with `args`, keeping the tty settings from
+/// before and after in files and printing a marker on each side.
+/// skilldeck with `args` and the variables `env` on `machine`, in a 100×30 tmux session.
+fn open_on(machine: &Machine, env: &str, args: &str) -> Tmux {
+    let socket = machine.root().join("tmux.sock");
+    // A session before on the same machine has quit; its server goes with the old `Tmux`.
+    let _ = fs::remove_file(&socket);
+    let command = session_command(machine, env, args);
+    Tmux::start(socket, &machine.start, 100, 30, &command)
+}
+
+fn session_command(machine: &Machine, env: &str, args: &str) -> String {
+    let root = machine.root();
+    format!(
+        "env -i {env} HOME='{home}' SKILLDECK_SYSTEM_ROOT='{system}' PATH='{path}' TERM=tmux-256color \
+         sh -c 'stty -g > {root}/stty-before; echo SHELL-BEFORE-THE-APP; \
+         {bin} {args}; echo \"APP-EXITED=$?\"; stty -g > {root}/stty-after; exec sleep 600'",
+        home = machine.home.display(),
+        system = machine.system.display(),
+        path = std::env::var("PATH").unwrap_or_default(),
+        root = root.display(),
+        bin = env!("CARGO_BIN_EXE_skilldeck"),
+    )
+}
+
+fn assert_restored(tmux: &Tmux, root: &Path) {
+    let screen = tmux.wait_for("the app to exit", |s| s.contains("APP-EXITED="));
+    assert!(screen.contains("APP-EXITED=0"), "{screen}");
+    assert_eq!(
+        tmux.pane("#{alternate_on}"),
+        "0",
+        "still on the alternate screen"
+    );
+    assert_eq!(
+        tmux.pane("#{mouse_any_flag}"),
+        "0",
+        "mouse reporting left on"
+    );
+    assert_eq!(
+        tmux.pane("#{cursor_flag}"),
+        "1",
+        "the cursor is still hidden"
+    );
+    // The shell's text from before the app is on the screen again.
+    assert!(screen.contains("SHELL-BEFORE-THE-APP"), "{screen}");
+    tmux.wait_for("the tty settings to be saved", |_| {
+        root.join("stty-after").exists()
+    });
+    let before = fs::read_to_string(root.join("stty-before")).unwrap();
+    let after = fs::read_to_string(root.join("stty-after")).unwrap();
+    assert_eq!(
+        before, after,
+        "the tty settings changed (raw mode left on?)"
+    );
+}
+
+#[test]
+fn browse_filter_help_quit_and_the_terminal_is_restored() {
+    let machine = fixture();
+    let tmux = open_on(&machine, "", "");
+
+    // The list, once the scan is done.
+    let screen = tmux.wait_for("the skill list", |s| {
+        s.contains("Skills 3/3") && s.contains("Found 3 skills")
+    });
+    assert!(screen.contains("alpha-notes") && screen.contains("charlie-drifted"));
+    assert_eq!(tmux.pane("#{alternate_on}"), "1");
+    assert_eq!(
+        tmux.pane("#{mouse_any_flag}"),
+        "0",
+        "the mouse is off by default"
+    );
+    tmux.wait_for("alpha's detail", |s| {
+        s.contains("The alpha-notes skill, for tests.")
+    });
+
+    // Move: the detail follows the cursor.
+    tmux.keys(&["j"]);
+    tmux.wait_for("bravo's detail", |s| {
+        s.contains("The bravo-intact skill.") && s.contains("files match the record")
+    });
+
+    // Only the drifted skills.
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_for("the drifted filter", |s| {
+        s.contains("Skills 1/3")
+            && s.contains("drifted")
+            && s.contains("files changed since installed")
+    });
+    assert!(!screen.contains("alpha-notes"), "{screen}");
+    assert!(screen.contains("charlie-drifted"), "{screen}");
+
+    // Help, then back.
+    tmux.keys(&["?"]);
+    tmux.wait_for("the help screen", |s| s.contains("Help: keys and markers"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the help to close", |s| {
+        !s.contains("Help: keys and markers") && s.contains("Skills 1/3")
+    });
+
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &machine.root());
+}
+
+#[test]
+fn the_mouse_flag_and_key_switch_reporting_and_quitting_turns_it_off() {
+    let machine = fixture();
+    let tmux = open_on(&machine, "", "--mouse");
+    tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+    tmux.wait_pane("#{mouse_any_flag}", "1");
+    tmux.keys(&["m"]);
+    tmux.wait_for("the mouse-off note", |s| s.contains("Mouse off"));
+    tmux.wait_pane("#{mouse_any_flag}", "0");
+    tmux.keys(&["m"]);
+    tmux.wait_for("the mouse-on note", |s| s.contains("Mouse on"));
+    tmux.wait_pane("#{mouse_any_flag}", "1");
+    // Ctrl-C quits from the search line, where q would be typed.
+    tmux.keys(&["/", "q"]);
+    tmux.wait_for("q typed into the search", |s| s.contains("/q"));
+    tmux.keys(&["C-c"]);
+    assert_restored(&tmux, &machine.root());
+}
+
+/// The SGR attributes captured text sets, each colour (`38;5;n`, `48;2;r;g;b`) as its
+/// leading 38 or 48.
+fn sgr_params(styled: &str) -> Vec<u16> {
+    let mut out = Vec::new();
+    for sequence in styled.split("\u{1b}[").skip(1) {
+        let params: Vec<u16> = sequence
+            .split('m')
+            .next()
+            .unwrap_or("")
+            .split(';')
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        let mut i = 0;
+        while i < params.len() {
+            out.push(params[i]);
+            i += match (params[i], params.get(i + 1)) {
+                (38 | 48, Some(5)) => 3,
+                (38 | 48, Some(2)) => 5,
+                _ => 1,
+            };
+        }
+    }
+    out
+}
+
+/// Whether captured text sets a foreground or background colour (SGR 30-38, 40-48, 90-97,
+/// 100-107).
+fn has_colour(styled: &str) -> bool {
+    sgr_params(styled)
+        .into_iter()
+        .any(|p| matches!(p, 30..=38 | 40..=48 | 90..=97 | 100..=107))
+}
+
+#[test]
+fn no_color_is_respected() {
+    let machine = fixture();
+    for (env, coloured) in [("", true), ("NO_COLOR=1", false)] {
+        let _ = fs::remove_file(machine.root().join("stty-after"));
+        let tmux = open_on(&machine, env, "");
+        tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+        let styled = tmux.styled_screen();
+        assert_eq!(has_colour(&styled), coloured, "{env:?}:\n{styled}");
+        // The state markers say the same without colour, and the selected row (the first
+        // skill) stands out in reverse video rather than by a background colour.
+        assert!(styled.contains('▲') && styled.contains('●') && styled.contains('○'));
+        let selected_row = styled
+            .lines()
+            .find(|l| l.contains("alpha-notes") && l.contains("user"))
+            .unwrap();
+        assert_eq!(
+            sgr_params(selected_row).contains(&7),
+            !coloured,
+            "{env:?}: {selected_row:?}"
+        );
+        tmux.keys(&["q"]);
+        assert_restored(&tmux, &machine.root());
+    }
+}
+
+#[test]
+fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
+    let machine = Machine::new();
+    let temp = machine.root().join("tmp");
+    fs::create_dir_all(&temp).unwrap();
+    let command = format!(
+        "env -i HOME='{home}' TMPDIR='{temp}' PATH='{path}' TERM=tmux-256color \
+         sh -c 'echo SHELL-BEFORE-THE-APP; {bin} --demo; echo \"APP-EXITED=$?\"; exec sleep 600'",
+        home = machine.home.display(),
+        temp = temp.display(),
+        path = std::env::var("PATH").unwrap_or_default(),
+        bin = env!("CARGO_BIN_EXE_skilldeck"),
+    );
+    let tmux = Tmux::start(
+        machine.root().join("tmux.sock"),
+        Path::new("/"),
+        120,
+        40,
+        &command,
+    );
+    let screen = tmux.wait_for("the demo's skills", |s| {
+        s.contains("Found 13 skills") && s.contains("release-notes")
+    });
+    assert!(screen.contains("demo sandbox"), "{screen}");
+    let sandboxes: Vec<_> = fs::read_dir(&temp).unwrap().collect();
+    assert_eq!(sandboxes.len(), 1, "one sandbox while the demo runs");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
+    assert!(screen.contains("APP-EXITED=0"), "{screen}");
+    assert_eq!(
+        fs::read_dir(&temp).unwrap().count(),
+        0,
+        "the sandbox was left behind"
+    );
+}
+
+#[test]
+fn without_a_terminal_the_app_says_what_to_use_instead() {
+    let machine = fixture();
+    let output = machine.run(&[]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    assert!(stderr.contains("skilldeck list"), "{stderr}");
+}
+
+#[test]
+fn app_options_with_a_subcommand_or_a_project_are_refused() {
+    let machine = fixture();
+    for args in [
+        &["--demo", "list"][..],
+        &["--mouse", "check"],
+        &["--demo", "--project", "."],
+    ] {
+        let output = machine.run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains("--demo") || stderr.contains("--mouse"),
+            "{stderr}"
+        );
+    }
+}

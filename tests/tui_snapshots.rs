@@ -1,0 +1,383 @@
+//! The app as it draws: every view and overlay at 80×24 and 120×40, driven through the real
+//! runtime (its scan and SKILL.md workers included) on the demo machine with `TestBackend`,
+//! recorded with insta. Temporary paths and digests are filtered out of the snapshots; colour
+//! is checked cell by cell where it carries meaning.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::Duration;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Color, Modifier};
+
+use skilldeck::demo::Sandbox;
+use skilldeck::roots::Environment;
+use skilldeck::scan::Progress;
+use skilldeck::tui::app::{App, Setup};
+use skilldeck::tui::msg::Msg;
+use skilldeck::tui::runtime::{NoMouse, Runtime};
+use skilldeck::tui::theme::Theme;
+use skilldeck::tui::workers::Target;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+const PATIENCE: Duration = Duration::from_secs(30);
+
+fn settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("snapshots/tui");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.add_filter(r"skilldeck-demo-[A-Za-z0-9]{6}", "skilldeck-demo-XXXXXX");
+    settings.add_filter(r"\.tmp[A-Za-z0-9]{6}", ".tmpXXXXXX");
+    settings.add_filter(r"sha256:[0-9a-f]{12}", "sha256:[digest12]");
+    settings.add_filter(r"[0-9a-f]{16,}", "[hex]");
+    settings
+}
+
+/// The app on a machine, with its first scan and preview done.
+struct Screen {
+    runtime: Runtime<TestBackend>,
+}
+
+impl Screen {
+    fn open(target: Target, setup: Setup, (width, height): (u16, u16)) -> Self {
+        let terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+        let app = App::new(setup);
+        let mut runtime = Runtime::new(terminal, app, target, Box::new(NoMouse)).unwrap();
+        runtime.start();
+        assert!(runtime.settle(PATIENCE), "the scan did not finish");
+        runtime.draw().unwrap();
+        Self { runtime }
+    }
+
+    /// Press each key in turn: a character, or `\t` Tab, `\n` Enter, `\x1b` Esc.
+    fn press(&mut self, keys: &str) -> &mut Self {
+        for c in keys.chars() {
+            let code = match c {
+                '\t' => KeyCode::Tab,
+                '\n' => KeyCode::Enter,
+                '\u{1b}' => KeyCode::Esc,
+                c => KeyCode::Char(c),
+            };
+            self.runtime
+                .handle(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+            assert!(self.runtime.settle(PATIENCE), "a worker did not answer");
+        }
+        self.runtime.draw().unwrap();
+        self
+    }
+
+    fn send(&mut self, msg: Msg) -> &mut Self {
+        self.runtime.dispatch(msg);
+        self.runtime.draw().unwrap();
+        self
+    }
+
+    fn backend(&self) -> &TestBackend {
+        self.runtime.terminal().backend()
+    }
+
+    fn buffer(&self) -> &Buffer {
+        self.backend().buffer()
+    }
+
+    fn text(&self) -> String {
+        self.backend().to_string()
+    }
+}
+
+fn demo_target(sandbox: &Sandbox) -> Target {
+    Target {
+        env: sandbox.environment(),
+        project: sandbox.project(),
+    }
+}
+
+fn demo(size: (u16, u16)) -> (Sandbox, Screen) {
+    demo_with(size, Theme::colored())
+}
+
+fn demo_with(size: (u16, u16), theme: Theme) -> (Sandbox, Screen) {
+    let sandbox = Sandbox::create().unwrap();
+    let setup = Setup {
+        banner: Some(sandbox.banner()),
+        mouse: false,
+        theme,
+    };
+    let screen = Screen::open(demo_target(&sandbox), setup, size);
+    (sandbox, screen)
+}
+
+/// Snapshot the screen after `keys` on the demo machine, at both sizes.
+fn snapshot_demo(name: &str, keys: &str) {
+    for size in SIZES {
+        let (_sandbox, mut screen) = demo(size);
+        screen.press(keys);
+        settings().bind(|| {
+            insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), screen.backend());
+        });
+    }
+}
+
+#[test]
+fn skill_list_with_detail_and_preview() {
+    snapshot_demo("skills", "");
+}
+
+#[test]
+fn drifted_filter() {
+    snapshot_demo("drifted", "d");
+}
+
+#[test]
+fn search_line_while_typing() {
+    snapshot_demo("search", "/re");
+}
+
+#[test]
+fn lint_problems_in_the_detail() {
+    snapshot_demo("problems", "/meeting\n");
+}
+
+#[test]
+fn a_plugin_skill_sorted_by_source_with_the_preview_scrolled() {
+    snapshot_demo("sorted_preview", "o\tjjj\tjj");
+}
+
+#[test]
+fn roots_view() {
+    snapshot_demo("roots", "2jj");
+}
+
+#[test]
+fn help_overlay() {
+    snapshot_demo("help", "?");
+}
+
+#[test]
+fn message_overlay() {
+    for size in SIZES {
+        let (_sandbox, mut screen) = demo(size);
+        screen.send(Msg::Failed(
+            "The scan stopped: a worker thread panicked".to_owned(),
+        ));
+        settings().bind(|| {
+            insta::assert_snapshot!(format!("message_{}x{}", size.0, size.1), screen.backend());
+        });
+    }
+}
+
+#[test]
+fn scan_in_progress() {
+    for size in SIZES {
+        let terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let target = Target {
+            env: Environment::new(tmp.path()),
+            project: tmp.path().to_path_buf(),
+        };
+        let mut runtime = Runtime::new(
+            terminal,
+            App::new(Setup::default()),
+            target,
+            Box::new(NoMouse),
+        )
+        .unwrap();
+        // The scan's own messages are not taken in: the screen is the one of a scan under way.
+        runtime.start();
+        runtime.dispatch(Msg::ScanProgress(Progress {
+            done: 1200,
+            total: 4800,
+        }));
+        runtime.draw().unwrap();
+        settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("scanning_{}x{}", size.0, size.1),
+                runtime.terminal().backend()
+            );
+        });
+    }
+}
+
+#[test]
+fn a_terminal_too_small_says_so() {
+    let (_sandbox, mut screen) = demo((50, 12));
+    screen.press("");
+    settings().bind(|| {
+        insta::assert_snapshot!("too_small_50x12", screen.backend());
+    });
+}
+
+#[test]
+fn no_skills_found() {
+    for size in SIZES {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = Target {
+            env: Environment::new(tmp.path()),
+            project: tmp.path().to_path_buf(),
+        };
+        let screen = Screen::open(target, Setup::default(), size);
+        settings().bind(|| {
+            insta::assert_snapshot!(format!("empty_{}x{}", size.0, size.1), screen.backend());
+        });
+    }
+}
+
+/// Text from disk with escape sequences, tabs, a bidi override and wide characters reaches the
+/// screen as plain, aligned text.
+#[test]
+fn hostile_and_wide_text_is_sanitised() {
+    let machine = common::Machine::new();
+    let skills = machine.home.join(".claude/skills");
+    common::write_files(
+        &skills.join("翻訳ツール"),
+        &[
+            (
+                "SKILL.md",
+                "---\nname: 翻訳ツール\ndescription: \"\\e[31mRED\\e[0m\\ttabbed \\u202Eevil\"\n---\n# 見出し\n\tindented\x1b[2J\x1b]0;title\x07 after\r\nprogress 50%\rprogress 100%\n",
+            ),
+            ("evil\x1b[2Jname.txt", "x"),
+        ],
+    );
+    common::write_files(
+        &skills.join("plain"),
+        &[("SKILL.md", "---\nname: plain\ndescription: ok\n---\nbody\n")],
+    );
+    for size in SIZES {
+        let setup = Setup::default();
+        let target = Target {
+            env: machine.env(),
+            project: machine.start.clone(),
+        };
+        let mut screen = Screen::open(target, setup, size);
+        screen.press("j");
+        let text = screen.text();
+        assert_no_controls(screen.buffer());
+        // The escapes YAML decoded in the description, and the raw ones in the body, are gone;
+        // the frontmatter's own text (`\e[31m` written out) is shown as the text it is.
+        assert!(text.contains("RED tabbed evil"), "{text}");
+        assert!(text.contains("indented after"), "{text}");
+        assert!(!text.contains("[2J") && !text.contains("]0;"), "{text}");
+        settings().bind(|| {
+            insta::assert_snapshot!(format!("sanitised_{}x{}", size.0, size.1), screen.backend());
+        });
+        // The end of the SKILL.md: a lone CR starts a line rather than vanishing, and the file
+        // whose name holds an escape is listed without it.
+        screen.press("\tG");
+        let text = screen.text();
+        assert_no_controls(screen.buffer());
+        assert!(text.contains("evilname.txt"), "{text}");
+        screen.press("\tG");
+        let text = screen.text();
+        assert_no_controls(screen.buffer());
+        assert!(text.contains("progress 50%"), "{text}");
+        assert!(text.contains("progress 100%"), "{text}");
+    }
+}
+
+fn assert_no_controls(buffer: &Buffer) {
+    for cell in buffer.content() {
+        assert!(
+            !cell.symbol().chars().any(|c| c.is_control()),
+            "a control character reached the screen: {:?}",
+            cell.symbol()
+        );
+    }
+}
+
+/// The first cell on screen whose symbol is `symbol`.
+fn find(buffer: &Buffer, symbol: &str) -> (u16, u16) {
+    let area = buffer.area;
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            if buffer[(x, y)].symbol() == symbol {
+                return (x, y);
+            }
+        }
+    }
+    panic!("{symbol:?} is not on screen");
+}
+
+#[test]
+fn state_markers_carry_their_colour() {
+    let (_sandbox, screen) = demo((120, 40));
+    let buffer = screen.buffer();
+    let modified = &buffer[find(buffer, "▲")];
+    assert_eq!(modified.fg, Color::Red);
+    assert!(modified.modifier.contains(Modifier::BOLD));
+    assert_eq!(buffer[find(buffer, "●")].fg, Color::Green);
+    assert_eq!(buffer[find(buffer, "○")].fg, Color::Gray);
+    // The selected row stands out from the rest.
+    let (_, row) = find(buffer, "○");
+    assert_eq!(buffer[(2, row)].bg, Color::DarkGray);
+    assert_eq!(buffer[(2, row + 1)].bg, Color::Reset);
+    // The record verdict of the drifted skill is red as well.
+    let (_sandbox, mut screen) = demo((120, 40));
+    screen.press("d");
+    let buffer = screen.buffer();
+    let text = screen.text();
+    let line = text.lines().position(|l| l.contains("differs")).unwrap();
+    let y = u16::try_from(line).unwrap();
+    let x = (0..120)
+        .find(|&x| buffer[(x, y)].symbol() == "d" && buffer[(x + 1, y)].symbol() == "i")
+        .unwrap();
+    assert_eq!(buffer[(x, y)].fg, Color::Red);
+}
+
+#[test]
+fn no_color_keeps_the_markers_and_drops_the_colours() {
+    let (_sandbox, screen) = demo_with((120, 40), Theme::plain());
+    let buffer = screen.buffer();
+    for cell in buffer.content() {
+        assert_eq!(cell.fg, Color::Reset, "{cell:?}");
+        assert_eq!(cell.bg, Color::Reset, "{cell:?}");
+    }
+    let modified = &buffer[find(buffer, "▲")];
+    assert!(modified.modifier.contains(Modifier::BOLD));
+    let (_, row) = find(buffer, "○");
+    assert!(buffer[(2, row)].modifier.contains(Modifier::REVERSED));
+}
+
+/// The runtime hands `update` key presses only: a release (Windows, or a terminal with the
+/// kitty keyboard protocol reporting event types) must not move the cursor a second time.
+#[test]
+fn key_releases_and_repeats_are_not_presses() {
+    use ratatui::crossterm::event::KeyEventKind;
+    let (_sandbox, mut screen) = demo((120, 40));
+    let selected = |screen: &Screen| screen.runtime.app().selected;
+    let key = |kind| {
+        Event::Key(KeyEvent::new_with_kind(
+            KeyCode::Char('j'),
+            KeyModifiers::NONE,
+            kind,
+        ))
+    };
+    assert!(!screen.runtime.handle(&key(KeyEventKind::Release)));
+    assert_eq!(selected(&screen), 0);
+    assert!(screen.runtime.handle(&key(KeyEventKind::Press)));
+    assert_eq!(selected(&screen), 1);
+}
+
+/// The mouse does nothing until it is turned on; then a click selects the row under it.
+#[test]
+fn the_mouse_is_off_until_turned_on() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let (_sandbox, mut screen) = demo((120, 40));
+    // Screen row 4 is the second skill: the header line, the border and the column heads come first.
+    let click = Event::Mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 10,
+        row: 4,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert!(!screen.runtime.handle(&click));
+    assert_eq!(screen.runtime.app().selected, 0);
+    screen.press("m");
+    assert!(screen.runtime.app().mouse);
+    assert!(screen.runtime.handle(&click));
+    assert_eq!(screen.runtime.app().selected, 1);
+}
