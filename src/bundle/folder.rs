@@ -213,7 +213,7 @@ fn special(file_type: &std::fs::FileType) -> EntryKind {
 #[cfg(unix)]
 fn is_executable(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o100 != 0
+    super::executable_mode(meta.permissions().mode())
 }
 
 #[cfg(not(unix))]

@@ -33,6 +33,12 @@ pub use refusal::{EntryKind, PathProblem, Refusal, shown};
 
 use members::{Kind, Members};
 
+/// Whether a member with this mode is installed executable (0755, else 0644): the owner's
+/// execute bit decides, for archives and folders alike, as tar, zip and git read a mode.
+fn executable_mode(mode: u32) -> bool {
+    mode & 0o100 != 0
+}
+
 /// What a bundle holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bundle {

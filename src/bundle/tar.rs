@@ -254,7 +254,7 @@ impl<R: Read> Walk<R> {
             Entry::File => {
                 members.reserve(&path, size)?;
                 let content = self.data(size, &at)?;
-                let executable = mode & 0o100 != 0;
+                let executable = super::executable_mode(mode);
                 members.hold(
                     path.parts,
                     Kind::File {

@@ -78,7 +78,7 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
             }
             members.reserve(&path, entry.size())?;
         }
-        held.push((index, path, kind, mode & 0o100 != 0, entry.size()));
+        held.push((index, path, kind, super::executable_mode(mode), entry.size()));
     }
     archive
         .validate_header_consistency()
