@@ -78,7 +78,13 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
             }
             members.reserve(&path, entry.size())?;
         }
-        held.push((index, path, kind, super::executable_mode(mode), entry.size()));
+        held.push((
+            index,
+            path,
+            kind,
+            super::executable_mode(mode),
+            entry.size(),
+        ));
     }
     archive
         .validate_header_consistency()
