@@ -395,6 +395,17 @@ fn cases() -> Vec<Case> {
             "demo/a\\u{0}b.md",
         ),
         case(
+            // Found by the tar_names fuzz target: GNU tar reads `demo/a.md`, the tar crate
+            // the whole name after the NUL.
+            "30 NUL inside a GNU long name",
+            demo()
+                .long_name(b"demo/a.md\0/../../evil.md")
+                .file("demo/b.md", "x")
+                .end(),
+            "malformed_archive",
+            "NUL",
+        ),
+        case(
             "31 backslash",
             demo().file("demo\\..\\..\\evil.md", "x").end(),
             "unsafe_path",

@@ -76,8 +76,15 @@ pub fn read(stream: impl Read, members: &mut Members) -> Result<(), Refusal> {
                     return Err(Refusal::malformed(Some(&at), "two GNU long names in a row"));
                 }
                 let mut body = tar.extension(size, limit, &at)?;
-                if let Some(end) = body.iter().position(|byte| *byte == 0) {
-                    body.truncate(end);
+                while body.last() == Some(&0) {
+                    body.pop();
+                }
+                // GNU tar stops a long name at its first NUL, the tar crate keeps what follows.
+                if body.contains(&0) {
+                    return Err(Refusal::malformed(
+                        Some(&at),
+                        "its GNU long name holds a NUL byte, after which tar readers disagree on the name",
+                    ));
                 }
                 pending.long_name = Some(body);
             }
