@@ -9,4 +9,6 @@ mod swap;
 
 pub use existing::{Existing, judge};
 pub use import::{Action, Conflict, InstallError, Installed, Progress, Step, Watch, install, plan};
+#[cfg(unix)]
+pub use swap::lock_folder;
 pub use swap::{RootLock, Staged, SwapError, sync_together};

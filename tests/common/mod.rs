@@ -25,7 +25,12 @@ pub struct Machine {
 
 impl Machine {
     pub fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        Self::in_dir(&std::env::temp_dir())
+    }
+
+    /// A machine whose folders are all below `base` (on the file system `base` is on).
+    pub fn in_dir(base: &Path) -> Self {
+        let tmp = tempfile::tempdir_in(base).expect("temp dir");
         let root = tmp.path().canonicalize().expect("canonical temp dir");
         let home = root.join("home");
         let system = root.join("system");
