@@ -442,10 +442,14 @@ fn no_kill_loses_a_skill_or_leaves_half_of_one() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(0x5eed_cafe);
+    let started = Instant::now();
     let tally = run(kills, seed);
     println!(
-        "{} kills (seed {seed:#x}), violations 0, {} runs finished before their kill",
-        tally.kills, tally.finished_first
+        "{} kills (seed {seed:#x}) in {:?} under {}, violations 0, {} runs finished before their kill",
+        tally.kills,
+        started.elapsed(),
+        base_dir().display(),
+        tally.finished_first
     );
     let mut hit: BTreeSet<Phase> = BTreeSet::new();
     for (operation, phases) in &tally.phases {
