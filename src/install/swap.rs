@@ -354,13 +354,23 @@ pub fn lock_folder(dir: &Path) -> io::Result<File> {
 #[cfg(not(unix))]
 fn lock_root(_root: &Path, parent: &Path, prefix: &str) -> Result<File, SwapError> {
     let path = parent.join(format!("{prefix}lock"));
-    OpenOptions::new()
+    lock_file(&path).map_err(|source| SwapError::Lock { path, source })
+}
+
+/// Wait for the exclusive lock on the file at `path`, made when missing: what stands in for
+/// a folder's lock where a folder cannot be locked.
+///
+/// # Errors
+/// When the file cannot be opened or locked.
+#[cfg(not(unix))]
+pub fn lock_file(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&path)
-        .and_then(|file| file.lock().map(|()| file))
-        .map_err(|source| SwapError::Lock { path, source })
+        .open(path)?;
+    file.lock()?;
+    Ok(file)
 }
 
 #[cfg(unix)]

@@ -595,13 +595,7 @@ fn lock_history(history: &Path) -> Result<File, SnapshotError> {
 #[cfg(not(unix))]
 fn lock_history(history: &Path) -> Result<File, SnapshotError> {
     let path = history.join(".lock");
-    OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .and_then(|file| file.lock().map(|()| file))
-        .map_err(|source| SnapshotError::Write { path, source })
+    crate::install::lock_file(&path).map_err(|source| SnapshotError::Write { path, source })
 }
 
 #[cfg(unix)]
