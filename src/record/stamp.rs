@@ -171,7 +171,13 @@ fn prove(
 /// frontmatter's closing line at `close`. Blank and comment lines that end the block belong to
 /// what follows and are kept.
 fn metadata_block(lines: &[&str], close: usize) -> Option<Range<usize>> {
-    let start = (1..close).find(|&i| bare(lines[i]).starts_with("metadata:"))?;
+    // The key itself, not a longer key that starts with it (`metadata:x: y` is the key
+    // `metadata:x`).
+    let opens = |line: &str| {
+        line.strip_prefix("metadata:")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    };
+    let start = (1..close).find(|&i| opens(bare(lines[i])))?;
     let mut end = start + 1;
     while end < close {
         let line = bare(lines[end]);
@@ -309,6 +315,19 @@ mod tests {
         assert!(out.contains("  note: \"two lines\\n\"\n"), "{out}");
         assert_eq!(out.matches("installed-by").count(), 1, "{out}");
         assert_eq!(parse(out.as_bytes()).unwrap().installed_by, "skilldeck");
+    }
+
+    /// Found by the frontmatter fuzz target: the record was added after a key that starts
+    /// with `metadata:`, and stamping that text again took the key for the block.
+    #[test]
+    fn a_key_that_starts_with_metadata_is_not_the_block() {
+        let text = "---\nname: demo\nmetadata:({k: v}\n---\n";
+        let once = stamped(text);
+        assert!(
+            once.starts_with("---\nname: demo\nmetadata:({k: v}\nmetadata:\n"),
+            "{once}"
+        );
+        assert_eq!(stamped(&once), once);
     }
 
     #[test]
