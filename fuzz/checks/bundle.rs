@@ -43,9 +43,16 @@ pub fn check_one(data: &[u8], limits: &Limits) -> Option<Bundle> {
     keeps_the_rules(&bundle, limits);
     if let Some(tar) = tar_stream(data) {
         agrees_with(&bundle, &tar_crate_members(&tar), "the tar crate");
-        let listing = tar_oracle::read(&tar).expect("the independent reader reads what skilldeck accepted");
-        assert!(!listing.after_end, "skilldeck accepted data after the end-of-archive marker");
-        assert!(!listing.unterminated, "skilldeck accepted an archive without its end marker");
+        let listing =
+            tar_oracle::read(&tar).expect("the independent reader reads what skilldeck accepted");
+        assert!(
+            !listing.after_end,
+            "skilldeck accepted data after the end-of-archive marker"
+        );
+        assert!(
+            !listing.unterminated,
+            "skilldeck accepted an archive without its end marker"
+        );
         agrees_with(&bundle, &listing.members, "the independent reader");
     }
     Some(bundle)

@@ -36,10 +36,18 @@ pub fn check(data: &[u8]) {
     if let Some(Value::Object(old)) = before.fields.get("metadata") {
         for (key, value) in old {
             if !record::RECORD_KEYS.contains(&key.as_str()) {
-                assert_eq!(metadata.get(key), Some(value), "stamping changed metadata {key}");
+                assert_eq!(
+                    metadata.get(key),
+                    Some(value),
+                    "stamping changed metadata {key}"
+                );
             }
         }
     }
     let again = stamp(&sealed, "skilldeck", "1.2.3").expect("a stamped SKILL.md stamps again");
-    assert_eq!(again.seal(&digest), sealed, "stamping twice differs from once");
+    assert_eq!(
+        again.seal(&digest),
+        sealed,
+        "stamping twice differs from once"
+    );
 }

@@ -18,7 +18,10 @@ pub struct Member {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MemberKind {
-    File { data: Vec<u8>, executable: bool },
+    File {
+        data: Vec<u8>,
+        executable: bool,
+    },
     Folder,
     /// Links, devices, FIFOs: anything that is neither.
     Other(u8),
@@ -186,7 +189,13 @@ fn checksum_matches(block: &[u8]) -> bool {
     let sum: u64 = block
         .iter()
         .enumerate()
-        .map(|(i, b)| if (148..156).contains(&i) { 32 } else { u64::from(*b) })
+        .map(|(i, b)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                u64::from(*b)
+            }
+        })
         .sum();
     stored == sum
 }

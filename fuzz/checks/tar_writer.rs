@@ -62,7 +62,11 @@ impl Built {
         let Some(split) = self.gzip else {
             return self.tar.clone();
         };
-        let cut = if split { self.tar.len() / 2 } else { self.tar.len() };
+        let cut = if split {
+            self.tar.len() / 2
+        } else {
+            self.tar.len()
+        };
         let mut out = gzip(&self.tar[..cut]);
         if cut < self.tar.len() {
             out.extend(gzip(&self.tar[cut..]));

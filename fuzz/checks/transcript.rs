@@ -10,7 +10,10 @@ use skilldeck::snapshot::transcript;
 pub fn check(data: &[u8]) {
     let dirs = transcript::skill_dirs(data).expect("reading from memory cannot fail");
     if !transcript::has_base_dir(data) {
-        assert!(dirs.is_empty(), "folders found without the marker: {dirs:?}");
+        assert!(
+            dirs.is_empty(),
+            "folders found without the marker: {dirs:?}"
+        );
     }
     let mut seen = HashSet::new();
     for dir in &dirs {
