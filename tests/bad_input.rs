@@ -151,7 +151,7 @@ fn folders_the_user_may_not_read_are_problems() {
     )
     .unwrap();
 
-    let output = as_unprivileged_user(&machine);
+    let output = machine.run_unprivileged(&["list", "--json"]);
     assert!(
         output.status.success(),
         "{}",
@@ -180,31 +180,4 @@ fn folders_the_user_may_not_read_are_problems() {
             .contains("could not be read"),
         "{agents_root}"
     );
-}
-
-/// `skilldeck list --json` on `machine` as a user permissions apply to: the current one, or
-/// `nobody` when the tests run as root (which reads everything regardless).
-fn as_unprivileged_user(machine: &Machine) -> std::process::Output {
-    let is_root =
-        fs::metadata("/proc/self").is_ok_and(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0);
-    if !is_root {
-        return machine.run(&["list", "--json"]);
-    }
-    // nobody must be able to reach the machine's folders.
-    for dir in machine.root().ancestors().take(3) {
-        let mode = fs::metadata(dir).unwrap().permissions().mode();
-        fs::set_permissions(dir, fs::Permissions::from_mode(mode | 0o755)).unwrap();
-    }
-    let mut command = std::process::Command::new("setpriv");
-    command
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(env!("CARGO_BIN_EXE_skilldeck"))
-        .args(["list", "--json"])
-        .env_clear()
-        .env("HOME", &machine.home)
-        .env("SKILLDECK_SYSTEM_ROOT", &machine.system)
-        .current_dir(&machine.start);
-    command
-        .output()
-        .expect("setpriv (util-linux) runs the binary as nobody")
 }

@@ -1,25 +1,85 @@
-//! The corpus the fuzz target grew (`fuzz/corpus/bundle`), replayed on the stable toolchain:
-//! every input keeps the invariants the fuzz target checks.
+//! The corpora the fuzz targets grew (`fuzz/corpus/<target>`), replayed on the stable
+//! toolchain: every input keeps the invariants its target checks (`fuzz/checks`).
 
 #![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
 
-#[path = "../fuzz/check.rs"]
-mod check;
+#[allow(dead_code)]
+#[path = "../fuzz/checks/mod.rs"]
+mod checks;
 
-#[test]
-fn every_input_of_the_fuzz_corpus_keeps_the_invariants() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/bundle");
-    let mut replayed = 0;
-    for entry in std::fs::read_dir(&dir).unwrap() {
-        let path = entry.unwrap().path();
-        let data = std::fs::read(&path).unwrap();
-        let outcome = std::panic::catch_unwind(|| check::check(&data));
-        assert!(outcome.is_ok(), "{} breaks an invariant", path.display());
-        replayed += 1;
-    }
+use std::path::{Path, PathBuf};
+
+/// The inputs of one target's corpus, at least `fewest` of them.
+fn corpus(target: &str, fewest: usize) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    let mut inputs: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let data = std::fs::read(&path).unwrap();
+            (path, data)
+        })
+        .collect();
+    inputs.sort();
     assert!(
-        replayed >= 100,
-        "only {replayed} inputs in {}",
+        inputs.len() >= fewest,
+        "only {} inputs in {}",
+        inputs.len(),
         dir.display()
     );
+    inputs
+}
+
+fn replay(target: &str, fewest: usize, check: impl Fn(&[u8])) {
+    for (path, data) in corpus(target, fewest) {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&data)));
+        assert!(outcome.is_ok(), "{} breaks an invariant", path.display());
+    }
+}
+
+#[test]
+fn the_bundle_corpus_keeps_the_invariants() {
+    replay("bundle", 100, checks::bundle::check);
+}
+
+#[test]
+fn the_gzip_corpus_keeps_the_invariants() {
+    replay("bundle_gz", 100, checks::bundle::check_gzip);
+}
+
+#[test]
+fn the_structured_tar_corpus_agrees_with_the_independent_reader() {
+    let inputs = corpus("tar_names", 100);
+    let mut accepted = 0;
+    for (path, data) in &inputs {
+        let outcome = std::panic::catch_unwind(|| checks::tar_names::check(data));
+        match outcome {
+            Ok(true) => accepted += 1,
+            Ok(false) => {}
+            Err(_) => panic!("{} breaks an invariant", path.display()),
+        }
+    }
+    // The differential check only bites on accepted archives: the corpus must hold many.
+    assert!(
+        accepted * 10 >= inputs.len(),
+        "only {accepted} of {} archives accepted",
+        inputs.len()
+    );
+}
+
+#[test]
+fn the_frontmatter_corpus_keeps_the_invariants() {
+    replay("frontmatter", 20, checks::frontmatter::check);
+}
+
+#[test]
+fn the_record_corpus_keeps_the_invariants() {
+    replay("record", 20, checks::record::check);
+}
+
+#[test]
+fn the_transcript_corpus_keeps_the_invariants() {
+    replay("transcript", 20, checks::transcript::check);
 }

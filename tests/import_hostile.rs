@@ -395,6 +395,29 @@ fn cases() -> Vec<Case> {
             "demo/a\\u{0}b.md",
         ),
         case(
+            // Found by the tar_names fuzz target: GNU tar reads `demo/a.md`, the tar crate
+            // the whole name after the NUL.
+            "30 NUL inside a GNU long name",
+            demo()
+                .long_name(b"demo/a.md\0/../../evil.md")
+                .file("demo/b.md", "x")
+                .end(),
+            "malformed_archive",
+            "NUL",
+        ),
+        case(
+            // Found by the bundle_gz fuzz target: the tar crate reads this checksum, GNU tar
+            // does not, so the two disagree on whether this header is one.
+            "checksum field ending in a line break",
+            Tar::new().raw(&{
+                let mut tar = demo().end().bytes();
+                tar[154] = b'\n';
+                tar
+            }),
+            "malformed_archive",
+            "checksum is not a number",
+        ),
+        case(
             "31 backslash",
             demo().file("demo\\..\\..\\evil.md", "x").end(),
             "unsafe_path",

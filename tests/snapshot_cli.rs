@@ -338,37 +338,10 @@ fn an_export_fails_closed_on_a_file_it_cannot_read() {
     fs::create_dir(&out_dir).unwrap();
     fs::set_permissions(&out_dir, fs::Permissions::from_mode(0o777)).unwrap();
     let out = out_dir.join("demo.tar.gz");
-    let output = as_unprivileged_user(&machine, &["export", "demo", "-o", out.to_str().unwrap()]);
+    let output = machine.run_unprivileged(&["export", "demo", "-o", out.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     contains(&stderr(&output), "private.md could not be read");
     assert!(!out.exists());
-}
-
-/// `args` run as a user permissions apply to: the current one, or `nobody` under root.
-#[cfg(unix)]
-fn as_unprivileged_user(machine: &Machine, args: &[&str]) -> Output {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    if fs::metadata("/proc/self").is_ok_and(|m| m.uid() != 0) {
-        return machine.run(args);
-    }
-    for dir in machine.root().ancestors().take(3) {
-        let mode = fs::metadata(dir).unwrap().permissions().mode();
-        fs::set_permissions(dir, fs::Permissions::from_mode(mode | 0o755)).unwrap();
-    }
-    let mut command = machine.command(args);
-    let program = command.get_program().to_owned();
-    let mut wrapped = std::process::Command::new("setpriv");
-    wrapped
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
-        .arg(program)
-        .args(args)
-        .env_clear()
-        .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
-        .current_dir(&machine.start);
-    command = wrapped;
-    command
-        .output()
-        .expect("setpriv (util-linux) runs the binary as nobody")
 }
 
 /// Every file of a .tar.gz, concatenated as text.

@@ -437,6 +437,36 @@ fn restore_brings_the_digest_back_and_keeps_what_it_replaced() {
     assert_eq!(restore::restore(&bench.store, &original).unwrap(), None);
 }
 
+/// Found by the crash harness: a restore killed after its swap, before its baseline snapshot,
+/// left the restored content compared against what it replaced and the old content in its
+/// staging folder, and a second restore said "nothing to restore" and left both as they were.
+#[test]
+fn a_restore_rerun_after_a_crash_keeps_the_baseline_it_missed() {
+    let bench = Bench::new();
+    let dir = bench.skill("demo", &[("a.md", "original\n")]);
+    let original = bench.store.take(&dir).unwrap().snapshot;
+    fs::write(dir.join("a.md"), "edited\n").unwrap();
+    bench.store.take(&dir).unwrap();
+    // What the killed restore left: the content swapped back, the old content still in its
+    // staging folder beside the root, no baseline taken.
+    fs::write(dir.join("a.md"), "original\n").unwrap();
+    let staging = bench
+        .root
+        .with_file_name(".skills.skilldeck-staging-demo-1-1");
+    write_skill(&staging, &[("a.md", "edited\n")]);
+    assert!(matches!(
+        bench.store.compare(&dir).unwrap(),
+        Comparison::Changed { .. }
+    ));
+    assert_eq!(restore::restore(&bench.store, &original).unwrap(), None);
+    assert_eq!(fs::read_to_string(dir.join("a.md")).unwrap(), "original\n");
+    assert!(!staging.exists());
+    assert!(matches!(
+        bench.store.compare(&dir).unwrap(),
+        Comparison::Same(latest) if latest.info.digest == original.info.digest
+    ));
+}
+
 #[test]
 fn restore_puts_back_a_skill_that_was_deleted() {
     let bench = Bench::new();

@@ -1,8 +1,10 @@
-//! The bundle reader on arbitrary bytes: `cargo fuzz run bundle --sanitizer none` (stable).
+//! The bundle reader on arbitrary bytes, as they are and gzipped:
+//! `cargo fuzz run bundle --sanitizer none` (stable).
 
 #![no_main]
 
-#[path = "../check.rs"]
+#[allow(dead_code)]
+#[path = "../checks/mod.rs"]
 mod check;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| check::check(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| check::bundle::check(data));

@@ -213,7 +213,7 @@ fn special(file_type: &std::fs::FileType) -> EntryKind {
 #[cfg(unix)]
 fn is_executable(meta: &std::fs::Metadata) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    super::executable_mode(meta.permissions().mode())
+    super::executable_mode(meta.permissions().mode().into())
 }
 
 #[cfg(not(unix))]

@@ -34,8 +34,9 @@ pub use refusal::{EntryKind, PathProblem, Refusal, shown};
 use members::{Kind, Members};
 
 /// Whether a member with this mode is installed executable (0755, else 0644): the owner's
-/// execute bit decides, for archives and folders alike, as tar, zip and git read a mode.
-fn executable_mode(mode: u32) -> bool {
+/// execute bit decides, for archives and folders alike, as tar, zip and git read a mode. Wide
+/// enough for a tar mode field, whose base-256 form may exceed 32 bits.
+fn executable_mode(mode: u64) -> bool {
     mode & 0o100 != 0
 }
 

@@ -82,7 +82,7 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
             index,
             path,
             kind,
-            super::executable_mode(mode),
+            super::executable_mode(mode.into()),
             entry.size(),
         ));
     }

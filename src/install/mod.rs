@@ -9,4 +9,8 @@ mod swap;
 
 pub use existing::{Existing, judge};
 pub use import::{Action, Conflict, InstallError, Installed, Progress, Step, Watch, install, plan};
+#[cfg(not(unix))]
+pub use swap::lock_file;
+#[cfg(unix)]
+pub use swap::lock_folder;
 pub use swap::{RootLock, Staged, SwapError, sync_together};

@@ -331,27 +331,46 @@ fn exchange(from: &Path, to: &Path) -> Result<(), SwapError> {
 /// The root folder itself is what is locked, so no lock file is left in the user's folders.
 #[cfg(unix)]
 fn lock_root(root: &Path, _parent: &Path, _prefix: &str) -> Result<File, SwapError> {
-    let failed = |source: io::Error| SwapError::Lock {
+    lock_folder(root).map_err(|source| SwapError::Lock {
         path: root.to_path_buf(),
         source,
-    };
-    let dir = File::open(root).map_err(failed)?;
-    rustix::fs::flock(&dir, rustix::fs::FlockOperation::LockExclusive)
-        .map_err(|errno| failed(errno.into()))?;
-    Ok(dir)
+    })
+}
+
+/// Wait for the exclusive lock on the folder `dir` itself, held until the handle returned is
+/// dropped. A holder that crashes releases it with its process, so the lock never outlives a
+/// writer, and it leaves no file behind.
+///
+/// # Errors
+/// When the folder cannot be opened or locked.
+#[cfg(unix)]
+pub fn lock_folder(dir: &Path) -> io::Result<File> {
+    let handle = File::open(dir)?;
+    rustix::fs::flock(&handle, rustix::fs::FlockOperation::LockExclusive)?;
+    Ok(handle)
 }
 
 /// Where a folder cannot be locked, a lock file beside the root stands in for it.
 #[cfg(not(unix))]
 fn lock_root(_root: &Path, parent: &Path, prefix: &str) -> Result<File, SwapError> {
     let path = parent.join(format!("{prefix}lock"));
-    OpenOptions::new()
+    lock_file(&path).map_err(|source| SwapError::Lock { path, source })
+}
+
+/// Wait for the exclusive lock on the file at `path`, made when missing: what stands in for
+/// a folder's lock where a folder cannot be locked.
+///
+/// # Errors
+/// When the file cannot be opened or locked.
+#[cfg(not(unix))]
+pub fn lock_file(path: &Path) -> io::Result<File> {
+    let file = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&path)
-        .and_then(|file| file.lock().map(|()| file))
-        .map_err(|source| SwapError::Lock { path, source })
+        .open(path)?;
+    file.lock()?;
+    Ok(file)
 }
 
 #[cfg(unix)]

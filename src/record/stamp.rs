@@ -97,44 +97,80 @@ pub fn stamp(skill_md: &str, installed_by: &str, version: &str) -> Result<Stampe
         return Err(StampError::LooseClosingLine);
     }
     let pairs = metadata_in_order(&lines[1..close].concat())?;
-    let block = match before.fields.get("metadata") {
-        None | Some(Value::Null) => None,
-        Some(_) => Some(metadata_block(&lines, close).ok_or(StampError::MetadataNotFound)?),
-    };
     let kept: Vec<&(String, String)> = pairs
         .iter()
         .filter(|(key, _)| !RECORD_KEYS.contains(&key.as_str()))
         .collect();
-
-    let mut rendered = String::from("metadata:");
-    rendered.push_str(newline);
-    for (key, value) in &kept {
-        rendered.push_str(&format!("  {key}: {}{newline}", quoted(value)));
+    let record = Rendered {
+        kept: &kept,
+        installed_by,
+        version,
+        newline,
+    };
+    let blocks: Vec<Option<Range<usize>>> = match before.fields.get("metadata") {
+        None | Some(Value::Null) => vec![None],
+        Some(_) => metadata_blocks(&lines, close)
+            .into_iter()
+            .map(Some)
+            .collect(),
+    };
+    if blocks.is_empty() {
+        return Err(StampError::MetadataNotFound);
     }
-    rendered.push_str(&format!(
-        "  installed-by: {}{newline}  installed-version: {}{newline}",
-        quoted(installed_by),
-        quoted(version)
-    ));
-    let digest_line = "  content-digest: ";
-    let (head, tail) = match &block {
-        Some(range) => (&lines[..range.start], &lines[range.end..]),
-        None => (&lines[..close], &lines[close..]),
-    };
-    let mut out = head.concat();
-    out.push_str(&rendered);
-    let start = out.len() + digest_line.len();
-    out.push_str(digest_line);
-    out.push_str("\"\"");
-    out.push_str(newline);
-    out.push_str(&tail.concat());
+    // A line that reads as the block's start may sit inside a multi-line string: each one is
+    // tried, and the proof decides.
+    blocks
+        .into_iter()
+        .map(|block| record.written_into(&lines, close, block.as_ref()))
+        .find(|stamped| prove(&before, &kept, stamped, installed_by, version).is_ok())
+        .ok_or(StampError::WouldChange)
+}
 
-    let stamped = Stamped {
-        text: out,
-        digest_value: start..start + 2,
-    };
-    prove(&before, &kept, &stamped, installed_by, version)?;
-    Ok(stamped)
+/// The record's block as it is written.
+struct Rendered<'a> {
+    kept: &'a [&'a (String, String)],
+    installed_by: &'a str,
+    version: &'a str,
+    newline: &'a str,
+}
+
+impl Rendered<'_> {
+    /// `lines` with the block written in place of `block`, or before the closing line at
+    /// `close` when there is none.
+    fn written_into(&self, lines: &[&str], close: usize, block: Option<&Range<usize>>) -> Stamped {
+        let Self {
+            kept,
+            installed_by,
+            version,
+            newline,
+        } = *self;
+        let mut rendered = String::from("metadata:");
+        rendered.push_str(newline);
+        for (key, value) in kept {
+            rendered.push_str(&format!("  {key}: {}{newline}", quoted(value)));
+        }
+        rendered.push_str(&format!(
+            "  installed-by: {}{newline}  installed-version: {}{newline}",
+            quoted(installed_by),
+            quoted(version)
+        ));
+        let digest_line = "  content-digest: ";
+        let (head, tail) = match block {
+            Some(range) => (&lines[..range.start], &lines[range.end..]),
+            None => (&lines[..close], &lines[close..]),
+        };
+        let mut out = head.concat();
+        out.push_str(&rendered);
+        let start = out.len() + digest_line.len();
+        out.push_str(digest_line);
+        out.push_str("\"\"");
+        out.push_str(newline);
+        out.push_str(&tail.concat());
+        Stamped {
+            text: out,
+            digest_value: start..start + 2,
+        }
+    }
 }
 
 /// Check the stamped text says what the original said, plus the record, to both readers.
@@ -167,30 +203,42 @@ fn prove(
     }
 }
 
-/// The lines of the top-level `metadata:` key and everything indented below it, before the
-/// frontmatter's closing line at `close`. Blank and comment lines that end the block belong to
-/// what follows and are kept.
-fn metadata_block(lines: &[&str], close: usize) -> Option<Range<usize>> {
-    let start = (1..close).find(|&i| bare(lines[i]).starts_with("metadata:"))?;
-    let mut end = start + 1;
-    while end < close {
-        let line = bare(lines[end]);
-        let inside =
-            line.trim().is_empty() || line.starts_with([' ', '\t']) || line.starts_with('#');
-        if !inside {
-            break;
-        }
-        end += 1;
-    }
-    while end > start + 1 {
-        let line = bare(lines[end - 1]).trim();
-        if line.is_empty() || line.starts_with('#') {
-            end -= 1;
-        } else {
-            break;
-        }
-    }
-    Some(start..end)
+/// Each stretch of lines that may be the top-level `metadata:` key and everything indented
+/// below it, before the frontmatter's closing line at `close`: a line that opens it may also
+/// sit inside a multi-line string. Blank and comment lines that end a block belong to what
+/// follows and are kept.
+fn metadata_blocks(lines: &[&str], close: usize) -> Vec<Range<usize>> {
+    // The key itself, not a longer key that starts with it (`metadata:x: y` is the key
+    // `metadata:x`).
+    let opens = |line: &str| {
+        line.strip_prefix("metadata:")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    };
+    (1..close)
+        .filter(|&i| opens(bare(lines[i])))
+        .map(|start| {
+            let mut end = start + 1;
+            while end < close {
+                let line = bare(lines[end]);
+                let inside = line.trim().is_empty()
+                    || line.starts_with([' ', '\t'])
+                    || line.starts_with('#');
+                if !inside {
+                    break;
+                }
+                end += 1;
+            }
+            while end > start + 1 {
+                let line = bare(lines[end - 1]).trim();
+                if line.is_empty() || line.starts_with('#') {
+                    end -= 1;
+                } else {
+                    break;
+                }
+            }
+            start..end
+        })
+        .collect()
 }
 
 /// The `metadata` map's entries in the order the author wrote them.
@@ -309,6 +357,29 @@ mod tests {
         assert!(out.contains("  note: \"two lines\\n\"\n"), "{out}");
         assert_eq!(out.matches("installed-by").count(), 1, "{out}");
         assert_eq!(parse(out.as_bytes()).unwrap().installed_by, "skilldeck");
+    }
+
+    /// Found by the frontmatter fuzz target: the record was added after a key that starts
+    /// with `metadata:`, and stamping that text again took the key for the block.
+    #[test]
+    fn a_key_that_starts_with_metadata_is_not_the_block() {
+        let text = "---\nname: demo\nmetadata:({k: v}\n---\n";
+        let once = stamped(text);
+        assert!(
+            once.starts_with("---\nname: demo\nmetadata:({k: v}\nmetadata:\n"),
+            "{once}"
+        );
+        assert_eq!(stamped(&once), once);
+    }
+
+    /// Found by the frontmatter fuzz target: a `metadata:` line inside a multi-line quoted
+    /// string was taken for the block when the stamped text was stamped again.
+    #[test]
+    fn a_metadata_line_inside_a_string_is_not_the_block() {
+        let text = "---\nname: \"sid\nmetadata:\n  more of the name\"\n---\n# Demo\n";
+        let once = stamped(text);
+        assert!(once.ends_with("  more of the name\"\nmetadata:\n  installed-by: \"skilldeck\"\n  installed-version: \"0.1.0\"\n  content-digest: \"\"\n---\n# Demo\n"), "{once}");
+        assert_eq!(stamped(&once), once);
     }
 
     #[test]

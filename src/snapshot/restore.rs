@@ -73,7 +73,8 @@ pub struct Restored {
 
 /// Restore `snapshot` into the folder it was taken from.
 ///
-/// `None` when the folder already holds the snapshot's content, and nothing was written.
+/// `None` when the folder already holds the snapshot's content: the folder is left alone, and
+/// only its baseline snapshot is taken if a restore that stopped short never took it.
 ///
 /// # Errors
 /// [`RestoreError`] says why; whatever it is, the folder is as it was.
@@ -91,6 +92,11 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, R
         let listing = Listing::read(dir)?;
         refuse_losses(&listing)?;
         if super::digest::digest_listing(&listing)? == snapshot.info.digest {
+            // Already restored, perhaps by a run killed after its swap: sweep what it left
+            // beside the root, and keep the baseline it missed (no copy is made when the
+            // latest snapshot already holds this content).
+            drop(RootLock::acquire(root)?);
+            store.take(dir)?;
             return Ok(None);
         }
     }

@@ -8,7 +8,9 @@
 //! ```
 //!
 //! A snapshot is built in a staging directory beside its history and renamed into place, so it
-//! is whole or absent; it is never replaced. Its id is the time it was taken (UTC, to the
+//! is whole or absent; it is never replaced. Snapshots of one folder are taken one at a time,
+//! under a lock on its history directory, so the staging directories a crash leaves are swept
+//! by the next snapshot of that folder. Its id is the time it was taken (UTC, to the
 //! millisecond) and the first digits of its digest, so ids sort by time. Taking a snapshot of
 //! content the latest snapshot already holds makes no new copy: a hook that snapshots every
 //! skill a session used, every turn, keeps one copy per change, not one per turn.
@@ -34,8 +36,6 @@ const INFO_FILE: &str = "info.json";
 const CHANGED_FILE: &str = "changed";
 const FILES_DIR: &str = "files";
 const STAGING_PREFIX: &str = ".staging-";
-/// A staging directory this old belongs to a snapshot that crashed, not one being written.
-const STALE_STAGING: Duration = Duration::from_secs(60 * 60);
 
 /// What a snapshot holds, as seed 003's `Info`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,10 +318,12 @@ impl Store {
     fn take_with(&self, skill_dir: &Path, durability: Durability) -> Result<Taken, SnapshotError> {
         let listing = Listing::read(skill_dir)?;
         let history = self.history_dir(&listing.root);
-        let mut latest = if make_history(&self.dir, &history)? {
+        let new_history = make_history(&self.dir, &history)?;
+        let _lock = lock_history(&history)?;
+        let mut latest = if new_history {
             None
         } else {
-            sweep_stale_staging(&history);
+            sweep_staging(&history);
             self.history_in(&history)?.pop()
         };
         if let Some(latest) = &latest
@@ -562,26 +564,38 @@ fn snapshot_id(taken_at: SystemTime, digest: &SnapshotDigest) -> String {
     format!("{stamp}-{}", digest.short(6))
 }
 
-fn sweep_stale_staging(history: &Path) {
+/// Remove what snapshots that crashed left in `history`. Only called under its lock, so no
+/// staging directory there belongs to a snapshot being taken.
+fn sweep_staging(history: &Path) {
     let Ok(entries) = fs::read_dir(history) else {
         return;
     };
     for entry in entries.filter_map(Result::ok) {
-        let stale = entry
-            .metadata()
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|modified| modified.elapsed().ok())
-            .is_some_and(|age| age > STALE_STAGING);
-        if stale
-            && entry
-                .file_name()
-                .to_string_lossy()
-                .starts_with(STAGING_PREFIX)
+        if entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(STAGING_PREFIX)
         {
             let _ = fs::remove_dir_all(entry.path());
         }
     }
+}
+
+/// The right to add to `history`, held until dropped: the lock is on the directory itself.
+#[cfg(unix)]
+fn lock_history(history: &Path) -> Result<File, SnapshotError> {
+    crate::install::lock_folder(history).map_err(|source| SnapshotError::Write {
+        path: history.to_path_buf(),
+        source,
+    })
+}
+
+/// Where a folder cannot be locked, a lock file in the history stands in (a dot name, which
+/// the listing of snapshots passes over).
+#[cfg(not(unix))]
+fn lock_history(history: &Path) -> Result<File, SnapshotError> {
+    let path = history.join(".lock");
+    crate::install::lock_file(&path).map_err(|source| SnapshotError::Write { path, source })
 }
 
 #[cfg(unix)]
@@ -697,19 +711,47 @@ mod tests {
     }
 
     #[test]
-    fn stale_staging_is_swept_and_fresh_staging_kept() {
+    fn what_a_crashed_snapshot_left_is_swept_by_the_next_one() {
         let tmp = tempfile::tempdir().unwrap();
-        let stale = tmp.path().join(".staging-old");
-        let fresh = tmp.path().join(".staging-new");
-        fs::create_dir(&stale).unwrap();
-        fs::create_dir(&fresh).unwrap();
-        File::open(&stale)
-            .unwrap()
-            .set_modified(SystemTime::now() - 2 * STALE_STAGING)
-            .unwrap();
-        sweep_stale_staging(tmp.path());
-        assert!(!stale.exists());
-        assert!(fresh.exists());
+        let skill = tmp.path().join("demo");
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\n").unwrap();
+        let store = Store::at(tmp.path().join("store"));
+        let first = store.take(&skill).unwrap().snapshot;
+        let history = first.path.parent().unwrap().to_path_buf();
+        // A snapshot killed half-way leaves its staging directory, however young.
+        let crashed = history.join(format!("{STAGING_PREFIX}killed"));
+        fs::create_dir_all(crashed.join(FILES_DIR)).unwrap();
+        fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\nedited\n").unwrap();
+        store.take(&skill).unwrap();
+        assert!(!crashed.exists());
+        assert_eq!(store.history(&skill).unwrap().len(), 2);
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn a_snapshot_waits_for_one_being_taken_of_the_same_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let skill = tmp.path().join("demo");
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\n").unwrap();
+        let store = Store::at(tmp.path().join("store"));
+        let history = store.take(&skill).unwrap().snapshot.path;
+        let history = history.parent().unwrap().to_path_buf();
+        let held = lock_history(&history).unwrap();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let (store2, skill2) = (store.clone(), skill.clone());
+        let waiter = std::thread::spawn(move || {
+            sender.send(store2.take(&skill2).map(|t| t.fresh)).unwrap();
+        });
+        assert!(
+            receiver.recv_timeout(Duration::from_millis(200)).is_err(),
+            "a snapshot was taken while another held the history"
+        );
+        drop(held);
+        let fresh = receiver.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(!fresh.unwrap());
+        waiter.join().unwrap();
     }
 
     fn content_digest_of_nothing() -> SnapshotDigest {

@@ -25,7 +25,12 @@ pub struct Machine {
 
 impl Machine {
     pub fn new() -> Self {
-        let tmp = tempfile::tempdir().expect("temp dir");
+        Self::in_dir(&std::env::temp_dir())
+    }
+
+    /// A machine whose folders are all below `base` (on the file system `base` is on).
+    pub fn in_dir(base: &Path) -> Self {
+        let tmp = tempfile::tempdir_in(base).expect("temp dir");
         let root = tmp.path().canonicalize().expect("canonical temp dir");
         let home = root.join("home");
         let system = root.join("system");
@@ -70,6 +75,39 @@ impl Machine {
         command
     }
 
+    /// Run the real binary as a user permissions apply to: the current one, or `nobody`
+    /// (through setpriv, util-linux) when the tests run as root, which reads and writes
+    /// everything regardless. The machine's folders are opened to `nobody` to reach.
+    #[cfg(unix)]
+    pub fn run_unprivileged(&self, args: &[&str]) -> Output {
+        self.unprivileged(args)
+            .output()
+            .expect("setpriv (util-linux) runs the binary as nobody")
+    }
+
+    /// The command [`Machine::run_unprivileged`] runs.
+    #[cfg(unix)]
+    pub fn unprivileged(&self, args: &[&str]) -> Command {
+        use std::os::unix::fs::PermissionsExt;
+        let command = self.command(args);
+        if !is_root() {
+            return command;
+        }
+        for dir in self.root().ancestors().take(3) {
+            let mode = fs::metadata(dir).expect("stat").permissions().mode();
+            fs::set_permissions(dir, fs::Permissions::from_mode(mode | 0o755)).expect("chmod");
+        }
+        let mut wrapped = Command::new("setpriv");
+        wrapped
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(command.get_program())
+            .args(args)
+            .env_clear()
+            .envs(command.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .current_dir(&self.start);
+        wrapped
+    }
+
     /// `skilldeck list --json`, parsed; panics unless it exits 0.
     pub fn list_json(&self) -> serde_json::Value {
         let output = self.run(&["list", "--json"]);
@@ -80,6 +118,12 @@ impl Machine {
         );
         serde_json::from_slice(&output.stdout).expect("list prints JSON")
     }
+}
+
+/// Whether the tests run as root, for whom permissions do not apply.
+#[cfg(unix)]
+pub fn is_root() -> bool {
+    fs::metadata("/proc/self").is_ok_and(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
 }
 
 /// Write a skill folder with a frontmatter naming it after its folder, and extra files.

@@ -1,0 +1,10 @@
+//! The invariants each fuzz target checks, shared with `tests/fuzz_corpus.rs`, which replays
+//! every committed corpus through them on the stable toolchain.
+
+pub mod bundle;
+pub mod frontmatter;
+pub mod record;
+pub mod tar_names;
+pub mod tar_oracle;
+pub mod tar_writer;
+pub mod transcript;
