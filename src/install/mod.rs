@@ -8,5 +8,7 @@ mod import;
 mod swap;
 
 pub use existing::{Existing, judge};
-pub use import::{Action, Conflict, InstallError, Installed, Progress, Step, Watch, install, plan};
+pub use import::{
+    Action, Conflict, InstallError, Installed, Progress, Sealed, Step, Watch, install, plan, sealed,
+};
 pub use swap::{RootLock, Staged, SwapError, sync_together};
