@@ -50,6 +50,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             banner: Some("demo sandbox, deleted on exit".to_owned()),
             mouse: false,
             theme: Theme::colored(),
+            work_dir: "~/src/acme-app".to_owned(),
         };
         let target = Target {
             env: sandbox.environment(),

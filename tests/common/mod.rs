@@ -4,7 +4,9 @@
 
 #![allow(dead_code)]
 
+pub mod app;
 pub mod archive;
+pub mod deck;
 
 use std::collections::BTreeMap;
 use std::fs;
