@@ -370,7 +370,7 @@ fn import_replacement_shows_the_diff_first() {
         assert!(
             added(screen)
                 .iter()
-                .any(|l| l.starts_with("+4. Is anything written twice"))
+                .any(|l| l.starts_with("4. Is anything written twice"))
         );
         // Nothing written yet.
         assert!(!sandbox.home().join(".claude/skills/changelog").exists());

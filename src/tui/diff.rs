@@ -78,7 +78,8 @@ impl FileMark {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffRow {
     pub kind: RowKind,
-    /// The text in parts, each marked when it is a changed word of a changed line.
+    /// The text in parts, each marked when it is a changed word of a changed line; a line of
+    /// a hunk without its sign, which its kind gives ([`RowKind::sign`]).
     pub parts: Vec<(String, bool)>,
 }
 
@@ -97,6 +98,18 @@ pub enum RowKind {
     Removed,
     Added,
     NoNewline,
+}
+
+impl RowKind {
+    /// The mark a unified diff puts before a line of a hunk.
+    pub fn sign(self) -> Option<char> {
+        match self {
+            RowKind::Context => Some(' '),
+            RowKind::Removed => Some('-'),
+            RowKind::Added => Some('+'),
+            _ => None,
+        }
+    }
 }
 
 impl DiffRow {
@@ -168,7 +181,7 @@ impl DiffView {
                     };
                     let mut pieces: Vec<(&str, bool)> = Vec::new();
                     let mut at = 0;
-                    for range in &line.changed {
+                    for range in &highlights(&line.text, &line.changed) {
                         pieces.push((&line.text[at..range.start], false));
                         pieces.push((&line.text[range.clone()], true));
                         at = range.end;
@@ -176,9 +189,10 @@ impl DiffView {
                     pieces.push((&line.text[at..], false));
                     pieces.retain(|(text, _)| !text.is_empty());
                     // Tab stops count from the start of the file's line, not of the sign.
-                    let mut parts = vec![(line.kind.sign().to_string(), false)];
-                    parts.extend(sanitize::parts(pieces));
-                    self.rows.push(DiffRow { kind, parts });
+                    self.rows.push(DiffRow {
+                        kind,
+                        parts: sanitize::parts(pieces),
+                    });
                 }
             }
         }
@@ -191,6 +205,24 @@ impl DiffView {
     /// The index in `files` of the file whose diff shows at `row`.
     pub fn file_at(&self, row: usize) -> Option<usize> {
         self.files.iter().rposition(|f| f.row <= row)
+    }
+}
+
+/// The changed words of a line as they are highlighted: words changed with only spaces
+/// between them as one stretch, and nothing when the whole line is new (it is all changed, and
+/// its colour says so already).
+fn highlights(text: &str, changed: &[std::ops::Range<usize>]) -> Vec<std::ops::Range<usize>> {
+    let mut merged: Vec<std::ops::Range<usize>> = Vec::new();
+    for range in changed {
+        match merged.last_mut() {
+            Some(last) if text[last.end..range.start].trim().is_empty() => last.end = range.end,
+            _ => merged.push(range.clone()),
+        }
+    }
+    let whole = text.len() - text.trim_start().len()..text.trim_end().len();
+    match merged.as_slice() {
+        [only] if only.start <= whole.start && only.end >= whole.end => Vec::new(),
+        _ => merged,
     }
 }
 
@@ -270,13 +302,10 @@ mod tests {
         assert_eq!(paths, ["a.md", "b.md"]);
         let added = view.rows.iter().find(|r| r.kind == RowKind::Added).unwrap();
         // The tab after "one" is expanded from the start of the file's line, not the sign's.
+        assert_eq!(added.kind.sign(), Some('+'));
         assert_eq!(
             added.parts,
-            [
-                ("+".to_owned(), false),
-                ("one ".to_owned(), false),
-                ("TWO".to_owned(), true)
-            ]
+            [("one ".to_owned(), false), ("TWO".to_owned(), true)]
         );
         assert_eq!(view.hunks.len(), 3);
         assert_eq!(view.file_at(0), Some(0));
@@ -290,5 +319,17 @@ mod tests {
             Some(view.hunks[1])
         );
         assert_eq!(jump(view.hunks.iter().copied(), view.hunks[2], true), None);
+    }
+
+    #[test]
+    fn words_changed_side_by_side_are_one_stretch_and_a_new_line_has_none() {
+        let text = "Are the tests able to fail?";
+        let words = [0..3, 4..7, 8..13, 14..18, 19..21];
+        assert_eq!(highlights(text, &words), vec![(0..21)]);
+        assert_eq!(highlights(text, &[0..3, 14..18]), [0..3, 14..18]);
+        let whole = std::iter::once(0..9).collect::<Vec<_>>();
+        assert!(highlights("- [ ] new", &whole).is_empty());
+        let whole = std::iter::once(2..5).collect::<Vec<_>>();
+        assert!(highlights("  new  ", &whole).is_empty());
     }
 }

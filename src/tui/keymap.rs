@@ -73,6 +73,42 @@ impl Mode {
         }
     }
 
+    /// The mode in a word or two, for saying where else a key applies.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Skills => "skill list",
+            Mode::Roots => "roots",
+            Mode::Changed => "changed",
+            Mode::Search => "search",
+            Mode::Diff => "diff",
+            Mode::Picker => "picker",
+            Mode::Bundle => "import preview",
+            Mode::Refused => "refusal",
+            Mode::Destination => "destination",
+            Mode::Replace => "replacements",
+            Mode::Busy => "import under way",
+            Mode::Imported => "import result",
+            Mode::Confirm => "question",
+            Mode::Export => "export",
+            Mode::Help => "help",
+            Mode::Message => "message",
+        }
+    }
+
+    /// Whether this is a step of the import flow.
+    pub fn is_import(self) -> bool {
+        matches!(
+            self,
+            Mode::Picker
+                | Mode::Bundle
+                | Mode::Refused
+                | Mode::Destination
+                | Mode::Replace
+                | Mode::Busy
+                | Mode::Imported
+        )
+    }
+
     /// Whether letters typed in this mode are text (a search, a filter, a path).
     pub fn types(self) -> bool {
         matches!(self, Mode::Search | Mode::Picker | Mode::Export)
@@ -162,6 +198,13 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// Where the binding applies besides the section it is listed under, when that is a
+    /// few places (`also in changed, diff`); nothing for one that applies nearly everywhere.
+    pub fn also_in(&self) -> Option<String> {
+        let others: Vec<&str> = self.modes.iter().skip(1).map(|m| m.name()).collect();
+        (!others.is_empty() && others.len() <= 5).then(|| format!("also in {}", others.join(", ")))
+    }
+
     /// The keys, written for people: `j ↓`.
     pub fn key_names(&self) -> String {
         let names: Vec<String> = self.keys.iter().map(|k| k.name()).collect();

@@ -32,6 +32,14 @@ pub fn lines(text: &str) -> Vec<String> {
 /// does it, with tab stops counted from the start of the whole line so the parts still line
 /// up; each part keeps its flag.
 pub fn parts<'a, T: Copy>(parts: impl IntoIterator<Item = (&'a str, T)>) -> Vec<(String, T)> {
+    let parts: Vec<(&str, T)> = parts.into_iter().collect();
+    // Most lines are printable ASCII with no tab: nothing to clean, and a diff has thousands.
+    if parts.iter().all(|(text, _)| is_plain(text)) {
+        return parts
+            .into_iter()
+            .map(|(text, flag)| (text.to_owned(), flag))
+            .collect();
+    }
     let mut cleaner = Cleaner {
         one_line: true,
         ..Cleaner::default()
@@ -93,6 +101,11 @@ impl Cleaner {
             self.column = 0;
         }
     }
+}
+
+/// Printable ASCII only: text that cleaning leaves as it is.
+fn is_plain(text: &str) -> bool {
+    text.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
 /// Control characters (C0, DEL, C1) and the formatting characters that reorder or hide text.
@@ -203,6 +216,19 @@ mod tests {
                 ("b   c".to_owned(), true),
                 (" d".to_owned(), false)
             ]
+        );
+    }
+
+    #[test]
+    fn plain_parts_are_kept_as_they_are() {
+        assert_eq!(
+            parts([("plain text", 1), (" and more", 2)]),
+            [("plain text".to_owned(), 1), (" and more".to_owned(), 2)]
+        );
+        // One part that needs cleaning cleans them all, tab stops counted across.
+        assert_eq!(
+            parts([("ab", 1), ("\tc", 2)]),
+            [("ab".to_owned(), 1), ("  c".to_owned(), 2)]
         );
     }
 

@@ -109,16 +109,11 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Help | Mode::Message => overlay(app, action),
         Mode::Confirm => confirm(app, action),
         Mode::Export => export_prompt(app, action),
-        Mode::Picker
-        | Mode::Bundle
-        | Mode::Refused
-        | Mode::Destination
-        | Mode::Replace
-        | Mode::Busy
-        | Mode::Imported => import::act(app, action),
+        mode if mode.is_import() => import::act(app, action),
         Mode::Diff => changed::diff_act(app, action),
         Mode::Changed => changed::act(app, action),
-        Mode::Skills | Mode::Roots | Mode::Search => skills::act(app, action),
+        // The skill list, its search line, and the roots.
+        _ => skills::act(app, action),
     }
 }
 
@@ -336,13 +331,7 @@ fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
             scroll_help(app, rows);
             Vec::new()
         }
-        Mode::Picker
-        | Mode::Bundle
-        | Mode::Refused
-        | Mode::Destination
-        | Mode::Replace
-        | Mode::Busy
-        | Mode::Imported => import::move_by(app, rows),
+        mode if mode.is_import() => import::move_by(app, rows),
         Mode::Diff => changed::scroll_diff(app, rows),
         Mode::Changed => changed::move_by(app, rows),
         _ => skills::move_by(app, rows),

@@ -189,7 +189,14 @@ fn owner(sheet: &mut Sheet, skill: &SkillView) {
     let Some(owner) = &skill.owner else {
         return;
     };
-    sheet.field("Installer", &owner.installer, theme.label);
+    // An installer's record in the frontmatter names it already, on the Record line.
+    let named = skill
+        .record
+        .as_ref()
+        .is_some_and(|r| r.installed_by == owner.installer);
+    if !named {
+        sheet.field("Installer", &owner.installer, theme.label);
+    }
     if let Some(upstream) = &owner.upstream {
         sheet.field("From", upstream, Style::new());
     }

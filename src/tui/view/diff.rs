@@ -190,18 +190,17 @@ fn height_of(row: &DiffRow, columns: usize) -> usize {
 
 /// The characters of a row, each with its display width and whether it is a changed word's.
 fn characters(row: &DiffRow) -> Vec<(char, usize, bool)> {
-    row.parts
-        .iter()
-        .flat_map(|(text, changed)| {
-            text.chars().map(|c| {
-                (
-                    c,
-                    unicode_width::UnicodeWidthChar::width(c).unwrap_or(0),
-                    *changed,
-                )
-            })
+    let sign = row.kind.sign().map(|c| (c, 1, false));
+    let text = row.parts.iter().flat_map(|(text, changed)| {
+        text.chars().map(|c| {
+            (
+                c,
+                unicode_width::UnicodeWidthChar::width(c).unwrap_or(0),
+                *changed,
+            )
         })
-        .collect()
+    });
+    sign.into_iter().chain(text).collect()
 }
 
 /// Where each screen line of a row starts, by character: a line breaks after the last space

@@ -65,6 +65,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mu
         } else {
             Style::new()
         };
+        // Dim text would vanish on the selected row's background.
+        let quiet = if selected { Style::new() } else { theme.dim };
         let count = if skill.files.len() == 1 {
             "1 file".to_owned()
         } else {
@@ -76,7 +78,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mu
                 Span::styled(mark, theme.key),
                 Span::raw(" "),
                 Span::styled(skill.shown_name.clone(), theme.title),
-                Span::styled(format!("  {count}, {}", size(skill.size)), theme.dim),
+                Span::styled(format!("  {count}, {}", size(skill.size)), quiet),
             ])
             .style(style),
         );
