@@ -10,35 +10,14 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use common::store::Bench;
 use common::{write_files, write_skill};
 use skilldeck::bundle;
-use skilldeck::snapshot::Store;
 use skilldeck::snapshot::changes::{self, Baseline, Since, Subject};
 use skilldeck::snapshot::diff::{self, Body, LineKind, Status};
 
-struct Bench {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    store: Store,
-}
-
-impl Bench {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let base = tmp.path().canonicalize().unwrap();
-        Self {
-            root: base.join("skills"),
-            store: Store::at(base.join("data/snapshots")),
-            _tmp: tmp,
-        }
-    }
-
-    fn skill(&self, name: &str) -> PathBuf {
-        let dir = self.root.join(name);
-        write_skill(&dir, &[("notes.md", "one\ntwo\n")]);
-        dir
-    }
-}
+/// The file every skill here holds beside its `SKILL.md`.
+const NOTES: &[(&str, &str)] = &[("notes.md", "one\ntwo\n")];
 
 fn subject(dir: &Path, modified: bool) -> Subject<'_> {
     Subject {
@@ -59,11 +38,11 @@ fn since(change: &changes::Changed) -> &'static str {
 #[test]
 fn changed_unchanged_gone_and_modified_without_a_snapshot() {
     let bench = Bench::new();
-    let edited = bench.skill("edited");
-    let same = bench.skill("same");
-    let gone = bench.skill("gone");
-    let drifted = bench.skill("drifted");
-    let plain = bench.skill("plain");
+    let edited = bench.skill("edited", NOTES);
+    let same = bench.skill("same", NOTES);
+    let gone = bench.skill("gone", NOTES);
+    let drifted = bench.skill("drifted", NOTES);
+    let plain = bench.skill("plain", NOTES);
     for dir in [&edited, &same, &gone] {
         bench.store.take(dir).unwrap();
     }
@@ -103,7 +82,7 @@ fn changed_unchanged_gone_and_modified_without_a_snapshot() {
 #[test]
 fn the_latest_snapshot_comes_before_the_installers_copy() {
     let bench = Bench::new();
-    let dir = bench.skill("pdf");
+    let dir = bench.skill("pdf", NOTES);
     let pristine = bench.root.join("clone/pdf");
     write_skill(&pristine, &[("notes.md", "one\ntwo\n")]);
     assert_eq!(changes::baseline(&bench.store, &dir, None).unwrap(), None);
@@ -121,7 +100,7 @@ fn the_latest_snapshot_comes_before_the_installers_copy() {
 #[test]
 fn a_skill_is_diffed_against_its_installers_copy() {
     let bench = Bench::new();
-    let dir = bench.skill("pdf");
+    let dir = bench.skill("pdf", NOTES);
     let pristine = bench.root.join("clone/pdf");
     write_skill(&pristine, &[("notes.md", "one\ntwo\n")]);
     fs::write(dir.join("notes.md"), "one\ntwo, edited\n").unwrap();
@@ -152,7 +131,10 @@ fn before_a_replacement_the_diff_shows_what_the_import_would_write() {
     write_files(
         &dir,
         &[
-            ("SKILL.md", "---\nname: demo\ndescription: Mine.\n---\n# Demo\n"),
+            (
+                "SKILL.md",
+                "---\nname: demo\ndescription: Mine.\n---\n# Demo\n",
+            ),
             ("old.md", "only here\n"),
             ("run.sh", "#!/bin/sh\n"),
         ],
@@ -161,7 +143,10 @@ fn before_a_replacement_the_diff_shows_what_the_import_would_write() {
     write_files(
         &source,
         &[
-            ("SKILL.md", "---\nname: demo\ndescription: Theirs.\n---\n# Demo\n"),
+            (
+                "SKILL.md",
+                "---\nname: demo\ndescription: Theirs.\n---\n# Demo\n",
+            ),
             ("new.md", "only there\n"),
         ],
     );
@@ -190,7 +175,10 @@ fn before_a_replacement_the_diff_shows_what_the_import_would_write() {
     // What is written carries skilldeck's record, and the diff says so.
     let frontmatter = diff.frontmatter.as_ref().unwrap();
     assert_eq!(frontmatter.changed, ["description"]);
-    assert!(frontmatter.added.iter().any(|k| k == "metadata"), "{frontmatter:?}");
+    assert!(
+        frontmatter.added.iter().any(|k| k == "metadata"),
+        "{frontmatter:?}"
+    );
     #[cfg(unix)]
     assert_eq!(diff.files[3].mode_change(), Some((false, true)));
     // Nothing was written.

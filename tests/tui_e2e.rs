@@ -344,6 +344,27 @@ fn no_color_is_respected() {
 
 #[test]
 fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
+    let (machine, temp, tmux) = demo_from_root();
+    let screen = tmux.wait_for("the demo's skills", |s| {
+        s.contains("Found 15 skills") && s.contains("release-notes")
+    });
+    assert!(screen.contains("demo sandbox"), "{screen}");
+    let sandboxes: Vec<_> = fs::read_dir(&temp).unwrap().collect();
+    assert_eq!(sandboxes.len(), 1, "one sandbox while the demo runs");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
+    assert!(screen.contains("APP-EXITED=0"), "{screen}");
+    assert_eq!(
+        fs::read_dir(&temp).unwrap().count(),
+        0,
+        "the sandbox was left behind"
+    );
+    drop(machine);
+}
+
+/// `skilldeck --demo` started from `/` on a machine whose temporary directory is its `tmp`
+/// (returned, to count the sandboxes in), in a 120×40 session.
+fn demo_from_root() -> (Machine, PathBuf, Tmux) {
     let machine = Machine::new();
     let temp = machine.root().join("tmp");
     fs::create_dir_all(&temp).unwrap();
@@ -362,20 +383,7 @@ fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
         40,
         &command,
     );
-    let screen = tmux.wait_for("the demo's skills", |s| {
-        s.contains("Found 15 skills") && s.contains("release-notes")
-    });
-    assert!(screen.contains("demo sandbox"), "{screen}");
-    let sandboxes: Vec<_> = fs::read_dir(&temp).unwrap().collect();
-    assert_eq!(sandboxes.len(), 1, "one sandbox while the demo runs");
-    tmux.keys(&["q"]);
-    let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
-    assert!(screen.contains("APP-EXITED=0"), "{screen}");
-    assert_eq!(
-        fs::read_dir(&temp).unwrap().count(),
-        0,
-        "the sandbox was left behind"
-    );
+    (machine, temp, tmux)
 }
 
 #[test]
@@ -462,24 +470,7 @@ fn a_panic_inside_the_app_leaves_the_terminal_restored() {
 
 #[test]
 fn the_demo_sandbox_is_deleted_on_sigterm() {
-    let machine = Machine::new();
-    let temp = machine.root().join("tmp");
-    fs::create_dir_all(&temp).unwrap();
-    let command = format!(
-        "env -i HOME='{home}' TMPDIR='{temp}' PATH='{path}' TERM=tmux-256color \
-         sh -c '{bin} --demo; echo \"APP-EXITED=$?\"; exec sleep 600'",
-        home = machine.home.display(),
-        temp = temp.display(),
-        path = std::env::var("PATH").unwrap_or_default(),
-        bin = env!("CARGO_BIN_EXE_skilldeck"),
-    );
-    let tmux = Tmux::start(
-        machine.root().join("tmux.sock"),
-        Path::new("/"),
-        120,
-        40,
-        &command,
-    );
+    let (_machine, temp, tmux) = demo_from_root();
     tmux.wait_for("the demo's skills", |s| s.contains("release-notes"));
     assert_eq!(fs::read_dir(&temp).unwrap().count(), 1);
     kill("TERM", &app_pid(&tmux));

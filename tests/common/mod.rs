@@ -7,6 +7,7 @@
 pub mod app;
 pub mod archive;
 pub mod deck;
+pub mod store;
 
 use std::collections::BTreeMap;
 use std::fs;
