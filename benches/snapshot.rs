@@ -9,11 +9,14 @@
 //!
 //! Run: `cargo bench --bench snapshot -- 2000` (skill count optional; default 2000).
 
+mod common;
+
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::text;
 use skilldeck::snapshot::Store;
 use skilldeck::snapshot::diff;
 
@@ -36,28 +39,9 @@ fn diff_bench() {
         "| edit of a 1 MiB text file | lines | changed lines | diff model + first screen (median) | max |"
     );
     println!("|---|---:|---:|---:|---:|");
-    let line =
-        |i: usize| format!("{i:06} The quick brown fox jumps over the lazy dog, line by line.\n");
-    let mut original = String::with_capacity((1 << 20) + 128);
-    for i in 0.. {
-        if original.len() >= 1 << 20 {
-            break;
-        }
-        original.push_str(&line(i));
-    }
+    let original = text::one_mib();
     let lines = original.lines().count();
-    type Edit = fn(usize, &str) -> String;
-    let edits: [(&str, Edit); 2] = [
-        ("one line in a hundred", |i, l| {
-            if i % 100 == 50 {
-                l.replace("lazy", "sleepy")
-            } else {
-                l.to_owned()
-            }
-        }),
-        ("every line", |_, l| l.replace("quick", "slow")),
-    ];
-    for (what, edit) in edits {
+    for (what, edit) in text::EDITS {
         let tmp = tempfile::tempdir().expect("temp dir");
         let dir = tmp.path().join("skills/big");
         fs::create_dir_all(&dir).expect("dir");
@@ -69,12 +53,7 @@ fn diff_bench() {
         fs::write(dir.join("big.md"), &original).expect("write");
         let store = Store::at(tmp.path().join("snapshots"));
         let snapshot = store.take(&dir).expect("snapshot").snapshot;
-        let changed: String = original
-            .lines()
-            .enumerate()
-            .map(|(i, l)| edit(i, &format!("{l}\n")))
-            .collect();
-        fs::write(dir.join("big.md"), &changed).expect("write");
+        fs::write(dir.join("big.md"), text::edited(&original, edit)).expect("write");
         let mut times = Vec::new();
         let mut changed_lines = 0;
         for _ in 0..DIFF_RUNS {

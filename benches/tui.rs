@@ -127,7 +127,7 @@ fn main() {
             &[Char('G'), Char('g')],
         ),
         ("`d` only drifted, and all again", &[], &[Char('d')]),
-        ("`s` next source filter", &[], &[Char('s')]),
+        ("`f` next source filter", &[], &[Char('f')]),
         ("`a` next agent filter", &[], &[Char('a')]),
         ("`o` next sort", &[], &[Char('o')]),
         (

@@ -3,14 +3,22 @@
 //! deleted when the [`Sandbox`] is dropped.
 //!
 //! The content has a skill of every source (a plugin's, the organization's, the user's, the
-//! project's), of every state (intact, modified, unrecorded), a shadowed pair (`code-review`)
-//! and a skill with lint problems (`meeting-notes`). Three rules turn the files into that
-//! machine:
+//! project's), of every state (intact, modified, unverifiable, unrecorded), a shadowed pair
+//! (`code-review`), a skill with lint problems (`meeting-notes`), a Claude Code plugin whose
+//! marketplace clone is the untouched copy its edited skill is diffed against, snapshots of the
+//! user's skills of which two changed since, and two archives in `~/Downloads` to import (one
+//! of them hostile). These rules turn the files into that machine:
 //!
 //! - a `SKILL.md` whose frontmatter holds `content-digest: ""` is sealed as an installer seals
 //!   it: the digest of its skill's files is written in (ownership-record-and-digest.md §2.4);
-//! - a file ending in `.drift` is appended to the file of the same name after sealing, so that
-//!   skill no longer matches its record;
+//! - the skills in [`SNAPSHOTTED`] are then snapshotted, through the snapshot store, into the
+//!   sandbox's own data directory;
+//! - a file ending in `.drift` is then appended to the file of the same name, so that skill no
+//!   longer matches its record (nor its snapshot);
+//! - a file ending in `.edit` then replaces the file of the same name, so that skill no longer
+//!   matches its snapshot;
+//! - each folder in `bundles/` is packed into `home/Downloads/<folder>.tar.gz`, as a GitHub
+//!   archive of a repository is;
 //! - a file in a `scripts/` folder is executable.
 //!
 //! The project is a repository (`.git` is made here, since git will not keep one inside
@@ -21,16 +29,35 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use flate2::Compression;
+use flate2::write::GzEncoder;
 use include_dir::{Dir, include_dir};
 
 use crate::record::digest_of;
 use crate::roots::Environment;
 use crate::skill::SKILL_FILE;
+use crate::snapshot::{SnapshotError, Store};
 
 static ASSETS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets/demo");
 
-/// Appended to its file after the skills are sealed.
+/// Appended to its file after the skills are sealed and snapshotted.
 const DRIFT_SUFFIX: &str = ".drift";
+/// Replaces its file after the skills are snapshotted.
+const EDIT_SUFFIX: &str = ".edit";
+/// Folders packed into archives in the sandbox's downloads folder, for the import picker.
+const BUNDLES: &str = "bundles";
+const DOWNLOADS: &str = "home/Downloads";
+/// The time of every file in the packed bundles: 2026-10-31T00:00:00Z.
+const BUNDLE_TIME: u64 = 1_793_404_800;
+/// The skills snapshotted once they are laid out, before their edits.
+const SNAPSHOTTED: &[&str] = &[
+    "home/.claude/skills/code-review",
+    "home/.claude/skills/meeting-notes",
+    "home/.claude/skills/pdf-forms",
+    "home/.claude/skills/release-notes",
+    "home/.agents/skills/sql-helper",
+    "home/.agents/skills/translate",
+];
 /// The record line of a skill waiting to be sealed, as the installer renders it.
 const UNSEALED: &str = "  content-digest: \"\"\n";
 /// Stands for the sandbox's home in installers' files, which record absolute paths.
@@ -57,13 +84,16 @@ const AGES: &[(&str, u64)] = &[
 ];
 /// The age of the edits that made a skill drift: the most recent change on the machine.
 const DRIFT_AGE: u64 = 2 * HOUR + 10 * 60;
+/// The age of the edits made since the snapshots.
+const EDIT_AGE: u64 = 3 * HOUR + 25 * 60;
 
 /// Why the sandbox could not be made.
 #[derive(Debug, thiserror::Error)]
-#[error("the demo sandbox could not be made at {}: {source}", .path.display())]
-pub struct DemoError {
-    path: PathBuf,
-    source: io::Error,
+pub enum DemoError {
+    #[error("the demo sandbox could not be made at {}: {source}", .path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("the demo sandbox's snapshots could not be taken: {0}")]
+    Snapshot(#[from] SnapshotError),
 }
 
 /// A machine in a temporary directory: `home`, a `system` root standing in for `/`, and a
@@ -90,7 +120,7 @@ impl Sandbox {
     pub fn create_in(base: &Path) -> Result<Self, DemoError> {
         let failed = |path: &Path| {
             let path = path.to_path_buf();
-            move |source| DemoError { path, source }
+            move |source| DemoError::Write { path, source }
         };
         let dir = tempfile::Builder::new()
             .prefix("skilldeck-demo-")
@@ -127,8 +157,14 @@ impl Sandbox {
 
     /// The environment of the demo machine; the process environment is left alone.
     pub fn environment(&self) -> Environment {
-        Environment::new(self.home()).with_var("SKILLDECK_SYSTEM_ROOT", self.system())
+        environment(&self.root)
     }
+}
+
+/// The environment of the demo machine at `root`: its home, its system root, and so its own
+/// data directory for snapshots.
+fn environment(root: &Path) -> Environment {
+    Environment::new(root.join(HOME)).with_var("SKILLDECK_SYSTEM_ROOT", root.join(SYSTEM))
 }
 
 /// One embedded file, by its path below `assets/demo`.
@@ -152,9 +188,13 @@ fn assets(dir: &'static Dir<'static>, out: &mut Vec<Asset>) {
 fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
     let mut all = Vec::new();
     assets(&ASSETS, &mut all);
-    let (drifts, files): (Vec<Asset>, Vec<Asset>) = all
-        .into_iter()
-        .partition(|a| a.path.to_string_lossy().ends_with(DRIFT_SUFFIX));
+    let ends = |asset: &Asset, suffix: &str| asset.path.to_string_lossy().ends_with(suffix);
+    let (bundles, all): (Vec<Asset>, Vec<Asset>) =
+        all.into_iter().partition(|a| a.path.starts_with(BUNDLES));
+    let (drifts, all): (Vec<Asset>, Vec<Asset>) =
+        all.into_iter().partition(|a| ends(a, DRIFT_SUFFIX));
+    let (edits, files): (Vec<Asset>, Vec<Asset>) =
+        all.into_iter().partition(|a| ends(a, EDIT_SUFFIX));
     for asset in &files {
         let contents = if asset.path.file_name() == Some(SKILL_FILE.as_ref()) {
             sealed(asset, &files)
@@ -163,15 +203,78 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
         } else {
             asset.contents.to_vec()
         };
-        write(root, asset.path, &contents, false, age_of(asset.path), now)?;
+        write(
+            root,
+            asset.path,
+            &contents,
+            Mode::Create,
+            age_of(asset.path),
+            now,
+        )?;
+    }
+    let store = Store::open(&environment(root));
+    for skill in SNAPSHOTTED {
+        store.take(&root.join(skill))?;
     }
     for drift in &drifts {
         let target = drift.path.with_extension("");
-        write(root, &target, drift.contents, true, DRIFT_AGE, now)?;
+        write(root, &target, drift.contents, Mode::Append, DRIFT_AGE, now)?;
     }
+    for edit in &edits {
+        let target = edit.path.with_extension("");
+        write(root, &target, edit.contents, Mode::Create, EDIT_AGE, now)?;
+    }
+    pack_bundles(root, &bundles, now)?;
     let git = root.join(PROJECT).join(".git");
-    fs::create_dir_all(&git).map_err(|source| DemoError { path: git, source })?;
+    fs::create_dir_all(&git).map_err(|source| DemoError::Write { path: git, source })?;
     Ok(())
+}
+
+/// Pack each folder of `bundles/` into `<downloads>/<folder>.tar.gz`, its files under the
+/// folder's name as a GitHub archive holds them, the scripts executable.
+fn pack_bundles(root: &Path, bundles: &[Asset], now: SystemTime) -> Result<(), DemoError> {
+    let mut names: Vec<&std::ffi::OsStr> = bundles
+        .iter()
+        .filter_map(|a| a.path.strip_prefix(BUNDLES).ok()?.iter().next())
+        .collect();
+    names.dedup();
+    // One time for every member, so the archive is the same bytes every time.
+    let mtime = BUNDLE_TIME;
+    for name in names {
+        let target = Path::new(DOWNLOADS).join(format!("{}.tar.gz", name.to_string_lossy()));
+        let failed = |source| DemoError::Write {
+            path: root.join(&target),
+            source,
+        };
+        let mut tar = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::default()));
+        let prefix = Path::new(BUNDLES).join(name);
+        let mut members: Vec<&Asset> = bundles
+            .iter()
+            .filter(|a| a.path.starts_with(&prefix))
+            .collect();
+        members.sort_by_key(|a| a.path);
+        for asset in members {
+            let inside =
+                Path::new(name).join(asset.path.strip_prefix(&prefix).unwrap_or(asset.path));
+            let mut header = tar::Header::new_ustar();
+            header.set_size(asset.contents.len() as u64);
+            header.set_mode(if is_script(asset.path) { 0o755 } else { 0o644 });
+            header.set_mtime(mtime);
+            tar.append_data(&mut header, &inside, asset.contents)
+                .map_err(failed)?;
+        }
+        let archive = tar
+            .into_inner()
+            .and_then(GzEncoder::finish)
+            .map_err(failed)?;
+        write(root, &target, &archive, Mode::Create, DAY, now)?;
+    }
+    Ok(())
+}
+
+/// A file in a `scripts/` folder, which is executable.
+fn is_script(relative: &Path) -> bool {
+    relative.components().any(|c| c.as_os_str() == "scripts")
 }
 
 /// A `SKILL.md` with its record's digest filled in, when it has a record waiting for one.
@@ -208,23 +311,31 @@ fn age_of(path: &Path) -> u64 {
         .map_or(30 * DAY, |(_, age)| *age)
 }
 
+/// How a file is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Create,
+    Append,
+}
+
 /// Write (or append to) `relative` below `root`, dated `age` seconds before `now`.
 fn write(
     root: &Path,
     relative: &Path,
     contents: &[u8],
-    append: bool,
+    mode: Mode,
     age: u64,
     now: SystemTime,
 ) -> Result<(), DemoError> {
     let path = root.join(relative);
-    let failed = |source| DemoError {
+    let failed = |source| DemoError::Write {
         path: path.clone(),
         source,
     };
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(failed)?;
     }
+    let append = mode == Mode::Append;
     let mut file = fs::OpenOptions::new()
         .create(true)
         .write(true)
@@ -236,7 +347,7 @@ fn write(
     let when = now.checked_sub(Duration::from_secs(age)).unwrap_or(now);
     file.set_modified(when).map_err(failed)?;
     #[cfg(unix)]
-    if relative.components().any(|c| c.as_os_str() == "scripts") {
+    if is_script(relative) {
         use std::os::unix::fs::PermissionsExt;
         fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).map_err(failed)?;
     }
@@ -249,6 +360,7 @@ mod tests {
     use crate::record::State;
     use crate::roots::Source;
     use crate::scan;
+    use crate::snapshot::changes;
 
     #[test]
     fn the_demo_machine_shows_every_source_state_a_shadowed_pair_and_lint_problems() {
@@ -327,6 +439,94 @@ mod tests {
         );
         let newest = inventory.skills.iter().max_by_key(|s| s.modified).unwrap();
         assert_eq!(newest.name, "release-notes");
+    }
+
+    #[test]
+    fn snapshots_a_plugin_with_its_clone_and_archives_to_import() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sandbox = Sandbox::create_in(tmp.path()).unwrap();
+        let env = sandbox.environment();
+        let inventory = scan::scan(&env, &sandbox.project(), &|_| {});
+        let skill = |name: &str, under: &str| {
+            inventory
+                .skills
+                .iter()
+                .find(|s| s.name == name && s.dir.to_string_lossy().contains(under))
+                .unwrap_or_else(|| panic!("no {name} under {under}"))
+        };
+        // The cached plugin skill was edited; the marketplace clone holds it as installed.
+        let api_docs = skill("docs-kit:api-docs", "/cache/");
+        assert_eq!(api_docs.state, State::Modified);
+        let owner = api_docs.owner.as_ref().unwrap();
+        assert_eq!(owner.installer.name(), "claude-plugin");
+        let pristine = owner.pristine.as_ref().unwrap();
+        assert!(pristine.ends_with("marketplaces/acme-market/plugins/docs-kit/skills/api-docs"));
+        assert_eq!(skill("docs-kit:diagrams", "/cache/").state, State::Intact);
+
+        // Snapshots in the sandbox's own data directory; two skills changed since.
+        assert!(env.data_dir().starts_with(sandbox.root()));
+        let store = crate::snapshot::Store::open(&env);
+        let subjects: Vec<changes::Subject<'_>> = inventory
+            .skills
+            .iter()
+            .map(|s| changes::Subject {
+                dir: &s.dir,
+                real_dir: &s.real_dir,
+                modified: s.state == State::Modified,
+            })
+            .collect();
+        let found = changes::changes(&store, &subjects).unwrap();
+        assert!(found.problems.is_empty(), "{:?}", found.problems);
+        let mut changed: Vec<(String, &str)> = found
+            .changed
+            .iter()
+            .map(|c| {
+                let since = match c.since {
+                    changes::Since::Snapshot(_) => "snapshot",
+                    changes::Since::Gone(_) => "gone",
+                    changes::Since::Installed => "installed",
+                };
+                (
+                    c.dir
+                        .strip_prefix(sandbox.home())
+                        .unwrap()
+                        .display()
+                        .to_string(),
+                    since,
+                )
+            })
+            .collect();
+        changed.sort();
+        assert_eq!(
+            changed,
+            [
+                (
+                    ".claude/plugins/cache/acme-market/docs-kit/1.2.0/skills/api-docs".to_owned(),
+                    "installed"
+                ),
+                (".claude/skills/code-review".to_owned(), "snapshot"),
+                (".claude/skills/release-notes".to_owned(), "snapshot"),
+            ]
+        );
+        let code_review = skill("code-review", "/home/.claude/");
+        let latest = store.latest(&code_review.dir).unwrap().unwrap();
+        let diff = crate::snapshot::diff::diff(&latest, &code_review.dir).unwrap();
+        let paths: Vec<&str> = diff.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["SKILL.md", "checklist.md"]);
+
+        // Two archives to import: a repository's, and one the reader refuses.
+        let downloads = sandbox.home().join("Downloads");
+        let bundle = crate::bundle::read(&downloads.join("team-skills-main.tar.gz")).unwrap();
+        let names: Vec<&str> = bundle.skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["changelog", "code-review", "shell-check"]);
+        assert_eq!(bundle.left_out, ["team-skills-main/README.md"]);
+        let script = bundle.skills[2]
+            .files
+            .iter()
+            .find(|f| f.path == "scripts/check.sh");
+        assert!(script.unwrap().executable);
+        let refusal = crate::bundle::read(&downloads.join("handy-prompts.zip")).unwrap_err();
+        assert_eq!(refusal.code(), "unsafe_path");
     }
 
     #[test]

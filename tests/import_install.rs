@@ -331,3 +331,42 @@ fn the_watch_hears_progress_and_is_asked_before_every_swap() {
     assert_eq!(refusing.replaced[0].1, "mine");
     assert_eq!(snapshot(&root), before);
 }
+
+/// A watch that says stop after `go_on` answers of yes.
+struct Stopping {
+    go_on: usize,
+    asked: usize,
+}
+
+impl Watch for Stopping {
+    fn carry_on(&mut self) -> bool {
+        self.asked += 1;
+        self.asked <= self.go_on
+    }
+}
+
+#[test]
+fn a_watch_that_says_stop_cancels_before_anything_is_put_in_place() {
+    let machine = Machine::new();
+    let source = two_skills(&machine);
+    let bundle = bundle::read(&source).unwrap();
+    let skills = bundle.select(&[]).unwrap();
+
+    // Asked first, before the root is even made.
+    let root = machine.root().join("new-root");
+    let mut at_once = Stopping { go_on: 0, asked: 0 };
+    let error = install::install(&root, &skills, false, &mut at_once).unwrap_err();
+    assert!(matches!(error, InstallError::Cancelled), "{error}");
+    assert!(!root.exists(), "the root was made");
+
+    // Asked again once everything is staged: the root holds what it held, and no staging is
+    // left beside it.
+    let root = machine.root().join("skills");
+    write_files(&root.join("beta"), &[("SKILL.md", "mine")]);
+    let before = snapshot(&machine.root());
+    let mut staged = Stopping { go_on: 1, asked: 0 };
+    let error = install::install(&root, &skills, true, &mut staged).unwrap_err();
+    assert!(matches!(error, InstallError::Cancelled), "{error}");
+    assert_eq!(staged.asked, 2);
+    assert_eq!(snapshot(&machine.root()), before);
+}

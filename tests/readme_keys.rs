@@ -18,7 +18,11 @@ fn table() -> String {
                 .split(' ')
                 .map(|k| format!("`{k}`"))
                 .collect();
-            out.push_str(&format!("| {} | {} |\n", keys.join(" "), binding.help));
+            let help = match binding.also_in() {
+                Some(also) => format!("{} ({also})", binding.help),
+                None => binding.help.to_owned(),
+            };
+            out.push_str(&format!("| {} | {help} |\n", keys.join(" ")));
         }
     }
     format!("{BEGIN}| keys | |\n|---|---|\n{out}")

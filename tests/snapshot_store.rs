@@ -8,40 +8,16 @@ mod common;
 
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
+use common::store::Bench;
 use common::{write_files, write_skill};
 use skilldeck::snapshot::diff::{self, Body, LineKind, Status};
 use skilldeck::snapshot::export::{self, ExportError};
 use skilldeck::snapshot::restore::{self, RestoreError};
-use skilldeck::snapshot::{COPY_BOUND, Comparison, Store, content_digest};
-
-/// A temporary store and a skills root beside it.
-struct Bench {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    store: Store,
-}
-
-impl Bench {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let base = tmp.path().canonicalize().unwrap();
-        Self {
-            root: base.join("skills"),
-            store: Store::at(base.join("data/snapshots")),
-            _tmp: tmp,
-        }
-    }
-
-    fn skill(&self, name: &str, extra: &[(&str, &str)]) -> PathBuf {
-        let dir = self.root.join(name);
-        write_skill(&dir, extra);
-        dir
-    }
-}
+use skilldeck::snapshot::{COPY_BOUND, Comparison, content_digest};
 
 /// Every file of a folder, `/`-separated, with its bytes.
 fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {

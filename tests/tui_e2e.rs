@@ -4,6 +4,11 @@
 //! be as it was: the alternate screen left, the mouse off, the shell's text back and the tty
 //! settings unchanged.
 //!
+//! Also: an import driven through the picker, the preview and the destination to the result,
+//! with Esc at each step writing nothing; and SIGTERM, SIGHUP and a panic inside the app
+//! leaving the terminal restored (the panic through a debug build's
+//! `SKILLDECK_DEBUG_PANIC_KEY`), and the demo's sandbox deleted on a signal.
+//!
 //! Needs tmux (`.ci/run` installs it).
 
 #![allow(clippy::unwrap_used)]
@@ -175,8 +180,13 @@ fn session_command(machine: &Machine, env: &str, args: &str) -> String {
 }
 
 fn assert_restored(tmux: &Tmux, root: &Path) {
+    assert_restored_after(tmux, root, 0);
+}
+
+/// The app exited with `code`, and the terminal is as it was before it started.
+fn assert_restored_after(tmux: &Tmux, root: &Path, code: i32) -> String {
     let screen = tmux.wait_for("the app to exit", |s| s.contains("APP-EXITED="));
-    assert!(screen.contains("APP-EXITED=0"), "{screen}");
+    assert!(screen.contains(&format!("APP-EXITED={code}")), "{screen}");
     assert_eq!(
         tmux.pane("#{alternate_on}"),
         "0",
@@ -203,6 +213,7 @@ fn assert_restored(tmux: &Tmux, root: &Path) {
         before, after,
         "the tty settings changed (raw mode left on?)"
     );
+    screen
 }
 
 #[test]
@@ -333,6 +344,27 @@ fn no_color_is_respected() {
 
 #[test]
 fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
+    let (machine, temp, tmux) = demo_from_root();
+    let screen = tmux.wait_for("the demo's skills", |s| {
+        s.contains("Found 15 skills") && s.contains("release-notes")
+    });
+    assert!(screen.contains("demo sandbox"), "{screen}");
+    let sandboxes: Vec<_> = fs::read_dir(&temp).unwrap().collect();
+    assert_eq!(sandboxes.len(), 1, "one sandbox while the demo runs");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
+    assert!(screen.contains("APP-EXITED=0"), "{screen}");
+    assert_eq!(
+        fs::read_dir(&temp).unwrap().count(),
+        0,
+        "the sandbox was left behind"
+    );
+    drop(machine);
+}
+
+/// `skilldeck --demo` started from `/` on a machine whose temporary directory is its `tmp`
+/// (returned, to count the sandboxes in), in a 120×40 session.
+fn demo_from_root() -> (Machine, PathBuf, Tmux) {
     let machine = Machine::new();
     let temp = machine.root().join("tmp");
     fs::create_dir_all(&temp).unwrap();
@@ -351,20 +383,7 @@ fn the_demo_runs_from_any_directory_and_is_deleted_on_exit() {
         40,
         &command,
     );
-    let screen = tmux.wait_for("the demo's skills", |s| {
-        s.contains("Found 13 skills") && s.contains("release-notes")
-    });
-    assert!(screen.contains("demo sandbox"), "{screen}");
-    let sandboxes: Vec<_> = fs::read_dir(&temp).unwrap().collect();
-    assert_eq!(sandboxes.len(), 1, "one sandbox while the demo runs");
-    tmux.keys(&["q"]);
-    let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
-    assert!(screen.contains("APP-EXITED=0"), "{screen}");
-    assert_eq!(
-        fs::read_dir(&temp).unwrap().count(),
-        0,
-        "the sandbox was left behind"
-    );
+    (machine, temp, tmux)
 }
 
 #[test]
@@ -393,4 +412,162 @@ fn app_options_with_a_subcommand_or_a_project_are_refused() {
             "{stderr}"
         );
     }
+}
+
+/// The process id of the app: the one child of the pane's shell.
+fn app_pid(tmux: &Tmux) -> String {
+    let shell = tmux.pane("#{pane_pid}");
+    let started = Instant::now();
+    loop {
+        let children =
+            fs::read_to_string(format!("/proc/{shell}/task/{shell}/children")).unwrap_or_default();
+        if let Some(pid) = children.split_whitespace().next() {
+            return pid.to_owned();
+        }
+        assert!(
+            started.elapsed() < DEADLINE,
+            "the app's process was not found"
+        );
+        std::thread::sleep(POLL);
+    }
+}
+
+fn kill(signal: &str, pid: &str) {
+    let status = Command::new("sh")
+        .args(["-c", &format!("kill -{signal} {pid}")])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+#[test]
+fn sigterm_and_sighup_leave_the_terminal_restored() {
+    let machine = fixture();
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let _ = fs::remove_file(machine.root().join("stty-after"));
+        let tmux = open_on(&machine, "", "--mouse");
+        tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+        tmux.wait_pane("#{mouse_any_flag}", "1");
+        kill(signal, &app_pid(&tmux));
+        assert_restored_after(&tmux, &machine.root(), code);
+    }
+}
+
+#[test]
+fn a_panic_inside_the_app_leaves_the_terminal_restored() {
+    let machine = fixture();
+    let tmux = open_on(&machine, "SKILLDECK_DEBUG_PANIC_KEY=%", "--mouse");
+    tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+    tmux.wait_pane("#{mouse_any_flag}", "1");
+    tmux.keys(&["%"]);
+    let screen = assert_restored_after(&tmux, &machine.root(), 101);
+    // The panic is told after the terminal is back, where it can be read.
+    assert!(
+        screen.contains("the panic asked for by SKILLDECK_DEBUG_PANIC_KEY"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_demo_sandbox_is_deleted_on_sigterm() {
+    let (_machine, temp, tmux) = demo_from_root();
+    tmux.wait_for("the demo's skills", |s| s.contains("release-notes"));
+    assert_eq!(fs::read_dir(&temp).unwrap().count(), 1);
+    kill("TERM", &app_pid(&tmux));
+    let screen = tmux.wait_for("the demo to exit", |s| s.contains("APP-EXITED="));
+    assert!(screen.contains("APP-EXITED=143"), "{screen}");
+    assert_eq!(
+        fs::read_dir(&temp).unwrap().count(),
+        0,
+        "the sandbox was left behind"
+    );
+}
+
+/// A machine with an archive of two skills in `~/Downloads`.
+fn with_an_archive() -> Machine {
+    let machine = fixture();
+    let archive = common::archive::Tar::new()
+        .file("pack/README.md", "left out\n")
+        .skill("pack/skills/alpha-import")
+        .skill("pack/skills/bravo-import")
+        .executable("pack/skills/bravo-import/scripts/run.sh", "#!/bin/sh\n")
+        .end()
+        .gz();
+    let downloads = machine.home.join("Downloads");
+    fs::create_dir_all(&downloads).unwrap();
+    fs::write(downloads.join("pack.tar.gz"), archive).unwrap();
+    machine
+}
+
+#[test]
+fn import_pick_preview_install_and_cancel_at_each_step() {
+    let machine = with_an_archive();
+    let skills = machine.home.join(".claude/skills");
+    let before = common::snapshot(&machine.home);
+    let tmux = open_on(&machine, "", "");
+    tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+    let cancelled = |step: &str| {
+        tmux.keys(&["Escape"]);
+        tmux.wait_for(step, |s| {
+            s.contains("Import cancelled; nothing was written.")
+        });
+        assert_eq!(
+            common::snapshot(&machine.home),
+            before,
+            "{step} wrote something"
+        );
+    };
+
+    // The picker opens in ~/Downloads.
+    tmux.keys(&["i"]);
+    tmux.wait_for("the picker", |s| {
+        s.contains("~/Downloads") && s.contains("pack.tar.gz")
+    });
+    cancelled("cancel in the picker");
+
+    // The preview: both skills, their files, what is left out.
+    tmux.keys(&["i"]);
+    tmux.wait_for("the picker", |s| s.contains("pack.tar.gz"));
+    tmux.keys(&["p", "a", "c", "k", "Enter"]);
+    tmux.wait_for("the preview", |s| {
+        s.contains("alpha-import")
+            && s.contains("bravo-import")
+            && s.contains("executable")
+            && s.contains("pack/README.md")
+    });
+    cancelled("cancel in the preview");
+
+    // The destination.
+    tmux.keys(&["i"]);
+    tmux.wait_for("the picker", |s| s.contains("pack.tar.gz"));
+    tmux.keys(&["p", "a", "c", "k", "Enter"]);
+    tmux.wait_for("the preview", |s| s.contains("alpha-import"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the destinations", |s| {
+        s.contains("SKILLS FOLDER") && s.contains("~/.claude/skills")
+    });
+    cancelled("cancel at the destination");
+
+    // All the way: installed into Claude Code's folder for this user.
+    tmux.keys(&["i"]);
+    tmux.wait_for("the picker", |s| s.contains("pack.tar.gz"));
+    tmux.keys(&["p", "a", "c", "k", "Enter"]);
+    tmux.wait_for("the preview", |s| s.contains("alpha-import"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the destinations", |s| s.contains("SKILLS FOLDER"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the result", |s| {
+        s.contains("installed") && s.contains("alpha-import at ~/.claude/skills/alpha-import")
+    });
+    for name in ["alpha-import", "bravo-import"] {
+        let manifest = fs::read_to_string(skills.join(name).join("SKILL.md")).unwrap();
+        assert!(
+            manifest.contains("installed-by: \"skilldeck\""),
+            "{manifest}"
+        );
+    }
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the list scanned again", |s| s.contains("Found 5 skills"));
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &machine.root());
 }

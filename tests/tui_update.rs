@@ -3,103 +3,17 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+mod common;
 
+use common::deck::{deck, dir};
 use skilldeck::record::State;
-use skilldeck::roots::{AgentId, Scope, Source};
+use skilldeck::roots::{AgentId, Source};
 use skilldeck::scan::Progress;
 use skilldeck::tui::app::{App, Overlay, Preview, Scan, Screen, Setup, Viewport};
 use skilldeck::tui::keymap::Mode;
-use skilldeck::tui::model::{Deck, Presence, RootView, SkillView, Sort, Verdict};
-use skilldeck::tui::msg::{Action, Effect, Msg, Pane};
+use skilldeck::tui::model::{Deck, Sort};
+use skilldeck::tui::msg::{Action, Changes, Effect, Msg, Pane};
 use skilldeck::tui::update::update;
-
-fn skill(
-    name: &str,
-    source: Source,
-    state: State,
-    agents: &[AgentId],
-    hours_ago: u64,
-) -> SkillView {
-    let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
-    let age = Duration::from_secs(hours_ago * 3600);
-    SkillView {
-        name: name.to_owned(),
-        search_key: name.to_lowercase(),
-        description: None,
-        dir: PathBuf::from(format!("/skills/{name}")),
-        shown_dir: format!("~/skills/{name}"),
-        real_dir: None,
-        also_at: Vec::new(),
-        source,
-        plugin: None,
-        agents: agents.to_vec(),
-        verdicts: agents
-            .iter()
-            .map(|&agent| Verdict {
-                agent,
-                winner: None,
-                keeps_all: false,
-            })
-            .collect(),
-        state,
-        record: None,
-        digest: None,
-        problems: Vec::new(),
-        tree: Vec::new(),
-        modified: Some(now - age),
-        age: Some(age),
-    }
-}
-
-fn root(path: &str, skills: usize) -> RootView {
-    RootView {
-        shown_path: path.to_owned(),
-        label: "a root".to_owned(),
-        scope: Scope::User,
-        agents: vec![AgentId::ClaudeCode],
-        presence: Presence::Exists,
-        skills,
-        notes: Vec::new(),
-    }
-}
-
-/// Six skills, sorted by name as the scan gives them.
-fn deck() -> Deck {
-    use AgentId::{ClaudeCode, Codex, Opencode};
-    Deck::from_views(
-        vec![
-            skill("alpha", Source::User, State::Intact, &[ClaudeCode], 240),
-            skill(
-                "beta",
-                Source::Project,
-                State::Modified,
-                &[ClaudeCode, Codex],
-                1,
-            ),
-            skill(
-                "delta",
-                Source::Organization,
-                State::Intact,
-                &[ClaudeCode],
-                48,
-            ),
-            skill("epsilon", Source::User, State::Unreadable, &[], 500),
-            skill("gamma", Source::Plugin, State::Unrecorded, &[Codex], 5),
-            skill("漢字", Source::User, State::Unrecorded, &[Opencode], 30),
-        ],
-        vec![
-            root("~/.claude/skills", 3),
-            root("~/.agents/skills", 2),
-            root("/etc/x", 0),
-        ],
-    )
-}
-
-fn dir(name: &str) -> PathBuf {
-    PathBuf::from(format!("/skills/{name}"))
-}
 
 fn key(action: Action) -> Msg {
     Msg::Action(action)
@@ -109,11 +23,13 @@ fn keys(actions: &[Action]) -> Vec<Msg> {
     actions.iter().copied().map(Msg::Action).collect()
 }
 
-/// The app after a finished scan of [`deck`], showing 3 list rows and 4 detail rows.
+/// The app after a finished scan of [`deck`] (nothing changed since its snapshots), showing 3
+/// list rows and 4 detail rows.
 fn loaded() -> App {
     let mut app = App::new(Setup::default());
     update(&mut app, Msg::Started);
     update(&mut app, Msg::ScanDone(Box::new(deck())));
+    update(&mut app, Msg::Changes(Ok(Changes::default())));
     app.viewport = Viewport {
         list_rows: 3,
         roots_rows: 2,
@@ -123,6 +39,7 @@ fn loaded() -> App {
         preview_max: 2,
         help_rows: 10,
         help_max: 7,
+        ..Viewport::default()
     };
     app
 }

@@ -4,4 +4,5 @@
 #![allow(dead_code)] // each harness uses its part
 
 pub mod machine;
+pub mod text;
 pub mod timing;

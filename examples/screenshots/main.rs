@@ -29,13 +29,22 @@ const HEIGHT: u16 = 36;
 /// Pixels per SVG unit, for a sharp picture on high-density screens.
 const SCALE: f32 = 1.5;
 
-/// Each picture: its file name and the keys pressed before it is taken.
+/// Each picture: its file name and the keys pressed before it is taken (`\n` is Enter).
 const SHOTS: &[(&str, &str)] = &[
     // The cursor on pdf-forms: an installer's record that matches, scripts that are executable.
-    ("list", "jjjjjjj"),
+    ("list", "jjjjjjjjj"),
     ("drifted", "d"),
     ("help", "?"),
     ("roots", "2"),
+    // Who installed what: the plugin's skills, the edited one's untouched copy.
+    ("installer", "ww"),
+    ("changed", "3"),
+    // code-review since its snapshot: a changed word in SKILL.md, two in checklist.md.
+    ("diff", "3\n"),
+    ("import", "i"),
+    ("import-preview", "iteam\n"),
+    // The import would replace the user's code-review: its diff first, y to go on.
+    ("import-replace", "iteam\n\n\n"),
 ];
 
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
@@ -50,6 +59,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             banner: Some("demo sandbox, deleted on exit".to_owned()),
             mouse: false,
             theme: Theme::colored(),
+            work_dir: "~/src/acme-app".to_owned(),
         };
         let target = Target {
             env: sandbox.environment(),
@@ -61,7 +71,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         settle(&mut runtime)?;
         runtime.draw()?;
         for c in keys.chars() {
-            let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+            let code = match c {
+                '\n' => KeyCode::Enter,
+                c => KeyCode::Char(c),
+            };
+            let key = KeyEvent::new(code, KeyModifiers::NONE);
             runtime.handle(&Event::Key(key));
             settle(&mut runtime)?;
         }

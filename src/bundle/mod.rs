@@ -9,6 +9,7 @@
 //! untrusted path is never used to reach the disk; a refusal is about the whole bundle.
 
 mod bounded;
+pub mod browse;
 mod folder;
 mod layout;
 mod limits;
@@ -346,7 +347,8 @@ fn archive_stem(name: &str) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let lower = file.to_ascii_lowercase();
-    for extension in [".tar.gz", ".tgz", ".tar", ".zip", ".skill", ".gz"] {
+    // A gzip file is read as a compressed tar whatever its name, so `.gz` alone names one too.
+    for extension in browse::ARCHIVE_EXTENSIONS.iter().chain(&[".gz"]) {
         if lower.ends_with(extension) {
             return file[..file.len() - extension.len()].to_owned();
         }

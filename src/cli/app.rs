@@ -5,9 +5,10 @@ use std::path::Path;
 
 use crate::demo::Sandbox;
 use crate::tui::app::Setup;
+use crate::tui::model::shown_path;
 use crate::tui::theme::Theme;
 use crate::tui::workers::Target;
-use crate::tui::{self, AppError, Options};
+use crate::tui::{self, AppError, Ending, Options};
 
 use super::{Context, Failure, Outcome, project_dir};
 
@@ -34,6 +35,7 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         mouse: args.mouse,
         // https://no-color.org: present and not empty.
         theme: Theme::new(std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())),
+        work_dir: String::new(),
     };
     if args.demo {
         if project.is_some() {
@@ -43,22 +45,31 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         }
         let sandbox = Sandbox::create()?;
         setup.banner = Some(sandbox.banner());
+        setup.work_dir = shown_path(&sandbox.project(), &sandbox.home());
         let target = Target {
             env: sandbox.environment(),
             project: sandbox.project(),
         };
-        tui::run(Options { target, setup })?;
-        // The sandbox is deleted here, after the terminal is restored.
+        let ending = tui::run(Options { target, setup });
+        // The sandbox is deleted here, after the terminal is restored, however the app ended.
         drop(sandbox);
-        return Ok(Outcome::Done);
+        return Ok(outcome(ending?));
     }
     let context = Context::from_process(project_dir(project)?)?;
+    setup.work_dir = shown_path(&context.project, context.env.home());
     let target = Target {
         env: context.env,
         project: context.project,
     };
-    tui::run(Options { target, setup })?;
-    Ok(Outcome::Done)
+    Ok(outcome(tui::run(Options { target, setup })?))
+}
+
+/// A signal that stopped the app is the exit status's, as a shell reports it (128 + signal).
+fn outcome(ending: Ending) -> Outcome {
+    match ending {
+        Ending::Quit => Outcome::Done,
+        Ending::Signal(signal) => Outcome::Signalled(signal),
+    }
 }
 
 impl From<AppError> for Failure {

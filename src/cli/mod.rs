@@ -116,6 +116,8 @@ pub enum Outcome {
     Done,
     /// Refused, drift found or nothing matched.
     Negative,
+    /// The terminal app was stopped by this signal.
+    Signalled(i32),
 }
 
 /// Parse the process arguments, run the command, and give the exit code.
@@ -124,6 +126,9 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Negative) => ExitCode::from(1),
+        Ok(Outcome::Signalled(signal)) => {
+            ExitCode::from(u8::try_from(128 + signal.clamp(0, 127)).unwrap_or(u8::MAX))
+        }
         // A reader that stops early (`skilldeck list | head`) is not a failure.
         Err(Failure::Output(error)) if error.kind() == io::ErrorKind::BrokenPipe => {
             ExitCode::SUCCESS

@@ -109,6 +109,13 @@ pub trait Watch {
 
     /// `skill_dir` now holds the skill as installed; the place to keep it as a baseline.
     fn installed(&mut self, _skill_dir: &Path) {}
+
+    /// Whether to go on: asked before the root is locked (and created), and again once every
+    /// skill is staged and before the first is renamed into place. `false` stops the install
+    /// with [`InstallError::Cancelled`] and nothing in the root changed.
+    fn carry_on(&mut self) -> bool {
+        true
+    }
 }
 
 /// A watch that wants to hear nothing.
@@ -125,6 +132,8 @@ pub enum InstallError {
     BeforeReplace { dir: PathBuf, source: io::Error },
     #[error("{name}/SKILL.md {error}")]
     Record { name: String, error: StampError },
+    #[error("the import was cancelled before any skill was put in place; nothing was written")]
+    Cancelled,
 }
 
 /// What installing `skills` into `root` would do, reading only.
@@ -186,6 +195,9 @@ pub fn install(
         .iter()
         .map(|skill| sealed(skill))
         .collect::<Result<_, _>>()?;
+    if !watch.carry_on() {
+        return Err(InstallError::Cancelled);
+    }
     let lock = RootLock::acquire(root)?;
     let steps = plan(lock.root(), skills, force)?;
     let files_total: usize = sealed.iter().map(Vec::len).sum();
@@ -207,6 +219,10 @@ pub fn install(
         staged.push(staging);
     }
     sync_together(&mut staged)?;
+    if !watch.carry_on() {
+        // The staged folders are removed as they are dropped.
+        return Err(InstallError::Cancelled);
+    }
     let mut installed = Vec::with_capacity(steps.len());
     for (step, staging) in steps.iter().zip(staged) {
         let name = step.skill.name.as_str();
@@ -233,15 +249,20 @@ pub fn install(
 }
 
 /// One file as it is written.
-struct Sealed<'b> {
-    path: &'b str,
-    bytes: Cow<'b, [u8]>,
-    executable: bool,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sealed<'b> {
+    /// Its path below the skill's folder, `/`-separated.
+    pub path: &'b str,
+    pub bytes: Cow<'b, [u8]>,
+    pub executable: bool,
 }
 
-/// The files of `skill` as they are written: its `SKILL.md` with the record and the digest of
-/// all of them, the others byte for byte.
-fn sealed(skill: &BundledSkill) -> Result<Vec<Sealed<'_>>, InstallError> {
+/// The files of `skill` as an install writes them: its `SKILL.md` with the record and the
+/// digest of all of them, the others byte for byte. What a replacement is diffed against.
+///
+/// # Errors
+/// When the record cannot be written into its `SKILL.md`.
+pub fn sealed(skill: &BundledSkill) -> Result<Vec<Sealed<'_>>, InstallError> {
     let stamped = stamp(skill.manifest(), INSTALLED_BY, INSTALLED_VERSION).map_err(|error| {
         InstallError::Record {
             name: skill.name.clone(),

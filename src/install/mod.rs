@@ -8,7 +8,9 @@ mod import;
 mod swap;
 
 pub use existing::{Existing, judge};
-pub use import::{Action, Conflict, InstallError, Installed, Progress, Step, Watch, install, plan};
+pub use import::{
+    Action, Conflict, InstallError, Installed, Progress, Sealed, Step, Watch, install, plan, sealed,
+};
 #[cfg(not(unix))]
 pub use swap::lock_file;
 #[cfg(unix)]

@@ -52,4 +52,8 @@ impl<W: Watch> Watch for Keeping<'_, W> {
         }
         self.inner.installed(skill_dir);
     }
+
+    fn carry_on(&mut self) -> bool {
+        self.inner.carry_on()
+    }
 }

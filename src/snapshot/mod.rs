@@ -9,6 +9,8 @@
 //! - [`transcript`] finds the skill folders an agent session used;
 //! - [`diff`] compares a snapshot with the folder on disk, as a model both the command line and
 //!   the terminal app draw;
+//! - [`changes`] says which skills changed and what each is diffed against (the app's
+//!   "changed" view);
 //! - [`restore`] puts a snapshot back, atomically, after snapshotting what it replaces;
 //! - [`export`] packs a skill into a reproducible archive with its secrets [`redact`]ed.
 //!
@@ -16,6 +18,7 @@
 //! [`Store::take_before_overwrite`], and at import with [`Store::take`] as the baseline; an
 //! import does both through [`Keeping`].
 
+pub mod changes;
 pub mod diff;
 mod digest;
 pub mod export;

@@ -304,15 +304,7 @@ impl Store {
         let Some(latest) = self.latest(skill_dir)? else {
             return Ok(Comparison::NoSnapshot);
         };
-        match super::content_digest(skill_dir) {
-            Ok(now) if now == latest.info.digest => Ok(Comparison::Same(latest)),
-            Ok(now) => Ok(Comparison::Changed { latest, now }),
-            Err(SnapshotError::NotSkill(_)) => Ok(Comparison::Gone(latest)),
-            Err(SnapshotError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
-                Ok(Comparison::Gone(latest))
-            }
-            Err(error) => Err(error),
-        }
+        compare_with(latest, skill_dir)
     }
 
     fn take_with(&self, skill_dir: &Path, durability: Durability) -> Result<Taken, SnapshotError> {
@@ -443,6 +435,22 @@ impl Store {
             .collect();
         ids.sort();
         ids.iter().map(|path| Snapshot::load(path)).collect()
+    }
+}
+
+/// Whether the folder at `skill_dir` still holds what `latest`, its latest snapshot, holds.
+///
+/// # Errors
+/// When the folder exists but a file of it cannot be read.
+pub fn compare_with(latest: Snapshot, skill_dir: &Path) -> Result<Comparison, SnapshotError> {
+    match super::content_digest(skill_dir) {
+        Ok(now) if now == latest.info.digest => Ok(Comparison::Same(latest)),
+        Ok(now) => Ok(Comparison::Changed { latest, now }),
+        Err(SnapshotError::NotSkill(_)) => Ok(Comparison::Gone(latest)),
+        Err(SnapshotError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+            Ok(Comparison::Gone(latest))
+        }
+        Err(error) => Err(error),
     }
 }
 

@@ -8,9 +8,12 @@ use crate::roots::{AgentId, Source};
 
 use crate::scan::Progress;
 
+use super::changes::ChangeView;
+use super::diff::DiffView;
+use super::import::{Import, Step};
 use super::keymap::Mode;
 use super::model::{Deck, SkillView, Sort};
-use super::msg::Pane;
+use super::msg::{Effect, Pane};
 use super::theme::Theme;
 
 /// What the app is opened with.
@@ -20,6 +23,9 @@ pub struct Setup {
     pub banner: Option<String>,
     pub mouse: bool,
     pub theme: Theme,
+    /// The folder the app works in, as shown (`~/src/app`): where an export goes unless
+    /// another path is typed.
+    pub work_dir: String,
 }
 
 /// Which screen is up.
@@ -28,6 +34,8 @@ pub enum Screen {
     #[default]
     Skills,
     Roots,
+    /// The skills that changed since their snapshots.
+    Changed,
 }
 
 /// What is drawn over the screen.
@@ -38,14 +46,93 @@ pub enum Overlay {
     Help,
     /// Something went wrong that the person should read before going on.
     Message(String),
+    /// A question to answer before something is done.
+    Confirm(Confirm),
+    /// Where to export a skill to.
+    Export(ExportPrompt),
+}
+
+/// A yes-or-no question; yes carries out `effect`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confirm {
+    pub title: String,
+    pub lines: Vec<String>,
+    /// What the yes key does, in a word or two.
+    pub yes: String,
+    pub effect: Effect,
+}
+
+/// The line where the archive to export a skill to is typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportPrompt {
+    pub name: String,
+    pub dir: PathBuf,
+    pub text: String,
 }
 
 /// Which skills are shown.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
     pub source: Option<Source>,
     pub agent: Option<AgentId>,
     pub state: Option<State>,
+    pub installer: Option<By>,
+}
+
+/// Who installed the skills the installer filter shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum By {
+    Installer(String),
+    /// No installer's record at all.
+    Nobody,
+}
+
+/// Something a worker is asked for, until it arrives.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Loading<T> {
+    #[default]
+    Waiting,
+    Ready(T),
+    Failed(String),
+}
+
+/// The changed view's list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChangeList {
+    /// Sorted by name.
+    pub skills: Loading<Vec<ChangeView>>,
+    pub selected: usize,
+    /// Skills that could not be compared (a file could not be read).
+    pub unreadable: usize,
+}
+
+impl ChangeList {
+    pub fn shown(&self) -> &[ChangeView] {
+        match &self.skills {
+            Loading::Ready(skills) => skills,
+            _ => &[],
+        }
+    }
+
+    pub fn selected(&self) -> Option<&ChangeView> {
+        self.shown().get(self.selected)
+    }
+}
+
+/// The diff view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffState {
+    /// The diff asked for last; a diff for another request is dropped.
+    pub request: u64,
+    /// The skill, while its diff is made.
+    pub name: String,
+    /// Its folder, and its installer's untouched copy: what the diff is made from again after
+    /// a restore or an accept.
+    pub dir: PathBuf,
+    pub pristine: Option<PathBuf>,
+    pub view: Loading<Box<DiffView>>,
+    /// The first row shown.
+    pub scroll: usize,
 }
 
 /// The search line.
@@ -103,6 +190,12 @@ pub struct Viewport {
     pub preview_max: usize,
     pub help_rows: usize,
     pub help_max: usize,
+    pub changed_rows: usize,
+    /// Diff rows the last frame showed, and the furthest the diff can scroll.
+    pub diff_rows: usize,
+    pub diff_max: usize,
+    pub picker_rows: usize,
+    pub destination_rows: usize,
 }
 
 /// The whole state of the app.
@@ -133,6 +226,18 @@ pub struct App {
     pub theme: Theme,
     pub viewport: Viewport,
     pub running: bool,
+    pub changes: ChangeList,
+    pub diff: Option<DiffState>,
+    pub import: Option<Import>,
+    /// Where the last import picker was, to open there again.
+    pub picker_dir: Option<PathBuf>,
+    pub work_dir: String,
+    /// Counts requests to workers, so an answer to an older one is told apart.
+    pub requests: u64,
+    /// Tasks (snapshot, accept, restore, export) under way.
+    pub tasks: usize,
+    /// The signal that stopped the app, if one did.
+    pub signal: Option<i32>,
 }
 
 impl App {
@@ -141,19 +246,41 @@ impl App {
             banner: setup.banner,
             mouse: setup.mouse,
             theme: setup.theme,
+            work_dir: setup.work_dir,
             running: true,
             ..Self::default()
         }
     }
 
-    /// Which keys apply now.
+    /// Which keys apply now: the overlay's, else the import's step, else the diff's, else the
+    /// screen's.
     pub fn mode(&self) -> Mode {
-        match (&self.overlay, self.screen) {
-            (Overlay::Message(_), _) => Mode::Message,
-            (Overlay::Help, _) => Mode::Help,
-            (Overlay::None, Screen::Roots) => Mode::Roots,
-            (Overlay::None, Screen::Skills) if self.search.typing => Mode::Search,
-            (Overlay::None, Screen::Skills) => Mode::Skills,
+        match &self.overlay {
+            Overlay::Message(_) => return Mode::Message,
+            Overlay::Confirm(_) => return Mode::Confirm,
+            Overlay::Export(_) => return Mode::Export,
+            Overlay::Help => return Mode::Help,
+            Overlay::None => {}
+        }
+        if let Some(import) = &self.import {
+            return match import.step {
+                Step::Picking => Mode::Picker,
+                Step::Preview => Mode::Bundle,
+                Step::Refused(_) => Mode::Refused,
+                Step::Destination => Mode::Destination,
+                Step::Replace { .. } => Mode::Replace,
+                Step::Reading(_) | Step::Planning | Step::Installing(_) => Mode::Busy,
+                Step::Done(_) => Mode::Imported,
+            };
+        }
+        if self.diff.is_some() {
+            return Mode::Diff;
+        }
+        match self.screen {
+            Screen::Roots => Mode::Roots,
+            Screen::Changed => Mode::Changed,
+            Screen::Skills if self.search.typing => Mode::Search,
+            Screen::Skills => Mode::Skills,
         }
     }
 
@@ -166,7 +293,21 @@ impl App {
 
     /// Whether a worker's answer is awaited, so the runtime should look for it soon.
     pub fn waiting(&self) -> bool {
-        matches!(self.scan, Scan::Running(_)) || matches!(self.preview, Preview::Loading(_))
+        matches!(self.scan, Scan::Running(_))
+            || (self.scan == Scan::Done && self.changes.skills == Loading::Waiting)
+            || matches!(self.preview, Preview::Loading(_))
+            || self.tasks > 0
+            || self.import.as_ref().is_some_and(Import::waiting)
+            || self
+                .diff
+                .as_ref()
+                .is_some_and(|d| d.view == Loading::Waiting)
+    }
+
+    /// A new request number.
+    pub fn next_request(&mut self) -> u64 {
+        self.requests += 1;
+        self.requests
     }
 
     /// Whether anything narrows the list.
@@ -193,7 +334,7 @@ impl App {
 
     fn refresh_keeping(&mut self, keep: Option<PathBuf>) {
         let query = self.search.query.to_lowercase();
-        let filter = self.filter;
+        let filter = &self.filter;
         let skills = &self.deck.skills;
         // The deck comes ordered every way already (on the scan worker), so no key sorts.
         self.visible = self
@@ -201,7 +342,7 @@ impl App {
             .order(self.sort)
             .iter()
             .copied()
-            .filter(|&i| shows(&skills[i], &filter, &query))
+            .filter(|&i| shows(&skills[i], filter, &query))
             .collect();
         self.selected = keep
             .and_then(|dir| {
@@ -217,5 +358,17 @@ fn shows(skill: &SkillView, filter: &Filter, query: &str) -> bool {
     filter.source.is_none_or(|s| skill.source == s)
         && filter.state.is_none_or(|s| skill.state == s)
         && filter.agent.is_none_or(|a| skill.agents.contains(&a))
+        && filter
+            .installer
+            .as_ref()
+            .is_none_or(|by| installed_by(skill, by))
         && (query.is_empty() || skill.search_key.contains(query))
+}
+
+fn installed_by(skill: &SkillView, by: &By) -> bool {
+    match (by, &skill.owner) {
+        (By::Installer(name), Some(owner)) => owner.installer == *name,
+        (By::Nobody, None) => true,
+        _ => false,
+    }
 }

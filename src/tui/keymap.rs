@@ -10,17 +10,43 @@ use super::msg::Action;
 pub enum Mode {
     Skills,
     Roots,
+    Changed,
     Search,
+    Diff,
+    Picker,
+    /// An import's preview of the bundle.
+    Bundle,
+    /// The sentence that says why a bundle is refused.
+    Refused,
+    Destination,
+    /// An import's replacements, shown before they are confirmed.
+    Replace,
+    /// An import being read, judged or written.
+    Busy,
+    Imported,
+    Confirm,
+    Export,
     Help,
     /// An error message is open.
     Message,
 }
 
 impl Mode {
-    pub const ALL: [Mode; 5] = [
+    pub const ALL: [Mode; 16] = [
         Mode::Skills,
         Mode::Roots,
+        Mode::Changed,
         Mode::Search,
+        Mode::Diff,
+        Mode::Picker,
+        Mode::Bundle,
+        Mode::Refused,
+        Mode::Destination,
+        Mode::Replace,
+        Mode::Busy,
+        Mode::Imported,
+        Mode::Confirm,
+        Mode::Export,
         Mode::Help,
         Mode::Message,
     ];
@@ -30,10 +56,62 @@ impl Mode {
         match self {
             Mode::Skills => "Skill list",
             Mode::Roots => "Roots",
+            Mode::Changed => "Changed skills",
             Mode::Search => "Search line",
+            Mode::Diff => "Diff",
+            Mode::Picker => "Import: choosing a folder or an archive",
+            Mode::Bundle => "Import: what the bundle holds",
+            Mode::Refused => "Import: a refused bundle",
+            Mode::Destination => "Import: where the skills go",
+            Mode::Replace => "Import: skills it would replace",
+            Mode::Busy => "Import: under way",
+            Mode::Imported => "Import: done",
+            Mode::Confirm => "Questions",
+            Mode::Export => "Export: the archive's path",
             Mode::Help => "Help",
             Mode::Message => "Messages",
         }
+    }
+
+    /// The mode in a word or two, for saying where else a key applies.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Skills => "skill list",
+            Mode::Roots => "roots",
+            Mode::Changed => "changed",
+            Mode::Search => "search",
+            Mode::Diff => "diff",
+            Mode::Picker => "picker",
+            Mode::Bundle => "import preview",
+            Mode::Refused => "refusal",
+            Mode::Destination => "destination",
+            Mode::Replace => "replacements",
+            Mode::Busy => "import under way",
+            Mode::Imported => "import result",
+            Mode::Confirm => "question",
+            Mode::Export => "export",
+            Mode::Help => "help",
+            Mode::Message => "message",
+        }
+    }
+
+    /// Whether this is a step of the import flow.
+    pub fn is_import(self) -> bool {
+        matches!(
+            self,
+            Mode::Picker
+                | Mode::Bundle
+                | Mode::Refused
+                | Mode::Destination
+                | Mode::Replace
+                | Mode::Busy
+                | Mode::Imported
+        )
+    }
+
+    /// Whether letters typed in this mode are text (a search, a filter, a path).
+    pub fn types(self) -> bool {
+        matches!(self, Mode::Search | Mode::Picker | Mode::Export)
     }
 }
 
@@ -120,6 +198,13 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// Where the binding applies besides the section it is listed under, when that is a
+    /// few places (`also in changed, diff`); nothing for one that applies nearly everywhere.
+    pub fn also_in(&self) -> Option<String> {
+        let others: Vec<&str> = self.modes.iter().skip(1).map(|m| m.name()).collect();
+        (!others.is_empty() && others.len() <= 5).then(|| format!("also in {}", others.join(", ")))
+    }
+
     /// The keys, written for people: `j ↓`.
     pub fn key_names(&self) -> String {
         let names: Vec<String> = self.keys.iter().map(|k| k.name()).collect();
@@ -127,11 +212,32 @@ impl Binding {
     }
 }
 
-use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, PageDown, PageUp, Tab, Up};
-use Mode::{Help, Message, Roots, Search, Skills};
+use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Tab, Up};
+use Mode::{
+    Bundle, Busy, Changed, Confirm, Destination, Diff, Export, Help, Imported, Message, Picker,
+    Refused, Replace, Roots, Search, Skills,
+};
 
-const LISTS: &[Mode] = &[Skills, Roots, Help];
-const SCREENS: &[Mode] = &[Skills, Roots];
+/// The three screens.
+const SCREENS: &[Mode] = &[Skills, Roots, Changed];
+/// Where the cursor or the text moves with the vim keys as well as the arrows.
+const LISTS: &[Mode] = &[
+    Skills,
+    Roots,
+    Changed,
+    Diff,
+    Bundle,
+    Destination,
+    Replace,
+    Imported,
+    Help,
+];
+/// Where letters are text, so only the arrows and paging keys move.
+const TYPING_LISTS: &[Mode] = &[Search, Picker];
+/// The views of a diff.
+const DIFFS: &[Mode] = &[Diff, Replace];
+/// The steps of an import that Esc cancels.
+const IMPORTING: &[Mode] = &[Picker, Bundle, Refused, Destination, Replace, Busy];
 
 const fn bind(
     modes: &'static [Mode],
@@ -159,7 +265,7 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
-        SCREENS,
+        &[Skills, Roots, Changed, Diff],
         &[Key::char('?')],
         Action::ToggleHelp,
         "show this help",
@@ -187,10 +293,80 @@ pub static BINDINGS: &[Binding] = &[
         Some("drifted"),
     ),
     bind(
-        &[Skills],
+        &[Skills, Changed],
+        &[Key::char('D')],
+        Action::OpenDiff,
+        "diff it against its latest snapshot, or else its installer's untouched copy",
+        Some("diff"),
+    ),
+    bind(
+        &[Changed],
+        &[Key::code(Enter)],
+        Action::OpenDiff,
+        "diff it against its latest snapshot, or else its installer's untouched copy",
+        None,
+    ),
+    bind(
+        &[Changed, Diff],
+        &[Key::char('R')],
+        Action::Restore,
+        "restore its latest snapshot (asks first; what it holds now is snapshotted first)",
+        Some("restore"),
+    ),
+    bind(
+        &[Changed, Diff],
+        &[Key::char('a')],
+        Action::Accept,
+        "accept what it holds now as its new baseline (a snapshot)",
+        Some("accept"),
+    ),
+    bind(
+        &[Skills, Changed, Diff],
         &[Key::char('s')],
+        Action::Snapshot,
+        "snapshot the skill as it is now",
+        Some("snapshot"),
+    ),
+    bind(
+        &[Skills, Changed, Diff],
+        &[Key::char('e')],
+        Action::Export,
+        "export the skill to a .tar.gz, secrets removed (asks where)",
+        Some("export"),
+    ),
+    bind(
+        SCREENS,
+        &[Key::char('i')],
+        Action::Import,
+        "import skills from a folder or an archive",
+        Some("import"),
+    ),
+    bind(
+        &[Roots, Changed],
+        &[Key::char('1')],
+        Action::ShowSkills,
+        "the skills",
+        Some("skills"),
+    ),
+    bind(
+        &[Skills, Changed],
+        &[Key::char('2')],
+        Action::ShowRoots,
+        "the roots: every folder an agent reads skills from",
+        Some("roots"),
+    ),
+    bind(
+        &[Skills, Roots],
+        &[Key::char('3')],
+        Action::ShowChanged,
+        "the skills changed since their snapshots (or since installed)",
+        Some("changed"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('f')],
         Action::CycleSource,
-        "filter by source: plugin, organization, user, project, unknown, all",
+        "filter by source (where it is from): plugin, organization, user, project, unknown, all",
         Some("source"),
     ),
     bind(
@@ -202,9 +378,16 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Skills],
+        &[Key::char('w')],
+        Action::CycleInstaller,
+        "filter by installer (who put it there): each one found, then none, then all",
+        Some("installer"),
+    ),
+    bind(
+        &[Skills],
         &[Key::char('t')],
         Action::CycleState,
-        "filter by state: intact, modified, unrecorded, unreadable, all",
+        "filter by state: intact, modified, unrecorded, unreadable, unverifiable, all",
         Some("state"),
     ),
     bind(
@@ -243,18 +426,32 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
-        &[Skills],
-        &[Key::char('2')],
-        Action::ShowRoots,
-        "the roots: every folder an agent reads skills from",
-        Some("roots"),
+        DIFFS,
+        &[Key::char('n')],
+        Action::NextHunk,
+        "next hunk",
+        Some("hunk"),
     ),
     bind(
-        &[Roots],
-        &[Key::char('1')],
-        Action::ShowSkills,
-        "back to the skills",
-        Some("skills"),
+        DIFFS,
+        &[Key::char('N')],
+        Action::PreviousHunk,
+        "previous hunk",
+        None,
+    ),
+    bind(
+        DIFFS,
+        &[Key::char(']')],
+        Action::NextFile,
+        "next file",
+        Some("file"),
+    ),
+    bind(
+        DIFFS,
+        &[Key::char('[')],
+        Action::PreviousFile,
+        "previous file",
+        None,
     ),
     bind(
         LISTS,
@@ -302,7 +499,7 @@ pub static BINDINGS: &[Binding] = &[
         SCREENS,
         &[Key::char('r')],
         Action::Rescan,
-        "scan every root again",
+        "scan every root again, and compare the skills with their snapshots",
         Some("rescan"),
     ),
     bind(
@@ -313,11 +510,18 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
-        &[Skills, Roots, Help, Message],
+        &[Skills, Roots, Changed, Diff, Help, Message],
         &[Key::code(Esc)],
         Action::Back,
         "close, or step back; quits from the skill list",
         None,
+    ),
+    bind(
+        &[Diff],
+        &[Key::char('q')],
+        Action::Back,
+        "close the diff",
+        Some("close"),
     ),
     bind(
         &[Help],
@@ -348,36 +552,148 @@ pub static BINDINGS: &[Binding] = &[
         Some("cancel"),
     ),
     bind(
-        &[Search],
+        &[Search, Export],
         &[Key::code(Backspace)],
         Action::Erase,
         "erase a character",
         None,
     ),
     bind(
-        &[Search],
+        TYPING_LISTS,
         &[Key::code(Up)],
         Action::Up,
         "move up the matches",
         None,
     ),
     bind(
-        &[Search],
+        TYPING_LISTS,
         &[Key::code(Down)],
         Action::Down,
         "move down the matches",
         None,
     ),
+    bind(
+        &[Picker],
+        &[Key::code(PageUp), Key::ctrl('u')],
+        Action::PageUp,
+        "a page up",
+        None,
+    ),
+    bind(
+        &[Picker],
+        &[Key::code(PageDown), Key::ctrl('d')],
+        Action::PageDown,
+        "a page down",
+        None,
+    ),
+    bind(
+        &[Picker],
+        &[Key::code(Enter)],
+        Action::Choose,
+        "open the folder, or read the archive (or this folder) as a bundle",
+        Some("open"),
+    ),
+    bind(
+        &[Picker],
+        &[Key::code(Left)],
+        Action::Parent,
+        "the folder above",
+        Some("up"),
+    ),
+    bind(
+        &[Picker],
+        &[Key::code(Backspace)],
+        Action::Erase,
+        "erase a letter of the filter; with none, the folder above",
+        None,
+    ),
+    bind(
+        &[Bundle],
+        &[Key::char(' ')],
+        Action::ToggleSkill,
+        "take or leave the skill under the cursor",
+        Some("take/leave"),
+    ),
+    bind(
+        &[Bundle],
+        &[Key::code(Enter)],
+        Action::Choose,
+        "go on: choose where the skills go",
+        Some("go on"),
+    ),
+    bind(
+        &[Refused],
+        &[Key::code(Enter)],
+        Action::Choose,
+        "back to the picker, to choose another",
+        Some("pick another"),
+    ),
+    bind(
+        &[Destination],
+        &[Key::code(Enter)],
+        Action::Choose,
+        "install into the folder under the cursor",
+        Some("install"),
+    ),
+    bind(
+        &[Replace],
+        &[Key::char('y')],
+        Action::Confirm,
+        "replace them (what each holds now is snapshotted first)",
+        Some("replace"),
+    ),
+    bind(
+        IMPORTING,
+        &[Key::code(Esc)],
+        Action::Back,
+        "cancel the import; nothing is written",
+        Some("cancel"),
+    ),
+    bind(
+        &[Imported],
+        &[Key::code(Enter), Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "close; the skills are scanned again",
+        Some("close"),
+    ),
+    bind(
+        &[Confirm],
+        &[Key::char('y')],
+        Action::Confirm,
+        "yes",
+        Some("yes"),
+    ),
+    bind(
+        &[Confirm],
+        &[Key::char('n'), Key::code(Esc)],
+        Action::Back,
+        "no",
+        Some("no"),
+    ),
+    bind(
+        &[Export],
+        &[Key::code(Enter)],
+        Action::Choose,
+        "export to the path typed (a folder that exists; no file is replaced)",
+        Some("export"),
+    ),
+    bind(
+        &[Export],
+        &[Key::code(Esc)],
+        Action::Back,
+        "cancel the export",
+        Some("cancel"),
+    ),
 ];
 
-/// What the key does in `mode`, if anything. On the search line a character no binding takes
-/// is typed.
+/// What the key does in `mode`, if anything. Where letters are text (the search line, the
+/// picker's filter, a path) a character no binding takes is typed.
 pub fn resolve(mode: Mode, event: &KeyEvent) -> Option<Action> {
     let bound = BINDINGS
         .iter()
         .find(|b| b.modes.contains(&mode) && b.keys.iter().any(|k| k.matches(event)))
         .map(|b| b.action);
-    if bound.is_some() || mode != Mode::Search {
+    if bound.is_some() || !mode.types() {
         return bound;
     }
     let plain = !event
@@ -387,6 +703,16 @@ pub fn resolve(mode: Mode, event: &KeyEvent) -> Option<Action> {
         KeyCode::Char(c) if plain => Some(Action::Type(c)),
         _ => None,
     }
+}
+
+/// The first key that does `action` in `mode`, as written for people: for the sentences that
+/// name a key, so they say what the table says.
+pub fn key_for(mode: Mode, action: Action) -> String {
+    BINDINGS
+        .iter()
+        .find(|b| b.modes.contains(&mode) && b.action == action)
+        .and_then(|b| b.keys.first())
+        .map_or_else(|| "?".to_owned(), |key| key.name())
 }
 
 /// The footer's hints for `mode`: the first key of each binding with a hint, and its word.
@@ -453,7 +779,18 @@ mod tests {
             (Skills, key(PageUp, none), Some(Action::PageUp)),
             (Skills, plain('d'), Some(Action::ToggleDrifted)),
             (Skills, plain('/'), Some(Action::StartSearch)),
-            (Skills, plain('s'), Some(Action::CycleSource)),
+            (Skills, plain('s'), Some(Action::Snapshot)),
+            (Skills, plain('f'), Some(Action::CycleSource)),
+            (Skills, plain('w'), Some(Action::CycleInstaller)),
+            (Skills, plain('e'), Some(Action::Export)),
+            (Skills, plain('i'), Some(Action::Import)),
+            (
+                Skills,
+                key(KeyCode::Char('D'), shift),
+                Some(Action::OpenDiff),
+            ),
+            (Skills, plain('3'), Some(Action::ShowChanged)),
+            (Skills, plain('R'), None),
             (Skills, plain('a'), Some(Action::CycleAgent)),
             (Skills, plain('t'), Some(Action::CycleState)),
             (Skills, plain('o'), Some(Action::CycleSort)),
@@ -468,6 +805,63 @@ mod tests {
             (Skills, plain('x'), None),
             (Skills, key(KeyCode::Char('j'), KeyModifiers::ALT), None),
             (Roots, plain('1'), Some(Action::ShowSkills)),
+            (Roots, plain('3'), Some(Action::ShowChanged)),
+            (Roots, plain('s'), None),
+            (Changed, key(Enter, none), Some(Action::OpenDiff)),
+            (Changed, plain('D'), Some(Action::OpenDiff)),
+            (
+                Changed,
+                key(KeyCode::Char('R'), shift),
+                Some(Action::Restore),
+            ),
+            (Changed, plain('a'), Some(Action::Accept)),
+            (Changed, plain('s'), Some(Action::Snapshot)),
+            (Changed, plain('e'), Some(Action::Export)),
+            (Changed, plain('1'), Some(Action::ShowSkills)),
+            (Changed, plain('2'), Some(Action::ShowRoots)),
+            (Changed, plain('3'), None),
+            (Changed, plain('j'), Some(Action::Down)),
+            (Changed, key(Esc, none), Some(Action::Back)),
+            (Diff, plain('n'), Some(Action::NextHunk)),
+            (Diff, plain('N'), Some(Action::PreviousHunk)),
+            (Diff, plain(']'), Some(Action::NextFile)),
+            (Diff, plain('['), Some(Action::PreviousFile)),
+            (Diff, plain('R'), Some(Action::Restore)),
+            (Diff, plain('a'), Some(Action::Accept)),
+            (Diff, plain('q'), Some(Action::Back)),
+            (Diff, key(PageDown, none), Some(Action::PageDown)),
+            (Diff, plain('i'), None),
+            // In the picker, letters filter; only the arrows move.
+            (Picker, plain('j'), Some(Action::Type('j'))),
+            (Picker, plain('q'), Some(Action::Type('q'))),
+            (Picker, key(Down, none), Some(Action::Down)),
+            (Picker, key(Enter, none), Some(Action::Choose)),
+            (Picker, key(Left, none), Some(Action::Parent)),
+            (Picker, key(Backspace, none), Some(Action::Erase)),
+            (Picker, key(Esc, none), Some(Action::Back)),
+            (Bundle, plain(' '), Some(Action::ToggleSkill)),
+            (Bundle, key(Enter, none), Some(Action::Choose)),
+            (Bundle, plain('j'), Some(Action::Down)),
+            (Bundle, key(Esc, none), Some(Action::Back)),
+            (Refused, key(Enter, none), Some(Action::Choose)),
+            (Refused, plain(' '), None),
+            (Destination, key(Enter, none), Some(Action::Choose)),
+            (Destination, plain('k'), Some(Action::Up)),
+            (Replace, plain('y'), Some(Action::Confirm)),
+            (Replace, plain('n'), Some(Action::NextHunk)),
+            (Replace, key(Esc, none), Some(Action::Back)),
+            (Busy, key(Esc, none), Some(Action::Back)),
+            (Busy, plain('q'), None),
+            (Imported, key(Enter, none), Some(Action::Back)),
+            (Confirm, plain('y'), Some(Action::Confirm)),
+            (Confirm, plain('n'), Some(Action::Back)),
+            (Confirm, key(Esc, none), Some(Action::Back)),
+            (Confirm, plain('q'), None),
+            (Export, plain('x'), Some(Action::Type('x'))),
+            (Export, plain('/'), Some(Action::Type('/'))),
+            (Export, key(Backspace, none), Some(Action::Erase)),
+            (Export, key(Enter, none), Some(Action::Choose)),
+            (Export, key(Esc, none), Some(Action::Back)),
             (Roots, plain('j'), Some(Action::Down)),
             (Roots, plain('d'), None),
             (Roots, key(Esc, none), Some(Action::Back)),
@@ -540,8 +934,17 @@ mod tests {
         assert_eq!(skills[0], ("?".to_owned(), "help"));
         assert!(skills.contains(&("d".to_owned(), "drifted")));
         assert!(skills.contains(&("/".to_owned(), "search")));
+        assert!(skills.contains(&("s".to_owned(), "snapshot")));
+        assert!(skills.contains(&("f".to_owned(), "source")));
         assert!(!skills.iter().any(|(_, word)| *word == "skills"));
         assert_eq!(hints(Search)[0], ("Enter".to_owned(), "keep"));
+        assert!(hints(Diff).contains(&("R".to_owned(), "restore")));
+        assert_eq!(
+            hints(Confirm),
+            [("y".to_owned(), "yes"), ("n".to_owned(), "no")]
+        );
+        assert_eq!(key_for(Diff, Action::NextHunk), "n");
+        assert_eq!(key_for(Changed, Action::OpenDiff), "D");
     }
 
     #[test]

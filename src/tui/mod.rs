@@ -5,10 +5,21 @@
 //! one [`keymap`] table; [`update::update`] turns messages into a new [`app::App`] and
 //! [`msg::Effect`]s, with no I/O; the [`runtime`] carries the effects out on worker threads
 //! and draws with [`view::draw`], which only reads the app. Text from disk is sanitised once,
-//! where the inventory becomes the [`model`]. This module never touches the file system itself:
-//! the workers ask the domain (`scan`, `skill`) for everything.
+//! where the inventory becomes the [`model`] (and where the workers build the [`changes`],
+//! [`diff`] and [`import`] models). This module never touches the file system itself: the
+//! workers ask the domain (`scan`, `snapshot`, `bundle`, `install`) for everything.
+//!
+//! The app stops the way `q` stops it on SIGTERM, SIGHUP and SIGINT too ([`signals`]), so the
+//! terminal is restored and the demo's sandbox deleted; a panic on the UI thread restores the
+//! terminal through the panic hook ([`session`]). Debug builds (never release builds) panic on
+//! purpose when the key named by `SKILLDECK_DEBUG_PANIC_KEY` is pressed, so the end-to-end
+//! test can check that the terminal survives a panic.
 
 pub mod app;
+pub mod changes;
+pub mod diff;
+pub mod human;
+pub mod import;
 pub mod keymap;
 pub mod model;
 pub mod mouse;
@@ -16,6 +27,7 @@ pub mod msg;
 pub mod runtime;
 pub mod sanitize;
 mod session;
+mod signals;
 pub mod theme;
 pub mod update;
 pub mod view;
@@ -26,7 +38,7 @@ pub mod workers;
 use std::io::{self, IsTerminal};
 
 use app::{App, Setup};
-use runtime::{Runtime, TerminalEvents};
+use runtime::Runtime;
 use workers::Target;
 
 /// What the app is opened on, and how.
@@ -49,12 +61,21 @@ pub enum AppError {
     Terminal(io::Error),
 }
 
-/// Open the app on this terminal and run it until it is quit. The terminal is restored on
-/// every way out, a panic included.
+/// How the app ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The person quit.
+    Quit,
+    /// A signal asked it to stop.
+    Signal(i32),
+}
+
+/// Open the app on this terminal and run it until it is quit or told to stop by a signal. The
+/// terminal is restored on every way out, a panic included.
 ///
 /// # Errors
 /// When standard input or output is not a terminal, or the terminal fails.
-pub fn run(options: Options) -> Result<(), AppError> {
+pub fn run(options: Options) -> Result<Ending, AppError> {
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         return Err(AppError::NotATerminal);
     }
@@ -63,9 +84,59 @@ pub fn run(options: Options) -> Result<(), AppError> {
     let app = App::new(options.setup);
     let mut runtime =
         Runtime::new(terminal, app, options.target, Box::new(mouse)).map_err(AppError::Setup)?;
-    let result = runtime.run(&mut TerminalEvents).map_err(AppError::Terminal);
+    let signals = signals::watch(runtime.sender()).map_err(AppError::Setup)?;
+    let result = runtime
+        .run(&mut debug_panic::events())
+        .map_err(AppError::Terminal);
+    let ending = match runtime.app().signal {
+        Some(signal) => Ending::Signal(signal),
+        None => Ending::Quit,
+    };
     // The runtime owns the terminal and the mouse; both go before the session restores.
     drop(runtime);
     drop(session);
-    result
+    drop(signals);
+    result.map(|()| ending)
+}
+
+/// Input from the terminal; in a debug build, with a key that panics on purpose.
+#[cfg(not(debug_assertions))]
+mod debug_panic {
+    pub fn events() -> super::runtime::TerminalEvents {
+        super::runtime::TerminalEvents
+    }
+}
+
+/// Input from the terminal, with a panic on the UI thread when the key named by
+/// `SKILLDECK_DEBUG_PANIC_KEY` is pressed: how the end-to-end test makes the app panic. Only
+/// in debug builds; a release build has no such key.
+#[cfg(debug_assertions)]
+mod debug_panic {
+    use std::io;
+    use std::time::Duration;
+
+    use ratatui::crossterm::event::{Event, KeyCode};
+
+    use super::runtime::{Events, TerminalEvents};
+
+    pub struct PanicKey(Option<char>);
+
+    pub fn events() -> PanicKey {
+        let key = std::env::var("SKILLDECK_DEBUG_PANIC_KEY")
+            .ok()
+            .and_then(|v| v.chars().next());
+        PanicKey(key)
+    }
+
+    impl Events for PanicKey {
+        fn next(&mut self, timeout: Duration) -> io::Result<Option<Event>> {
+            let event = TerminalEvents.next(timeout)?;
+            if let (Some(key), Some(Event::Key(pressed))) = (self.0, &event)
+                && pressed.code == KeyCode::Char(key)
+            {
+                panic!("the panic asked for by SKILLDECK_DEBUG_PANIC_KEY");
+            }
+            Ok(event)
+        }
+    }
 }

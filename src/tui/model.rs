@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use crate::ownership::{Owner, Upstream};
 use crate::record::{SkillFile, State};
 use crate::roots::{AgentId, OnSameName, RootState, Scope, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
@@ -22,6 +23,8 @@ pub struct Deck {
     /// Indexes into `skills` in each order of [`Sort::ALL`], worked out once.
     orders: [Vec<usize>; 4],
     counts: Counts,
+    /// The installers of its skills, by name, each once.
+    installers: Vec<String>,
 }
 
 /// The order of the skill list.
@@ -116,6 +119,8 @@ pub struct SkillView {
     pub verdicts: Vec<Verdict>,
     pub state: State,
     pub record: Option<RecordView>,
+    /// Who installed it and from where, by any installer's record.
+    pub owner: Option<OwnerView>,
     /// The installer's digest of the files as they are now.
     pub digest: Option<String>,
     pub problems: Vec<String>,
@@ -148,6 +153,23 @@ pub struct RecordView {
     pub installed_by: String,
     pub installed_version: String,
     pub content_digest: String,
+}
+
+/// Who installed a skill, from where, and what its record allows to be checked, sanitised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnerView {
+    /// The installer's name: `skilldeck`, `skills-cli`, `claude-plugin`, ...
+    pub installer: String,
+    /// The repository, ref, path and commit it came from, as far as the record says.
+    pub upstream: Option<String>,
+    /// The repository alone, short, for the list.
+    pub repository: Option<String>,
+    /// Why the record cannot be verified, or what its check leaves out.
+    pub note: Option<String>,
+    /// An untouched copy the installer keeps, which the skill is diffed against when it has no
+    /// snapshot; never shown as it is.
+    pub pristine: Option<PathBuf>,
+    pub shown_pristine: Option<String>,
 }
 
 /// One line of a skill's file tree.
@@ -207,16 +229,28 @@ impl Deck {
     pub fn from_views(skills: Vec<SkillView>, roots: Vec<RootView>) -> Self {
         let orders = Sort::ALL.map(|sort| sort.order(&skills));
         let counts = Counts::of(&skills, &roots);
+        let mut installers: Vec<String> = skills
+            .iter()
+            .filter_map(|s| s.owner.as_ref().map(|o| o.installer.clone()))
+            .collect();
+        installers.sort();
+        installers.dedup();
         Self {
             skills,
             roots,
             orders,
             counts,
+            installers,
         }
     }
 
     pub fn counts(&self) -> Counts {
         self.counts
+    }
+
+    /// The installers of its skills, by name.
+    pub fn installers(&self) -> &[String] {
+        &self.installers
     }
 
     /// Indexes into `skills` in the order `sort` gives.
@@ -305,6 +339,7 @@ fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
             installed_version: sanitize::line(&record.installed_version),
             content_digest: sanitize::line(&record.content_digest),
         }),
+        owner: skill.owner.as_deref().map(|owner| owner_view(owner, home)),
         digest: skill.digest.as_ref().map(|d| d.as_str().to_owned()),
         problems: skill
             .problems
@@ -315,6 +350,60 @@ fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
         modified: skill.modified,
         age: skill.modified.and_then(|at| now.duration_since(at).ok()),
     }
+}
+
+fn owner_view(owner: &Owner, home: &Path) -> OwnerView {
+    let upstream = owner.upstream.as_ref();
+    OwnerView {
+        installer: sanitize::line(owner.installer.name()),
+        upstream: upstream.map(upstream_text).filter(|text| !text.is_empty()),
+        repository: upstream
+            .and_then(|u| u.repository.as_deref())
+            .map(|repository| sanitize::line(short_repository(repository))),
+        note: owner.note.as_deref().map(sanitize::line),
+        pristine: owner.pristine.clone(),
+        shown_pristine: owner.pristine.as_deref().map(|p| shown_path(p, home)),
+    }
+}
+
+/// `acme/tools@v2 skills/pdf (1a2b3c4d5e6f)`: what is known of where a skill came from.
+fn upstream_text(upstream: &Upstream) -> String {
+    let mut text = upstream
+        .repository
+        .as_deref()
+        .map(short_repository)
+        .unwrap_or_default()
+        .to_owned();
+    if let Some(reference) = &upstream.reference {
+        text.push('@');
+        text.push_str(reference);
+    }
+    for part in [
+        upstream.path.as_deref(),
+        upstream.commit.as_deref().map(short_commit),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(part);
+    }
+    sanitize::line(&text)
+}
+
+/// A repository without the scheme and `.git` its URL may carry: `github.com/acme/tools`.
+fn short_repository(repository: &str) -> &str {
+    let bare = repository
+        .strip_prefix("https://")
+        .or_else(|| repository.strip_prefix("http://"))
+        .unwrap_or(repository);
+    bare.strip_suffix(".git").unwrap_or(bare)
+}
+
+fn short_commit(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
 }
 
 /// The files of a skill as a tree, folders before what they hold, in the digest's order.
@@ -420,6 +509,25 @@ mod tests {
                 executable: true
             }
         );
+    }
+
+    #[test]
+    fn upstreams_read_short() {
+        let upstream = Upstream {
+            repository: Some("https://github.com/acme/tools.git".to_owned()),
+            reference: Some("v2".to_owned()),
+            path: Some("skills/pdf".to_owned()),
+            commit: Some("1a2b3c4d5e6f7a8b9c0d".to_owned()),
+        };
+        assert_eq!(
+            upstream_text(&upstream),
+            "github.com/acme/tools@v2 skills/pdf 1a2b3c4d5e6f"
+        );
+        let path_only = Upstream {
+            path: Some("plugins/x".to_owned()),
+            ..Upstream::default()
+        };
+        assert_eq!(upstream_text(&path_only), "plugins/x");
     }
 
     #[test]

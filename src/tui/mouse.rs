@@ -17,6 +17,7 @@ pub fn translate(app: &App, view: &ViewState, event: &MouseEvent) -> Option<Msg>
     let areas = &view.areas;
     let pane = match app.screen {
         Screen::Roots => areas.roots.contains(at).then_some(Pane::List),
+        Screen::Changed => areas.changed.contains(at).then_some(Pane::List),
         Screen::Skills => [
             (areas.list, Pane::List),
             (areas.detail, Pane::Detail),
@@ -26,16 +27,22 @@ pub fn translate(app: &App, view: &ViewState, event: &MouseEvent) -> Option<Msg>
         .find(|(area, _)| area.contains(at))
         .map(|(_, pane)| pane),
     };
-    let help = app.overlay == Overlay::Help;
+    // Over the help, the diff or an import, the wheel scrolls what is open.
+    let help = app.overlay == Overlay::Help || app.diff.is_some() || app.import.is_some();
     match event.kind {
         MouseEventKind::ScrollDown if help => Some(Msg::Scroll(Pane::List, WHEEL_ROWS)),
         MouseEventKind::ScrollUp if help => Some(Msg::Scroll(Pane::List, -WHEEL_ROWS)),
         MouseEventKind::ScrollDown => pane.map(|p| Msg::Scroll(p, WHEEL_ROWS)),
         MouseEventKind::ScrollUp => pane.map(|p| Msg::Scroll(p, -WHEEL_ROWS)),
-        MouseEventKind::Down(MouseButton::Left) if app.overlay == Overlay::None => {
+        MouseEventKind::Down(MouseButton::Left) if !help && app.overlay == Overlay::None => {
             let (rows, offset, len) = match app.screen {
                 Screen::Skills => (areas.list_rows, view.list_offset, app.visible.len()),
                 Screen::Roots => (areas.roots_rows, view.roots_offset, app.deck.roots.len()),
+                Screen::Changed => (
+                    areas.changed_rows,
+                    view.changed_offset,
+                    app.changes.shown().len(),
+                ),
             };
             match row_at(rows, at, offset) {
                 Some(index) if index < len => Some(Msg::Select(index)),

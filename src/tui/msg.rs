@@ -5,6 +5,11 @@ use std::path::PathBuf;
 
 use crate::scan::Progress;
 
+use super::changes::ChangeView;
+use super::diff::DiffView;
+use super::import::{
+    BundleView, ConflictView, DestinationView, ImportedView, PlaceView, RefusalView,
+};
 use super::model::Deck;
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
@@ -24,7 +29,7 @@ pub enum Action {
     /// Focus the `SKILL.md` preview.
     OpenPreview,
     StartSearch,
-    /// A character typed into the search line.
+    /// A character typed into the search line, the picker's filter or a prompt.
     Type(char),
     Erase,
     /// Keep the search and go back to the list.
@@ -32,15 +37,41 @@ pub enum Action {
     CycleSource,
     CycleAgent,
     CycleState,
+    CycleInstaller,
     /// Show only the skills whose files no longer match their record, or everything again.
     ToggleDrifted,
     CycleSort,
     ClearFilters,
     ShowSkills,
     ShowRoots,
+    ShowChanged,
     ToggleHelp,
     Rescan,
     ToggleMouse,
+    /// Open the diff of the selected skill.
+    OpenDiff,
+    NextHunk,
+    PreviousHunk,
+    NextFile,
+    PreviousFile,
+    /// Snapshot the selected skill.
+    Snapshot,
+    /// Accept the selected skill's content as its new baseline.
+    Accept,
+    /// Restore the selected skill's latest snapshot (asks first).
+    Restore,
+    /// Export the selected skill to an archive (asks where).
+    Export,
+    /// Open the import picker.
+    Import,
+    /// Go on with what is under the cursor: open a folder, read an archive, go to the next step.
+    Choose,
+    /// Go up to the folder above, in the picker.
+    Parent,
+    /// Take or leave the skill under the cursor, in an import's preview.
+    ToggleSkill,
+    /// Say yes to what is asked.
+    Confirm,
 }
 
 /// One of the panes of the skill screen.
@@ -58,7 +89,7 @@ pub enum Msg {
     /// The app has just opened.
     Started,
     Action(Action),
-    /// A click on a row of the skill list or the roots table (its index in what is shown).
+    /// A click on a row of the list shown (its index in what is shown).
     Select(usize),
     /// A click on a pane.
     Focus(Pane),
@@ -68,13 +99,71 @@ pub enum Msg {
     Resized,
     ScanProgress(Progress),
     ScanDone(Box<Deck>),
+    /// The skills that changed since their snapshots, found after a scan, or why they could
+    /// not be compared.
+    Changes(Result<Changes, String>),
+    /// One skill compared again after a snapshot of it: its row, or none when it is unchanged.
+    Compared {
+        dir: PathBuf,
+        change: Option<ChangeView>,
+    },
     /// The text of a skill's `SKILL.md`, as display-safe lines, or why it could not be read.
     Preview {
         dir: PathBuf,
         text: Result<Vec<String>, String>,
     },
+    /// A diff asked for with `request`, or why it could not be made.
+    Diff {
+        request: u64,
+        diff: Result<Box<DiffView>, String>,
+    },
+    /// A task the person asked for (snapshot, accept, restore, export) is over: a note for the
+    /// status line, or a failure for a message. `rescan` when it changed skills on disk.
+    TaskDone {
+        result: Result<String, String>,
+        rescan: bool,
+    },
+    /// A folder listed for the import picker, for the listing asked for with `request`.
+    Listing {
+        request: u64,
+        place: Result<PlaceView, String>,
+    },
+    /// News from an import's worker.
+    Import {
+        session: u64,
+        event: ImportEvent,
+    },
     /// Something failed that the person should be told: a worker stopped, the terminal refused a mode.
     Failed(String),
+    /// The process was asked to stop (SIGTERM, SIGHUP, SIGINT): leave as on `q`.
+    Signal(i32),
+}
+
+/// The changed skills, and how many could not be compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    pub skills: Vec<ChangeView>,
+    pub unreadable: usize,
+}
+
+/// What an import's worker reports.
+#[derive(Debug)]
+pub enum ImportEvent {
+    /// The bundle read whole, with the places its skills can go, or why it is refused.
+    Read(Result<(Box<BundleView>, Vec<DestinationView>), RefusalView>),
+    /// Skills the import would replace; it waits for a forced install or a cancel.
+    Conflicts {
+        conflicts: Vec<ConflictView>,
+        diff: Box<DiffView>,
+    },
+    Progress {
+        skill: String,
+        files_done: usize,
+        files_total: usize,
+    },
+    /// The install stopped, as asked, before any skill was put in place.
+    Cancelled,
+    Done(Result<ImportedView, String>),
 }
 
 /// What `update` asks the runtime to do.
@@ -83,4 +172,53 @@ pub enum Effect {
     StartScan,
     ReadPreview(PathBuf),
     SetMouse(bool),
+    /// Diff the skill at `dir` against its latest snapshot, else the installer's untouched
+    /// copy at `pristine`.
+    ComputeDiff {
+        request: u64,
+        name: String,
+        dir: PathBuf,
+        pristine: Option<PathBuf>,
+    },
+    TakeSnapshot {
+        name: String,
+        dir: PathBuf,
+    },
+    Accept {
+        name: String,
+        dir: PathBuf,
+    },
+    Restore {
+        name: String,
+        dir: PathBuf,
+        snapshot: String,
+    },
+    /// Export the skill at `dir` to `to`, as typed (`~/` is the home folder; a relative path is
+    /// taken from the folder the app works in).
+    Export {
+        name: String,
+        dir: PathBuf,
+        to: String,
+    },
+    /// List a folder for the picker; the start folder when `None`.
+    Browse {
+        request: u64,
+        dir: Option<PathBuf>,
+    },
+    /// Start an import session: read the bundle at `source`.
+    ReadBundle {
+        session: u64,
+        source: PathBuf,
+    },
+    /// Install the chosen skills of the session's bundle into `root`.
+    Install {
+        session: u64,
+        root: PathBuf,
+        skills: Vec<String>,
+        force: bool,
+    },
+    /// Stop the session: drop its bundle, and stop its install before anything is put in place.
+    CancelImport {
+        session: u64,
+    },
 }

@@ -22,7 +22,8 @@ use super::msg::{Effect, Msg};
 use super::update::update;
 use super::view;
 use super::view_state::ViewState;
-use super::workers::{self, Target};
+use super::workers::import::{ImportSession, spawn_import};
+use super::workers::{self, Target, tasks};
 
 /// The poll timeout while a worker's answer is awaited.
 const WAITING: Duration = Duration::from_millis(15);
@@ -78,6 +79,8 @@ pub struct Runtime<B: Backend> {
     rx: Receiver<Msg>,
     previews: Sender<PathBuf>,
     mouse: Box<dyn MouseSwitch>,
+    /// The import under way, if one is.
+    import: Option<ImportSession>,
 }
 
 impl<B: Backend> Runtime<B> {
@@ -100,11 +103,17 @@ impl<B: Backend> Runtime<B> {
             rx,
             previews,
             mouse,
+            import: None,
         })
     }
 
     pub fn app(&self) -> &App {
         &self.app
+    }
+
+    /// Where messages to the app are sent from other threads (the signal watcher's).
+    pub fn sender(&self) -> Sender<Msg> {
+        self.tx.clone()
     }
 
     pub fn terminal(&self) -> &Terminal<B> {
@@ -215,17 +224,56 @@ impl<B: Backend> Runtime<B> {
     /// Apply a message and carry out what it asks for.
     pub fn dispatch(&mut self, msg: Msg) {
         for effect in update(&mut self.app, msg) {
-            match effect {
-                Effect::StartScan => workers::spawn_scan(self.target.clone(), self.tx.clone()),
-                Effect::ReadPreview(dir) => {
-                    let _ = self.previews.send(dir);
+            self.carry_out(effect);
+        }
+    }
+
+    fn carry_out(&mut self, effect: Effect) {
+        let (target, tx) = (&self.target, self.tx.clone());
+        match effect {
+            Effect::StartScan => workers::spawn_scan(target.clone(), tx),
+            Effect::ReadPreview(dir) => {
+                let _ = self.previews.send(dir);
+            }
+            Effect::SetMouse(on) => {
+                if let Err(error) = self.mouse.set(on) {
+                    let _ = tx.send(Msg::Failed(format!(
+                        "The terminal refused the mouse: {error}"
+                    )));
                 }
-                Effect::SetMouse(on) => {
-                    if let Err(error) = self.mouse.set(on) {
-                        let _ = self.tx.send(Msg::Failed(format!(
-                            "The terminal refused the mouse: {error}"
-                        )));
-                    }
+            }
+            Effect::ComputeDiff {
+                request,
+                name,
+                dir,
+                pristine,
+            } => tasks::diff(target, tx, request, name, dir, pristine),
+            Effect::TakeSnapshot { name, dir } => tasks::snapshot(target, tx, name, dir, false),
+            Effect::Accept { name, dir } => tasks::snapshot(target, tx, name, dir, true),
+            Effect::Restore {
+                name,
+                dir,
+                snapshot,
+            } => tasks::restore(target, tx, name, dir, snapshot),
+            Effect::Export { name, dir, to } => tasks::export(target, tx, name, dir, to),
+            Effect::Browse { request, dir } => tasks::browse(target, tx, request, dir),
+            Effect::ReadBundle { session, source } => {
+                // A session before this one is let go (and stopped) as it is replaced.
+                self.import = Some(spawn_import(target, tx, session, source));
+            }
+            Effect::Install {
+                session,
+                root,
+                skills,
+                force,
+            } => {
+                if let Some(import) = self.import.as_ref().filter(|i| i.session == session) {
+                    import.install(root, skills, force);
+                }
+            }
+            Effect::CancelImport { session } => {
+                if self.import.as_ref().is_some_and(|i| i.session == session) {
+                    self.import = None;
                 }
             }
         }

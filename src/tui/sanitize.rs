@@ -22,39 +22,90 @@ pub fn line(text: &str) -> String {
 /// Text as display-safe lines.
 pub fn lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut current = String::new();
-    let mut column = 0;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' => {
-                out.push(std::mem::take(&mut current));
-                column = 0;
-            }
-            '\r' => {
-                // CR LF is one break; a lone CR (progress output) starts a line too.
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
+    let mut cleaner = Cleaner::default();
+    cleaner.feed(text, |line| out.push(line));
+    out.push(cleaner.current);
+    out
+}
+
+/// Parts of one line (a diff line and its changed words), each made display-safe as [`line`]
+/// does it, with tab stops counted from the start of the whole line so the parts still line
+/// up; each part keeps its flag.
+pub fn parts<'a, T: Copy>(parts: impl IntoIterator<Item = (&'a str, T)>) -> Vec<(String, T)> {
+    let parts: Vec<(&str, T)> = parts.into_iter().collect();
+    // Most lines are printable ASCII with no tab: nothing to clean, and a diff has thousands.
+    if parts.iter().all(|(text, _)| is_plain(text)) {
+        return parts
+            .into_iter()
+            .map(|(text, flag)| (text.to_owned(), flag))
+            .collect();
+    }
+    let mut cleaner = Cleaner {
+        one_line: true,
+        ..Cleaner::default()
+    };
+    let mut out = Vec::new();
+    for (text, flag) in parts {
+        cleaner.feed(text, |_| {});
+        out.push((std::mem::take(&mut cleaner.current), flag));
+    }
+    out
+}
+
+/// Text being made display-safe, a line at a time.
+#[derive(Default)]
+struct Cleaner {
+    current: String,
+    /// Display columns since the start of the line, for tab stops.
+    column: usize,
+    /// A line break becomes a space rather than ending the line.
+    one_line: bool,
+}
+
+impl Cleaner {
+    /// Clean `text` onto the current line; at each line break, hand the line so far to `ended`.
+    fn feed(&mut self, text: &str, mut ended: impl FnMut(String)) {
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\n' => self.break_line(&mut ended),
+                '\r' => {
+                    // CR LF is one break; a lone CR (progress output) starts a line too.
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    self.break_line(&mut ended);
                 }
-                out.push(std::mem::take(&mut current));
-                column = 0;
-            }
-            '\t' => {
-                let spaces = TAB_STOP - column % TAB_STOP;
-                current.extend(std::iter::repeat_n(' ', spaces));
-                column += spaces;
-            }
-            '\u{1b}' => skip_escape(&mut chars),
-            '\u{9b}' => skip_until_final(&mut chars),
-            c if is_invisible(c) => {}
-            c => {
-                current.push(c);
-                column += c.width().unwrap_or(0);
+                '\t' => {
+                    let spaces = TAB_STOP - self.column % TAB_STOP;
+                    self.current.extend(std::iter::repeat_n(' ', spaces));
+                    self.column += spaces;
+                }
+                '\u{1b}' => skip_escape(&mut chars),
+                '\u{9b}' => skip_until_final(&mut chars),
+                c if is_invisible(c) => {}
+                c => {
+                    self.current.push(c);
+                    self.column += c.width().unwrap_or(0);
+                }
             }
         }
     }
-    out.push(current);
-    out
+
+    fn break_line(&mut self, ended: &mut impl FnMut(String)) {
+        if self.one_line {
+            self.current.push(' ');
+            self.column += 1;
+        } else {
+            ended(std::mem::take(&mut self.current));
+            self.column = 0;
+        }
+    }
+}
+
+/// Printable ASCII only: text that cleaning leaves as it is.
+fn is_plain(text: &str) -> bool {
+    text.bytes().all(|b| (0x20..0x7f).contains(&b))
 }
 
 /// Control characters (C0, DEL, C1) and the formatting characters that reorder or hide text.
@@ -153,6 +204,32 @@ mod tests {
         assert_eq!(lines("50%\r100%"), ["50%", "100%"]);
         assert_eq!(lines("end\n"), ["end", ""]);
         assert_eq!(line("two\nlines"), "two lines");
+    }
+
+    #[test]
+    fn parts_of_a_line_keep_their_flags_and_its_tab_stops() {
+        let cleaned = parts([("a\t", false), ("b\tc\u{1b}[31m", true), ("\r\nd", false)]);
+        assert_eq!(
+            cleaned,
+            [
+                ("a   ".to_owned(), false),
+                ("b   c".to_owned(), true),
+                (" d".to_owned(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn plain_parts_are_kept_as_they_are() {
+        assert_eq!(
+            parts([("plain text", 1), (" and more", 2)]),
+            [("plain text".to_owned(), 1), (" and more".to_owned(), 2)]
+        );
+        // One part that needs cleaning cleans them all, tab stops counted across.
+        assert_eq!(
+            parts([("ab", 1), ("\tc", 2)]),
+            [("ab".to_owned(), 1), ("  c".to_owned(), 2)]
+        );
     }
 
     #[test]

@@ -36,6 +36,11 @@ pub struct Theme {
     pub heading: Style,
     pub frontmatter: Style,
     pub gauge: Style,
+    /// A diff's added and removed lines, and the changed words inside them.
+    pub added: Style,
+    pub removed: Style,
+    pub added_word: Style,
+    pub removed_word: Style,
 }
 
 impl Default for Theme {
@@ -81,6 +86,11 @@ impl Theme {
             heading: fg(Color::Cyan).add_modifier(Modifier::BOLD),
             frontmatter: fg(Color::DarkGray),
             gauge: fg(Color::Cyan),
+            added: fg(Color::Green),
+            removed: fg(Color::Red),
+            // Reversed, so the word stands on the line's own colour in light and dark themes.
+            added_word: fg(Color::Green).add_modifier(Modifier::REVERSED | Modifier::BOLD),
+            removed_word: fg(Color::Red).add_modifier(Modifier::REVERSED | Modifier::BOLD),
         }
     }
 
@@ -111,6 +121,10 @@ impl Theme {
             heading: bold,
             frontmatter: dim,
             gauge: none,
+            added: none,
+            removed: none,
+            added_word: Style::new().add_modifier(Modifier::REVERSED),
+            removed_word: Style::new().add_modifier(Modifier::REVERSED),
         }
     }
 
@@ -202,6 +216,10 @@ mod tests {
             plain.heading,
             plain.frontmatter,
             plain.gauge,
+            plain.added,
+            plain.removed,
+            plain.added_word,
+            plain.removed_word,
         ];
         for style in styles {
             assert_eq!(style.fg, None, "{style:?}");

@@ -1,6 +1,7 @@
 //! The only state drawing writes: how far each list is scrolled so the cursor stays in view,
-//! where each pane was drawn (for the mouse), how much each pane showed (for paging), and the
-//! preview wrapped to the pane's width, kept until the text or the width changes.
+//! where each pane was drawn (for the mouse), how much each pane showed (for paging and for the
+//! furthest a diff scrolls), and the preview wrapped to the pane's width, kept until the text
+//! or the width changes.
 
 use ratatui::layout::Rect;
 
@@ -16,6 +17,8 @@ pub struct Areas {
     pub preview: Rect,
     pub roots: Rect,
     pub roots_rows: Rect,
+    pub changed: Rect,
+    pub changed_rows: Rect,
 }
 
 /// One line of a `SKILL.md` as the preview draws it.
@@ -46,6 +49,10 @@ pub struct ViewState {
     /// The first row of the skill list on screen.
     pub list_offset: usize,
     pub roots_offset: usize,
+    pub changed_offset: usize,
+    pub picker_offset: usize,
+    pub bundle_offset: usize,
+    pub destination_offset: usize,
     pub areas: Areas,
     pub viewport: Viewport,
     pub wrapped: WrappedPreview,

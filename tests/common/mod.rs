@@ -4,7 +4,10 @@
 
 #![allow(dead_code)]
 
+pub mod app;
 pub mod archive;
+pub mod deck;
+pub mod store;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 use similar::{Algorithm, ChangeTag, DiffOp, InlineChange, TextDiff};
 
+use crate::bundle::BundledSkill;
+use crate::install;
 use crate::skill::{SKILL_FILE, manifest_text};
 use crate::untrusted::{Links, open_regular};
 
@@ -203,38 +205,127 @@ pub struct Line {
 /// When a file of either side cannot be read.
 pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError> {
     let old = Listing::read(&snapshot.files())?;
-    let mut new = match Listing::read(dir) {
-        Ok(listing) => listing.files,
-        Err(SnapshotError::NotSkill(_)) => Vec::new(),
-        Err(SnapshotError::Read { source, .. })
-            if source.kind() == std::io::ErrorKind::NotFound =>
-        {
-            Vec::new()
-        }
-        Err(error) => return Err(error),
-    };
+    let mut new = listed_or_gone(dir)?;
     if snapshot.info.truncated {
         new.retain(|f| f.rel == SKILL_FILE);
     }
-    diff_files(&old.files, &new, snapshot.info.truncated)
+    diff_files(
+        &on_disk(&old.files),
+        &on_disk(&new),
+        snapshot.info.truncated,
+    )
 }
 
-/// Compare two listings, each sorted by path.
-fn diff_files(old: &[Entry], new: &[Entry], truncated: bool) -> Result<SkillDiff, SnapshotError> {
+/// Compare an untouched copy of a skill that its installer keeps elsewhere (a marketplace
+/// clone's) with the skill folder at `dir`, both listed as a snapshot lists them.
+///
+/// # Errors
+/// When `pristine` is not a skill, or a file of either side cannot be read.
+pub fn between(pristine: &Path, dir: &Path) -> Result<SkillDiff, SnapshotError> {
+    let old = Listing::read(pristine)?;
+    let new = listed_or_gone(dir)?;
+    diff_files(&on_disk(&old.files), &on_disk(&new), false)
+}
+
+/// Compare the skill folder at `dir` with what installing `skill` over it would write: what a
+/// replacement would change, shown before it is made.
+///
+/// # Errors
+/// When a file of the folder cannot be read.
+pub fn before_replacing(dir: &Path, skill: &BundledSkill) -> Result<SkillDiff, ReplaceDiffError> {
+    let old = listed_or_gone(dir)?;
+    let mut sealed = install::sealed(skill)?;
+    sealed.sort_by(|a, b| a.path.cmp(b.path));
+    let new: Vec<Side<'_>> = sealed
+        .iter()
+        .map(|file| Side::Memory {
+            rel: file.path,
+            bytes: &file.bytes,
+            executable: file.executable,
+        })
+        .collect();
+    Ok(diff_files(&on_disk(&old), &new, false)?)
+}
+
+/// Why the diff before a replacement could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceDiffError {
+    #[error(transparent)]
+    Read(#[from] SnapshotError),
+    #[error(transparent)]
+    Seal(#[from] install::InstallError),
+}
+
+/// The files of the folder at `dir`; none when it is gone or no longer a skill.
+fn listed_or_gone(dir: &Path) -> Result<Vec<Entry>, SnapshotError> {
+    match Listing::read(dir) {
+        Ok(listing) => Ok(listing.files),
+        Err(SnapshotError::NotSkill(_)) => Ok(Vec::new()),
+        Err(SnapshotError::Read { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Ok(Vec::new())
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// One file of one side of a diff: on disk, or in memory (what an install would write).
+enum Side<'a> {
+    Disk(&'a Entry),
+    Memory {
+        rel: &'a str,
+        bytes: &'a [u8],
+        executable: bool,
+    },
+}
+
+impl Side<'_> {
+    fn rel(&self) -> &str {
+        match self {
+            Side::Disk(entry) => &entry.rel,
+            Side::Memory { rel, .. } => rel,
+        }
+    }
+
+    fn load(&self) -> Result<Loaded, SnapshotError> {
+        match self {
+            Side::Disk(entry) => Loaded::read(entry),
+            Side::Memory {
+                bytes, executable, ..
+            } => Ok(Loaded::held(bytes, *executable)),
+        }
+    }
+}
+
+fn on_disk(entries: &[Entry]) -> Vec<Side<'_>> {
+    entries.iter().map(Side::Disk).collect()
+}
+
+/// Compare two sides, each sorted by path.
+fn diff_files(
+    old: &[Side<'_>],
+    new: &[Side<'_>],
+    truncated: bool,
+) -> Result<SkillDiff, SnapshotError> {
     let mut files = Vec::new();
     let mut frontmatter = None;
     let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
     loop {
         let pair = match (o.peek(), n.peek()) {
             (None, None) => break,
-            (Some(a), Some(b)) if a.rel == b.rel => (o.next(), n.next()),
-            (Some(a), Some(b)) if a.rel < b.rel => (o.next(), None),
+            (Some(a), Some(b)) if a.rel() == b.rel() => (o.next(), n.next()),
+            (Some(a), Some(b)) if a.rel() < b.rel() => (o.next(), None),
             (Some(_), None) => (o.next(), None),
             _ => (None, n.next()),
         };
-        let old = pair.0.map(Loaded::read).transpose()?;
-        let new = pair.1.map(Loaded::read).transpose()?;
-        let path = pair.0.or(pair.1).map(|e| e.rel.clone()).unwrap_or_default();
+        let old = pair.0.map(Side::load).transpose()?;
+        let new = pair.1.map(Side::load).transpose()?;
+        let path = pair
+            .0
+            .or(pair.1)
+            .map(|side| side.rel().to_owned())
+            .unwrap_or_default();
         if path == SKILL_FILE
             && let (Some(old), Some(new)) = (&old, &new)
             && old.blob.sha256 != new.blob.sha256
@@ -288,6 +379,18 @@ impl Loaded {
             },
             bytes: Some(bytes),
         })
+    }
+
+    /// A file held in memory.
+    fn held(bytes: &[u8], executable: bool) -> Self {
+        Self {
+            blob: Blob {
+                size: bytes.len() as u64,
+                sha256: sha256_hex(bytes),
+                executable,
+            },
+            bytes: (bytes.len() as u64 <= MAX_TEXT_DIFF_BYTES).then(|| bytes.to_vec()),
+        }
     }
 
     /// The content as text, when it is text and small enough to diff.

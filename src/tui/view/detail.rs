@@ -16,7 +16,8 @@ use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::ViewState;
 use crate::tui::width;
 
-use super::{ago, has_focus, pane, size};
+use super::{has_focus, pane};
+use crate::tui::human::{ago, size};
 
 /// The width of the labels on the left.
 const LABEL: usize = 10;
@@ -114,16 +115,20 @@ fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>>
         source.push(Span::styled(format!("  plugin {plugin}"), theme.dim));
     }
     sheet.field_spans("Source", source);
-    sheet.field_spans(
-        "State",
-        vec![
-            Span::styled(
-                format!("{} {}", theme::state_marker(skill.state), skill.state),
-                theme.state(skill.state),
-            ),
-            Span::styled(format!("  {}", state_meaning(skill.state)), theme.dim),
-        ],
-    );
+    let state = format!("{} {}", theme::state_marker(skill.state), skill.state);
+    let meaning = state_meaning(skill.state);
+    if LABEL + width::of(&state) + 2 + width::of(meaning) <= columns {
+        sheet.field_spans(
+            "State",
+            vec![
+                Span::styled(state, theme.state(skill.state)),
+                Span::styled(format!("  {meaning}"), theme.dim),
+            ],
+        );
+    } else {
+        sheet.field("State", &state, theme.state(skill.state));
+        sheet.field("", meaning, theme.dim);
+    }
     for (i, problem) in skill.problems.iter().enumerate() {
         let label = if i == 0 { "Problems" } else { "" };
         sheet.field(
@@ -136,6 +141,7 @@ fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>>
         sheet.field("Modified", &ago(age), plain);
     }
     agents(&mut sheet, skill);
+    owner(&mut sheet, skill);
     record(&mut sheet, skill);
     files(&mut sheet, skill);
     sheet.lines
@@ -176,9 +182,38 @@ fn agents(sheet: &mut Sheet, skill: &SkillView) {
     }
 }
 
+/// Who installed it, where from, the untouched copy its installer keeps, and what its record
+/// cannot tell.
+fn owner(sheet: &mut Sheet, skill: &SkillView) {
+    let theme = sheet.theme;
+    let Some(owner) = &skill.owner else {
+        return;
+    };
+    // An installer's record in the frontmatter names it already, on the Record line.
+    let named = skill
+        .record
+        .as_ref()
+        .is_some_and(|r| r.installed_by == owner.installer);
+    if !named {
+        sheet.field("Installer", &owner.installer, theme.label);
+    }
+    if let Some(upstream) = &owner.upstream {
+        sheet.field("From", upstream, Style::new());
+    }
+    if let Some(pristine) = &owner.shown_pristine {
+        sheet.field("Copy at", pristine, theme.dim);
+    }
+    if let Some(note) = &owner.note {
+        sheet.field("Note", note, theme.dim);
+    }
+}
+
 fn record(sheet: &mut Sheet, skill: &SkillView) {
     let theme = sheet.theme;
     let Some(record) = &skill.record else {
+        if skill.owner.is_some() {
+            return;
+        }
         let now = skill.digest.as_deref().map_or("-".to_owned(), short_digest);
         sheet.field("Record", "none", theme.dim);
         sheet.field_spans("", vec![Span::styled(format!("now      {now}"), theme.dim)]);

@@ -74,11 +74,15 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
     for (title, bindings) in keymap::help_sections() {
         out.push(Line::styled(title, theme.heading));
         for binding in bindings {
+            let text = match binding.also_in() {
+                Some(also) => format!("{} ({also})", binding.help),
+                None => binding.help.to_owned(),
+            };
             row(
                 &mut out,
                 binding.key_names(),
                 theme.key,
-                binding.help,
+                &text,
                 ratatui::style::Style::new(),
             );
         }

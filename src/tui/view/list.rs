@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 
 use crate::record::State;
-use crate::tui::app::{App, Filter, Scan};
+use crate::tui::app::{App, By, Filter, Scan};
 use crate::tui::model::SkillView;
 use crate::tui::model::Sort;
 use crate::tui::msg::Pane;
@@ -90,7 +90,8 @@ fn title(app: &App) -> Line<'static> {
         source,
         agent,
         state,
-    } = app.filter;
+        installer,
+    } = &app.filter;
     let mut notes: Vec<String> = Vec::new();
     match state {
         Some(State::Modified) => notes.push("drifted".to_owned()),
@@ -102,6 +103,11 @@ fn title(app: &App) -> Line<'static> {
     }
     if let Some(agent) = agent {
         notes.push(format!("agent: {agent}"));
+    }
+    match installer {
+        Some(By::Installer(name)) => notes.push(format!("by {name}")),
+        Some(By::Nobody) => notes.push("no installer".to_owned()),
+        None => {}
     }
     if app.sort != Sort::Name {
         notes.push(format!("sort: {}", app.sort.label()));
@@ -115,19 +121,44 @@ fn title(app: &App) -> Line<'static> {
 /// How wide each column is at one pane width.
 struct Columns {
     name: usize,
+    /// Who installed it, and where from when there is room.
+    by: usize,
     agents: usize,
 }
 
+/// The narrowest an optional column is shown at.
+const MIN_COLUMN: usize = 8;
+/// The widest installer name (`claude-plugin`).
+const INSTALLER: usize = 13;
+
 impl Columns {
+    /// The name first; then who installed it; then the agents; what is left widens the
+    /// installer column, which then says where the skill came from.
     fn for_width(total: usize) -> Self {
-        let fixed = MARKS + 1 + BADGE;
-        let agents = if total >= 40 {
-            ((total - fixed) * 2 / 5).min(40)
+        let rest = total.saturating_sub(MARKS + 1 + BADGE);
+        let name = (rest * 2 / 5).clamp(15.min(rest), 22);
+        let mut left = rest.saturating_sub(name);
+        let by = if left > MIN_COLUMN {
+            left -= 1;
+            INSTALLER.min(left)
         } else {
             0
         };
-        let name = total.saturating_sub(fixed + agents + usize::from(agents > 0));
-        Self { name, agents }
+        left -= by;
+        let agents = if left > MIN_COLUMN {
+            left -= 1;
+            left.min(16)
+        } else {
+            0
+        };
+        left -= agents;
+        // Room to spare says where the skill came from, then widens the name.
+        let more = if by > 0 { left.min(24) } else { 0 };
+        Self {
+            name: name + left - more,
+            by: by + more,
+            agents,
+        }
     }
 
     fn head(&self, theme: &Theme) -> Line<'static> {
@@ -137,6 +168,10 @@ impl Columns {
             width::pad("NAME", self.name),
             width::pad("SOURCE", BADGE)
         );
+        if self.by > 0 {
+            text.push(' ');
+            text.push_str(&width::pad("INSTALLED BY", self.by));
+        }
         if self.agents > 0 {
             text.push(' ');
             text.push_str("AGENTS");
@@ -175,6 +210,10 @@ impl Columns {
                 theme.source(skill.source),
             ),
         ];
+        if self.by > 0 {
+            spans.push(Span::raw(" "));
+            spans.extend(self.by_spans(skill, quiet));
+        }
         if self.agents > 0 {
             let ids: Vec<&str> = skill.agents.iter().map(|a| a.id()).collect();
             let agents = if ids.is_empty() {
@@ -186,5 +225,28 @@ impl Columns {
             spans.push(Span::styled(width::fit(&agents, self.agents), quiet));
         }
         Line::from(spans)
+    }
+
+    /// `claude-plugin acme/claude-plugins`, padded to the column.
+    fn by_spans(&self, skill: &SkillView, quiet: ratatui::style::Style) -> [Span<'static>; 2] {
+        let Some(owner) = &skill.owner else {
+            return [Span::styled(width::pad("-", self.by), quiet), Span::raw("")];
+        };
+        let installer = width::fit(&owner.installer, self.by);
+        let room = self.by.saturating_sub(width::of(&installer) + 1);
+        let from = match &owner.repository {
+            Some(repository) if room >= MIN_COLUMN => {
+                format!(" {}", width::fit(repository, room))
+            }
+            _ => String::new(),
+        };
+        let used = width::of(&installer) + width::of(&from);
+        [
+            Span::raw(installer),
+            Span::styled(
+                format!("{from}{}", " ".repeat(self.by.saturating_sub(used))),
+                quiet,
+            ),
+        ]
     }
 }

@@ -1,10 +1,15 @@
 //! Drawing: the app's state onto a frame, one file per pane or overlay. Drawing reads the app
 //! and writes only the view state (scroll offsets, pane areas, wrapped text).
 
+mod changed;
+mod confirm;
 mod detail;
+mod diff;
+mod export;
 mod footer;
 mod header;
 mod help;
+mod import;
 mod list;
 mod message;
 mod preview;
@@ -41,22 +46,34 @@ pub fn draw(frame: &mut Frame, app: &App, view: &mut ViewState) {
     ])
     .areas(area);
     header::draw(frame, top, app);
-    match app.screen {
-        Screen::Skills => skills_screen(frame, body, app, view),
-        Screen::Roots => roots::draw(frame, body, app, view),
+    match (&app.diff, app.screen) {
+        (Some(diff), _) => diff::draw(frame, body, app, diff, view),
+        (None, Screen::Skills) => skills_screen(frame, body, app, view),
+        (None, Screen::Roots) => roots::draw(frame, body, app, view),
+        (None, Screen::Changed) => changed::draw(frame, body, app, view),
     }
     footer::draw_status(frame, status, app);
     footer::draw_hints(frame, bottom, app);
+    if let Some(import) = &app.import {
+        import::draw(frame, body, app, import, view);
+    }
     match &app.overlay {
         Overlay::None => {}
         Overlay::Help => help::draw(frame, area, app, view),
         Overlay::Message(text) => message::draw(frame, area, text, &app.theme),
+        Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
+        Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
     }
 }
 
 fn skills_screen(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
-    let [left, right] =
-        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(area);
+    // A wide terminal gives the list room for who installed each skill and the agents.
+    let list = if area.width >= 110 { 50 } else { 40 };
+    let [left, right] = Layout::horizontal([
+        Constraint::Percentage(list),
+        Constraint::Percentage(100 - list),
+    ])
+    .areas(area);
     let [top, bottom] =
         Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
     view.areas.list = left;
@@ -80,9 +97,9 @@ fn pane<'a>(title: Line<'a>, focused: bool, theme: &Theme) -> Block<'a> {
         .title(title)
 }
 
-/// Whether `pane` of the skill screen has the keyboard.
+/// Whether `pane` of the screen shown has the keyboard.
 fn has_focus(app: &App, pane: Pane) -> bool {
-    app.overlay == Overlay::None && app.focus == pane
+    app.overlay == Overlay::None && app.import.is_none() && app.focus == pane
 }
 
 fn too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
@@ -95,49 +112,4 @@ fn too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
         Line::raw("Make the window larger, or press q to quit."),
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-}
-
-/// `bytes` for people: `812 B`, `1.2 KiB`, `3.4 MiB`.
-fn size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
-}
-
-/// A time span for people: `just now`, `5 min ago`, `3 h ago`, `12 days ago`.
-fn ago(span: std::time::Duration) -> String {
-    let seconds = span.as_secs();
-    match seconds {
-        0..60 => "just now".to_owned(),
-        60..3_600 => format!("{} min ago", seconds / 60),
-        3_600..86_400 => format!("{} h ago", seconds / 3_600),
-        86_400..172_800 => "yesterday".to_owned(),
-        _ => format!("{} days ago", seconds / 86_400),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn sizes_and_ages_read_for_people() {
-        assert_eq!(size(812), "812 B");
-        assert_eq!(size(1024), "1.0 KiB");
-        assert_eq!(size(1_258_291), "1.2 MiB");
-        assert_eq!(ago(Duration::from_secs(30)), "just now");
-        assert_eq!(ago(Duration::from_secs(5 * 60 + 3)), "5 min ago");
-        assert_eq!(ago(Duration::from_secs(2 * 3_600 + 10)), "2 h ago");
-        assert_eq!(ago(Duration::from_secs(86_400 + 5)), "yesterday");
-        assert_eq!(ago(Duration::from_secs(12 * 86_400)), "12 days ago");
-    }
 }

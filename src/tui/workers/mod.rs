@@ -1,8 +1,14 @@
 //! The threads that do the slow work so the UI thread never waits: the scan (reporting
-//! progress, a few times a second at most) and the `SKILL.md` reader (which serves only the
-//! latest request, so holding `j` down reads one file, not hundreds). Each catches its own
+//! progress, a few times a second at most, then comparing the skills with their snapshots),
+//! the `SKILL.md` reader (which serves only the latest request, so holding `j` down reads one
+//! file, not hundreds), the tasks a key asks for ([`tasks`]: a diff, a snapshot, a restore, an
+//! export, a folder for the picker) and an import's session ([`import`]). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
-//! tearing the terminal down.
+//! tearing the terminal down. They do their work by asking the domain (`scan`, `snapshot`,
+//! `bundle`, `install`); the app itself touches no file.
+
+pub mod import;
+pub mod tasks;
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -13,11 +19,14 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::roots::Environment;
-use crate::scan;
+use crate::scan::{self, Inventory};
 use crate::skill;
+use crate::snapshot::Store;
+use crate::snapshot::changes::{self, Subject};
 
+use super::changes::views;
 use super::model::Deck;
-use super::msg::Msg;
+use super::msg::{Changes, Msg};
 use super::sanitize;
 
 /// How often the scan reports progress at most.
@@ -31,27 +40,47 @@ pub struct Target {
     pub project: PathBuf,
 }
 
-/// Scan `target` on a new thread; progress, then the deck (or the failure), arrive on `tx`.
+/// Scan `target` on a new thread; progress, then the deck (or the failure), then the skills
+/// that changed since their snapshots arrive on `tx`.
 pub fn spawn_scan(target: Target, tx: Sender<Msg>) {
-    let spawned = thread::Builder::new()
-        .name("skilldeck-scan".to_owned())
-        .spawn({
-            let tx = tx.clone();
-            move || {
-                let result = catch_unwind(AssertUnwindSafe(|| scan_deck(&target, &tx)));
-                let msg = match result {
-                    Ok(deck) => Msg::ScanDone(Box::new(deck)),
-                    Err(panic) => Msg::Failed(format!("The scan stopped: {}", panic_text(&*panic))),
-                };
-                let _ = tx.send(msg);
-            }
-        });
+    spawn("skilldeck-scan", tx, move |tx| {
+        let (deck, inventory) = match guarded(|| scan_deck(&target, tx)) {
+            Ok(scanned) => scanned,
+            Err(panic) => return Msg::Failed(format!("The scan stopped: {panic}")),
+        };
+        let _ = tx.send(Msg::ScanDone(Box::new(deck)));
+        let changes = guarded(|| find_changes(&target, &inventory))
+            .unwrap_or_else(|panic| Err(format!("Comparing the skills stopped: {panic}")));
+        Msg::Changes(changes)
+    });
+}
+
+/// Run `job` on a new thread named `name`; the message it returns is sent on `tx`.
+pub(crate) fn spawn(
+    name: &str,
+    tx: Sender<Msg>,
+    job: impl FnOnce(&Sender<Msg>) -> Msg + Send + 'static,
+) {
+    let spawned = thread::Builder::new().name(name.to_owned()).spawn({
+        let tx = tx.clone();
+        move || {
+            let msg = job(&tx);
+            let _ = tx.send(msg);
+        }
+    });
     if let Err(error) = spawned {
-        let _ = tx.send(Msg::Failed(format!("The scan could not start: {error}")));
+        let _ = tx.send(Msg::Failed(format!(
+            "A worker thread could not start: {error}"
+        )));
     }
 }
 
-fn scan_deck(target: &Target, tx: &Sender<Msg>) -> Deck {
+/// `job`'s result, or the display-safe text of its panic.
+pub(crate) fn guarded<T>(job: impl FnOnce() -> T) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(job)).map_err(|panic| panic_text(&*panic))
+}
+
+fn scan_deck(target: &Target, tx: &Sender<Msg>) -> (Deck, Inventory) {
     let last_sent: Mutex<Option<Instant>> = Mutex::new(None);
     let inventory = scan::scan(&target.env, &target.project, &|progress| {
         let Ok(mut last) = last_sent.lock() else {
@@ -63,7 +92,33 @@ fn scan_deck(target: &Target, tx: &Sender<Msg>) -> Deck {
         *last = Some(Instant::now());
         let _ = tx.send(Msg::ScanProgress(progress));
     });
-    Deck::new(&inventory, target.env.home(), SystemTime::now())
+    let deck = Deck::new(&inventory, target.env.home(), SystemTime::now());
+    (deck, inventory)
+}
+
+/// The skills of `inventory` that changed since their snapshots (or since installed).
+fn find_changes(target: &Target, inventory: &Inventory) -> Result<Changes, String> {
+    let store = Store::open(&target.env);
+    let subjects: Vec<Subject<'_>> = inventory
+        .skills
+        .iter()
+        .map(|skill| Subject {
+            dir: &skill.dir,
+            real_dir: &skill.real_dir,
+            modified: skill.state == crate::record::State::Modified,
+        })
+        .collect();
+    let found = changes::changes(&store, &subjects)
+        .map_err(|error| sanitize::line(&format!("The snapshots could not be read: {error}")))?;
+    Ok(Changes {
+        skills: views(
+            &found.changed,
+            &inventory.skills,
+            target.env.home(),
+            SystemTime::now(),
+        ),
+        unreadable: found.problems.len(),
+    })
 }
 
 /// Start the `SKILL.md` reader; send it skill folders, and their text arrives on `tx`.

@@ -1,0 +1,142 @@
+//! Issue 5's diff target measured through the app: a skill whose 1 MiB text file changed is
+//! diffed as the app's diff worker does it (the domain's diff model, made into the app's
+//! display-safe rows), then the message carrying it is handled and the first screen drawn on a
+//! 120×40 `TestBackend`, as the UI thread does when it arrives. Two edits of the 1 MiB file
+//! (one line in a hundred; every line), and, as the baseline in the same run, a skill whose
+//! one-line `SKILL.md` changed.
+//!
+//! Run: `cargo bench --bench diff_view`
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use common::text::{self, Edit};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use skilldeck::roots::Environment;
+use skilldeck::snapshot::Store;
+use skilldeck::tui::app::{App, DiffState, Loading, Setup};
+use skilldeck::tui::msg::Msg;
+use skilldeck::tui::runtime::{NoMouse, Runtime};
+use skilldeck::tui::workers::Target;
+use skilldeck::tui::workers::tasks::make_diff;
+
+const RUNS: usize = 21;
+const WIDTH: u16 = 120;
+const HEIGHT: u16 = 40;
+
+fn main() {
+    println!(
+        "| skill | changed lines | diff rows | worker: model + rows (median) | UI: message handled + first screen drawn (median) | total (median) | total (max) |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    let original = text::one_mib();
+    let [(hundred, one_in_a_hundred), (every, every_line)] = text::EDITS;
+    let cases: [(String, &str, Edit); 3] = [
+        (
+            "one-line SKILL.md edited (baseline)".to_owned(),
+            "",
+            |_, l| l.to_owned(),
+        ),
+        (
+            format!("1 MiB file, {hundred}"),
+            &original,
+            one_in_a_hundred,
+        ),
+        (format!("1 MiB file, {every}"), &original, every_line),
+    ];
+    for (label, big, edit) in cases {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let home = tmp.path().join("home");
+        let dir = home.join(".claude/skills/big");
+        fs::create_dir_all(&dir).expect("dir");
+        fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: big\ndescription: d\n---\nbefore\n",
+        )
+        .expect("write");
+        if !big.is_empty() {
+            fs::write(dir.join("big.md"), big).expect("write");
+        }
+        let target = Target {
+            env: Environment::new(&home),
+            project: tmp.path().to_path_buf(),
+        };
+        Store::open(&target.env).take(&dir).expect("snapshot");
+        if big.is_empty() {
+            fs::write(
+                dir.join("SKILL.md"),
+                "---\nname: big\ndescription: d\n---\nafter\n",
+            )
+            .expect("write");
+        } else {
+            fs::write(dir.join("big.md"), text::edited(big, edit)).expect("write");
+        }
+        measure(&label, &target, &dir);
+    }
+}
+
+fn measure(label: &str, target: &Target, dir: &Path) {
+    let (mut model, mut screen, mut total) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut changed, mut rows) = (0, 0);
+    for _ in 0..RUNS {
+        let mut runtime = diff_waiting(target, dir);
+        let started = Instant::now();
+        let view = make_diff(target, "big", dir, None).expect("diff");
+        let made = started.elapsed();
+        changed = view.added;
+        rows = view.rows.len();
+        runtime.dispatch(Msg::Diff {
+            request: 1,
+            diff: Ok(Box::new(view)),
+        });
+        runtime.draw().expect("draw");
+        let all = started.elapsed();
+        let text = runtime.terminal().backend().to_string();
+        assert!(
+            text.contains("+++ b/"),
+            "the first screen shows no diff:\n{text}"
+        );
+        model.push(made);
+        screen.push(all - made);
+        total.push(all);
+    }
+    println!(
+        "| {label} | {changed} | {rows} | {} | {} | {} | {} |",
+        ms(median(&mut model)),
+        ms(median(&mut screen)),
+        ms(median(&mut total)),
+        ms(*total.iter().max().expect("runs"))
+    );
+}
+
+/// The app with the diff view open on the skill at `dir`, waiting for its diff (request 1).
+fn diff_waiting(target: &Target, dir: &Path) -> Runtime<TestBackend> {
+    let mut app = App::new(Setup::default());
+    app.diff = Some(DiffState {
+        request: 1,
+        name: "big".to_owned(),
+        dir: PathBuf::from(dir),
+        pristine: None,
+        view: Loading::Waiting,
+        scroll: 0,
+    });
+    let terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal");
+    let mut runtime =
+        Runtime::new(terminal, app, target.clone(), Box::new(NoMouse)).expect("runtime");
+    runtime.draw().expect("draw");
+    runtime
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1000.0)
+}

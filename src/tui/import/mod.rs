@@ -1,0 +1,103 @@
+//! The import flow in the app: pick a folder or an archive, see what the bundle holds (or why
+//! it is refused), choose where its skills go, confirm any replacement after reading its diff,
+//! watch the progress, read the result. Esc cancels at every step, and nothing is written
+//! before the last confirmation; the reading, judging and writing all happen on a worker that
+//! holds the bundle ([`crate::tui::workers`]), so what is installed is what was previewed.
+
+pub mod picker;
+pub mod preview;
+
+use super::diff::DiffView;
+
+pub use picker::{PickRow, Picker, PlaceView};
+pub use preview::{
+    BundleView, BundledSkillView, ConflictView, DestinationView, FileView, ImportedView,
+    RefusalView,
+};
+
+/// One import, from the picker to its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Import {
+    /// Tells this import's worker messages from those of an import cancelled before it.
+    pub session: u64,
+    pub step: Step,
+    pub picker: Picker,
+    /// The bundle read, once it is.
+    pub bundle: Option<BundleView>,
+    /// Which of the bundle's skills are to be installed, by their index.
+    pub chosen: Vec<bool>,
+    /// The skill under the cursor in the preview.
+    pub cursor: usize,
+    pub destinations: Vec<DestinationView>,
+    pub destination: usize,
+}
+
+/// Where the import is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Picking,
+    /// The bundle is being read.
+    Reading(String),
+    Preview,
+    Refused(RefusalView),
+    Destination,
+    /// The destination is being judged.
+    Planning,
+    /// Skills at the destination that the import would replace, with the diff of each.
+    Replace {
+        conflicts: Vec<ConflictView>,
+        diff: Box<DiffView>,
+        scroll: usize,
+    },
+    Installing(Progress),
+    Done(Result<ImportedView, String>),
+}
+
+/// How far the install has got.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub files_done: usize,
+    pub files_total: usize,
+    pub skill: String,
+    /// Esc was pressed: the install stops before any skill is put in place, if it still can.
+    pub cancelling: bool,
+}
+
+impl Import {
+    pub fn new(session: u64, picker: Picker) -> Self {
+        Self {
+            session,
+            step: Step::Picking,
+            picker,
+            bundle: None,
+            chosen: Vec::new(),
+            cursor: 0,
+            destinations: Vec::new(),
+            destination: 0,
+        }
+    }
+
+    /// The names of the skills chosen, as the install is asked for them.
+    pub fn chosen_names(&self) -> Vec<String> {
+        let Some(bundle) = &self.bundle else {
+            return Vec::new();
+        };
+        bundle
+            .skills
+            .iter()
+            .zip(&self.chosen)
+            .filter(|(_, chosen)| **chosen)
+            .map(|(skill, _)| skill.name.clone())
+            .collect()
+    }
+
+    /// Whether the worker is busy for this import, so the runtime should look for its answer
+    /// soon.
+    pub fn waiting(&self) -> bool {
+        self.picker.loading
+            || matches!(
+                self.step,
+                Step::Reading(_) | Step::Planning | Step::Installing(_)
+            )
+    }
+}

@@ -1,0 +1,147 @@
+//! What an import shows at each step after the picker, sanitised: the bundle's skills, files,
+//! sizes, left-out files and lint problems, or the refusal; the destinations (agent × scope);
+//! the skills a replacement would change; and what was installed.
+
+use std::path::{Path, PathBuf};
+
+use crate::bundle::{Bundle, Refusal};
+use crate::install::{Action, Installed};
+use crate::roots::{AgentId, Scope};
+
+use crate::tui::model::shown_path;
+use crate::tui::sanitize;
+
+/// A bundle that was read whole, ready to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundleView {
+    pub source: String,
+    pub skills: Vec<BundledSkillView>,
+    pub left_out: Vec<String>,
+    /// How many metadata files (`.DS_Store`, `__MACOSX/`, ...) were set aside.
+    pub set_aside: usize,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundledSkillView {
+    /// The name it is installed under (its folder's), as the install is asked for it.
+    pub name: String,
+    pub shown_name: String,
+    pub description: Option<String>,
+    pub files: Vec<FileView>,
+    pub size: u64,
+    /// How far its `SKILL.md` strays from the specification.
+    pub lints: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileView {
+    pub path: String,
+    pub size: u64,
+    pub executable: bool,
+}
+
+impl BundleView {
+    pub fn new(bundle: &Bundle, source: &Path, home: &Path) -> Self {
+        Self {
+            source: shown_path(source, home),
+            skills: bundle
+                .skills
+                .iter()
+                .map(|skill| BundledSkillView {
+                    // Kept as the bundle has it: the install is asked for skills by this name.
+                    name: skill.name.clone(),
+                    shown_name: sanitize::line(&skill.name),
+                    description: skill.declared.description.as_deref().map(sanitize::line),
+                    files: skill
+                        .files
+                        .iter()
+                        .map(|file| FileView {
+                            path: sanitize::line(&file.path),
+                            size: file.content.len() as u64,
+                            executable: file.executable,
+                        })
+                        .collect(),
+                    size: skill.size(),
+                    lints: skill
+                        .declared
+                        .lints
+                        .iter()
+                        .map(|lint| sanitize::line(&lint.to_string()))
+                        .collect(),
+                })
+                .collect(),
+            left_out: bundle.left_out.iter().map(|p| sanitize::line(p)).collect(),
+            set_aside: bundle.set_aside.len(),
+            notes: bundle.notes.iter().map(|n| sanitize::line(n)).collect(),
+        }
+    }
+}
+
+/// Why a bundle was refused: its code and its sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefusalView {
+    pub source: String,
+    pub code: String,
+    pub sentence: String,
+}
+
+impl RefusalView {
+    pub fn new(refusal: &Refusal, source: &Path, home: &Path) -> Self {
+        Self {
+            source: shown_path(source, home),
+            code: refusal.code().to_owned(),
+            sentence: sanitize::line(&refusal.to_string()),
+        }
+    }
+}
+
+/// A skills folder an import can go to: one agent's, at one scope.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DestinationView {
+    pub agent: AgentId,
+    pub scope: Scope,
+    pub root: PathBuf,
+    pub shown_root: String,
+}
+
+/// A skill an import would replace, and why it needs the person's word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConflictView {
+    pub name: String,
+    pub shown_dir: String,
+    pub why: String,
+    /// Whether a replacement may be forced; a file in the way never is.
+    pub forcible: bool,
+}
+
+/// What an import did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedView {
+    pub skills: Vec<ImportedSkill>,
+    /// Baseline snapshots that could not be taken (the skills are installed all the same).
+    pub missed_baselines: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportedSkill {
+    pub name: String,
+    pub action: Action,
+    pub shown_dir: String,
+}
+
+impl ImportedView {
+    pub fn new(installed: &[Installed], missed: Vec<String>, home: &Path) -> Self {
+        Self {
+            skills: installed
+                .iter()
+                .map(|skill| ImportedSkill {
+                    name: sanitize::line(&skill.name),
+                    action: skill.action,
+                    shown_dir: shown_path(&skill.dir, home),
+                })
+                .collect(),
+            missed_baselines: missed.iter().map(|m| sanitize::line(m)).collect(),
+        }
+    }
+}

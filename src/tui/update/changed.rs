@@ -1,0 +1,285 @@
+//! The changed screen and the diff view: the skills that differ from their snapshots, the diff
+//! of one, and what can be done about it (restore, after a question; accept; snapshot; export).
+
+use std::path::{Path, PathBuf};
+
+use super::{ask_export, note, rows_of, shared, start_task, step, warn};
+use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
+use crate::tui::changes::{ChangeView, SinceView};
+use crate::tui::diff::{Against, DiffView, jump};
+use crate::tui::human::ago;
+use crate::tui::msg::{Action, Changes, Effect};
+
+/// The changed skills arrived.
+pub(super) fn found(app: &mut App, result: Result<Changes, String>) {
+    let keep = app.changes.selected().map(|c| c.dir.clone());
+    match result {
+        Ok(changes) => {
+            app.changes.skills = Loading::Ready(changes.skills);
+            app.changes.unreadable = changes.unreadable;
+        }
+        Err(why) => app.changes.skills = Loading::Failed(why),
+    }
+    keep_selected(app, keep.as_deref());
+}
+
+/// One skill was compared again: its row is replaced, added or removed.
+pub(super) fn compared(app: &mut App, dir: &Path, change: Option<ChangeView>) {
+    let Loading::Ready(skills) = &mut app.changes.skills else {
+        return;
+    };
+    let keep = skills.get(app.changes.selected).map(|c| c.dir.clone());
+    skills.retain(|c| c.dir != dir);
+    if let Some(change) = change {
+        let at = skills.partition_point(|c| (&c.name, &c.dir) < (&change.name, &change.dir));
+        skills.insert(at, change);
+    }
+    keep_selected(app, keep.as_deref());
+}
+
+fn keep_selected(app: &mut App, dir: Option<&Path>) {
+    let shown = app.changes.shown();
+    let at = dir.and_then(|dir| shown.iter().position(|c| c.dir == dir));
+    app.changes.selected = at.unwrap_or(app.changes.selected.min(shown.len().saturating_sub(1)));
+}
+
+/// The changed screen's keys.
+pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    if let Some(effects) = shared(app, action) {
+        return effects;
+    }
+    if let Some(rows) = rows_of(action, app.viewport.changed_rows) {
+        return move_by(app, rows);
+    }
+    if action == Action::Back {
+        app.screen = Screen::Skills;
+        return Vec::new();
+    }
+    let Some(change) = app.changes.selected().cloned() else {
+        if is_about_a_skill(action) {
+            note(app, "No skill has changed since its snapshot.");
+        }
+        return Vec::new();
+    };
+    let gone = matches!(change.since, SinceView::Gone { .. });
+    match action {
+        Action::OpenDiff => open_diff(app, change.name, change.dir, change.pristine),
+        Action::Restore => match change.since.snapshot() {
+            Some(id) => ask_restore(
+                app,
+                &change.name,
+                &change.dir,
+                &change.shown_dir,
+                id,
+                age_of(&change.since),
+            ),
+            None => {
+                warn(
+                    app,
+                    &format!(
+                        "No snapshot of {} was taken, so there is none to restore.",
+                        change.name
+                    ),
+                );
+                Vec::new()
+            }
+        },
+        Action::Accept | Action::Snapshot | Action::Export if gone => {
+            warn(
+                app,
+                &format!(
+                    "{} is gone; R brings it back from its snapshot.",
+                    change.name
+                ),
+            );
+            Vec::new()
+        }
+        Action::Accept => accept(app, change.name, change.dir),
+        Action::Snapshot => start_task(
+            app,
+            Effect::TakeSnapshot {
+                name: change.name,
+                dir: change.dir,
+            },
+        ),
+        Action::Export => ask_export(app, &change.name, &change.dir),
+        _ => Vec::new(),
+    }
+}
+
+fn is_about_a_skill(action: Action) -> bool {
+    matches!(
+        action,
+        Action::OpenDiff | Action::Restore | Action::Accept | Action::Snapshot | Action::Export
+    )
+}
+
+fn age_of(since: &SinceView) -> Option<std::time::Duration> {
+    match since {
+        SinceView::Snapshot { age, .. } | SinceView::Gone { age, .. } => *age,
+        SinceView::Installed { .. } => None,
+    }
+}
+
+pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
+    app.changes.selected = step(app.changes.selected, rows, app.changes.shown().len());
+    Vec::new()
+}
+
+fn accept(app: &mut App, name: String, dir: PathBuf) -> Vec<Effect> {
+    start_task(app, Effect::Accept { name, dir })
+}
+
+/// Ask before restoring: a restore replaces the folder.
+fn ask_restore(
+    app: &mut App,
+    name: &str,
+    dir: &Path,
+    shown_dir: &str,
+    snapshot: &str,
+    age: Option<std::time::Duration>,
+) -> Vec<Effect> {
+    let taken = age.map_or_else(String::new, |age| format!(", taken {}", ago(age)));
+    app.overlay = Overlay::Confirm(Confirm {
+        title: format!("Restore {name}?"),
+        lines: vec![
+            format!("{shown_dir} goes back to snapshot {snapshot}{taken}."),
+            "What it holds now is kept as a snapshot first; the folder is swapped in one step."
+                .to_owned(),
+        ],
+        yes: "restore".to_owned(),
+        effect: Effect::Restore {
+            name: name.to_owned(),
+            dir: dir.to_path_buf(),
+            snapshot: snapshot.to_owned(),
+        },
+    });
+    Vec::new()
+}
+
+/// Open the diff of the skill `name` at `dir`.
+pub(super) fn open_diff(
+    app: &mut App,
+    name: String,
+    dir: PathBuf,
+    pristine: Option<PathBuf>,
+) -> Vec<Effect> {
+    let request = app.next_request();
+    app.diff = Some(DiffState {
+        request,
+        name: name.clone(),
+        dir: dir.clone(),
+        pristine: pristine.clone(),
+        view: Loading::Waiting,
+        scroll: 0,
+    });
+    vec![Effect::ComputeDiff {
+        request,
+        name,
+        dir,
+        pristine,
+    }]
+}
+
+/// Make the open diff again, after a task may have changed either side.
+pub(super) fn refresh_diff(app: &mut App) -> Vec<Effect> {
+    let request = app.next_request();
+    let Some(diff) = &mut app.diff else {
+        return Vec::new();
+    };
+    diff.request = request;
+    diff.view = Loading::Waiting;
+    vec![Effect::ComputeDiff {
+        request,
+        name: diff.name.clone(),
+        dir: diff.dir.clone(),
+        pristine: diff.pristine.clone(),
+    }]
+}
+
+pub(super) fn diff_arrived(app: &mut App, request: u64, diff: Result<Box<DiffView>, String>) {
+    let Some(state) = &mut app.diff else {
+        return;
+    };
+    if state.request != request {
+        return;
+    }
+    state.view = match diff {
+        Ok(view) => Loading::Ready(view),
+        Err(why) => Loading::Failed(why),
+    };
+}
+
+/// The diff view's keys.
+pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
+    if action == Action::Back {
+        app.diff = None;
+        return Vec::new();
+    }
+    if let Some(effects) = shared(app, action) {
+        return effects;
+    }
+    if let Some(rows) = rows_of(action, app.viewport.diff_rows) {
+        return scroll_diff(app, rows);
+    }
+    let Some(state) = &app.diff else {
+        return Vec::new();
+    };
+    let Loading::Ready(view) = &state.view else {
+        return Vec::new();
+    };
+    let at = state.scroll;
+    let target = match action {
+        Action::NextHunk => jump(view.hunks.iter().copied(), at, true),
+        Action::PreviousHunk => jump(view.hunks.iter().copied(), at, false),
+        Action::NextFile => jump(view.files.iter().map(|f| f.row), at, true),
+        Action::PreviousFile => jump(view.files.iter().map(|f| f.row), at, false),
+        _ => return on_diffed_skill(app, action),
+    };
+    match target {
+        Some(row) => set_scroll(app, row),
+        None => note(app, "No more that way."),
+    }
+    Vec::new()
+}
+
+/// Snapshot, accept, restore or export the skill the diff is of.
+fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(Loading::Ready(view)) = app.diff.as_ref().map(|d| d.view.clone()) else {
+        return Vec::new();
+    };
+    let (name, dir) = (view.name.clone(), view.dir.clone());
+    match action {
+        Action::Accept => accept(app, name, dir),
+        Action::Snapshot => start_task(app, Effect::TakeSnapshot { name, dir }),
+        Action::Export => ask_export(app, &name, &dir),
+        Action::Restore => match &view.against {
+            Against::Snapshot { id, age } => {
+                ask_restore(app, &name, &dir, &view.shown_dir, id, *age)
+            }
+            Against::Pristine(_) | Against::Import => {
+                warn(
+                    app,
+                    "Only a snapshot can be restored; this diff is against the installer's own copy.",
+                );
+                Vec::new()
+            }
+        },
+        _ => Vec::new(),
+    }
+}
+
+pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
+    let max = app.viewport.diff_max;
+    if let Some(diff) = &mut app.diff {
+        diff.scroll = step(diff.scroll.min(max), rows, max + 1);
+    }
+    Vec::new()
+}
+
+fn set_scroll(app: &mut App, row: usize) {
+    let max = app.viewport.diff_max;
+    if let Some(diff) = &mut app.diff {
+        diff.scroll = row.min(max);
+    }
+}

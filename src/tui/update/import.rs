@@ -1,0 +1,362 @@
+//! The import flow: picker, preview (or refusal), destination, replacements, progress, result.
+//! Esc cancels at every step; nothing is written until a destination is chosen, and a skill
+//! that is there already is only replaced after its diff was shown and `y` pressed.
+
+use crate::roots::{AgentId, Scope};
+
+use super::{note, rows_of, step, warn};
+use crate::tui::app::App;
+use crate::tui::diff::jump;
+use crate::tui::import::{Import, PickRow, Picker, PlaceView, Progress, Step};
+use crate::tui::msg::{Action, Effect, ImportEvent};
+
+use crate::bundle::browse::FoundKind;
+
+/// Open the picker where the last one was (or at the start folder).
+pub(super) fn open(app: &mut App) -> Vec<Effect> {
+    let session = app.next_request();
+    let request = app.next_request();
+    let picker = Picker {
+        request,
+        loading: true,
+        ..Picker::default()
+    };
+    app.import = Some(Import::new(session, picker));
+    vec![Effect::Browse {
+        request,
+        dir: app.picker_dir.clone(),
+    }]
+}
+
+/// A folder listed for the picker.
+pub(super) fn listed(app: &mut App, request: u64, place: Result<PlaceView, String>) {
+    let Some(import) = &mut app.import else {
+        return;
+    };
+    let picker = &mut import.picker;
+    if picker.request != request {
+        return;
+    }
+    picker.loading = false;
+    match place {
+        Ok(place) => {
+            app.picker_dir = Some(place.dir.clone());
+            picker.place = Some(place);
+            picker.error = None;
+            picker.selected = first_entry(picker);
+        }
+        // The folder before stays shown, with the reason this one could not be.
+        Err(why) => picker.error = Some(why),
+    }
+}
+
+/// The row of the first entry, or the first row when the folder holds none.
+fn first_entry(picker: &Picker) -> usize {
+    picker
+        .rows()
+        .iter()
+        .position(|row| matches!(row, PickRow::Entry(_)))
+        .unwrap_or(0)
+}
+
+pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(import) = &app.import else {
+        return Vec::new();
+    };
+    if action == Action::Back {
+        return back(app);
+    }
+    if let Some(rows) = rows_of(action, page_rows(app)) {
+        return move_by(app, rows);
+    }
+    match &import.step {
+        Step::Picking => picking(app, action),
+        Step::Preview | Step::Refused(_) => preview(app, action),
+        Step::Destination if action == Action::Choose => install(app, false),
+        Step::Replace { conflicts, .. } => match action {
+            Action::Confirm if conflicts.iter().all(|c| c.forcible) => install(app, true),
+            Action::Confirm => {
+                warn(
+                    app,
+                    "Something that is not a skill folder is in the way; move it away first.",
+                );
+                Vec::new()
+            }
+            Action::NextHunk | Action::PreviousHunk | Action::NextFile | Action::PreviousFile => {
+                jump_in_replacements(app, action);
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// Esc: cancel the import. Reading writes nothing, so it is dropped at once; once the
+/// destination is being judged or written, the worker is told to stop before anything is put
+/// in place, and its answer says whether it still could.
+fn back(app: &mut App) -> Vec<Effect> {
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    let session = import.session;
+    match &mut import.step {
+        Step::Done(_) => {
+            app.import = None;
+            return super::rescan(app);
+        }
+        Step::Planning => {
+            import.step = Step::Installing(Progress {
+                cancelling: true,
+                ..Progress::default()
+            });
+            return vec![Effect::CancelImport { session }];
+        }
+        Step::Installing(progress) => {
+            progress.cancelling = true;
+            return vec![Effect::CancelImport { session }];
+        }
+        _ => {}
+    }
+    app.import = None;
+    note(app, "Import cancelled; nothing was written.");
+    vec![Effect::CancelImport { session }]
+}
+
+fn page_rows(app: &App) -> usize {
+    match app.import.as_ref().map(|i| &i.step) {
+        Some(Step::Picking) => app.viewport.picker_rows,
+        Some(Step::Replace { .. }) => app.viewport.diff_rows,
+        Some(Step::Destination) => app.viewport.destination_rows,
+        _ => 1,
+    }
+}
+
+/// Move the cursor of the step shown.
+pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
+    let max = app.viewport.diff_max;
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    match &mut import.step {
+        Step::Picking => {
+            let len = import.picker.rows().len();
+            import.picker.selected = step(import.picker.selected, rows, len);
+        }
+        Step::Preview => {
+            let len = import.bundle.as_ref().map_or(0, |b| b.skills.len());
+            import.cursor = step(import.cursor, rows, len);
+        }
+        Step::Destination => {
+            import.destination = step(import.destination, rows, import.destinations.len());
+        }
+        Step::Replace { scroll, .. } => *scroll = step((*scroll).min(max), rows, max + 1),
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn picking(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    let picker = &mut import.picker;
+    match action {
+        Action::Type(c) => {
+            picker.filter.push(c);
+            picker.selected = first_entry(picker);
+            Vec::new()
+        }
+        Action::Erase if !picker.filter.is_empty() => {
+            picker.filter.pop();
+            picker.selected = first_entry(picker);
+            Vec::new()
+        }
+        Action::Erase | Action::Parent => {
+            match picker.place.as_ref().and_then(|p| p.parent.clone()) {
+                Some(parent) => browse(app, parent),
+                None => Vec::new(),
+            }
+        }
+        Action::Choose => {
+            let Some(place) = &picker.place else {
+                return Vec::new();
+            };
+            match picker.selected_row() {
+                Some(PickRow::ThisFolder) => {
+                    let (dir, shown) = (place.dir.clone(), place.shown_dir.clone());
+                    read(app, dir, shown)
+                }
+                Some(PickRow::Up) => match place.parent.clone() {
+                    Some(parent) => browse(app, parent),
+                    None => Vec::new(),
+                },
+                Some(PickRow::Entry(i)) => {
+                    let entry = &place.entries[i];
+                    let (path, name) = (entry.path.clone(), entry.name.clone());
+                    match entry.kind {
+                        FoundKind::Folder => browse(app, path),
+                        FoundKind::Archive { .. } => read(app, path, name),
+                    }
+                }
+                None => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// List `dir` in the picker.
+fn browse(app: &mut App, dir: std::path::PathBuf) -> Vec<Effect> {
+    let request = app.next_request();
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    let picker = &mut import.picker;
+    picker.request = request;
+    picker.loading = true;
+    picker.filter.clear();
+    vec![Effect::Browse {
+        request,
+        dir: Some(dir),
+    }]
+}
+
+/// Read the bundle at `source`.
+fn read(app: &mut App, source: std::path::PathBuf, shown: String) -> Vec<Effect> {
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    import.step = Step::Reading(shown);
+    vec![Effect::ReadBundle {
+        session: import.session,
+        source,
+    }]
+}
+
+fn preview(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    match (&import.step, action) {
+        // After a refusal, Enter goes back to pick another bundle.
+        (Step::Refused(_), Action::Choose) => {
+            import.step = Step::Picking;
+            Vec::new()
+        }
+        (Step::Preview, Action::ToggleSkill) => {
+            if let Some(chosen) = import.chosen.get_mut(import.cursor) {
+                *chosen = !*chosen;
+            }
+            Vec::new()
+        }
+        (Step::Preview, Action::Choose) => {
+            if import.chosen.iter().any(|c| *c) {
+                import.step = Step::Destination;
+            } else {
+                warn(
+                    app,
+                    "No skill is taken: Space takes the one under the cursor.",
+                );
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Install the chosen skills into the destination under the cursor; `force` replaces the
+/// skills there that were shown.
+fn install(app: &mut App, force: bool) -> Vec<Effect> {
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    let Some(destination) = import.destinations.get(import.destination) else {
+        return Vec::new();
+    };
+    let root = destination.root.clone();
+    import.step = if force {
+        Step::Installing(Progress::default())
+    } else {
+        Step::Planning
+    };
+    vec![Effect::Install {
+        session: import.session,
+        root,
+        skills: import.chosen_names(),
+        force,
+    }]
+}
+
+fn jump_in_replacements(app: &mut App, action: Action) {
+    let max = app.viewport.diff_max;
+    let Some(import) = &mut app.import else {
+        return;
+    };
+    let Step::Replace { diff, scroll, .. } = &mut import.step else {
+        return;
+    };
+    let target = match action {
+        Action::NextHunk => jump(diff.hunks.iter().copied(), *scroll, true),
+        Action::PreviousHunk => jump(diff.hunks.iter().copied(), *scroll, false),
+        Action::NextFile => jump(diff.files.iter().map(|f| f.row), *scroll, true),
+        _ => jump(diff.files.iter().map(|f| f.row), *scroll, false),
+    };
+    if let Some(row) = target {
+        *scroll = row.min(max);
+    }
+}
+
+/// News from this import's worker; news from one cancelled before is dropped.
+pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effect> {
+    let Some(import) = &mut app.import else {
+        return Vec::new();
+    };
+    if import.session != session {
+        return Vec::new();
+    }
+    let cancelling = matches!(&import.step, Step::Installing(p) if p.cancelling);
+    match event {
+        ImportEvent::Read(Ok((bundle, destinations))) => {
+            import.chosen = vec![true; bundle.skills.len()];
+            import.cursor = 0;
+            import.destination = destinations
+                .iter()
+                .position(|d| d.agent == AgentId::ClaudeCode && d.scope == Scope::User)
+                .unwrap_or(0);
+            import.destinations = destinations;
+            import.bundle = Some(*bundle);
+            import.step = Step::Preview;
+        }
+        ImportEvent::Read(Err(refusal)) => import.step = Step::Refused(refusal),
+        ImportEvent::Conflicts { .. } if cancelling => return cancelled(app),
+        ImportEvent::Conflicts { conflicts, diff } => {
+            import.step = Step::Replace {
+                conflicts,
+                diff,
+                scroll: 0,
+            };
+        }
+        ImportEvent::Progress {
+            skill,
+            files_done,
+            files_total,
+        } => {
+            import.step = Step::Installing(Progress {
+                files_done,
+                files_total,
+                skill,
+                cancelling,
+            });
+        }
+        ImportEvent::Cancelled => return cancelled(app),
+        ImportEvent::Done(result) => import.step = Step::Done(result),
+    }
+    Vec::new()
+}
+
+fn cancelled(app: &mut App) -> Vec<Effect> {
+    app.import = None;
+    note(app, "Import cancelled; nothing was written.");
+    Vec::new()
+}

@@ -1,0 +1,392 @@
+//! `update`: the one function that changes the app, from a message to a new state and the
+//! effects the runtime should carry out. It does no I/O, so every behaviour is a plain test.
+//!
+//! A key's action is handled by what has the keyboard ([`App::mode`]): an overlay, the import
+//! flow ([`import`]), the diff view and the changed screen ([`changed`]), or the skill list and
+//! the roots ([`skills`]). The actions every screen shares are handled here.
+
+mod changed;
+mod import;
+mod skills;
+
+use crate::scan::Progress;
+
+use super::app::{App, ExportPrompt, Loading, Overlay, Preview, Scan, Screen, Status};
+use super::keymap::Mode;
+use super::msg::{Action, Effect, Msg, Pane};
+
+/// Apply `msg` to `app`; what comes back is for the runtime to do.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Started => start_scan(app),
+        Msg::Action(action) => {
+            app.status = None;
+            act(app, action)
+        }
+        Msg::Select(index) => select(app, index),
+        Msg::Focus(pane) => {
+            app.focus = pane;
+            Vec::new()
+        }
+        Msg::Scroll(pane, rows) => {
+            if app.screen == Screen::Skills && app.mode() == Mode::Skills {
+                app.focus = pane;
+            }
+            move_by(app, rows)
+        }
+        Msg::Resized => Vec::new(),
+        Msg::ScanProgress(progress) => {
+            if matches!(app.scan, Scan::Running(_)) {
+                app.scan = Scan::Running(progress);
+            }
+            Vec::new()
+        }
+        Msg::ScanDone(deck) => {
+            app.replace_deck(*deck);
+            app.scan = Scan::Done;
+            // The files may have changed since the preview was read.
+            app.preview = Preview::Empty;
+            app.status = Some(Status {
+                text: skills::scan_summary(app),
+                warning: false,
+            });
+            skills::follow_selection(app)
+        }
+        Msg::Changes(result) => {
+            changed::found(app, result);
+            Vec::new()
+        }
+        Msg::Compared { dir, change } => {
+            changed::compared(app, &dir, change);
+            Vec::new()
+        }
+        Msg::Preview { dir, text } => {
+            if app.preview == Preview::Loading(dir.clone()) {
+                app.preview_version += 1;
+                app.preview = match text {
+                    Ok(lines) => Preview::Text { dir, lines },
+                    Err(reason) => Preview::Failed { dir, reason },
+                };
+            }
+            Vec::new()
+        }
+        Msg::Diff { request, diff } => {
+            changed::diff_arrived(app, request, diff);
+            Vec::new()
+        }
+        Msg::TaskDone { result, rescan } => task_done(app, result, rescan),
+        Msg::Listing { request, place } => {
+            import::listed(app, request, place);
+            Vec::new()
+        }
+        Msg::Import { session, event } => import::event(app, session, event),
+        Msg::Failed(message) => {
+            if matches!(app.scan, Scan::Running(_)) {
+                app.scan = Scan::Done;
+                app.changes.skills = Loading::Failed(message.clone());
+            }
+            if let Preview::Loading(dir) = &app.preview {
+                app.preview = Preview::Failed {
+                    dir: dir.clone(),
+                    reason: message.clone(),
+                };
+            }
+            app.overlay = Overlay::Message(message);
+            Vec::new()
+        }
+        Msg::Signal(signal) => {
+            app.signal = Some(signal);
+            quit(app)
+        }
+    }
+}
+
+fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    if action == Action::Quit {
+        return quit(app);
+    }
+    match app.mode() {
+        Mode::Help | Mode::Message => overlay(app, action),
+        Mode::Confirm => confirm(app, action),
+        Mode::Export => export_prompt(app, action),
+        mode if mode.is_import() => import::act(app, action),
+        Mode::Diff => changed::diff_act(app, action),
+        Mode::Changed => changed::act(app, action),
+        // The skill list, its search line, and the roots.
+        _ => skills::act(app, action),
+    }
+}
+
+/// Leave the app; an import under way is told to stop before it puts anything in place.
+fn quit(app: &mut App) -> Vec<Effect> {
+    app.running = false;
+    app.import
+        .take()
+        .map(|import| Effect::CancelImport {
+            session: import.session,
+        })
+        .into_iter()
+        .collect()
+}
+
+/// The actions every screen (and the diff view) shares; `None` for the others.
+fn shared(app: &mut App, action: Action) -> Option<Vec<Effect>> {
+    let effects = match action {
+        Action::ToggleHelp => {
+            app.overlay = Overlay::Help;
+            app.help_scroll = 0;
+            Vec::new()
+        }
+        Action::ShowSkills => show(app, Screen::Skills),
+        Action::ShowRoots => show(app, Screen::Roots),
+        Action::ShowChanged => show(app, Screen::Changed),
+        Action::Rescan => rescan(app),
+        Action::ToggleMouse => {
+            app.mouse = !app.mouse;
+            let text = if app.mouse {
+                "Mouse on: the wheel scrolls, a click selects (hold Shift to select text)."
+            } else {
+                "Mouse off: the terminal selects text again."
+            };
+            note(app, text);
+            vec![Effect::SetMouse(app.mouse)]
+        }
+        Action::Import => import::open(app),
+        _ => return None,
+    };
+    Some(effects)
+}
+
+fn show(app: &mut App, screen: Screen) -> Vec<Effect> {
+    app.screen = screen;
+    app.search.typing = false;
+    Vec::new()
+}
+
+fn rescan(app: &mut App) -> Vec<Effect> {
+    if matches!(app.scan, Scan::Running(_)) {
+        warn(app, "A scan is already running.");
+        return Vec::new();
+    }
+    start_scan(app)
+}
+
+fn start_scan(app: &mut App) -> Vec<Effect> {
+    app.scan = Scan::Running(Progress { done: 0, total: 0 });
+    app.changes.skills = Loading::Waiting;
+    vec![Effect::StartScan]
+}
+
+/// Help and messages: Esc closes, the moves scroll the help.
+fn overlay(app: &mut App, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Back => app.overlay = Overlay::None,
+        Action::Up => scroll_help(app, -1),
+        Action::Down => scroll_help(app, 1),
+        Action::PageUp => scroll_help(app, -page(app.viewport.help_rows)),
+        Action::PageDown => scroll_help(app, page(app.viewport.help_rows)),
+        Action::Top => scroll_help(app, i32::MIN),
+        Action::Bottom => scroll_help(app, i32::MAX),
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn scroll_help(app: &mut App, rows: i32) {
+    app.help_scroll = step(app.help_scroll, rows, app.viewport.help_max + 1);
+}
+
+/// A question: yes carries out what it asked about.
+fn confirm(app: &mut App, action: Action) -> Vec<Effect> {
+    let Overlay::Confirm(question) = &app.overlay else {
+        return Vec::new();
+    };
+    match action {
+        Action::Confirm => {
+            let effect = question.effect.clone();
+            app.overlay = Overlay::None;
+            start_task(app, effect)
+        }
+        Action::Back => {
+            app.overlay = Overlay::None;
+            note(app, "Nothing was changed.");
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Ask where to export the skill `name` at `dir`: an archive named after it in the folder the
+/// app works in, which the person can change.
+fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
+    let file: String = name
+        .chars()
+        .map(|c| {
+            if matches!(c, ':' | '/' | '\\') {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let text = if app.work_dir.is_empty() {
+        format!("{file}.tar.gz")
+    } else {
+        format!("{}/{file}.tar.gz", app.work_dir.trim_end_matches('/'))
+    };
+    app.overlay = Overlay::Export(ExportPrompt {
+        name: name.to_owned(),
+        dir: dir.to_path_buf(),
+        text,
+    });
+    Vec::new()
+}
+
+fn export_prompt(app: &mut App, action: Action) -> Vec<Effect> {
+    let Overlay::Export(prompt) = &mut app.overlay else {
+        return Vec::new();
+    };
+    match action {
+        Action::Type(c) => prompt.text.push(c),
+        Action::Erase => {
+            prompt.text.pop();
+        }
+        Action::Choose if prompt.text.trim().is_empty() => {
+            warn(app, "Type the path of the archive to write.");
+        }
+        Action::Choose => {
+            let effect = Effect::Export {
+                name: prompt.name.clone(),
+                dir: prompt.dir.clone(),
+                to: prompt.text.trim().to_owned(),
+            };
+            app.overlay = Overlay::None;
+            return start_task(app, effect);
+        }
+        Action::Back => {
+            app.overlay = Overlay::None;
+            note(app, "Nothing was exported.");
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Hand a task to a worker, saying it is under way.
+fn start_task(app: &mut App, effect: Effect) -> Vec<Effect> {
+    let doing = match &effect {
+        Effect::TakeSnapshot { name, .. } => format!("Snapshotting {name}…"),
+        Effect::Accept { name, .. } => format!("Keeping {name} as it is now…"),
+        Effect::Restore { name, .. } => format!("Restoring {name}…"),
+        Effect::Export { name, .. } => format!("Exporting {name}…"),
+        _ => String::new(),
+    };
+    if !doing.is_empty() {
+        note(app, &doing);
+    }
+    app.tasks += 1;
+    vec![effect]
+}
+
+fn task_done(app: &mut App, result: Result<String, String>, rescan: bool) -> Vec<Effect> {
+    app.tasks = app.tasks.saturating_sub(1);
+    match result {
+        Ok(text) => note(app, &text),
+        Err(text) => app.overlay = Overlay::Message(text),
+    }
+    let mut effects = changed::refresh_diff(app);
+    if rescan && !matches!(app.scan, Scan::Running(_)) {
+        // The list keeps its note: the scan's own summary would hide what was just done.
+        let note = app.status.clone();
+        effects.extend(start_scan(app));
+        app.status = note;
+    }
+    effects
+}
+
+/// A click on a row of what is shown.
+fn select(app: &mut App, index: usize) -> Vec<Effect> {
+    match app.mode() {
+        Mode::Skills | Mode::Search => {
+            app.focus = Pane::List;
+            app.selected = index.min(app.visible.len().saturating_sub(1));
+            skills::follow_selection(app)
+        }
+        Mode::Roots => {
+            app.root_selected = index.min(app.deck.roots.len().saturating_sub(1));
+            Vec::new()
+        }
+        Mode::Changed => {
+            app.changes.selected = index.min(app.changes.shown().len().saturating_sub(1));
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The wheel: move what has the keyboard by `rows`.
+fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
+    match app.mode() {
+        Mode::Help => {
+            scroll_help(app, rows);
+            Vec::new()
+        }
+        mode if mode.is_import() => import::move_by(app, rows),
+        Mode::Diff => changed::scroll_diff(app, rows),
+        Mode::Changed => changed::move_by(app, rows),
+        _ => skills::move_by(app, rows),
+    }
+}
+
+/// A note in the status line.
+fn note(app: &mut App, text: &str) {
+    app.status = Some(Status {
+        text: text.to_owned(),
+        warning: false,
+    });
+}
+
+/// A warning in the status line.
+fn warn(app: &mut App, text: &str) {
+    app.status = Some(Status {
+        text: text.to_owned(),
+        warning: true,
+    });
+}
+
+/// Rows a page moves: those shown, less one, at least one.
+fn page(rows: usize) -> i32 {
+    i32::try_from(rows.saturating_sub(1).max(1)).unwrap_or(1)
+}
+
+/// `at` moved by `rows` within `0..len`.
+fn step(at: usize, rows: i32, len: usize) -> usize {
+    let last = len.saturating_sub(1);
+    let moved = if rows < 0 {
+        at.saturating_sub(rows.unsigned_abs() as usize)
+    } else {
+        at.saturating_add(rows as usize)
+    };
+    moved.min(last)
+}
+
+/// The move an action asks for, in rows; `None` for an action that is not a move.
+fn rows_of(action: Action, page_rows: usize) -> Option<i32> {
+    Some(match action {
+        Action::Up => -1,
+        Action::Down => 1,
+        Action::PageUp => -page(page_rows),
+        Action::PageDown => page(page_rows),
+        Action::Top => i32::MIN,
+        Action::Bottom => i32::MAX,
+        _ => return None,
+    })
+}
+
+/// The next of `all` after `current`, through "none" back to the first.
+fn cycle<T: Clone + PartialEq>(current: Option<&T>, all: &[T]) -> Option<T> {
+    match current.and_then(|c| all.iter().position(|a| a == c)) {
+        None => all.first().cloned(),
+        Some(i) => all.get(i + 1).cloned(),
+    }
+}

@@ -1,0 +1,201 @@
+//! The skill list (with its search line and filters) and the roots screen.
+
+use crate::record::State;
+use crate::roots::{AgentId, Source};
+
+use super::{cycle, rows_of, shared, step};
+use crate::tui::app::{App, By, Preview, Screen};
+use crate::tui::model::Sort;
+use crate::tui::msg::{Action, Effect, Pane};
+
+pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    if let Some(effects) = shared(app, action) {
+        return effects;
+    }
+    if let Some(rows) = rows_of(action, page_rows(app)) {
+        return move_by(app, rows);
+    }
+    match action {
+        Action::Back => back(app),
+        Action::NextPane => {
+            app.focus = match app.focus {
+                Pane::List => Pane::Detail,
+                Pane::Detail => Pane::Preview,
+                Pane::Preview => Pane::List,
+            };
+            Vec::new()
+        }
+        Action::PreviousPane => {
+            app.focus = match app.focus {
+                Pane::List => Pane::Preview,
+                Pane::Detail => Pane::List,
+                Pane::Preview => Pane::Detail,
+            };
+            Vec::new()
+        }
+        Action::OpenPreview => {
+            app.focus = Pane::Preview;
+            Vec::new()
+        }
+        Action::StartSearch => {
+            app.search.typing = true;
+            app.search.before = app.search.query.clone();
+            app.focus = Pane::List;
+            Vec::new()
+        }
+        Action::Type(c) => {
+            app.search.query.push(c);
+            narrowed(app)
+        }
+        Action::Erase => {
+            app.search.query.pop();
+            narrowed(app)
+        }
+        Action::AcceptSearch => {
+            app.search.typing = false;
+            Vec::new()
+        }
+        Action::CycleSource => {
+            app.filter.source = cycle(app.filter.source.as_ref(), &Source::ALL);
+            narrowed(app)
+        }
+        Action::CycleAgent => {
+            app.filter.agent = cycle(app.filter.agent.as_ref(), &AgentId::ALL);
+            narrowed(app)
+        }
+        Action::CycleState => {
+            app.filter.state = cycle(app.filter.state.as_ref(), &State::ALL);
+            narrowed(app)
+        }
+        Action::CycleInstaller => {
+            let mut all: Vec<By> = app
+                .deck
+                .installers()
+                .iter()
+                .cloned()
+                .map(By::Installer)
+                .collect();
+            all.push(By::Nobody);
+            app.filter.installer = cycle(app.filter.installer.as_ref(), &all);
+            narrowed(app)
+        }
+        Action::ToggleDrifted => {
+            app.filter.state = match app.filter.state {
+                Some(State::Modified) => None,
+                _ => Some(State::Modified),
+            };
+            narrowed(app)
+        }
+        Action::CycleSort => {
+            app.sort = cycle(Some(&app.sort), &Sort::ALL).unwrap_or_default();
+            narrowed(app)
+        }
+        Action::ClearFilters => {
+            app.filter = Default::default();
+            app.search.query.clear();
+            narrowed(app)
+        }
+        Action::OpenDiff | Action::Snapshot | Action::Export => {
+            let Some(skill) = app.selected_skill() else {
+                return Vec::new();
+            };
+            let (name, dir) = (skill.name.clone(), skill.dir.clone());
+            let pristine = skill.owner.as_ref().and_then(|o| o.pristine.clone());
+            match action {
+                Action::OpenDiff => super::changed::open_diff(app, name, dir, pristine),
+                Action::Snapshot => super::start_task(app, Effect::TakeSnapshot { name, dir }),
+                _ => super::ask_export(app, &name, &dir),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn back(app: &mut App) -> Vec<Effect> {
+    if app.search.typing {
+        app.search.typing = false;
+        app.search.query = std::mem::take(&mut app.search.before);
+        return narrowed(app);
+    }
+    if app.screen == Screen::Roots {
+        app.screen = Screen::Skills;
+    } else if app.focus != Pane::List {
+        app.focus = Pane::List;
+    } else {
+        app.running = false;
+    }
+    Vec::new()
+}
+
+/// After the search, a filter or the sort changed.
+fn narrowed(app: &mut App) -> Vec<Effect> {
+    app.refresh();
+    follow_selection(app)
+}
+
+fn page_rows(app: &App) -> usize {
+    match (app.screen, app.focus) {
+        (Screen::Roots, _) => app.viewport.roots_rows,
+        (_, Pane::List) => app.viewport.list_rows,
+        (_, Pane::Detail) => app.viewport.detail_rows,
+        (_, Pane::Preview) => app.viewport.preview_rows,
+    }
+}
+
+/// Move the cursor, or scroll, in what has the keyboard, by `rows` (clamped at both ends).
+pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
+    match (app.screen, app.focus) {
+        (Screen::Roots, _) => {
+            app.root_selected = step(app.root_selected, rows, app.deck.roots.len());
+            Vec::new()
+        }
+        (_, Pane::List) => {
+            app.selected = step(app.selected, rows, app.visible.len());
+            follow_selection(app)
+        }
+        (_, Pane::Detail) => {
+            app.detail_scroll = step(app.detail_scroll, rows, app.viewport.detail_max + 1);
+            Vec::new()
+        }
+        (_, Pane::Preview) => {
+            app.preview_scroll = step(app.preview_scroll, rows, app.viewport.preview_max + 1);
+            Vec::new()
+        }
+    }
+}
+
+/// Make the preview follow the selected skill, asking for its `SKILL.md` when it changed.
+pub(super) fn follow_selection(app: &mut App) -> Vec<Effect> {
+    let Some(dir) = app.selected_skill().map(|s| s.dir.clone()) else {
+        app.preview = Preview::Empty;
+        return Vec::new();
+    };
+    let showing = match &app.preview {
+        Preview::Empty => None,
+        Preview::Loading(d) | Preview::Text { dir: d, .. } | Preview::Failed { dir: d, .. } => {
+            Some(d)
+        }
+    };
+    if showing == Some(&dir) {
+        return Vec::new();
+    }
+    app.detail_scroll = 0;
+    app.preview_scroll = 0;
+    app.preview = Preview::Loading(dir.clone());
+    vec![Effect::ReadPreview(dir)]
+}
+
+pub(super) fn scan_summary(app: &App) -> String {
+    let counts = app.deck.counts();
+    let drifted = counts.in_state(State::Modified);
+    let skills_word = if counts.skills == 1 {
+        "skill"
+    } else {
+        "skills"
+    };
+    let roots_word = if counts.roots == 1 { "root" } else { "roots" };
+    format!(
+        "Found {} {skills_word} in {} {roots_word}; {drifted} drifted.",
+        counts.skills, counts.roots
+    )
+}

@@ -1,0 +1,40 @@
+//! A yes-or-no question over the screen, asked before something that replaces what a person has.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use crate::tui::app::Confirm;
+use crate::tui::keymap::{self, Mode};
+use crate::tui::msg::Action;
+use crate::tui::theme::Theme;
+
+use super::help::centered;
+use super::pane;
+
+pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
+    let box_area = centered(area, 72, 10);
+    let block = pane(
+        Line::styled(format!(" {} ", question.title), theme.title),
+        true,
+        theme,
+    );
+    let mut body: Vec<Line> = question
+        .lines
+        .iter()
+        .map(|l| Line::raw(l.clone()))
+        .collect();
+    body.push(Line::raw(""));
+    body.push(Line::from(vec![
+        Span::styled(keymap::key_for(Mode::Confirm, Action::Confirm), theme.key),
+        Span::styled(format!(" {}   ", question.yes), theme.dim),
+        Span::styled(keymap::key_for(Mode::Confirm, Action::Back), theme.key),
+        Span::styled(" or Esc: leave it as it is", theme.dim),
+    ]));
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(
+        Paragraph::new(body).block(block).wrap(Wrap { trim: true }),
+        box_area,
+    );
+}

@@ -1,0 +1,275 @@
+//! The diff view: a header saying what is compared with what, the changed files with their
+//! +/- counts (the one on screen marked), and the diff, coloured, its changed words
+//! highlighted, long lines wrapped. Only the rows on screen are laid out, so a diff of
+//! thousands of lines draws as fast as one of ten. The import's replacement step draws its
+//! diff with the same [`body`].
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::tui::app::{App, DiffState, Loading};
+use crate::tui::diff::{Against, DiffRow, DiffView, RowKind};
+use crate::tui::human::ago;
+use crate::tui::theme::Theme;
+use crate::tui::view_state::ViewState;
+use crate::tui::width;
+
+use super::pane;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, view: &mut ViewState) {
+    let theme = &app.theme;
+    match &state.view {
+        Loading::Waiting => {
+            let block = pane(
+                Line::styled(format!(" Diff of {} ", state.name), theme.title),
+                true,
+                theme,
+            );
+            let text = Paragraph::new(Line::styled("Making the diff…", theme.dim)).block(block);
+            frame.render_widget(text, area);
+        }
+        Loading::Failed(why) => {
+            let block = pane(
+                Line::styled(format!(" Diff of {} ", state.name), theme.title),
+                true,
+                theme,
+            );
+            let text = vec![
+                Line::styled(why.clone(), theme.warning),
+                Line::raw(""),
+                Line::styled("Esc goes back.", theme.dim),
+            ];
+            frame.render_widget(
+                Paragraph::new(text).block(block).wrap(Wrap { trim: true }),
+                area,
+            );
+        }
+        Loading::Ready(diff) => {
+            let block = pane(title(diff, theme), true, theme);
+            let inner = block.inner(area);
+            frame.render_widget(block, area);
+            if diff.is_empty() {
+                let text = vec![
+                    Line::raw(format!(
+                        "{} holds what {} holds: nothing changed.",
+                        diff.shown_dir,
+                        against_text(&diff.against)
+                    )),
+                    Line::raw(""),
+                    Line::styled("Esc goes back.", theme.dim),
+                ];
+                frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inner);
+                return;
+            }
+            body(frame, inner, diff, state.scroll, theme, view);
+        }
+    }
+}
+
+/// ` code-review: snapshot 20261129-… (3 h ago) → now · 2 files +3 −1 `
+fn title(diff: &DiffView, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!(" {} ", diff.name), theme.title),
+        Span::styled(
+            format!("· {} → now ", against_text(&diff.against)),
+            theme.label,
+        ),
+        Span::styled("· ", theme.dim),
+        Span::styled(format!("+{} ", diff.added), theme.added),
+        Span::styled(format!("−{} ", diff.removed), theme.removed),
+    ])
+}
+
+/// What the diff compares with, in words.
+pub fn against_text(against: &Against) -> String {
+    match against {
+        Against::Snapshot { id, age } => match age {
+            Some(age) => format!("snapshot {id} ({})", ago(*age)),
+            None => format!("snapshot {id}"),
+        },
+        Against::Pristine(path) => format!("the installer's copy {path}"),
+        Against::Import => "what the import writes".to_owned(),
+    }
+}
+
+/// The changed files beside the diff itself, scrolled to `scroll`. Tells the view how many
+/// rows it showed and how far the diff can scroll.
+pub fn body(
+    frame: &mut Frame,
+    area: Rect,
+    diff: &DiffView,
+    scroll: usize,
+    theme: &Theme,
+    view: &mut ViewState,
+) {
+    let files_width = (area.width / 4).clamp(18, 36);
+    let [files, rows] = Layout::horizontal([Constraint::Length(files_width), Constraint::Fill(1)])
+        .spacing(1)
+        .areas(area);
+    let max = furthest(diff, rows);
+    let first = scroll.min(max);
+    file_list(frame, files, diff, first, theme);
+    let shown = draw_rows(frame, rows, diff, first, theme);
+    view.viewport.diff_rows = shown;
+    view.viewport.diff_max = max;
+}
+
+fn file_list(frame: &mut Frame, area: Rect, diff: &DiffView, first: usize, theme: &Theme) {
+    let current = diff.file_at(first);
+    let columns = usize::from(area.width);
+    let mut lines = Vec::new();
+    // Keep the current file in view when the list is longer than the pane.
+    let skip = current
+        .unwrap_or(0)
+        .saturating_sub(usize::from(area.height).saturating_sub(1));
+    for (i, file) in diff.files.iter().enumerate().skip(skip) {
+        let counts = format!("+{} −{}", file.added, file.removed);
+        let room = columns.saturating_sub(2 + width::of(&counts) + 1);
+        let style = if Some(i) == current {
+            theme.selected
+        } else {
+            Style::new()
+        };
+        lines.push(
+            Line::from(vec![
+                Span::styled(format!("{} ", file.mark.letter()), theme.label),
+                Span::raw(width::pad(&file.path, room)),
+                Span::raw(" "),
+                Span::styled(format!("+{}", file.added), theme.added),
+                Span::styled(format!(" −{}", file.removed), theme.removed),
+            ])
+            .style(style),
+        );
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// Draw the rows from `first` down, wrapped to the width; how many rows were shown.
+fn draw_rows(frame: &mut Frame, area: Rect, diff: &DiffView, first: usize, theme: &Theme) -> usize {
+    let columns = usize::from(area.width);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut shown = 0;
+    for row in &diff.rows[first.min(diff.rows.len())..] {
+        let wrapped = wrap(row, columns, theme);
+        if lines.len() + wrapped.len() > usize::from(area.height) && shown > 0 {
+            break;
+        }
+        lines.extend(wrapped);
+        shown += 1;
+        if lines.len() >= usize::from(area.height) {
+            break;
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+    shown
+}
+
+/// The first row from which the rest of the diff fills the area: the furthest it scrolls.
+fn furthest(diff: &DiffView, area: Rect) -> usize {
+    let columns = usize::from(area.width);
+    let mut height = 0;
+    let mut first = diff.rows.len();
+    while first > 0 {
+        let rows = height_of(&diff.rows[first - 1], columns);
+        if height + rows > usize::from(area.height) {
+            break;
+        }
+        height += rows;
+        first -= 1;
+    }
+    first.min(diff.rows.len().saturating_sub(1))
+}
+
+/// How many screen lines a row takes at `columns`.
+fn height_of(row: &DiffRow, columns: usize) -> usize {
+    breaks(&characters(row), columns).len()
+}
+
+/// The characters of a row, each with its display width and whether it is a changed word's.
+fn characters(row: &DiffRow) -> Vec<(char, usize, bool)> {
+    let sign = row.kind.sign().map(|c| (c, 1, false));
+    let text = row.parts.iter().flat_map(|(text, changed)| {
+        text.chars().map(|c| {
+            (
+                c,
+                unicode_width::UnicodeWidthChar::width(c).unwrap_or(0),
+                *changed,
+            )
+        })
+    });
+    sign.into_iter().chain(text).collect()
+}
+
+/// Where each screen line of a row starts, by character: a line breaks after the last space
+/// that fits, or anywhere in a word longer than a line. Lines after the first are indented by
+/// one column, under the sign.
+fn breaks(chars: &[(char, usize, bool)], columns: usize) -> Vec<usize> {
+    let columns = columns.max(2);
+    let mut starts = vec![0];
+    let mut used = 0;
+    let mut after_space: Option<usize> = None;
+    for (i, &(c, w, _)) in chars.iter().enumerate() {
+        if used + w > columns {
+            let line_start = starts.last().copied().unwrap_or(0);
+            let at = match after_space {
+                Some(at) if at > line_start + 1 && at <= i => at,
+                _ => i,
+            };
+            starts.push(at);
+            used = 1 + chars[at..i].iter().map(|&(_, w, _)| w).sum::<usize>();
+            after_space = None;
+        }
+        used += w;
+        if c == ' ' {
+            after_space = Some(i + 1);
+        }
+    }
+    starts
+}
+
+/// A row as screen lines of at most `columns`, in its colours.
+fn wrap(row: &DiffRow, columns: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let (base, word) = styles(row.kind, theme);
+    let chars = characters(row);
+    let starts = breaks(&chars, columns);
+    let mut lines = Vec::with_capacity(starts.len());
+    for (n, &start) in starts.iter().enumerate() {
+        let end = starts.get(n + 1).copied().unwrap_or(chars.len());
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        if n > 0 {
+            spans.push(Span::raw(" "));
+        }
+        let mut piece = String::new();
+        let mut changed = false;
+        for &(c, _, in_word) in &chars[start..end] {
+            if in_word != changed && !piece.is_empty() {
+                let style = if changed { word } else { base };
+                spans.push(Span::styled(std::mem::take(&mut piece), style));
+            }
+            changed = in_word;
+            piece.push(c);
+        }
+        if !piece.is_empty() {
+            spans.push(Span::styled(piece, if changed { word } else { base }));
+        }
+        lines.push(Line::from(spans).style(base));
+    }
+    lines
+}
+
+/// The style of a row, and of its changed words.
+fn styles(kind: RowKind, theme: &Theme) -> (Style, Style) {
+    match kind {
+        RowKind::Section => (theme.heading, theme.heading),
+        RowKind::Note => (theme.warning, theme.warning),
+        RowKind::File => (theme.title, theme.title),
+        RowKind::Summary | RowKind::Hunk => (theme.label, theme.label),
+        RowKind::Context => (Style::new(), Style::new()),
+        RowKind::Removed => (theme.removed, theme.removed_word),
+        RowKind::Added => (theme.added, theme.added_word),
+        RowKind::NoNewline => (theme.dim, theme.dim),
+    }
+}

@@ -1,0 +1,65 @@
+//! The line where the archive a skill is exported to is typed: a name in the folder the app
+//! works in to start with.
+
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
+
+use crate::tui::app::ExportPrompt;
+use crate::tui::keymap::{self, Mode};
+use crate::tui::msg::Action;
+use crate::tui::sanitize;
+use crate::tui::theme::Theme;
+use crate::tui::width;
+
+use super::help::centered;
+use super::pane;
+
+pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme) {
+    let box_area = centered(area, 76, 8);
+    let block = pane(
+        Line::styled(format!(" Export {} ", prompt.name), theme.title),
+        true,
+        theme,
+    );
+    let inner = block.inner(box_area);
+    // What was typed is shown as it will be used, but never raw: a pasted escape is text.
+    let typed = sanitize::line(&prompt.text);
+    let room = usize::from(inner.width).saturating_sub(3);
+    let shown: String = if width::of(&typed) > room {
+        let skip = typed.chars().count().saturating_sub(room);
+        typed.chars().skip(skip).collect()
+    } else {
+        typed
+    };
+    let body = vec![
+        Line::styled(
+            "A .tar.gz of its files, secrets removed, at most 5 MiB, to:",
+            theme.dim,
+        ),
+        Line::from(vec![
+            Span::styled("> ", theme.key),
+            Span::raw(shown.clone()),
+        ]),
+        Line::raw(""),
+        Line::styled(
+            format!(
+                "{} exports (no file is ever replaced) · {} cancels · ~/ is your home folder",
+                keymap::key_for(Mode::Export, Action::Choose),
+                keymap::key_for(Mode::Export, Action::Back)
+            ),
+            theme.dim,
+        ),
+    ];
+    frame.render_widget(Clear, box_area);
+    frame.render_widget(
+        Paragraph::new(body).block(block).wrap(Wrap { trim: false }),
+        box_area,
+    );
+    let x = inner.x + 2 + u16::try_from(width::of(&shown)).unwrap_or(0);
+    frame.set_cursor_position(Position::new(
+        x.min(inner.right().saturating_sub(1)),
+        inner.y + 1,
+    ));
+}

@@ -1,0 +1,154 @@
+//! What a bundle holds, before anything is written: each skill with its files, sizes,
+//! executable bits and lint problems, taken or left by the person; the files left out of every
+//! skill; and, for a bundle that is refused, the one sentence that says why.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
+
+use crate::tui::app::App;
+use crate::tui::human::size;
+use crate::tui::import::{Import, RefusalView};
+use crate::tui::keymap::{self, Mode};
+use crate::tui::msg::Action;
+use crate::tui::theme;
+use crate::tui::view_state::{ViewState, keep_in_view};
+use crate::tui::width;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mut ViewState) {
+    let theme = &app.theme;
+    let Some(bundle) = &import.bundle else {
+        return;
+    };
+    let columns = usize::from(area.width);
+    let files: usize = bundle.skills.iter().map(|s| s.files.len()).sum();
+    let bytes: u64 = bundle.skills.iter().map(|s| s.size).sum();
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled(bundle.source.clone(), theme.title),
+            Span::styled(
+                format!(
+                    ": {} {}, {files} files, {}",
+                    bundle.skills.len(),
+                    if bundle.skills.len() == 1 {
+                        "skill"
+                    } else {
+                        "skills"
+                    },
+                    size(bytes)
+                ),
+                theme.dim,
+            ),
+        ]),
+        Line::styled(
+            format!(
+                "{}: take or leave the skill under the cursor · {}: go on",
+                keymap::key_for(Mode::Bundle, Action::ToggleSkill),
+                keymap::key_for(Mode::Bundle, Action::Choose)
+            ),
+            theme.dim,
+        ),
+        Line::raw(""),
+    ];
+    let mut cursor_line = 0;
+    for (i, skill) in bundle.skills.iter().enumerate() {
+        let chosen = import.chosen.get(i).copied().unwrap_or(false);
+        let selected = i == import.cursor;
+        if selected {
+            cursor_line = lines.len();
+        }
+        let mark = if chosen { "[x]" } else { "[ ]" };
+        let style = if selected {
+            theme.selected
+        } else {
+            Style::new()
+        };
+        // Dim text would vanish on the selected row's background.
+        let quiet = if selected { Style::new() } else { theme.dim };
+        let count = if skill.files.len() == 1 {
+            "1 file".to_owned()
+        } else {
+            format!("{} files", skill.files.len())
+        };
+        lines.push(
+            Line::from(vec![
+                Span::raw(" "),
+                Span::styled(mark, theme.key),
+                Span::raw(" "),
+                Span::styled(skill.shown_name.clone(), theme.title),
+                Span::styled(format!("  {count}, {}", size(skill.size)), quiet),
+            ])
+            .style(style),
+        );
+        if let Some(description) = &skill.description {
+            lines.push(Line::styled(
+                format!(
+                    "     {}",
+                    width::fit(description, columns.saturating_sub(6))
+                ),
+                theme.dim,
+            ));
+        }
+        for file in &skill.files {
+            let exec = if file.executable { "  executable" } else { "" };
+            lines.push(Line::from(vec![
+                Span::raw(format!("     {:>9}  ", size(file.size))),
+                Span::raw(width::fit(&file.path, columns.saturating_sub(30))),
+                Span::styled(exec, theme.warning),
+            ]));
+        }
+        for lint in &skill.lints {
+            lines.push(Line::styled(
+                format!("     {} {lint}", theme::PROBLEM_MARKER),
+                theme.warning,
+            ));
+        }
+    }
+    if !bundle.left_out.is_empty() {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            format!("Left out, in no skill ({}):", bundle.left_out.len()),
+            theme.label,
+        ));
+        for path in &bundle.left_out {
+            lines.push(Line::styled(format!("     {path}"), theme.dim));
+        }
+    }
+    if bundle.set_aside > 0 {
+        lines.push(Line::styled(
+            format!("Set aside as metadata: {} files", bundle.set_aside),
+            theme.dim,
+        ));
+    }
+    for note in &bundle.notes {
+        lines.push(Line::styled(note.clone(), theme.dim));
+    }
+    let rows = usize::from(area.height);
+    view.bundle_offset = keep_in_view(view.bundle_offset, cursor_line, rows);
+    let offset = u16::try_from(view.bundle_offset).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), area);
+}
+
+pub fn refused(frame: &mut Frame, area: Rect, app: &App, refusal: &RefusalView) {
+    let theme = &app.theme;
+    let lines = vec![
+        Line::from(vec![
+            Span::styled(refusal.source.clone(), theme.title),
+            Span::styled(format!(" is refused ({}):", refusal.code), theme.warning),
+        ]),
+        Line::raw(""),
+        Line::raw(refusal.sentence.clone()),
+        Line::raw(""),
+        Line::styled(
+            format!(
+                "Nothing was written. {} picks another bundle; {} closes the import.",
+                keymap::key_for(Mode::Refused, Action::Choose),
+                keymap::key_for(Mode::Refused, Action::Back)
+            ),
+            theme.dim,
+        ),
+    ];
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
+}

@@ -1,0 +1,276 @@
+//! One import's worker: it reads the bundle whole, sends the preview and the places the skills
+//! can go, then holds the bundle and waits to be told where to install. So what is installed
+//! is what was previewed, never a second reading of a file that may have changed since.
+//!
+//! Asked to install, it judges the destination first: skills there that may only be replaced
+//! by force are sent back with the diff of what the replacement would change, and it waits
+//! again. The install itself goes through [`Keeping`], as the command line's does (what it
+//! replaces is snapshotted first, what it installs is kept as the baseline), reports its
+//! progress, and stops before anything is put in place once the session is cancelled.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use crate::bundle::{self, Bundle, BundledSkill};
+use crate::install::{self, InstallError, Progress, Watch};
+use crate::roots::{AgentId, Scope, install_root};
+use crate::snapshot::diff::before_replacing;
+use crate::snapshot::{Keeping, Store};
+
+use super::{Target, guarded, spawn};
+use crate::tui::diff::{Against, DiffView};
+use crate::tui::import::{BundleView, ConflictView, DestinationView, ImportedView, RefusalView};
+use crate::tui::model::shown_path;
+use crate::tui::msg::{ImportEvent, Msg};
+use crate::tui::sanitize;
+
+/// How often the install reports progress at most.
+const PROGRESS_EVERY: Duration = Duration::from_millis(50);
+
+/// What the app asks of a session.
+enum Command {
+    Install {
+        root: PathBuf,
+        skills: Vec<String>,
+        force: bool,
+    },
+}
+
+/// The app's handle on an import's worker.
+pub struct ImportSession {
+    pub session: u64,
+    commands: Option<Sender<Command>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl ImportSession {
+    /// Install the chosen skills into `root`.
+    pub fn install(&self, root: PathBuf, skills: Vec<String>, force: bool) {
+        if let Some(commands) = &self.commands {
+            let _ = commands.send(Command::Install {
+                root,
+                skills,
+                force,
+            });
+        }
+    }
+
+    /// Stop: an install under way stops before anything is put in place (if it still can, and
+    /// says so), and the bundle is let go.
+    pub fn cancel(&mut self) {
+        self.cancel.store(true, Ordering::SeqCst);
+        self.commands = None;
+    }
+}
+
+impl Drop for ImportSession {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+/// Start the session `session`: read the bundle at `source` on a new thread.
+pub fn spawn_import(
+    target: &Target,
+    tx: Sender<Msg>,
+    session: u64,
+    source: PathBuf,
+) -> ImportSession {
+    let (commands, incoming) = mpsc::channel();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let worker = Worker {
+        target: target.clone(),
+        session,
+        cancel: Arc::clone(&cancel),
+    };
+    spawn("skilldeck-import", tx, move |tx| {
+        let event = guarded(|| worker.run(&source, &incoming, tx))
+            .unwrap_or_else(|panic| ImportEvent::Done(Err(format!("The import stopped: {panic}"))));
+        Msg::Import { session, event }
+    });
+    ImportSession {
+        session,
+        commands: Some(commands),
+        cancel,
+    }
+}
+
+struct Worker {
+    target: Target,
+    session: u64,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Worker {
+    /// Read, then serve the app's commands; the last event of the session is returned.
+    fn run(&self, source: &Path, commands: &Receiver<Command>, tx: &Sender<Msg>) -> ImportEvent {
+        let home = self.target.env.home();
+        let bundle = match bundle::read(source) {
+            Ok(bundle) => bundle,
+            Err(refusal) => {
+                return ImportEvent::Read(Err(RefusalView::new(&refusal, source, home)));
+            }
+        };
+        let preview = BundleView::new(&bundle, source, home);
+        self.send(
+            tx,
+            ImportEvent::Read(Ok((Box::new(preview), self.destinations()))),
+        );
+        while let Ok(Command::Install {
+            root,
+            skills,
+            force,
+        }) = commands.recv()
+        {
+            match self.install(&bundle, &root, &skills, force, tx) {
+                Some(last) => return last,
+                None => continue,
+            }
+        }
+        ImportEvent::Cancelled
+    }
+
+    fn send(&self, tx: &Sender<Msg>, event: ImportEvent) {
+        let _ = tx.send(Msg::Import {
+            session: self.session,
+            event,
+        });
+    }
+
+    /// Every agent's skills folder at each scope it has one.
+    fn destinations(&self) -> Vec<DestinationView> {
+        let home = self.target.env.home();
+        let mut out = Vec::new();
+        for agent in AgentId::ALL {
+            for scope in [Scope::User, Scope::Project] {
+                if let Some(root) =
+                    install_root(&self.target.env, &self.target.project, agent, scope)
+                {
+                    out.push(DestinationView {
+                        agent,
+                        scope,
+                        shown_root: shown_path(&root, home),
+                        root,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Install, or send back what would be replaced and return `None` to wait for the word.
+    fn install(
+        &self,
+        bundle: &Bundle,
+        root: &Path,
+        names: &[String],
+        force: bool,
+        tx: &Sender<Msg>,
+    ) -> Option<ImportEvent> {
+        let chosen = match bundle.select(names) {
+            Ok(chosen) => chosen,
+            Err(refusal) => {
+                return Some(ImportEvent::Done(Err(sanitize::line(&refusal.to_string()))));
+            }
+        };
+        if !force && let Some(event) = self.conflicts(&chosen, root) {
+            self.send(tx, event);
+            return None;
+        }
+        let store = Store::open(&self.target.env);
+        let reporter = Reporter {
+            tx,
+            session: self.session,
+            cancel: &self.cancel,
+            last: None,
+        };
+        let mut watch = Keeping::new(&store, reporter);
+        let result = install::install(root, &chosen, force, &mut watch);
+        let home = self.target.env.home();
+        Some(match result {
+            Ok(installed) => {
+                let missed = watch
+                    .missed_baselines
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                ImportEvent::Done(Ok(ImportedView::new(&installed, missed, home)))
+            }
+            Err(InstallError::Cancelled) => ImportEvent::Cancelled,
+            Err(error) => ImportEvent::Done(Err(sanitize::line(&error.to_string()))),
+        })
+    }
+
+    /// The skills at `root` an install of `chosen` would replace, each with its diff.
+    fn conflicts(&self, chosen: &[&BundledSkill], root: &Path) -> Option<ImportEvent> {
+        let home = self.target.env.home();
+        let mut conflicts = Vec::new();
+        let mut diff = DiffView::new(
+            "",
+            root.to_path_buf(),
+            shown_path(root, home),
+            Against::Import,
+        );
+        for skill in chosen {
+            let Err(conflict) = install::plan(root, &[*skill], false) else {
+                continue;
+            };
+            let shown_dir = shown_path(&conflict.dir, home);
+            let why = sanitize::line(&conflict.why);
+            let heading = format!("{}: {shown_dir} {why}", skill.name);
+            if !conflict.forcible {
+                diff.heading(&heading);
+            } else {
+                match before_replacing(&conflict.dir, skill) {
+                    Ok(changes) => diff.push(Some(&heading), &changes),
+                    Err(error) => {
+                        diff.heading(&format!("{heading}; its diff cannot be shown: {error}"));
+                    }
+                }
+            }
+            conflicts.push(ConflictView {
+                name: sanitize::line(&skill.name),
+                shown_dir,
+                why,
+                forcible: conflict.forcible,
+            });
+        }
+        (!conflicts.is_empty()).then(|| ImportEvent::Conflicts {
+            conflicts,
+            diff: Box::new(diff),
+        })
+    }
+}
+
+/// The install's progress, sent to the app a few times a second at most; and the cancel.
+struct Reporter<'a> {
+    tx: &'a Sender<Msg>,
+    session: u64,
+    cancel: &'a AtomicBool,
+    last: Option<Instant>,
+}
+
+impl Watch for Reporter<'_> {
+    fn wrote(&mut self, progress: Progress<'_>) {
+        let last_file = progress.files_done == progress.files_total;
+        if !last_file && self.last.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let _ = self.tx.send(Msg::Import {
+            session: self.session,
+            event: ImportEvent::Progress {
+                skill: sanitize::line(progress.skill),
+                files_done: progress.files_done,
+                files_total: progress.files_total,
+            },
+        });
+    }
+
+    fn carry_on(&mut self) -> bool {
+        !self.cancel.load(Ordering::SeqCst)
+    }
+}

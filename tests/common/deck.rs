@@ -1,0 +1,96 @@
+//! A small inventory as the app's model holds it, for the tests that drive `update` with no
+//! terminal, no threads and no files.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use skilldeck::record::State;
+use skilldeck::roots::{AgentId, Scope, Source};
+use skilldeck::tui::model::{Deck, Presence, RootView, SkillView, Verdict};
+
+pub fn skill(
+    name: &str,
+    source: Source,
+    state: State,
+    agents: &[AgentId],
+    hours_ago: u64,
+) -> SkillView {
+    let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let age = Duration::from_secs(hours_ago * 3600);
+    SkillView {
+        name: name.to_owned(),
+        search_key: name.to_lowercase(),
+        description: None,
+        dir: PathBuf::from(format!("/skills/{name}")),
+        shown_dir: format!("~/skills/{name}"),
+        real_dir: None,
+        also_at: Vec::new(),
+        source,
+        plugin: None,
+        agents: agents.to_vec(),
+        verdicts: agents
+            .iter()
+            .map(|&agent| Verdict {
+                agent,
+                winner: None,
+                keeps_all: false,
+            })
+            .collect(),
+        state,
+        record: None,
+        owner: None,
+        digest: None,
+        problems: Vec::new(),
+        tree: Vec::new(),
+        modified: Some(now - age),
+        age: Some(age),
+    }
+}
+
+pub fn root(path: &str, skills: usize) -> RootView {
+    RootView {
+        shown_path: path.to_owned(),
+        label: "a root".to_owned(),
+        scope: Scope::User,
+        agents: vec![AgentId::ClaudeCode],
+        presence: Presence::Exists,
+        skills,
+        notes: Vec::new(),
+    }
+}
+
+/// Six skills, sorted by name as the scan gives them.
+pub fn deck() -> Deck {
+    use AgentId::{ClaudeCode, Codex, Opencode};
+    Deck::from_views(
+        vec![
+            skill("alpha", Source::User, State::Intact, &[ClaudeCode], 240),
+            skill(
+                "beta",
+                Source::Project,
+                State::Modified,
+                &[ClaudeCode, Codex],
+                1,
+            ),
+            skill(
+                "delta",
+                Source::Organization,
+                State::Intact,
+                &[ClaudeCode],
+                48,
+            ),
+            skill("epsilon", Source::User, State::Unreadable, &[], 500),
+            skill("gamma", Source::Plugin, State::Unrecorded, &[Codex], 5),
+            skill("漢字", Source::User, State::Unrecorded, &[Opencode], 30),
+        ],
+        vec![
+            root("~/.claude/skills", 3),
+            root("~/.agents/skills", 2),
+            root("/etc/x", 0),
+        ],
+    )
+}
+
+pub fn dir(name: &str) -> PathBuf {
+    PathBuf::from(format!("/skills/{name}"))
+}
