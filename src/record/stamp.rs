@@ -86,16 +86,7 @@ pub fn stamp(skill_md: &str, installed_by: &str, version: &str) -> Result<Stampe
     } else {
         "\n"
     };
-    // Frontmatter::parse found an opening line and a closing one, so both exist here.
-    let close = lines
-        .iter()
-        .skip(1)
-        .position(|line| bare(line).trim_end() == "---")
-        .map(|i| i + 1)
-        .ok_or(StampError::Frontmatter(FrontmatterError::Unclosed))?;
-    if bare(lines[close]) != "---" {
-        return Err(StampError::LooseClosingLine);
-    }
+    let close = closing_line(&lines)?;
     let pairs = metadata_in_order(&lines[1..close].concat())?;
     let kept: Vec<&(String, String)> = pairs
         .iter()
@@ -107,8 +98,10 @@ pub fn stamp(skill_md: &str, installed_by: &str, version: &str) -> Result<Stampe
         version,
         newline,
     };
+    // A `metadata:` with no value is a block too: writing a second one beside it would give
+    // YAML two keys, of which one reader takes the last and another refuses.
     let blocks: Vec<Option<Range<usize>>> = match before.fields.get("metadata") {
-        None | Some(Value::Null) => vec![None],
+        None => vec![None],
         Some(_) => metadata_blocks(&lines, close)
             .into_iter()
             .map(Some)
@@ -196,11 +189,46 @@ fn prove(
         installed_version: version.to_owned(),
         content_digest: String::new(),
     };
-    if after.fields == expected && parse(stamped.text.as_bytes()).as_ref() == Some(&record) {
+    // Read back as stamping reads it, so that what is stamped once can be stamped again (a
+    // repeated key, which YAML reads as the last one wins, is caught here).
+    let written: Vec<String> = kept
+        .iter()
+        .map(|(key, _)| key.clone())
+        .chain(RECORD_KEYS.iter().map(|key| (*key).to_owned()))
+        .collect();
+    let reread = frontmatter_yaml(&stamped.text)
+        .and_then(|yaml| metadata_in_order(&yaml))
+        .map(|pairs| pairs.into_iter().map(|(key, _)| key).collect::<Vec<_>>());
+    if after.fields == expected
+        && reread.as_ref() == Ok(&written)
+        && parse(stamped.text.as_bytes()).as_ref() == Some(&record)
+    {
         Ok(())
     } else {
         Err(StampError::WouldChange)
     }
+}
+
+/// Where the frontmatter of `lines` (a `SKILL.md` split after each line ending) closes.
+fn closing_line(lines: &[&str]) -> Result<usize, StampError> {
+    // Frontmatter::parse found an opening line and a closing one, so both exist here.
+    let close = lines
+        .iter()
+        .skip(1)
+        .position(|line| bare(line).trim_end() == "---")
+        .map(|i| i + 1)
+        .ok_or(StampError::Frontmatter(FrontmatterError::Unclosed))?;
+    if bare(lines[close]) != "---" {
+        return Err(StampError::LooseClosingLine);
+    }
+    Ok(close)
+}
+
+/// The YAML between a `SKILL.md`'s fences.
+fn frontmatter_yaml(text: &str) -> Result<String, StampError> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let close = closing_line(&lines)?;
+    Ok(lines[1..close].concat())
 }
 
 /// Each stretch of lines that may be the top-level `metadata:` key and everything indented
@@ -380,6 +408,37 @@ mod tests {
         let once = stamped(text);
         assert!(once.ends_with("  more of the name\"\nmetadata:\n  installed-by: \"skilldeck\"\n  installed-version: \"0.1.0\"\n  content-digest: \"\"\n---\n# Demo\n"), "{once}");
         assert_eq!(stamped(&once), once);
+    }
+
+    /// Found by the frontmatter fuzz target: a `metadata` key the block finder cannot see
+    /// (behind a tag) got a second `metadata:` block, which YAML read as the last one wins and
+    /// stamping again refused.
+    #[test]
+    fn a_metadata_key_the_finder_cannot_see_is_not_written_twice() {
+        assert_eq!(
+            stamp("---\n!!:a: metadata:\n\n---\n", "skilldeck", "0.1.0"),
+            Err(StampError::MetadataNotFound)
+        );
+        let once = stamped("---\nname: demo\nmetadata:\n---\n");
+        assert_eq!(
+            once,
+            "---\nname: demo\nmetadata:\n  installed-by: \"skilldeck\"\n  installed-version: \"0.1.0\"\n  content-digest: \"\"\n---\n"
+        );
+        assert_eq!(stamped(&once), once);
+    }
+
+    #[test]
+    fn a_repeated_metadata_key_fails_the_proof() {
+        let text = "---\nname: demo\n---\n";
+        let before = Frontmatter::parse(text).unwrap();
+        let mut twice = stamp(text, "skilldeck", "0.1.0").unwrap();
+        twice.text = twice
+            .text
+            .replacen("name: demo\n", "name: demo\nmetadata:\n", 1);
+        assert_eq!(
+            prove(&before, &[], &twice, "skilldeck", "0.1.0"),
+            Err(StampError::WouldChange)
+        );
     }
 
     #[test]
