@@ -8,8 +8,8 @@ use ratatui::widgets::LineGauge;
 
 use crate::record::State;
 use crate::tui::app::{App, Scan};
-use crate::tui::keymap;
 use crate::tui::width;
+use crate::tui::{keymap, theme};
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
@@ -41,15 +41,39 @@ pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
             };
             frame.render_widget(Line::styled(format!(" {}", status.text), style), area);
         }
-        (None, Scan::Done) => frame.render_widget(summary(app), area),
+        (None, Scan::Done) => frame.render_widget(summary(app, area.width), area),
         (None, _) => {}
     }
 }
 
-/// ` 13 skills: 4 intact, 1 modified, 8 unrecorded · 2 shadowed · 1 with problems`
-fn summary(app: &App) -> Line<'static> {
+/// ` 13 skills: 4 intact, 1 modified, 8 unrecorded · 2 shadowed · 1 with problems`, or, where
+/// that does not fit, the same counts by the list's markers: ` 13 skills: 4● 1▲ 8○ · 2◐ · 1!`.
+fn summary(app: &App, width: u16) -> Line<'static> {
+    let words = summary_in(app, Wording::Words);
+    if words.width() <= usize::from(width) {
+        words
+    } else {
+        summary_in(app, Wording::Markers)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Wording {
+    Words,
+    Markers,
+}
+
+fn summary_in(app: &App, wording: Wording) -> Line<'static> {
     let theme = &app.theme;
     let counts = app.deck.counts();
+    let count = |n: usize, word: &str, marker: &str| match wording {
+        Wording::Words => format!("{n} {word}"),
+        Wording::Markers => format!("{n}{marker}"),
+    };
+    let separator = match wording {
+        Wording::Words => ", ",
+        Wording::Markers => " ",
+    };
     let mut spans = vec![Span::styled(
         format!(" {} skills:", counts.skills),
         theme.dim,
@@ -59,20 +83,28 @@ fn summary(app: &App) -> Line<'static> {
         if n == 0 {
             continue;
         }
-        let comma = if first { " " } else { ", " };
+        spans.push(Span::styled(if first { " " } else { separator }, theme.dim));
         first = false;
-        spans.push(Span::styled(comma, theme.dim));
-        spans.push(Span::styled(format!("{n} {state}"), theme.state(state)));
+        spans.push(Span::styled(
+            count(n, &state.to_string(), theme::state_marker(state)),
+            theme.state(state),
+        ));
     }
     if counts.shadowed > 0 {
         spans.push(Span::styled(
-            format!(" · {} shadowed", counts.shadowed),
+            format!(
+                " · {}",
+                count(counts.shadowed, "shadowed", theme::SHADOWED_MARKER)
+            ),
             theme.dim,
         ));
     }
     if counts.with_problems > 0 {
         spans.push(Span::styled(
-            format!(" · {} with problems", counts.with_problems),
+            format!(
+                " · {}",
+                count(counts.with_problems, "with problems", theme::PROBLEM_MARKER)
+            ),
             theme.warning,
         ));
     }
