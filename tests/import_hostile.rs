@@ -340,6 +340,12 @@ fn cases() -> Vec<Case> {
             "demo/a:b.md",
         ),
         case(
+            "25 Windows 8.3 short name",
+            demo().file("demo/GIT~1/config", "x").end(),
+            "unsafe_path",
+            "demo/GIT~1/config",
+        ),
+        case(
             "25 trailing dot",
             demo().file("demo/notes.", "x").end(),
             "unsafe_path",
@@ -550,6 +556,7 @@ fn the_benign_forms_of_each_trick_are_accepted() {
                 mode: 0o666,
                 ..Header::new("demo/world-writable.md", b'0', b"x")
             })
+            .file("demo/draft~v2.md", "a tilde, not a short name")
             .file("demo/._SKILL.md", "AppleDouble")
             .file("demo/.DS_Store", "Finder")
             .file("__MACOSX/demo/._x", "AppleDouble")
@@ -569,6 +576,7 @@ fn the_benign_forms_of_each_trick_are_accepted() {
         files,
         [
             ("SKILL.md", false),
+            ("draft~v2.md", false),
             (&long["demo/".len()..], false),
             ("references/gnu-long-name.md", false),
             ("setuid-tool", true),

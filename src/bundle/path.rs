@@ -96,7 +96,22 @@ pub fn part_problem(part: &str, limits: &Limits) -> Option<PathProblem> {
     if is_reserved(part) {
         return Some(PathProblem::ReservedName);
     }
+    if is_short_name(part) {
+        return Some(PathProblem::ShortName);
+    }
     None
+}
+
+/// A name in the shape of a Windows 8.3 short name (`GIT~1`, `PROGRA~1.TXT`): on NTFS and FAT
+/// it may be the second name of another file (`GIT~1` of `.git`, Git's CVE-2014-9390), so
+/// what it holds would land in that file. Refused everywhere, so a bundle installs the same on
+/// every system.
+fn is_short_name(part: &str) -> bool {
+    let stem = part.split('.').next().unwrap_or(part);
+    stem.len() <= 8
+        && stem.split_once('~').is_some_and(|(base, number)| {
+            !base.is_empty() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit())
+        })
 }
 
 /// The characters Windows refuses in a name (besides the separators and control characters
@@ -201,7 +216,7 @@ mod tests {
 
     #[test]
     fn every_unsafe_path_is_refused_for_its_reason() {
-        let cases: [(&[u8], PathProblem); 22] = [
+        let cases: [(&[u8], PathProblem); 25] = [
             (b"/etc/cron.d/x", PathProblem::Absolute),
             (b"C:/x", PathProblem::Absolute),
             (b"demo/../../.bashrc", PathProblem::Traversal),
@@ -230,9 +245,25 @@ mod tests {
             (b"demo/lpt9.txt", PathProblem::ReservedName),
             (b"demo/CONIN$", PathProblem::ReservedName),
             (b"demo/aux", PathProblem::ReservedName),
+            (b"demo/GIT~1/config", PathProblem::ShortName),
+            (b"demo/prog~12.txt", PathProblem::ShortName),
+            (b"demo/SKILL~1.MD", PathProblem::ShortName),
         ];
         for (raw, expected) in cases {
             assert_eq!(problem(raw), Some(expected), "{}", shown(raw));
+        }
+    }
+
+    #[test]
+    fn names_with_a_tilde_that_are_not_short_names_are_kept() {
+        for raw in [
+            "demo/notes~",
+            "demo/~1",
+            "demo/draft~v2.md",
+            "demo/longer-name~1.md",
+            "demo/a.b~1",
+        ] {
+            assert_eq!(problem(raw.as_bytes()), None, "{raw}");
         }
     }
 

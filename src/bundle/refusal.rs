@@ -97,6 +97,7 @@ pub enum PathProblem {
     WindowsCharacter(char),
     TrailingDotOrSpace,
     ReservedName,
+    ShortName,
     FileEndsWithSlash,
     NameTooLong(usize),
     PathTooLong(usize),
@@ -127,6 +128,9 @@ impl fmt::Display for PathProblem {
                 f.write_str("Windows cannot store a name that ends in a dot or a space")
             }
             PathProblem::ReservedName => f.write_str("Windows reserves that name for a device"),
+            PathProblem::ShortName => f.write_str(
+                "it has the shape of a Windows short name (as GIT~1), which can stand for another file there",
+            ),
             PathProblem::FileEndsWithSlash => f.write_str("a file's name cannot end with '/'"),
             PathProblem::NameTooLong(limit) => {
                 write!(f, "one of its names is longer than {limit} bytes")
