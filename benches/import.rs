@@ -1,7 +1,8 @@
 //! `skilldeck import` of a real skills repository against GNU tar on the same archive, in the
 //! same run: a dry run against `tar -tzf` (both read and inflate the whole archive; skilldeck
 //! also checks every header, path and skill) and a real import against `tar -xzf` into an
-//! empty directory (skilldeck also writes the record and syncs before its atomic renames).
+//! empty directory (skilldeck also writes the record, syncs before its atomic renames, and keeps
+//! a baseline snapshot of each skill it installed).
 //!
 //! Run: `cargo bench --bench import [-- ARCHIVE]`; the default archive is
 //! `../shared/real-world/anthropics-skills-main.tar.gz`. Needs GNU time at /usr/bin/time for
@@ -86,11 +87,14 @@ fn compare(ours: (&str, Argv<'_>), theirs: (&str, Argv<'_>), scratch: &Path) {
     );
 }
 
-/// One run in a new empty directory, removed afterwards.
+/// One run in a new empty directory, removed afterwards. The directory is also the run's home
+/// and data directory: an import keeps a baseline snapshot of what it installed, which must
+/// land there, not in the home of whoever runs the benchmark.
 fn measure(argv: &Argv<'_>, scratch: &Path, name: &str) -> (Duration, u64) {
     let dir = scratch.join(name);
     std::fs::create_dir(&dir).expect("empty directory");
-    let sample = timed(&argv(&dir), &[]);
+    let data = dir.join("data");
+    let sample = timed(&argv(&dir), &[("HOME", &dir), ("XDG_DATA_HOME", &data)]);
     std::fs::remove_dir_all(&dir).expect("clean up");
     sample
 }
