@@ -240,6 +240,38 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_destination_that_is_a_file_is_named_and_left_alone() {
+    let machine = Machine::new();
+    let source = two_skills(&machine);
+    let file = machine.root().join("not-a-folder");
+    std::fs::write(&file, "kept").unwrap();
+    for to in [file.clone(), file.join("skills")] {
+        for dry_run in [false, true] {
+            let mut args = vec![
+                "import",
+                source.to_str().unwrap(),
+                "--to",
+                to.to_str().unwrap(),
+            ];
+            if dry_run {
+                args.push("--dry-run");
+            }
+            let output = machine.run(&args);
+            assert_eq!(output.status.code(), Some(1), "{args:?}");
+            assert_eq!(
+                String::from_utf8(output.stderr).unwrap(),
+                format!(
+                    "skilldeck: refused (destination_conflict): {} is not a folder, so no skill can be installed below it; nothing was written\n",
+                    file.display()
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+}
+
+#[test]
 fn a_refusal_without_json_is_one_sentence_on_stderr() {
     let machine = Machine::new();
     let archive = machine.root().join("bad.tar");

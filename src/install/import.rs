@@ -145,6 +145,15 @@ pub fn plan<'b>(
     skills: &[&'b BundledSkill],
     force: bool,
 ) -> Result<Vec<Step<'b>>, Conflict> {
+    // Said of the path itself, not of each skill below it, which would read as a skill that is
+    // already there.
+    if let Some(blocking) = not_a_folder_on_the_way(root) {
+        return Err(Conflict {
+            dir: blocking,
+            why: "is not a folder, so no skill can be installed below it".to_owned(),
+            forcible: false,
+        });
+    }
     skills
         .iter()
         .map(|skill| {
@@ -153,6 +162,15 @@ pub fn plan<'b>(
             Ok(Step { skill, dir, action })
         })
         .collect()
+}
+
+/// The nearest existing path on the way to `root` (itself included) when it is not a folder
+/// (a file, or a link to anything but a folder).
+fn not_a_folder_on_the_way(root: &Path) -> Option<PathBuf> {
+    root.ancestors()
+        .find(|path| path.symlink_metadata().is_ok())
+        .filter(|path| !path.is_dir())
+        .map(Path::to_path_buf)
 }
 
 fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflict> {
