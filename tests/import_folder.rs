@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Machine, snapshot, write_files, write_skill};
+use common::{Machine, fifo, snapshot, write_files, write_skill};
 use serde_json::Value;
 use skilldeck::bundle::{self, limits};
 
@@ -37,17 +37,6 @@ fn run_briefly(machine: &Machine, args: &[&str]) -> (Option<i32>, Value) {
     let output = child.wait_with_output().unwrap();
     let json = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
     (output.status.code(), json)
-}
-
-fn fifo(path: &Path) {
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        path,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
 }
 
 /// Import `source` for Claude Code and check it is refused with `code`, naming `member`, and

@@ -161,14 +161,7 @@ fn links_out_links_to_folders_loops_and_fifos_neither_hang_nor_bring_outside_fil
     symlink("refs/a.md", dir.join("alias.md")).unwrap();
     symlink("loop-b", dir.join("loop-a")).unwrap();
     symlink("loop-a", dir.join("loop-b")).unwrap();
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        dir.join("pipe"),
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
+    common::fifo(&dir.join("pipe"));
     let store = bench.store.clone();
     let taken_dir = dir.clone();
     let snapshot = within(move || store.take(&taken_dir).unwrap().snapshot);

@@ -152,6 +152,19 @@ pub fn symlink(target: &Path, link: &Path) {
     std::os::unix::fs::symlink(target, link).expect("symlink");
 }
 
+/// A FIFO at `path`: what would block a reader that opens it as a file.
+#[cfg(unix)]
+pub fn fifo(path: &Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
+}
+
 /// The installer's content digest, written independently of skilldeck from the description
 /// in ownership-record-and-digest.md §2, for checking what skilldeck reports.
 pub fn oracle_digest(dir: &Path) -> String {
