@@ -250,17 +250,10 @@ pub fn jump(starts: impl IntoIterator<Item = usize>, at: usize, forward: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::snapshot::diff::{Blob, FileDiff, hunks};
+    use crate::snapshot::diff::{Blob, FileDiff, hunks, lines_of};
 
     fn text_file(path: &str, old: &str, new: &str) -> FileDiff {
         let hunks = hunks(old, new);
-        let count = |kind| {
-            hunks
-                .iter()
-                .flat_map(|h| &h.lines)
-                .filter(|l| l.kind == kind)
-                .count()
-        };
         let blob = Blob {
             size: 1,
             sha256: "00".repeat(32),
@@ -270,8 +263,8 @@ mod tests {
             path: path.to_owned(),
             old: Some(blob.clone()),
             new: Some(blob),
-            added: count(LineKind::Added),
-            removed: count(LineKind::Removed),
+            added: lines_of(&hunks, LineKind::Added),
+            removed: lines_of(&hunks, LineKind::Removed),
             body: Body::Hunks(hunks),
         }
     }

@@ -419,14 +419,10 @@ fn compare(path: String, old: Option<Loaded>, new: Option<Loaded>) -> Option<Fil
         (Some(a), Some(b)) => match (a.text(), b.text()) {
             (Some(old), Some(new)) => {
                 let hunks = hunks(old, new);
-                let count = |kind| {
-                    hunks
-                        .iter()
-                        .flat_map(|h| &h.lines)
-                        .filter(|l| l.kind == kind)
-                        .count()
-                };
-                let (added, removed) = (count(LineKind::Added), count(LineKind::Removed));
+                let (added, removed) = (
+                    lines_of(&hunks, LineKind::Added),
+                    lines_of(&hunks, LineKind::Removed),
+                );
                 (Body::Hunks(hunks), added, removed)
             }
             _ if a.bytes.is_none() || b.bytes.is_none() => (Body::TooLarge, 0, 0),
@@ -441,6 +437,15 @@ fn compare(path: String, old: Option<Loaded>, new: Option<Loaded>) -> Option<Fil
         added,
         removed,
     })
+}
+
+/// How many lines of `kind` the hunks hold: a file's added or removed count.
+pub fn lines_of(hunks: &[Hunk], kind: LineKind) -> usize {
+    hunks
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter(|l| l.kind == kind)
+        .count()
 }
 
 /// The hunks of a line diff of two texts, with word-level changes inside replaced lines.
