@@ -145,15 +145,7 @@ pub fn plan<'b>(
     skills: &[&'b BundledSkill],
     force: bool,
 ) -> Result<Vec<Step<'b>>, Conflict> {
-    // Said of the path itself, not of each skill below it, which would read as a skill that is
-    // already there.
-    if let Some(blocking) = not_a_folder_on_the_way(root) {
-        return Err(Conflict {
-            dir: blocking,
-            why: "is not a folder, so no skill can be installed below it".to_owned(),
-            forcible: false,
-        });
-    }
+    a_folder_on_the_way(root)?;
     skills
         .iter()
         .map(|skill| {
@@ -164,13 +156,21 @@ pub fn plan<'b>(
         .collect()
 }
 
-/// The nearest existing path on the way to `root` (itself included) when it is not a folder
-/// (a file, or a link to anything but a folder).
-fn not_a_folder_on_the_way(root: &Path) -> Option<PathBuf> {
-    root.ancestors()
-        .find(|path| path.symlink_metadata().is_ok())
-        .filter(|path| !path.is_dir())
-        .map(Path::to_path_buf)
+/// Refuse a root that cannot hold folders: the nearest existing path on the way to it (itself
+/// included) is not a folder (a file, or a link to anything but a folder). Said of that path,
+/// not of each skill below it, which would read as a skill already there.
+fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
+    let nearest = root
+        .ancestors()
+        .find(|path| path.symlink_metadata().is_ok());
+    match nearest {
+        Some(path) if !path.is_dir() => Err(Conflict {
+            dir: path.to_path_buf(),
+            why: "is not a folder, so no skill can be installed below it".to_owned(),
+            forcible: false,
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflict> {
@@ -208,7 +208,9 @@ pub fn install(
     force: bool,
     watch: &mut dyn Watch,
 ) -> Result<Vec<Installed>, InstallError> {
-    plan(root, skills, force)?;
+    // What is in the root is judged only under its lock: judged before, a skill another
+    // import is swapping at that moment reads as a mix of two versions, an edit.
+    a_folder_on_the_way(root)?;
     let sealed: Vec<Vec<Sealed<'_>>> = skills
         .iter()
         .map(|skill| sealed(skill))
