@@ -90,23 +90,27 @@ fn summary_in(app: &App, wording: Wording) -> Line<'static> {
             theme.state(state),
         ));
     }
-    if counts.shadowed > 0 {
-        spans.push(Span::styled(
-            format!(
-                " · {}",
-                count(counts.shadowed, "shadowed", theme::SHADOWED_MARKER)
-            ),
+    let others = [
+        (
+            counts.shadowed,
+            "shadowed",
+            theme::SHADOWED_MARKER,
             theme.dim,
-        ));
-    }
-    if counts.with_problems > 0 {
-        spans.push(Span::styled(
-            format!(
-                " · {}",
-                count(counts.with_problems, "with problems", theme::PROBLEM_MARKER)
-            ),
+        ),
+        (
+            counts.with_problems,
+            "with problems",
+            theme::PROBLEM_MARKER,
             theme.warning,
-        ));
+        ),
+    ];
+    for (n, word, marker, style) in others {
+        if n > 0 {
+            spans.push(Span::styled(
+                format!(" · {}", count(n, word, marker)),
+                style,
+            ));
+        }
     }
     Line::from(spans)
 }
