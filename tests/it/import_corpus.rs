@@ -3,13 +3,9 @@
 //! import of every refused archive leaves the destination, and the whole machine, byte for byte
 //! as it was.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{Machine, snapshot, write_skill};
+use crate::common::{Machine, snapshot, write_skill};
 use serde_json::Value;
 
 /// One line of `expected.tsv`.

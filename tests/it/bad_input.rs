@@ -2,15 +2,11 @@
 //! files where roots should be, binary, non-UTF-8 and oversized `SKILL.md`s, links that loop
 //! or lead nowhere, FIFOs, and folders the user may not read.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use common::{Machine, symlink, write_files, write_skill};
+use crate::common::{Machine, symlink, write_files, write_skill};
 use serde_json::Value;
 
 fn skill<'a>(listing: &'a Value, name: &str) -> &'a Value {

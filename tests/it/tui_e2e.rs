@@ -11,16 +11,12 @@
 //!
 //! Needs tmux (`.ci/run` installs it).
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use common::{Machine, write_files};
+use crate::common::{Machine, write_files};
 use skilldeck::record::digest_of;
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -143,7 +139,7 @@ fn sealed_skill(dir: &Path, name: &str, extra: &[(&str, &str)]) {
 fn fixture() -> Machine {
     let machine = Machine::new();
     let skills = machine.home.join(".claude/skills");
-    common::write_skill(&skills.join("alpha-notes"), &[]);
+    crate::common::write_skill(&skills.join("alpha-notes"), &[]);
     sealed_skill(&skills.join("bravo-intact"), "bravo-intact", &[]);
     sealed_skill(
         &skills.join("charlie-drifted"),
@@ -486,7 +482,7 @@ fn the_demo_sandbox_is_deleted_on_sigterm() {
 /// A machine with an archive of two skills in `~/Downloads`.
 fn with_an_archive() -> Machine {
     let machine = fixture();
-    let archive = common::archive::Tar::new()
+    let archive = crate::common::archive::Tar::new()
         .file("pack/README.md", "left out\n")
         .skill("pack/skills/alpha-import")
         .skill("pack/skills/bravo-import")
@@ -503,7 +499,7 @@ fn with_an_archive() -> Machine {
 fn import_pick_preview_install_and_cancel_at_each_step() {
     let machine = with_an_archive();
     let skills = machine.home.join(".claude/skills");
-    let before = common::snapshot(&machine.home);
+    let before = crate::common::snapshot(&machine.home);
     let tmux = open_on(&machine, "", "");
     tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
     let cancelled = |step: &str| {
@@ -512,7 +508,7 @@ fn import_pick_preview_install_and_cancel_at_each_step() {
             s.contains("Import cancelled; nothing was written.")
         });
         assert_eq!(
-            common::snapshot(&machine.home),
+            crate::common::snapshot(&machine.home),
             before,
             "{step} wrote something"
         );

@@ -11,16 +11,12 @@
 //! Seeded and bounded, so CI runs the same cases every time; `PROPTEST_CASES=N` runs N cases
 //! of each property instead (`PROPTEST_CASES=5000 cargo test --release --test properties`).
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
 
-use common::archive::{Tar, ZipEntry, gzip, skill_md, zip};
-use common::{Machine, oracle_digest, snapshot};
+use crate::common::archive::{Tar, ZipEntry, gzip, skill_md, zip};
+use crate::common::{Machine, oracle_digest, snapshot};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use skilldeck::bundle::{Bundle, limits, read_archive};
@@ -379,9 +375,9 @@ fn machine_with(skill: &Skill, existing: bool) -> (Machine, PathBuf) {
     let machine = Machine::new();
     let root = machine.home.join(".claude/skills");
     fs::create_dir_all(&root).unwrap();
-    common::write_skill(&root.join("bystander"), &[("notes.md", "keep me\n")]);
+    crate::common::write_skill(&root.join("bystander"), &[("notes.md", "keep me\n")]);
     if existing {
-        common::write_skill(&root.join(&skill.name), &[("mine.md", "the user's own\n")]);
+        crate::common::write_skill(&root.join(&skill.name), &[("mine.md", "the user's own\n")]);
     }
     (machine, root)
 }

@@ -8,10 +8,7 @@
 //! root. Where mounting is impossible those tests say so and pass, except under `CI=true`,
 //! where they fail.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
 #![cfg(target_os = "linux")]
-
-mod common;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
@@ -21,8 +18,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::archive::{Tar, skill_md};
-use common::{Machine, is_root, snapshot, write_skill};
+use crate::common::archive::{Tar, skill_md};
+use crate::common::{Machine, is_root, snapshot, write_skill};
 use skilldeck::snapshot::{Store, content_digest};
 
 /// A failure the binary reports: exit status 3 (an I/O failure stopped the work) or 1 (a

@@ -3,13 +3,9 @@
 //! threads, no files. Each case starts from a small app, applies messages, and checks the
 //! state and the effects asked for.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::path::PathBuf;
 
-use common::deck::{deck, dir};
+use crate::common::deck::{deck, dir};
 use skilldeck::bundle::browse::FoundKind;
 use skilldeck::roots::{AgentId, Scope};
 use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
@@ -46,7 +42,7 @@ fn snapshot_since(id: &str) -> SinceView {
     }
 }
 
-/// The app after a scan of [`common::deck::deck`]: alpha changed since its snapshot, beta
+/// The app after a scan of [`crate::common::deck::deck`]: alpha changed since its snapshot, beta
 /// (modified) since installed with a pristine copy, gamma gone; beta's installer is
 /// claude-plugin, alpha's skilldeck.
 fn loaded() -> App {

@@ -1,11 +1,7 @@
 //! `update`, driven by messages alone: no terminal, no threads, no files. Each case starts from
 //! a small inventory, applies messages, and checks the state and the effects asked for.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
-use common::deck::{deck, dir};
+use crate::common::deck::{deck, dir};
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Source};
 use skilldeck::scan::Progress;

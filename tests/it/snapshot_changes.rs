@@ -3,15 +3,11 @@
 //! snapshot; the baseline rule (the latest snapshot, else the installer's untouched copy); the
 //! diff against such a copy; and the diff shown before an import replaces a skill.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::store::Bench;
-use common::{write_files, write_skill};
+use crate::common::store::Bench;
+use crate::common::{write_files, write_skill};
 use skilldeck::bundle;
 use skilldeck::snapshot::changes::{self, Baseline, Since, Subject};
 use skilldeck::snapshot::diff::{self, Body, LineKind, Status};

@@ -5,16 +5,12 @@
 //! upstream and state, and an edit must flip `intact` to `modified` wherever the record carries
 //! a content hash.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-use common::{Machine, copy_tree, hex, set_modified, write_files, write_skill};
+use crate::common::{Machine, copy_tree, hex, set_modified, write_files, write_skill};
 use serde_json::{Value, json};
 use sha1::Sha1;
 use sha2::{Digest, Sha256};

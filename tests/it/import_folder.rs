@@ -2,10 +2,7 @@
 //! link while the folder is read, and an oversized file are refused (with nothing written and
 //! without hanging); the same things outside every skill are only left out.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
 #![cfg(unix)]
-
-mod common;
 
 use std::fs;
 use std::path::Path;
@@ -14,7 +11,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Machine, fifo, snapshot, write_files, write_skill};
+use crate::common::{Machine, fifo, snapshot, write_files, write_skill};
 use serde_json::Value;
 use skilldeck::bundle::{self, limits};
 
@@ -66,7 +63,7 @@ fn a_link_inside_a_skill_is_refused_and_never_followed() {
     let source = machine.root().join("bundle");
     write_skill(&source.join("demo"), &[]);
     fs::write(machine.root().join("secret"), "secret").unwrap();
-    common::symlink(
+    crate::common::symlink(
         &machine.root().join("secret"),
         &source.join("demo/notes.md"),
     );
@@ -116,7 +113,7 @@ fn links_fifos_and_metadata_outside_every_skill_are_left_out_or_set_aside() {
     let source = machine.root().join("my-skills");
     write_skill(&source.join("demo"), &[("scripts/run.sh", "#!/bin/sh\n")]);
     write_files(&source, &[("README.md", "about"), (".git/HEAD", "ref")]);
-    common::symlink(Path::new("README.md"), &source.join("AGENTS.md"));
+    crate::common::symlink(Path::new("README.md"), &source.join("AGENTS.md"));
     fifo(&source.join("pipe"));
     write_files(
         &source,
@@ -199,7 +196,7 @@ fn a_file_swapped_for_a_link_while_the_folder_is_read_is_never_followed() {
     fs::create_dir_all(&spare).unwrap();
     fs::write(
         source.join("demo/SKILL.md"),
-        common::archive::skill_md("demo"),
+        crate::common::archive::skill_md("demo"),
     )
     .unwrap();
     fs::write(source.join("demo/a.md"), "regular").unwrap();

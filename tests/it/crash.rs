@@ -19,10 +19,7 @@
 //! `SKILLDECK_CRASH_KILLS=1200 SKILLDECK_CRASH_DIR=/var/tmp cargo test --locked --release
 //! --test crash -- --nocapture`.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
 #![cfg(target_os = "linux")]
-
-mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -30,8 +27,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::archive::{Tar, skill_md};
-use common::{Machine, snapshot};
+use crate::common::archive::{Tar, skill_md};
+use crate::common::{Machine, snapshot};
 use skilldeck::snapshot::{SnapshotDigest, Store, content_digest};
 
 /// Files of the skill: enough that writing, syncing and removing it take measurable time.

@@ -3,17 +3,13 @@
 //! recorded with insta. Temporary paths and digests are filtered out of the snapshots; colour
 //! is checked cell by cell where it carries meaning.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 
-use common::app::{SIZES, Screen, demo, demo_with, settings};
+use crate::common::app::{SIZES, Screen, demo, demo_with, settings};
 use skilldeck::roots::Environment;
 use skilldeck::scan::Progress;
 use skilldeck::tui::app::{App, Setup};
@@ -141,9 +137,9 @@ fn no_skills_found() {
 /// screen as plain, aligned text.
 #[test]
 fn hostile_and_wide_text_is_sanitised() {
-    let machine = common::Machine::new();
+    let machine = crate::common::Machine::new();
     let skills = machine.home.join(".claude/skills");
-    common::write_files(
+    crate::common::write_files(
         &skills.join("翻訳ツール"),
         &[
             (
@@ -153,7 +149,7 @@ fn hostile_and_wide_text_is_sanitised() {
             ("evil\x1b[2Jname.txt", "x"),
         ],
     );
-    common::write_files(
+    crate::common::write_files(
         &skills.join("plain"),
         &[("SKILL.md", "---\nname: plain\ndescription: ok\n---\nbody\n")],
     );

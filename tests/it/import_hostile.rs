@@ -3,12 +3,8 @@
 //! each trick are accepted, and a real import of every refused one leaves the destination
 //! exactly as it was.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
-use common::archive::{GNU, Header, Tar, ZipEntry, gzip, pax_record, skill_md, zip};
-use common::{Machine, snapshot};
+use crate::common::archive::{GNU, Header, Tar, ZipEntry, gzip, pax_record, skill_md, zip};
+use crate::common::{Machine, snapshot};
 use skilldeck::bundle::{Bundle, Limits, Refusal, limits, read_archive};
 
 fn read(bytes: &[u8]) -> Result<Bundle, Refusal> {
@@ -503,7 +499,7 @@ fn every_trick_is_refused_with_its_code_and_the_member_named() {
 fn every_refusal_leaves_the_destination_as_it_was() {
     let machine = Machine::new();
     let root = machine.home.join(".claude/skills");
-    common::write_skill(&root.join("demo"), &[("notes.md", "mine")]);
+    crate::common::write_skill(&root.join("demo"), &[("notes.md", "mine")]);
     let archive = machine.root().join("bundle.tar");
     let before = snapshot(&machine.root());
     for case in cases() {

@@ -1,14 +1,10 @@
 //! The snapshot commands as a user runs them: `snapshot` (by name, by folder, from a
 //! transcript), `snapshots --json`, `diff`, `restore` and `export`, with their exit codes.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::fs;
 use std::process::Output;
 
-use common::{Machine, write_skill};
+use crate::common::{Machine, write_skill};
 use serde_json::Value;
 
 fn stdout(output: &Output) -> String {

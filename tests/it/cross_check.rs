@@ -2,15 +2,11 @@
 //! installed by the real crate, then changed the ways people and tools change them, and both
 //! must call each one the same (intact, modified, or carrying no record).
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::fs;
 use std::path::Path;
 
+use crate::common::{Installer, Machine};
 use agent_skill_installer::{Found, Skill};
-use common::{Installer, Machine};
 use skilldeck::record::State;
 use skilldeck::scan::{self, Inventory};
 
@@ -158,7 +154,7 @@ fn the_record_and_digest_read_back_as_written() {
         listed.digest.as_ref().map(|d| d.as_str()),
         Some(record.content_digest.as_str())
     );
-    assert_eq!(record.content_digest, common::oracle_digest(&dir));
+    assert_eq!(record.content_digest, crate::common::oracle_digest(&dir));
 }
 
 #[test]

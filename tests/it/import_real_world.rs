@@ -6,16 +6,12 @@
 //! The archives are other people's, read from `$CARGO_MANIFEST_DIR/../shared/real-world/`.
 //! Without them the tests say so and pass, except under `CI=true`, where they fail.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::common::{Installer, Machine, oracle_digest, snapshot};
 use agent_skill_installer::{Found, Skill};
-use common::{Installer, Machine, oracle_digest, snapshot};
 use serde_json::Value;
 
 fn real_world(name: &str) -> Option<PathBuf> {
@@ -207,7 +203,7 @@ fn superpowers_imports_whole() {
 fn agent_skill_installer_reads_skilldecks_record_as_its_own() {
     let machine = Machine::new();
     let source = machine.root().join("demo");
-    common::write_files(
+    crate::common::write_files(
         &source,
         &[
             (

@@ -1,11 +1,9 @@
 //! The README's table of keys is the keymap's: this test writes the table from the keymap and
 //! fails, printing the table to paste, when the README's copy differs.
 
-#![allow(clippy::unwrap_used)]
-
 use skilldeck::tui::keymap;
 
-const BEGIN: &str = "<!-- keys: generated from src/tui/keymap.rs by tests/readme_keys.rs -->\n";
+const BEGIN: &str = "<!-- keys: generated from src/tui/keymap.rs by tests/it/readme_keys.rs -->\n";
 const END: &str = "<!-- end of keys -->";
 
 fn table() -> String {

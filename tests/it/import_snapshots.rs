@@ -1,13 +1,9 @@
 //! An import never loses what a user had: the skill it replaces is snapshotted first, and every
 //! skill it installs is snapshotted as the baseline that later diffs compare against.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::fs;
 
-use common::{Machine, write_skill};
+use crate::common::{Machine, write_skill};
 use serde_json::Value;
 
 fn snapshots(machine: &Machine) -> Vec<Value> {

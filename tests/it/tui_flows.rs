@@ -5,14 +5,10 @@
 //! leaving the machine byte for byte as it was. The keys go through the real keymap and
 //! runtime, and the workers do the real work on the sandbox.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use ratatui::crossterm::event::KeyCode;
 use ratatui::style::{Color, Modifier};
 
-use common::app::{SIZES, Screen, demo, settings};
+use crate::common::app::{SIZES, Screen, demo, settings};
 use skilldeck::demo::Sandbox;
 use skilldeck::tui::app::Loading;
 use skilldeck::tui::diff::RowKind;
@@ -417,7 +413,7 @@ fn an_import_without_conflicts_goes_from_the_destination_to_the_result() {
     let (sandbox, mut screen) = demo((120, 40));
     // Leave code-review out, and install for the project.
     let kept = sandbox.project().join(".claude/skills/code-review");
-    let before = common::snapshot(&kept);
+    let before = crate::common::snapshot(&kept);
     screen
         .press("iteam\n")
         .press_code(KeyCode::Down)
@@ -442,7 +438,7 @@ fn an_import_without_conflicts_goes_from_the_destination_to_the_result() {
     assert!(root.join("changelog/SKILL.md").is_file());
     assert!(root.join("shell-check/scripts/check.sh").is_file());
     assert_eq!(
-        common::snapshot(&kept),
+        crate::common::snapshot(&kept),
         before,
         "the skill left out was touched"
     );
@@ -472,7 +468,7 @@ fn cancel_at_each_step_writes_nothing() {
     ];
     for (step, keys) in steps {
         let (sandbox, mut screen) = demo((120, 40));
-        let before = common::snapshot(sandbox.root());
+        let before = crate::common::snapshot(sandbox.root());
         screen.press(keys);
         assert!(
             screen.runtime.app().import.is_some(),
@@ -491,7 +487,7 @@ fn cancel_at_each_step_writes_nothing() {
             screen.text()
         );
         assert_eq!(
-            common::snapshot(sandbox.root()),
+            crate::common::snapshot(sandbox.root()),
             before,
             "{step}: something was written"
         );
@@ -503,7 +499,7 @@ fn cancel_at_each_step_writes_nothing() {
 fn cancel_during_the_install_writes_nothing() {
     let (sandbox, mut screen) = demo((120, 40));
     screen.press("iteam\n\n\n");
-    let before = common::snapshot(sandbox.root());
+    let before = crate::common::snapshot(sandbox.root());
     // `y`, then Esc before the worker's answer is taken in.
     use ratatui::crossterm::event::{Event, KeyEvent, KeyModifiers};
     let key = |c| Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -511,7 +507,7 @@ fn cancel_during_the_install_writes_nothing() {
     screen
         .runtime
         .handle(&Event::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)));
-    assert!(screen.runtime.settle(common::app::PATIENCE));
+    assert!(screen.runtime.settle(crate::common::app::PATIENCE));
     screen.runtime.draw().unwrap();
     let app = screen.runtime.app();
     match &app.import {
@@ -522,7 +518,7 @@ fn cancel_during_the_install_writes_nothing() {
                 "{}",
                 screen.text()
             );
-            assert_eq!(common::snapshot(sandbox.root()), before);
+            assert_eq!(crate::common::snapshot(sandbox.root()), before);
         }
         // It had already put everything in place: the result says so.
         Some(import) => assert!(

@@ -2,18 +2,14 @@
 //! copy of unchanged content), what a snapshot may hold (links, loops, FIFOs, huge files,
 //! version control), the diff model, restore through the atomic swap, and the export.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::fs;
 use std::io::Read;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::store::Bench;
-use common::{write_files, write_skill};
+use crate::common::store::Bench;
+use crate::common::{write_files, write_skill};
 use skilldeck::snapshot::diff::{self, Body, LineKind, Status};
 use skilldeck::snapshot::export::{self, ExportError};
 use skilldeck::snapshot::restore::{self, RestoreError};
@@ -161,7 +157,7 @@ fn links_out_links_to_folders_loops_and_fifos_neither_hang_nor_bring_outside_fil
     symlink("refs/a.md", dir.join("alias.md")).unwrap();
     symlink("loop-b", dir.join("loop-a")).unwrap();
     symlink("loop-a", dir.join("loop-b")).unwrap();
-    common::fifo(&dir.join("pipe"));
+    crate::common::fifo(&dir.join("pipe"));
     let store = bench.store.clone();
     let taken_dir = dir.clone();
     let snapshot = within(move || store.take(&taken_dir).unwrap().snapshot);

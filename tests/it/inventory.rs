@@ -2,15 +2,13 @@
 //! `skilldeck list --json` must report, for every skill, its name, source, agents, record,
 //! state, digest and shadowing.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{Installer, Machine, oracle_digest, relative, symlink, write_files, write_skill};
+use crate::common::{
+    Installer, Machine, oracle_digest, relative, symlink, write_files, write_skill,
+};
 use serde_json::Value;
 
 /// What one skill must look like in the listing.

@@ -1,14 +1,10 @@
 //! Installing what a bundle holds: where it goes, what happens to what is already there, the
 //! one hook before a skill is swapped out, and the command line's shapes and exit codes.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::archive::Tar;
-use common::{Machine, snapshot, write_files, write_skill};
+use crate::common::archive::Tar;
+use crate::common::{Machine, snapshot, write_files, write_skill};
 use serde_json::Value;
 use skilldeck::bundle;
 use skilldeck::install::{self, Action, InstallError, Progress, Watch};

@@ -1,13 +1,9 @@
 //! The command-line contract: exit codes, `check` saying which skill drifted and how, and
 //! usage errors as one sentence.
 
-#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
-
-mod common;
-
 use std::fs;
 
-use common::{Installer, Machine, write_skill};
+use crate::common::{Installer, Machine, write_skill};
 
 fn install(machine: &Machine, name: &str) -> std::path::PathBuf {
     let skill = agent_skill_installer::Skill::new(name, "A recorded skill.", "# Body\n")

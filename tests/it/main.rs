@@ -1,0 +1,30 @@
+//! The integration tests, in one binary so the crate is linked once (as ripgrep and cargo
+//! gather theirs): each module is one area, `common` holds the fixtures they share.
+
+#![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
+
+mod bad_input;
+mod cli;
+mod common;
+mod crash;
+mod cross_check;
+mod file_system;
+mod fuzz_corpus;
+mod import_corpus;
+mod import_folder;
+mod import_hostile;
+mod import_install;
+mod import_real_world;
+mod import_snapshots;
+mod inventory;
+mod ownership;
+mod properties;
+mod readme_keys;
+mod snapshot_changes;
+mod snapshot_cli;
+mod snapshot_store;
+mod tui_e2e;
+mod tui_flows;
+mod tui_snapshots;
+mod tui_update;
+mod tui_update_flows;
