@@ -1,4 +1,4 @@
-//! Issue 5's diff target measured through the app: a skill whose 1 MiB text file changed is
+//! Issue 5's diff machine measured through the app: a skill whose 1 MiB text file changed is
 //! diffed as the app's diff worker does it (the domain's diff model, made into the app's
 //! display-safe rows), then the message carrying it is handled and the first screen drawn on a
 //! 120×40 `TestBackend`, as the UI thread does when it arrives. Two edits of the 1 MiB file
@@ -17,12 +17,12 @@ use common::text::{self, Edit};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::snapshot::Store;
 use skilldeck::tui::app::{App, DiffState, Loading, Setup};
 use skilldeck::tui::msg::Msg;
 use skilldeck::tui::runtime::{NoMouse, Runtime};
-use skilldeck::tui::workers::Target;
 use skilldeck::tui::workers::tasks::make_diff;
 
 const RUNS: usize = 21;
@@ -62,11 +62,8 @@ fn main() {
         if !big.is_empty() {
             fs::write(dir.join("big.md"), big).expect("write");
         }
-        let target = Target {
-            env: Environment::new(&home),
-            project: tmp.path().to_path_buf(),
-        };
-        Store::open(&target.env).take(&dir).expect("snapshot");
+        let machine = roots::Machine::new(Environment::new(&home), tmp.path().to_path_buf());
+        Store::open(&machine.env).take(&dir).expect("snapshot");
         if big.is_empty() {
             fs::write(
                 dir.join("SKILL.md"),
@@ -76,17 +73,17 @@ fn main() {
         } else {
             fs::write(dir.join("big.md"), text::edited(big, edit)).expect("write");
         }
-        measure(&label, &target, &dir);
+        measure(&label, &machine, &dir);
     }
 }
 
-fn measure(label: &str, target: &Target, dir: &Path) {
+fn measure(label: &str, machine: &roots::Machine, dir: &Path) {
     let (mut model, mut screen, mut total) = (Vec::new(), Vec::new(), Vec::new());
     let (mut changed, mut rows) = (0, 0);
     for _ in 0..RUNS {
-        let mut runtime = diff_waiting(target, dir);
+        let mut runtime = diff_waiting(machine, dir);
         let started = Instant::now();
-        let view = make_diff(target, "big", dir, None).expect("diff");
+        let view = make_diff(machine, "big", dir, None).expect("diff");
         let made = started.elapsed();
         changed = view.added;
         rows = view.rows.len();
@@ -115,7 +112,7 @@ fn measure(label: &str, target: &Target, dir: &Path) {
 }
 
 /// The app with the diff view open on the skill at `dir`, waiting for its diff (request 1).
-fn diff_waiting(target: &Target, dir: &Path) -> Runtime<TestBackend> {
+fn diff_waiting(machine: &roots::Machine, dir: &Path) -> Runtime<TestBackend> {
     let mut app = App::new(Setup::default());
     app.diff = Some(DiffState {
         request: 1,
@@ -127,7 +124,7 @@ fn diff_waiting(target: &Target, dir: &Path) -> Runtime<TestBackend> {
     });
     let terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal");
     let mut runtime =
-        Runtime::new(terminal, app, target.clone(), Box::new(NoMouse)).expect("runtime");
+        Runtime::new(terminal, app, machine.clone(), Box::new(NoMouse)).expect("runtime");
     runtime.draw().expect("draw");
     runtime
 }

@@ -22,11 +22,11 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
+use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::tui::app::{App, Scan, Setup};
 use skilldeck::tui::model::Deck;
 use skilldeck::tui::runtime::{NoMouse, Runtime};
-use skilldeck::tui::workers::Target;
 
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 40;
@@ -176,14 +176,11 @@ fn open(home: &Path, project: &Path) -> Runtime<Sink> {
     };
     let terminal =
         Terminal::with_options(CrosstermBackend::new(io::sink()), options).expect("terminal");
-    let target = Target {
-        env: Environment::new(home),
-        project: project.to_path_buf(),
-    };
+    let machine = roots::Machine::new(Environment::new(home), project.to_path_buf());
     Runtime::new(
         terminal,
         App::new(Setup::default()),
-        target,
+        machine,
         Box::new(NoMouse),
     )
     .expect("runtime")

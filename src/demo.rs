@@ -34,7 +34,7 @@ use flate2::write::GzEncoder;
 use include_dir::{Dir, include_dir};
 
 use crate::record::digest_of;
-use crate::roots::Environment;
+use crate::roots::Machine;
 use crate::skill::SKILL_FILE;
 use crate::snapshot::{SnapshotError, Store};
 
@@ -155,16 +155,15 @@ impl Sandbox {
         format!("demo sandbox {}, deleted on exit", self.root.display())
     }
 
-    /// The environment of the demo machine; the process environment is left alone.
-    pub fn environment(&self) -> Environment {
-        environment(&self.root)
+    /// The demo machine: its home, its system root, its project, and so its own data
+    /// directory for snapshots; the process environment is left alone.
+    pub fn machine(&self) -> Machine {
+        machine(&self.root)
     }
 }
 
-/// The environment of the demo machine at `root`: its home, its system root, and so its own
-/// data directory for snapshots.
-fn environment(root: &Path) -> Environment {
-    Environment::new(root.join(HOME)).with_var("SKILLDECK_SYSTEM_ROOT", root.join(SYSTEM))
+fn machine(root: &Path) -> Machine {
+    Machine::sandbox(&root.join(HOME), &root.join(SYSTEM), &root.join(PROJECT))
 }
 
 /// One embedded file, by its path below `assets/demo`.
@@ -212,7 +211,7 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
             now,
         )?;
     }
-    let store = Store::open(&environment(root));
+    let store = Store::open(&machine(root).env);
     for skill in SNAPSHOTTED {
         store.take(&root.join(skill))?;
     }
@@ -366,7 +365,7 @@ mod tests {
     fn the_demo_machine_shows_every_source_state_a_shadowed_pair_and_lint_problems() {
         let tmp = tempfile::tempdir().unwrap();
         let sandbox = Sandbox::create_in(tmp.path()).unwrap();
-        let inventory = scan::scan(&sandbox.environment(), &sandbox.project(), &|_| {});
+        let inventory = scan::scan(&sandbox.machine().env, &sandbox.project(), &|_| {});
         let skills = &inventory.skills;
         for source in [
             Source::Plugin,
@@ -420,7 +419,7 @@ mod tests {
     fn scripts_are_executable_and_drift_is_the_newest_change() {
         let tmp = tempfile::tempdir().unwrap();
         let sandbox = Sandbox::create_in(tmp.path()).unwrap();
-        let inventory = scan::scan(&sandbox.environment(), &sandbox.project(), &|_| {});
+        let inventory = scan::scan(&sandbox.machine().env, &sandbox.project(), &|_| {});
         let pdf = inventory
             .skills
             .iter()
@@ -445,7 +444,7 @@ mod tests {
     fn snapshots_a_plugin_with_its_clone_and_archives_to_import() {
         let tmp = tempfile::tempdir().unwrap();
         let sandbox = Sandbox::create_in(tmp.path()).unwrap();
-        let env = sandbox.environment();
+        let env = sandbox.machine().env;
         let inventory = scan::scan(&env, &sandbox.project(), &|_| {});
         let skill = |name: &str, under: &str| {
             inventory

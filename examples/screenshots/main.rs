@@ -19,10 +19,10 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use resvg::{tiny_skia, usvg};
 
 use skilldeck::demo::Sandbox;
+use skilldeck::roots;
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::theme::Theme;
-use skilldeck::tui::workers::Target;
 
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 36;
@@ -61,12 +61,9 @@ fn main() -> Result<(), Box<dyn Error>> {
             theme: Theme::colored(),
             work_dir: "~/src/acme-app".to_owned(),
         };
-        let target = Target {
-            env: sandbox.environment(),
-            project: sandbox.project(),
-        };
+        let machine = sandbox.machine();
         let terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))?;
-        let mut runtime = Runtime::new(terminal, App::new(setup), target, Box::new(NoMouse))?;
+        let mut runtime = Runtime::new(terminal, App::new(setup), machine, Box::new(NoMouse))?;
         runtime.start();
         settle(&mut runtime)?;
         runtime.draw()?;

@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use crate::demo::Sandbox;
+use crate::roots::Machine;
 use crate::tui::app::Setup;
 use crate::tui::model::shown_path;
 use crate::tui::theme::Theme;
-use crate::tui::workers::Target;
 use crate::tui::{self, AppError, Ending, Options};
 
-use super::{Context, Failure, Outcome, project_dir};
+use super::{Failure, Outcome, project_dir};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -46,22 +46,17 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         let sandbox = Sandbox::create()?;
         setup.banner = Some(sandbox.banner());
         setup.work_dir = shown_path(&sandbox.project(), &sandbox.home());
-        let target = Target {
-            env: sandbox.environment(),
-            project: sandbox.project(),
-        };
-        let ending = tui::run(Options { target, setup });
+        let ending = tui::run(Options {
+            machine: sandbox.machine(),
+            setup,
+        });
         // The sandbox is deleted here, after the terminal is restored, however the app ended.
         drop(sandbox);
         return Ok(outcome(ending?));
     }
-    let context = Context::from_process(project_dir(project)?)?;
-    setup.work_dir = shown_path(&context.project, context.env.home());
-    let target = Target {
-        env: context.env,
-        project: context.project,
-    };
-    Ok(outcome(tui::run(Options { target, setup })?))
+    let machine = Machine::from_process(project_dir(project)?)?;
+    setup.work_dir = shown_path(&machine.project, machine.home());
+    Ok(outcome(tui::run(Options { machine, setup })?))
 }
 
 /// A signal that stopped the app is the exit status's, as a shell reports it (128 + signal).

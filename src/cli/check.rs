@@ -8,11 +8,12 @@ use serde::Serialize;
 
 use crate::ownership::{Method, Owner};
 use crate::record::State;
+use crate::roots::Machine;
 use crate::scan::Skill;
 
 use super::human::{count, tilde};
 use super::json::{self, SkillJson};
-use super::{Context, Failure, Outcome};
+use super::{Failure, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -32,8 +33,8 @@ struct CheckJson<'a> {
     problems: Vec<String>,
 }
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let inventory = context.scan();
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let inventory = super::scan(machine);
     let recorded: Vec<&Skill> = inventory
         .skills
         .iter()
@@ -58,7 +59,7 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
         })?;
     } else {
-        let home = context.env.home();
+        let home = machine.env.home();
         let mut out = String::new();
         let heading = |out: &mut String, label: &str, skill: &Skill| {
             let _ = writeln!(out, "{label}  {}  {}", skill.name, tilde(&skill.dir, home));

@@ -6,19 +6,20 @@ use std::io::Write as _;
 
 use anstyle::{AnsiColor, Effects, Style};
 
+use crate::roots::Machine;
 use crate::snapshot::Store;
 use crate::snapshot::diff::{self, LineKind, Row};
 
 use super::human::tilde;
-use super::{Context, Failure, Outcome, target};
+use super::{Failure, Outcome, target};
 
 pub type Args = target::SnapshotOf;
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let store = Store::open(&context.env);
-    let (dir, snapshot) = args.resolve(context, &store)?;
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let store = Store::open(&machine.env);
+    let (dir, snapshot) = args.resolve(machine, &store)?;
     let diff = diff::diff(&snapshot, &dir)?;
-    let home = context.env.home();
+    let home = machine.env.home();
     let taken_at = humantime::format_rfc3339_seconds(snapshot.info.taken_at);
     if diff.is_empty() {
         super::print(&format!(

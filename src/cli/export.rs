@@ -2,11 +2,12 @@
 
 use std::path::PathBuf;
 
+use crate::operations::export;
+use crate::roots::Machine;
 use crate::snapshot::Store;
-use crate::snapshot::export;
 
 use super::human::{count, tilde};
-use super::{Context, Failure, Outcome, target};
+use super::{Failure, Outcome, target};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -14,19 +15,26 @@ pub struct Args {
     #[arg(value_name = "SKILL")]
     skill: String,
 
-    /// The archive to write (replaced if it exists, only once the export is whole)
+    /// The archive to write; a file already there is kept unless --force is given
     #[arg(short, long, value_name = "FILE.tar.gz")]
     output: PathBuf,
+
+    /// Replace a file already at the output path (only once the new export is whole)
+    #[arg(long)]
+    force: bool,
 }
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let store = Store::open(&context.env);
-    let dir = target::one(&context.scan(), &store, &args.skill)?;
-    let packed = export::export(&dir)?;
-    packed.write_to(&args.output)?;
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let store = Store::open(&machine.env);
+    let dir = target::one(&super::scan(machine), &store, &args.skill)?;
+    // Relative to where the command was run, which --project does not move.
+    let output = std::path::absolute(&args.output)
+        .map_err(|error| Failure::Usage(format!("-o {}: {error}", args.output.display())))?;
+    let exported = export::export(machine, &dir, &output, args.force)?;
+    let packed = &exported.package;
     let mut text = format!(
         "Exported {} ({}, {} bytes) to {}",
-        tilde(&dir, context.env.home()),
+        tilde(&dir, machine.env.home()),
         count(packed.files, "file"),
         packed.archive.len(),
         args.output.display()

@@ -2,12 +2,12 @@
 //! with skilldeck's record — or say in one sentence why not, with nothing written.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::bundle::{self, Bundle, BundledSkill};
-use crate::install::{self, InstallError, Installed, Progress, Step, Watch};
-use crate::roots::{self, AgentId, Environment, Scope};
-use crate::snapshot::{Keeping, Store};
+use crate::bundle::{Bundle, BundledSkill};
+use crate::install::{InstallError, Installed, Progress, Step, Watch};
+use crate::operations::import;
+use crate::roots::{AgentId, Machine, Scope};
 
 use super::human::count;
 use super::json::{self, ImportedJson, PreviewJson, RefusedJson};
@@ -56,9 +56,9 @@ fn agent_id(id: &str) -> Result<AgentId, String> {
     })
 }
 
-pub fn run(args: &Args, project: &Path) -> Result<Outcome, Failure> {
-    let destination = destination(args, project)?;
-    let bundle = match bundle::read(&args.source) {
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let destination = destination(args, machine)?;
+    let bundle = match import::read(&args.source) {
         Ok(bundle) => bundle,
         Err(refusal) => return refused(args, refusal.code(), &refusal),
     };
@@ -68,7 +68,7 @@ pub fn run(args: &Args, project: &Path) -> Result<Outcome, Failure> {
     };
     if args.dry_run {
         let steps = match &destination {
-            Some(root) => match install::plan(root, &chosen, args.force) {
+            Some(root) => match import::plan(root, &chosen, args.force) {
                 Ok(steps) => Some(steps),
                 Err(conflict) => return refused(args, conflict.code(), &conflict),
             },
@@ -82,24 +82,26 @@ pub fn run(args: &Args, project: &Path) -> Result<Outcome, Failure> {
                 .to_owned(),
         ));
     };
-    let store = Store::open(&Environment::from_process()?);
-    let mut watch = Keeping::new(&store, Shown(Reporter::on_stderr("installing files")));
-    let result = install::install(&root, &chosen, args.force, &mut watch);
-    watch.inner().0.finish();
-    for missed in &watch.missed_baselines {
-        super::eprint(&format!(
-            "skilldeck: installed, but its baseline snapshot could not be kept: {missed}\n"
-        ))?;
-    }
+    let mut shown = Shown(Reporter::on_stderr("installing files"));
+    let result = import::install(machine, &root, &chosen, args.force, &mut shown);
+    shown.0.finish();
     match result {
-        Ok(installed) => done(args, &installed),
+        Ok(imported) => {
+            for missed in &imported.missed_baselines {
+                super::eprint(&format!(
+                    "skilldeck: installed, but its baseline snapshot could not be kept: {missed}\n"
+                ))?;
+            }
+            super::warn_unjournalled(imported.unjournalled.as_ref())?;
+            done(args, &imported.installed)
+        }
         Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),
         Err(error) => Err(Failure::Install(error)),
     }
 }
 
 /// The root the skills go to, if the arguments name one.
-fn destination(args: &Args, project: &Path) -> Result<Option<PathBuf>, Failure> {
+fn destination(args: &Args, machine: &Machine) -> Result<Option<PathBuf>, Failure> {
     if args.scope.is_some() && args.agent.is_none() {
         return Err(Failure::Usage(
             "--scope picks one of an agent's folders: give --agent ID with it".to_owned(),
@@ -117,10 +119,9 @@ fn destination(args: &Args, project: &Path) -> Result<Option<PathBuf>, Failure> 
         Some(ScopeArg::Project) => Scope::Project,
         Some(ScopeArg::User) | None => Scope::User,
     };
-    let env = Environment::from_process()?;
-    roots::install_root(&env, project, agent, scope)
+    import::destination(machine, agent, scope)
         .map(Some)
-        .ok_or_else(|| Failure::Usage(format!("{agent} has no skills folder for that scope")))
+        .map_err(|error| Failure::Usage(error.to_string()))
 }
 
 /// The install's progress, on a terminal.

@@ -3,11 +3,12 @@
 use std::fmt::Write as _;
 
 use crate::record::State;
+use crate::roots::Machine;
 use crate::scan::{Inventory, Skill};
 
 use super::human::{table, tilde};
 use super::json::{self, ListJson};
-use super::{Context, Failure, Outcome};
+use super::{Failure, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -16,12 +17,12 @@ pub struct Args {
     json: bool,
 }
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let inventory = context.scan();
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let inventory = super::scan(machine);
     if args.json {
         json::print(&ListJson::new(&inventory))?;
     } else {
-        super::print(&render(&inventory, context.env.home()))?;
+        super::print(&render(&inventory, machine.env.home()))?;
     }
     Ok(Outcome::Done)
 }

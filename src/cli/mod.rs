@@ -22,7 +22,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::roots::{Environment, NoHome};
+use crate::operations::JournalError;
+use crate::roots::{Machine, NoHome};
 use crate::scan::{self, Inventory};
 
 const AFTER_HELP: &str = "\
@@ -149,41 +150,36 @@ fn run(cli: Cli) -> Result<Outcome, Failure> {
             "--demo and --mouse open the terminal app, so they take no subcommand".to_owned(),
         ));
     }
-    let project = project_dir(cli.project.as_deref())?;
+    let machine = Machine::from_process(project_dir(cli.project.as_deref())?)?;
     match command {
-        Command::List(args) => list::run(&args, &Context::from_process(project)?),
-        Command::Check(args) => check::run(&args, &Context::from_process(project)?),
-        Command::Import(args) => import::run(&args, &project),
-        Command::Snapshot(args) => snapshot::run(&args, &Context::from_process(project)?),
-        Command::Snapshots(args) => snapshots::run(&args, &Context::from_process(project)?),
-        Command::Diff(args) => diff::run(&args, &Context::from_process(project)?),
-        Command::Restore(args) => restore::run(&args, &Context::from_process(project)?),
-        Command::Export(args) => export::run(&args, &Context::from_process(project)?),
+        Command::List(args) => list::run(&args, &machine),
+        Command::Check(args) => check::run(&args, &machine),
+        Command::Import(args) => import::run(&args, &machine),
+        Command::Snapshot(args) => snapshot::run(&args, &machine),
+        Command::Snapshots(args) => snapshots::run(&args, &machine),
+        Command::Diff(args) => diff::run(&args, &machine),
+        Command::Restore(args) => restore::run(&args, &machine),
+        Command::Export(args) => export::run(&args, &machine),
     }
 }
 
-/// What every command needs: the environment and the project it runs for.
-pub struct Context {
-    pub env: Environment,
-    pub project: PathBuf,
+/// Scan `machine`, showing progress on a terminal.
+fn scan(machine: &Machine) -> Inventory {
+    let reporter = progress::Reporter::on_stderr("reading skills");
+    let inventory = scan::scan(&machine.env, &machine.project, &|p| {
+        reporter.update(p.done, p.total);
+    });
+    reporter.finish();
+    inventory
 }
 
-impl Context {
-    fn from_process(project: PathBuf) -> Result<Self, Failure> {
-        Ok(Self {
-            env: Environment::from_process()?,
-            project,
-        })
-    }
-
-    /// Scan, showing progress on a terminal.
-    fn scan(&self) -> Inventory {
-        let reporter = progress::Reporter::on_stderr("reading skills");
-        let inventory = scan::scan(&self.env, &self.project, &|p| {
-            reporter.update(p.done, p.total);
-        });
-        reporter.finish();
-        inventory
+/// Tell the user an operation was done but its journal entry could not be written.
+fn warn_unjournalled(error: Option<&JournalError>) -> Result<(), Failure> {
+    match error {
+        Some(error) => eprint(&format!(
+            "skilldeck: done, but {error}; undo will not know of this\n"
+        )),
+        None => Ok(()),
     }
 }
 

@@ -1,19 +1,22 @@
 //! `skilldeck restore`: put a skill back as a snapshot holds it, atomically, keeping what it
 //! replaces as a snapshot of its own.
 
+use crate::operations::restore;
+use crate::roots::Machine;
 use crate::snapshot::Store;
-use crate::snapshot::restore::{self, Restored};
+use crate::snapshot::restore::Restored;
 
 use super::human::tilde;
-use super::{Context, Failure, Outcome, target};
+use super::{Failure, Outcome, target};
 
 pub type Args = target::SnapshotOf;
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let store = Store::open(&context.env);
-    let (dir, snapshot) = args.resolve(context, &store)?;
-    let shown = tilde(&dir, context.env.home());
-    let text = match restore::restore(&store, &snapshot)? {
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let store = Store::open(&machine.env);
+    let (dir, snapshot) = args.resolve(machine, &store)?;
+    let shown = tilde(&dir, machine.env.home());
+    let done = restore::restore(machine, &dir, Some(&snapshot.id))?;
+    let text = match done.restored {
         None => {
             format!(
                 "{shown} already matches snapshot {}; nothing to restore.\n",
@@ -36,5 +39,6 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
         ),
     };
     super::print(&text)?;
+    super::warn_unjournalled(done.unjournalled.as_ref())?;
     Ok(Outcome::Done)
 }

@@ -6,14 +6,14 @@ use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
+use crate::operations;
+use crate::roots::Machine;
 use crate::scan;
 use crate::snapshot::transcript;
-use crate::snapshot::{SnapshotError, Store, Taken};
+use crate::snapshot::{SnapshotError, Taken};
 
 use super::human::{count, tilde};
-use super::{Context, Failure, Outcome, target};
+use super::{Failure, Outcome, target};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,29 +35,24 @@ enum Attempt {
     Failed(SnapshotError),
 }
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let store = Store::open(&context.env);
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let (dirs, mut outcome) = match &args.from_transcript {
         Some(file) => (named_by_transcript(file)?, Outcome::Done),
-        None => named_by_arguments(&args.skills, context),
+        None => named_by_arguments(&args.skills, machine),
     };
-    let results: Vec<(PathBuf, Attempt)> = dirs
-        .into_par_iter()
-        .map(|dir| {
-            let result = match store.take(&dir) {
-                Ok(taken) => Attempt::Taken(taken),
-                Err(SnapshotError::NotSkill(_)) => Attempt::NotSkill,
-                Err(SnapshotError::Read { source, .. })
-                    if source.kind() == io::ErrorKind::NotFound =>
-                {
-                    Attempt::NotSkill
-                }
-                Err(error) => Attempt::Failed(error),
-            };
-            (dir, result)
-        })
-        .collect();
-    let home = context.env.home();
+    let done = operations::snapshot::snapshot(machine, dirs);
+    let results = done.taken.into_iter().map(|(dir, result)| {
+        let attempt = match result {
+            Ok(taken) => Attempt::Taken(taken),
+            Err(SnapshotError::NotSkill(_)) => Attempt::NotSkill,
+            Err(SnapshotError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                Attempt::NotSkill
+            }
+            Err(error) => Attempt::Failed(error),
+        };
+        (dir, attempt)
+    });
+    let home = machine.env.home();
     let (mut fresh, mut same, mut failed) = (0, 0, Vec::new());
     let mut out = String::new();
     for (dir, result) in results {
@@ -99,6 +94,7 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
         same
     );
     super::print(&out)?;
+    super::warn_unjournalled(done.unjournalled.as_ref())?;
     if let Some(first) = failed.into_iter().next() {
         return Err(Failure::Stopped(first.to_string()));
     }
@@ -110,12 +106,12 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
 
 /// The skill folders the arguments name (every skill when none is named); `Negative` when an
 /// argument names nothing.
-fn named_by_arguments(args: &[String], context: &Context) -> (Vec<PathBuf>, Outcome) {
+fn named_by_arguments(args: &[String], machine: &Machine) -> (Vec<PathBuf>, Outcome) {
     if args.is_empty() {
-        let dirs = scan::skill_dirs(&context.env, &context.project);
+        let dirs = scan::skill_dirs(&machine.env, &machine.project);
         return (dirs, Outcome::Done);
     }
-    let inventory = context.scan();
+    let inventory = super::scan(machine);
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut outcome = Outcome::Done;
     for arg in args {

@@ -7,11 +7,12 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::roots::Machine;
 use crate::snapshot::{Comparison, Snapshot, SnapshotDigest, Store};
 
 use super::human::{table, tilde};
 use super::json;
-use super::{Context, Failure, Outcome};
+use super::{Failure, Outcome};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -48,11 +49,10 @@ enum Now {
     Gone,
 }
 
-pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
-    let store = Store::open(&context.env);
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let store = Store::open(&machine.env);
     let snapshots = store.all()?;
-    let names: HashMap<PathBuf, String> = context
-        .scan()
+    let names: HashMap<PathBuf, String> = super::scan(machine)
         .skills
         .into_iter()
         .map(|skill| (skill.real_dir, skill.name))
@@ -101,7 +101,7 @@ pub fn run(args: &Args, context: &Context) -> Result<Outcome, Failure> {
     if args.json {
         json::print(&SnapshotsJson { snapshots: rows })?;
     } else {
-        super::print(&render(&rows, &snapshots, context.env.home()))?;
+        super::print(&render(&rows, &snapshots, machine.env.home()))?;
     }
     Ok(Outcome::Done)
 }

@@ -4,12 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::roots::Machine;
 use crate::scan::{Inventory, Skill};
 use crate::snapshot::export::ExportError;
 use crate::snapshot::restore::RestoreError;
 use crate::snapshot::{Snapshot, SnapshotError, Store};
 
-use super::{Context, Failure};
+use super::Failure;
 
 /// A skill and one of its snapshots, as `diff` and `restore` take them.
 #[derive(Debug, clap::Args)]
@@ -30,10 +31,10 @@ impl SnapshotOf {
     /// When no skill or several match, or the skill has no such snapshot.
     pub fn resolve(
         &self,
-        context: &Context,
+        machine: &Machine,
         store: &Store,
     ) -> Result<(PathBuf, Snapshot), Failure> {
-        let dir = one(&context.scan(), store, &self.skill)?;
+        let dir = one(&super::scan(machine), store, &self.skill)?;
         let snapshot = store.find(&dir, self.snapshot.as_deref())?;
         Ok((dir, snapshot))
     }

@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 
 /// Every variable that moves a root, as PRODUCT.md lists them, plus the switches the agents
 /// themselves read to turn a root off.
-pub const HONOURED_VARIABLES: [&str; 13] = [
+pub const HONOURED_VARIABLES: [&str; 14] = [
+    // Where Windows keeps a user's roaming application data, skilldeck's among them.
+    "APPDATA",
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
     // Where the skills CLI keeps its global lock when set.
@@ -29,6 +31,26 @@ pub const HONOURED_VARIABLES: [&str; 13] = [
 
 /// The folder skilldeck's own data lives in, inside the platform's data directory.
 const DATA_DIR_NAME: &str = "skilldeck";
+
+/// Whose rules place skilldeck's data directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Platform {
+    /// Linux and the other Unix systems: the XDG base directories.
+    Xdg,
+    MacOs,
+    Windows,
+}
+
+impl Platform {
+    /// The platform this binary was built for.
+    pub const CURRENT: Platform = if cfg!(windows) {
+        Platform::Windows
+    } else if cfg!(target_vendor = "apple") {
+        Platform::MacOs
+    } else {
+        Platform::Xdg
+    };
+}
 
 /// The home directory could not be found, so no user root can be located.
 #[derive(Debug, thiserror::Error)]
@@ -94,10 +116,17 @@ impl Environment {
             .is_some_and(|value| value != "0" && !value.eq_ignore_ascii_case("false"))
     }
 
-    /// Where skilldeck keeps its own data (snapshots): `$XDG_DATA_HOME/skilldeck`, else
-    /// `~/.local/share/skilldeck` on Linux and the other Unix systems, else the platform's data
-    /// directory. A relative `XDG_DATA_HOME` is ignored, as the XDG specification asks.
+    /// Where skilldeck keeps its own data (snapshots, the journal), by this platform's rules.
     pub fn data_dir(&self) -> PathBuf {
+        self.data_dir_on(Platform::CURRENT)
+    }
+
+    /// Where skilldeck keeps its own data by `platform`'s rules, always derived from this
+    /// environment and never from the process's own home: an absolute `XDG_DATA_HOME` wins
+    /// everywhere (a relative one is ignored, as the XDG specification asks); else
+    /// `~/.local/share` on Linux and the other Unix systems, `~/Library/Application Support`
+    /// on macOS, and `%APPDATA%` (else `~\AppData\Roaming`) on Windows.
+    pub fn data_dir_on(&self, platform: Platform) -> PathBuf {
         if let Some(xdg) = self
             .var("XDG_DATA_HOME")
             .map(PathBuf::from)
@@ -105,13 +134,16 @@ impl Environment {
         {
             return xdg.join(DATA_DIR_NAME);
         }
-        let xdg_default = self.home.join(".local/share").join(DATA_DIR_NAME);
-        if cfg!(all(unix, not(target_vendor = "apple"))) {
-            return xdg_default;
-        }
-        directories::BaseDirs::new()
-            .map(|dirs| dirs.data_dir().join(DATA_DIR_NAME))
-            .unwrap_or(xdg_default)
+        let base = match platform {
+            Platform::Xdg => self.home.join(".local").join("share"),
+            Platform::MacOs => self.home.join("Library").join("Application Support"),
+            Platform::Windows => self
+                .var("APPDATA")
+                .map(PathBuf::from)
+                .filter(|dir| dir.is_absolute())
+                .unwrap_or_else(|| self.home.join("AppData").join("Roaming")),
+        };
+        base.join(DATA_DIR_NAME)
     }
 
     /// The directory that stands in for `/` when locating organization-managed roots.
@@ -157,16 +189,47 @@ mod tests {
     #[test]
     fn the_data_dir_follows_xdg_data_home_when_it_is_absolute() {
         let env = Environment::new("/home/me");
-        if cfg!(target_os = "linux") {
-            assert_eq!(
-                env.data_dir(),
-                PathBuf::from("/home/me/.local/share/skilldeck")
-            );
-        }
         let moved = env.clone().with_var("XDG_DATA_HOME", "/data");
-        assert_eq!(moved.data_dir(), PathBuf::from("/data/skilldeck"));
         let relative = env.clone().with_var("XDG_DATA_HOME", "rel/data");
-        assert_eq!(relative.data_dir(), env.data_dir());
+        for platform in [Platform::Xdg, Platform::MacOs, Platform::Windows] {
+            assert_eq!(
+                moved.data_dir_on(platform),
+                PathBuf::from("/data/skilldeck")
+            );
+            assert_eq!(relative.data_dir_on(platform), env.data_dir_on(platform));
+        }
+    }
+
+    #[test]
+    fn the_data_dir_lies_under_the_injected_home_by_each_platforms_rules() {
+        let env = Environment::new("/home/me");
+        let expected = [
+            (Platform::Xdg, "/home/me/.local/share/skilldeck"),
+            (
+                Platform::MacOs,
+                "/home/me/Library/Application Support/skilldeck",
+            ),
+            (Platform::Windows, "/home/me/AppData/Roaming/skilldeck"),
+        ];
+        for (platform, dir) in expected {
+            let found = env.data_dir_on(platform);
+            assert_eq!(found, PathBuf::from(dir), "{platform:?}");
+            assert!(found.starts_with(env.home()), "{platform:?}: {found:?}");
+        }
+        assert_eq!(env.data_dir(), env.data_dir_on(Platform::CURRENT));
+    }
+
+    #[test]
+    fn windows_keeps_its_data_where_appdata_says() {
+        let env = Environment::new("/home/me").with_var("APPDATA", "/home/me/roaming");
+        assert_eq!(
+            env.data_dir_on(Platform::Windows),
+            PathBuf::from("/home/me/roaming/skilldeck")
+        );
+        assert_eq!(
+            env.data_dir_on(Platform::Xdg),
+            PathBuf::from("/home/me/.local/share/skilldeck")
+        );
     }
 
     #[test]

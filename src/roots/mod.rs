@@ -3,6 +3,7 @@
 
 mod agents;
 mod env;
+mod machine;
 mod place;
 mod project;
 mod source;
@@ -12,7 +13,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use agents::{AgentId, NameFrom, OnSameName};
-pub use env::{Environment, HONOURED_VARIABLES, NoHome};
+pub use env::{Environment, HONOURED_VARIABLES, NoHome, Platform};
+pub use machine::Machine;
 pub use place::{Located, Place, SystemPath};
 pub use project::{Project, Walk};
 pub use source::{Source, SourceRoots, is_plugin_qualified};

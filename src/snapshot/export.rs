@@ -47,6 +47,8 @@ pub enum ExportError {
     Snapshot(#[from] SnapshotError),
     #[error("{} could not be written: {source}", .path.display())]
     Write { path: PathBuf, source: io::Error },
+    #[error("there is already a file at {}; nothing was exported (give another name, or --force to replace it)", .0.display())]
+    Exists(PathBuf),
 }
 
 impl ExportError {
@@ -55,7 +57,8 @@ impl ExportError {
         match self {
             ExportError::SkillTooLarge { .. }
             | ExportError::ArchiveTooLarge { .. }
-            | ExportError::Secret { .. } => true,
+            | ExportError::Secret { .. }
+            | ExportError::Exists(_) => true,
             ExportError::Snapshot(error) => error.is_refusal(),
             ExportError::Write { .. } => false,
         }
@@ -123,11 +126,14 @@ pub fn export(dir: &Path) -> Result<Export, ExportError> {
 }
 
 impl Export {
-    /// Write the archive to `out`, replacing it in one rename only once it is whole.
+    /// Write the archive to `out`, put in place in one rename only once it is whole. A file
+    /// already at `out` is replaced only when `replace` says so; otherwise the rename itself
+    /// refuses to replace one, so a file that appears meanwhile is not lost either.
     ///
     /// # Errors
+    /// [`ExportError::Exists`] when `out` exists and may not be replaced;
     /// [`ExportError::Write`] when the file cannot be written.
-    pub fn write_to(&self, out: &Path) -> Result<(), ExportError> {
+    pub fn write_to(&self, out: &Path, replace: bool) -> Result<(), ExportError> {
         let failed = |source| ExportError::Write {
             path: out.to_path_buf(),
             source,
@@ -149,8 +155,18 @@ impl Export {
                 .set_permissions(std::fs::Permissions::from_mode(0o644))
                 .map_err(failed)?;
         }
-        file.persist(out).map_err(|e| failed(e.error))?;
-        Ok(())
+        let persisted = if replace {
+            file.persist(out).map(drop)
+        } else {
+            file.persist_noclobber(out).map(drop)
+        };
+        persisted.map_err(|e| {
+            if e.error.kind() == io::ErrorKind::AlreadyExists {
+                ExportError::Exists(out.to_path_buf())
+            } else {
+                failed(e.error)
+            }
+        })
     }
 }
 

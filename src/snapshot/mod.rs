@@ -15,14 +15,13 @@
 //! - [`export`] packs a skill into a reproducible archive with its secrets [`redact`]ed.
 //!
 //! Skilldeck snapshots a skill before it overwrites, updates or restores it with
-//! [`Store::take_before_overwrite`], and at import with [`Store::take`] as the baseline; an
-//! import does both through [`Keeping`].
+//! [`Store::take_before_overwrite`], and at import with [`Store::take`] as the baseline; the
+//! import operation does both (`operations::import`).
 
 pub mod changes;
 pub mod diff;
 mod digest;
 pub mod export;
-mod keep;
 pub mod redact;
 pub mod restore;
 mod store;
@@ -33,7 +32,6 @@ use std::io;
 use std::path::PathBuf;
 
 pub use digest::{SnapshotDigest, content_digest};
-pub use keep::Keeping;
 pub use store::{Comparison, Info, Snapshot, Store, Taken};
 
 /// The copy bound: a folder whose files add up to more keeps only its `SKILL.md` in a

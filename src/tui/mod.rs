@@ -37,14 +37,14 @@ pub mod workers;
 
 use std::io::{self, IsTerminal};
 
+use crate::roots::Machine;
 use app::{App, Setup};
 use runtime::Runtime;
-use workers::Target;
 
 /// What the app is opened on, and how.
 #[derive(Clone, Debug)]
 pub struct Options {
-    pub target: Target,
+    pub machine: Machine,
     pub setup: Setup,
 }
 
@@ -83,7 +83,7 @@ pub fn run(options: Options) -> Result<Ending, AppError> {
     let mouse = session::MouseCapture::new(options.setup.mouse).map_err(AppError::Setup)?;
     let app = App::new(options.setup);
     let mut runtime =
-        Runtime::new(terminal, app, options.target, Box::new(mouse)).map_err(AppError::Setup)?;
+        Runtime::new(terminal, app, options.machine, Box::new(mouse)).map_err(AppError::Setup)?;
     let signals = signals::watch(runtime.sender()).map_err(AppError::Setup)?;
     let result = runtime
         .run(&mut debug_panic::events())

@@ -23,7 +23,8 @@ use super::update::update;
 use super::view;
 use super::view_state::ViewState;
 use super::workers::import::{ImportSession, spawn_import};
-use super::workers::{self, Target, tasks};
+use super::workers::{self, tasks};
+use crate::roots::Machine;
 
 /// The poll timeout while a worker's answer is awaited.
 const WAITING: Duration = Duration::from_millis(15);
@@ -74,7 +75,7 @@ pub struct Runtime<B: Backend> {
     terminal: Terminal<B>,
     app: App,
     view: ViewState,
-    target: Target,
+    machine: Machine,
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
     previews: Sender<PathBuf>,
@@ -89,7 +90,7 @@ impl<B: Backend> Runtime<B> {
     pub fn new(
         terminal: Terminal<B>,
         app: App,
-        target: Target,
+        machine: Machine,
         mouse: Box<dyn MouseSwitch>,
     ) -> io::Result<Self> {
         let (tx, rx) = mpsc::channel();
@@ -98,7 +99,7 @@ impl<B: Backend> Runtime<B> {
             terminal,
             app,
             view: ViewState::default(),
-            target,
+            machine,
             tx,
             rx,
             previews,
@@ -229,9 +230,9 @@ impl<B: Backend> Runtime<B> {
     }
 
     fn carry_out(&mut self, effect: Effect) {
-        let (target, tx) = (&self.target, self.tx.clone());
+        let (machine, tx) = (&self.machine, self.tx.clone());
         match effect {
-            Effect::StartScan => workers::spawn_scan(target.clone(), tx),
+            Effect::StartScan => workers::spawn_scan(machine.clone(), tx),
             Effect::ReadPreview(dir) => {
                 let _ = self.previews.send(dir);
             }
@@ -247,19 +248,19 @@ impl<B: Backend> Runtime<B> {
                 name,
                 dir,
                 pristine,
-            } => tasks::diff(target, tx, request, name, dir, pristine),
-            Effect::TakeSnapshot { name, dir } => tasks::snapshot(target, tx, name, dir, false),
-            Effect::Accept { name, dir } => tasks::snapshot(target, tx, name, dir, true),
+            } => tasks::diff(machine, tx, request, name, dir, pristine),
+            Effect::TakeSnapshot { name, dir } => tasks::snapshot(machine, tx, name, dir, false),
+            Effect::Accept { name, dir } => tasks::snapshot(machine, tx, name, dir, true),
             Effect::Restore {
                 name,
                 dir,
                 snapshot,
-            } => tasks::restore(target, tx, name, dir, snapshot),
-            Effect::Export { name, dir, to } => tasks::export(target, tx, name, dir, to),
-            Effect::Browse { request, dir } => tasks::browse(target, tx, request, dir),
+            } => tasks::restore(machine, tx, name, dir, snapshot),
+            Effect::Export { name, dir, to } => tasks::export(machine, tx, name, dir, to),
+            Effect::Browse { request, dir } => tasks::browse(machine, tx, request, dir),
             Effect::ReadBundle { session, source } => {
                 // A session before this one is let go (and stopped) as it is replaced.
-                self.import = Some(spawn_import(target, tx, session, source));
+                self.import = Some(spawn_import(machine, tx, session, source));
             }
             Effect::Install {
                 session,

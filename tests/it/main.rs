@@ -17,6 +17,7 @@ mod import_install;
 mod import_real_world;
 mod import_snapshots;
 mod inventory;
+mod operations;
 mod ownership;
 mod properties;
 mod readme_keys;

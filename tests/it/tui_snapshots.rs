@@ -10,13 +10,13 @@ use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 
 use crate::common::app::{SIZES, Screen, demo, demo_with, settings};
+use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::scan::Progress;
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::msg::Msg;
 use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::theme::Theme;
-use skilldeck::tui::workers::Target;
 
 /// Snapshot the screen after `keys` on the demo machine, at both sizes.
 fn snapshot_demo(name: &str, keys: &str) {
@@ -82,14 +82,11 @@ fn scan_in_progress() {
     for size in SIZES {
         let terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
         let tmp = tempfile::tempdir().unwrap();
-        let target = Target {
-            env: Environment::new(tmp.path()),
-            project: tmp.path().to_path_buf(),
-        };
+        let machine = roots::Machine::new(Environment::new(tmp.path()), tmp.path().to_path_buf());
         let mut runtime = Runtime::new(
             terminal,
             App::new(Setup::default()),
-            target,
+            machine,
             Box::new(NoMouse),
         )
         .unwrap();
@@ -122,11 +119,8 @@ fn a_terminal_too_small_says_so() {
 fn no_skills_found() {
     for size in SIZES {
         let tmp = tempfile::tempdir().unwrap();
-        let target = Target {
-            env: Environment::new(tmp.path()),
-            project: tmp.path().to_path_buf(),
-        };
-        let screen = Screen::open(target, Setup::default(), size);
+        let machine = roots::Machine::new(Environment::new(tmp.path()), tmp.path().to_path_buf());
+        let screen = Screen::open(machine, Setup::default(), size);
         settings().bind(|| {
             insta::assert_snapshot!(format!("empty_{}x{}", size.0, size.1), screen.backend());
         });
@@ -155,11 +149,8 @@ fn hostile_and_wide_text_is_sanitised() {
     );
     for size in SIZES {
         let setup = Setup::default();
-        let target = Target {
-            env: machine.env(),
-            project: machine.start.clone(),
-        };
-        let mut screen = Screen::open(target, setup, size);
+        let sandbox = roots::Machine::sandbox(&machine.home, &machine.system, &machine.start);
+        let mut screen = Screen::open(sandbox, setup, size);
         screen.press("j");
         let text = screen.text();
         assert_no_controls(screen.buffer());

@@ -1030,7 +1030,7 @@ const CASES: &[Case] = &[
                     app,
                     ImportEvent::Done(Ok(ImportedView {
                         skills: Vec::new(),
-                        missed_baselines: Vec::new(),
+                        warnings: Vec::new(),
                     })),
                 ),
                 Msg::Action(Back),

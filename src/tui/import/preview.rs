@@ -119,8 +119,9 @@ pub struct ConflictView {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportedView {
     pub skills: Vec<ImportedSkill>,
-    /// Baseline snapshots that could not be taken (the skills are installed all the same).
-    pub missed_baselines: Vec<String>,
+    /// What went wrong after the skills were put in place (a baseline snapshot not taken, the
+    /// journal not written): they are installed all the same.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,7 +132,7 @@ pub struct ImportedSkill {
 }
 
 impl ImportedView {
-    pub fn new(installed: &[Installed], missed: Vec<String>, home: &Path) -> Self {
+    pub fn new(installed: &[Installed], warnings: Vec<String>, home: &Path) -> Self {
         Self {
             skills: installed
                 .iter()
@@ -141,7 +142,7 @@ impl ImportedView {
                     shown_dir: shown_path(&skill.dir, home),
                 })
                 .collect(),
-            missed_baselines: missed.iter().map(|m| sanitize::line(m)).collect(),
+            warnings: warnings.iter().map(|w| sanitize::line(w)).collect(),
         }
     }
 }

@@ -4,9 +4,10 @@
 //!
 //! Asked to install, it judges the destination first: skills there that may only be replaced
 //! by force are sent back with the diff of what the replacement would change, and it waits
-//! again. The install itself goes through [`Keeping`], as the command line's does (what it
-//! replaces is snapshotted first, what it installs is kept as the baseline), reports its
-//! progress, and stops before anything is put in place once the session is cancelled.
+//! again. The install itself is the import operation the command line runs too (what it
+//! replaces is snapshotted first, what it installs is kept as the baseline, the journal
+//! hears of it); the worker reports its progress and stops before anything is put in place
+//! once the session is cancelled.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,13 +15,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{self, Bundle, BundledSkill};
-use crate::install::{self, InstallError, Progress, Watch};
-use crate::roots::{AgentId, Scope, install_root};
+use crate::bundle::{Bundle, BundledSkill};
+use crate::install::{InstallError, Progress, Watch};
+use crate::operations::import;
+use crate::roots::Machine;
 use crate::snapshot::diff::before_replacing;
-use crate::snapshot::{Keeping, Store};
 
-use super::{Target, guarded, spawn};
+use super::{guarded, spawn};
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::{BundleView, ConflictView, DestinationView, ImportedView, RefusalView};
 use crate::tui::model::shown_path;
@@ -74,7 +75,7 @@ impl Drop for ImportSession {
 
 /// Start the session `session`: read the bundle at `source` on a new thread.
 pub fn spawn_import(
-    target: &Target,
+    machine: &Machine,
     tx: Sender<Msg>,
     session: u64,
     source: PathBuf,
@@ -82,7 +83,7 @@ pub fn spawn_import(
     let (commands, incoming) = mpsc::channel();
     let cancel = Arc::new(AtomicBool::new(false));
     let worker = Worker {
-        target: target.clone(),
+        machine: machine.clone(),
         session,
         cancel: Arc::clone(&cancel),
     };
@@ -99,7 +100,7 @@ pub fn spawn_import(
 }
 
 struct Worker {
-    target: Target,
+    machine: Machine,
     session: u64,
     cancel: Arc<AtomicBool>,
 }
@@ -107,8 +108,8 @@ struct Worker {
 impl Worker {
     /// Read, then serve the app's commands; the last event of the session is returned.
     fn run(&self, source: &Path, commands: &Receiver<Command>, tx: &Sender<Msg>) -> ImportEvent {
-        let home = self.target.env.home();
-        let bundle = match bundle::read(source) {
+        let home = self.machine.home();
+        let bundle = match import::read(source) {
             Ok(bundle) => bundle,
             Err(refusal) => {
                 return ImportEvent::Read(Err(RefusalView::new(&refusal, source, home)));
@@ -142,23 +143,16 @@ impl Worker {
 
     /// Every agent's skills folder at each scope it has one.
     fn destinations(&self) -> Vec<DestinationView> {
-        let home = self.target.env.home();
-        let mut out = Vec::new();
-        for agent in AgentId::ALL {
-            for scope in [Scope::User, Scope::Project] {
-                if let Some(root) =
-                    install_root(&self.target.env, &self.target.project, agent, scope)
-                {
-                    out.push(DestinationView {
-                        agent,
-                        scope,
-                        shown_root: shown_path(&root, home),
-                        root,
-                    });
-                }
-            }
-        }
-        out
+        let home = self.machine.home();
+        import::destinations(&self.machine)
+            .into_iter()
+            .map(|destination| DestinationView {
+                agent: destination.agent,
+                scope: destination.scope,
+                shown_root: shown_path(&destination.root, home),
+                root: destination.root,
+            })
+            .collect()
     }
 
     /// Install, or send back what would be replaced and return `None` to wait for the word.
@@ -180,24 +174,28 @@ impl Worker {
             self.send(tx, event);
             return None;
         }
-        let store = Store::open(&self.target.env);
-        let reporter = Reporter {
+        let mut reporter = Reporter {
             tx,
             session: self.session,
             cancel: &self.cancel,
             last: None,
         };
-        let mut watch = Keeping::new(&store, reporter);
-        let result = install::install(root, &chosen, force, &mut watch);
-        let home = self.target.env.home();
+        let result = import::install(&self.machine, root, &chosen, force, &mut reporter);
+        let home = self.machine.home();
         Some(match result {
-            Ok(installed) => {
-                let missed = watch
+            Ok(imported) => {
+                let warnings = imported
                     .missed_baselines
                     .iter()
-                    .map(ToString::to_string)
+                    .map(|missed| format!("No baseline snapshot: {missed}"))
+                    .chain(
+                        imported
+                            .unjournalled
+                            .iter()
+                            .map(|error| format!("{error}; undo will not know of this import")),
+                    )
                     .collect();
-                ImportEvent::Done(Ok(ImportedView::new(&installed, missed, home)))
+                ImportEvent::Done(Ok(ImportedView::new(&imported.installed, warnings, home)))
             }
             Err(InstallError::Cancelled) => ImportEvent::Cancelled,
             Err(error) => ImportEvent::Done(Err(sanitize::line(&error.to_string()))),
@@ -206,7 +204,7 @@ impl Worker {
 
     /// The skills at `root` an install of `chosen` would replace, each with its diff.
     fn conflicts(&self, chosen: &[&BundledSkill], root: &Path) -> Option<ImportEvent> {
-        let home = self.target.env.home();
+        let home = self.machine.home();
         let mut conflicts = Vec::new();
         let mut diff = DiffView::new(
             "",
@@ -214,10 +212,7 @@ impl Worker {
             shown_path(root, home),
             Against::Import,
         );
-        for skill in chosen {
-            let Err(conflict) = install::plan(root, &[*skill], false) else {
-                continue;
-            };
+        for (skill, conflict) in import::conflicts(root, chosen) {
             let shown_dir = shown_path(&conflict.dir, home);
             let why = sanitize::line(&conflict.why);
             let heading = format!("{}: {shown_dir} {why}", skill.name);

@@ -18,7 +18,7 @@ use std::sync::mpsc::{self, Sender};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::roots::Environment;
+use crate::roots::Machine;
 use crate::scan::{self, Inventory};
 use crate::skill;
 use crate::snapshot::Store;
@@ -32,24 +32,16 @@ use super::sanitize;
 /// How often the scan reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 
-/// What a scan looks at.
-#[derive(Clone, Debug)]
-pub struct Target {
-    pub env: Environment,
-    /// Where project roots are searched from (an absolute path).
-    pub project: PathBuf,
-}
-
-/// Scan `target` on a new thread; progress, then the deck (or the failure), then the skills
+/// Scan `machine` on a new thread; progress, then the deck (or the failure), then the skills
 /// that changed since their snapshots arrive on `tx`.
-pub fn spawn_scan(target: Target, tx: Sender<Msg>) {
+pub fn spawn_scan(machine: Machine, tx: Sender<Msg>) {
     spawn("skilldeck-scan", tx, move |tx| {
-        let (deck, inventory) = match guarded(|| scan_deck(&target, tx)) {
+        let (deck, inventory) = match guarded(|| scan_deck(&machine, tx)) {
             Ok(scanned) => scanned,
             Err(panic) => return Msg::Failed(format!("The scan stopped: {panic}")),
         };
         let _ = tx.send(Msg::ScanDone(Box::new(deck)));
-        let changes = guarded(|| find_changes(&target, &inventory))
+        let changes = guarded(|| find_changes(&machine, &inventory))
             .unwrap_or_else(|panic| Err(format!("Comparing the skills stopped: {panic}")));
         Msg::Changes(changes)
     });
@@ -80,9 +72,9 @@ pub(crate) fn guarded<T>(job: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(job)).map_err(|panic| panic_text(&*panic))
 }
 
-fn scan_deck(target: &Target, tx: &Sender<Msg>) -> (Deck, Inventory) {
+fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
     let last_sent: Mutex<Option<Instant>> = Mutex::new(None);
-    let inventory = scan::scan(&target.env, &target.project, &|progress| {
+    let inventory = scan::scan(&machine.env, &machine.project, &|progress| {
         let Ok(mut last) = last_sent.lock() else {
             return;
         };
@@ -92,13 +84,13 @@ fn scan_deck(target: &Target, tx: &Sender<Msg>) -> (Deck, Inventory) {
         *last = Some(Instant::now());
         let _ = tx.send(Msg::ScanProgress(progress));
     });
-    let deck = Deck::new(&inventory, target.env.home(), SystemTime::now());
+    let deck = Deck::new(&inventory, machine.env.home(), SystemTime::now());
     (deck, inventory)
 }
 
 /// The skills of `inventory` that changed since their snapshots (or since installed).
-fn find_changes(target: &Target, inventory: &Inventory) -> Result<Changes, String> {
-    let store = Store::open(&target.env);
+fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, String> {
+    let store = Store::open(&machine.env);
     let subjects: Vec<Subject<'_>> = inventory
         .skills
         .iter()
@@ -114,7 +106,7 @@ fn find_changes(target: &Target, inventory: &Inventory) -> Result<Changes, Strin
         skills: views(
             &found.changed,
             &inventory.skills,
-            target.env.home(),
+            machine.env.home(),
             SystemTime::now(),
         ),
         unreadable: found.problems.len(),

@@ -7,12 +7,14 @@ use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
 use crate::bundle::browse;
+use crate::operations::{self, JournalError};
+use crate::roots::Machine;
 use crate::snapshot::changes::{self, Baseline};
-use crate::snapshot::export;
-use crate::snapshot::restore::{self, Restored};
+use crate::snapshot::export::ExportError;
+use crate::snapshot::restore::Restored;
 use crate::snapshot::{Comparison, Store};
 
-use super::{Target, guarded, spawn};
+use super::{guarded, spawn};
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::PlaceView;
 use crate::tui::model::shown_path;
@@ -22,16 +24,16 @@ use crate::tui::sanitize;
 /// Diff the skill `name` at `dir` against its latest snapshot, else the untouched copy its
 /// installer keeps at `pristine`.
 pub fn diff(
-    target: &Target,
+    machine: &Machine,
     tx: Sender<Msg>,
     request: u64,
     name: String,
     dir: PathBuf,
     pristine: Option<PathBuf>,
 ) {
-    let target = target.clone();
+    let machine = machine.clone();
     spawn("skilldeck-diff", tx, move |_| {
-        let diff = guarded(|| make_diff(&target, &name, &dir, pristine.as_deref()))
+        let diff = guarded(|| make_diff(&machine, &name, &dir, pristine.as_deref()))
             .unwrap_or_else(|panic| Err(format!("The diff stopped: {panic}")))
             .map(Box::new);
         Msg::Diff { request, diff }
@@ -40,13 +42,13 @@ pub fn diff(
 
 /// The diff of one skill, as the app shows it.
 pub fn make_diff(
-    target: &Target,
+    machine: &Machine,
     name: &str,
     dir: &Path,
     pristine: Option<&Path>,
 ) -> Result<DiffView, String> {
-    let home = target.env.home();
-    let store = Store::open(&target.env);
+    let home = machine.home();
+    let store = Store::open(&machine.env);
     let failed = |error: &dyn std::fmt::Display| sanitize::line(&error.to_string());
     let baseline = changes::baseline(&store, dir, pristine)
         .map_err(|e| failed(&e))?
@@ -71,23 +73,28 @@ pub fn make_diff(
 }
 
 /// Snapshot the skill at `dir`; with `accept`, as its new baseline (the same, said so).
-pub fn snapshot(target: &Target, tx: Sender<Msg>, name: String, dir: PathBuf, accept: bool) {
-    let target = target.clone();
+pub fn snapshot(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, accept: bool) {
+    let machine = machine.clone();
     spawn("skilldeck-snapshot", tx, move |tx| {
-        let store = Store::open(&target.env);
         let taken = guarded(|| {
             if accept {
-                store.accept(&dir)
+                operations::snapshot::accept(&machine, &dir)
+                    .map(|accepted| (accepted.taken, accepted.unjournalled))
             } else {
-                store.take(&dir)
+                let mut done = operations::snapshot::snapshot(&machine, vec![dir.clone()]);
+                let unjournalled = done.unjournalled;
+                match done.taken.pop() {
+                    Some((_, taken)) => taken.map(|taken| (taken, unjournalled)),
+                    None => Err(crate::snapshot::SnapshotError::NotSkill(dir.clone())),
+                }
             }
         });
-        let text = match taken {
+        let (text, unjournalled) = match taken {
             Err(panic) => return done(Err(format!("The snapshot stopped: {panic}")), false),
             Ok(Err(error)) => return done(Err(sanitize::line(&error.to_string())), false),
-            Ok(Ok(taken)) => {
+            Ok(Ok((taken, unjournalled))) => {
                 let id = &taken.snapshot.id;
-                match (accept, taken.fresh) {
+                let text = match (accept, taken.fresh) {
                     (true, true) => {
                         format!("Accepted {name} as it is now: that is its new baseline.")
                     }
@@ -95,90 +102,76 @@ pub fn snapshot(target: &Target, tx: Sender<Msg>, name: String, dir: PathBuf, ac
                     (_, false) => format!(
                         "{name} already matches its latest snapshot, {id}; no copy was made."
                     ),
-                }
+                };
+                (text, unjournalled)
             }
         };
         // The skill matches its snapshot now, unless it changed meanwhile.
-        if let Ok(Comparison::Same(_)) = store.compare(&dir) {
+        if let Ok(Comparison::Same(_)) = Store::open(&machine.env).compare(&dir) {
             let _ = tx.send(Msg::Compared {
                 dir: dir.clone(),
                 change: None,
             });
         }
-        done(Ok(sanitize::line(&text)), false)
+        done(Ok(sanitize::line(&with_journal(text, unjournalled))), false)
     });
 }
 
 /// Put the snapshot `id` of the skill at `dir` back.
-pub fn restore(target: &Target, tx: Sender<Msg>, name: String, dir: PathBuf, id: String) {
-    let target = target.clone();
+pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id: String) {
+    let machine = machine.clone();
     spawn("skilldeck-restore", tx, move |_| {
-        let store = Store::open(&target.env);
-        let shown = shown_path(&dir, target.env.home());
-        let result = guarded(|| {
-            let snapshot = store
-                .find(&dir, Some(&id))
-                .map_err(restore::RestoreError::from)?;
-            restore::restore(&store, &snapshot)
-        });
+        let shown = shown_path(&dir, machine.home());
+        let result = guarded(|| operations::restore::restore(&machine, &dir, Some(&id)));
         let text = match result {
             Err(panic) => Err(format!("The restore stopped: {panic}")),
             Ok(Err(error)) => Err(sanitize::line(&format!("{name} was not restored: {error}"))),
-            Ok(Ok(None)) => Ok(format!(
-                "{shown} already matches snapshot {id}; nothing to restore."
+            Ok(Ok(done)) => Ok(with_journal(
+                match done.restored {
+                    None => format!("{shown} already matches snapshot {id}; nothing to restore."),
+                    Some(Restored {
+                        replaced: Some(replaced),
+                        ..
+                    }) => format!(
+                        "Restored {name} to snapshot {id}; what it held is kept as snapshot {}.",
+                        replaced.id
+                    ),
+                    Some(Restored { replaced: None, .. }) => {
+                        format!("Brought {name} back from snapshot {id}.")
+                    }
+                },
+                done.unjournalled,
             )),
-            Ok(Ok(Some(Restored {
-                replaced: Some(replaced),
-                ..
-            }))) => Ok(format!(
-                "Restored {name} to snapshot {id}; what it held is kept as snapshot {}.",
-                replaced.id
-            )),
-            Ok(Ok(Some(Restored { replaced: None, .. }))) => {
-                Ok(format!("Brought {name} back from snapshot {id}."))
-            }
         };
         done(text.map(|t| sanitize::line(&t)), true)
     });
 }
 
-/// Export the skill at `dir` to `to`, as typed: `~/` is the home folder, a relative path is
-/// taken from the folder the app works in. A file already there is never replaced.
-pub fn export(target: &Target, tx: Sender<Msg>, name: String, dir: PathBuf, to: String) {
-    let target = target.clone();
+/// Export the skill at `dir` to `to`, as typed (`~/` is the home folder, a relative path is
+/// taken from the folder the app works in). A file already there is never replaced.
+pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to: String) {
+    let machine = machine.clone();
     spawn("skilldeck-export", tx, move |_| {
-        let home = target.env.home();
-        let path = match to.strip_prefix("~/") {
-            Some(rest) => home.join(rest),
-            None => target.project.join(&to),
-        };
-        let shown = shown_path(&path, home);
-        if path.symlink_metadata().is_ok() {
-            return done(
-                Err(format!(
-                    "There is already a file at {shown}; nothing was exported. Export again and give another name."
-                )),
-                false,
-            );
-        }
-        let result = guarded(|| {
-            let packed = export::export(&dir)?;
-            packed.write_to(&path)?;
-            Ok::<_, export::ExportError>(packed)
-        });
+        let home = machine.home();
+        let result = guarded(|| operations::export::export(&machine, &dir, Path::new(&to), false));
         let text = match result {
             Err(panic) => Err(format!("The export stopped: {panic}")),
+            Ok(Err(ExportError::Exists(path))) => Err(format!(
+                "There is already a file at {}; nothing was exported. Export again and give another name.",
+                shown_path(&path, home)
+            )),
             Ok(Err(error)) => Err(sanitize::line(&format!("{name} was not exported: {error}"))),
-            Ok(Ok(packed)) => {
-                let secrets = match packed.redacted.len() {
+            Ok(Ok(exported)) => {
+                let secrets = match exported.package.redacted.len() {
                     0 => "no secrets found".to_owned(),
                     1 => "1 secret removed".to_owned(),
                     n => format!("{n} secrets removed"),
                 };
                 Ok(sanitize::line(&format!(
-                    "Exported {name} ({} files, {} bytes) to {shown}; {secrets}.",
-                    packed.files,
-                    packed.archive.len()
+                    "Exported {name} ({} files, {} bytes) to {}; {secrets}.",
+                    exported.package.files,
+                    exported.package.archive.len(),
+                    shown_path(&exported.path, home)
                 )))
             }
         };
@@ -186,12 +179,20 @@ pub fn export(target: &Target, tx: Sender<Msg>, name: String, dir: PathBuf, to: 
     });
 }
 
+/// `text`, and that the journal missed it when it did.
+fn with_journal(text: String, unjournalled: Option<JournalError>) -> String {
+    match unjournalled {
+        Some(error) => format!("{text} But {error}, so undo will not know of it."),
+        None => text,
+    }
+}
+
 /// List `dir` (the picker's start folder when `None`) for the picker.
-pub fn browse(target: &Target, tx: Sender<Msg>, request: u64, dir: Option<PathBuf>) {
-    let target = target.clone();
+pub fn browse(machine: &Machine, tx: Sender<Msg>, request: u64, dir: Option<PathBuf>) {
+    let machine = machine.clone();
     spawn("skilldeck-browse", tx, move |_| {
-        let home = target.env.home();
-        let dir = dir.unwrap_or_else(|| browse::start_dir(&target.env, &target.project));
+        let home = machine.home();
+        let dir = dir.unwrap_or_else(|| browse::start_dir(&machine.env, &machine.project));
         let place = match guarded(|| browse::browse(&dir)) {
             Err(panic) => Err(format!("Listing the folder stopped: {panic}")),
             Ok(Err(error)) => Err(sanitize::line(&format!(

@@ -10,11 +10,11 @@ use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use skilldeck::demo::Sandbox;
+use skilldeck::roots;
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::msg::Msg;
 use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::theme::Theme;
-use skilldeck::tui::workers::Target;
 
 pub const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -38,10 +38,10 @@ pub struct Screen {
 }
 
 impl Screen {
-    pub fn open(target: Target, setup: Setup, (width, height): (u16, u16)) -> Self {
+    pub fn open(machine: roots::Machine, setup: Setup, (width, height): (u16, u16)) -> Self {
         let terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
         let app = App::new(setup);
-        let mut runtime = Runtime::new(terminal, app, target, Box::new(NoMouse)).unwrap();
+        let mut runtime = Runtime::new(terminal, app, machine, Box::new(NoMouse)).unwrap();
         runtime.start();
         assert!(runtime.settle(PATIENCE), "the scan did not finish");
         runtime.draw().unwrap();
@@ -93,11 +93,8 @@ impl Screen {
     }
 }
 
-pub fn demo_target(sandbox: &Sandbox) -> Target {
-    Target {
-        env: sandbox.environment(),
-        project: sandbox.project(),
-    }
+pub fn demo_machine(sandbox: &Sandbox) -> roots::Machine {
+    sandbox.machine()
 }
 
 pub fn demo(size: (u16, u16)) -> (Sandbox, Screen) {
@@ -112,6 +109,6 @@ pub fn demo_with(size: (u16, u16), theme: Theme) -> (Sandbox, Screen) {
         theme,
         work_dir: "~/src/acme-app".to_owned(),
     };
-    let screen = Screen::open(demo_target(&sandbox), setup, size);
+    let screen = Screen::open(demo_machine(&sandbox), setup, size);
     (sandbox, screen)
 }

@@ -87,11 +87,8 @@ pub fn done(frame: &mut Frame, area: Rect, app: &App, result: &Result<ImportedVi
                 "Each is recorded as installed by skilldeck, and kept as a snapshot: its baseline.",
                 theme.dim,
             ));
-            for missed in &imported.missed_baselines {
-                lines.push(Line::styled(
-                    format!("! No baseline snapshot: {missed}"),
-                    theme.warning,
-                ));
+            for warning in &imported.warnings {
+                lines.push(Line::styled(format!("! {warning}"), theme.warning));
             }
         }
         Err(why) => {

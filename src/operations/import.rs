@@ -1,0 +1,137 @@
+//! Import: read a bundle whole, say where its skills can go and what installing them there
+//! would do, and install them with skilldeck's record, keeping a snapshot of whatever they
+//! replace and a baseline of what they put in place. The command line calls these in one go;
+//! the app reads first, shows the preview, and installs the bundle it read (never a second
+//! reading of a file that may have changed since).
+
+use std::path::{Path, PathBuf};
+
+use crate::bundle::{self, Bundle, BundledSkill, Refusal};
+use crate::install::{self, Conflict, InstallError, Installed, Step, Watch};
+use crate::roots::{AgentId, Machine, Scope};
+use crate::snapshot::{SnapshotError, Store};
+
+use super::journal::{Entry, Journal, JournalError, Operation};
+use super::keeping::Keeping;
+
+/// Read the bundle at `source` (a folder or an archive) whole, judging every member.
+///
+/// # Errors
+/// The [`Refusal`] that says why it cannot be imported as it is; nothing was written.
+pub fn read(source: &Path) -> Result<Bundle, Refusal> {
+    bundle::read(source)
+}
+
+/// A skills folder an import can install into.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Destination {
+    pub agent: AgentId,
+    pub scope: Scope,
+    pub root: PathBuf,
+}
+
+/// Every agent's skills folder at each scope it has one, on `machine`.
+pub fn destinations(machine: &Machine) -> Vec<Destination> {
+    AgentId::ALL
+        .into_iter()
+        .flat_map(|agent| [Scope::User, Scope::Project].map(|scope| (agent, scope)))
+        .filter_map(|(agent, scope)| {
+            machine
+                .install_root(agent, scope)
+                .map(|root| Destination { agent, scope, root })
+        })
+        .collect()
+}
+
+/// The agent has no skills folder at that scope.
+#[derive(Debug, thiserror::Error)]
+#[error("{agent} has no skills folder for that scope")]
+pub struct NoDestination {
+    pub agent: AgentId,
+}
+
+/// The skills folder of `agent` at `scope`.
+///
+/// # Errors
+/// [`NoDestination`] when the agent has none there.
+pub fn destination(
+    machine: &Machine,
+    agent: AgentId,
+    scope: Scope,
+) -> Result<PathBuf, NoDestination> {
+    machine
+        .install_root(agent, scope)
+        .ok_or(NoDestination { agent })
+}
+
+/// What installing `chosen` into `root` would do, reading only.
+///
+/// # Errors
+/// The first skill the root holds in a form this import may not replace.
+pub fn plan<'b>(
+    root: &Path,
+    chosen: &[&'b BundledSkill],
+    force: bool,
+) -> Result<Vec<Step<'b>>, Conflict> {
+    install::plan(root, chosen, force)
+}
+
+/// Each skill of `chosen` that `root` holds in a form only `--force` (or nothing) may
+/// replace, with why: what the app asks about before it installs.
+pub fn conflicts<'b>(
+    root: &Path,
+    chosen: &[&'b BundledSkill],
+) -> Vec<(&'b BundledSkill, Conflict)> {
+    chosen
+        .iter()
+        .filter_map(|skill| {
+            install::plan(root, &[*skill], false)
+                .err()
+                .map(|conflict| (*skill, conflict))
+        })
+        .collect()
+}
+
+/// What an import did.
+#[derive(Debug)]
+pub struct Imported {
+    pub installed: Vec<Installed>,
+    /// Baselines that could not be taken: those skills are installed, without their first
+    /// snapshot.
+    pub missed_baselines: Vec<SnapshotError>,
+    /// The journal could not be told, so `undo` will not know of this import.
+    pub unjournalled: Option<JournalError>,
+}
+
+/// Install `chosen` into `root` (created when missing) with skilldeck's record.
+///
+/// Every skill it updates or replaces is snapshotted first, every skill it puts in place is
+/// snapshotted after as its baseline, and the journal records which snapshot holds what each
+/// folder held before. `watch` hears the progress and may cancel before anything is in place.
+///
+/// # Errors
+/// A conflict, found before anything is written; a cancel; or the write that failed (each
+/// skill already in place stays, whole, and is journalled).
+pub fn install(
+    machine: &Machine,
+    root: &Path,
+    chosen: &[&BundledSkill],
+    force: bool,
+    watch: &mut dyn Watch,
+) -> Result<Imported, InstallError> {
+    let store = Store::open(&machine.env);
+    let mut keeping = Keeping::new(&store, watch);
+    let result = install::install(root, chosen, force, &mut keeping);
+    let unjournalled = if keeping.changes.is_empty() {
+        None
+    } else {
+        let entry = Entry::now(Operation::Import, std::mem::take(&mut keeping.changes));
+        Journal::of(machine).append(&entry).err()
+    };
+    let installed = result?;
+    Ok(Imported {
+        installed,
+        missed_baselines: keeping.missed_baselines,
+        unjournalled,
+    })
+}

@@ -1,0 +1,232 @@
+//! The journal: one line of JSON per operation that changed a root or the snapshot store,
+//! appended to `journal.jsonl` in the data directory. Each says what was done, when, to which
+//! folders, and which snapshot holds what each folder held before, so `undo` can put it back
+//! without guessing. Lines are only ever appended; a line that does not parse is reported and
+//! the others are still read.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use crate::roots::Machine;
+use crate::untrusted::{Links, read_bounded};
+
+/// The journal's file, in the data directory.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
+
+/// The most of the journal that is read: years of use at a few hundred bytes an entry.
+const JOURNAL_BOUND: u64 = 64 << 20;
+
+/// What kind of operation an entry records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operation {
+    Import,
+    Restore,
+    Snapshot,
+    Accept,
+}
+
+/// What a folder held before the operation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Was {
+    /// Nothing: the operation created it.
+    Absent,
+    /// What it held is kept in this snapshot, taken just before it was replaced.
+    Kept(String),
+    /// The operation did not change the folder (it took a snapshot of it).
+    Untouched,
+}
+
+/// One folder an operation acted on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Change {
+    pub dir: PathBuf,
+    pub was: Was,
+    /// The snapshot of what the folder holds after the operation, when one was taken.
+    pub snapshot: Option<String>,
+}
+
+/// One operation, as the journal keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// When it was done, RFC 3339 in UTC.
+    pub at: String,
+    pub operation: Operation,
+    pub changes: Vec<Change>,
+}
+
+impl Entry {
+    /// An entry for `operation`, done now.
+    pub fn now(operation: Operation, changes: Vec<Change>) -> Self {
+        Self {
+            at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
+            operation,
+            changes,
+        }
+    }
+}
+
+/// Why the journal could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("the journal {} could not be written: {source}", .path.display())]
+    Write { path: PathBuf, source: io::Error },
+    #[error("the journal {} could not be read: {source}", .path.display())]
+    Read { path: PathBuf, source: io::Error },
+}
+
+/// What reading the journal found: its entries, oldest first, and the lines that were not
+/// entries (by line number, from 1).
+#[derive(Debug, Default)]
+pub struct Read {
+    pub entries: Vec<Entry>,
+    pub damaged: Vec<usize>,
+}
+
+/// The journal of one machine.
+#[derive(Clone, Debug)]
+pub struct Journal {
+    path: PathBuf,
+}
+
+impl Journal {
+    /// The journal in `machine`'s data directory.
+    pub fn of(machine: &Machine) -> Self {
+        Self::at(machine.data_dir().join(JOURNAL_FILE))
+    }
+
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        Self { path: path.into() }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Append `entry` as one line, synced before this returns.
+    ///
+    /// # Errors
+    /// [`JournalError::Write`] when the data directory or the file cannot be written.
+    pub fn append(&self, entry: &Entry) -> Result<(), JournalError> {
+        let failed = |source| JournalError::Write {
+            path: self.path.clone(),
+            source,
+        };
+        let mut line = serde_json::to_vec(entry).map_err(|e| failed(io::Error::other(e)))?;
+        line.push(b'\n');
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir).map_err(failed)?;
+        }
+        // One write of the whole line to a file opened for appending: two skilldecks at once
+        // interleave whole lines, never parts of them.
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(failed)?;
+        file.write_all(&line).map_err(failed)?;
+        file.sync_all().map_err(failed)
+    }
+
+    /// Every entry, oldest first; a missing journal has none.
+    ///
+    /// # Errors
+    /// [`JournalError::Read`] when the file is there but cannot be read.
+    pub fn read(&self) -> Result<Read, JournalError> {
+        let bytes = match read_bounded(&self.path, Links::Refuse, JOURNAL_BOUND) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Read::default()),
+            Err(source) => {
+                return Err(JournalError::Read {
+                    path: self.path.clone(),
+                    source,
+                });
+            }
+        };
+        let mut read = Read::default();
+        for (index, line) in bytes.split(|b| *b == b'\n').enumerate() {
+            if line.is_empty() {
+                continue;
+            }
+            match serde_json::from_slice(line) {
+                Ok(entry) => read.entries.push(entry),
+                Err(_) => read.damaged.push(index + 1),
+            }
+        }
+        Ok(read)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(dir: &str, was: Was, snapshot: Option<&str>) -> Change {
+        Change {
+            dir: PathBuf::from(dir),
+            was,
+            snapshot: snapshot.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn entries_are_appended_and_read_back_in_order() {
+        let tmp = tempfile::tempdir().unwrap();
+        let journal = Journal::at(tmp.path().join("data/journal.jsonl"));
+        assert!(journal.read().unwrap().entries.is_empty());
+        let first = Entry::now(
+            Operation::Import,
+            vec![
+                change("/r/a", Was::Absent, Some("s1")),
+                change("/r/b", Was::Kept("s0".into()), Some("s2")),
+            ],
+        );
+        let second = Entry::now(
+            Operation::Snapshot,
+            vec![change("/r/a", Was::Untouched, Some("s3"))],
+        );
+        journal.append(&first).unwrap();
+        journal.append(&second).unwrap();
+        let read = journal.read().unwrap();
+        assert_eq!(read.entries, [first, second]);
+        assert!(read.damaged.is_empty());
+    }
+
+    #[test]
+    fn a_damaged_line_is_named_and_the_rest_still_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let journal = Journal::at(tmp.path().join("journal.jsonl"));
+        let entry = Entry::now(
+            Operation::Accept,
+            vec![change("/r/a", Was::Untouched, None)],
+        );
+        journal.append(&entry).unwrap();
+        let mut file = OpenOptions::new()
+            .append(true)
+            .open(journal.path())
+            .unwrap();
+        file.write_all(b"{\"at\": half a line\n").unwrap();
+        journal.append(&entry).unwrap();
+        let read = journal.read().unwrap();
+        assert_eq!(read.entries.len(), 2);
+        assert_eq!(read.damaged, [2]);
+    }
+
+    #[test]
+    fn the_line_format_is_plain_json() {
+        let entry = Entry {
+            at: "2026-12-01T00:00:00.000Z".into(),
+            operation: Operation::Restore,
+            changes: vec![change("/r/a", Was::Kept("s9".into()), Some("s10"))],
+        };
+        assert_eq!(
+            serde_json::to_string(&entry).unwrap(),
+            r#"{"at":"2026-12-01T00:00:00.000Z","operation":"restore","changes":[{"dir":"/r/a","was":{"kept":"s9"},"snapshot":"s10"}]}"#
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! The rule that nothing a user had is lost to an import: every skill an import is about to
+//! update or replace is snapshotted first (synced, so it survives a crash during the swap), and
+//! every skill it installs is snapshotted after, as the baseline later diffs compare against.
+//! What it kept is remembered for the journal. Only the import operation installs, so the rule
+//! is kept in one place.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::install::{Progress, Watch};
+use crate::snapshot::{SnapshotError, Store};
+
+use super::journal::{Change, Was};
+
+/// An install watch that keeps snapshots around the install and passes everything else on.
+pub struct Keeping<'a, W: Watch + ?Sized> {
+    store: &'a Store,
+    inner: &'a mut W,
+    /// The snapshot of what each replaced folder held.
+    kept_before: Vec<(PathBuf, String)>,
+    /// One change per skill put in place, in order.
+    pub changes: Vec<Change>,
+    /// Baselines that could not be taken: the skills are installed, only their first snapshot
+    /// is missing, so these are reported rather than failing the import.
+    pub missed_baselines: Vec<SnapshotError>,
+}
+
+impl<'a, W: Watch + ?Sized> Keeping<'a, W> {
+    pub fn new(store: &'a Store, inner: &'a mut W) -> Self {
+        Self {
+            store,
+            inner,
+            kept_before: Vec::new(),
+            changes: Vec::new(),
+            missed_baselines: Vec::new(),
+        }
+    }
+}
+
+impl<W: Watch + ?Sized> Watch for Keeping<'_, W> {
+    fn wrote(&mut self, progress: Progress<'_>) {
+        self.inner.wrote(progress);
+    }
+
+    fn before_replace(&mut self, skill_dir: &Path) -> io::Result<()> {
+        let taken = self
+            .store
+            .take_before_overwrite(skill_dir)
+            .map_err(io::Error::other)?;
+        self.kept_before
+            .push((skill_dir.to_path_buf(), taken.snapshot.id));
+        self.inner.before_replace(skill_dir)
+    }
+
+    fn installed(&mut self, skill_dir: &Path) {
+        let baseline = match self.store.take(skill_dir) {
+            Ok(taken) => Some(taken.snapshot.id),
+            Err(error) => {
+                self.missed_baselines.push(error);
+                None
+            }
+        };
+        let was = self
+            .kept_before
+            .iter()
+            .find(|(dir, _)| dir == skill_dir)
+            .map_or(Was::Absent, |(_, id)| Was::Kept(id.clone()));
+        self.changes.push(Change {
+            dir: skill_dir.to_path_buf(),
+            was,
+            snapshot: baseline,
+        });
+        self.inner.installed(skill_dir);
+    }
+
+    fn carry_on(&mut self) -> bool {
+        self.inner.carry_on()
+    }
+}

@@ -1,0 +1,18 @@
+//! The user-level actions, one function each, shared by the command line and the terminal
+//! app so the two cannot disagree on policy: [`import`], [`export`], [`snapshot`] (and
+//! [`snapshot::accept`]), [`restore`]. Each takes the [`Machine`](crate::roots::Machine) it
+//! acts on and returns a typed outcome; the front ends only turn that into words.
+//!
+//! Each operation that changes a root or the snapshot store appends an entry to the
+//! [`journal`]: what it did, when, and which snapshot holds what was there before, the base
+//! of `undo`.
+
+pub mod export;
+pub mod import;
+pub mod journal;
+mod keeping;
+pub mod paths;
+pub mod restore;
+pub mod snapshot;
+
+pub use journal::{Change, Entry, Journal, JournalError, Operation, Was};

@@ -1,0 +1,87 @@
+//! Snapshot and accept: keep a copy of skill folders as they are now (accept makes that copy
+//! the baseline diffs compare against), journalling every snapshot that was new.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::roots::Machine;
+use crate::snapshot::{SnapshotError, Store, Taken};
+
+use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+
+/// What snapshotting some folders did.
+#[derive(Debug)]
+pub struct Snapshots {
+    /// Each folder asked for, in order, with what became of it.
+    pub taken: Vec<(PathBuf, Result<Taken, SnapshotError>)>,
+    /// The journal could not be told of the new snapshots.
+    pub unjournalled: Option<JournalError>,
+}
+
+/// Snapshot each of `dirs`, several at once.
+pub fn snapshot(machine: &Machine, dirs: Vec<PathBuf>) -> Snapshots {
+    let store = Store::open(&machine.env);
+    let taken: Vec<(PathBuf, Result<Taken, SnapshotError>)> = dirs
+        .into_par_iter()
+        .map(|dir| {
+            let result = store.take(&dir);
+            (dir, result)
+        })
+        .collect();
+    let changes = taken
+        .iter()
+        .filter_map(|(dir, result)| match result {
+            Ok(taken) if taken.fresh => Some(untouched(dir, taken)),
+            _ => None,
+        })
+        .collect();
+    let unjournalled = journal(machine, Operation::Snapshot, changes);
+    Snapshots {
+        taken,
+        unjournalled,
+    }
+}
+
+/// What accepting a skill as it is did.
+#[derive(Debug)]
+pub struct Accepted {
+    pub taken: Taken,
+    pub unjournalled: Option<JournalError>,
+}
+
+/// Accept the skill folder `dir` as it is now as its new baseline.
+///
+/// # Errors
+/// When the folder is not a skill, a file cannot be read, or the store cannot be written.
+pub fn accept(machine: &Machine, dir: &Path) -> Result<Accepted, SnapshotError> {
+    let taken = Store::open(&machine.env).accept(dir)?;
+    let changes = if taken.fresh {
+        vec![untouched(dir, &taken)]
+    } else {
+        Vec::new()
+    };
+    let unjournalled = journal(machine, Operation::Accept, changes);
+    Ok(Accepted {
+        taken,
+        unjournalled,
+    })
+}
+
+fn untouched(dir: &Path, taken: &Taken) -> Change {
+    Change {
+        dir: dir.to_path_buf(),
+        was: Was::Untouched,
+        snapshot: Some(taken.snapshot.id.clone()),
+    }
+}
+
+/// Journal `changes` as one entry, when there are any.
+fn journal(machine: &Machine, operation: Operation, changes: Vec<Change>) -> Option<JournalError> {
+    if changes.is_empty() {
+        return None;
+    }
+    Journal::of(machine)
+        .append(&Entry::now(operation, changes))
+        .err()
+}
