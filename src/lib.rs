@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod cli;
 pub mod demo;
 pub mod install;
+pub mod launch;
 pub mod operations;
 pub mod ownership;
 pub mod record;

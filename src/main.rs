@@ -1,7 +1,17 @@
-//! The `skilldeck` binary: parse the arguments and hand over to the command line.
+//! The `skilldeck` binary: parse the arguments, then open the terminal app or run the
+//! subcommand they name.
 
 use std::process::ExitCode;
 
+use clap::Parser;
+use skilldeck::cli::{self, Cli};
+
 fn main() -> ExitCode {
-    skilldeck::cli::main()
+    let cli = Cli::parse();
+    let result = if cli.opens_app() {
+        skilldeck::launch::run(&cli.app, cli.project.as_deref())
+    } else {
+        cli::run(cli)
+    };
+    cli::exit_code(result)
 }

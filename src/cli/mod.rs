@@ -2,7 +2,6 @@
 //! codes of the contract (0 done; 1 refused, drift found or nothing matched; 2 usage error;
 //! 3 an I/O failure stopped the work).
 
-mod app;
 mod check;
 mod diff;
 mod export;
@@ -45,12 +44,37 @@ pub struct Cli {
     command: Option<Command>,
 
     #[command(flatten)]
-    app: app::Args,
+    pub app: AppArgs,
 
     /// Where project roots are searched from, up to the repository root [default: the
     /// current directory]
     #[arg(long, global = true, value_name = "DIR")]
-    project: Option<PathBuf>,
+    pub project: Option<PathBuf>,
+}
+
+/// The options of the terminal app, which opens when no subcommand is given.
+#[derive(Debug, clap::Args)]
+pub struct AppArgs {
+    /// Open the app on a throw-away sandbox of example skills, deleted on exit
+    #[arg(long)]
+    pub demo: bool,
+    /// Let the mouse scroll and select (off by default, so the terminal can select text)
+    #[arg(long)]
+    pub mouse: bool,
+}
+
+impl AppArgs {
+    /// Whether any of these options was given.
+    fn given(&self) -> bool {
+        self.demo || self.mouse
+    }
+}
+
+impl Cli {
+    /// Whether these arguments open the terminal app (no subcommand) rather than run one.
+    pub fn opens_app(&self) -> bool {
+        self.command.is_none()
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -90,10 +114,6 @@ pub enum Failure {
     /// An I/O failure stopped the work: exit 3.
     #[error("{0}")]
     Stopped(String),
-    #[error(transparent)]
-    App(crate::tui::AppError),
-    #[error(transparent)]
-    Demo(#[from] crate::demo::DemoError),
 }
 
 impl Failure {
@@ -101,12 +121,9 @@ impl Failure {
         match self {
             Failure::Refused(_) => 1,
             Failure::Usage(_) => 2,
-            Failure::NoHome(_)
-            | Failure::Output(_)
-            | Failure::Install(_)
-            | Failure::Stopped(_)
-            | Failure::App(_)
-            | Failure::Demo(_) => 3,
+            Failure::NoHome(_) | Failure::Output(_) | Failure::Install(_) | Failure::Stopped(_) => {
+                3
+            }
         }
     }
 }
@@ -121,10 +138,9 @@ pub enum Outcome {
     Signalled(i32),
 }
 
-/// Parse the process arguments, run the command, and give the exit code.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+/// The exit code the contract gives `result`, after telling the user of a failure.
+pub fn exit_code(result: Result<Outcome, Failure>) -> ExitCode {
+    match result {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
         Ok(Outcome::Negative) => ExitCode::from(1),
         Ok(Outcome::Signalled(signal)) => {
@@ -141,9 +157,15 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<Outcome, Failure> {
+/// Run the subcommand `cli` names.
+///
+/// # Errors
+/// The [`Failure`] that ended it early, with its exit code.
+pub fn run(cli: Cli) -> Result<Outcome, Failure> {
     let Some(command) = cli.command else {
-        return app::run(&cli.app, cli.project.as_deref());
+        return Err(Failure::Usage(
+            "no subcommand: `skilldeck` alone opens the terminal app".to_owned(),
+        ));
     };
     if cli.app.given() {
         return Err(Failure::Usage(
@@ -184,7 +206,7 @@ fn warn_unjournalled(error: Option<&JournalError>) -> Result<(), Failure> {
 }
 
 /// The project start directory as an absolute path.
-fn project_dir(given: Option<&Path>) -> Result<PathBuf, Failure> {
+pub fn project_dir(given: Option<&Path>) -> Result<PathBuf, Failure> {
     let dir = match given {
         Some(dir) => dir.to_path_buf(),
         None => std::env::current_dir().map_err(|error| {

@@ -1,5 +1,7 @@
 //! `skilldeck` with no subcommand: the terminal app, on this machine's roots or, with `--demo`,
-//! on a throw-away sandbox of example skills that is deleted when the app closes.
+//! on a throw-away sandbox of example skills that is deleted when the app closes. It sits
+//! beside the command line, not inside it, so `cli` never reaches into the terminal app; both
+//! share the command line's grammar and exit codes.
 
 use std::path::Path;
 
@@ -10,25 +12,12 @@ use crate::tui::model::shown_path;
 use crate::tui::theme::Theme;
 use crate::tui::{self, AppError, Ending, Options};
 
-use super::{Failure, Outcome, project_dir};
+use crate::cli::{AppArgs as Args, Failure, Outcome, project_dir};
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Open the app on a throw-away sandbox of example skills, deleted on exit
-    #[arg(long)]
-    demo: bool,
-    /// Let the mouse scroll and select (off by default, so the terminal can select text)
-    #[arg(long)]
-    mouse: bool,
-}
-
-impl Args {
-    /// Whether any of these options was given.
-    pub fn given(&self) -> bool {
-        self.demo || self.mouse
-    }
-}
-
+/// Open the app as `args` say, for `project` (the current directory when `None`).
+///
+/// # Errors
+/// A usage error, or the failure that stopped the app, with the command line's exit codes.
 pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
     let mut setup = Setup {
         banner: None,
@@ -43,7 +32,7 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
                 "--demo brings its own project; leave out --project".to_owned(),
             ));
         }
-        let sandbox = Sandbox::create()?;
+        let sandbox = Sandbox::create().map_err(|error| Failure::Stopped(error.to_string()))?;
         setup.banner = Some(sandbox.banner());
         setup.work_dir = shown_path(&sandbox.project(), &sandbox.home());
         let ending = tui::run(Options {
@@ -52,11 +41,13 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         });
         // The sandbox is deleted here, after the terminal is restored, however the app ended.
         drop(sandbox);
-        return Ok(outcome(ending?));
+        return ending.map(outcome).map_err(app_failure);
     }
     let machine = Machine::from_process(project_dir(project)?)?;
     setup.work_dir = shown_path(&machine.project, machine.home());
-    Ok(outcome(tui::run(Options { machine, setup })?))
+    tui::run(Options { machine, setup })
+        .map(outcome)
+        .map_err(app_failure)
 }
 
 /// A signal that stopped the app is the exit status's, as a shell reports it (128 + signal).
@@ -67,11 +58,9 @@ fn outcome(ending: Ending) -> Outcome {
     }
 }
 
-impl From<AppError> for Failure {
-    fn from(error: AppError) -> Self {
-        match error {
-            AppError::NotATerminal => Failure::Usage(error.to_string()),
-            other => Failure::App(other),
-        }
+fn app_failure(error: AppError) -> Failure {
+    match error {
+        AppError::NotATerminal => Failure::Usage(error.to_string()),
+        other => Failure::Stopped(other.to_string()),
     }
 }
