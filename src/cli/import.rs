@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Installed, Progress, Step, Watch};
-use crate::operations::import;
+use crate::operations::import::{self, NoDestination};
 use crate::roots::{AgentId, Machine, Scope};
 
 use super::human::count;
@@ -57,7 +57,11 @@ fn agent_id(id: &str) -> Result<AgentId, String> {
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
-    let destination = destination(args, machine)?;
+    let destination = match destination(args, machine) {
+        Ok(destination) => destination,
+        Err(Failure::Refused(why)) => return refused(args, "destination_conflict", &why),
+        Err(failure) => return Err(failure),
+    };
     let bundle = match import::read(&args.source) {
         Ok(bundle) => bundle,
         Err(refusal) => return refused(args, refusal.code(), &refusal),
@@ -119,9 +123,13 @@ fn destination(args: &Args, machine: &Machine) -> Result<Option<PathBuf>, Failur
         Some(ScopeArg::Project) => Scope::Project,
         Some(ScopeArg::User) | None => Scope::User,
     };
-    import::destination(machine, agent, scope)
-        .map(Some)
-        .map_err(|error| Failure::Usage(error.to_string()))
+    match import::destination(machine, agent, scope) {
+        Ok(root) => Ok(Some(root)),
+        Err(error @ NoDestination::None { .. }) => Err(Failure::Usage(error.to_string())),
+        Err(error @ NoDestination::OutsideProject { .. }) => {
+            Err(Failure::Refused(error.to_string()))
+        }
+    }
 }
 
 /// The install's progress, on a terminal.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{self, Bundle, BundledSkill, Refusal};
 use crate::install::{self, Conflict, InstallError, Installed, Step, Watch};
-use crate::roots::{AgentId, Machine, Scope};
+use crate::roots::{AgentId, Machine, Project, Scope};
 use crate::snapshot::{SnapshotError, Store};
 
 use super::journal::{Entry, Journal, JournalError, Operation};
@@ -30,38 +30,92 @@ pub struct Destination {
     pub root: PathBuf,
 }
 
-/// Every agent's skills folder at each scope it has one, on `machine`.
+/// Every agent's skills folder at each scope it has one, on `machine`; a project folder that
+/// leads out of the project is left out (see [`destination`]).
 pub fn destinations(machine: &Machine) -> Vec<Destination> {
     AgentId::ALL
         .into_iter()
         .flat_map(|agent| [Scope::User, Scope::Project].map(|scope| (agent, scope)))
         .filter_map(|(agent, scope)| {
-            machine
-                .install_root(agent, scope)
+            destination(machine, agent, scope)
+                .ok()
                 .map(|root| Destination { agent, scope, root })
         })
         .collect()
 }
 
-/// The agent has no skills folder at that scope.
+/// Why an agent's skills folder cannot be installed into.
 #[derive(Debug, thiserror::Error)]
-#[error("{agent} has no skills folder for that scope")]
-pub struct NoDestination {
-    pub agent: AgentId,
+pub enum NoDestination {
+    #[error("{agent} has no skills folder for that scope")]
+    None { agent: AgentId },
+    #[error(
+        "{agent}'s project skills folder {} leads out of the project, to {}; the project's own files decide where such a link points, so skilldeck does not install there (give --to with the folder you mean)",
+        .root.display(),
+        .resolved.display()
+    )]
+    OutsideProject {
+        agent: AgentId,
+        root: PathBuf,
+        resolved: PathBuf,
+    },
 }
 
-/// The skills folder of `agent` at `scope`.
+/// The skills folder of `agent` at `scope`, with every link on the way resolved: what is
+/// judged, previewed and written is the folder the files will really land in. A project
+/// folder must resolve inside the project, since the project's files (a link committed to a
+/// cloned repository) decide where it leads.
 ///
 /// # Errors
-/// [`NoDestination`] when the agent has none there.
+/// [`NoDestination`] when the agent has none there, or a project folder leads out of the
+/// project.
 pub fn destination(
     machine: &Machine,
     agent: AgentId,
     scope: Scope,
 ) -> Result<PathBuf, NoDestination> {
-    machine
+    let root = machine
         .install_root(agent, scope)
-        .ok_or(NoDestination { agent })
+        .ok_or(NoDestination::None { agent })?;
+    let resolved = resolved(&root);
+    if scope == Scope::Project {
+        let project = Project::locate(&machine.project);
+        let top = std::fs::canonicalize(project.top()).unwrap_or_else(|_| project.top().into());
+        match resolved {
+            Some(inside) if inside.starts_with(&top) => return Ok(inside),
+            outside => {
+                let resolved = outside
+                    .or_else(|| dangling_target(&root))
+                    .unwrap_or_else(|| root.clone());
+                return Err(NoDestination::OutsideProject {
+                    agent,
+                    root,
+                    resolved,
+                });
+            }
+        }
+    }
+    // A user folder may lead anywhere its user linked it; a dangling one is judged by the
+    // install, which refuses what is not a folder.
+    Ok(resolved.unwrap_or(root))
+}
+
+/// `path` with the links of its nearest existing ancestor resolved, and the rest as it is;
+/// `None` when that ancestor is a link that leads nowhere.
+fn dangling_target(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .find_map(|p| std::fs::read_link(p).ok().map(|to| p.with_file_name(to)))
+}
+
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let Some(existing) = path.ancestors().find(|p| p.symlink_metadata().is_ok()) else {
+        return Some(path.to_path_buf());
+    };
+    let real = std::fs::canonicalize(existing).ok()?;
+    match path.strip_prefix(existing) {
+        Ok(rest) if !rest.as_os_str().is_empty() => Some(real.join(rest)),
+        _ => Some(real),
+    }
 }
 
 /// What installing `chosen` into `root` would do, reading only.

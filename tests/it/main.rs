@@ -11,6 +11,7 @@ mod cross_check;
 mod file_system;
 mod fuzz_corpus;
 mod import_corpus;
+mod import_destination;
 mod import_folder;
 mod import_hostile;
 mod import_install;

@@ -7,6 +7,8 @@
 pub mod app;
 pub mod archive;
 pub mod deck;
+#[cfg(unix)]
+pub mod pty;
 pub mod store;
 
 use std::collections::BTreeMap;
