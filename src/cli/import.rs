@@ -91,13 +91,27 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     shown.0.finish();
     match result {
         Ok(imported) => {
-            for missed in &imported.missed_baselines {
-                super::eprint(&format!(
-                    "skilldeck: installed, but its baseline snapshot could not be kept: {missed}\n"
-                ))?;
-            }
+            let outcome = done(args, &imported.installed)?;
             super::warn_unjournalled(imported.unjournalled.as_ref())?;
-            done(args, &imported.installed)
+            match imported.missed_baselines.first() {
+                // Installed, but without the snapshot later diffs and restores start from: the
+                // work did not end as it should, so the exit says so.
+                Some(missed) => Err(Failure::Stopped(format!(
+                    "installed as listed, but {} baseline snapshot{} could not be kept ({missed}); `skilldeck snapshot` takes {} once the data folder can be written",
+                    imported.missed_baselines.len(),
+                    if imported.missed_baselines.len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    if imported.missed_baselines.len() == 1 {
+                        "it"
+                    } else {
+                        "them"
+                    },
+                ))),
+                None => Ok(outcome),
+            }
         }
         Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),
         Err(error) => Err(Failure::Install(error)),

@@ -71,3 +71,42 @@ fn an_import_keeps_a_baseline_and_a_forced_replace_keeps_the_edit_it_replaces() 
     assert!(text.contains("-my own edit"), "{text}");
     assert!(text.contains("+as shipped"), "{text}");
 }
+
+/// Skills installed without their baseline snapshot are installed, and the exit says the work
+/// did not end as it should: which skills, and why.
+#[test]
+fn an_install_whose_baseline_cannot_be_kept_says_what_was_installed_and_fails() {
+    for json in [false, true] {
+        let machine = Machine::new();
+        let bundle = machine.root().join("bundle");
+        write_skill(&bundle.join("one"), &[]);
+        write_skill(&bundle.join("two"), &[]);
+        // The data folder cannot be made: a file stands where it goes.
+        fs::create_dir_all(machine.home.join(".local/share")).unwrap();
+        fs::write(machine.home.join(".local/share/skilldeck"), "in the way").unwrap();
+        let root = machine.home.join(".claude/skills");
+        let mut args = vec![
+            "import",
+            bundle.to_str().unwrap(),
+            "--to",
+            root.to_str().unwrap(),
+        ];
+        if json {
+            args.push("--json");
+        }
+        let output = machine.run(&args);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{stdout}{stderr}");
+        assert!(root.join("one/SKILL.md").is_file() && root.join("two/SKILL.md").is_file());
+        assert!(stdout.contains("one") && stdout.contains("two"), "{stdout}");
+        assert!(
+            stderr.contains("2 baseline snapshots could not be kept"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("journal"),
+            "the journal miss is said too: {stderr}"
+        );
+    }
+}
