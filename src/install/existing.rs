@@ -19,10 +19,10 @@ pub enum Existing {
         intact: bool,
     },
     /// Someone else's, or not a skill folder skilldeck can read: the reason, as the installer
-    /// words it.
+    /// words it, and whether `--force` may replace it (when it may not, `why` says what to do).
     Foreign {
         why: String,
-        folder: bool,
+        replaceable: bool,
     },
 }
 
@@ -34,14 +34,29 @@ pub fn judge(dir: &Path) -> Existing {
         Err(error) => return foreign(error.to_string(), false),
     };
     if meta.file_type().is_symlink() {
-        // A link is replaced as a link: the folder it points at is never touched.
-        return foreign("is a symlink".to_owned(), true);
+        // A link is replaced as a link and the folder it points at is never touched; but only
+        // a link to a skill, which the snapshot taken first can keep.
+        return if skill::read_manifest(dir).is_ok() {
+            foreign("is a symlink".to_owned(), true)
+        } else {
+            foreign(
+                "is a symlink to something other than a skill, which no snapshot can keep; remove the link first".to_owned(),
+                false,
+            )
+        };
     }
     if !meta.is_dir() {
-        return foreign("is not a directory".to_owned(), false);
+        return foreign(
+            "is not a directory; skilldeck only replaces folders, so move it away first".to_owned(),
+            false,
+        );
     }
     let Ok(manifest) = skill::read_manifest(dir) else {
-        return foreign("has no readable SKILL.md".to_owned(), true);
+        return foreign(
+            "has no readable SKILL.md, so no snapshot can keep what it holds; move it away first"
+                .to_owned(),
+            false,
+        );
     };
     let Some(record) = record::parse(&manifest) else {
         return foreign("carries no installation record".to_owned(), true);
@@ -57,8 +72,8 @@ pub fn judge(dir: &Path) -> Existing {
     Existing::Ours { intact }
 }
 
-fn foreign(why: String, folder: bool) -> Existing {
-    Existing::Foreign { why, folder }
+fn foreign(why: String, replaceable: bool) -> Existing {
+    Existing::Foreign { why, replaceable }
 }
 
 #[cfg(test)]
@@ -99,20 +114,41 @@ mod tests {
             foreign("carries no installation record".into(), true)
         );
         fs::remove_file(plain.join("SKILL.md")).unwrap();
-        assert_eq!(
+        assert!(matches!(
             judge(&plain),
-            foreign("has no readable SKILL.md".into(), true)
-        );
+            Existing::Foreign { replaceable: false, why } if why.starts_with("has no readable SKILL.md")
+        ));
 
         let file = tmp.path().join("file");
         fs::write(&file, "x").unwrap();
-        assert_eq!(judge(&file), foreign("is not a directory".into(), false));
+        assert!(matches!(
+            judge(&file),
+            Existing::Foreign { replaceable: false, why } if why.starts_with("is not a directory")
+        ));
 
         #[cfg(unix)]
         {
             let link = tmp.path().join("link");
             std::os::unix::fs::symlink(&dir, &link).unwrap();
             assert_eq!(judge(&link), foreign("is a symlink".into(), true));
+            for (name, to) in [
+                ("dangling", tmp.path().join("nowhere")),
+                ("to-file", file.clone()),
+                ("to-plain", plain.clone()),
+            ] {
+                let link = tmp.path().join(name);
+                std::os::unix::fs::symlink(&to, &link).unwrap();
+                assert!(
+                    matches!(
+                        judge(&link),
+                        Existing::Foreign {
+                            replaceable: false,
+                            ..
+                        }
+                    ),
+                    "{name}"
+                );
+            }
         }
     }
 }

@@ -182,18 +182,15 @@ fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflic
     match existing {
         Existing::Absent => Ok(Action::Install),
         Existing::Ours { intact: true } => Ok(Action::Update),
-        Existing::Ours { intact: false } | Existing::Foreign { folder: true, .. } if force => {
-            Ok(Action::Replace)
-        }
+        Existing::Ours { intact: false }
+        | Existing::Foreign {
+            replaceable: true, ..
+        } if force => Ok(Action::Replace),
         Existing::Ours { intact: false } => Err(conflict(
             "was edited since skilldeck installed it".to_owned(),
             true,
         )),
-        Existing::Foreign { why, folder: true } => Err(conflict(why, true)),
-        Existing::Foreign { why, folder: false } => Err(conflict(
-            format!("{why}; skilldeck only replaces folders, so move it away first"),
-            false,
-        )),
+        Existing::Foreign { why, replaceable } => Err(conflict(why, replaceable)),
     }
 }
 

@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::bundle::{self, Bundle, BundledSkill, Refusal};
-use crate::install::{self, Conflict, InstallError, Installed, Step, Watch};
+use crate::install::{self, Action, Conflict, InstallError, Installed, Step, Watch};
 use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{SnapshotError, Store};
 
 use super::journal::{Entry, Journal, JournalError, Operation};
@@ -118,7 +119,9 @@ fn resolved(path: &Path) -> Option<PathBuf> {
     }
 }
 
-/// What installing `chosen` into `root` would do, reading only.
+/// What installing `chosen` into `root` would do, reading only. A skill it would update or
+/// replace must hold nothing a snapshot would not keep (a `.git` folder, a link out, a FIFO):
+/// such a folder is never replaced, forced or not.
 ///
 /// # Errors
 /// The first skill the root holds in a form this import may not replace.
@@ -127,7 +130,29 @@ pub fn plan<'b>(
     chosen: &[&'b BundledSkill],
     force: bool,
 ) -> Result<Vec<Step<'b>>, Conflict> {
+    // What may never be replaced is refused first, so no refusal offers --force in vain.
+    for step in install::plan(root, chosen, true)? {
+        if step.action != Action::Install {
+            nothing_lost(REPLACING, &step.dir).map_err(|loss| unreplaceable(&step.dir, &loss))?;
+        }
+    }
     install::plan(root, chosen, force)
+}
+
+/// The first skill of `chosen` whose folder in `root` holds what no snapshot keeps. Read
+/// before the root is locked, only to give the plan's sentence rather than `--force`'s offer;
+/// the install judges again under the lock.
+fn first_loss(root: &Path, chosen: &[&BundledSkill]) -> Option<Conflict> {
+    let steps = install::plan(root, chosen, true).ok()?;
+    steps
+        .iter()
+        .filter(|step| step.action != Action::Install)
+        .find_map(|step| match nothing_lost(REPLACING, &step.dir) {
+            Err(loss @ (WouldLose::LeftOut { .. } | WouldLose::TooLarge { .. })) => {
+                Some(unreplaceable(&step.dir, &loss))
+            }
+            _ => None,
+        })
 }
 
 /// Each skill of `chosen` that `root` holds in a form only `--force` (or nothing) may
@@ -139,11 +164,36 @@ pub fn conflicts<'b>(
     chosen
         .iter()
         .filter_map(|skill| {
-            install::plan(root, &[*skill], false)
+            plan(root, &[*skill], false)
                 .err()
                 .map(|conflict| (*skill, conflict))
         })
         .collect()
+}
+
+/// The verb of the sentence that refuses a replacement that would lose files.
+const REPLACING: &str = "replacing";
+
+/// A folder that cannot be replaced because a snapshot would not keep all it holds.
+fn unreplaceable(dir: &Path, loss: &WouldLose) -> Conflict {
+    let why = match loss {
+        WouldLose::LeftOut { left_out, .. } => format!(
+            "holds what no snapshot of it keeps ({}), so it is never replaced; move those out of the folder first",
+            left_out
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        WouldLose::TooLarge { .. } | WouldLose::Unreadable(_) => {
+            format!("cannot be kept whole by a snapshot ({loss}), so it is never replaced")
+        }
+    };
+    Conflict {
+        dir: dir.to_path_buf(),
+        why,
+        forcible: false,
+    }
 }
 
 /// What an import did.
@@ -173,6 +223,9 @@ pub fn install(
     force: bool,
     watch: &mut dyn Watch,
 ) -> Result<Imported, InstallError> {
+    if let Some(conflict) = first_loss(root, chosen) {
+        return Err(InstallError::Conflict(conflict));
+    }
     let store = Store::open(&machine.env);
     let mut keeping = Keeping::new(&store, watch);
     let result = install::install(root, chosen, force, &mut keeping);
@@ -182,7 +235,16 @@ pub fn install(
         let entry = Entry::now(Operation::Import, std::mem::take(&mut keeping.changes));
         Journal::of(machine).append(&entry).err()
     };
-    let installed = result?;
+    let installed = result.map_err(|error| match error {
+        // Found under the lock: the same refusal the plan gives.
+        InstallError::BeforeReplace { dir, source } => {
+            match source.get_ref().and_then(|e| e.downcast_ref::<WouldLose>()) {
+                Some(loss) => InstallError::Conflict(unreplaceable(&dir, loss)),
+                None => InstallError::BeforeReplace { dir, source },
+            }
+        }
+        other => other,
+    })?;
     Ok(Imported {
         installed,
         missed_baselines: keeping.missed_baselines,

@@ -8,6 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::install::{Progress, Watch};
+use crate::snapshot::losses::nothing_lost;
 use crate::snapshot::{SnapshotError, Store};
 
 use super::journal::{Change, Was};
@@ -43,6 +44,9 @@ impl<W: Watch + ?Sized> Watch for Keeping<'_, W> {
     }
 
     fn before_replace(&mut self, skill_dir: &Path) -> io::Result<()> {
+        // Judged again under the root's lock: what a snapshot would not keep is never
+        // replaced, even if it appeared since the plan.
+        nothing_lost("replacing", skill_dir).map_err(io::Error::other)?;
         let taken = self
             .store
             .take_before_overwrite(skill_dir)

@@ -22,6 +22,7 @@ pub mod changes;
 pub mod diff;
 mod digest;
 pub mod export;
+pub mod losses;
 pub mod redact;
 pub mod restore;
 mod store;

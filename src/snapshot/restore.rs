@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 use crate::install::{RootLock, SwapError};
 use crate::untrusted::{Links, open_regular};
 
-use super::walk::{LeftOut, Listing};
-use super::{COPY_BOUND, Snapshot, SnapshotError, Store};
+use super::losses::{WouldLose, nothing_lost};
+use super::walk::Listing;
+use super::{Snapshot, SnapshotError, Store};
 
 /// Why a snapshot was not restored. The folder is as it was.
 #[derive(Debug, thiserror::Error)]
@@ -26,21 +27,8 @@ pub enum RestoreError {
         "snapshot {0} holds only SKILL.md (its skill was over the copy bound), so it cannot bring the skill back"
     )]
     Truncated(String),
-    #[error(
-        "restoring {} would lose what no snapshot keeps: {}; move those out of the folder first",
-        .dir.display(),
-        .left_out.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-    )]
-    WouldLose {
-        dir: PathBuf,
-        left_out: Vec<LeftOut>,
-    },
-    #[error(
-        "restoring {} would lose files no snapshot of it can keep whole: it is over the {} MiB copy bound",
-        .0.display(),
-        COPY_BOUND >> 20
-    )]
-    TooLarge(PathBuf),
+    #[error(transparent)]
+    WouldLose(#[from] WouldLose),
     #[error("{} has no parent folder to restore it into", .0.display())]
     NoParent(PathBuf),
     #[error(transparent)]
@@ -53,9 +41,9 @@ impl RestoreError {
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
         match self {
-            RestoreError::Truncated(_)
-            | RestoreError::WouldLose { .. }
-            | RestoreError::TooLarge(_) => true,
+            RestoreError::Truncated(_) => true,
+            RestoreError::WouldLose(WouldLose::Unreadable(error)) => error.is_refusal(),
+            RestoreError::WouldLose(_) => true,
             RestoreError::Snapshot(error) => error.is_refusal(),
             RestoreError::NoParent(_) | RestoreError::Swap(_) => false,
         }
@@ -89,8 +77,10 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, R
     let name = name.to_string_lossy().into_owned();
     let present = fs::symlink_metadata(dir).is_ok();
     if present {
-        let listing = Listing::read(dir)?;
-        refuse_losses(&listing)?;
+        let listing = nothing_lost("restoring", dir).map_err(|loss| match loss {
+            WouldLose::Unreadable(error) => RestoreError::Snapshot(error),
+            loss => RestoreError::WouldLose(loss),
+        })?;
         if super::digest::digest_listing(&listing)? == snapshot.info.digest {
             // Already restored, perhaps by a run killed after its swap: sweep what it left
             // beside the root, and keep the baseline it missed (no copy is made when the
@@ -124,18 +114,4 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, R
     drop(lock);
     let baseline = store.take(dir)?.snapshot;
     Ok(Some(Restored { replaced, baseline }))
-}
-
-/// Refuse to replace a folder holding what its snapshot would leave out.
-fn refuse_losses(listing: &Listing) -> Result<(), RestoreError> {
-    if !listing.left_out.is_empty() {
-        return Err(RestoreError::WouldLose {
-            dir: listing.root.clone(),
-            left_out: listing.left_out.clone(),
-        });
-    }
-    if listing.total_size() > COPY_BOUND {
-        return Err(RestoreError::TooLarge(listing.root.clone()));
-    }
-    Ok(())
 }

@@ -16,6 +16,7 @@ mod import_folder;
 mod import_hostile;
 mod import_install;
 mod import_real_world;
+mod import_replace;
 mod import_snapshots;
 mod inventory;
 mod operations;
