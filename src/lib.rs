@@ -10,6 +10,7 @@ pub mod cli;
 pub mod demo;
 pub mod install;
 pub mod ownership;
+pub mod plugin;
 pub mod record;
 pub mod roots;
 pub mod scan;

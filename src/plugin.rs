@@ -1,6 +1,10 @@
 //! Plugin folders: the manifest that names a plugin and may list its skills, and the
 //! marketplace file that lists a marketplace's plugins (skill-format-and-roots.md §2.1, §2.2,
 //! §2.5).
+//!
+//! Discovery (`scan`) reads these layouts to find a plugin's skills, `ownership` reads them
+//! to tell which marketplace a plugin came from, and `bundle` parses a marketplace file held
+//! in memory; the reader sits below all three so that none of them depends on another for it.
 
 use std::path::{Path, PathBuf};
 
