@@ -8,6 +8,7 @@
 pub mod bundle;
 pub mod cli;
 pub mod demo;
+pub mod fs;
 pub mod install;
 pub mod ownership;
 pub mod plugin;
@@ -17,4 +18,3 @@ pub mod scan;
 pub mod skill;
 pub mod snapshot;
 pub mod tui;
-pub mod untrusted;

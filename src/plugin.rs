@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::fs::{Links, read_bounded};
 use crate::skill::SKILL_FILE;
-use crate::untrusted::{Links, read_bounded};
 
 /// The manifests a plugin folder may hold, in the order they are asked.
 pub const MANIFESTS: [&str; 4] = [

@@ -7,7 +7,7 @@ mod lint;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::untrusted::{Links, open_regular};
+use crate::fs::{Links, open_regular};
 
 pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
