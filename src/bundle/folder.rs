@@ -1,5 +1,5 @@
 //! Folders: walked without following links, listed whole first, then each file opened without
-//! blocking and without following a link (`untrusted::open_regular`), its type checked on the
+//! blocking and without following a link (`fs::open_regular`), its type checked on the
 //! open handle and its bytes read within its bound. A folder is live: a file swapped for a link
 //! or a FIFO between the listing and the read is refused, never followed or waited on.
 
@@ -12,7 +12,7 @@ use walkdir::WalkDir;
 use super::members::{Admit, Kind, Members, is_metadata};
 use super::path::MemberPath;
 use super::refusal::{EntryKind, Refusal};
-use crate::untrusted::{Links, is_link_loop, open_regular};
+use crate::fs::{Links, is_link_loop, open_regular};
 
 /// One entry of the listing, before any file is opened.
 #[derive(Debug)]

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::members::{Kind, Member};
 use super::refusal::Refusal;
-use crate::scan::{MARKETPLACE_FILE, parse_marketplace};
+use crate::plugin::{MARKETPLACE_FILE, parse_marketplace};
 use crate::skill::SKILL_FILE;
 
 type Parts = Vec<String>;

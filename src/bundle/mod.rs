@@ -23,9 +23,9 @@ mod zip;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::fs::{Links, open_regular};
 use crate::record::{INSTALLED_BY, INSTALLED_VERSION, stamp};
 use crate::skill::{self, Declared, MAX_MANIFEST_BYTES, ManifestError, SKILL_FILE};
-use crate::untrusted::{Links, open_regular};
 
 pub use limits::{Limits, limits};
 pub use members::is_metadata;

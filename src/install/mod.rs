@@ -11,8 +11,4 @@ pub use existing::{Existing, judge};
 pub use import::{
     Action, Conflict, InstallError, Installed, Progress, Sealed, Step, Watch, install, plan, sealed,
 };
-#[cfg(not(unix))]
-pub use swap::lock_file;
-#[cfg(unix)]
-pub use swap::lock_folder;
 pub use swap::{RootLock, Staged, SwapError, sync_together};

@@ -9,10 +9,14 @@
 //! file is left behind), so two imports into one root take turns, and a writer only sweeps
 //! staging directories while it holds the lock.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::fs::{
+    At, create_new, exchange, rename_no_replace, set_mode, set_path_mode, sync_dir, sync_tree,
+};
 
 /// Why a folder could not be put into a root. Whatever the step, the root is as it was.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +47,20 @@ pub enum SwapError {
     },
 }
 
+impl SwapError {
+    fn create_root(path: PathBuf, source: io::Error) -> Self {
+        Self::CreateRoot { path, source }
+    }
+
+    fn write(path: PathBuf, source: io::Error) -> Self {
+        Self::Write { path, source }
+    }
+
+    fn lock(path: PathBuf, source: io::Error) -> Self {
+        Self::Lock { path, source }
+    }
+}
+
 /// The exclusive right to write into one root, held until dropped.
 #[derive(Debug)]
 pub struct RootLock {
@@ -59,14 +77,8 @@ impl RootLock {
     /// # Errors
     /// When the root cannot be created or resolved, or the lock file cannot be taken.
     pub fn acquire(root: &Path) -> Result<Self, SwapError> {
-        fs::create_dir_all(root).map_err(|source| SwapError::CreateRoot {
-            path: root.to_path_buf(),
-            source,
-        })?;
-        let root = fs::canonicalize(root).map_err(|source| SwapError::CreateRoot {
-            path: root.to_path_buf(),
-            source,
-        })?;
+        fs::create_dir_all(root).at(root, SwapError::create_root)?;
+        let root = fs::canonicalize(root).at(root, SwapError::create_root)?;
         let (Some(parent), Some(name)) = (root.parent(), root.file_name()) else {
             return Err(SwapError::CreateRoot {
                 source: io::Error::new(io::ErrorKind::InvalidInput, "a root needs a parent"),
@@ -105,10 +117,7 @@ impl RootLock {
             name.replace(['/', '\\'], "_"),
             std::process::id()
         ));
-        fs::create_dir(&dir).map_err(|source| SwapError::Write {
-            path: dir.clone(),
-            source,
-        })?;
+        fs::create_dir(&dir).at(&dir, SwapError::write)?;
         Ok(Staged {
             dir,
             committed: false,
@@ -125,12 +134,10 @@ impl RootLock {
         if !staged.synced {
             sync_together(std::slice::from_mut(&mut staged))?;
         }
-        rename_no_replace(&staged.dir, &target)?;
+        rename_no_replace(&staged.dir, &target)
+            .map_err(|source| rename_failed(&staged.dir, &target, source))?;
         staged.committed = true;
-        sync_dir(&self.root).map_err(|source| SwapError::Write {
-            path: self.root.clone(),
-            source,
-        })?;
+        sync_dir(&self.root).at(&self.root, SwapError::write)?;
         Ok(target)
     }
 
@@ -143,13 +150,11 @@ impl RootLock {
         if !staged.synced {
             sync_together(std::slice::from_mut(&mut staged))?;
         }
-        exchange(&staged.dir, &target)?;
+        exchange(&staged.dir, &target)
+            .map_err(|source| rename_failed(&staged.dir, &target, source))?;
         // The staging path now holds the old content; the Drop below removes it, and a crash
         // before that leaves it for the next writer's sweep.
-        sync_dir(&self.root).map_err(|source| SwapError::Write {
-            path: self.root.clone(),
-            source,
-        })?;
+        sync_dir(&self.root).at(&self.root, SwapError::write)?;
         Ok(target)
     }
 
@@ -199,16 +204,14 @@ impl Staged {
             return Err(SwapError::UnsafePath(relative.to_path_buf()));
         }
         let path = self.dir.join(relative);
-        let failed = |source| SwapError::Write {
-            path: path.clone(),
-            source,
-        };
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).map_err(failed)?;
+            fs::create_dir_all(parent).at(&path, SwapError::write)?;
         }
-        let mut file = create_new(&path).map_err(failed)?;
-        file.write_all(content).map_err(failed)?;
-        set_mode(&file, if executable { 0o755 } else { 0o644 }).map_err(failed)
+        let mode = if executable { 0o755 } else { 0o644 };
+        let mut file = create_new(&path, mode).at(&path, SwapError::write)?;
+        file.write_all(content).at(&path, SwapError::write)?;
+        // Exactly the mode, whatever the umask took from it at creation.
+        set_mode(&file, mode).at(&path, SwapError::write)
     }
 }
 
@@ -238,41 +241,17 @@ pub fn sync_together(staged: &mut [Staged]) -> Result<(), SwapError> {
     }
     for (path, is_dir) in &entries {
         if *is_dir {
-            set_dir_mode(path).map_err(|source| SwapError::Write {
-                path: path.clone(),
-                source,
-            })?;
+            set_path_mode(path, 0o755).at(path, SwapError::write)?;
         }
     }
     let Some(first) = staged.first() else {
         return Ok(());
     };
-    sync_tree(&first.dir, &entries).map_err(|source| SwapError::Write {
-        path: first.dir.clone(),
-        source,
-    })?;
+    // The staging folders all sit in the root's parent, on the file system that holds the
+    // first.
+    sync_tree(&first.dir, &entries).at(&first.dir, SwapError::write)?;
     for one in staged {
         one.synced = true;
-    }
-    Ok(())
-}
-
-/// Put `entries` (deepest first) on disk. Linux syncs the file system that holds the staging
-/// folders, `dir` among them, in one call: they all sit in the root's parent.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn sync_tree(dir: &Path, _entries: &[(PathBuf, bool)]) -> io::Result<()> {
-    rustix::fs::syncfs(File::open(dir)?).map_err(Into::into)
-}
-
-/// Elsewhere each file and directory is synced on its own.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn sync_tree(_dir: &Path, entries: &[(PathBuf, bool)]) -> io::Result<()> {
-    for (path, is_dir) in entries {
-        if *is_dir {
-            sync_dir(path)?;
-        } else {
-            File::open(path)?.sync_all()?;
-        }
     }
     Ok(())
 }
@@ -295,130 +274,17 @@ fn rename_failed(from: &Path, to: &Path, source: io::Error) -> SwapError {
     }
 }
 
-#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
-fn rename_no_replace(from: &Path, to: &Path) -> Result<(), SwapError> {
-    use rustix::fs::{CWD, RenameFlags, renameat_with};
-    renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE)
-        .map_err(|errno| rename_failed(from, to, errno.into()))
-}
-
-#[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
-fn exchange(from: &Path, to: &Path) -> Result<(), SwapError> {
-    use rustix::fs::{CWD, RenameFlags, renameat_with};
-    renameat_with(CWD, from, CWD, to, RenameFlags::EXCHANGE)
-        .map_err(|errno| rename_failed(from, to, errno.into()))
-}
-
-/// Without an atomic no-replace rename, the lock is what keeps two skilldecks apart.
-#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
-fn rename_no_replace(from: &Path, to: &Path) -> Result<(), SwapError> {
-    if to.symlink_metadata().is_ok() {
-        return Err(SwapError::AlreadyExists(to.to_path_buf()));
-    }
-    fs::rename(from, to).map_err(|source| rename_failed(from, to, source))
-}
-
-/// Without an atomic exchange, the old folder is moved aside into the staging path first; a
-/// crash between the two renames leaves the old content in the staging path for the sweep.
-#[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
-fn exchange(from: &Path, to: &Path) -> Result<(), SwapError> {
-    let aside = from.with_extension("old");
-    fs::rename(to, &aside).map_err(|source| rename_failed(to, &aside, source))?;
-    fs::rename(from, to).map_err(|source| rename_failed(from, to, source))?;
-    fs::rename(&aside, from).map_err(|source| rename_failed(&aside, from, source))
-}
-
 /// The root folder itself is what is locked, so no lock file is left in the user's folders.
 #[cfg(unix)]
 fn lock_root(root: &Path, _parent: &Path, _prefix: &str) -> Result<File, SwapError> {
-    lock_folder(root).map_err(|source| SwapError::Lock {
-        path: root.to_path_buf(),
-        source,
-    })
-}
-
-/// Wait for the exclusive lock on the folder `dir` itself, held until the handle returned is
-/// dropped. A holder that crashes releases it with its process, so the lock never outlives a
-/// writer, and it leaves no file behind.
-///
-/// # Errors
-/// When the folder cannot be opened or locked.
-#[cfg(unix)]
-pub fn lock_folder(dir: &Path) -> io::Result<File> {
-    let handle = File::open(dir)?;
-    rustix::fs::flock(&handle, rustix::fs::FlockOperation::LockExclusive)?;
-    Ok(handle)
+    crate::fs::lock_folder(root).at(root, SwapError::lock)
 }
 
 /// Where a folder cannot be locked, a lock file beside the root stands in for it.
 #[cfg(not(unix))]
 fn lock_root(_root: &Path, parent: &Path, prefix: &str) -> Result<File, SwapError> {
     let path = parent.join(format!("{prefix}lock"));
-    lock_file(&path).map_err(|source| SwapError::Lock { path, source })
-}
-
-/// Wait for the exclusive lock on the file at `path`, made when missing: what stands in for
-/// a folder's lock where a folder cannot be locked.
-///
-/// # Errors
-/// When the file cannot be opened or locked.
-#[cfg(not(unix))]
-pub fn lock_file(path: &Path) -> io::Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(path)?;
-    file.lock()?;
-    Ok(file)
-}
-
-#[cfg(unix)]
-fn create_new(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed())
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn create_new(path: &Path) -> io::Result<File> {
-    OpenOptions::new().write(true).create_new(true).open(path)
-}
-
-#[cfg(unix)]
-fn set_mode(file: &File, mode: u32) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(fs::Permissions::from_mode(mode))
-}
-
-#[cfg(not(unix))]
-fn set_mode(_file: &File, _mode: u32) -> io::Result<()> {
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_dir_mode(dir: &Path) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o755))
-}
-
-#[cfg(not(unix))]
-fn set_dir_mode(_dir: &Path) -> io::Result<()> {
-    Ok(())
-}
-
-#[cfg(unix)]
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
-}
-
-/// Windows cannot open a directory to sync it; its renames are journaled by NTFS.
-#[cfg(not(unix))]
-fn sync_dir(_dir: &Path) -> io::Result<()> {
-    Ok(())
+    crate::fs::lock_file(&path).at(&path, SwapError::lock)
 }
 
 #[cfg(test)]

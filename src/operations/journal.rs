@@ -11,8 +11,8 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
+use crate::fs::{Links, read_bounded};
 use crate::roots::Machine;
-use crate::untrusted::{Links, read_bounded};
 
 /// The journal's file, in the data directory.
 pub const JOURNAL_FILE: &str = "journal.jsonl";

@@ -15,9 +15,9 @@ use serde::Deserialize;
 use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, git, read_json,
 };
+use crate::plugin::{self, Listed};
 use crate::record::{Contents, portable_path};
 use crate::roots::{AgentId, Layout, RootSet};
-use crate::scan::plugin::{self, Listed};
 use crate::skill::read_manifest;
 
 const INSTALLED_FILE: &str = "installed_plugins.json";

@@ -10,8 +10,8 @@ use std::path::Path;
 use sha1::{Digest as _, Sha1};
 
 use super::walk::{Entry, Kind, stream};
+use crate::fs::Links;
 use crate::record::lower_hex;
-use crate::untrusted::Links;
 
 /// The blob id of a file's content.
 ///

@@ -23,11 +23,11 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Serialize, Serializer};
 
+use crate::fs::{Links, read_bounded};
 use crate::record::{Digest, Record, SkillFile, State};
 use crate::roots::{Environment, Root, RootSet};
 use crate::skill::Declared;
 use crate::skill::SKILL_FILE;
-use crate::untrusted::{Links, read_bounded};
 
 /// The largest installer file read; a lock file for thousands of skills is a few megabytes.
 const MAX_RECORD_FILE_BYTES: u64 = 16 * 1024 * 1024;

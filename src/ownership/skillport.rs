@@ -18,9 +18,9 @@ use super::walk::{self, Entry, Kind};
 use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, git, read_json,
 };
+use crate::fs::Links;
 use crate::record::lower_hex;
 use crate::roots::Environment;
-use crate::untrusted::Links;
 
 /// One skill's origin; every field optional, as SkillPort added them over versions.
 #[derive(Clone, Debug, Default, Deserialize)]

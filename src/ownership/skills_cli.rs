@@ -24,10 +24,10 @@ use super::walk::{self, Entry, Kind};
 use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, git, read_json,
 };
+use crate::fs::Links;
 use crate::record::lower_hex;
 use crate::roots::{Environment, Project, Scope, Walk};
 use crate::skill::SKILL_FILE;
-use crate::untrusted::Links;
 
 /// The global lock's version the CLI reads; it starts over when it finds an older one.
 const GLOBAL_VERSION: u64 = 3;

@@ -8,8 +8,8 @@ use std::time::SystemTime;
 
 use walkdir::WalkDir;
 
+use crate::fs::{Links, open_regular};
 use crate::record::portable_path;
-use crate::untrusted::{Links, open_regular};
 
 /// What an entry is, as a walk that does not follow links sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

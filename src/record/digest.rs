@@ -18,8 +18,8 @@ use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 use walkdir::WalkDir;
 
+use crate::fs::{Links, open_regular};
 use crate::skill::SKILL_FILE;
-use crate::untrusted::{Links, open_regular};
 
 /// Names the installer never counts: what file managers leave in a folder someone looked at.
 pub const IGNORED_NAMES: [&str; 2] = [".DS_Store", "Thumbs.db"];

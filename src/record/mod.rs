@@ -18,8 +18,9 @@ pub use digest::{
 pub use parse::parse;
 pub use stamp::{INSTALLED_BY, INSTALLED_VERSION, StampError, Stamped, stamp};
 
-/// The `metadata` keys that make up the record.
-pub const RECORD_KEYS: [&str; 3] = ["installed-by", "installed-version", "content-digest"];
+/// The `metadata` keys that make up the record, named in the skill model (which leaves them
+/// out of what a skill declares) so that the model does not depend on the record.
+pub use crate::skill::RECORD_KEYS;
 
 /// Who installed a skill, at which version, and the digest its files had then.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

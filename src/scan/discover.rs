@@ -4,11 +4,10 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::fs::is_link_loop;
+use crate::plugin::{self, ManifestProblem};
 use crate::roots::{Layout, Root, RootSet, RootState};
 use crate::skill::SKILL_FILE;
-use crate::untrusted::is_link_loop;
-
-use super::plugin::{self, ManifestProblem};
 
 /// How a skill folder was reached from its root, which decides which of the root's agents
 /// load it.

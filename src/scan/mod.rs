@@ -4,7 +4,6 @@
 
 mod discover;
 mod inspect;
-pub mod plugin;
 mod shadow;
 
 use std::collections::HashMap;
@@ -20,7 +19,6 @@ use crate::roots::{AgentId, Environment, Priority, Root, RootSet, Source};
 use crate::skill::{Declared, Lint};
 
 pub use discover::{Broken, RootNote, Via};
-pub use plugin::{Listed, MARKETPLACE_FILE, ManifestProblem, parse_marketplace};
 
 /// Why part of a skill could not be read or does not follow the rules; shown on the listing,
 /// never a reason to leave the skill out.

@@ -7,8 +7,7 @@ mod lint;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::record::RECORD_KEYS;
-use crate::untrusted::{Links, open_regular};
+use crate::fs::{Links, open_regular};
 
 pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
@@ -17,6 +16,11 @@ pub use lint::{
 
 /// The file that makes a directory a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
+
+/// The `metadata` keys that make up agent-skill-installer's ownership record. They are named
+/// here, below the record, because what a skill declares leaves them out: they say who
+/// installed the skill, not what it says about itself.
+pub const RECORD_KEYS: [&str; 3] = ["installed-by", "installed-version", "content-digest"];
 
 /// The largest `SKILL.md` skilldeck reads. The specification asks for under 500 lines; a file
 /// a thousand times that is not instructions an agent can load, and reading it whole would let

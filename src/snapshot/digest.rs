@@ -15,8 +15,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
+use crate::fs::{At, Links, open_regular};
 use crate::record::lower_hex;
-use crate::untrusted::{Links, open_regular};
 
 use super::SnapshotError;
 use super::walk::{Entry, Listing};
@@ -97,11 +97,8 @@ pub struct Copied {
 /// # Errors
 /// [`SnapshotError::Read`] for the source, [`SnapshotError::Write`] for the copy.
 pub fn copy_hashing(entry: &Entry, mut to: Option<&mut File>) -> Result<Copied, SnapshotError> {
-    let read_failed = |source| SnapshotError::Read {
-        path: entry.source.clone(),
-        source,
-    };
-    let mut file = open_regular(&entry.source, Links::Refuse).map_err(read_failed)?;
+    let mut file =
+        open_regular(&entry.source, Links::Refuse).at(&entry.source, SnapshotError::read)?;
     let mut hasher = Sha256::new();
     let mut bytes = 0u64;
     let mut buffer = [0u8; 64 * 1024];
@@ -110,16 +107,13 @@ pub fn copy_hashing(entry: &Entry, mut to: Option<&mut File>) -> Result<Copied, 
             Ok(0) => break,
             Ok(read) => read,
             Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(read_failed(error)),
+            Err(error) => return Err(SnapshotError::read(entry.source.clone(), error)),
         };
         hasher.update(&buffer[..read]);
         bytes += read as u64;
         if let Some(out) = to.as_deref_mut() {
             out.write_all(&buffer[..read])
-                .map_err(|source| SnapshotError::Write {
-                    path: entry.rel.clone().into(),
-                    source,
-                })?;
+                .at(&entry.rel, SnapshotError::write)?;
         }
     }
     Ok(Copied {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::{Compression, GzBuilder};
 
-use crate::untrusted::{Links, open_regular};
+use crate::fs::{At, Links, open_regular, set_mode};
 
 use super::redact::{SecretInBinary, redact};
 use super::walk::Listing;
@@ -52,6 +52,10 @@ pub enum ExportError {
 }
 
 impl ExportError {
+    fn write(path: PathBuf, source: io::Error) -> Self {
+        Self::Write { path, source }
+    }
+
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
         match self {
@@ -97,10 +101,7 @@ pub fn export(dir: &Path) -> Result<Export, ExportError> {
         let mut content = Vec::new();
         open_regular(&file.source, Links::Refuse)
             .and_then(|f| f.take(COPY_BOUND + 1).read_to_end(&mut content))
-            .map_err(|source| SnapshotError::Read {
-                path: file.source.clone(),
-                source,
-            })?;
+            .at(&file.source, SnapshotError::read)?;
         let clean = redact(&content).map_err(|source| ExportError::Secret {
             path: file.rel.clone(),
             source,
@@ -134,10 +135,6 @@ impl Export {
     /// [`ExportError::Exists`] when `out` exists and may not be replaced;
     /// [`ExportError::Write`] when the file cannot be written.
     pub fn write_to(&self, out: &Path, replace: bool) -> Result<(), ExportError> {
-        let failed = |source| ExportError::Write {
-            path: out.to_path_buf(),
-            source,
-        };
         let parent = match out.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent,
             _ => Path::new("."),
@@ -145,16 +142,10 @@ impl Export {
         let mut file = tempfile::Builder::new()
             .prefix(".skilldeck-export-")
             .tempfile_in(parent)
-            .map_err(failed)?;
-        file.write_all(&self.archive).map_err(failed)?;
-        file.as_file().sync_all().map_err(failed)?;
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            file.as_file()
-                .set_permissions(std::fs::Permissions::from_mode(0o644))
-                .map_err(failed)?;
-        }
+            .at(out, ExportError::write)?;
+        file.write_all(&self.archive).at(out, ExportError::write)?;
+        file.as_file().sync_all().at(out, ExportError::write)?;
+        set_mode(file.as_file(), 0o644).at(out, ExportError::write)?;
         let persisted = if replace {
             file.persist(out).map(drop)
         } else {
@@ -164,7 +155,7 @@ impl Export {
             if e.error.kind() == io::ErrorKind::AlreadyExists {
                 ExportError::Exists(out.to_path_buf())
             } else {
-                failed(e.error)
+                ExportError::write(out.to_path_buf(), e.error)
             }
         })
     }
@@ -197,8 +188,5 @@ fn append<W: Write>(
 }
 
 fn in_memory(source: io::Error) -> ExportError {
-    ExportError::Write {
-        path: PathBuf::from("(the archive in memory)"),
-        source,
-    }
+    ExportError::write(PathBuf::from("(the archive in memory)"), source)
 }

@@ -61,6 +61,14 @@ pub enum SnapshotError {
 }
 
 impl SnapshotError {
+    fn read(path: PathBuf, source: io::Error) -> Self {
+        Self::Read { path, source }
+    }
+
+    fn write(path: PathBuf, source: io::Error) -> Self {
+        Self::Write { path, source }
+    }
+
     /// Whether the error is about what was asked for, rather than a failure to read or write.
     pub fn is_refusal(&self) -> bool {
         matches!(

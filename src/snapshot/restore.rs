@@ -13,8 +13,8 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::fs::{At, Links, open_regular};
 use crate::install::{RootLock, SwapError};
-use crate::untrusted::{Links, open_regular};
 
 use super::losses::{WouldLose, nothing_lost};
 use super::walk::Listing;
@@ -96,10 +96,7 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, R
         let mut content = Vec::new();
         open_regular(&file.source, Links::Refuse)
             .and_then(|mut f| f.read_to_end(&mut content))
-            .map_err(|source| SnapshotError::Read {
-                path: file.source.clone(),
-                source,
-            })?;
+            .at(&file.source, SnapshotError::read)?;
         staged.write(Path::new(&file.rel), &content, file.executable)?;
     }
     let replaced = if present {

@@ -16,7 +16,7 @@
 //! skill a session used, every turn, keeps one copy per change, not one per turn.
 
 use std::collections::HashSet;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -24,6 +24,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
+use crate::fs::{At, create_new, dir_builder, sync_dir};
 use crate::record::lower_hex;
 use crate::roots::Environment;
 use crate::skill::SKILL_FILE;
@@ -101,7 +102,7 @@ impl Snapshot {
     /// When the marker cannot be written.
     pub fn mark_changed(&mut self) -> Result<(), SnapshotError> {
         let path = self.path.join(CHANGED_FILE);
-        create_private(&path, false).map_err(|source| SnapshotError::Write { path, source })?;
+        create_private(&path, false).at(&path, SnapshotError::write)?;
         self.info.changed = true;
         Ok(())
     }
@@ -276,12 +277,7 @@ impl Store {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => {
-                return Err(SnapshotError::Read {
-                    path: self.dir.clone(),
-                    source,
-                });
-            }
+            Err(source) => return Err(SnapshotError::read(self.dir.clone(), source)),
         };
         let mut histories: Vec<PathBuf> = entries
             .filter_map(Result::ok)
@@ -329,20 +325,13 @@ impl Store {
         let staging = tempfile::Builder::new()
             .prefix(STAGING_PREFIX)
             .tempdir_in(&history)
-            .map_err(|source| SnapshotError::Write {
-                path: history.clone(),
-                source,
-            })?;
+            .at(&history, SnapshotError::write)?;
         let copy = match copy_into(&listing, staging.path(), false, durability)? {
             // The folder grew past the bound while it was copied: copy it again, truncated.
             Some(copy) => copy,
             None => {
-                fs::remove_dir_all(staging.path().join(FILES_DIR)).map_err(|source| {
-                    SnapshotError::Write {
-                        path: staging.path().to_path_buf(),
-                        source,
-                    }
-                })?;
+                fs::remove_dir_all(staging.path().join(FILES_DIR))
+                    .at(staging.path(), SnapshotError::write)?;
                 copy_into(&listing, staging.path(), true, durability)?
                     .ok_or(SnapshotError::Changed(listing.root.clone()))?
             }
@@ -373,15 +362,12 @@ impl Store {
                     snapshot: existing,
                     fresh: false,
                 }),
-                _ => Err(SnapshotError::Write {
-                    path: target,
-                    source: error,
-                }),
+                _ => Err(SnapshotError::write(target, error)),
             };
         }
         let _ = staging.keep();
         if durability == Durability::Synced {
-            sync_dir(&history)?;
+            sync_dir(&history).at(&history, SnapshotError::write)?;
         }
         if let Some(latest) = &mut latest {
             latest.mark_changed()?;
@@ -421,12 +407,7 @@ impl Store {
         let entries = match fs::read_dir(history) {
             Ok(entries) => entries,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => {
-                return Err(SnapshotError::Read {
-                    path: history.to_path_buf(),
-                    source,
-                });
-            }
+            Err(source) => return Err(SnapshotError::read(history.to_path_buf(), source)),
         };
         let mut ids: Vec<PathBuf> = entries
             .filter_map(Result::ok)
@@ -481,19 +462,16 @@ fn copy_into(
         let copy = !truncated || entry.rel == SKILL_FILE;
         let hash = if copy {
             let path = files.join(&entry.rel);
-            let write_failed = |source| SnapshotError::Write {
-                path: path.clone(),
-                source,
-            };
             if let Some((parent, _)) = entry.rel.rsplit_once('/')
                 && made.insert(parent)
             {
                 create_private_dirs(&files.join(parent))?;
             }
-            let mut out = create_private(&path, entry.executable).map_err(write_failed)?;
+            let mut out =
+                create_private(&path, entry.executable).at(&path, SnapshotError::write)?;
             let read = copy_hashing(entry, Some(&mut out))?;
             if durability == Durability::Synced {
-                out.sync_all().map_err(write_failed)?;
+                out.sync_all().at(&path, SnapshotError::write)?;
             }
             copied += read.bytes;
             if !truncated && copied > COPY_BOUND {
@@ -511,7 +489,7 @@ fn copy_into(
             .filter_map(Result::ok)
             .filter(|e| e.file_type().is_dir())
         {
-            sync_dir(dir.path())?;
+            sync_dir(dir.path()).at(dir.path(), SnapshotError::write)?;
         }
     }
     Ok(Some(Copy {
@@ -526,18 +504,14 @@ fn write_info(
     durability: Durability,
 ) -> Result<(), SnapshotError> {
     let path = staging.join(INFO_FILE);
-    let failed = |source| SnapshotError::Write {
-        path: path.clone(),
-        source,
-    };
     let text = serde_json::to_vec_pretty(stored)
         .map_err(io::Error::from)
-        .map_err(failed)?;
-    let mut file = create_private(&path, false).map_err(failed)?;
-    file.write_all(&text).map_err(failed)?;
+        .at(&path, SnapshotError::write)?;
+    let mut file = create_private(&path, false).at(&path, SnapshotError::write)?;
+    file.write_all(&text).at(&path, SnapshotError::write)?;
     if durability == Durability::Synced {
-        file.sync_all().map_err(failed)?;
-        sync_dir(staging)?;
+        file.sync_all().at(&path, SnapshotError::write)?;
+        sync_dir(staging).at(staging, SnapshotError::write)?;
     }
     Ok(())
 }
@@ -592,10 +566,7 @@ fn sweep_staging(history: &Path) {
 /// The right to add to `history`, held until dropped: the lock is on the directory itself.
 #[cfg(unix)]
 fn lock_history(history: &Path) -> Result<File, SnapshotError> {
-    crate::install::lock_folder(history).map_err(|source| SnapshotError::Write {
-        path: history.to_path_buf(),
-        source,
-    })
+    crate::fs::lock_folder(history).at(history, SnapshotError::write)
 }
 
 /// Where a folder cannot be locked, a lock file in the history stands in (a dot name, which
@@ -603,7 +574,7 @@ fn lock_history(history: &Path) -> Result<File, SnapshotError> {
 #[cfg(not(unix))]
 fn lock_history(history: &Path) -> Result<File, SnapshotError> {
     let path = history.join(".lock");
-    crate::install::lock_file(&path).map_err(|source| SnapshotError::Write { path, source })
+    crate::fs::lock_file(&path).at(&path, SnapshotError::write)
 }
 
 #[cfg(unix)]
@@ -619,64 +590,27 @@ fn path_bytes(path: &Path) -> Vec<u8> {
 
 /// A new file only its owner can read: snapshots may hold what the user keeps private.
 fn create_private(path: &Path, executable: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(if executable { 0o700 } else { 0o600 });
-    }
-    #[cfg(not(unix))]
-    let _ = executable;
-    options.open(path)
+    create_new(path, if executable { 0o700 } else { 0o600 })
 }
 
 /// Make a skill's history directory; true when it is new (and so holds nothing to read).
 fn make_history(store: &Path, history: &Path) -> Result<bool, SnapshotError> {
-    let mut builder = fs::DirBuilder::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    match builder.create(history) {
+    match dir_builder(0o700).create(history) {
         Ok(()) => Ok(true),
         Err(error) if error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
         Err(error) if error.kind() == io::ErrorKind::NotFound => {
             create_private_dirs(store)?;
             make_history(store, history)
         }
-        Err(source) => Err(SnapshotError::Write {
-            path: history.to_path_buf(),
-            source,
-        }),
+        Err(source) => Err(SnapshotError::write(history.to_path_buf(), source)),
     }
 }
 
 fn create_private_dirs(dir: &Path) -> Result<(), SnapshotError> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir).map_err(|source| SnapshotError::Write {
-        path: dir.to_path_buf(),
-        source,
-    })
-}
-
-fn sync_dir(dir: &Path) -> Result<(), SnapshotError> {
-    if cfg!(unix) {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|source| SnapshotError::Write {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-    }
-    Ok(())
+    dir_builder(0o700)
+        .recursive(true)
+        .create(dir)
+        .at(dir, SnapshotError::write)
 }
 
 #[cfg(test)]

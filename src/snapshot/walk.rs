@@ -7,7 +7,7 @@
 //! counted, so a skill cannot pull other files of the user into a snapshot and a loop of links
 //! cannot stop the walk. Version-control directories are left out, and so is anything that is
 //! neither a file nor a directory (a FIFO, a socket). Nothing here opens a file: sizes come
-//! from metadata, and the readers open through [`crate::untrusted`].
+//! from metadata, and the readers open through [`crate::fs`].
 
 use std::fmt;
 use std::fs;
@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::fs::At;
 use crate::record::{is_executable, portable_path};
 use crate::skill::SKILL_FILE;
 
@@ -81,10 +82,7 @@ impl Listing {
     /// [`SnapshotError::NotSkill`] when the folder holds no `SKILL.md` file,
     /// [`SnapshotError::Read`] when the folder or one of its directories cannot be read.
     pub fn read(dir: &Path) -> Result<Self, SnapshotError> {
-        let root = fs::canonicalize(dir).map_err(|source| SnapshotError::Read {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        let root = fs::canonicalize(dir).at(dir, SnapshotError::read)?;
         let mut listing = Listing {
             root,
             files: Vec::new(),

@@ -18,9 +18,9 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, ChangeTag, DiffOp, InlineChange, TextDiff};
 
 use crate::bundle::BundledSkill;
+use crate::fs::{At, Links, open_regular};
 use crate::install;
 use crate::skill::{SKILL_FILE, manifest_text};
-use crate::untrusted::{Links, open_regular};
 
 use super::digest::sha256_hex;
 use super::walk::{Entry, Listing};
@@ -363,14 +363,10 @@ impl Loaded {
                 bytes: None,
             });
         }
-        let failed = |source| SnapshotError::Read {
-            path: entry.source.clone(),
-            source,
-        };
         let mut bytes = Vec::with_capacity(usize::try_from(entry.size).unwrap_or(0));
         open_regular(&entry.source, Links::Refuse)
             .and_then(|file| file.take(MAX_TEXT_DIFF_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(failed)?;
+            .at(&entry.source, SnapshotError::read)?;
         Ok(Self {
             blob: Blob {
                 size: bytes.len() as u64,

@@ -1,13 +1,17 @@
 //! Plugin folders: the manifest that names a plugin and may list its skills, and the
 //! marketplace file that lists a marketplace's plugins (skill-format-and-roots.md §2.1, §2.2,
 //! §2.5).
+//!
+//! Discovery (`scan`) reads these layouts to find a plugin's skills, `ownership` reads them
+//! to tell which marketplace a plugin came from, and `bundle` parses a marketplace file held
+//! in memory; the reader sits below all three so that none of them depends on another for it.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::fs::{Links, read_bounded};
 use crate::skill::SKILL_FILE;
-use crate::untrusted::{Links, read_bounded};
 
 /// The manifests a plugin folder may hold, in the order they are asked.
 pub const MANIFESTS: [&str; 4] = [
