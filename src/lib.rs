@@ -3,7 +3,8 @@
 //!
 //! The domain modules (`roots`, `scan`, `skill`, `record`, `ownership`, `bundle`, `install`,
 //! `snapshot`, `demo`) know nothing of the terminal; the command line in `cli` and the terminal
-//! app in `tui` sit on top of them, and `tui` knows nothing of the file system.
+//! app in `tui` sit on top of them, and `tui` knows nothing of the file system. Under them all,
+//! `text` is where text from disk is made safe for a terminal and measured, for both front ends.
 
 pub mod bundle;
 pub mod cli;
@@ -17,5 +18,6 @@ pub mod roots;
 pub mod scan;
 pub mod skill;
 pub mod snapshot;
+pub mod text;
 pub mod tui;
 pub mod untrusted;

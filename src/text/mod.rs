@@ -1,0 +1,32 @@
+//! The one place text from disk is made safe for a terminal, measured, and written for people.
+//!
+//! A skill's name, a folder name, a frontmatter value or an archive member's name can hold
+//! anything: escape sequences a terminal would act on, bidirectional overrides that make text
+//! read as something else, characters that take two columns or none. Both front ends (the
+//! command line and the app) print such text only through here, so they agree on what is
+//! shown. This is the ground floor: it uses std and the unicode crates and nothing else of
+//! skilldeck, so every module may use it.
+//!
+//! - [`escape`]: text with what a terminal would act on written visibly, as `\u{1b}`
+//!   (refusals, and the command line).
+
+pub mod escape;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_ground_floor_uses_no_other_module() {
+        let sources = [
+            ("mod.rs", include_str!("mod.rs")),
+            ("escape.rs", include_str!("escape.rs")),
+        ];
+        // Spelt in two, so this test does not find itself.
+        let other_module = concat!("crate", "::");
+        for (file, source) in sources {
+            assert!(
+                !source.contains(other_module),
+                "text/{file} uses {other_module}"
+            );
+        }
+    }
+}
