@@ -7,10 +7,16 @@
 //! shown. This is the ground floor: it uses std and the unicode crates and nothing else of
 //! skilldeck, so every module may use it.
 //!
+//! - [`sanitize`]: text made drawable, with what a terminal would act on dropped (the app).
 //! - [`escape`]: text with what a terminal would act on written visibly, as `\u{1b}`
 //!   (refusals, and the command line).
+//! - [`width`]: display columns, cutting and wrapping to them.
+//! - [`human`]: sizes and ages.
 
 pub mod escape;
+pub mod human;
+pub mod sanitize;
+pub mod width;
 
 #[cfg(test)]
 mod tests {
@@ -19,6 +25,9 @@ mod tests {
         let sources = [
             ("mod.rs", include_str!("mod.rs")),
             ("escape.rs", include_str!("escape.rs")),
+            ("human.rs", include_str!("human.rs")),
+            ("sanitize.rs", include_str!("sanitize.rs")),
+            ("width.rs", include_str!("width.rs")),
         ];
         // Spelt in two, so this test does not find itself.
         let other_module = concat!("crate", "::");

@@ -12,7 +12,7 @@ use crate::scan::Skill;
 use crate::snapshot::changes::{Changed, Since};
 
 use super::model::shown_path;
-use super::sanitize;
+use crate::text::sanitize;
 
 /// One changed skill, ready to show.
 #[derive(Clone, Debug, PartialEq, Eq)]

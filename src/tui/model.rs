@@ -12,7 +12,7 @@ use crate::record::{SkillFile, State};
 use crate::roots::{AgentId, OnSameName, RootState, Scope, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
 
-use super::sanitize;
+use crate::text::sanitize;
 
 /// Everything the app knows after a scan.
 #[derive(Clone, Debug, Default)]

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::browse::{FoundKind, Place};
 
+use crate::text::sanitize;
 use crate::tui::model::shown_path;
-use crate::tui::sanitize;
 
 /// One folder's listing, ready to show.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use crate::bundle::{Bundle, Refusal};
 use crate::install::{Action, Installed};
 use crate::roots::{AgentId, Scope};
 
+use crate::text::sanitize;
 use crate::tui::model::shown_path;
-use crate::tui::sanitize;
 
 /// A bundle that was read whole, ready to show.
 #[derive(Clone, Debug, PartialEq, Eq)]

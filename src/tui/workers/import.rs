@@ -22,11 +22,11 @@ use crate::roots::Machine;
 use crate::snapshot::diff::before_replacing;
 
 use super::{guarded, spawn};
+use crate::text::sanitize;
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::{BundleView, ConflictView, DestinationView, ImportedView, RefusalView};
 use crate::tui::model::shown_path;
 use crate::tui::msg::{ImportEvent, Msg};
-use crate::tui::sanitize;
 
 /// How often the install reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);

@@ -15,11 +15,11 @@ use crate::snapshot::restore::Restored;
 use crate::snapshot::{Comparison, Store};
 
 use super::{guarded, spawn};
+use crate::text::sanitize;
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::PlaceView;
 use crate::tui::model::shown_path;
 use crate::tui::msg::Msg;
-use crate::tui::sanitize;
 
 /// Diff the skill `name` at `dir` against its latest snapshot, else the untouched copy its
 /// installer keeps at `pristine`.
