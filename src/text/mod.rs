@@ -11,15 +11,49 @@
 //! - [`escape`]: text with what a terminal would act on written visibly, as `\u{1b}`
 //!   (refusals, and the command line).
 //! - [`width`]: display columns, cutting and wrapping to them.
-//! - [`human`]: sizes and ages.
+//! - [`human`]: paths under the home directory as `~/…`, counts, sizes, ages, tables.
 
 pub mod escape;
 pub mod human;
 pub mod sanitize;
 pub mod width;
 
+/// What becomes of the characters a terminal would act on (controls, escape sequences,
+/// bidirectional overrides) in text from disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsafe {
+    /// Dropped, as [`sanitize::line`] does: for text the app draws.
+    Dropped,
+    /// Written visibly, as [`escape::line`] does: for text printed as it is, where the reader
+    /// must see what a name really holds.
+    Escaped,
+    /// Left in. Only the command line's human output does this, until it escapes everything.
+    Kept,
+}
+
+impl Unsafe {
+    /// `text` with its unsafe characters treated so.
+    pub fn apply(self, text: &str) -> String {
+        match self {
+            Unsafe::Dropped => sanitize::line(text),
+            Unsafe::Escaped => escape::line(text),
+            Unsafe::Kept => text.to_owned(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn each_treatment_of_unsafe_characters_is_its_own() {
+        let text = "a\u{1b}[2Jb\u{202e}c";
+        assert_eq!(Unsafe::Dropped.apply(text), "abc");
+        assert_eq!(Unsafe::Escaped.apply(text), "a\\u{1b}[2Jb\\u{202e}c");
+        assert_eq!(Unsafe::Kept.apply(text), text);
+    }
+
     #[test]
     fn the_ground_floor_uses_no_other_module() {
         let sources = [
