@@ -1,11 +1,10 @@
 //! What both front ends write for people: paths under the home directory as `~/…`, counts,
 //! sizes and ages (`3 skills`, `1.2 KiB`, `3 h ago`), and columns padded to their widest cell.
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
-use super::Unsafe;
+use super::{Unsafe, width};
 
 /// `path` with the home directory written `~`, its unsafe characters treated as `unsafe_chars`
 /// says: the app drops them, the command line (for now) keeps them.
@@ -54,13 +53,14 @@ pub fn ago(span: Duration) -> String {
     }
 }
 
-/// Rows of cells as aligned columns; the last column is never padded.
+/// Rows of cells as columns lined up in display columns (a CJK character takes two, a
+/// combining mark none); the last column is never padded.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let columns = header.len();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| width::of(h)).collect();
     for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
+        for (widest, cell) in widths.iter_mut().zip(row) {
+            *widest = (*widest).max(width::of(cell));
         }
     }
     let mut out = String::new();
@@ -71,7 +71,8 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
             if index + 1 == columns {
                 line.push_str(cell);
             } else {
-                let _ = write!(line, "{cell:<width$}  ", width = widths[index]);
+                line.push_str(&width::pad(cell, widths[index]));
+                line.push_str("  ");
             }
         }
         out.push_str(line.trim_end());
@@ -127,5 +128,41 @@ mod tests {
             &[vec!["long".into(), "x".into(), "last".into()]],
         );
         assert_eq!(out, "A     BB  C\nlong  x   last\n");
+    }
+
+    #[test]
+    fn columns_line_up_in_display_columns_with_wide_and_combining_characters() {
+        let out = table(
+            &["NAME", "AGENT", "DIR"],
+            &[
+                vec!["翻訳".into(), "claude".into(), "~/a".into()],
+                vec!["cafe\u{301}-notes".into(), "漢".into(), "~/b".into()],
+                vec!["plain".into(), "x".into(), "~/c".into()],
+            ],
+        );
+        assert_eq!(
+            out,
+            "NAME        AGENT   DIR\n\
+             翻訳        claude  ~/a\n\
+             cafe\u{301}-notes  漢      ~/b\n\
+             plain       x       ~/c\n"
+        );
+        // Every row's last column starts at the same display column.
+        for line in out.lines() {
+            let start = line.rfind("  ").map(|at| width::of(&line[..at + 2]));
+            assert_eq!(start, Some(20), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn sizes_and_ages_read_for_people() {
+        assert_eq!(size(812), "812 B");
+        assert_eq!(size(1024), "1.0 KiB");
+        assert_eq!(size(1_258_291), "1.2 MiB");
+        assert_eq!(ago(Duration::from_secs(30)), "just now");
+        assert_eq!(ago(Duration::from_secs(5 * 60 + 3)), "5 min ago");
+        assert_eq!(ago(Duration::from_secs(2 * 3_600 + 10)), "2 h ago");
+        assert_eq!(ago(Duration::from_secs(86_400 + 5)), "yesterday");
+        assert_eq!(ago(Duration::from_secs(12 * 86_400)), "12 days ago");
     }
 }
