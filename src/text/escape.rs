@@ -12,7 +12,7 @@ pub fn line(text: &str) -> String {
     out
 }
 
-/// A name read as bytes (an archive member's), as [`line`] writes it, with each byte that is
+/// A name read as bytes (an archive member's), as [`line()`] writes it, with each byte that is
 /// not UTF-8 written as `\xNN`.
 pub fn bytes(raw: &[u8]) -> String {
     let mut out = String::with_capacity(raw.len());

@@ -28,7 +28,7 @@ pub fn lines(text: &str) -> Vec<String> {
     out
 }
 
-/// Parts of one line (a diff line and its changed words), each made display-safe as [`line`]
+/// Parts of one line (a diff line and its changed words), each made display-safe as [`line()`]
 /// does it, with tab stops counted from the start of the whole line so the parts still line
 /// up; each part keeps its flag.
 pub fn parts<'a, T: Copy>(parts: impl IntoIterator<Item = (&'a str, T)>) -> Vec<(String, T)> {
