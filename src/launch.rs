@@ -7,8 +7,8 @@ use std::path::Path;
 
 use crate::demo::Sandbox;
 use crate::roots::Machine;
+use crate::text::{Unsafe, human};
 use crate::tui::app::Setup;
-use crate::tui::model::shown_path;
 use crate::tui::theme::Theme;
 use crate::tui::{self, AppError, Ending, Options};
 
@@ -34,7 +34,7 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         }
         let sandbox = Sandbox::create().map_err(|error| Failure::Stopped(error.to_string()))?;
         setup.banner = Some(sandbox.banner());
-        setup.work_dir = shown_path(&sandbox.project(), &sandbox.home());
+        setup.work_dir = human::path(&sandbox.project(), &sandbox.home(), Unsafe::Dropped);
         let ending = tui::run(Options {
             machine: sandbox.machine(),
             setup,
@@ -44,7 +44,7 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         return ending.map(outcome).map_err(app_failure);
     }
     let machine = Machine::from_process(project_dir(project)?)?;
-    setup.work_dir = shown_path(&machine.project, machine.home());
+    setup.work_dir = human::path(&machine.project, machine.home(), Unsafe::Dropped);
     tui::run(Options { machine, setup })
         .map(outcome)
         .map_err(app_failure)

@@ -1,10 +1,14 @@
 //! skilldeck: every Agent Skill on a machine, which agent reads it, where it came from, who
 //! installed it and whether it drifted since.
 //!
-//! The domain modules (`fs`, `skill`, `record`, `roots`, `plugin`, `ownership`, `scan`,
-//! `bundle`, `install`, `snapshot`, `demo`, each using only those before it) know nothing of
-//! the terminal; the command line in `cli` and the terminal app in `tui` sit on top of them,
-//! and `tui` knows nothing of the file system. `tests/it/architecture.rs` holds the order.
+//! Under everything, `text` makes text from disk safe for a terminal and measures it, and
+//! `fs` holds the system calls every write and every read of a file skilldeck did not write
+//! rely on. The domain modules above them (`skill`, `record`, `roots`, `plugin`, `ownership`,
+//! `scan`, `bundle`, `install`, `snapshot`, `demo`, each using only those before it) know
+//! nothing of the terminal. `operations` holds each user-level action once, journalled; the
+//! command line in `cli` and the terminal app in `tui` both call it, neither knows the other,
+//! and `tui` knows nothing of the file system. `launch` opens the app when no subcommand is
+//! given. `tests/it/architecture.rs` holds the order.
 
 pub mod bundle;
 pub mod cli;
@@ -20,4 +24,5 @@ pub mod roots;
 pub mod scan;
 pub mod skill;
 pub mod snapshot;
+pub mod text;
 pub mod tui;

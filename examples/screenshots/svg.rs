@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier};
+use skilldeck::text::width;
 
 /// The font the picture is set in, as the rasteriser knows it.
 pub const FONT_FAMILY: &str = "DejaVu Sans Mono";
@@ -99,7 +100,7 @@ pub fn from_buffer(buffer: &Buffer) -> String {
             skip = cell
                 .symbol()
                 .chars()
-                .map(unicode_width)
+                .map(width::of_char)
                 .sum::<usize>()
                 .saturating_sub(1);
             let symbol = cell.symbol();
@@ -135,8 +136,4 @@ fn colours(cell: &ratatui::buffer::Cell) -> (String, String) {
     } else {
         (fg, bg)
     }
-}
-
-fn unicode_width(c: char) -> usize {
-    unicode_width::UnicodeWidthChar::width(c).unwrap_or(0)
 }

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use super::limits::Limits;
 use super::path::{MemberPath, collision_key, member_path};
-use super::refusal::{EntryKind, Refusal, shown};
+use super::refusal::{EntryKind, Refusal};
 use crate::record::IGNORED_NAMES;
+use crate::text::escape;
 
 /// One member held in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +90,7 @@ impl<'l> Members<'l> {
             return Ok(Admit::Top);
         };
         if path.parts.iter().any(|part| is_metadata(part)) {
-            self.set_aside.push(shown(raw));
+            self.set_aside.push(escape::bytes(raw));
             return Ok(Admit::SetAside);
         }
         Ok(Admit::Hold(path))

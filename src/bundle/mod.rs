@@ -30,7 +30,7 @@ use crate::skill::{self, Declared, MAX_MANIFEST_BYTES, ManifestError, SKILL_FILE
 pub use limits::{Limits, limits};
 pub use members::is_metadata;
 pub use path::{collision_key, member_path, part_problem};
-pub use refusal::{EntryKind, PathProblem, Refusal, shown};
+pub use refusal::{EntryKind, PathProblem, Refusal};
 
 use members::{Kind, Members};
 

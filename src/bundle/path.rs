@@ -6,7 +6,8 @@
 use unicode_normalization::UnicodeNormalization;
 
 use super::limits::Limits;
-use super::refusal::{PathProblem, Refusal, shown};
+use super::refusal::{PathProblem, Refusal};
+use crate::text::escape::{self, is_invisible};
 
 /// A member path that passed every rule: its parts, and whether it was written as a folder
 /// (a trailing `/`).
@@ -23,7 +24,7 @@ pub struct MemberPath {
 /// [`Refusal::UnsafePath`] naming the first rule the path breaks.
 pub fn member_path(raw: &[u8], limits: &Limits) -> Result<Option<MemberPath>, Refusal> {
     let refuse = |why| Refusal::UnsafePath {
-        path: shown(raw),
+        path: escape::bytes(raw),
         why,
     };
     let Ok(text) = std::str::from_utf8(raw) else {
@@ -139,36 +140,6 @@ fn has_drive_letter(text: &str) -> bool {
     bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
 }
 
-/// Format characters (Unicode category Cf): zero-width and bidirectional controls, the byte
-/// order mark, and the code points HFS+ ignores in names. They make two names that look alike
-/// differ, or one name display as another.
-pub fn is_invisible(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0x00AD
-            | 0x0600..=0x0605
-            | 0x061C
-            | 0x06DD
-            | 0x070F
-            | 0x0890..=0x0891
-            | 0x08E2
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x202A..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x206F
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0001
-            | 0xE0020..=0xE007F
-    )
-}
-
 /// The name a case-insensitive, normalisation-insensitive file system (macOS, Windows) stores a
 /// part under: two parts with one key are one file there.
 pub fn collision_key(part: &str) -> String {
@@ -250,7 +221,7 @@ mod tests {
             (b"demo/SKILL~1.MD", PathProblem::ShortName),
         ];
         for (raw, expected) in cases {
-            assert_eq!(problem(raw), Some(expected), "{}", shown(raw));
+            assert_eq!(problem(raw), Some(expected), "{}", escape::bytes(raw));
         }
     }
 

@@ -183,36 +183,9 @@ impl fmt::Display for EntryKind {
     }
 }
 
-/// A member's name as a sentence may show it: printable characters as they are, anything a
-/// terminal would act on escaped, and bytes that are not UTF-8 as `\xNN`.
-pub fn shown(raw: &[u8]) -> String {
-    let mut out = String::with_capacity(raw.len());
-    for chunk in raw.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() || super::path::is_invisible(c) {
-                out.extend(c.escape_unicode());
-            } else {
-                out.push(c);
-            }
-        }
-        for byte in chunk.invalid() {
-            out.push_str(&format!("\\x{byte:02x}"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_shown_without_anything_a_terminal_acts_on() {
-        assert_eq!(shown(b"demo/a\x1b[2Jb.md"), "demo/a\\u{1b}[2Jb.md");
-        assert_eq!(shown(b"demo/\xff\xfe.md"), "demo/\\xff\\xfe.md");
-        assert_eq!(shown("x\u{202e}y".as_bytes()), "x\\u{202e}y");
-        assert_eq!(shown("café".as_bytes()), "café");
-    }
 
     #[test]
     fn sentences_name_the_member_and_codes_follow_the_contract() {

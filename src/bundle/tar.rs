@@ -13,7 +13,8 @@ use tar::Header;
 use super::bounded::is_past_the_bound;
 use super::members::{Admit, Kind, Members};
 use super::pax;
-use super::refusal::{EntryKind, PathProblem, Refusal, shown};
+use super::refusal::{EntryKind, PathProblem, Refusal};
+use crate::text::escape;
 
 const BLOCK: usize = 512;
 
@@ -46,7 +47,7 @@ pub fn read(stream: impl Read, members: &mut Members) -> Result<(), Refusal> {
             return tar.end();
         }
         let header = Header::from_byte_slice(&block);
-        let at = shown(&header.path_bytes());
+        let at = escape::bytes(&header.path_bytes());
         check(&block, &at)?;
         let size = number(&block[124..136])
             .ok_or_else(|| Refusal::malformed(Some(&at), "its size field is not a number"))?;
@@ -190,7 +191,7 @@ impl<R: Read> Walk<R> {
         let name = match (pending.long_name, pax.path) {
             (Some(_), Some(_)) => {
                 return Err(Refusal::malformed(
-                    Some(&shown(&header.path_bytes())),
+                    Some(&escape::bytes(&header.path_bytes())),
                     "it has both a GNU long name and a pax path, which tar readers choose between differently",
                 ));
             }
@@ -198,7 +199,7 @@ impl<R: Read> Walk<R> {
             (None, Some(path)) => path,
             (None, None) => header.path_bytes().into_owned(),
         };
-        let at = shown(&name);
+        let at = escape::bytes(&name);
         if let Some(pax_size) = pax.size
             && pax_size != size
         {

@@ -10,7 +10,8 @@ use zip::{CompressionMethod, ZipArchive};
 
 use super::bounded::{Bounded, is_past_the_bound};
 use super::members::{Admit, Kind, Members};
-use super::refusal::{EntryKind, PathProblem, Refusal, shown};
+use super::refusal::{EntryKind, PathProblem, Refusal};
+use crate::text::escape;
 
 /// The file-type bits of a Unix mode, as zip stores it in an entry's external attributes.
 const TYPE_MASK: u32 = 0o170_000;
@@ -35,7 +36,7 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
     for index in 0..archive.len() {
         let entry = archive.by_index_raw(index).map_err(|e| corrupt(&e))?;
         let name = entry.name_raw().to_vec();
-        let at = shown(&name);
+        let at = escape::bytes(&name);
         let path = match members.admit(&name)? {
             Admit::SetAside => continue,
             Admit::Top => {

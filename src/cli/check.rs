@@ -11,9 +11,10 @@ use crate::record::State;
 use crate::roots::Machine;
 use crate::scan::Skill;
 
-use super::human::{count, tilde};
 use super::json::{self, SkillJson};
 use super::{Failure, Outcome};
+use crate::text::Unsafe;
+use crate::text::human::{self, count};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -62,7 +63,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         let home = machine.env.home();
         let mut out = String::new();
         let heading = |out: &mut String, label: &str, skill: &Skill| {
-            let _ = writeln!(out, "{label}  {}  {}", skill.name, tilde(&skill.dir, home));
+            let _ = writeln!(
+                out,
+                "{label}  {}  {}",
+                skill.name,
+                human::path(&skill.dir, home, Unsafe::Kept)
+            );
         };
         for skill in &modified {
             heading(&mut out, "modified", skill);
@@ -128,7 +134,7 @@ fn how_peer(state: State, owner: &Owner, home: &Path) -> String {
     let pristine = owner
         .pristine
         .as_deref()
-        .map_or_else(String::new, |p| tilde(p, home));
+        .map_or_else(String::new, |p| human::path(p, home, Unsafe::Kept));
     let note = owner.note.as_deref().unwrap_or("");
     let said = match (state, owner.method) {
         (State::Modified, Some(Method::MarketplaceClone)) => {

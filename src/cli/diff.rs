@@ -10,8 +10,8 @@ use crate::roots::Machine;
 use crate::snapshot::Store;
 use crate::snapshot::diff::{self, LineKind, Row};
 
-use super::human::tilde;
 use super::{Failure, Outcome, target};
+use crate::text::{Unsafe, human};
 
 pub type Args = target::SnapshotOf;
 
@@ -24,7 +24,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     if diff.is_empty() {
         super::print(&format!(
             "{} matches snapshot {} ({taken_at}).\n",
-            tilde(&dir, home),
+            human::path(&dir, home, Unsafe::Kept),
             snapshot.id
         ))?;
         return Ok(Outcome::Done);
@@ -36,7 +36,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         "{}snapshot {} ({taken_at}) -> {} now: {} files changed, +{added} -{removed}{}",
         HEADER.render(),
         snapshot.id,
-        tilde(&dir, home),
+        human::path(&dir, home, Unsafe::Kept),
         diff.files.len(),
         HEADER.render_reset()
     );

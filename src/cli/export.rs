@@ -6,8 +6,9 @@ use crate::operations::export;
 use crate::roots::Machine;
 use crate::snapshot::Store;
 
-use super::human::{count, tilde};
 use super::{Failure, Outcome, target};
+use crate::text::Unsafe;
+use crate::text::human::{self, count};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,7 +35,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let packed = &exported.package;
     let mut text = format!(
         "Exported {} ({}, {} bytes) to {}",
-        tilde(&dir, machine.env.home()),
+        human::path(&dir, machine.env.home(), Unsafe::Kept),
         count(packed.files, "file"),
         packed.archive.len(),
         args.output.display()

@@ -9,10 +9,10 @@ use crate::install::{InstallError, Installed, Progress, Step, Watch};
 use crate::operations::import::{self, NoDestination};
 use crate::roots::{AgentId, Machine, Scope};
 
-use super::human::count;
 use super::json::{self, ImportedJson, PreviewJson, RefusedJson};
 use super::progress::Reporter;
 use super::{Failure, Outcome};
+use crate::text::human::count;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -6,9 +6,10 @@ use crate::record::State;
 use crate::roots::Machine;
 use crate::scan::{Inventory, Skill};
 
-use super::human::{table, tilde};
 use super::json::{self, ListJson};
 use super::{Failure, Outcome};
+use crate::text::Unsafe;
+use crate::text::human::{self, table};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -52,7 +53,7 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
                     .as_ref()
                     .map_or_else(|| "-".to_owned(), |o| o.installer.to_string()),
                 agents(skill),
-                tilde(&skill.dir, home),
+                human::path(&skill.dir, home, Unsafe::Kept),
             ]
         })
         .collect();
@@ -69,13 +70,18 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
         out.push('\n');
     }
     for skill in details {
-        let _ = writeln!(out, "{} ({}):", skill.name, tilde(&skill.dir, home));
+        let _ = writeln!(
+            out,
+            "{} ({}):",
+            skill.name,
+            human::path(&skill.dir, home, Unsafe::Kept)
+        );
         for shadowing in &skill.shadowed_by {
             let _ = writeln!(
                 out,
                 "  shadowed for {} by {}",
                 shadowing.agent,
-                tilde(&shadowing.winner, home)
+                human::path(&shadowing.winner, home, Unsafe::Kept)
             );
         }
         if let Some(note) = note(skill) {

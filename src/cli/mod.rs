@@ -5,7 +5,6 @@
 mod check;
 mod diff;
 mod export;
-mod human;
 mod import;
 mod json;
 mod list;

@@ -6,15 +6,15 @@ use crate::roots::Machine;
 use crate::snapshot::Store;
 use crate::snapshot::restore::Restored;
 
-use super::human::tilde;
 use super::{Failure, Outcome, target};
+use crate::text::{Unsafe, human};
 
 pub type Args = target::SnapshotOf;
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let store = Store::open(&machine.env);
     let (dir, snapshot) = args.resolve(machine, &store)?;
-    let shown = tilde(&dir, machine.env.home());
+    let shown = human::path(&dir, machine.env.home(), Unsafe::Kept);
     let done = restore::restore(machine, &dir, Some(&snapshot.id))?;
     let text = match done.restored {
         None => {

@@ -12,8 +12,9 @@ use crate::scan;
 use crate::snapshot::transcript;
 use crate::snapshot::{SnapshotError, Taken};
 
-use super::human::{count, tilde};
 use super::{Failure, Outcome, target};
+use crate::text::Unsafe;
+use crate::text::human::{self, count};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -71,7 +72,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     "{verb}  {}  {}  {}",
                     taken.snapshot.skill_name(),
                     taken.snapshot.id,
-                    tilde(&info.dir, home)
+                    human::path(&info.dir, home, Unsafe::Kept)
                 );
                 if info.truncated {
                     out.push_str("  (truncated: only SKILL.md kept, the skill is over 50 MiB)");
@@ -82,7 +83,11 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 out.push('\n');
             }
             Attempt::NotSkill => {
-                let _ = writeln!(out, "skipped    {}: not a skill folder", tilde(&dir, home));
+                let _ = writeln!(
+                    out,
+                    "skipped    {}: not a skill folder",
+                    human::path(&dir, home, Unsafe::Kept)
+                );
             }
             Attempt::Failed(error) => failed.push(error),
         }

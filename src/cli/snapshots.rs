@@ -10,9 +10,10 @@ use serde::Serialize;
 use crate::roots::Machine;
 use crate::snapshot::{Comparison, Snapshot, SnapshotDigest, Store};
 
-use super::human::{table, tilde};
 use super::json;
 use super::{Failure, Outcome};
+use crate::text::Unsafe;
+use crate::text::human::{self, table};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -126,7 +127,7 @@ fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> Str
                 row.id.to_owned(),
                 row.taken_at.clone(),
                 state,
-                tilde(&snapshot.info.dir, home),
+                human::path(&snapshot.info.dir, home, Unsafe::Kept),
             ]
         })
         .collect();

@@ -11,8 +11,8 @@ use crate::roots::Source;
 use crate::scan::Skill;
 use crate::snapshot::changes::{Changed, Since};
 
-use super::model::shown_path;
-use super::sanitize;
+use crate::text::sanitize;
+use crate::text::{Unsafe, human};
 
 /// One changed skill, ready to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,7 +91,7 @@ pub fn views(
             ChangeView {
                 name: sanitize::line(&name),
                 dir: change.dir.clone(),
-                shown_dir: shown_path(&change.dir, home),
+                shown_dir: human::path(&change.dir, home, Unsafe::Dropped),
                 source: skill.map(|s| s.source),
                 since,
                 pristine: owner.and_then(|o| o.pristine.clone()),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::snapshot::diff::{self, Body, LineKind, Row, SkillDiff, Status};
 
-use super::sanitize;
+use crate::text::sanitize;
 
 /// What a diff compares the skill with.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,21 +18,18 @@
 pub mod app;
 pub mod changes;
 pub mod diff;
-pub mod human;
 pub mod import;
 pub mod keymap;
 pub mod model;
 pub mod mouse;
 pub mod msg;
 pub mod runtime;
-pub mod sanitize;
 mod session;
 mod signals;
 pub mod theme;
 pub mod update;
 pub mod view;
 pub mod view_state;
-pub mod width;
 pub mod workers;
 
 use std::io::{self, IsTerminal};

@@ -12,7 +12,7 @@ use crate::record::{SkillFile, State};
 use crate::roots::{AgentId, OnSameName, RootState, Scope, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
 
-use super::sanitize;
+use crate::text::{Unsafe, human, sanitize};
 
 /// Everything the app knows after a scan.
 #[derive(Clone, Debug, Default)]
@@ -286,16 +286,6 @@ impl Counts {
     }
 }
 
-/// A path as shown: sanitised, with the home directory written `~`.
-pub fn shown_path(path: &Path, home: &Path) -> String {
-    let text = match path.strip_prefix(home) {
-        Ok(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
-        Ok(rest) => format!("~/{}", rest.display()),
-        Err(_) => path.display().to_string(),
-    };
-    sanitize::line(&text)
-}
-
 fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
     let name = sanitize::line(&skill.name);
     let verdicts = skill
@@ -307,7 +297,7 @@ fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
                 .shadowed_by
                 .iter()
                 .find(|s| s.agent == agent)
-                .map(|s| shown_path(&s.winner, home)),
+                .map(|s| human::path(&s.winner, home, Unsafe::Dropped)),
             keeps_all: agent.on_same_name() == OnSameName::KeepsAll,
         })
         .collect();
@@ -323,11 +313,12 @@ fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
         name,
         description: skill.declared.description.as_deref().map(sanitize::line),
         dir: skill.dir.clone(),
-        shown_dir: shown_path(&skill.dir, home),
-        real_dir: (skill.real_dir != skill.dir).then(|| shown_path(&skill.real_dir, home)),
+        shown_dir: human::path(&skill.dir, home, Unsafe::Dropped),
+        real_dir: (skill.real_dir != skill.dir)
+            .then(|| human::path(&skill.real_dir, home, Unsafe::Dropped)),
         also_at: skill.reached_by[1..]
             .iter()
-            .map(|path| shown_path(path, home))
+            .map(|path| human::path(path, home, Unsafe::Dropped))
             .collect(),
         source: skill.source,
         plugin,
@@ -362,7 +353,10 @@ fn owner_view(owner: &Owner, home: &Path) -> OwnerView {
             .map(|repository| sanitize::line(short_repository(repository))),
         note: owner.note.as_deref().map(sanitize::line),
         pristine: owner.pristine.clone(),
-        shown_pristine: owner.pristine.as_deref().map(|p| shown_path(p, home)),
+        shown_pristine: owner
+            .pristine
+            .as_deref()
+            .map(|p| human::path(p, home, Unsafe::Dropped)),
     }
 }
 
@@ -442,7 +436,7 @@ fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
 fn root_view(entry: &RootEntry, home: &Path) -> RootView {
     let root = &entry.root;
     RootView {
-        shown_path: shown_path(&root.path, home),
+        shown_path: human::path(&root.path, home, Unsafe::Dropped),
         label: root
             .uses
             .first()
@@ -528,16 +522,5 @@ mod tests {
             ..Upstream::default()
         };
         assert_eq!(upstream_text(&path_only), "plugins/x");
-    }
-
-    #[test]
-    fn paths_are_shown_under_home_and_sanitised() {
-        let home = Path::new("/home/me");
-        assert_eq!(
-            shown_path(Path::new("/home/me/.claude/skills/x"), home),
-            "~/.claude/skills/x"
-        );
-        assert_eq!(shown_path(Path::new("/home/me"), home), "~");
-        assert_eq!(shown_path(Path::new("/etc/x\u{1b}[2Jy"), home), "/etc/xy");
     }
 }

@@ -2,6 +2,7 @@
 //! the terminal app scrolls through, each styling the rows its own way.
 
 use super::{Blob, Body, FileDiff, Hunk, Line, SkillDiff, Status};
+use crate::text::human::count;
 
 /// One row of a unified diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,14 +132,6 @@ fn blob_text(blob: &Blob) -> String {
         count(usize::try_from(blob.size).unwrap_or(usize::MAX), "byte"),
         &blob.sha256[..12.min(blob.sha256.len())]
     )
-}
-
-fn count(n: usize, thing: &str) -> String {
-    if n == 1 {
-        format!("1 {thing}")
-    } else {
-        format!("{n} {thing}s")
-    }
 }
 
 #[cfg(test)]

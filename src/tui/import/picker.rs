@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::browse::{FoundKind, Place};
 
-use crate::tui::model::shown_path;
-use crate::tui::sanitize;
+use crate::text::sanitize;
+use crate::text::{Unsafe, human};
 
 /// One folder's listing, ready to show.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct EntryView {
 impl PlaceView {
     pub fn new(place: Place, home: &Path) -> Self {
         Self {
-            shown_dir: shown_path(&place.dir, home),
+            shown_dir: human::path(&place.dir, home, Unsafe::Dropped),
             dir: place.dir,
             parent: place.parent,
             entries: place

@@ -8,8 +8,8 @@ use crate::bundle::{Bundle, Refusal};
 use crate::install::{Action, Installed};
 use crate::roots::{AgentId, Scope};
 
-use crate::tui::model::shown_path;
-use crate::tui::sanitize;
+use crate::text::sanitize;
+use crate::text::{Unsafe, human};
 
 /// A bundle that was read whole, ready to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub struct FileView {
 impl BundleView {
     pub fn new(bundle: &Bundle, source: &Path, home: &Path) -> Self {
         Self {
-            source: shown_path(source, home),
+            source: human::path(source, home, Unsafe::Dropped),
             skills: bundle
                 .skills
                 .iter()
@@ -89,7 +89,7 @@ pub struct RefusalView {
 impl RefusalView {
     pub fn new(refusal: &Refusal, source: &Path, home: &Path) -> Self {
         Self {
-            source: shown_path(source, home),
+            source: human::path(source, home, Unsafe::Dropped),
             code: refusal.code().to_owned(),
             sentence: sanitize::line(&refusal.to_string()),
         }
@@ -139,7 +139,7 @@ impl ImportedView {
                 .map(|skill| ImportedSkill {
                     name: sanitize::line(&skill.name),
                     action: skill.action,
-                    shown_dir: shown_path(&skill.dir, home),
+                    shown_dir: human::path(&skill.dir, home, Unsafe::Dropped),
                 })
                 .collect(),
             warnings: warnings.iter().map(|w| sanitize::line(w)).collect(),

@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use super::{ask_export, note, rows_of, shared, start_task, step, warn};
+use crate::text::human::ago;
 use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::diff::{Against, DiffView, jump};
-use crate::tui::human::ago;
 use crate::tui::msg::{Action, Changes, Effect};
 
 /// The changed skills arrived.

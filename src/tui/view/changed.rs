@@ -8,14 +8,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::text::human::ago;
+use crate::text::width;
 use crate::tui::app::{App, Loading};
 use crate::tui::changes::{ChangeView, SinceView};
-use crate::tui::human::ago;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Pane};
 use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::{ViewState, keep_in_view};
-use crate::tui::width;
 
 use super::{has_focus, pane};
 

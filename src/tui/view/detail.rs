@@ -9,15 +9,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::record::State;
+use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::model::{Entry, SkillView};
 use crate::tui::msg::Pane;
 use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::ViewState;
-use crate::tui::width;
 
 use super::{has_focus, pane};
-use crate::tui::human::{ago, size};
+use crate::text::human::{ago, size};
 
 /// The width of the labels on the left.
 const LABEL: usize = 10;

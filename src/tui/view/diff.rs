@@ -10,12 +10,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::text::human::ago;
+use crate::text::width;
 use crate::tui::app::{App, DiffState, Loading};
 use crate::tui::diff::{Against, DiffRow, DiffView, RowKind};
-use crate::tui::human::ago;
 use crate::tui::theme::Theme;
 use crate::tui::view_state::ViewState;
-use crate::tui::width;
 
 use super::pane;
 
@@ -191,15 +191,10 @@ fn height_of(row: &DiffRow, columns: usize) -> usize {
 /// The characters of a row, each with its display width and whether it is a changed word's.
 fn characters(row: &DiffRow) -> Vec<(char, usize, bool)> {
     let sign = row.kind.sign().map(|c| (c, 1, false));
-    let text = row.parts.iter().flat_map(|(text, changed)| {
-        text.chars().map(|c| {
-            (
-                c,
-                unicode_width::UnicodeWidthChar::width(c).unwrap_or(0),
-                *changed,
-            )
-        })
-    });
+    let text = row
+        .parts
+        .iter()
+        .flat_map(|(text, changed)| text.chars().map(|c| (c, width::of_char(c), *changed)));
     sign.into_iter().chain(text).collect()
 }
 

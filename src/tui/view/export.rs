@@ -6,12 +6,12 @@ use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
+use crate::text::sanitize;
+use crate::text::width;
 use crate::tui::app::ExportPrompt;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
-use crate::tui::sanitize;
 use crate::tui::theme::Theme;
-use crate::tui::width;
 
 use super::help::centered;
 use super::pane;

@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::LineGauge;
 
 use crate::record::State;
+use crate::text::width;
 use crate::tui::app::{App, Scan};
-use crate::tui::width;
 use crate::tui::{keymap, theme};
 
 pub fn draw_status(frame: &mut Frame, area: Rect, app: &App) {

@@ -7,12 +7,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::record::State;
+use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::keymap;
 use crate::tui::model::Presence;
 use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::ViewState;
-use crate::tui::width;
 
 use super::pane;
 

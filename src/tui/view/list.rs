@@ -7,13 +7,13 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 
 use crate::record::State;
+use crate::text::width;
 use crate::tui::app::{App, By, Filter, Scan};
 use crate::tui::model::SkillView;
 use crate::tui::model::Sort;
 use crate::tui::msg::Pane;
 use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::{ViewState, keep_in_view};
-use crate::tui::width;
 
 use super::{has_focus, pane, search};
 

@@ -6,10 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::text::width;
 use crate::tui::app::{App, Preview};
 use crate::tui::msg::Pane;
 use crate::tui::view_state::{LineKind, PreviewLine, ViewState, WrappedPreview};
-use crate::tui::width;
 
 use super::{has_focus, pane};
 

@@ -8,12 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use crate::roots::Scope;
+use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::model::{Presence, RootView};
 use crate::tui::msg::Pane;
 use crate::tui::theme::{self, Theme};
 use crate::tui::view_state::{ViewState, keep_in_view};
-use crate::tui::width;
 
 use super::{has_focus, pane};
 

@@ -4,9 +4,9 @@ use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
 
+use crate::text::sanitize;
+use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::sanitize;
-use crate::tui::width;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if area.height == 0 {

@@ -22,11 +22,11 @@ use crate::roots::Machine;
 use crate::snapshot::diff::before_replacing;
 
 use super::{guarded, spawn};
+use crate::text::sanitize;
+use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::{BundleView, ConflictView, DestinationView, ImportedView, RefusalView};
-use crate::tui::model::shown_path;
 use crate::tui::msg::{ImportEvent, Msg};
-use crate::tui::sanitize;
 
 /// How often the install reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);
@@ -149,7 +149,7 @@ impl Worker {
             .map(|destination| DestinationView {
                 agent: destination.agent,
                 scope: destination.scope,
-                shown_root: shown_path(&destination.root, home),
+                shown_root: human::path(&destination.root, home, Unsafe::Dropped),
                 root: destination.root,
             })
             .collect()
@@ -209,11 +209,11 @@ impl Worker {
         let mut diff = DiffView::new(
             "",
             root.to_path_buf(),
-            shown_path(root, home),
+            human::path(root, home, Unsafe::Dropped),
             Against::Import,
         );
         for (skill, conflict) in import::conflicts(root, chosen) {
-            let shown_dir = shown_path(&conflict.dir, home);
+            let shown_dir = human::path(&conflict.dir, home, Unsafe::Dropped);
             let why = sanitize::line(&conflict.why);
             let heading = format!("{}: {shown_dir} {why}", skill.name);
             if !conflict.forcible {

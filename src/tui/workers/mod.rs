@@ -27,7 +27,7 @@ use crate::snapshot::changes::{self, Subject};
 use super::changes::views;
 use super::model::Deck;
 use super::msg::{Changes, Msg};
-use super::sanitize;
+use crate::text::sanitize;
 
 /// How often the scan reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);

@@ -15,11 +15,11 @@ use crate::snapshot::restore::Restored;
 use crate::snapshot::{Comparison, Store};
 
 use super::{guarded, spawn};
+use crate::text::sanitize;
+use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::PlaceView;
-use crate::tui::model::shown_path;
 use crate::tui::msg::Msg;
-use crate::tui::sanitize;
 
 /// Diff the skill `name` at `dir` against its latest snapshot, else the untouched copy its
 /// installer keeps at `pristine`.
@@ -64,10 +64,15 @@ pub fn make_diff(
                 .duration_since(snapshot.info.taken_at)
                 .ok(),
         },
-        Baseline::Pristine(path) => Against::Pristine(shown_path(path, home)),
+        Baseline::Pristine(path) => Against::Pristine(human::path(path, home, Unsafe::Dropped)),
     };
     let diff = changes::diff_against(&baseline, dir).map_err(|e| failed(&e))?;
-    let mut view = DiffView::new(name, dir.to_path_buf(), shown_path(dir, home), against);
+    let mut view = DiffView::new(
+        name,
+        dir.to_path_buf(),
+        human::path(dir, home, Unsafe::Dropped),
+        against,
+    );
     view.push(None, &diff);
     Ok(view)
 }
@@ -121,7 +126,7 @@ pub fn snapshot(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, 
 pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id: String) {
     let machine = machine.clone();
     spawn("skilldeck-restore", tx, move |_| {
-        let shown = shown_path(&dir, machine.home());
+        let shown = human::path(&dir, machine.home(), Unsafe::Dropped);
         let result = guarded(|| operations::restore::restore(&machine, &dir, Some(&id)));
         let text = match result {
             Err(panic) => Err(format!("The restore stopped: {panic}")),
@@ -158,7 +163,7 @@ pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to
             Err(panic) => Err(format!("The export stopped: {panic}")),
             Ok(Err(ExportError::Exists(path))) => Err(format!(
                 "There is already a file at {}; nothing was exported. Export again and give another name.",
-                shown_path(&path, home)
+                human::path(&path, home, Unsafe::Dropped)
             )),
             Ok(Err(error)) => Err(sanitize::line(&format!("{name} was not exported: {error}"))),
             Ok(Ok(exported)) => {
@@ -171,7 +176,7 @@ pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to
                     "Exported {name} ({} files, {} bytes) to {}; {secrets}.",
                     exported.package.files,
                     exported.package.archive.len(),
-                    shown_path(&exported.path, home)
+                    human::path(&exported.path, home, Unsafe::Dropped)
                 )))
             }
         };
@@ -197,7 +202,7 @@ pub fn browse(machine: &Machine, tx: Sender<Msg>, request: u64, dir: Option<Path
             Err(panic) => Err(format!("Listing the folder stopped: {panic}")),
             Ok(Err(error)) => Err(sanitize::line(&format!(
                 "{} cannot be listed: {error}",
-                shown_path(&dir, home)
+                human::path(&dir, home, Unsafe::Dropped)
             ))),
             Ok(Ok(place)) => Ok(PlaceView::new(place, home)),
         };

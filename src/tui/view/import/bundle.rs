@@ -8,14 +8,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::text::human::size;
+use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::human::size;
 use crate::tui::import::{Import, RefusalView};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme;
 use crate::tui::view_state::{ViewState, keep_in_view};
-use crate::tui::width;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mut ViewState) {
     let theme = &app.theme;

@@ -6,10 +6,10 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::roots::Scope;
+use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::import::Import;
 use crate::tui::view_state::{ViewState, keep_in_view};
-use crate::tui::width;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mut ViewState) {
     let theme = &app.theme;

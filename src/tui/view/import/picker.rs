@@ -7,11 +7,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::bundle::browse::FoundKind;
+use crate::text::human::size;
+use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::human::size;
 use crate::tui::import::{PickRow, Picker};
 use crate::tui::view_state::{ViewState, keep_in_view};
-use crate::tui::width;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, picker: &Picker, view: &mut ViewState) {
     let theme = &app.theme;

@@ -1,11 +1,18 @@
-//! Fitting sanitised text into columns: its display width (a CJK character takes two), cutting
-//! it with an ellipsis, and wrapping it onto lines of a pane's width.
+//! Fitting sanitised text into columns: its display width (a CJK character takes two, a
+//! combining mark none), cutting it with an ellipsis, and wrapping it onto lines of a pane's
+//! width. Both front ends measure here, so a table on the command line lines up as the app's.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Columns `text` takes on screen.
 pub fn of(text: &str) -> usize {
     text.width()
+}
+
+/// Columns one character takes on screen; a control character, which sanitised text does not
+/// hold, counts none.
+pub fn of_char(c: char) -> usize {
+    c.width().unwrap_or(0)
 }
 
 /// `text` cut to at most `columns`, ending in `…` when something was cut.
@@ -19,7 +26,7 @@ pub fn fit(text: &str, columns: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
     for c in text.chars() {
-        let w = c.width().unwrap_or(0);
+        let w = of_char(c);
         if used + w > columns - 1 {
             break;
         }
@@ -55,7 +62,7 @@ pub fn wrap(text: &str, columns: usize) -> Vec<String> {
         }
         if bare > columns {
             for c in word.chars() {
-                let w = c.width().unwrap_or(0);
+                let w = of_char(c);
                 if used + w > columns {
                     out.push(std::mem::take(&mut current));
                     used = 0;
@@ -85,6 +92,15 @@ mod tests {
         assert_eq!(fit("abc", 0), "");
         assert_eq!(pad("漢", 4), "漢  ");
         assert_eq!(of(&pad("漢字漢字", 5)), 5);
+    }
+
+    #[test]
+    fn characters_take_their_display_columns() {
+        assert_eq!(of_char('a'), 1);
+        assert_eq!(of_char('漢'), 2);
+        assert_eq!(of_char('\u{301}'), 0);
+        assert_eq!(of_char('\u{1b}'), 0);
+        assert_eq!(of("cafe\u{301}"), 4);
     }
 
     #[test]

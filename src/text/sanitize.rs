@@ -1,5 +1,5 @@
-//! Text from disk made safe to put on the screen, applied once where the inventory becomes the
-//! app's model, so no view has to think about it.
+//! Text from disk made safe to draw: what the app does, once where the inventory becomes its
+//! model, so no view has to think about it.
 //!
 //! A `SKILL.md`, a folder name or a frontmatter value can hold anything: escape sequences that
 //! would recolour or move the cursor of a terminal, tabs that ratatui drops silently, carriage
@@ -9,7 +9,7 @@
 //! control characters and bidi controls are dropped, tabs become spaces up to the next tab stop
 //! measured in display columns, and CR LF or a lone CR become line breaks.
 
-use unicode_width::UnicodeWidthChar;
+use super::width;
 
 /// Columns between tab stops.
 pub const TAB_STOP: usize = 4;
@@ -28,7 +28,7 @@ pub fn lines(text: &str) -> Vec<String> {
     out
 }
 
-/// Parts of one line (a diff line and its changed words), each made display-safe as [`line`]
+/// Parts of one line (a diff line and its changed words), each made display-safe as [`line()`]
 /// does it, with tab stops counted from the start of the whole line so the parts still line
 /// up; each part keeps its flag.
 pub fn parts<'a, T: Copy>(parts: impl IntoIterator<Item = (&'a str, T)>) -> Vec<(String, T)> {
@@ -83,10 +83,10 @@ impl Cleaner {
                 }
                 '\u{1b}' => skip_escape(&mut chars),
                 '\u{9b}' => skip_until_final(&mut chars),
-                c if is_invisible(c) => {}
+                c if is_dropped(c) => {}
                 c => {
                     self.current.push(c);
-                    self.column += c.width().unwrap_or(0);
+                    self.column += width::of_char(c);
                 }
             }
         }
@@ -109,7 +109,9 @@ fn is_plain(text: &str) -> bool {
 }
 
 /// Control characters (C0, DEL, C1) and the formatting characters that reorder or hide text.
-fn is_invisible(c: char) -> bool {
+/// Fewer than [`super::escape::is_invisible`]: joiners and tag characters stay, because emoji
+/// sequences and flags are drawn with them; they cannot move the cursor or reorder a line.
+fn is_dropped(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

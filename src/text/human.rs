@@ -1,0 +1,168 @@
+//! What both front ends write for people: paths under the home directory as `~/…`, counts,
+//! sizes and ages (`3 skills`, `1.2 KiB`, `3 h ago`), and columns padded to their widest cell.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Unsafe, width};
+
+/// `path` with the home directory written `~`, its unsafe characters treated as `unsafe_chars`
+/// says: the app drops them, the command line (for now) keeps them.
+pub fn path(path: &Path, home: &Path, unsafe_chars: Unsafe) -> String {
+    let text = match path.strip_prefix(home) {
+        Ok(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Ok(rest) => format!("~/{}", rest.display()),
+        Err(_) => path.display().to_string(),
+    };
+    unsafe_chars.apply(&text)
+}
+
+/// `n` things, singular or plural.
+pub fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// `bytes` for people: `812 B`, `1.2 KiB`, `3.4 MiB`.
+pub fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+/// A time span for people: `just now`, `5 min ago`, `3 h ago`, `12 days ago`.
+pub fn ago(span: Duration) -> String {
+    let seconds = span.as_secs();
+    match seconds {
+        0..60 => "just now".to_owned(),
+        60..3_600 => format!("{} min ago", seconds / 60),
+        3_600..86_400 => format!("{} h ago", seconds / 3_600),
+        86_400..172_800 => "yesterday".to_owned(),
+        _ => format!("{} days ago", seconds / 86_400),
+    }
+}
+
+/// Rows of cells as columns lined up in display columns (a CJK character takes two, a
+/// combining mark none); the last column is never padded.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let columns = header.len();
+    let mut widths: Vec<usize> = header.iter().map(|h| width::of(h)).collect();
+    for row in rows {
+        for (widest, cell) in widths.iter_mut().zip(row) {
+            *widest = (*widest).max(width::of(cell));
+        }
+    }
+    let mut out = String::new();
+    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+    for row in std::iter::once(&header).chain(rows) {
+        let mut line = String::new();
+        for (index, cell) in row.iter().enumerate() {
+            if index + 1 == columns {
+                line.push_str(cell);
+            } else {
+                line.push_str(&width::pad(cell, widths[index]));
+                line.push_str("  ");
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_under_home_read_with_a_tilde() {
+        let home = Path::new("/home/me");
+        for unsafe_chars in [Unsafe::Dropped, Unsafe::Escaped, Unsafe::Kept] {
+            assert_eq!(
+                path(Path::new("/home/me/.claude/skills/x"), home, unsafe_chars),
+                "~/.claude/skills/x"
+            );
+            assert_eq!(path(Path::new("/home/me"), home, unsafe_chars), "~");
+            assert_eq!(
+                path(Path::new("/home/meme/x"), home, unsafe_chars),
+                "/home/meme/x"
+            );
+        }
+    }
+
+    #[test]
+    fn a_path_drops_escapes_or_keeps_what_a_terminal_acts_on() {
+        let home = Path::new("/home/me");
+        let hostile = Path::new("/home/me/x\u{1b}[2Jy");
+        assert_eq!(path(hostile, home, Unsafe::Dropped), "~/xy");
+        assert_eq!(path(hostile, home, Unsafe::Escaped), "~/x\\u{1b}[2Jy");
+        assert_eq!(path(hostile, home, Unsafe::Kept), "~/x\u{1b}[2Jy");
+        assert_eq!(
+            path(Path::new("/etc/x\u{1b}[2Jy"), home, Unsafe::Dropped),
+            "/etc/xy"
+        );
+    }
+
+    #[test]
+    fn counts_are_singular_or_plural() {
+        assert_eq!(count(1, "skill"), "1 skill");
+        assert_eq!(count(0, "skill"), "0 skills");
+        assert_eq!(count(2, "recorded skill"), "2 recorded skills");
+    }
+
+    #[test]
+    fn columns_line_up() {
+        let out = table(
+            &["A", "BB", "C"],
+            &[vec!["long".into(), "x".into(), "last".into()]],
+        );
+        assert_eq!(out, "A     BB  C\nlong  x   last\n");
+    }
+
+    #[test]
+    fn columns_line_up_in_display_columns_with_wide_and_combining_characters() {
+        let out = table(
+            &["NAME", "AGENT", "DIR"],
+            &[
+                vec!["翻訳".into(), "claude".into(), "~/a".into()],
+                vec!["cafe\u{301}-notes".into(), "漢".into(), "~/b".into()],
+                vec!["plain".into(), "x".into(), "~/c".into()],
+            ],
+        );
+        assert_eq!(
+            out,
+            "NAME        AGENT   DIR\n\
+             翻訳        claude  ~/a\n\
+             cafe\u{301}-notes  漢      ~/b\n\
+             plain       x       ~/c\n"
+        );
+        // Every row's last column starts at the same display column.
+        for line in out.lines() {
+            let start = line.rfind("  ").map(|at| width::of(&line[..at + 2]));
+            assert_eq!(start, Some(20), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn sizes_and_ages_read_for_people() {
+        assert_eq!(size(812), "812 B");
+        assert_eq!(size(1024), "1.0 KiB");
+        assert_eq!(size(1_258_291), "1.2 MiB");
+        assert_eq!(ago(Duration::from_secs(30)), "just now");
+        assert_eq!(ago(Duration::from_secs(5 * 60 + 3)), "5 min ago");
+        assert_eq!(ago(Duration::from_secs(2 * 3_600 + 10)), "2 h ago");
+        assert_eq!(ago(Duration::from_secs(86_400 + 5)), "yesterday");
+        assert_eq!(ago(Duration::from_secs(12 * 86_400)), "12 days ago");
+    }
+}
