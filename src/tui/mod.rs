@@ -18,6 +18,7 @@
 pub mod app;
 pub mod changes;
 pub mod diff;
+pub mod headless;
 pub mod human;
 pub mod import;
 pub mod keymap;

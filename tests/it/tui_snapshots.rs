@@ -3,8 +3,6 @@
 //! recorded with insta. Temporary paths and digests are filtered out of the snapshots; colour
 //! is checked cell by cell where it carries meaning.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
@@ -13,10 +11,9 @@ use crate::common::app::{SIZES, Screen, demo, demo_with, settings};
 use skilldeck::roots::Environment;
 use skilldeck::scan::Progress;
 use skilldeck::tui::app::{App, Setup};
+use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::msg::Msg;
-use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::theme::Theme;
-use skilldeck::tui::workers::Target;
 
 /// Snapshot the screen after `keys` on the demo machine, at both sizes.
 fn snapshot_demo(name: &str, keys: &str) {
@@ -80,31 +77,24 @@ fn message_overlay() {
 #[test]
 fn scan_in_progress() {
     for size in SIZES {
-        let terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
         let tmp = tempfile::tempdir().unwrap();
-        let target = Target {
-            env: Environment::new(tmp.path()),
-            project: tmp.path().to_path_buf(),
-        };
-        let mut runtime = Runtime::new(
-            terminal,
+        let target = headless::target(Environment::new(tmp.path()), tmp.path());
+        let mut screen = Headless::new(
+            headless::test_terminal(size.0, size.1),
             App::new(Setup::default()),
             target,
-            Box::new(NoMouse),
         )
         .unwrap();
         // The scan's own messages are not taken in: the screen is the one of a scan under way.
-        runtime.start();
-        runtime.dispatch(Msg::ScanProgress(Progress {
-            done: 1200,
-            total: 4800,
-        }));
-        runtime.draw().unwrap();
+        screen.runtime.start();
+        screen
+            .send(Msg::ScanProgress(Progress {
+                done: 1200,
+                total: 4800,
+            }))
+            .unwrap();
         settings().bind(|| {
-            insta::assert_snapshot!(
-                format!("scanning_{}x{}", size.0, size.1),
-                runtime.terminal().backend()
-            );
+            insta::assert_snapshot!(format!("scanning_{}x{}", size.0, size.1), screen.backend());
         });
     }
 }
@@ -122,10 +112,7 @@ fn a_terminal_too_small_says_so() {
 fn no_skills_found() {
     for size in SIZES {
         let tmp = tempfile::tempdir().unwrap();
-        let target = Target {
-            env: Environment::new(tmp.path()),
-            project: tmp.path().to_path_buf(),
-        };
+        let target = headless::target(Environment::new(tmp.path()), tmp.path());
         let screen = Screen::open(target, Setup::default(), size);
         settings().bind(|| {
             insta::assert_snapshot!(format!("empty_{}x{}", size.0, size.1), screen.backend());
@@ -155,10 +142,7 @@ fn hostile_and_wide_text_is_sanitised() {
     );
     for size in SIZES {
         let setup = Setup::default();
-        let target = Target {
-            env: machine.env(),
-            project: machine.start.clone(),
-        };
+        let target = headless::target(machine.env(), &machine.start);
         let mut screen = Screen::open(target, setup, size);
         screen.press("j");
         let text = screen.text();
