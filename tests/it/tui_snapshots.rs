@@ -74,6 +74,29 @@ fn message_overlay() {
     }
 }
 
+/// A failure that arrives while a path is being typed is drawn over the prompt, which is still
+/// there, with what was typed, once the message is closed.
+#[test]
+fn a_message_over_the_export_prompt() {
+    for size in SIZES {
+        let (_sandbox, mut screen) = demo(size);
+        screen.press("e-v2");
+        screen.send(Msg::Failed(
+            "The scan stopped: a worker thread panicked".to_owned(),
+        ));
+        settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("message_over_export_{}x{}", size.0, size.1),
+                screen.backend()
+            );
+        });
+        screen.press("\x1b");
+        let text = screen.text();
+        assert!(text.contains(".tar.gz-v2"), "{text}");
+        assert!(!text.contains("a worker thread panicked"), "{text}");
+    }
+}
+
 #[test]
 fn scan_in_progress() {
     for size in SIZES {
