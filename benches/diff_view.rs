@@ -14,15 +14,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use common::text::{self, Edit};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::snapshot::Store;
 use skilldeck::tui::app::{App, DiffState, Loading, Setup};
+use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::msg::Msg;
-use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::workers::tasks::make_diff;
 
 const RUNS: usize = 21;
@@ -62,7 +60,7 @@ fn main() {
         if !big.is_empty() {
             fs::write(dir.join("big.md"), big).expect("write");
         }
-        let machine = roots::Machine::new(Environment::new(&home), tmp.path().to_path_buf());
+        let machine = roots::Machine::new(Environment::new(&home), tmp.path());
         Store::open(&machine.env).take(&dir).expect("snapshot");
         if big.is_empty() {
             fs::write(
@@ -81,19 +79,19 @@ fn measure(label: &str, machine: &roots::Machine, dir: &Path) {
     let (mut model, mut screen, mut total) = (Vec::new(), Vec::new(), Vec::new());
     let (mut changed, mut rows) = (0, 0);
     for _ in 0..RUNS {
-        let mut runtime = diff_waiting(machine, dir);
+        let mut app = diff_waiting(machine, dir);
         let started = Instant::now();
         let view = make_diff(machine, "big", dir, None).expect("diff");
         let made = started.elapsed();
         changed = view.added;
         rows = view.rows.len();
-        runtime.dispatch(Msg::Diff {
+        app.send(Msg::Diff {
             request: 1,
             diff: Ok(Box::new(view)),
-        });
-        runtime.draw().expect("draw");
+        })
+        .expect("draw");
         let all = started.elapsed();
-        let text = runtime.terminal().backend().to_string();
+        let text = app.text();
         assert!(
             text.contains("+++ b/"),
             "the first screen shows no diff:\n{text}"
@@ -112,7 +110,7 @@ fn measure(label: &str, machine: &roots::Machine, dir: &Path) {
 }
 
 /// The app with the diff view open on the skill at `dir`, waiting for its diff (request 1).
-fn diff_waiting(machine: &roots::Machine, dir: &Path) -> Runtime<TestBackend> {
+fn diff_waiting(machine: &roots::Machine, dir: &Path) -> Headless {
     let mut app = App::new(Setup::default());
     app.diff = Some(DiffState {
         request: 1,
@@ -122,11 +120,10 @@ fn diff_waiting(machine: &roots::Machine, dir: &Path) -> Runtime<TestBackend> {
         view: Loading::Waiting,
         scroll: 0,
     });
-    let terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).expect("terminal");
-    let mut runtime =
-        Runtime::new(terminal, app, machine.clone(), Box::new(NoMouse)).expect("runtime");
-    runtime.draw().expect("draw");
-    runtime
+    let mut screen = Headless::new(headless::test_terminal(WIDTH, HEIGHT), app, machine.clone())
+        .expect("runtime");
+    screen.draw().expect("draw");
+    screen
 }
 
 fn median(times: &mut [Duration]) -> Duration {

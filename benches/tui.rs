@@ -18,15 +18,15 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::tui::app::{App, Scan, Setup};
+use skilldeck::tui::headless::Headless;
 use skilldeck::tui::model::Deck;
-use skilldeck::tui::runtime::{NoMouse, Runtime};
 
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 40;
@@ -66,14 +66,13 @@ fn main() {
         let mut full = Vec::new();
         for _ in 0..STARTS {
             let started = Instant::now();
-            let mut runtime = open(machine, &project);
-            runtime.start();
-            runtime.draw().expect("draw");
+            let mut app = open(machine, &project);
+            app.runtime.start();
+            app.draw().expect("draw");
             first.push(started.elapsed());
-            assert!(runtime.settle(PATIENCE), "the scan did not finish");
-            runtime.draw().expect("draw");
+            app.settle().expect("the scan finishes");
             full.push(started.elapsed());
-            assert_eq!(runtime.app().scan, Scan::Done);
+            assert_eq!(app.app().scan, Scan::Done);
         }
         let (median, p99, worst) = stats(&mut first);
         let (full_median, _, _) = stats(&mut full);
@@ -105,15 +104,13 @@ fn main() {
         ms(stats(&mut conversions).0)
     );
 
-    let mut runtime = open(&home, &project);
-    runtime.start();
-    assert!(runtime.settle(PATIENCE), "the scan did not finish");
-    runtime.draw().expect("draw");
-    assert_eq!(runtime.app().visible.len(), n, "the list is full");
+    let mut app = open(&home, &project);
+    app.start().expect("the scan finishes");
+    assert_eq!(app.app().visible.len(), n, "the list is full");
 
     println!("\n| with the list full | handled and drawn (median) | p99 | worst |");
     println!("|---|---:|---:|---:|");
-    let redraw = measure(&mut runtime, &[]);
+    let redraw = measure(&mut app, &[]);
     row("redraw, nothing changed (baseline)", redraw);
     use KeyCode::{Backspace, Char, PageDown, Tab};
     // Each case: its label, keys pressed first (untimed), and the keys timed, in turn.
@@ -141,12 +138,12 @@ fn main() {
     ];
     for (label, setup, keys) in cases {
         // Each case starts from the full list, by name, the list focused.
-        reset(&mut runtime);
+        reset(&mut app);
         for &key in *setup {
-            press(&mut runtime, key);
+            app.handle_key(key);
         }
-        settle_and_draw(&mut runtime);
-        row(label, measure(&mut runtime, keys));
+        settle_and_draw(&mut app);
+        row(label, measure(&mut app, keys));
     }
 }
 
@@ -170,66 +167,56 @@ fn drift(home: &Path, n: usize) -> usize {
     drifted
 }
 
-fn open(home: &Path, project: &Path) -> Runtime<Sink> {
+fn open(home: &Path, project: &Path) -> Headless<Sink> {
     let options = TerminalOptions {
         viewport: Viewport::Fixed(Rect::new(0, 0, WIDTH, HEIGHT)),
     };
     let terminal =
         Terminal::with_options(CrosstermBackend::new(io::sink()), options).expect("terminal");
-    let machine = roots::Machine::new(Environment::new(home), project.to_path_buf());
-    Runtime::new(
-        terminal,
-        App::new(Setup::default()),
-        machine,
-        Box::new(NoMouse),
-    )
-    .expect("runtime")
-}
-
-fn press(runtime: &mut Runtime<Sink>, code: KeyCode) {
-    runtime.handle(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    let machine = roots::Machine::new(Environment::new(home), project);
+    Headless::new(terminal, App::new(Setup::default()), machine)
+        .expect("runtime")
+        .patience(PATIENCE)
 }
 
 /// Back to the whole list, by name, with the list focused and nothing open.
-fn reset(runtime: &mut Runtime<Sink>) {
-    let app = runtime.app();
-    if app.search.typing {
-        press(runtime, KeyCode::Esc);
+fn reset(app: &mut Headless<Sink>) {
+    if app.app().search.typing {
+        app.handle_key(KeyCode::Esc);
     }
     for _ in 0..8 {
-        let app = runtime.app();
-        if app.overlay != Default::default() || app.screen != Default::default() {
-            press(runtime, KeyCode::Esc);
+        let state = app.app();
+        if state.overlay != Default::default() || state.screen != Default::default() {
+            app.handle_key(KeyCode::Esc);
         }
     }
-    press(runtime, KeyCode::Char('c'));
-    while runtime.app().sort != Default::default() {
-        press(runtime, KeyCode::Char('o'));
+    app.handle_key(KeyCode::Char('c'));
+    while app.app().sort != Default::default() {
+        app.handle_key(KeyCode::Char('o'));
     }
-    while runtime.app().focus != Default::default() {
-        press(runtime, KeyCode::Tab);
+    while app.app().focus != Default::default() {
+        app.handle_key(KeyCode::Tab);
     }
-    settle_and_draw(runtime);
+    settle_and_draw(app);
 }
 
-fn settle_and_draw(runtime: &mut Runtime<Sink>) {
-    assert!(runtime.settle(PATIENCE), "a worker did not answer");
-    runtime.draw().expect("draw");
+fn settle_and_draw(app: &mut Headless<Sink>) {
+    app.settle().expect("the workers answer");
 }
 
 /// Time each key of `keys` in turn, cycling through them `PRESSES` times: the key handled
 /// (`update` and its effects) and the frame drawn. The workers' answers are taken in between,
 /// untimed, as the real loop would on its next turn.
-fn measure(runtime: &mut Runtime<Sink>, keys: &[KeyCode]) -> Vec<Duration> {
+fn measure(app: &mut Headless<Sink>, keys: &[KeyCode]) -> Vec<Duration> {
     let mut times = Vec::with_capacity(PRESSES);
     for i in 0..PRESSES {
         let started = Instant::now();
         if let Some(&key) = keys.get(i % keys.len().max(1)) {
-            press(runtime, key);
+            app.handle_key(key);
         }
-        runtime.draw().expect("draw");
+        app.draw().expect("draw");
         times.push(started.elapsed());
-        settle_and_draw(runtime);
+        settle_and_draw(app);
     }
     times
 }

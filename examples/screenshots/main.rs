@@ -13,19 +13,17 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use resvg::{tiny_skia, usvg};
 
 use skilldeck::demo::Sandbox;
-use skilldeck::roots;
 use skilldeck::tui::app::{App, Setup};
-use skilldeck::tui::runtime::{NoMouse, Runtime};
+use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::theme::Theme;
 
 const WIDTH: u16 = 120;
 const HEIGHT: u16 = 36;
+/// How long the demo's workers are waited for: a release build on a slow machine included.
+const PATIENCE: Duration = Duration::from_secs(60);
 /// Pixels per SVG unit, for a sharp picture on high-density screens.
 const SCALE: f32 = 1.5;
 
@@ -61,36 +59,19 @@ fn main() -> Result<(), Box<dyn Error>> {
             theme: Theme::colored(),
             work_dir: "~/src/acme-app".to_owned(),
         };
-        let machine = sandbox.machine();
-        let terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT))?;
-        let mut runtime = Runtime::new(terminal, App::new(setup), machine, Box::new(NoMouse))?;
-        runtime.start();
-        settle(&mut runtime)?;
-        runtime.draw()?;
-        for c in keys.chars() {
-            let code = match c {
-                '\n' => KeyCode::Enter,
-                c => KeyCode::Char(c),
-            };
-            let key = KeyEvent::new(code, KeyModifiers::NONE);
-            runtime.handle(&Event::Key(key));
-            settle(&mut runtime)?;
-        }
-        runtime.draw()?;
-        let svg = svg::from_buffer(runtime.terminal().backend().buffer());
+        let mut screen = Headless::new(
+            headless::test_terminal(WIDTH, HEIGHT),
+            App::new(setup),
+            sandbox.machine(),
+        )?
+        .patience(PATIENCE);
+        screen.start()?.press(keys)?;
+        let svg = svg::from_buffer(screen.buffer());
         let path = out.join(format!("{name}.png"));
         fs::write(&path, rasterise(&svg)?)?;
         println!("wrote {}", path.display());
     }
     Ok(())
-}
-
-fn settle(runtime: &mut Runtime<TestBackend>) -> Result<(), Box<dyn Error>> {
-    if runtime.settle(Duration::from_secs(60)) {
-        Ok(())
-    } else {
-        Err("the demo's workers did not answer within a minute".into())
-    }
 }
 
 fn rasterise(svg: &str) -> Result<Vec<u8>, Box<dyn Error>> {

@@ -1,5 +1,6 @@
 //! The app's state: what was found, what is shown of it (search, filters, sort, selection), what
-//! has the keyboard, and what is under way. `update` changes it; the views only read it.
+//! has the keyboard, what is under way, and where the last frame put each pane. `update`
+//! changes it; the views only read it.
 
 use std::path::PathBuf;
 
@@ -10,6 +11,7 @@ use crate::scan::Progress;
 
 use super::changes::ChangeView;
 use super::diff::DiffView;
+use super::geometry::{Geometry, WrappedPreview};
 use super::import::{Import, Step};
 use super::keymap::Mode;
 use super::model::{Deck, SkillView, Sort};
@@ -38,14 +40,13 @@ pub enum Screen {
     Changed,
 }
 
-/// What is drawn over the screen.
+/// What is drawn over the screen. Messages are not among them: they have their own layer
+/// above ([`App::messages`]), so one arriving never takes the place of what is open.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Overlay {
     #[default]
     None,
     Help,
-    /// Something went wrong that the person should read before going on.
-    Message(String),
     /// A question to answer before something is done.
     Confirm(Confirm),
     /// Where to export a skill to.
@@ -177,27 +178,6 @@ pub struct Status {
     pub warning: bool,
 }
 
-/// How much of each pane the last frame showed, which paging and scrolling need. The runtime
-/// copies it from the view after each draw.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Viewport {
-    pub list_rows: usize,
-    pub roots_rows: usize,
-    pub detail_rows: usize,
-    /// The furthest the pane can scroll with its text and width.
-    pub detail_max: usize,
-    pub preview_rows: usize,
-    pub preview_max: usize,
-    pub help_rows: usize,
-    pub help_max: usize,
-    pub changed_rows: usize,
-    /// Diff rows the last frame showed, and the furthest the diff can scroll.
-    pub diff_rows: usize,
-    pub diff_max: usize,
-    pub picker_rows: usize,
-    pub destination_rows: usize,
-}
-
 /// The whole state of the app.
 #[derive(Clone, Debug, Default)]
 pub struct App {
@@ -212,6 +192,9 @@ pub struct App {
     pub screen: Screen,
     pub focus: Pane,
     pub overlay: Overlay,
+    /// What went wrong that the person should read before going on, the oldest first: drawn
+    /// above everything else, each closed on its own, and what is under them stays as it was.
+    pub messages: Vec<String>,
     pub root_selected: usize,
     pub detail_scroll: usize,
     pub preview_scroll: usize,
@@ -220,11 +203,14 @@ pub struct App {
     pub preview: Preview,
     /// Counts the previews read, so a wrapped copy of an older one is never shown.
     pub preview_version: u64,
+    /// The preview as the last frame wrapped it.
+    pub wrapped: WrappedPreview,
     pub status: Option<Status>,
     pub mouse: bool,
     pub banner: Option<String>,
     pub theme: Theme,
-    pub viewport: Viewport,
+    /// Where the last frame put each pane, and how much of it showed.
+    pub panes: Geometry,
     pub running: bool,
     pub changes: ChangeList,
     pub diff: Option<DiffState>,
@@ -252,11 +238,13 @@ impl App {
         }
     }
 
-    /// Which keys apply now: the overlay's, else the import's step, else the diff's, else the
-    /// screen's.
+    /// Which keys apply now: a message's, else the overlay's, else the import's step, else the
+    /// diff's, else the screen's.
     pub fn mode(&self) -> Mode {
+        if !self.messages.is_empty() {
+            return Mode::Message;
+        }
         match &self.overlay {
-            Overlay::Message(_) => return Mode::Message,
             Overlay::Confirm(_) => return Mode::Confirm,
             Overlay::Export(_) => return Mode::Export,
             Overlay::Help => return Mode::Help,
@@ -282,6 +270,11 @@ impl App {
             Screen::Skills if self.search.typing => Mode::Search,
             Screen::Skills => Mode::Skills,
         }
+    }
+
+    /// Whether nothing, an overlay or a message, is drawn over the screen.
+    pub fn is_uncovered(&self) -> bool {
+        self.overlay == Overlay::None && self.messages.is_empty()
     }
 
     /// The skill under the cursor.

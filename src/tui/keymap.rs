@@ -2,11 +2,12 @@
 //! are drawn from it, so what the app says and what it does cannot drift apart.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use strum::VariantArray;
 
 use super::msg::Action;
 
-/// Which keys apply: what has the keyboard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which keys apply: what has the keyboard. `Mode::VARIANTS` lists them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::VariantArray)]
 pub enum Mode {
     Skills,
     Roots,
@@ -32,25 +33,6 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub const ALL: [Mode; 16] = [
-        Mode::Skills,
-        Mode::Roots,
-        Mode::Changed,
-        Mode::Search,
-        Mode::Diff,
-        Mode::Picker,
-        Mode::Bundle,
-        Mode::Refused,
-        Mode::Destination,
-        Mode::Replace,
-        Mode::Busy,
-        Mode::Imported,
-        Mode::Confirm,
-        Mode::Export,
-        Mode::Help,
-        Mode::Message,
-    ];
-
     /// The heading of this mode's keys on the help screen.
     pub fn title(self) -> &'static str {
         match self {
@@ -255,15 +237,9 @@ const fn bind(
     }
 }
 
-/// The table. Its order is the order of the footer and of the help screen.
+/// The table. Its order is the order of the footer and of the help screen, and the first key
+/// of an action in a mode is the one sentences name (`q` quits, though Ctrl-c does too).
 pub static BINDINGS: &[Binding] = &[
-    bind(
-        &Mode::ALL,
-        &[Key::ctrl('c')],
-        Action::Quit,
-        "quit, from anywhere",
-        None,
-    ),
     bind(
         &[Skills, Roots, Changed, Diff],
         &[Key::char('?')],
@@ -277,6 +253,13 @@ pub static BINDINGS: &[Binding] = &[
         Action::Quit,
         "quit",
         Some("quit"),
+    ),
+    bind(
+        Mode::VARIANTS,
+        &[Key::ctrl('c')],
+        Action::Quit,
+        "quit, from anywhere",
+        None,
     ),
     bind(
         &[Skills],
@@ -705,14 +688,39 @@ pub fn resolve(mode: Mode, event: &KeyEvent) -> Option<Action> {
     }
 }
 
+/// What a sentence says for a key the table does not have; a test finds every sentence that
+/// asks for one.
+pub const NO_KEY: &str = "(no key)";
+
 /// The first key that does `action` in `mode`, as written for people: for the sentences that
 /// name a key, so they say what the table says.
 pub fn key_for(mode: Mode, action: Action) -> String {
+    keys(mode, action)
+        .next()
+        .map_or_else(|| NO_KEY.to_owned(), Key::name)
+}
+
+/// Every key that does `action` in `mode`, in the table's order, as a sentence names them:
+/// `n or Esc`, `Esc, Enter or q`.
+pub fn keys_for(mode: Mode, action: Action) -> String {
+    let names: Vec<String> = keys(mode, action).map(Key::name).collect();
+    match names.as_slice() {
+        [] => NO_KEY.to_owned(),
+        [only] => only.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Whether a key does `action` in `mode`.
+pub fn binds(mode: Mode, action: Action) -> bool {
+    keys(mode, action).next().is_some()
+}
+
+fn keys(mode: Mode, action: Action) -> impl Iterator<Item = Key> {
     BINDINGS
         .iter()
-        .find(|b| b.modes.contains(&mode) && b.action == action)
-        .and_then(|b| b.keys.first())
-        .map_or_else(|| "?".to_owned(), |key| key.name())
+        .filter(move |b| b.modes.contains(&mode) && b.action == action)
+        .flat_map(|b| b.keys.iter().copied())
 }
 
 /// The footer's hints for `mode`: the first key of each binding with a hint, and its word.
@@ -729,13 +737,13 @@ pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
 pub fn help_sections() -> Vec<(&'static str, Vec<&'static Binding>)> {
     let everywhere: Vec<&Binding> = BINDINGS
         .iter()
-        .filter(|b| b.modes.len() == Mode::ALL.len())
+        .filter(|b| b.modes.len() == Mode::VARIANTS.len())
         .collect();
     let mut sections = vec![("Everywhere", everywhere)];
-    for mode in Mode::ALL {
+    for &mode in Mode::VARIANTS {
         let rows: Vec<&Binding> = BINDINGS
             .iter()
-            .filter(|b| b.modes.len() < Mode::ALL.len() && b.modes.first() == Some(&mode))
+            .filter(|b| b.modes.len() < Mode::VARIANTS.len() && b.modes.first() == Some(&mode))
             .collect();
         if !rows.is_empty() {
             sections.push((mode.title(), rows));
@@ -899,7 +907,7 @@ mod tests {
 
     #[test]
     fn no_key_means_two_things_in_one_mode() {
-        for mode in Mode::ALL {
+        for &mode in Mode::VARIANTS {
             let mut seen: Vec<(Key, Action)> = Vec::new();
             for binding in BINDINGS.iter().filter(|b| b.modes.contains(&mode)) {
                 for key in binding.keys {
@@ -918,7 +926,7 @@ mod tests {
 
     #[test]
     fn every_mode_can_be_left_and_every_binding_is_on_the_help_screen() {
-        for mode in Mode::ALL {
+        for &mode in Mode::VARIANTS {
             let leaves = BINDINGS.iter().any(|b| {
                 b.modes.contains(&mode) && matches!(b.action, Action::Back | Action::Quit)
             });
@@ -945,6 +953,13 @@ mod tests {
         );
         assert_eq!(key_for(Diff, Action::NextHunk), "n");
         assert_eq!(key_for(Changed, Action::OpenDiff), "D");
+        assert_eq!(key_for(Skills, Action::Quit), "q");
+        assert_eq!(key_for(Picker, Action::Quit), "Ctrl-c");
+        assert_eq!(key_for(Skills, Action::Confirm), NO_KEY);
+        assert!(!binds(Skills, Action::Confirm));
+        assert_eq!(keys_for(Confirm, Action::Back), "n or Esc");
+        assert_eq!(keys_for(Message, Action::Back), "Esc, Enter or q");
+        assert_eq!(keys_for(Bundle, Action::ToggleSkill), "Space");
     }
 
     #[test]

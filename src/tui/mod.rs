@@ -4,7 +4,8 @@
 //! The shape is The Elm Architecture on one thread: input becomes an [`msg::Action`] through the
 //! one [`keymap`] table; [`update::update`] turns messages into a new [`app::App`] and
 //! [`msg::Effect`]s, with no I/O; the [`runtime`] carries the effects out on worker threads
-//! and draws with [`view::draw`], which only reads the app. Text from disk is sanitised once,
+//! and draws with [`view::draw`], which only reads the app and hands back where it put each
+//! pane ([`geometry`]) as one more message for `update`. Text from disk is sanitised once,
 //! where the inventory becomes the [`model`] (and where the workers build the [`changes`],
 //! [`diff`] and [`import`] models). This module never touches the file system itself: the
 //! workers ask the domain (`scan`, `snapshot`, `bundle`, `install`) for everything.
@@ -18,6 +19,8 @@
 pub mod app;
 pub mod changes;
 pub mod diff;
+pub mod geometry;
+pub mod headless;
 pub mod import;
 pub mod keymap;
 pub mod model;
@@ -29,7 +32,6 @@ mod signals;
 pub mod theme;
 pub mod update;
 pub mod view;
-pub mod view_state;
 pub mod workers;
 
 use std::io::{self, IsTerminal};

@@ -6,22 +6,21 @@ use ratatui::layout::{Position, Rect};
 
 use super::app::{App, Overlay, Screen};
 use super::msg::{Msg, Pane};
-use super::view_state::ViewState;
 
 /// Rows one turn of the wheel moves.
 const WHEEL_ROWS: i32 = 3;
 
 /// What a mouse event means where the last frame put things.
-pub fn translate(app: &App, view: &ViewState, event: &MouseEvent) -> Option<Msg> {
+pub fn translate(app: &App, event: &MouseEvent) -> Option<Msg> {
     let at = Position::new(event.column, event.row);
-    let areas = &view.areas;
+    let panes = &app.panes;
     let pane = match app.screen {
-        Screen::Roots => areas.roots.contains(at).then_some(Pane::List),
-        Screen::Changed => areas.changed.contains(at).then_some(Pane::List),
+        Screen::Roots => panes.roots.area.contains(at).then_some(Pane::List),
+        Screen::Changed => panes.changed.area.contains(at).then_some(Pane::List),
         Screen::Skills => [
-            (areas.list, Pane::List),
-            (areas.detail, Pane::Detail),
-            (areas.preview, Pane::Preview),
+            (panes.list.area, Pane::List),
+            (panes.detail.area, Pane::Detail),
+            (panes.preview.area, Pane::Preview),
         ]
         .into_iter()
         .find(|(area, _)| area.contains(at))
@@ -34,17 +33,13 @@ pub fn translate(app: &App, view: &ViewState, event: &MouseEvent) -> Option<Msg>
         MouseEventKind::ScrollUp if help => Some(Msg::Scroll(Pane::List, -WHEEL_ROWS)),
         MouseEventKind::ScrollDown => pane.map(|p| Msg::Scroll(p, WHEEL_ROWS)),
         MouseEventKind::ScrollUp => pane.map(|p| Msg::Scroll(p, -WHEEL_ROWS)),
-        MouseEventKind::Down(MouseButton::Left) if !help && app.overlay == Overlay::None => {
-            let (rows, offset, len) = match app.screen {
-                Screen::Skills => (areas.list_rows, view.list_offset, app.visible.len()),
-                Screen::Roots => (areas.roots_rows, view.roots_offset, app.deck.roots.len()),
-                Screen::Changed => (
-                    areas.changed_rows,
-                    view.changed_offset,
-                    app.changes.shown().len(),
-                ),
+        MouseEventKind::Down(MouseButton::Left) if !help && app.is_uncovered() => {
+            let (geometry, len) = match app.screen {
+                Screen::Skills => (panes.list, app.visible.len()),
+                Screen::Roots => (panes.roots, app.deck.roots.len()),
+                Screen::Changed => (panes.changed, app.changes.shown().len()),
             };
-            match row_at(rows, at, offset) {
+            match row_at(geometry.rows, at, geometry.offset) {
                 Some(index) if index < len => Some(Msg::Select(index)),
                 Some(_) => None,
                 None => pane.map(Msg::Focus),
@@ -62,6 +57,7 @@ fn row_at(rows: Rect, at: Position, offset: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tui::geometry::PaneGeometry;
     use ratatui::crossterm::event::KeyModifiers;
 
     fn mouse(kind: MouseEventKind, column: u16, row: u16) -> MouseEvent {
@@ -79,12 +75,15 @@ mod tests {
             visible: (0..50).collect(),
             ..App::default()
         };
-        let mut view = ViewState::default();
-        view.areas.list = Rect::new(0, 1, 30, 20);
-        view.areas.list_rows = Rect::new(1, 3, 28, 17);
-        view.areas.detail = Rect::new(30, 1, 50, 10);
-        view.areas.preview = Rect::new(30, 11, 50, 10);
-        view.list_offset = 10;
+        app.panes.list = PaneGeometry {
+            area: Rect::new(0, 1, 30, 20),
+            rows: Rect::new(1, 3, 28, 17),
+            page: 17,
+            offset: 10,
+            max: 0,
+        };
+        app.panes.detail.area = Rect::new(30, 1, 50, 10);
+        app.panes.preview.area = Rect::new(30, 11, 50, 10);
         let click = MouseEventKind::Down(MouseButton::Left);
         let cases = [
             (mouse(click, 5, 3), Some(Msg::Select(10))),
@@ -104,14 +103,14 @@ mod tests {
         ];
         for (event, want) in cases {
             assert_eq!(
-                format!("{:?}", translate(&app, &view, &event)),
+                format!("{:?}", translate(&app, &event)),
                 format!("{want:?}"),
                 "{event:?}"
             );
         }
         app.visible.truncate(12);
         assert!(
-            translate(&app, &view, &mouse(click, 5, 7)).is_none(),
+            translate(&app, &mouse(click, 5, 7)).is_none(),
             "below the last row"
         );
     }

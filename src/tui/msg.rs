@@ -7,13 +7,16 @@ use crate::scan::Progress;
 
 use super::changes::ChangeView;
 use super::diff::DiffView;
+use super::geometry::Laid;
 use super::import::{
     BundleView, ConflictView, DestinationView, ImportedView, PlaceView, RefusalView,
 };
 use super::model::Deck;
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// `Action::iter()` goes through them all (`Type` with the character `'\0'`), so the tests
+/// that try every action cannot leave a new one out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, strum::EnumIter)]
 pub enum Action {
     Quit,
     /// Close what is open, or step back; quits from the skill list.
@@ -97,6 +100,8 @@ pub enum Msg {
     Scroll(Pane, i32),
     /// The terminal changed size.
     Resized,
+    /// Where a frame just drawn put each pane, and how much of it showed.
+    Laid(Box<Laid>),
     ScanProgress(Progress),
     ScanDone(Box<Deck>),
     /// The skills that changed since their snapshots, found after a scan, or why they could

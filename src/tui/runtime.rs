@@ -21,7 +21,6 @@ use super::mouse;
 use super::msg::{Effect, Msg};
 use super::update::update;
 use super::view;
-use super::view_state::ViewState;
 use super::workers::import::{ImportSession, spawn_import};
 use super::workers::{self, tasks};
 use crate::roots::Machine;
@@ -74,7 +73,6 @@ impl MouseSwitch for NoMouse {
 pub struct Runtime<B: Backend> {
     terminal: Terminal<B>,
     app: App,
-    view: ViewState,
     machine: Machine,
     tx: Sender<Msg>,
     rx: Receiver<Msg>,
@@ -98,7 +96,6 @@ impl<B: Backend> Runtime<B> {
         Ok(Self {
             terminal,
             app,
-            view: ViewState::default(),
             machine,
             tx,
             rx,
@@ -160,7 +157,7 @@ impl<B: Backend> Runtime<B> {
                 .as_key_press_event()
                 .and_then(|key| keymap::resolve(self.app.mode(), &key))
                 .map(Msg::Action),
-            Event::Mouse(m) if self.app.mouse => mouse::translate(&self.app, &self.view, m),
+            Event::Mouse(m) if self.app.mouse => mouse::translate(&self.app, m),
             Event::Resize(..) => Some(Msg::Resized),
             _ => None,
         };
@@ -209,16 +206,19 @@ impl<B: Backend> Runtime<B> {
         true
     }
 
-    /// Draw a frame, and tell the app how much of each pane it showed.
+    /// Draw a frame, and tell the app, as a message, where it put each pane.
     ///
     /// # Errors
     /// When the terminal cannot be drawn on.
     pub fn draw(&mut self) -> io::Result<()> {
-        let (app, view) = (&self.app, &mut self.view);
+        let app = &self.app;
+        let mut laid = None;
         self.terminal
-            .draw(|frame| view::draw(frame, app, view))
+            .draw(|frame| laid = Some(view::draw(frame, app)))
             .map_err(|error| io::Error::other(error.to_string()))?;
-        self.app.viewport = self.view.viewport;
+        if let Some(laid) = laid {
+            self.dispatch(Msg::Laid(Box::new(laid)));
+        }
         Ok(())
     }
 

@@ -115,10 +115,10 @@ fn next_hunk_and_next_file_move_through_the_diff() {
         screen.press("n");
         assert_eq!(
             scroll(&screen),
-            hunks[0].min(screen.runtime.app().viewport.diff_max)
+            hunks[0].min(screen.runtime.app().panes.diff.max)
         );
         screen.press("]");
-        let second = files[1].row.min(screen.runtime.app().viewport.diff_max);
+        let second = files[1].row.min(screen.runtime.app().panes.diff.max);
         assert_eq!(scroll(&screen), second);
         screen.press("[");
         assert_eq!(scroll(&screen), files[0].row);

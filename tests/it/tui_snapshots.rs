@@ -3,8 +3,6 @@
 //! recorded with insta. Temporary paths and digests are filtered out of the snapshots; colour
 //! is checked cell by cell where it carries meaning.
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
@@ -14,8 +12,8 @@ use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::scan::Progress;
 use skilldeck::tui::app::{App, Setup};
+use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::msg::Msg;
-use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::theme::Theme;
 
 /// Snapshot the screen after `keys` on the demo machine, at both sizes.
@@ -77,31 +75,50 @@ fn message_overlay() {
     }
 }
 
+/// A failure that arrives while a path is being typed is drawn over the prompt, which is still
+/// there, with what was typed, once the message is closed.
+#[test]
+fn a_message_over_the_export_prompt() {
+    for size in SIZES {
+        let (_sandbox, mut screen) = demo(size);
+        screen.press("e-v2");
+        screen.send(Msg::Failed(
+            "The scan stopped: a worker thread panicked".to_owned(),
+        ));
+        settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("message_over_export_{}x{}", size.0, size.1),
+                screen.backend()
+            );
+        });
+        screen.press("\x1b");
+        let text = screen.text();
+        assert!(text.contains(".tar.gz-v2"), "{text}");
+        assert!(!text.contains("a worker thread panicked"), "{text}");
+    }
+}
+
 #[test]
 fn scan_in_progress() {
     for size in SIZES {
-        let terminal = Terminal::new(TestBackend::new(size.0, size.1)).unwrap();
         let tmp = tempfile::tempdir().unwrap();
-        let machine = roots::Machine::new(Environment::new(tmp.path()), tmp.path().to_path_buf());
-        let mut runtime = Runtime::new(
-            terminal,
+        let machine = roots::Machine::new(Environment::new(tmp.path()), tmp.path());
+        let mut screen = Headless::new(
+            headless::test_terminal(size.0, size.1),
             App::new(Setup::default()),
             machine,
-            Box::new(NoMouse),
         )
         .unwrap();
         // The scan's own messages are not taken in: the screen is the one of a scan under way.
-        runtime.start();
-        runtime.dispatch(Msg::ScanProgress(Progress {
-            done: 1200,
-            total: 4800,
-        }));
-        runtime.draw().unwrap();
+        screen.runtime.start();
+        screen
+            .send(Msg::ScanProgress(Progress {
+                done: 1200,
+                total: 4800,
+            }))
+            .unwrap();
         settings().bind(|| {
-            insta::assert_snapshot!(
-                format!("scanning_{}x{}", size.0, size.1),
-                runtime.terminal().backend()
-            );
+            insta::assert_snapshot!(format!("scanning_{}x{}", size.0, size.1), screen.backend());
         });
     }
 }
@@ -119,7 +136,7 @@ fn a_terminal_too_small_says_so() {
 fn no_skills_found() {
     for size in SIZES {
         let tmp = tempfile::tempdir().unwrap();
-        let machine = roots::Machine::new(Environment::new(tmp.path()), tmp.path().to_path_buf());
+        let machine = roots::Machine::new(Environment::new(tmp.path()), tmp.path());
         let screen = Screen::open(machine, Setup::default(), size);
         settings().bind(|| {
             insta::assert_snapshot!(format!("empty_{}x{}", size.0, size.1), screen.backend());
@@ -149,8 +166,8 @@ fn hostile_and_wide_text_is_sanitised() {
     );
     for size in SIZES {
         let setup = Setup::default();
-        let sandbox = roots::Machine::sandbox(&machine.home, &machine.system, &machine.start);
-        let mut screen = Screen::open(sandbox, setup, size);
+        let machine = roots::Machine::new(machine.env(), &machine.start);
+        let mut screen = Screen::open(machine, setup, size);
         screen.press("j");
         let text = screen.text();
         assert_no_controls(screen.buffer());

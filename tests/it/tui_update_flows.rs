@@ -5,13 +5,14 @@
 
 use std::path::PathBuf;
 
-use crate::common::deck::{deck, dir};
+use crate::common::deck::{deck, dir, every_action, laid, pane};
 use skilldeck::bundle::browse::FoundKind;
 use skilldeck::roots::{AgentId, Scope};
 use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
-use skilldeck::tui::app::{App, By, Loading, Overlay, Screen, Setup, Viewport};
+use skilldeck::tui::app::{App, By, Loading, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::diff::{Against, DiffView};
+use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::import::picker::EntryView;
 use skilldeck::tui::import::{
     BundleView, BundledSkillView, ConflictView, DestinationView, FileView, ImportedView, PlaceView,
@@ -21,6 +22,7 @@ use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::model::OwnerView;
 use skilldeck::tui::msg::{Action, Changes, Effect, ImportEvent, Msg};
 use skilldeck::tui::update::update;
+use strum::VariantArray;
 
 use Action::*;
 
@@ -96,15 +98,17 @@ fn loaded() -> App {
             text: Ok(vec!["# alpha".to_owned()]),
         },
     );
-    app.viewport = Viewport {
-        list_rows: 3,
-        changed_rows: 3,
-        diff_rows: 4,
-        diff_max: 12,
-        picker_rows: 5,
-        destination_rows: 4,
-        ..Viewport::default()
-    };
+    update(
+        &mut app,
+        laid(Panes {
+            list: pane(3, 0),
+            changed: pane(3, 0),
+            diff: pane(4, 12),
+            picker: pane(5, 0),
+            destination: pane(4, 0),
+            ..Panes::default()
+        }),
+    );
     app
 }
 
@@ -696,10 +700,8 @@ const CASES: &[Case] = &[
                 .collect()
         },
         check: |app, _| {
-            assert_eq!(
-                app.overlay,
-                Overlay::Message("alpha could not be read".to_owned())
-            );
+            assert_eq!(app.messages, ["alpha could not be read"]);
+            assert_eq!(app.mode(), Mode::Message);
         },
     },
     Case {
@@ -1166,38 +1168,138 @@ fn esc_cancels_every_step_before_the_install() {
     }
 }
 
+/// What the export prompt holds, when it is open.
+fn export_text(app: &App) -> Option<&str> {
+    match &app.overlay {
+        Overlay::Export(prompt) => Some(prompt.text.as_str()),
+        _ => None,
+    }
+}
+
+/// A failure from a worker, while the person types the archive's path: the message is shown
+/// over the prompt, which keeps what was typed and has the keys again once it is closed.
 #[test]
-fn every_new_action_is_handled_without_a_panic_in_every_mode() {
-    let actions = [
-        Quit,
-        Back,
-        Up,
-        Down,
-        PageDown,
-        Bottom,
-        Type('x'),
-        Erase,
-        CycleInstaller,
-        ShowChanged,
-        ShowRoots,
-        ShowSkills,
-        OpenDiff,
-        NextHunk,
-        PreviousHunk,
-        NextFile,
-        PreviousFile,
-        Snapshot,
-        Accept,
-        Restore,
-        Export,
-        Import,
-        Choose,
-        Parent,
-        ToggleSkill,
-        Confirm,
-        ToggleHelp,
+fn a_failure_over_the_export_prompt_keeps_what_was_typed() {
+    let failures = [
+        Msg::Failed("The scan stopped: boom".to_owned()),
+        Msg::TaskDone {
+            result: Err("beta could not be snapshotted".to_owned()),
+            rescan: false,
+        },
     ];
-    let starts: [fn() -> App; 7] = [
+    for failure in failures {
+        let mut app = loaded();
+        for msg in keys(&[Export, Erase, Erase, Type('x'), Type('z')]) {
+            update(&mut app, msg);
+        }
+        assert_eq!(export_text(&app), Some("~/work/alpha.tar.xz"));
+        let said = format!("{failure:?}");
+        update(&mut app, failure);
+        assert_eq!(app.messages.len(), 1, "{said}");
+        assert_eq!(app.mode(), Mode::Message, "{said}");
+        assert_eq!(export_text(&app), Some("~/work/alpha.tar.xz"), "{said}");
+        // The message has the keys while it is open: nothing is typed under it.
+        update(&mut app, Msg::Action(Type('q')));
+        assert_eq!(export_text(&app), Some("~/work/alpha.tar.xz"), "{said}");
+        update(&mut app, Msg::Action(Back));
+        assert!(app.messages.is_empty(), "{said}");
+        assert_eq!(app.mode(), Mode::Export, "{said}");
+        let effects = update(&mut app, Msg::Action(Choose));
+        assert_eq!(
+            effects,
+            [Effect::Export {
+                name: "alpha".to_owned(),
+                dir: dir("alpha"),
+                to: "~/work/alpha.tar.xz".to_owned(),
+            }],
+            "{said}"
+        );
+    }
+}
+
+/// A failure while the restore question is open: the question is still asked afterwards, and
+/// still restores.
+#[test]
+fn a_failure_over_the_restore_question_keeps_the_question() {
+    let mut app = diffing();
+    update(&mut app, Msg::Action(Restore));
+    let question = app.overlay.clone();
+    assert!(matches!(question, Overlay::Confirm(_)));
+    update(
+        &mut app,
+        Msg::Failed("The SKILL.md reader stopped".to_owned()),
+    );
+    assert_eq!(app.messages, ["The SKILL.md reader stopped"]);
+    assert_eq!(app.overlay, question);
+    assert_eq!(app.mode(), Mode::Message);
+    // Closing the message leaves the question as it was asked.
+    update(&mut app, Msg::Action(Back));
+    assert_eq!(app.overlay, question);
+    assert_eq!(app.mode(), Mode::Confirm);
+    let effects = update(&mut app, Msg::Action(Confirm));
+    assert_eq!(
+        effects,
+        [Effect::Restore {
+            name: "alpha".to_owned(),
+            dir: dir("alpha"),
+            snapshot: "snap-a".to_owned(),
+        }]
+    );
+}
+
+/// Messages wait their turn, the oldest shown first, over an import under way.
+#[test]
+fn messages_queue_over_an_import() {
+    let mut app = previewing();
+    update(&mut app, Msg::Failed("first".to_owned()));
+    update(
+        &mut app,
+        Msg::TaskDone {
+            result: Err("second".to_owned()),
+            rescan: false,
+        },
+    );
+    assert_eq!(app.messages, ["first", "second"]);
+    update(&mut app, Msg::Action(Back));
+    assert_eq!(app.messages, ["second"]);
+    assert_eq!(app.mode(), Mode::Message);
+    update(&mut app, Msg::Action(Back));
+    assert_eq!(app.mode(), Mode::Bundle);
+    assert_eq!(step(&app), &Step::Preview);
+}
+
+/// Every action (derived from the enum, so a new one is never left out), twice, from a state in
+/// every mode; and the states do reach every mode, so a new mode needs a start here.
+#[test]
+fn every_action_is_handled_without_a_panic_in_every_mode() {
+    let refused = || {
+        let mut app = picking();
+        update(&mut app, Msg::Action(Choose));
+        let refusal = event(
+            &app,
+            ImportEvent::Read(Err(RefusalView {
+                source: String::new(),
+                code: "no_skills".to_owned(),
+                sentence: String::new(),
+            })),
+        );
+        update(&mut app, refusal);
+        app
+    };
+    let imported = || {
+        let mut app = choosing_destination();
+        update(&mut app, Msg::Action(Choose));
+        let done = event(&app, ImportEvent::Done(Err("stopped".to_owned())));
+        update(&mut app, done);
+        app
+    };
+    let message = || {
+        let mut app = loaded();
+        update(&mut app, Msg::Action(Export));
+        update(&mut app, Msg::Failed("boom".to_owned()));
+        app
+    };
+    let starts: [fn() -> App; 10] = [
         || App::new(Setup::default()),
         loaded,
         diffing,
@@ -1205,15 +1307,29 @@ fn every_new_action_is_handled_without_a_panic_in_every_mode() {
         previewing,
         choosing_destination,
         || replacing(true),
+        refused,
+        imported,
+        message,
     ];
+    let actions = every_action();
+    let mut reached = std::collections::HashSet::new();
     for start in starts {
-        for first in actions {
-            for second in actions {
+        for &first in &actions {
+            for &second in &actions {
                 let mut app = start();
+                reached.insert(app.mode());
                 update(&mut app, Msg::Action(first));
+                reached.insert(app.mode());
                 update(&mut app, Msg::Action(second));
+                reached.insert(app.mode());
                 assert!(app.changes.selected <= app.changes.shown().len());
             }
         }
     }
+    let missed: Vec<Mode> = Mode::VARIANTS
+        .iter()
+        .copied()
+        .filter(|mode| !reached.contains(mode))
+        .collect();
+    assert!(missed.is_empty(), "no start reaches {missed:?}");
 }

@@ -8,6 +8,7 @@ use crate::text::human::ago;
 use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::diff::{Against, DiffView, jump};
+use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
 
 /// The changed skills arrived.
@@ -48,7 +49,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     if let Some(effects) = shared(app, action) {
         return effects;
     }
-    if let Some(rows) = rows_of(action, app.viewport.changed_rows) {
+    if let Some(rows) = rows_of(action, app.panes.changed.page) {
         return move_by(app, rows);
     }
     if action == Action::Back {
@@ -88,8 +89,9 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             warn(
                 app,
                 &format!(
-                    "{} is gone; R brings it back from its snapshot.",
-                    change.name
+                    "{} is gone; {} brings it back from its snapshot.",
+                    change.name,
+                    keymap::key_for(Mode::Changed, Action::Restore)
                 ),
             );
             Vec::new()
@@ -219,7 +221,7 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     if let Some(effects) = shared(app, action) {
         return effects;
     }
-    if let Some(rows) = rows_of(action, app.viewport.diff_rows) {
+    if let Some(rows) = rows_of(action, app.panes.diff.page) {
         return scroll_diff(app, rows);
     }
     let Some(state) = &app.diff else {
@@ -270,7 +272,7 @@ fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
-    let max = app.viewport.diff_max;
+    let max = app.panes.diff.max;
     if let Some(diff) = &mut app.diff {
         diff.scroll = step(diff.scroll.min(max), rows, max + 1);
     }
@@ -278,7 +280,7 @@ pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
 }
 
 fn set_scroll(app: &mut App, row: usize) {
-    let max = app.viewport.diff_max;
+    let max = app.panes.diff.max;
     if let Some(diff) = &mut app.diff {
         diff.scroll = row.min(max);
     }

@@ -8,6 +8,7 @@ use super::{note, rows_of, step, warn};
 use crate::tui::app::App;
 use crate::tui::diff::jump;
 use crate::tui::import::{Import, PickRow, Picker, PlaceView, Progress, Step};
+use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Effect, ImportEvent};
 
 use crate::bundle::browse::FoundKind;
@@ -125,16 +126,16 @@ fn back(app: &mut App) -> Vec<Effect> {
 
 fn page_rows(app: &App) -> usize {
     match app.import.as_ref().map(|i| &i.step) {
-        Some(Step::Picking) => app.viewport.picker_rows,
-        Some(Step::Replace { .. }) => app.viewport.diff_rows,
-        Some(Step::Destination) => app.viewport.destination_rows,
+        Some(Step::Picking) => app.panes.picker.page,
+        Some(Step::Replace { .. }) => app.panes.diff.page,
+        Some(Step::Destination) => app.panes.destination.page,
         _ => 1,
     }
 }
 
 /// Move the cursor of the step shown.
 pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
-    let max = app.viewport.diff_max;
+    let max = app.panes.diff.max;
     let Some(import) = &mut app.import else {
         return Vec::new();
     };
@@ -254,9 +255,10 @@ fn preview(app: &mut App, action: Action) -> Vec<Effect> {
             if import.chosen.iter().any(|c| *c) {
                 import.step = Step::Destination;
             } else {
+                let key = keymap::key_for(Mode::Bundle, Action::ToggleSkill);
                 warn(
                     app,
-                    "No skill is taken: Space takes the one under the cursor.",
+                    &format!("No skill is taken: {key} takes the one under the cursor."),
                 );
             }
             Vec::new()
@@ -289,7 +291,7 @@ fn install(app: &mut App, force: bool) -> Vec<Effect> {
 }
 
 fn jump_in_replacements(app: &mut App, action: Action) {
-    let max = app.viewport.diff_max;
+    let max = app.panes.diff.max;
     let Some(import) = &mut app.import else {
         return;
     };

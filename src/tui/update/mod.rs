@@ -35,6 +35,13 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             move_by(app, rows)
         }
         Msg::Resized => Vec::new(),
+        Msg::Laid(laid) => {
+            app.panes.take(&laid.panes);
+            if let Some(wrapped) = laid.wrapped {
+                app.wrapped = wrapped;
+            }
+            Vec::new()
+        }
         Msg::ScanProgress(progress) => {
             if matches!(app.scan, Scan::Running(_)) {
                 app.scan = Scan::Running(progress);
@@ -91,7 +98,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                     reason: message.clone(),
                 };
             }
-            app.overlay = Overlay::Message(message);
+            app.messages.push(message);
             Vec::new()
         }
         Msg::Signal(signal) => {
@@ -106,7 +113,8 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         return quit(app);
     }
     match app.mode() {
-        Mode::Help | Mode::Message => overlay(app, action),
+        Mode::Message => message(app, action),
+        Mode::Help => help(app, action),
         Mode::Confirm => confirm(app, action),
         Mode::Export => export_prompt(app, action),
         mode if mode.is_import() => import::act(app, action),
@@ -177,23 +185,26 @@ fn start_scan(app: &mut App) -> Vec<Effect> {
     vec![Effect::StartScan]
 }
 
-/// Help and messages: Esc closes, the moves scroll the help.
-fn overlay(app: &mut App, action: Action) -> Vec<Effect> {
-    match action {
-        Action::Back => app.overlay = Overlay::None,
-        Action::Up => scroll_help(app, -1),
-        Action::Down => scroll_help(app, 1),
-        Action::PageUp => scroll_help(app, -page(app.viewport.help_rows)),
-        Action::PageDown => scroll_help(app, page(app.viewport.help_rows)),
-        Action::Top => scroll_help(app, i32::MIN),
-        Action::Bottom => scroll_help(app, i32::MAX),
-        _ => {}
+/// A message: closing it shows the next one, or gives the keyboard back to what is under it.
+fn message(app: &mut App, action: Action) -> Vec<Effect> {
+    if action == Action::Back && !app.messages.is_empty() {
+        app.messages.remove(0);
+    }
+    Vec::new()
+}
+
+/// The help: Esc closes, the moves scroll it.
+fn help(app: &mut App, action: Action) -> Vec<Effect> {
+    match rows_of(action, app.panes.help.page) {
+        Some(rows) => scroll_help(app, rows),
+        None if action == Action::Back => app.overlay = Overlay::None,
+        None => {}
     }
     Vec::new()
 }
 
 fn scroll_help(app: &mut App, rows: i32) {
-    app.help_scroll = step(app.help_scroll, rows, app.viewport.help_max + 1);
+    app.help_scroll = step(app.help_scroll, rows, app.panes.help.max + 1);
 }
 
 /// A question: yes carries out what it asked about.
@@ -292,7 +303,7 @@ fn task_done(app: &mut App, result: Result<String, String>, rescan: bool) -> Vec
     app.tasks = app.tasks.saturating_sub(1);
     match result {
         Ok(text) => note(app, &text),
-        Err(text) => app.overlay = Overlay::Message(text),
+        Err(text) => app.messages.push(text),
     }
     let mut effects = changed::refresh_diff(app);
     if rescan && !matches!(app.scan, Scan::Running(_)) {
@@ -327,6 +338,8 @@ fn select(app: &mut App, index: usize) -> Vec<Effect> {
 /// The wheel: move what has the keyboard by `rows`.
 fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     match app.mode() {
+        // Nothing under a message moves while it is read.
+        Mode::Message => Vec::new(),
         Mode::Help => {
             scroll_help(app, rows);
             Vec::new()

@@ -135,10 +135,10 @@ fn narrowed(app: &mut App) -> Vec<Effect> {
 
 fn page_rows(app: &App) -> usize {
     match (app.screen, app.focus) {
-        (Screen::Roots, _) => app.viewport.roots_rows,
-        (_, Pane::List) => app.viewport.list_rows,
-        (_, Pane::Detail) => app.viewport.detail_rows,
-        (_, Pane::Preview) => app.viewport.preview_rows,
+        (Screen::Roots, _) => app.panes.roots.page,
+        (_, Pane::List) => app.panes.list.page,
+        (_, Pane::Detail) => app.panes.detail.page,
+        (_, Pane::Preview) => app.panes.preview.page,
     }
 }
 
@@ -154,11 +154,11 @@ pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
             follow_selection(app)
         }
         (_, Pane::Detail) => {
-            app.detail_scroll = step(app.detail_scroll, rows, app.viewport.detail_max + 1);
+            app.detail_scroll = step(app.detail_scroll, rows, app.panes.detail.max + 1);
             Vec::new()
         }
         (_, Pane::Preview) => {
-            app.preview_scroll = step(app.preview_scroll, rows, app.viewport.preview_max + 1);
+            app.preview_scroll = step(app.preview_scroll, rows, app.panes.preview.max + 1);
             Vec::new()
         }
     }

@@ -12,10 +12,10 @@ use crate::text::human::ago;
 use crate::text::width;
 use crate::tui::app::{App, Loading};
 use crate::tui::changes::{ChangeView, SinceView};
+use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Pane};
 use crate::tui::theme::{self, Theme};
-use crate::tui::view_state::{ViewState, keep_in_view};
 
 use super::{has_focus, pane};
 
@@ -24,10 +24,9 @@ const SINCE: usize = 29;
 /// The marker of a skill that is gone.
 const GONE_MARKER: &str = "✗";
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let [table, about] = Layout::vertical([Constraint::Fill(1), Constraint::Length(6)]).areas(area);
-    view.areas.changed = table;
     let changes = &app.changes;
     let mut title = vec![Span::styled(
         format!(" Changed since their snapshots: {} ", changes.shown().len()),
@@ -59,8 +58,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         head,
     );
     let rows = usize::from(rows_area.height);
-    view.viewport.changed_rows = rows;
-    view.areas.changed_rows = rows_area;
+    let mut geometry = PaneGeometry {
+        area: table,
+        rows: rows_area,
+        page: rows,
+        offset: app.panes.changed.offset,
+        max: 0,
+    };
     let note = match &changes.skills {
         Loading::Waiting => Some((
             "Comparing the skills with their snapshots…".to_owned(),
@@ -78,6 +82,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         Loading::Ready(_) => None,
     };
     if let Some((text, style)) = note {
+        laid.panes.changed = Some(geometry);
         frame.render_widget(
             Paragraph::new(Line::styled(text, style)).wrap(Wrap { trim: true }),
             rows_area,
@@ -85,12 +90,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         about_none(frame, about, theme);
         return;
     }
-    view.changed_offset = keep_in_view(view.changed_offset, changes.selected, rows);
+    geometry.offset = keep_in_view(geometry.offset, changes.selected, rows);
+    laid.panes.changed = Some(geometry);
     let shown = changes
         .shown()
         .iter()
         .enumerate()
-        .skip(view.changed_offset)
+        .skip(geometry.offset)
         .take(rows);
     for (y, (i, change)) in (rows_area.y..).zip(shown) {
         let selected = i == changes.selected;
@@ -159,20 +165,19 @@ fn about_change(frame: &mut Frame, area: Rect, change: &ChangeView, theme: &Them
         false,
         theme,
     );
-    let key = |action| keymap::key_for(Mode::Changed, action);
     let against = match (&change.since, &change.pristine) {
         (SinceView::Snapshot { id, .. } | SinceView::Gone { id, .. }, _) => format!(
             "Diffed against snapshot {id}: {} puts it back, {} keeps what is there now.",
-            key(Action::Restore),
-            key(Action::Accept)
+            keymap::key_for(Mode::Changed, Action::Restore),
+            keymap::key_for(Mode::Changed, Action::Accept)
         ),
         (SinceView::Installed { .. }, Some(_)) => format!(
             "No snapshot yet: diffed against the untouched copy its installer keeps; {} takes the first snapshot.",
-            key(Action::Accept)
+            keymap::key_for(Mode::Changed, Action::Accept)
         ),
         (SinceView::Installed { .. }, None) => format!(
             "No snapshot yet, and its installer keeps no copy to diff against; {} takes the first snapshot.",
-            key(Action::Accept)
+            keymap::key_for(Mode::Changed, Action::Accept)
         ),
     };
     let lines = vec![

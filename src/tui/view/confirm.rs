@@ -29,8 +29,8 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
     body.push(Line::from(vec![
         Span::styled(keymap::key_for(Mode::Confirm, Action::Confirm), theme.key),
         Span::styled(format!(" {}   ", question.yes), theme.dim),
-        Span::styled(keymap::key_for(Mode::Confirm, Action::Back), theme.key),
-        Span::styled(" or Esc: leave it as it is", theme.dim),
+        Span::styled(keymap::keys_for(Mode::Confirm, Action::Back), theme.key),
+        Span::styled(": leave it as it is", theme.dim),
     ]));
     frame.render_widget(Clear, box_area);
     frame.render_widget(

@@ -11,10 +11,10 @@ use ratatui::widgets::Paragraph;
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::model::{Entry, SkillView};
 use crate::tui::msg::Pane;
 use crate::tui::theme::{self, Theme};
-use crate::tui::view_state::ViewState;
 
 use super::{has_focus, pane};
 use crate::text::human::{ago, size};
@@ -24,7 +24,7 @@ const LABEL: usize = 10;
 /// Hex digits of a digest shown; enough to tell two apart at a glance.
 const DIGEST_DIGITS: usize = 12;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let block = pane(
         Line::styled(" Detail ", theme.title),
@@ -33,14 +33,21 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
     );
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    let mut geometry = PaneGeometry {
+        area,
+        rows: inner,
+        ..PaneGeometry::default()
+    };
     let Some(skill) = app.selected_skill() else {
+        laid.panes.detail = Some(geometry);
         return;
     };
     let lines = lines(skill, usize::from(inner.width), theme);
     let rows = usize::from(inner.height);
     let max = lines.len().saturating_sub(rows);
-    view.viewport.detail_rows = rows;
-    view.viewport.detail_max = max;
+    geometry.page = rows;
+    geometry.max = max;
+    laid.panes.detail = Some(geometry);
     let scroll = u16::try_from(app.detail_scroll.min(max)).unwrap_or(u16::MAX);
     frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
 }

@@ -14,13 +14,21 @@ use crate::text::human::ago;
 use crate::text::width;
 use crate::tui::app::{App, DiffState, Loading};
 use crate::tui::diff::{Against, DiffRow, DiffView, RowKind};
+use crate::tui::geometry::{Laid, PaneGeometry};
+use crate::tui::keymap::{self, Mode};
+use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
-use crate::tui::view_state::ViewState;
 
 use super::pane;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, laid: &mut Laid) {
     let theme = &app.theme;
+    let back = || {
+        Line::styled(
+            format!("{} goes back.", keymap::key_for(Mode::Diff, Action::Back)),
+            theme.dim,
+        )
+    };
     match &state.view {
         Loading::Waiting => {
             let block = pane(
@@ -40,7 +48,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, view: &
             let text = vec![
                 Line::styled(why.clone(), theme.warning),
                 Line::raw(""),
-                Line::styled("Esc goes back.", theme.dim),
+                back(),
             ];
             frame.render_widget(
                 Paragraph::new(text).block(block).wrap(Wrap { trim: true }),
@@ -59,12 +67,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, view: &
                         against_text(&diff.against)
                     )),
                     Line::raw(""),
-                    Line::styled("Esc goes back.", theme.dim),
+                    back(),
                 ];
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inner);
                 return;
             }
-            body(frame, inner, diff, state.scroll, theme, view);
+            body(frame, inner, diff, state.scroll, theme, laid);
         }
     }
 }
@@ -95,15 +103,15 @@ pub fn against_text(against: &Against) -> String {
     }
 }
 
-/// The changed files beside the diff itself, scrolled to `scroll`. Tells the view how many
-/// rows it showed and how far the diff can scroll.
+/// The changed files beside the diff itself, scrolled to `scroll`. Says how many rows it
+/// showed and how far the diff can scroll.
 pub fn body(
     frame: &mut Frame,
     area: Rect,
     diff: &DiffView,
     scroll: usize,
     theme: &Theme,
-    view: &mut ViewState,
+    laid: &mut Laid,
 ) {
     let files_width = (area.width / 4).clamp(18, 36);
     let [files, rows] = Layout::horizontal([Constraint::Length(files_width), Constraint::Fill(1)])
@@ -113,8 +121,13 @@ pub fn body(
     let first = scroll.min(max);
     file_list(frame, files, diff, first, theme);
     let shown = draw_rows(frame, rows, diff, first, theme);
-    view.viewport.diff_rows = shown;
-    view.viewport.diff_max = max;
+    laid.panes.diff = Some(PaneGeometry {
+        area,
+        rows,
+        page: shown,
+        offset: first,
+        max,
+    });
 }
 
 fn file_list(frame: &mut Frame, area: Rect, diff: &DiffView, first: usize, theme: &Theme) {

@@ -7,10 +7,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::tui::app::{App, Loading, Screen};
+use crate::tui::keymap::{self, Mode};
+use crate::tui::msg::Action;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
-    let tab = |key: &'static str, name: String, screen: Screen| {
+    // Each tab is named with the key that shows it from the other screens.
+    let tab = |key: String, name: String, screen: Screen| {
         let style = if app.screen == screen {
             theme.title.add_modifier(Modifier::REVERSED)
         } else {
@@ -22,13 +25,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ]
     };
     let mut spans = vec![Span::styled(" skilldeck ", theme.title), Span::raw(" ")];
-    spans.extend(tab("1", "Skills".to_owned(), Screen::Skills));
-    spans.extend(tab("2", "Roots".to_owned(), Screen::Roots));
+    spans.extend(tab(
+        keymap::key_for(Mode::Roots, Action::ShowSkills),
+        "Skills".to_owned(),
+        Screen::Skills,
+    ));
+    spans.extend(tab(
+        keymap::key_for(Mode::Skills, Action::ShowRoots),
+        "Roots".to_owned(),
+        Screen::Roots,
+    ));
     let changed = match &app.changes.skills {
         Loading::Ready(skills) => format!("Changed {}", skills.len()),
         _ => "Changed".to_owned(),
     };
-    spans.extend(tab("3", changed, Screen::Changed));
+    spans.extend(tab(
+        keymap::key_for(Mode::Skills, Action::ShowChanged),
+        changed,
+        Screen::Changed,
+    ));
     if let Some(banner) = &app.banner {
         spans.push(Span::styled(format!(" {banner}"), theme.warning));
     }

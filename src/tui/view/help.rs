@@ -2,33 +2,39 @@
 //! mean. Drawn over the screen, scrollable.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::{Constraint, Flex, Layout, Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph};
 
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::keymap;
+use crate::tui::geometry::{Laid, PaneGeometry};
+use crate::tui::keymap::{self, Mode};
 use crate::tui::model::Presence;
+use crate::tui::msg::Action;
 use crate::tui::theme::{self, Theme};
-use crate::tui::view_state::ViewState;
 
 use super::pane;
 
 /// The width of the keys column.
 const KEYS: usize = 16;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let box_area = centered(area, 84, area.height.saturating_sub(2));
     // The text is laid out for the inside of the box: two columns of border less.
     let lines = lines(usize::from(box_area.width.saturating_sub(2)), theme);
     let rows = usize::from(box_area.height.saturating_sub(2));
     let max = lines.len().saturating_sub(rows);
-    view.viewport.help_rows = rows;
-    view.viewport.help_max = max;
     let first = app.help_scroll.min(max);
+    laid.panes.help = Some(PaneGeometry {
+        area: box_area,
+        rows: box_area.inner(Margin::new(1, 1)),
+        page: rows,
+        offset: first,
+        max,
+    });
     let position = if max == 0 {
         String::new()
     } else {
@@ -86,7 +92,7 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
                 ratatui::style::Style::new(),
             );
         }
-        if title == keymap::Mode::Search.title() {
+        if title == Mode::Search.title() {
             row(
                 &mut out,
                 "letters".to_owned(),
@@ -138,7 +144,10 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
     );
     out.push(Line::raw(""));
     out.push(Line::styled(
-        "Mouse is off so the terminal can select text; m (or --mouse) turns it on.",
+        format!(
+            "Mouse is off so the terminal can select text; {} (or --mouse) turns it on.",
+            keymap::key_for(Mode::Skills, Action::ToggleMouse)
+        ),
         theme.dim,
     ));
     out

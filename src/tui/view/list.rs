@@ -9,11 +9,12 @@ use ratatui::text::{Line, Span};
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::{App, By, Filter, Scan};
+use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::keymap::{self, Mode};
 use crate::tui::model::SkillView;
 use crate::tui::model::Sort;
-use crate::tui::msg::Pane;
+use crate::tui::msg::{Action, Pane};
 use crate::tui::theme::{self, Theme};
-use crate::tui::view_state::{ViewState, keep_in_view};
 
 use super::{has_focus, pane, search};
 
@@ -21,7 +22,7 @@ use super::{has_focus, pane, search};
 const MARKS: usize = 6;
 const BADGE: usize = 7;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let focused = has_focus(app, Pane::List);
     let block = pane(title(app), focused, theme);
@@ -40,15 +41,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
     search::draw(frame, search_area, app);
 
     let rows = usize::from(rows_area.height);
-    view.viewport.list_rows = rows;
-    view.areas.list_rows = rows_area;
+    let mut geometry = PaneGeometry {
+        area,
+        rows: rows_area,
+        page: rows,
+        offset: app.panes.list.offset,
+        max: 0,
+    };
     if app.visible.is_empty() {
+        laid.panes.list = Some(geometry);
         let note = match app.scan {
-            Scan::Running(_) | Scan::NotStarted => "Reading skills…",
-            Scan::Done if app.deck.skills.is_empty() => {
-                "No skills found in any root (2 shows them)."
-            }
-            Scan::Done => "No skill matches (c clears the search and filters).",
+            Scan::Running(_) | Scan::NotStarted => "Reading skills…".to_owned(),
+            Scan::Done if app.deck.skills.is_empty() => format!(
+                "No skills found in any root ({} shows them).",
+                keymap::key_for(Mode::Skills, Action::ShowRoots)
+            ),
+            Scan::Done => format!(
+                "No skill matches ({} clears the search and filters).",
+                keymap::key_for(Mode::Skills, Action::ClearFilters)
+            ),
         };
         let note = ratatui::widgets::Paragraph::new(Line::styled(note, theme.dim))
             .wrap(ratatui::widgets::Wrap { trim: true })
@@ -58,12 +69,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         frame.render_widget(note, rows_area);
         return;
     }
-    view.list_offset = keep_in_view(view.list_offset, app.selected, rows);
+    geometry.offset = keep_in_view(geometry.offset, app.selected, rows);
+    laid.panes.list = Some(geometry);
     let shown = app
         .visible
         .iter()
         .enumerate()
-        .skip(view.list_offset)
+        .skip(geometry.offset)
         .take(rows);
     for (y, (position, &index)) in (rows_area.y..).zip(shown) {
         let selected = position == app.selected;

@@ -1,10 +1,13 @@
-//! A message box over the screen, for a failure the person should read before going on.
+//! A message box over everything, for a failure the person should read before going on; what
+//! it covers (a prompt being typed into, a question) is still there when it closes.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Clear, Paragraph, Wrap};
 
+use crate::tui::keymap::{self, Mode};
+use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
 use super::help::centered;
@@ -20,7 +23,13 @@ pub fn draw(frame: &mut Frame, area: Rect, text: &str, theme: &Theme) {
     let body = vec![
         Line::raw(text.to_owned()),
         Line::raw(""),
-        Line::styled("Enter or Esc closes this message.", theme.dim),
+        Line::styled(
+            format!(
+                "{} closes this message.",
+                keymap::keys_for(Mode::Message, Action::Back)
+            ),
+            theme.dim,
+        ),
     ];
     frame.render_widget(Clear, box_area);
     frame.render_widget(

@@ -1,5 +1,6 @@
-//! Drawing: the app's state onto a frame, one file per pane or overlay. Drawing reads the app
-//! and writes only the view state (scroll offsets, pane areas, wrapped text).
+//! Drawing: the app's state onto a frame, one file per pane or overlay. Drawing only reads the
+//! app; what it laid out (each pane's area, page, offset and furthest scroll, and the preview
+//! wrapped to its width) it hands back as a [`Laid`], which the runtime gives to `update`.
 
 mod changed;
 mod confirm;
@@ -21,22 +22,23 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 
-use super::app::{App, Overlay, Screen, Viewport};
-use super::msg::Pane;
+use super::app::{App, Overlay, Screen};
+use super::geometry::Laid;
+use super::keymap;
+use super::msg::{Action, Pane};
 use super::theme::Theme;
-use super::view_state::ViewState;
 
 /// The smallest terminal the app lays itself out in.
 pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 15;
 
-/// Draw the whole app.
-pub fn draw(frame: &mut Frame, app: &App, view: &mut ViewState) {
+/// Draw the whole app; what comes back is where it put each pane.
+pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     let area = frame.area();
-    view.viewport = Viewport::default();
+    let mut laid = Laid::default();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        too_small(frame, area, &app.theme);
-        return;
+        too_small(frame, area, app);
+        return laid;
     }
     let [top, body, status, bottom] = Layout::vertical([
         Constraint::Length(1),
@@ -47,26 +49,30 @@ pub fn draw(frame: &mut Frame, app: &App, view: &mut ViewState) {
     .areas(area);
     header::draw(frame, top, app);
     match (&app.diff, app.screen) {
-        (Some(diff), _) => diff::draw(frame, body, app, diff, view),
-        (None, Screen::Skills) => skills_screen(frame, body, app, view),
-        (None, Screen::Roots) => roots::draw(frame, body, app, view),
-        (None, Screen::Changed) => changed::draw(frame, body, app, view),
+        (Some(diff), _) => diff::draw(frame, body, app, diff, &mut laid),
+        (None, Screen::Skills) => skills_screen(frame, body, app, &mut laid),
+        (None, Screen::Roots) => roots::draw(frame, body, app, &mut laid),
+        (None, Screen::Changed) => changed::draw(frame, body, app, &mut laid),
     }
     footer::draw_status(frame, status, app);
     footer::draw_hints(frame, bottom, app);
     if let Some(import) = &app.import {
-        import::draw(frame, body, app, import, view);
+        import::draw(frame, body, app, import, &mut laid);
     }
     match &app.overlay {
         Overlay::None => {}
-        Overlay::Help => help::draw(frame, area, app, view),
-        Overlay::Message(text) => message::draw(frame, area, text, &app.theme),
+        Overlay::Help => help::draw(frame, area, app, &mut laid),
         Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
         Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
     }
+    // Messages are above everything, the overlay they arrived over included.
+    if let Some(text) = app.messages.first() {
+        message::draw(frame, area, text, &app.theme);
+    }
+    laid
 }
 
-fn skills_screen(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+fn skills_screen(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     // A wide terminal gives the list room for who installed each skill and the agents.
     let list = if area.width >= 110 { 50 } else { 40 };
     let [left, right] = Layout::horizontal([
@@ -76,12 +82,9 @@ fn skills_screen(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState)
     .areas(area);
     let [top, bottom] =
         Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
-    view.areas.list = left;
-    view.areas.detail = top;
-    view.areas.preview = bottom;
-    list::draw(frame, left, app, view);
-    detail::draw(frame, top, app, view);
-    preview::draw(frame, bottom, app, view);
+    list::draw(frame, left, app, laid);
+    detail::draw(frame, top, app, laid);
+    preview::draw(frame, bottom, app, laid);
 }
 
 /// A bordered pane, its border bright when it has the keyboard.
@@ -99,17 +102,21 @@ fn pane<'a>(title: Line<'a>, focused: bool, theme: &Theme) -> Block<'a> {
 
 /// Whether `pane` of the screen shown has the keyboard.
 fn has_focus(app: &App, pane: Pane) -> bool {
-    app.overlay == Overlay::None && app.import.is_none() && app.focus == pane
+    app.is_uncovered() && app.import.is_none() && app.focus == pane
 }
 
-fn too_small(frame: &mut Frame, area: Rect, theme: &Theme) {
+fn too_small(frame: &mut Frame, area: Rect, app: &App) {
+    let theme = &app.theme;
     let text = vec![
         Line::styled("The terminal is too small for skilldeck.", theme.title),
         Line::raw(format!(
             "It is {}×{}; skilldeck needs at least {MIN_WIDTH}×{MIN_HEIGHT}.",
             area.width, area.height
         )),
-        Line::raw("Make the window larger, or press q to quit."),
+        Line::raw(format!(
+            "Make the window larger, or press {} to quit.",
+            keymap::key_for(app.mode(), Action::Quit)
+        )),
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }

@@ -8,15 +8,19 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::width;
 use crate::tui::app::{App, Preview};
+use crate::tui::geometry::{Laid, LineKind, PaneGeometry, PreviewLine, WrappedPreview};
 use crate::tui::msg::Pane;
-use crate::tui::view_state::{LineKind, PreviewLine, ViewState, WrappedPreview};
 
 use super::{has_focus, pane};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let inner_width = usize::from(area.width.saturating_sub(2));
     let rows = usize::from(area.height.saturating_sub(2));
+    let mut geometry = PaneGeometry {
+        area,
+        ..PaneGeometry::default()
+    };
     let (position, body): (String, Vec<Line>) = match &app.preview {
         Preview::Empty => (String::new(), Vec::new()),
         Preview::Loading(_) => (
@@ -28,19 +32,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
             vec![Line::styled(reason.clone(), theme.warning)],
         ),
         Preview::Text { lines, .. } => {
-            if view.wrapped.version != app.preview_version || view.wrapped.width != inner_width {
-                view.wrapped = WrappedPreview {
-                    version: app.preview_version,
-                    width: inner_width,
-                    lines: wrap(lines, inner_width),
+            // The text is wrapped once per preview and width; the wrap made here is handed back
+            // with the layout, for the next frames to use.
+            let wrapped =
+                if app.wrapped.version == app.preview_version && app.wrapped.width == inner_width {
+                    &app.wrapped
+                } else {
+                    laid.wrapped.insert(WrappedPreview {
+                        version: app.preview_version,
+                        width: inner_width,
+                        lines: wrap(lines, inner_width),
+                    })
                 };
-            }
-            let total = view.wrapped.lines.len();
+            let total = wrapped.lines.len();
             let max = total.saturating_sub(rows);
-            view.viewport.preview_rows = rows;
-            view.viewport.preview_max = max;
+            geometry.page = rows;
+            geometry.max = max;
             let first = app.preview_scroll.min(max);
-            let shown = view.wrapped.lines[first..]
+            let shown = wrapped.lines[first..]
                 .iter()
                 .take(rows)
                 .map(|line| {
@@ -60,6 +69,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         ratatui::text::Span::styled(" SKILL.md ", theme.title),
         ratatui::text::Span::styled(position, theme.dim),
     ]);
+    laid.panes.preview = Some(geometry);
     let block = pane(title, has_focus(app, Pane::Preview), theme);
     // Lines are wrapped already; `Wrap` only matters for the short notes above.
     frame.render_widget(

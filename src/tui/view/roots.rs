@@ -10,20 +10,19 @@ use ratatui::widgets::Paragraph;
 use crate::roots::Scope;
 use crate::text::width;
 use crate::tui::app::App;
+use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::model::{Presence, RootView};
 use crate::tui::msg::Pane;
 use crate::tui::theme::{self, Theme};
-use crate::tui::view_state::{ViewState, keep_in_view};
 
 use super::{has_focus, pane};
 
 const SKILLS: usize = 6;
 const SCOPE: usize = 12;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let [table, about] = Layout::vertical([Constraint::Fill(1), Constraint::Length(7)]).areas(area);
-    view.areas.roots = table;
     let existing = app
         .deck
         .roots
@@ -58,16 +57,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, view: &mut ViewState) {
         head,
     );
     let rows = usize::from(rows_area.height);
-    view.viewport.roots_rows = rows;
-    view.areas.roots_rows = rows_area;
-    view.roots_offset = keep_in_view(view.roots_offset, app.root_selected, rows);
-    let shown = app
-        .deck
-        .roots
-        .iter()
-        .enumerate()
-        .skip(view.roots_offset)
-        .take(rows);
+    let offset = keep_in_view(app.panes.roots.offset, app.root_selected, rows);
+    laid.panes.roots = Some(PaneGeometry {
+        area: table,
+        rows: rows_area,
+        page: rows,
+        offset,
+        max: 0,
+    });
+    let shown = app.deck.roots.iter().enumerate().skip(offset).take(rows);
     for (y, (i, root)) in (rows_area.y..).zip(shown) {
         let style = if i == app.root_selected {
             theme.selected

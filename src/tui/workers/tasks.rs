@@ -54,7 +54,11 @@ pub fn make_diff(
         .map_err(|e| failed(&e))?
         .ok_or_else(|| {
             sanitize::line(&format!(
-                "No snapshot of {name} was taken, and its installer keeps no copy of it to compare with: s takes a snapshot now, and later changes can be diffed against it."
+                "No snapshot of {name} was taken, and its installer keeps no copy of it to compare with: {} takes a snapshot now, and later changes can be diffed against it.",
+                crate::tui::keymap::key_for(
+                    crate::tui::keymap::Mode::Diff,
+                    crate::tui::msg::Action::Snapshot
+                )
             ))
         })?;
     let against = match &baseline {

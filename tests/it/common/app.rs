@@ -1,23 +1,21 @@
-//! The app driven as the tests and the screenshots see it: its real runtime (scan, SKILL.md
-//! and task workers included) on a `TestBackend`, keys pressed one by one, every worker's
-//! answer awaited before the screen is read.
+//! The app driven as the tests see it: the library's headless driver (its real runtime, workers
+//! included, on a `TestBackend`), failing the test where the driver reports an error, and the
+//! demo machine and insta settings the screen tests share.
 
-use std::time::Duration;
+use std::ops::{Deref, DerefMut};
 
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::buffer::Buffer;
-use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 
 use skilldeck::demo::Sandbox;
 use skilldeck::roots;
-use skilldeck::tui::app::{App, Setup};
+use skilldeck::tui::app::Setup;
+use skilldeck::tui::headless::Headless;
 use skilldeck::tui::msg::Msg;
-use skilldeck::tui::runtime::{NoMouse, Runtime};
 use skilldeck::tui::theme::Theme;
 
+pub use skilldeck::tui::headless::PATIENCE;
+
 pub const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
-pub const PATIENCE: Duration = Duration::from_secs(30);
 
 pub fn settings() -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
@@ -33,68 +31,43 @@ pub fn settings() -> insta::Settings {
 }
 
 /// The app on a machine, with its first scan and preview done.
-pub struct Screen {
-    pub runtime: Runtime<TestBackend>,
-}
+pub struct Screen(Headless);
 
 impl Screen {
-    pub fn open(machine: roots::Machine, setup: Setup, (width, height): (u16, u16)) -> Self {
-        let terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
-        let app = App::new(setup);
-        let mut runtime = Runtime::new(terminal, app, machine, Box::new(NoMouse)).unwrap();
-        runtime.start();
-        assert!(runtime.settle(PATIENCE), "the scan did not finish");
-        runtime.draw().unwrap();
-        Self { runtime }
+    pub fn open(machine: roots::Machine, setup: Setup, size: (u16, u16)) -> Self {
+        Self(Headless::open(machine, setup, size).unwrap())
     }
 
     /// Press each key in turn: a character, or `\t` Tab, `\n` Enter, `\x1b` Esc.
     pub fn press(&mut self, keys: &str) -> &mut Self {
-        for c in keys.chars() {
-            let code = match c {
-                '\t' => KeyCode::Tab,
-                '\n' => KeyCode::Enter,
-                '\u{1b}' => KeyCode::Esc,
-                c => KeyCode::Char(c),
-            };
-            self.runtime
-                .handle(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-            assert!(self.runtime.settle(PATIENCE), "a worker did not answer");
-        }
-        self.runtime.draw().unwrap();
+        self.0.press(keys).unwrap();
         self
     }
 
     /// Press a key that is not a character (Backspace, an arrow).
     pub fn press_code(&mut self, code: KeyCode) -> &mut Self {
-        self.runtime
-            .handle(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-        assert!(self.runtime.settle(PATIENCE), "a worker did not answer");
-        self.runtime.draw().unwrap();
+        self.0.press_code(code).unwrap();
         self
     }
 
     pub fn send(&mut self, msg: Msg) -> &mut Self {
-        self.runtime.dispatch(msg);
-        self.runtime.draw().unwrap();
+        self.0.send(msg).unwrap();
         self
-    }
-
-    pub fn backend(&self) -> &TestBackend {
-        self.runtime.terminal().backend()
-    }
-
-    pub fn buffer(&self) -> &Buffer {
-        self.backend().buffer()
-    }
-
-    pub fn text(&self) -> String {
-        self.backend().to_string()
     }
 }
 
-pub fn demo_machine(sandbox: &Sandbox) -> roots::Machine {
-    sandbox.machine()
+impl Deref for Screen {
+    type Target = Headless;
+
+    fn deref(&self) -> &Headless {
+        &self.0
+    }
+}
+
+impl DerefMut for Screen {
+    fn deref_mut(&mut self) -> &mut Headless {
+        &mut self.0
+    }
 }
 
 pub fn demo(size: (u16, u16)) -> (Sandbox, Screen) {
@@ -109,6 +82,6 @@ pub fn demo_with(size: (u16, u16), theme: Theme) -> (Sandbox, Screen) {
         theme,
         work_dir: "~/src/acme-app".to_owned(),
     };
-    let screen = Screen::open(demo_machine(&sandbox), setup, size);
+    let screen = Screen::open(sandbox.machine(), setup, size);
     (sandbox, screen)
 }

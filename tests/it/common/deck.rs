@@ -6,7 +6,10 @@ use std::time::{Duration, SystemTime};
 
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Scope, Source};
+use skilldeck::tui::geometry::{Laid, PaneGeometry, Panes};
 use skilldeck::tui::model::{Deck, Presence, RootView, SkillView, Verdict};
+use skilldeck::tui::msg::{Action, Msg};
+use strum::IntoEnumIterator;
 
 pub fn skill(
     name: &str,
@@ -93,4 +96,32 @@ pub fn deck() -> Deck {
 
 pub fn dir(name: &str) -> PathBuf {
     PathBuf::from(format!("/skills/{name}"))
+}
+
+/// A pane as a drawn frame reports it: `page` rows shown, scrolling at most to `max`.
+pub fn pane(page: usize, max: usize) -> Option<PaneGeometry> {
+    Some(PaneGeometry {
+        page,
+        max,
+        ..PaneGeometry::default()
+    })
+}
+
+/// The message a drawn frame sends with these panes, as `update` takes it in.
+pub fn laid(panes: Panes<Option<PaneGeometry>>) -> Msg {
+    Msg::Laid(Box::new(Laid {
+        panes,
+        wrapped: None,
+    }))
+}
+
+/// Every action there is, from the enum itself so a new one cannot be left out; `Type` types an
+/// `x`.
+pub fn every_action() -> Vec<Action> {
+    Action::iter()
+        .map(|action| match action {
+            Action::Type(_) => Action::Type('x'),
+            action => action,
+        })
+        .collect()
 }

@@ -11,13 +11,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::text::human::size;
 use crate::text::width;
 use crate::tui::app::App;
+use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::import::{Import, RefusalView};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme;
-use crate::tui::view_state::{ViewState, keep_in_view};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
     let theme = &app.theme;
     let Some(bundle) = &import.bundle else {
         return;
@@ -126,8 +126,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mu
         lines.push(Line::styled(note.clone(), theme.dim));
     }
     let rows = usize::from(area.height);
-    view.bundle_offset = keep_in_view(view.bundle_offset, cursor_line, rows);
-    let offset = u16::try_from(view.bundle_offset).unwrap_or(u16::MAX);
+    let first = keep_in_view(app.panes.bundle.offset, cursor_line, rows);
+    laid.panes.bundle = Some(PaneGeometry {
+        area,
+        rows: area,
+        page: rows,
+        offset: first,
+        max: lines.len().saturating_sub(rows),
+    });
+    let offset = u16::try_from(first).unwrap_or(u16::MAX);
     frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), area);
 }
 

@@ -8,10 +8,10 @@ use ratatui::text::{Line, Span};
 use crate::roots::Scope;
 use crate::text::width;
 use crate::tui::app::App;
+use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::import::Import;
-use crate::tui::view_state::{ViewState, keep_in_view};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
     let theme = &app.theme;
     let [head, columns_head, list] = Layout::vertical([
         Constraint::Length(2),
@@ -45,14 +45,20 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mu
         columns_head,
     );
     let rows = usize::from(list.height);
-    view.viewport.destination_rows = rows;
-    view.destination_offset = keep_in_view(view.destination_offset, import.destination, rows);
+    let offset = keep_in_view(app.panes.destination.offset, import.destination, rows);
+    laid.panes.destination = Some(PaneGeometry {
+        area,
+        rows: list,
+        page: rows,
+        offset,
+        max: 0,
+    });
     let room = usize::from(list.width).saturating_sub(26);
     let shown = import
         .destinations
         .iter()
         .enumerate()
-        .skip(view.destination_offset)
+        .skip(offset)
         .take(rows);
     for (y, (i, destination)) in (list.y..).zip(shown) {
         let selected = i == import.destination;

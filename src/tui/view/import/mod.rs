@@ -14,15 +14,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Padding};
 
 use crate::tui::app::App;
+use crate::tui::geometry::Laid;
 use crate::tui::import::{Import, Step};
-use crate::tui::view_state::ViewState;
 
 use super::pane;
 
 /// The steps, as the title names them.
 const STEPS: [&str; 5] = ["pick", "preview", "destination", "install", "result"];
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
     let theme = &app.theme;
     // The import takes the screen's place while it is open.
     let box_area = area;
@@ -48,15 +48,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, view: &mu
     frame.render_widget(Clear, box_area);
     frame.render_widget(block, box_area);
     match &import.step {
-        Step::Picking => picker::draw(frame, inner, app, &import.picker, view),
-        Step::Preview => bundle::draw(frame, inner, app, import, view),
+        Step::Picking => picker::draw(frame, inner, app, &import.picker, laid),
+        Step::Preview => bundle::draw(frame, inner, app, import, laid),
         Step::Refused(refusal) => bundle::refused(frame, inner, app, refusal),
-        Step::Destination => destination::draw(frame, inner, app, import, view),
+        Step::Destination => destination::draw(frame, inner, app, import, laid),
         Step::Replace {
             conflicts,
             diff,
             scroll,
-        } => replace::draw(frame, inner, app, conflicts, diff, *scroll, view),
+        } => replace::draw(frame, inner, app, conflicts, diff, *scroll, laid),
         Step::Reading(source) => {
             progress::waiting(frame, inner, app, &format!("Reading {source}…"))
         }

@@ -10,10 +10,10 @@ use crate::bundle::browse::FoundKind;
 use crate::text::human::size;
 use crate::text::width;
 use crate::tui::app::App;
+use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::import::{PickRow, Picker};
-use crate::tui::view_state::{ViewState, keep_in_view};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, picker: &Picker, view: &mut ViewState) {
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, picker: &Picker, laid: &mut Laid) {
     let theme = &app.theme;
     let [folder, filter, note, list] = Layout::vertical([
         Constraint::Length(1),
@@ -60,18 +60,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, picker: &Picker, view: &mu
     frame.render_widget(explain, note);
     let rows = picker.rows();
     let height = usize::from(list.height);
-    view.viewport.picker_rows = height;
-    view.picker_offset = keep_in_view(view.picker_offset, picker.selected, height);
+    let offset = keep_in_view(app.panes.picker.offset, picker.selected, height);
+    laid.panes.picker = Some(PaneGeometry {
+        area,
+        rows: list,
+        page: height,
+        offset,
+        max: 0,
+    });
     let Some(place) = &picker.place else {
         return;
     };
     let columns = usize::from(list.width);
-    for (y, (i, row)) in (list.y..).zip(
-        rows.iter()
-            .enumerate()
-            .skip(view.picker_offset)
-            .take(height),
-    ) {
+    for (y, (i, row)) in (list.y..).zip(rows.iter().enumerate().skip(offset).take(height)) {
         let (name, detail, name_style) = match row {
             PickRow::ThisFolder => (
                 "./   read this folder as the bundle".to_owned(),

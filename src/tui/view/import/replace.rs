@@ -8,10 +8,10 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::App;
 use crate::tui::diff::DiffView;
+use crate::tui::geometry::Laid;
 use crate::tui::import::ConflictView;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
-use crate::tui::view_state::ViewState;
 
 pub fn draw(
     frame: &mut Frame,
@@ -20,7 +20,7 @@ pub fn draw(
     conflicts: &[ConflictView],
     diff: &DiffView,
     scroll: usize,
-    view: &mut ViewState,
+    laid: &mut Laid,
 ) {
     let theme = &app.theme;
     let forcible = conflicts.iter().all(|c| c.forcible);
@@ -60,5 +60,5 @@ pub fn draw(
     if diff.is_empty() {
         return;
     }
-    super::super::diff::body(frame, body, diff, scroll, theme, view);
+    super::super::diff::body(frame, body, diff, scroll, theme, laid);
 }
