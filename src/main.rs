@@ -7,7 +7,10 @@ use clap::Parser;
 use skilldeck::cli::{self, Cli};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return cli::refuse_arguments(&error),
+    };
     let result = if cli.opens_app() {
         skilldeck::launch::run(&cli.app, cli.project.as_deref())
     } else {

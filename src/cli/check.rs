@@ -67,7 +67,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 out,
                 "{label}  {}  {}",
                 skill.name,
-                human::path(&skill.dir, home, Unsafe::Kept)
+                human::path(&skill.dir, home, Unsafe::Escaped)
             );
         };
         for skill in &modified {
@@ -134,7 +134,7 @@ fn how_peer(state: State, owner: &Owner, home: &Path) -> String {
     let pristine = owner
         .pristine
         .as_deref()
-        .map_or_else(String::new, |p| human::path(p, home, Unsafe::Kept));
+        .map_or_else(String::new, |p| human::path(p, home, Unsafe::Escaped));
     let note = owner.note.as_deref().unwrap_or("");
     let said = match (state, owner.method) {
         (State::Modified, Some(Method::MarketplaceClone)) => {

@@ -9,6 +9,7 @@ use anstyle::{AnsiColor, Effects, Style};
 use crate::roots::Machine;
 use crate::snapshot::Store;
 use crate::snapshot::diff::{self, LineKind, Row};
+use crate::text::escape;
 
 use super::{Failure, Outcome, target};
 use crate::text::{Unsafe, human};
@@ -24,7 +25,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     if diff.is_empty() {
         super::print(&format!(
             "{} matches snapshot {} ({taken_at}).\n",
-            human::path(&dir, home, Unsafe::Kept),
+            human::path(&dir, home, Unsafe::Escaped),
             snapshot.id
         ))?;
         return Ok(Outcome::Done);
@@ -36,7 +37,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         "{}snapshot {} ({taken_at}) -> {} now: {} files changed, +{added} -{removed}{}",
         HEADER.render(),
         snapshot.id,
-        human::path(&dir, home, Unsafe::Kept),
+        human::path(&dir, home, Unsafe::Escaped),
         diff.files.len(),
         HEADER.render_reset()
     );
@@ -61,6 +62,8 @@ const ADDED: Style = Style::new().fg_color(Some(anstyle::Color::Ansi(AnsiColor::
 const FAINT: Style = Style::new().effects(Effects::DIMMED);
 
 /// One row with its style; the changed words of a changed line stand out in reverse video.
+/// Every piece of text from disk is escaped before the styles go round it, so a line that
+/// moves the cursor or erases shows those sequences instead of hiding another line.
 fn paint(out: &mut String, row: &Row<'_>) {
     let style = match row {
         Row::Note(_) => NOTE,
@@ -79,7 +82,7 @@ fn paint(out: &mut String, row: &Row<'_>) {
             out,
             "{}{}{}",
             style.render(),
-            row.text(),
+            escape::line(&row.text()),
             style.render_reset()
         );
         return;
@@ -91,13 +94,18 @@ fn paint(out: &mut String, row: &Row<'_>) {
         let _ = write!(
             out,
             "{}{}{}{}{}",
-            &line.text[at..range.start],
+            escape::line(&line.text[at..range.start]),
             strong.render(),
-            &line.text[range.clone()],
+            escape::line(&line.text[range.clone()]),
             strong.render_reset(),
             style.render()
         );
         at = range.end;
     }
-    let _ = write!(out, "{}{}", &line.text[at..], style.render_reset());
+    let _ = write!(
+        out,
+        "{}{}",
+        escape::line(&line.text[at..]),
+        style.render_reset()
+    );
 }

@@ -35,7 +35,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let packed = &exported.package;
     let mut text = format!(
         "Exported {} ({}, {} bytes) to {}",
-        human::path(&dir, machine.env.home(), Unsafe::Kept),
+        human::path(&dir, machine.env.home(), Unsafe::Escaped),
         count(packed.files, "file"),
         packed.archive.len(),
         args.output.display()

@@ -53,7 +53,7 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
                     .as_ref()
                     .map_or_else(|| "-".to_owned(), |o| o.installer.to_string()),
                 agents(skill),
-                human::path(&skill.dir, home, Unsafe::Kept),
+                human::path(&skill.dir, home, Unsafe::Escaped),
             ]
         })
         .collect();
@@ -74,14 +74,14 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
             out,
             "{} ({}):",
             skill.name,
-            human::path(&skill.dir, home, Unsafe::Kept)
+            human::path(&skill.dir, home, Unsafe::Escaped)
         );
         for shadowing in &skill.shadowed_by {
             let _ = writeln!(
                 out,
                 "  shadowed for {} by {}",
                 shadowing.agent,
-                human::path(&shadowing.winner, home, Unsafe::Kept)
+                human::path(&shadowing.winner, home, Unsafe::Escaped)
             );
         }
         if let Some(note) = note(skill) {

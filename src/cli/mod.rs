@@ -23,6 +23,7 @@ use clap::{Parser, Subcommand};
 use crate::operations::JournalError;
 use crate::roots::{Machine, NoHome};
 use crate::scan::{self, Inventory};
+use crate::text::escape;
 
 const AFTER_HELP: &str = "\
 Roots follow the agents' own variables: HOME, XDG_CONFIG_HOME, XDG_DATA_HOME, CLAUDE_CONFIG_DIR,
@@ -137,6 +138,19 @@ pub enum Outcome {
     Signalled(i32),
 }
 
+/// Print what clap made of arguments it could not parse (or the help and version it was asked
+/// for), and give its exit code. Its messages quote the arguments, which may hold anything a
+/// terminal acts on, so they are escaped like every other sentence; help and version are
+/// skilldeck's own text and keep their styling.
+pub fn refuse_arguments(error: &clap::Error) -> ExitCode {
+    if !error.use_stderr() {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    let _ = eprint(&error.to_string());
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
 /// The exit code the contract gives `result`, after telling the user of a failure.
 pub fn exit_code(result: Result<Outcome, Failure>) -> ExitCode {
     match result {
@@ -150,7 +164,7 @@ pub fn exit_code(result: Result<Outcome, Failure>) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(failure) => {
-            let _ = writeln!(io::stderr(), "skilldeck: {failure}");
+            let _ = eprint(&format!("skilldeck: {failure}\n"));
             ExitCode::from(failure.exit_code())
         }
     }
@@ -222,18 +236,20 @@ pub fn project_dir(given: Option<&Path>) -> Result<PathBuf, Failure> {
         .map_err(|error| Failure::Usage(format!("--project {}: {error}", dir.display())))
 }
 
-/// Write `text` to standard error.
+/// Write `text` for people to standard error, everything a terminal would act on escaped.
 fn eprint(text: &str) -> Result<(), Failure> {
     io::stderr()
         .lock()
-        .write_all(text.as_bytes())
+        .write_all(escape::lines(text).as_bytes())
         .map_err(Failure::Output)
 }
 
-/// Write `text` to standard output.
+/// Write `text` for people to standard output, everything a terminal would act on escaped.
+/// Every sentence and table of the command line leaves through here or [`eprint`], so no text
+/// from disk reaches a terminal raw; JSON leaves exact, through `json::print`.
 fn print(text: &str) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes())
+    out.write_all(escape::lines(text).as_bytes())
         .and_then(|()| out.flush())
         .map_err(Failure::Output)
 }

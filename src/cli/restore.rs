@@ -14,7 +14,7 @@ pub type Args = target::SnapshotOf;
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let store = Store::open(&machine.env);
     let (dir, snapshot) = args.resolve(machine, &store)?;
-    let shown = human::path(&dir, machine.env.home(), Unsafe::Kept);
+    let shown = human::path(&dir, machine.env.home(), Unsafe::Escaped);
     let done = restore::restore(machine, &dir, Some(&snapshot.id))?;
     let text = match done.restored {
         None => {

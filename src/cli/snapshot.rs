@@ -72,7 +72,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     "{verb}  {}  {}  {}",
                     taken.snapshot.skill_name(),
                     taken.snapshot.id,
-                    human::path(&info.dir, home, Unsafe::Kept)
+                    human::path(&info.dir, home, Unsafe::Escaped)
                 );
                 if info.truncated {
                     out.push_str("  (truncated: only SKILL.md kept, the skill is over 50 MiB)");
@@ -86,7 +86,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 let _ = writeln!(
                     out,
                     "skipped    {}: not a skill folder",
-                    human::path(&dir, home, Unsafe::Kept)
+                    human::path(&dir, home, Unsafe::Escaped)
                 );
             }
             Attempt::Failed(error) => failed.push(error),
@@ -122,7 +122,7 @@ fn named_by_arguments(args: &[String], machine: &Machine) -> (Vec<PathBuf>, Outc
     for arg in args {
         let found = target::matching(&inventory, arg);
         if found.is_empty() {
-            eprintln!("skilldeck: no skill is named {arg}");
+            let _ = super::eprint(&format!("skilldeck: no skill is named {arg}\n"));
             outcome = Outcome::Negative;
         }
         for skill in found {

@@ -127,7 +127,7 @@ fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> Str
                 row.id.to_owned(),
                 row.taken_at.clone(),
                 state,
-                human::path(&snapshot.info.dir, home, Unsafe::Kept),
+                human::path(&snapshot.info.dir, home, Unsafe::Escaped),
             ]
         })
         .collect();

@@ -8,6 +8,7 @@ use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
 
 use super::frontmatter::{Frontmatter, FrontmatterError};
+use crate::text::escape;
 
 pub const MAX_NAME_CHARS: usize = 64;
 pub const MAX_DESCRIPTION_CHARS: usize = 1024;
@@ -68,6 +69,9 @@ pub enum Lint {
         field: String,
         readers: &'static str,
     },
+    /// The field holds characters a terminal acts on or a reader cannot see, which an agent
+    /// passes to its model as they are.
+    HiddenCharacters(&'static str),
 }
 
 impl fmt::Display for Lint {
@@ -110,6 +114,9 @@ impl fmt::Display for Lint {
                 fields.join(", "),
                 SPEC_FIELDS.join(", ")
             ),
+            Lint::HiddenCharacters(field) => {
+                write!(f, "the {field} holds invisible or control characters")
+            }
             Lint::AgentField { field, readers } => write!(
                 f,
                 "field '{field}' is not in the specification ({readers} reads it; other agents ignore it)"
@@ -118,10 +125,24 @@ impl fmt::Display for Lint {
     }
 }
 
+/// Whether `text` holds a control character other than a line break or a tab (which a YAML
+/// block keeps), or an invisible formatting character.
+fn has_hidden_characters(text: &str) -> bool {
+    text.chars()
+        .any(|c| (c.is_control() && c != '\n' && c != '\t') || escape::is_invisible(c))
+}
+
 /// Every rule `frontmatter` breaks for a skill in the directory named `dir_name`.
 pub fn lint(frontmatter: &Frontmatter, dir_name: &str) -> Vec<Lint> {
     let mut found = Vec::new();
     lint_name(frontmatter.fields.get("name"), dir_name, &mut found);
+    for field in ["name", "description"] {
+        if let Some(Value::String(text)) = frontmatter.fields.get(field)
+            && has_hidden_characters(text)
+        {
+            found.push(Lint::HiddenCharacters(field));
+        }
+    }
     match frontmatter.fields.get("description") {
         None => found.push(Lint::MissingField("description")),
         Some(Value::String(text)) if text.trim().is_empty() => {
@@ -209,6 +230,35 @@ mod tests {
         let yaml =
             "name: pdf-tools\ndescription: Reads PDFs.\nlicense: MIT\nmetadata:\n  author: me\n";
         assert_eq!(lints(yaml, "pdf-tools"), []);
+    }
+
+    #[test]
+    fn hidden_characters_in_the_name_or_description_are_a_finding() {
+        let hidden = Lint::HiddenCharacters("description");
+        for description in [
+            r#""Reads \e]0;title\a PDFs.""#,
+            r#""Reads \u202e fdp.exe""#,
+            r#""zero\u200bwidth""#,
+            r#""a bell \a""#,
+            r#""c1 \x9b2J""#,
+        ] {
+            let found = lints(&format!("name: pdf\ndescription: {description}\n"), "pdf");
+            assert!(found.contains(&hidden), "{description}: {found:?}");
+        }
+        for fine in [
+            "\"two\\nlines\\tand a tab\"",
+            "|\n  a block\n  of lines\n",
+            "Café, 日本語",
+        ] {
+            let found = lints(&format!("name: pdf\ndescription: {fine}\n"), "pdf");
+            assert!(!found.contains(&hidden), "{fine}: {found:?}");
+        }
+        let found = lints("name: \"pdf\\e[2J\"\ndescription: ok\n", "pdf");
+        assert!(found.contains(&Lint::HiddenCharacters("name")), "{found:?}");
+        assert_eq!(
+            hidden.to_string(),
+            "the description holds invisible or control characters"
+        );
     }
 
     #[test]

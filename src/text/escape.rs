@@ -12,6 +12,20 @@ pub fn line(text: &str) -> String {
     out
 }
 
+/// Text of several lines, each written as [`line()`] writes it, the line breaks kept: what the
+/// command line prints for people passes through this last, so nothing from disk reaches the
+/// terminal raw whatever path it took into the output.
+pub fn lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (index, part) in text.split('\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        push_line(&mut out, part);
+    }
+    out
+}
+
 /// A name read as bytes (an archive member's), as [`line()`] writes it, with each byte that is
 /// not UTF-8 written as `\xNN`.
 pub fn bytes(raw: &[u8]) -> String {
@@ -68,6 +82,16 @@ pub fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_keep_their_breaks_and_lose_everything_else() {
+        assert_eq!(
+            lines("a\u{1b}]0;t\u{7}\nb\r\n\tc\n"),
+            "a\\u{1b}]0;t\\u{7}\nb\\u{d}\n\\u{9}c\n"
+        );
+        assert_eq!(lines("plain\n\nlines"), "plain\n\nlines");
+        assert_eq!(lines("\u{9b}2J\u{200b}"), "\\u{9b}2J\\u{200b}");
+    }
 
     #[test]
     fn names_are_shown_without_anything_a_terminal_acts_on() {

@@ -25,10 +25,8 @@ pub enum Unsafe {
     /// Dropped, as [`sanitize::line`] does: for text the app draws.
     Dropped,
     /// Written visibly, as [`escape::line`] does: for text printed as it is, where the reader
-    /// must see what a name really holds.
+    /// must see what a name really holds (the command line, refusals).
     Escaped,
-    /// Left in. Only the command line's human output does this, until it escapes everything.
-    Kept,
 }
 
 impl Unsafe {
@@ -37,7 +35,6 @@ impl Unsafe {
         match self {
             Unsafe::Dropped => sanitize::line(text),
             Unsafe::Escaped => escape::line(text),
-            Unsafe::Kept => text.to_owned(),
         }
     }
 }
@@ -51,7 +48,6 @@ mod tests {
         let text = "a\u{1b}[2Jb\u{202e}c";
         assert_eq!(Unsafe::Dropped.apply(text), "abc");
         assert_eq!(Unsafe::Escaped.apply(text), "a\\u{1b}[2Jb\\u{202e}c");
-        assert_eq!(Unsafe::Kept.apply(text), text);
     }
 
     #[test]

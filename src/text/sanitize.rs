@@ -19,6 +19,20 @@ pub fn line(text: &str) -> String {
     lines(text).join(" ")
 }
 
+/// A name (a skill's, a bundle's) as the app draws it: as it is when it holds nothing a
+/// terminal acts on or a reader cannot see, else escaped whole, so a name is never drawn as
+/// another name it is not (as dropping its hidden characters would).
+pub fn name(text: &str) -> String {
+    if text
+        .chars()
+        .any(|c| c.is_control() || super::escape::is_invisible(c))
+    {
+        super::escape::line(text)
+    } else {
+        text.to_owned()
+    }
+}
+
 /// Text as display-safe lines.
 pub fn lines(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -160,6 +174,15 @@ fn skip_until_final(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_that_would_draw_as_another_is_shown_escaped() {
+        assert_eq!(name("pdf-tools"), "pdf-tools");
+        assert_eq!(name("日本語"), "日本語");
+        assert_eq!(name("pdf\u{1b}[2J"), "pdf\\u{1b}[2J");
+        assert_eq!(name("pd\u{200b}f"), "pd\\u{200b}f");
+        assert_eq!(name("a\tb"), "a\\u{9}b");
+    }
 
     #[test]
     fn escape_sequences_go_whole() {

@@ -89,7 +89,7 @@ pub fn views(
                 |s| s.name.clone(),
             );
             ChangeView {
-                name: sanitize::line(&name),
+                name: sanitize::name(&name),
                 dir: change.dir.clone(),
                 shown_dir: human::path(&change.dir, home, Unsafe::Dropped),
                 source: skill.map(|s| s.source),

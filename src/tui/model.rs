@@ -287,7 +287,7 @@ impl Counts {
 }
 
 fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
-    let name = sanitize::line(&skill.name);
+    let name = sanitize::name(&skill.name);
     let verdicts = skill
         .agents
         .iter()

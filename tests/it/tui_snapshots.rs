@@ -176,6 +176,8 @@ fn hostile_and_wide_text_is_sanitised() {
         assert!(text.contains("RED tabbed evil"), "{text}");
         assert!(text.contains("indented after"), "{text}");
         assert!(!text.contains("[2J") && !text.contains("]0;"), "{text}");
+        // What was dropped is not hidden: the skill says its description holds such characters.
+        assert!(text.contains("the description holds invisible"), "{text}");
         settings().bind(|| {
             insta::assert_snapshot!(format!("sanitised_{}x{}", size.0, size.1), screen.backend());
         });
@@ -295,4 +297,34 @@ fn the_mouse_is_off_until_turned_on() {
     assert!(screen.runtime.app().mouse);
     assert!(screen.runtime.handle(&click));
     assert_eq!(screen.runtime.app().selected, 1);
+}
+
+/// A skill whose name holds what a terminal acts on is listed with it escaped, so it is never
+/// drawn as the name of another skill.
+#[test]
+fn a_hostile_name_is_drawn_escaped_not_as_another_name() {
+    let machine = crate::common::Machine::new();
+    let skills = machine.home.join(".claude/skills");
+    for (folder, name) in [
+        ("pdf\u{200b}", "pdf\\u200b"),
+        ("tidy\u{1b}[2J", "tidy\\e[2J"),
+    ] {
+        crate::common::write_files(
+            &skills.join(folder),
+            &[(
+                "SKILL.md",
+                &format!("---\nname: \"{name}\"\ndescription: ok\n---\n"),
+            )],
+        );
+    }
+    crate::common::write_files(
+        &skills.join("pdf"),
+        &[("SKILL.md", "---\nname: pdf\ndescription: ok\n---\n")],
+    );
+    let on = roots::Machine::new(machine.env(), &machine.start);
+    let screen = Screen::open(on, Setup::default(), (120, 40));
+    assert_no_controls(screen.buffer());
+    let text = screen.text();
+    assert!(text.contains("pdf\\u{200b}"), "{text}");
+    assert!(text.contains("tidy\\u{1b}[2J"), "{text}");
 }

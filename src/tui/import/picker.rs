@@ -37,7 +37,7 @@ impl PlaceView {
                 .entries
                 .into_iter()
                 .map(|found| {
-                    let name = sanitize::line(&found.name);
+                    let name = sanitize::name(&found.name);
                     EntryView {
                         key: name.to_lowercase(),
                         name,

@@ -51,7 +51,7 @@ impl BundleView {
                 .map(|skill| BundledSkillView {
                     // Kept as the bundle has it: the install is asked for skills by this name.
                     name: skill.name.clone(),
-                    shown_name: sanitize::line(&skill.name),
+                    shown_name: sanitize::name(&skill.name),
                     description: skill.declared.description.as_deref().map(sanitize::line),
                     files: skill
                         .files
@@ -137,7 +137,7 @@ impl ImportedView {
             skills: installed
                 .iter()
                 .map(|skill| ImportedSkill {
-                    name: sanitize::line(&skill.name),
+                    name: sanitize::name(&skill.name),
                     action: skill.action,
                     shown_dir: human::path(&skill.dir, home, Unsafe::Dropped),
                 })

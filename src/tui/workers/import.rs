@@ -227,7 +227,7 @@ impl Worker {
                 }
             }
             conflicts.push(ConflictView {
-                name: sanitize::line(&skill.name),
+                name: sanitize::name(&skill.name),
                 shown_dir,
                 why,
                 forcible: conflict.forcible,
