@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::roots::Machine;
-use crate::snapshot::export::{self, Export, ExportError};
+use crate::snapshot::export::{self, Export, ExportError, Unscanned};
 
 use super::paths;
 
@@ -29,8 +29,23 @@ pub fn export(
     to: &Path,
     replace: bool,
 ) -> Result<Exported, ExportError> {
+    export_with(machine, dir, to, replace, Unscanned::LeaveOut)
+}
+
+/// [`export`], with the files that could not be scanned (and `.env` files) left out or packed
+/// as `unscanned` says; the app always leaves them out, the command line packs them on request.
+///
+/// # Errors
+/// As [`export`].
+pub fn export_with(
+    machine: &Machine,
+    dir: &Path,
+    to: &Path,
+    replace: bool,
+    unscanned: Unscanned,
+) -> Result<Exported, ExportError> {
     let path = paths::typed(machine, to);
-    let package = export::export(dir)?;
+    let package = export::export_with(dir, unscanned)?;
     package.write_to(&path, replace)?;
     Ok(Exported { path, package })
 }

@@ -167,8 +167,20 @@ pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to
                     1 => "1 secret removed".to_owned(),
                     n => format!("{n} secrets removed"),
                 };
+                // The app has no way to ask for them, so it says how to get them.
+                let left_out = match exported.package.left_out.len() {
+                    0 => String::new(),
+                    n => format!(
+                        " {} left out that could not be scanned or hold secrets; `skilldeck export` lists them.",
+                        if n == 1 {
+                            "1 file".to_owned()
+                        } else {
+                            format!("{n} files")
+                        }
+                    ),
+                };
                 Ok(sanitize::line(&format!(
-                    "Exported {name} ({} files, {} bytes) to {}; {secrets}.",
+                    "Exported {name} ({} files, {} bytes) to {}; {secrets}.{left_out}",
                     exported.package.files,
                     exported.package.archive.len(),
                     shown_path(&exported.path, home)
