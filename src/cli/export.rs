@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::operations::export;
 use crate::roots::Machine;
 use crate::snapshot::Store;
+use crate::snapshot::export::Unscanned;
 
 use super::{Failure, Outcome, target};
 use crate::text::Unsafe;
@@ -23,6 +24,12 @@ pub struct Args {
     /// Replace a file already at the output path (only once the new export is whole)
     #[arg(long)]
     force: bool,
+
+    /// Also pack the files that could not be scanned for secrets (binary, compressed or
+    /// encoded), as they are, and .env files, redacted; a file found to hold a secret that
+    /// cannot be removed is left out all the same
+    #[arg(long)]
+    include_unscanned: bool,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -31,7 +38,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     // Relative to where the command was run, which --project does not move.
     let output = std::path::absolute(&args.output)
         .map_err(|error| Failure::Usage(format!("-o {}: {error}", args.output.display())))?;
-    let exported = export::export(machine, &dir, &output, args.force)?;
+    let unscanned = if args.include_unscanned {
+        Unscanned::Include
+    } else {
+        Unscanned::LeaveOut
+    };
+    let exported = export::export(machine, &dir, &output, args.force, unscanned)?;
     let packed = &exported.package;
     let mut text = format!(
         "Exported {} ({}, {} bytes) to {}",
@@ -49,6 +61,30 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         ));
         for (path, rule) in &packed.redacted {
             text.push_str(&format!("  {path}: {rule}\n"));
+        }
+    }
+    if !packed.left_out.is_empty() {
+        let optional = packed.left_out.iter().any(|(_, why)| why.may_be_included());
+        text.push_str(&format!(
+            "{} left out{}:\n",
+            count(packed.left_out.len(), "file"),
+            if optional {
+                " (--include-unscanned packs all but those holding a secret)"
+            } else {
+                ""
+            }
+        ));
+        for (path, why) in &packed.left_out {
+            text.push_str(&format!("  {path}: {why}\n"));
+        }
+    }
+    if !packed.unscanned.is_empty() {
+        text.push_str(&format!(
+            "{} packed as --include-unscanned asked:\n",
+            count(packed.unscanned.len(), "file")
+        ));
+        for (path, why) in &packed.unscanned {
+            text.push_str(&format!("  {path}: {why}\n"));
         }
     }
     super::print(&text)?;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::roots::Machine;
-use crate::snapshot::export::{self, Export, ExportError};
+use crate::snapshot::export::{self, Export, ExportError, Unscanned};
 
 use super::paths;
 
@@ -18,7 +18,9 @@ pub struct Exported {
 }
 
 /// Export the skill folder `dir` to `to`, as typed (`~/` is the home folder, a relative path
-/// is taken from the machine's project folder).
+/// is taken from the machine's project folder), with the files that could not be scanned (and
+/// `.env` files) left out or packed as `unscanned` says: the app always leaves them out, the
+/// command line packs them on request.
 ///
 /// # Errors
 /// [`ExportError::Exists`] when a file is at `to` and `replace` is false; any other
@@ -28,9 +30,10 @@ pub fn export(
     dir: &Path,
     to: &Path,
     replace: bool,
+    unscanned: Unscanned,
 ) -> Result<Exported, ExportError> {
     let path = paths::typed(machine, to);
-    let package = export::export(dir)?;
+    let package = export::export_with(dir, unscanned)?;
     package.write_to(&path, replace)?;
     Ok(Exported { path, package })
 }

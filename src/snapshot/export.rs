@@ -4,8 +4,12 @@
 //! Files are taken as a snapshot takes them ([`walk`](super::walk)), sorted by path, each as a
 //! regular entry with mtime 0, no owner, mode 0644 or 0755, PAX records for what a ustar header
 //! cannot hold; so the same content always gives the same bytes. Every file is scanned by
-//! [`redact`](super::redact) and the export fails closed: a file that cannot be read or cleaned
-//! fails it. An archive over [`EXPORT_BOUND`] is refused. Nothing on disk is changed.
+//! [`redact`](super::redact). What cannot be cleaned is left out of the package and listed
+//! with why: a file holding a secret the redaction cannot cut out, always; a file it could not
+//! read through (binary, compressed, encoded) and a `.env` file, unless the user asks for them
+//! ([`Unscanned::Include`]). A file that cannot be read fails the export, and so does a
+//! `SKILL.md` that would be left out, since a package without one is no skill. An archive over
+//! [`EXPORT_BOUND`] is refused. Nothing on disk is changed.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -14,7 +18,9 @@ use flate2::{Compression, GzBuilder};
 
 use crate::fs::{At, Links, open_regular, set_mode};
 
-use super::redact::{SecretInBinary, redact};
+use crate::skill::SKILL_FILE;
+
+use super::redact::{Withheld, redact, secret_file};
 use super::walk::Listing;
 use super::{COPY_BOUND, SnapshotError};
 
@@ -38,11 +44,8 @@ pub enum ExportError {
         EXPORT_BOUND >> 20
     )]
     ArchiveTooLarge { dir: PathBuf, size: u64 },
-    #[error("{path} could not be exported: {source}")]
-    Secret {
-        path: String,
-        source: SecretInBinary,
-    },
+    #[error("{SKILL_FILE} could not be exported: it is {0}")]
+    Definition(Withheld),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
     #[error("{} could not be written: {source}", .path.display())]
@@ -61,12 +64,22 @@ impl ExportError {
         match self {
             ExportError::SkillTooLarge { .. }
             | ExportError::ArchiveTooLarge { .. }
-            | ExportError::Secret { .. }
+            | ExportError::Definition(_)
             | ExportError::Exists(_) => true,
             ExportError::Snapshot(error) => error.is_refusal(),
             ExportError::Write { .. } => false,
         }
     }
+}
+
+/// What becomes of the files the redaction could not read through, and of `.env` files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unscanned {
+    /// Left out of the package and listed: what nobody asked for does not leave.
+    LeaveOut,
+    /// Packed, as they are (a `.env` file redacted like any text), and listed: the user asked.
+    /// A file holding a secret that cannot be cut out is left out all the same.
+    Include,
 }
 
 /// A packed skill.
@@ -76,14 +89,27 @@ pub struct Export {
     pub archive: Vec<u8>,
     /// Each secret removed: the file and the rule that found it.
     pub redacted: Vec<(String, &'static str)>,
+    /// Each file of the skill not in the package, and why.
+    pub left_out: Vec<(String, Withheld)>,
+    /// Each file packed although it could not be read through, because the user asked.
+    pub unscanned: Vec<(String, Withheld)>,
+    /// How many files the package holds.
     pub files: usize,
 }
 
-/// Pack the skill folder at `dir`.
+/// Pack the skill folder at `dir`, leaving out what could not be scanned.
 ///
 /// # Errors
 /// [`ExportError`] says why; nothing is written.
 pub fn export(dir: &Path) -> Result<Export, ExportError> {
+    export_with(dir, Unscanned::LeaveOut)
+}
+
+/// Pack the skill folder at `dir`, with what could not be scanned as `unscanned` says.
+///
+/// # Errors
+/// [`ExportError`] says why; nothing is written.
+pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportError> {
     let listing = Listing::read(dir)?;
     let size = listing.total_size();
     if size > COPY_BOUND {
@@ -96,18 +122,48 @@ pub fn export(dir: &Path) -> Result<Export, ExportError> {
         .mtime(0)
         .write(Vec::new(), Compression::best());
     let mut tar = tar::Builder::new(gzip);
-    let mut redacted = Vec::new();
+    let include = unscanned == Unscanned::Include;
+    let mut package = Export {
+        archive: Vec::new(),
+        redacted: Vec::new(),
+        left_out: Vec::new(),
+        unscanned: Vec::new(),
+        files: 0,
+    };
     for file in &listing.files {
+        if secret_file(&file.rel) && !include {
+            package
+                .left_out
+                .push((file.rel.clone(), Withheld::SecretFile));
+            continue;
+        }
         let mut content = Vec::new();
         open_regular(&file.source, Links::Refuse)
             .and_then(|f| f.take(COPY_BOUND + 1).read_to_end(&mut content))
             .at(&file.source, SnapshotError::read)?;
-        let clean = redact(&content).map_err(|source| ExportError::Secret {
-            path: file.rel.clone(),
-            source,
-        })?;
-        redacted.extend(clean.found.iter().map(|rule| (file.rel.clone(), *rule)));
-        append(&mut tar, &file.rel, &clean.content, file.executable).map_err(in_memory)?;
+        let packed = match redact(&content) {
+            Ok(clean) => {
+                let found = clean.found.iter().map(|rule| (file.rel.clone(), *rule));
+                package.redacted.extend(found);
+                if secret_file(&file.rel) {
+                    package
+                        .unscanned
+                        .push((file.rel.clone(), Withheld::SecretFile));
+                }
+                clean.content
+            }
+            Err(why) if file.rel == SKILL_FILE => return Err(ExportError::Definition(why)),
+            Err(why) if include && why.may_be_included() => {
+                package.unscanned.push((file.rel.clone(), why));
+                content.as_slice().into()
+            }
+            Err(why) => {
+                package.left_out.push((file.rel.clone(), why));
+                continue;
+            }
+        };
+        append(&mut tar, &file.rel, &packed, file.executable).map_err(in_memory)?;
+        package.files += 1;
     }
     let archive = tar
         .into_inner()
@@ -119,11 +175,8 @@ pub fn export(dir: &Path) -> Result<Export, ExportError> {
             size: archive.len() as u64,
         });
     }
-    Ok(Export {
-        archive,
-        redacted,
-        files: listing.files.len(),
-    })
+    package.archive = archive;
+    Ok(package)
 }
 
 impl Export {

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod crash;
 mod cross_check;
+mod export_redaction;
 mod file_system;
 mod fuzz_corpus;
 mod import_corpus;

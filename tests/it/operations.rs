@@ -7,7 +7,7 @@ use std::path::Path;
 
 use skilldeck::operations::{self, Entry, Journal, Operation, Was};
 use skilldeck::roots;
-use skilldeck::snapshot::export::ExportError;
+use skilldeck::snapshot::export::{ExportError, Unscanned};
 
 use crate::common::app::demo;
 use crate::common::{Machine, write_skill};
@@ -189,16 +189,34 @@ fn the_export_operation_takes_the_path_as_typed_and_keeps_what_is_there() {
     write_skill(&dir, &[]);
     let on = roots::Machine::sandbox(&machine.home, &machine.system, &machine.start);
 
-    let home_out =
-        operations::export::export(&on, &dir, Path::new("~/demo.tar.gz"), false).unwrap();
+    let home_out = operations::export::export(
+        &on,
+        &dir,
+        Path::new("~/demo.tar.gz"),
+        false,
+        Unscanned::LeaveOut,
+    )
+    .unwrap();
     assert_eq!(home_out.path, machine.home.join("demo.tar.gz"));
-    let project_out =
-        operations::export::export(&on, &dir, Path::new("demo.tar.gz"), false).unwrap();
+    let project_out = operations::export::export(
+        &on,
+        &dir,
+        Path::new("demo.tar.gz"),
+        false,
+        Unscanned::LeaveOut,
+    )
+    .unwrap();
     assert_eq!(project_out.path, machine.start.join("demo.tar.gz"));
 
     let before = fs::read(&project_out.path).unwrap();
     fs::write(&project_out.path, "replaced by hand\n").unwrap();
-    let again = operations::export::export(&on, &dir, Path::new("demo.tar.gz"), false);
+    let again = operations::export::export(
+        &on,
+        &dir,
+        Path::new("demo.tar.gz"),
+        false,
+        Unscanned::LeaveOut,
+    );
     assert!(
         matches!(again, Err(ExportError::Exists(ref p)) if *p == project_out.path),
         "{again:?}"
@@ -207,7 +225,14 @@ fn the_export_operation_takes_the_path_as_typed_and_keeps_what_is_there() {
         fs::read_to_string(&project_out.path).unwrap(),
         "replaced by hand\n"
     );
-    operations::export::export(&on, &dir, Path::new("demo.tar.gz"), true).unwrap();
+    operations::export::export(
+        &on,
+        &dir,
+        Path::new("demo.tar.gz"),
+        true,
+        Unscanned::LeaveOut,
+    )
+    .unwrap();
     assert_eq!(
         fs::read(&project_out.path).unwrap(),
         before,

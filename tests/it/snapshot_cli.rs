@@ -309,9 +309,16 @@ fn an_export_over_the_bound_writes_nothing() {
         .collect();
     fs::write(dir.join("noise.bin"), noise).unwrap();
     let out = machine.root().join("out.tar.gz");
+    // Binary data is packed only when asked for.
     let output = run(
         &machine,
-        &["export", "demo", "-o", out.to_str().unwrap()],
+        &[
+            "export",
+            "demo",
+            "-o",
+            out.to_str().unwrap(),
+            "--include-unscanned",
+        ],
         1,
     );
     contains(

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::common::store::Bench;
 use crate::common::{write_files, write_skill};
 use skilldeck::snapshot::diff::{self, Body, LineKind, Status};
-use skilldeck::snapshot::export::{self, ExportError};
+use skilldeck::snapshot::export::{self, ExportError, Unscanned};
 use skilldeck::snapshot::restore::{self, RestoreError};
 use skilldeck::snapshot::{COPY_BOUND, Comparison, content_digest};
 
@@ -575,16 +575,22 @@ fn a_planted_token_is_replaced_in_the_export_and_nowhere_else() {
 }
 
 #[test]
-fn a_secret_in_a_binary_file_fails_the_export() {
+fn a_secret_in_a_binary_file_keeps_it_out_of_the_export_even_when_asked() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[]);
     fs::write(dir.join("blob.bin"), b"\0\xffAKIAIOSFODNN7EXAMPLE\0").unwrap();
-    let error = export::export(&dir).unwrap_err();
-    assert!(error.is_refusal());
-    assert_eq!(
-        error.to_string(),
-        "blob.bin could not be exported: it is not a text file but holds what looks like a secret (aws-access-key), which cannot be removed from it safely"
-    );
+    for unscanned in [Unscanned::LeaveOut, Unscanned::Include] {
+        let packed = export::export_with(&dir, unscanned).unwrap();
+        assert_eq!(packed.files, 1);
+        let [(path, why)] = &packed.left_out[..] else {
+            panic!("{:?}", packed.left_out)
+        };
+        assert_eq!(path, "blob.bin");
+        assert_eq!(
+            why.to_string(),
+            "binary data holding what looks like a secret (aws-access-key), which cannot be removed from it safely"
+        );
+    }
 }
 
 #[test]
@@ -592,7 +598,8 @@ fn an_export_over_the_bound_is_refused_with_a_sentence() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[]);
     fs::write(dir.join("noise.bin"), incompressible(6 << 20)).unwrap();
-    let error = export::export(&dir).unwrap_err();
+    // Binary data is packed only when asked for.
+    let error = export::export_with(&dir, Unscanned::Include).unwrap_err();
     assert!(
         matches!(error, ExportError::ArchiveTooLarge { .. }),
         "{error}"

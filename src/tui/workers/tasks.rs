@@ -10,7 +10,7 @@ use crate::bundle::browse;
 use crate::operations::{self, JournalError};
 use crate::roots::Machine;
 use crate::snapshot::changes::{self, Baseline};
-use crate::snapshot::export::ExportError;
+use crate::snapshot::export::{ExportError, Unscanned};
 use crate::snapshot::restore::Restored;
 use crate::snapshot::{Comparison, Store};
 
@@ -162,7 +162,9 @@ pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to
     let machine = machine.clone();
     spawn("skilldeck-export", tx, move |_| {
         let home = machine.home();
-        let result = guarded(|| operations::export::export(&machine, &dir, Path::new(&to), false));
+        let result = guarded(|| {
+            operations::export::export(&machine, &dir, Path::new(&to), false, Unscanned::LeaveOut)
+        });
         let text = match result {
             Err(panic) => Err(format!("The export stopped: {panic}")),
             Ok(Err(ExportError::Exists(path))) => Err(format!(
@@ -176,8 +178,20 @@ pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to
                     1 => "1 secret removed".to_owned(),
                     n => format!("{n} secrets removed"),
                 };
+                // The app has no way to ask for them, so it says how to get them.
+                let left_out = match exported.package.left_out.len() {
+                    0 => String::new(),
+                    n => format!(
+                        " {} left out that could not be scanned or hold secrets; `skilldeck export` lists them.",
+                        if n == 1 {
+                            "1 file".to_owned()
+                        } else {
+                            format!("{n} files")
+                        }
+                    ),
+                };
                 Ok(sanitize::line(&format!(
-                    "Exported {name} ({} files, {} bytes) to {}; {secrets}.",
+                    "Exported {name} ({} files, {} bytes) to {}; {secrets}.{left_out}",
                     exported.package.files,
                     exported.package.archive.len(),
                     human::path(&exported.path, home, Unsafe::Dropped)
