@@ -28,6 +28,7 @@ mod readme_keys;
 mod snapshot_changes;
 mod snapshot_cli;
 mod snapshot_store;
+mod snapshot_tamper;
 mod terminal_injection;
 mod tui_e2e;
 mod tui_flows;
