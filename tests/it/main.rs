@@ -27,6 +27,7 @@ mod properties;
 mod readme_keys;
 mod snapshot_changes;
 mod snapshot_cli;
+mod snapshot_diff_bounds;
 mod snapshot_store;
 mod snapshot_tamper;
 mod terminal_injection;

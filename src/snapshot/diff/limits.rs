@@ -48,7 +48,7 @@ pub const LIMITS: Limits = Limits {
     line_bytes: 64 << 10,
     diff_bytes: 16 << 20,
     diff_lines: 100_000,
-    diff_time: Duration::from_secs(2),
+    diff_time: Duration::from_secs(5),
     line_diff_time: Duration::from_millis(20),
     word_diff_time: Duration::from_millis(50),
     word_diffs: 500,

@@ -391,7 +391,7 @@ impl<'a> Budget<'a> {
         if self.bytes + bytes > self.limits.diff_bytes {
             return Some(Bound::DiffBytes);
         }
-        if Instant::now() > self.deadline {
+        if Instant::now() >= self.deadline {
             return Some(Bound::DiffTime);
         }
         self.bytes += bytes;
@@ -843,6 +843,37 @@ mod tests {
         let last = hunks[0].lines.last().unwrap();
         assert_eq!(last.kind, LineKind::Added);
         assert!(last.no_newline);
+    }
+
+    #[test]
+    fn past_the_diffs_time_a_file_is_summarised() {
+        let side = |bytes: &'static [u8]| Side::Memory {
+            rel: "a.md",
+            bytes,
+            executable: false,
+        };
+        let limits = Limits {
+            diff_time: std::time::Duration::ZERO,
+            ..LIMITS
+        };
+        let (diff, _) = diff_files(&[side(b"one\n")], &[side(b"two\n")], false, &limits).unwrap();
+        assert_eq!(diff.files[0].body, Body::TooLarge(Bound::DiffTime));
+        let (diff, _) = diff_files(&[side(b"one\n")], &[side(b"two\n")], false, &LIMITS).unwrap();
+        assert!(matches!(diff.files[0].body, Body::Hunks(_)));
+    }
+
+    #[test]
+    fn past_the_word_diffs_time_lines_are_marked_between_shared_edges() {
+        let limits = Limits {
+            word_diff_time: std::time::Duration::ZERO,
+            ..LIMITS
+        };
+        let hunks = hunks_within("a quick b\n", "a slow b\n", &limits);
+        let added = &hunks[0].lines[1];
+        assert_eq!(&added.text[added.changed[0].clone()], "slow");
+        // Unequal sides, which the edges cannot pair, show without highlights.
+        let hunks = hunks_within("a quick b\n", "a slow b\nmore\n", &limits);
+        assert!(hunks[0].lines.iter().all(|l| l.changed.is_empty()));
     }
 
     #[test]
