@@ -2,10 +2,12 @@
 //! diffed as the app's diff worker does it (the domain's diff model, made into the app's
 //! display-safe rows), then the message carrying it is handled and the first screen drawn on a
 //! 120×40 `TestBackend`, as the UI thread does when it arrives. Two edits of the 1 MiB file
-//! (one line in a hundred; every line), and, as the baseline in the same run, a skill whose
-//! one-line `SKILL.md` changed.
+//! (one line in a hundred; every line), every line of a 7.6 MiB file changed (past the diff's
+//! bound for one file, so summarised by size and digest: issue 11.10), and, as the baseline in
+//! the same run, a skill whose one-line `SKILL.md` changed.
 //!
-//! Run: `cargo bench --bench diff_view`
+//! Run: `cargo bench --bench diff_view`; `-- WORDS` runs only the cases whose name holds
+//! them (`-- 7.6`, `-- baseline`), so `/usr/bin/time -v` can give each case's peak memory.
 
 mod common;
 
@@ -34,7 +36,15 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|");
     let original = text::one_mib();
     let [(hundred, one_in_a_hundred), (every, every_line)] = text::EDITS;
-    let cases: [(String, &str, Edit); 3] = [
+    // 7.6 MiB: the size of the file that took 20 s and 1.7 GB before the bound.
+    let mut huge = original.repeat(7);
+    let tail = &original[..original.len() * 6 / 10];
+    huge.push_str(&tail[..tail.rfind('\n').map_or(0, |at| at + 1)]);
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let cases: [(String, &str, Edit); 4] = [
         (
             "one-line SKILL.md edited (baseline)".to_owned(),
             "",
@@ -46,8 +56,16 @@ fn main() {
             one_in_a_hundred,
         ),
         (format!("1 MiB file, {every}"), &original, every_line),
+        (
+            format!("7.6 MiB file, {every} (past the bound: summarised)"),
+            &huge,
+            every_line,
+        ),
     ];
     for (label, big, edit) in cases {
+        if !only.is_empty() && !only.iter().any(|word| label.contains(word.as_str())) {
+            continue;
+        }
         let tmp = tempfile::tempdir().expect("temp dir");
         let home = tmp.path().join("home");
         let dir = home.join(".claude/skills/big");

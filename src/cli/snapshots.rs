@@ -42,6 +42,10 @@ struct SnapshotJson<'a> {
     marked_changed: bool,
     /// The latest snapshot of its skill: the one diffs compare against.
     latest: bool,
+    /// The store was edited or damaged where this snapshot is kept (its place, its record, a
+    /// link or special file among its files): diff and restore refuse it. Its files are
+    /// checked against its digest only when it is diffed or restored.
+    damaged: bool,
 }
 
 /// What the folder of a snapshot holds now.
@@ -96,6 +100,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 skipped_links: info.skipped_links,
                 marked_changed: info.changed,
                 latest: latest.get(info.dir.as_path()) == Some(&snapshot.id.as_str()),
+                damaged: snapshot.kept(&info.dir).is_err(),
             }
         })
         .collect();
@@ -121,6 +126,9 @@ fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> Str
             }
             if row.truncated {
                 state.push_str(", truncated");
+            }
+            if row.damaged {
+                state.push_str(", damaged");
             }
             vec![
                 row.skill.to_string(),

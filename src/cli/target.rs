@@ -65,9 +65,13 @@ pub fn one(inventory: &Inventory, store: &Store, arg: &str) -> Result<PathBuf, F
         .map(|skill| skill.real_dir.clone())
         .collect();
     if dirs.is_empty() {
-        // Not on the machine now: a folder that was snapshotted, by its path or its name.
+        // Not on the machine now: a folder that was snapshotted, by its path or its name. A
+        // snapshot kept out of its folder's history has a record that lies: it names nothing.
         let folder = as_folder(arg).or_else(|| std::path::absolute(arg).ok());
         for snapshot in store.all()? {
+            if snapshot.check_place().is_err() {
+                continue;
+            }
             let dir = &snapshot.info.dir;
             let named = folder.as_deref() == Some(dir.as_path())
                 || dir.file_name().is_some_and(|name| name == arg);

@@ -1,9 +1,14 @@
 //! Restore: put a skill folder back as one of its snapshots holds it, keeping what it
 //! replaces as a snapshot of its own, and journal which one that is.
+//!
+//! A folder that is gone is brought back only inside a root of the machine: creating one
+//! anywhere else (`/etc/cron.d/…`) is what a forged snapshot of a folder that never held a
+//! skill would ask for.
 
+use std::fs;
 use std::path::Path;
 
-use crate::roots::Machine;
+use crate::roots::{Machine, RootSet};
 use crate::snapshot::restore::{self as restoring, RestoreError, Restored};
 use crate::snapshot::{Snapshot, Store};
 
@@ -28,7 +33,13 @@ pub struct Restore {
 pub fn restore(machine: &Machine, dir: &Path, id: Option<&str>) -> Result<Restore, RestoreError> {
     let store = Store::open(&machine.env);
     let snapshot = store.find(dir, id)?;
-    let restored = restoring::restore(&store, &snapshot)?;
+    // The snapshot's own checks first: they say what is wrong with a damaged one.
+    snapshot.kept(dir)?;
+    let target = &snapshot.info.dir;
+    if fs::symlink_metadata(target).is_err() && !in_a_root(machine, target) {
+        return Err(RestoreError::NotInARoot(target.clone()));
+    }
+    let restored = restoring::restore(&store, dir, &snapshot)?;
     let unjournalled = restored.as_ref().and_then(|done| {
         let was = done
             .replaced
@@ -48,4 +59,18 @@ pub fn restore(machine: &Machine, dir: &Path, id: Option<&str>) -> Result<Restor
         restored,
         unjournalled,
     })
+}
+
+/// Whether `dir` lies inside one of the machine's roots, as they are named or resolved.
+fn in_a_root(machine: &Machine, dir: &Path) -> bool {
+    RootSet::resolve(&machine.env, &machine.project)
+        .roots
+        .iter()
+        .any(|root| {
+            dir.starts_with(&root.path)
+                || root
+                    .real_path
+                    .as_ref()
+                    .is_some_and(|real| dir.starts_with(real))
+        })
 }

@@ -64,7 +64,14 @@ pub struct Changes {
 /// When the store cannot be read or holds a damaged snapshot.
 pub fn changes(store: &Store, skills: &[Subject<'_>]) -> Result<Changes, SnapshotError> {
     let mut latest: HashMap<PathBuf, Snapshot> = HashMap::new();
+    let mut damaged = Vec::new();
     for snapshot in store.all()? {
+        // A snapshot out of its place has a record that lies about the folder it is of: it
+        // must not stand for that folder, nor list one that was never snapshotted.
+        if let Err(problem) = snapshot.check_place() {
+            damaged.push(problem);
+            continue;
+        }
         // Oldest first within each folder's history, so the last one kept is the latest.
         latest.insert(snapshot.info.dir.clone(), snapshot);
     }
@@ -96,7 +103,10 @@ pub fn changes(store: &Store, skills: &[Subject<'_>]) -> Result<Changes, Snapsho
             Ok(since.map(|since| Changed { dir, since }))
         })
         .collect();
-    let mut changes = Changes::default();
+    let mut changes = Changes {
+        problems: damaged,
+        ..Changes::default()
+    };
     for result in compared {
         match result {
             Ok(Some(changed)) => changes.changed.push(changed),

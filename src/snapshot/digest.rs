@@ -122,15 +122,14 @@ pub fn copy_hashing(entry: &Entry, mut to: Option<&mut File>) -> Result<Copied, 
     })
 }
 
-/// The hex SHA-256 of bytes held in memory, as diffs print a file's digest.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    lower_hex(&Sha256::digest(bytes))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::fs;
+
+    fn sha256_hex(bytes: &[u8]) -> String {
+        lower_hex(&Sha256::digest(bytes))
+    }
 
     /// The digest written out by hand from its definition, for one file.
     fn by_hand(rel: &str, executable: bool, content: &[u8]) -> SnapshotDigest {

@@ -33,7 +33,7 @@ use std::io;
 use std::path::PathBuf;
 
 pub use digest::{SnapshotDigest, content_digest};
-pub use store::{Comparison, Info, Snapshot, Store, Taken};
+pub use store::{Comparison, Damage, Info, Kept, Snapshot, Store, Taken};
 
 /// The copy bound: a folder whose files add up to more keeps only its `SKILL.md` in a
 /// snapshot, and is marked truncated.
@@ -58,6 +58,8 @@ pub enum SnapshotError {
     UnknownId { id: String, dir: PathBuf },
     #[error("{id} starts the ids of several snapshots ({}); give more of it", .ids.join(", "))]
     AmbiguousId { id: String, ids: Vec<String> },
+    #[error("snapshot {id} is damaged: {damage}; skilldeck will not use it")]
+    Damaged { id: String, damage: Damage },
 }
 
 impl SnapshotError {
@@ -77,6 +79,7 @@ impl SnapshotError {
                 | SnapshotError::NoSnapshot(_)
                 | SnapshotError::UnknownId { .. }
                 | SnapshotError::AmbiguousId { .. }
+                | SnapshotError::Damaged { .. }
         )
     }
 }

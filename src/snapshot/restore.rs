@@ -8,16 +8,18 @@
 //! A restore replaces the whole folder, so it refuses when that would lose what a snapshot
 //! cannot hold: links out of the skill, version-control data, FIFOs, or a folder over the copy
 //! bound. It also refuses a truncated snapshot, which holds only `SKILL.md`.
+//!
+//! The folder restored is the one the user named, never one the snapshot's record names: the
+//! two must be the same, and the snapshot must be kept in that folder's history. Its files are
+//! read and checked against its digest before anything is staged, so an edited store can
+//! neither aim a restore at another folder nor put back what the snapshot never held.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::fs::{At, Links, open_regular};
 use crate::install::{RootLock, SwapError};
 
 use super::losses::{WouldLose, nothing_lost};
-use super::walk::Listing;
 use super::{Snapshot, SnapshotError, Store};
 
 /// Why a snapshot was not restored. The folder is as it was.
@@ -31,6 +33,11 @@ pub enum RestoreError {
     WouldLose(#[from] WouldLose),
     #[error("{} has no parent folder to restore it into", .0.display())]
     NoParent(PathBuf),
+    #[error(
+        "{} is gone and lies in no root skilldeck knows, so it is not created there",
+        .0.display()
+    )]
+    NotInARoot(PathBuf),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
@@ -41,7 +48,7 @@ impl RestoreError {
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
         match self {
-            RestoreError::Truncated(_) => true,
+            RestoreError::Truncated(_) | RestoreError::NotInARoot(_) => true,
             RestoreError::WouldLose(WouldLose::Unreadable(error)) => error.is_refusal(),
             RestoreError::WouldLose(_) => true,
             RestoreError::Snapshot(error) => error.is_refusal(),
@@ -59,17 +66,24 @@ pub struct Restored {
     pub baseline: Snapshot,
 }
 
-/// Restore `snapshot` into the folder it was taken from.
+/// Restore `snapshot` into the folder at `named`, the one the user named, which must be the
+/// folder it was taken from.
 ///
 /// `None` when the folder already holds the snapshot's content: the folder is left alone, and
 /// only its baseline snapshot is taken if a restore that stopped short never took it.
 ///
 /// # Errors
 /// [`RestoreError`] says why; whatever it is, the folder is as it was.
-pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, RestoreError> {
+pub fn restore(
+    store: &Store,
+    named: &Path,
+    snapshot: &Snapshot,
+) -> Result<Option<Restored>, RestoreError> {
     if snapshot.info.truncated {
         return Err(RestoreError::Truncated(snapshot.id.clone()));
     }
+    // Read and checked whole first: a damaged snapshot is refused before anything is touched.
+    let kept = snapshot.read_kept(named)?;
     let dir = &snapshot.info.dir;
     let (Some(root), Some(name)) = (dir.parent(), dir.file_name()) else {
         return Err(RestoreError::NoParent(dir.clone()));
@@ -92,12 +106,8 @@ pub fn restore(store: &Store, snapshot: &Snapshot) -> Result<Option<Restored>, R
     }
     let lock = RootLock::acquire(root)?;
     let staged = lock.stage(&name)?;
-    for file in Listing::read(&snapshot.files())?.files {
-        let mut content = Vec::new();
-        open_regular(&file.source, Links::Refuse)
-            .and_then(|mut f| f.read_to_end(&mut content))
-            .at(&file.source, SnapshotError::read)?;
-        staged.write(Path::new(&file.rel), &content, file.executable)?;
+    for file in &kept {
+        staged.write(Path::new(&file.rel), &file.bytes, file.executable)?;
     }
     let replaced = if present {
         // Taken last, just before the exchange, so it holds what is being replaced.

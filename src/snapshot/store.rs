@@ -14,23 +14,30 @@
 //! millisecond) and the first digits of its digest, so ids sort by time. Taking a snapshot of
 //! content the latest snapshot already holds makes no new copy: a hook that snapshots every
 //! skill a session used, every turn, keeps one copy per change, not one per turn.
+//!
+//! The store is the user's, but anything that can write their home can edit it, so nothing
+//! read from it is taken on trust before it is used ([`Damage`]): a snapshot must sit in the
+//! history of the folder its record names, under the id its record gives, reached through no
+//! link, holding only files and folders; restoring or diffing it also names the folder, which
+//! must be the one the record names; and its files must match its digest before a restore
+//! stages any of them, or before a diff is shown.
 
 use std::collections::HashSet;
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use crate::fs::{At, create_new, dir_builder, sync_dir};
-use crate::record::lower_hex;
+use crate::fs::{At, Links, create_new, dir_builder, open_regular, sync_dir};
+use crate::record::{is_executable, lower_hex, portable_path};
 use crate::roots::Environment;
 use crate::skill::SKILL_FILE;
 
 use super::digest::{DigestBuilder, SnapshotDigest, copy_hashing, digest_listing};
-use super::walk::Listing;
+use super::walk::{Entry, Listing};
 use super::{COPY_BOUND, SnapshotError};
 
 const INFO_FILE: &str = "info.json";
@@ -136,6 +143,181 @@ impl Snapshot {
                 taken_at,
             },
         })
+    }
+}
+
+/// What makes a snapshot in the store one skilldeck will not use: the store was edited, or
+/// damaged, since the snapshot was taken.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Damage {
+    #[error("it was taken of {}, not of {}", .recorded.display(), .named.display())]
+    OtherFolder { recorded: PathBuf, named: PathBuf },
+    #[error("its record names {}, whose snapshots are kept elsewhere", .0.display())]
+    Misplaced(PathBuf),
+    #[error("its id is not the one its record gives")]
+    Id,
+    #[error("it is reached through a link, which the store never makes")]
+    Link,
+    #[error("its files are missing")]
+    NoFiles,
+    #[error("{0} in it is a link or a special file, which the store never keeps")]
+    NotAFile(String),
+    #[error("it holds no SKILL.md")]
+    NoSkillFile,
+    #[error("it says it kept only SKILL.md but holds other files")]
+    Truncated,
+    #[error("it holds more than the copy bound a snapshot can")]
+    TooLarge,
+    #[error("its files do not match the digest it was taken with")]
+    Digest,
+}
+
+/// One file of a snapshot, read and checked against the snapshot's digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// The path below the skill folder, `/`-separated.
+    pub rel: String,
+    pub bytes: Vec<u8>,
+    pub executable: bool,
+}
+
+impl Snapshot {
+    /// The error saying this snapshot is damaged, and how.
+    pub fn damaged(&self, damage: Damage) -> SnapshotError {
+        SnapshotError::Damaged {
+            id: self.id.clone(),
+            damage,
+        }
+    }
+
+    /// Check what can be checked without reading the snapshot's files: that its id is the
+    /// one its record gives, that it is kept in the history of the folder its record names,
+    /// and that no link leads from the store to it or its files.
+    ///
+    /// # Errors
+    /// [`SnapshotError::Damaged`] saying what is wrong; [`SnapshotError::Read`] when the store
+    /// cannot be read.
+    pub fn check_place(&self) -> Result<(), SnapshotError> {
+        if self.id != snapshot_id(self.info.taken_at, &self.info.digest) {
+            return Err(self.damaged(Damage::Id));
+        }
+        let name = history_name(&self.info.dir);
+        let (Some(history), Some(store)) = (
+            self.path.parent(),
+            self.path.parent().and_then(Path::parent),
+        ) else {
+            return Err(self.damaged(Damage::Misplaced(self.info.dir.clone())));
+        };
+        if history.file_name() != Some(name.as_ref()) {
+            return Err(self.damaged(Damage::Misplaced(self.info.dir.clone())));
+        }
+        let info = self.path.join(INFO_FILE);
+        if !fs::symlink_metadata(&info).is_ok_and(|m| m.is_file()) {
+            return Err(self.damaged(Damage::NotAFile(INFO_FILE.to_owned())));
+        }
+        // Resolved, the files must be where the store puts them: a link anywhere between the
+        // store and them (the history, the snapshot, its files folder) leads somewhere else.
+        let store = fs::canonicalize(store).at(store, SnapshotError::read)?;
+        let files = match fs::canonicalize(self.files()) {
+            Ok(files) => files,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Err(self.damaged(Damage::NoFiles));
+            }
+            Err(source) => return Err(SnapshotError::read(self.files(), source)),
+        };
+        if files != store.join(name).join(&self.id).join(FILES_DIR) {
+            return Err(self.damaged(Damage::Link));
+        }
+        Ok(())
+    }
+
+    /// The files this snapshot keeps, listed for a restore or a diff of the folder at `dir`
+    /// (the one the user named): refused unless the snapshot is one of that folder's, in its
+    /// place ([`Snapshot::check_place`]), and holds only files and folders. Nothing is read.
+    ///
+    /// # Errors
+    /// [`SnapshotError::Damaged`] saying what is wrong; [`SnapshotError::Read`] when the store
+    /// cannot be read.
+    pub fn kept(&self, dir: &Path) -> Result<Vec<Entry>, SnapshotError> {
+        let named = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if named != self.info.dir {
+            return Err(self.damaged(Damage::OtherFolder {
+                recorded: self.info.dir.clone(),
+                named,
+            }));
+        }
+        self.check_place()?;
+        let root = self.files();
+        let mut files = Vec::new();
+        for entry in walkdir::WalkDir::new(&root)
+            .min_depth(1)
+            .follow_links(false)
+        {
+            let entry = entry.map_err(|error| SnapshotError::Read {
+                path: error.path().map_or_else(|| root.clone(), Path::to_path_buf),
+                source: io::Error::from(error),
+            })?;
+            let kind = entry.file_type();
+            if kind.is_dir() {
+                continue;
+            }
+            let rel = portable_path(entry.path().strip_prefix(&root).unwrap_or(entry.path()));
+            if !kind.is_file() {
+                return Err(self.damaged(Damage::NotAFile(rel)));
+            }
+            let meta = entry.metadata().map_err(|error| SnapshotError::Read {
+                path: entry.path().to_path_buf(),
+                source: io::Error::from(error),
+            })?;
+            files.push(Entry {
+                rel,
+                source: entry.into_path(),
+                size: meta.len(),
+                executable: is_executable(&meta),
+            });
+        }
+        files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        if !files.iter().any(|f| f.rel == SKILL_FILE) {
+            return Err(self.damaged(Damage::NoSkillFile));
+        }
+        if self.info.truncated && files.len() > 1 {
+            return Err(self.damaged(Damage::Truncated));
+        }
+        Ok(files)
+    }
+
+    /// Every file this snapshot keeps, read into memory and checked against its digest, for a
+    /// restore of the folder at `dir`: [`Snapshot::kept`], then each file read without
+    /// following a link. A truncated snapshot's digest covers files it does not hold, so its
+    /// files cannot be checked; a restore refuses it before asking.
+    ///
+    /// # Errors
+    /// [`SnapshotError::Damaged`] saying what is wrong, [`SnapshotError::Read`] when a file
+    /// cannot be read.
+    pub fn read_kept(&self, dir: &Path) -> Result<Vec<Kept>, SnapshotError> {
+        let mut digest = DigestBuilder::default();
+        let mut total = 0u64;
+        let mut kept = Vec::new();
+        for entry in self.kept(dir)? {
+            let mut bytes = Vec::new();
+            open_regular(&entry.source, Links::Refuse)
+                .and_then(|file| file.take(COPY_BOUND - total + 1).read_to_end(&mut bytes))
+                .at(&entry.source, SnapshotError::read)?;
+            total += bytes.len() as u64;
+            if total > COPY_BOUND {
+                return Err(self.damaged(Damage::TooLarge));
+            }
+            digest.add(&entry.rel, entry.executable, &Sha256::digest(&bytes));
+            kept.push(Kept {
+                rel: entry.rel,
+                bytes,
+                executable: entry.executable,
+            });
+        }
+        if !self.info.truncated && digest.finish() != self.info.digest {
+            return Err(self.damaged(Damage::Digest));
+        }
+        Ok(kept)
     }
 }
 
@@ -249,6 +431,14 @@ impl Store {
                 .pop()
                 .ok_or_else(|| SnapshotError::NoSnapshot(skill_dir.to_path_buf()));
         };
+        // An id is a folder name in the history, never a path: one with a separator, or a
+        // dot first (`..`), names no snapshot, and nor does nothing, which every id starts with.
+        if id.is_empty() || id.starts_with('.') || id.contains(['/', '\\']) {
+            return Err(SnapshotError::UnknownId {
+                id: id.to_owned(),
+                dir: skill_dir.to_path_buf(),
+            });
+        }
         if let Some(exact) = history.iter().position(|s| s.id == id) {
             return Ok(history.swap_remove(exact));
         }
@@ -382,28 +572,24 @@ impl Store {
         })
     }
 
-    /// The directory of one skill folder's snapshots: its name for people, then the start of
-    /// the digest of its path, so two folders of one name never share a history.
+    /// The directory of one skill folder's snapshots.
     fn history_dir(&self, real_dir: &Path) -> PathBuf {
-        let name: String = real_dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let key = lower_hex(&Sha256::digest(path_bytes(real_dir)));
-        self.dir
-            .join(format!("{}-{}", name.trim_start_matches('.'), &key[..16]))
+        self.dir.join(history_name(real_dir))
     }
 
     fn history_in(&self, history: &Path) -> Result<Vec<Snapshot>, SnapshotError> {
+        // The store never makes links: one here would have the records read from elsewhere.
+        let linked = |path: &Path| fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+        let damaged = |path: &Path| SnapshotError::Damaged {
+            id: path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            damage: Damage::Link,
+        };
+        if linked(history) {
+            return Err(damaged(history));
+        }
         let entries = match fs::read_dir(history) {
             Ok(entries) => entries,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -415,8 +601,35 @@ impl Store {
             .map(|e| e.path())
             .collect();
         ids.sort();
-        ids.iter().map(|path| Snapshot::load(path)).collect()
+        ids.iter()
+            .map(|path| {
+                if linked(path) {
+                    return Err(damaged(path));
+                }
+                Snapshot::load(path)
+            })
+            .collect()
     }
+}
+
+/// The name of one skill folder's history directory: its name for people, then the start of
+/// the digest of its path, so two folders of one name never share a history.
+fn history_name(real_dir: &Path) -> String {
+    let name: String = real_dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let key = lower_hex(&Sha256::digest(path_bytes(real_dir)));
+    format!("{}-{}", name.trim_start_matches('.'), &key[..16])
 }
 
 /// Whether the folder at `skill_dir` still holds what `latest`, its latest snapshot, holds.

@@ -230,7 +230,7 @@ fn mark(file: &diff::FileDiff) -> FileMark {
     match (file.status(), &file.body) {
         (Status::Added, _) => FileMark::Added,
         (Status::Removed, _) => FileMark::Removed,
-        (_, Body::Binary | Body::TooLarge) => FileMark::Binary,
+        (_, Body::Binary | Body::TooLarge(_)) => FileMark::Binary,
         (_, Body::SameContent) => FileMark::Mode,
         _ => FileMark::Modified,
     }

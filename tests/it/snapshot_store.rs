@@ -215,7 +215,7 @@ fn a_skill_over_the_copy_bound_keeps_only_skill_md_and_is_marked_truncated() {
     let compared = diff::diff(&snapshot, &dir).unwrap();
     assert!(compared.truncated && compared.is_empty());
     assert!(matches!(
-        restore::restore(&bench.store, &snapshot),
+        restore::restore(&bench.store, &dir, &snapshot),
         Err(RestoreError::Truncated(_))
     ));
     assert!(matches!(
@@ -377,7 +377,9 @@ fn restore_brings_the_digest_back_and_keeps_what_it_replaced() {
     fs::write(dir.join("refs/a.md"), "edited\n").unwrap();
     fs::write(dir.join("extra.md"), "added later\n").unwrap();
     let edited_digest = content_digest(&dir).unwrap();
-    let restored = restore::restore(&bench.store, &original).unwrap().unwrap();
+    let restored = restore::restore(&bench.store, &dir, &original)
+        .unwrap()
+        .unwrap();
     assert_eq!(content_digest(&dir).unwrap(), original.info.digest);
     assert_eq!(tree(&dir), tree(&original.files()));
     let replaced = restored.replaced.unwrap();
@@ -399,7 +401,10 @@ fn restore_brings_the_digest_back_and_keeps_what_it_replaced() {
         .collect();
     assert_eq!(left, ["demo"]);
     // Restoring again finds nothing to do.
-    assert_eq!(restore::restore(&bench.store, &original).unwrap(), None);
+    assert_eq!(
+        restore::restore(&bench.store, &dir, &original).unwrap(),
+        None
+    );
 }
 
 /// Found by the crash harness: a restore killed after its swap, before its baseline snapshot,
@@ -423,7 +428,10 @@ fn a_restore_rerun_after_a_crash_keeps_the_baseline_it_missed() {
         bench.store.compare(&dir).unwrap(),
         Comparison::Changed { .. }
     ));
-    assert_eq!(restore::restore(&bench.store, &original).unwrap(), None);
+    assert_eq!(
+        restore::restore(&bench.store, &dir, &original).unwrap(),
+        None
+    );
     assert_eq!(fs::read_to_string(dir.join("a.md")).unwrap(), "original\n");
     assert!(!staging.exists());
     assert!(matches!(
@@ -438,7 +446,9 @@ fn restore_puts_back_a_skill_that_was_deleted() {
     let dir = bench.skill("demo", &[("a.md", "a\n")]);
     let snapshot = bench.store.take(&dir).unwrap().snapshot;
     fs::remove_dir_all(&dir).unwrap();
-    let restored = restore::restore(&bench.store, &snapshot).unwrap().unwrap();
+    let restored = restore::restore(&bench.store, &dir, &snapshot)
+        .unwrap()
+        .unwrap();
     assert_eq!(restored.replaced, None);
     assert_eq!(content_digest(&dir).unwrap(), snapshot.info.digest);
 }
@@ -457,7 +467,7 @@ fn restore_refuses_to_lose_what_no_snapshot_keeps() {
         ],
     );
     std::os::unix::fs::symlink("/etc/hostname", dir.join("host")).unwrap();
-    let error = restore::restore(&bench.store, &snapshot).unwrap_err();
+    let error = restore::restore(&bench.store, &dir, &snapshot).unwrap_err();
     assert!(error.is_refusal());
     let message = error.to_string();
     assert!(message.contains(".git (version-control data)"), "{message}");

@@ -1,54 +1,42 @@
 //! What changed between a snapshot and the skill folder on disk, as a model that the command
 //! line prints and the terminal app draws: per file, added, removed or modified; text files as
 //! hunks of lines with context, each changed line carrying the ranges of the words that changed
-//! in it; binary and oversized files summarised by size and digest; executable-bit changes;
-//! and the frontmatter keys that changed.
+//! in it; binary files, and files past a bound of the diff ([`limits`]), summarised by size
+//! and digest; executable-bit changes; and the frontmatter keys that changed.
 //!
 //! Both sides are listed by [`walk`](super::walk), so a folder that digests like its snapshot
-//! shows no difference, and a difference always changes the digest.
+//! shows no difference, and a difference always changes the digest. A snapshot's side is
+//! checked as it is read ([`Snapshot::kept`], then its digest), so a damaged snapshot is
+//! reported as damaged instead of showing a diff against what it never held.
 
 mod frontmatter;
+pub mod limits;
 mod rows;
 
 use std::io::Read;
 use std::ops::Range;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use sha2::{Digest as _, Sha256};
 use similar::{Algorithm, ChangeTag, DiffOp, InlineChange, TextDiff};
 
 use crate::bundle::BundledSkill;
 use crate::fs::{At, Links, open_regular};
 use crate::install;
+use crate::record::lower_hex;
 use crate::skill::{SKILL_FILE, manifest_text};
 
-use super::digest::sha256_hex;
+use super::digest::DigestBuilder;
 use super::walk::{Entry, Listing};
-use super::{Snapshot, SnapshotError};
+use super::{Damage, Snapshot, SnapshotDigest, SnapshotError};
 
 pub use frontmatter::FrontmatterChange;
+pub use limits::{Bound, LIMITS, Limits};
 pub use rows::{Row, rows};
 
 /// Lines of unchanged text shown around each change.
 pub const CONTEXT_LINES: usize = 3;
-
-/// Files larger than this are compared by digest only: a line diff of them would be slow and
-/// unreadable.
-pub const MAX_TEXT_DIFF_BYTES: u64 = 8 << 20;
-
-/// How long the line diff of one file may search for the smallest diff before it settles for
-/// a larger one: a file rewritten throughout would otherwise cost seconds, for a diff that
-/// reads no better.
-const DIFF_DEADLINE: Duration = Duration::from_millis(20);
-
-/// How many replaced lines of one file are word-diffed against their counterparts; past that
-/// (a file rewritten throughout) only the changed middle of each line, between the words it
-/// shares at its start and its end, is marked. A screen is fifty lines: this is many screens.
-const MAX_WORD_DIFFS: usize = 500;
-
-/// The most lines a replaced block of unequal sides may hold for its words to be compared as
-/// one text; a larger one shows its lines without word highlights.
-const MAX_INLINE_BLOCK: usize = 200;
 
 /// Everything that differs between a snapshot and the folder now.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,8 +124,8 @@ pub enum Body {
     Whole { lines: Option<usize> },
     /// A modified file that is not text on one side or both.
     Binary,
-    /// A modified text file over [`MAX_TEXT_DIFF_BYTES`].
-    TooLarge,
+    /// A file past a bound of the diff: summarised by its size and digest, as a binary file.
+    TooLarge(Bound),
     /// Only the executable bit changed.
     SameContent,
 }
@@ -203,17 +191,25 @@ pub struct Line {
 ///
 /// # Errors
 /// When a file of either side cannot be read.
+/// [`SnapshotError::Damaged`] when the snapshot is not one of `dir`'s, is out of its place in
+/// the store, or its files do not match its digest.
 pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError> {
-    let old = Listing::read(&snapshot.files())?;
+    let old = snapshot.kept(dir)?;
     let mut new = listed_or_gone(dir)?;
     if snapshot.info.truncated {
         new.retain(|f| f.rel == SKILL_FILE);
     }
-    diff_files(
-        &on_disk(&old.files),
+    let (diff, kept) = diff_files(
+        &on_disk(&old),
         &on_disk(&new),
         snapshot.info.truncated,
-    )
+        &LIMITS,
+    )?;
+    // A truncated snapshot's digest covers files it does not hold.
+    if !snapshot.info.truncated && kept != snapshot.info.digest {
+        return Err(snapshot.damaged(Damage::Digest));
+    }
+    Ok(diff)
 }
 
 /// Compare an untouched copy of a skill that its installer keeps elsewhere (a marketplace
@@ -224,7 +220,7 @@ pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError>
 pub fn between(pristine: &Path, dir: &Path) -> Result<SkillDiff, SnapshotError> {
     let old = Listing::read(pristine)?;
     let new = listed_or_gone(dir)?;
-    diff_files(&on_disk(&old.files), &on_disk(&new), false)
+    Ok(diff_files(&on_disk(&old.files), &on_disk(&new), false, &LIMITS)?.0)
 }
 
 /// Compare the skill folder at `dir` with what installing `skill` over it would write: what a
@@ -244,7 +240,7 @@ pub fn before_replacing(dir: &Path, skill: &BundledSkill) -> Result<SkillDiff, R
             executable: file.executable,
         })
         .collect();
-    Ok(diff_files(&on_disk(&old), &new, false)?)
+    Ok(diff_files(&on_disk(&old), &new, false, &LIMITS)?.0)
 }
 
 /// Why the diff before a replacement could not be made.
@@ -288,12 +284,12 @@ impl Side<'_> {
         }
     }
 
-    fn load(&self) -> Result<Loaded, SnapshotError> {
+    fn load(&self, limit: u64) -> Result<Loaded, SnapshotError> {
         match self {
-            Side::Disk(entry) => Loaded::read(entry),
+            Side::Disk(entry) => Loaded::read(entry, limit),
             Side::Memory {
                 bytes, executable, ..
-            } => Ok(Loaded::held(bytes, *executable)),
+            } => Ok(Loaded::held(bytes, *executable, limit)),
         }
     }
 }
@@ -302,14 +298,18 @@ fn on_disk(entries: &[Entry]) -> Vec<Side<'_>> {
     entries.iter().map(Side::Disk).collect()
 }
 
-/// Compare two sides, each sorted by path.
+/// Compare two sides, each sorted by path, within `limits`; with the digest of the old side as
+/// read, for a snapshot's to be checked against its record.
 fn diff_files(
     old: &[Side<'_>],
     new: &[Side<'_>],
     truncated: bool,
-) -> Result<SkillDiff, SnapshotError> {
+    limits: &Limits,
+) -> Result<(SkillDiff, SnapshotDigest), SnapshotError> {
     let mut files = Vec::new();
     let mut frontmatter = None;
+    let mut old_digest = DigestBuilder::default();
+    let mut budget = Budget::new(limits);
     let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
     loop {
         let pair = match (o.peek(), n.peek()) {
@@ -319,109 +319,207 @@ fn diff_files(
             (Some(_), None) => (o.next(), None),
             _ => (None, n.next()),
         };
-        let old = pair.0.map(Side::load).transpose()?;
-        let new = pair.1.map(Side::load).transpose()?;
+        let old = pair
+            .0
+            .map(|side| side.load(limits.file_bytes))
+            .transpose()?;
+        let new = pair
+            .1
+            .map(|side| side.load(limits.file_bytes))
+            .transpose()?;
         let path = pair
             .0
             .or(pair.1)
             .map(|side| side.rel().to_owned())
             .unwrap_or_default();
+        if let Some(old) = &old {
+            old_digest.add(&path, old.blob.executable, &old.hash);
+        }
         if path == SKILL_FILE
             && let (Some(old), Some(new)) = (&old, &new)
             && old.blob.sha256 != new.blob.sha256
         {
             frontmatter = Some(FrontmatterChange::between(old.text(), new.text()));
         }
-        if let Some(file) = compare(path, old, new) {
+        if let Some(file) = compare(path, old, new, &mut budget) {
             files.push(file);
         }
     }
-    Ok(SkillDiff {
+    let diff = SkillDiff {
         files,
         frontmatter,
         truncated,
-    })
+    };
+    Ok((diff, old_digest.finish()))
+}
+
+/// What one diff has spent of its [`Limits`] so far.
+struct Budget<'a> {
+    limits: &'a Limits,
+    bytes: u64,
+    lines: usize,
+    deadline: Instant,
+}
+
+impl<'a> Budget<'a> {
+    fn new(limits: &'a Limits) -> Self {
+        Self {
+            limits,
+            bytes: 0,
+            lines: 0,
+            deadline: Instant::now() + limits.diff_time,
+        }
+    }
+
+    /// The bound that keeps two texts from being line-diffed, if any; else their bytes are
+    /// spent.
+    fn admit(&mut self, old: &str, new: &str) -> Option<Bound> {
+        for text in [old, new] {
+            let (lines, longest) = text
+                .split_inclusive('\n')
+                .fold((0, 0), |(n, longest), line| {
+                    (n + 1, line.len().max(longest))
+                });
+            if lines > self.limits.file_lines {
+                return Some(Bound::FileLines);
+            }
+            if longest > self.limits.line_bytes {
+                return Some(Bound::LineBytes);
+            }
+        }
+        let bytes = (old.len() + new.len()) as u64;
+        if self.bytes + bytes > self.limits.diff_bytes {
+            return Some(Bound::DiffBytes);
+        }
+        if Instant::now() >= self.deadline {
+            return Some(Bound::DiffTime);
+        }
+        self.bytes += bytes;
+        None
+    }
+
+    /// Whether `lines` more lines of hunks fit; they are spent when they do.
+    fn show(&mut self, lines: usize) -> bool {
+        if self.lines + lines > self.limits.diff_lines {
+            return false;
+        }
+        self.lines += lines;
+        true
+    }
 }
 
 /// One side of a file, read.
 struct Loaded {
     blob: Blob,
-    /// The content, when it is small enough to diff.
+    /// The SHA-256 of the content, for the snapshot digest.
+    hash: [u8; 32],
+    /// The content, when it is within the diff's bound for one file.
     bytes: Option<Vec<u8>>,
 }
 
 impl Loaded {
-    fn read(entry: &Entry) -> Result<Self, SnapshotError> {
-        if entry.size > MAX_TEXT_DIFF_BYTES {
-            let copied = super::digest::copy_hashing(entry, None)?;
-            return Ok(Self {
-                blob: Blob {
-                    size: copied.bytes,
-                    sha256: crate::record::lower_hex(&copied.hash),
-                    executable: entry.executable,
-                },
-                bytes: None,
-            });
+    /// Read and hash the listed file, holding its bytes only when there are at most `limit`:
+    /// a larger one is hashed as it streams past, and never held.
+    fn read(entry: &Entry, limit: u64) -> Result<Self, SnapshotError> {
+        let mut file =
+            open_regular(&entry.source, Links::Refuse).at(&entry.source, SnapshotError::read)?;
+        let mut hasher = Sha256::new();
+        let mut held = Some(Vec::with_capacity(
+            usize::try_from(entry.size.min(limit)).unwrap_or(0),
+        ));
+        let mut size = 0u64;
+        let mut buffer = vec![0u8; 64 * 1024];
+        loop {
+            let read = match file.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(read) => read,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(SnapshotError::read(entry.source.clone(), error)),
+            };
+            hasher.update(&buffer[..read]);
+            size += read as u64;
+            if size > limit {
+                held = None;
+            } else if let Some(bytes) = &mut held {
+                bytes.extend_from_slice(&buffer[..read]);
+            }
         }
-        let mut bytes = Vec::with_capacity(usize::try_from(entry.size).unwrap_or(0));
-        open_regular(&entry.source, Links::Refuse)
-            .and_then(|file| file.take(MAX_TEXT_DIFF_BYTES + 1).read_to_end(&mut bytes))
-            .at(&entry.source, SnapshotError::read)?;
+        let hash: [u8; 32] = hasher.finalize().into();
         Ok(Self {
             blob: Blob {
-                size: bytes.len() as u64,
-                sha256: sha256_hex(&bytes),
+                size,
+                sha256: lower_hex(&hash),
                 executable: entry.executable,
             },
-            bytes: Some(bytes),
+            hash,
+            bytes: held,
         })
     }
 
     /// A file held in memory.
-    fn held(bytes: &[u8], executable: bool) -> Self {
+    fn held(bytes: &[u8], executable: bool, limit: u64) -> Self {
+        let hash: [u8; 32] = Sha256::digest(bytes).into();
         Self {
             blob: Blob {
                 size: bytes.len() as u64,
-                sha256: sha256_hex(bytes),
+                sha256: lower_hex(&hash),
                 executable,
             },
-            bytes: (bytes.len() as u64 <= MAX_TEXT_DIFF_BYTES).then(|| bytes.to_vec()),
+            hash,
+            bytes: (bytes.len() as u64 <= limit).then(|| bytes.to_vec()),
         }
     }
 
-    /// The content as text, when it is text and small enough to diff.
+    /// The content as text, when it is text and within the bound for one file.
     fn text(&self) -> Option<&str> {
-        self.bytes
-            .as_deref()
-            .filter(|b| b.len() as u64 <= MAX_TEXT_DIFF_BYTES)
-            .and_then(|b| manifest_text(b).ok())
+        self.bytes.as_deref().and_then(|b| manifest_text(b).ok())
     }
 }
 
-fn compare(path: String, old: Option<Loaded>, new: Option<Loaded>) -> Option<FileDiff> {
-    let line_count = |side: &Loaded| side.text().map(|t| t.lines().count());
+fn compare(
+    path: String,
+    old: Option<Loaded>,
+    new: Option<Loaded>,
+    budget: &mut Budget<'_>,
+) -> Option<FileDiff> {
+    let whole = |side: &Loaded| match (&side.bytes, side.text()) {
+        (None, _) => (Body::TooLarge(Bound::FileBytes), 0),
+        (Some(_), Some(text)) => {
+            let lines = text.lines().count();
+            (Body::Whole { lines: Some(lines) }, lines)
+        }
+        (Some(_), None) => (Body::Whole { lines: None }, 0),
+    };
     let (body, added, removed) = match (&old, &new) {
         (None, None) => return None,
         (None, Some(new)) => {
-            let lines = line_count(new);
-            (Body::Whole { lines }, lines.unwrap_or(0), 0)
+            let (body, lines) = whole(new);
+            (body, lines, 0)
         }
         (Some(old), None) => {
-            let lines = line_count(old);
-            (Body::Whole { lines }, 0, lines.unwrap_or(0))
+            let (body, lines) = whole(old);
+            (body, 0, lines)
         }
         (Some(a), Some(b)) if a.blob == b.blob => return None,
         (Some(a), Some(b)) if a.blob.sha256 == b.blob.sha256 => (Body::SameContent, 0, 0),
-        (Some(a), Some(b)) => match (a.text(), b.text()) {
-            (Some(old), Some(new)) => {
-                let hunks = hunks(old, new);
-                let (added, removed) = (
-                    lines_of(&hunks, LineKind::Added),
-                    lines_of(&hunks, LineKind::Removed),
-                );
-                (Body::Hunks(hunks), added, removed)
-            }
-            _ if a.bytes.is_none() || b.bytes.is_none() => (Body::TooLarge, 0, 0),
+        (Some(a), Some(b)) => match (&a.bytes, &b.bytes, a.text(), b.text()) {
+            (None, _, _, _) | (_, None, _, _) => (Body::TooLarge(Bound::FileBytes), 0, 0),
+            (_, _, Some(old), Some(new)) => match budget.admit(old, new) {
+                Some(bound) => (Body::TooLarge(bound), 0, 0),
+                None => {
+                    let hunks = hunks_within(old, new, budget.limits);
+                    let shown = hunks.iter().map(|h| h.lines.len() + 1).sum();
+                    if budget.show(shown) {
+                        let (added, removed) = (
+                            lines_of(&hunks, LineKind::Added),
+                            lines_of(&hunks, LineKind::Removed),
+                        );
+                        (Body::Hunks(hunks), added, removed)
+                    } else {
+                        (Body::TooLarge(Bound::DiffLines), 0, 0)
+                    }
+                }
+            },
             _ => (Body::Binary, 0, 0),
         },
     };
@@ -446,18 +544,46 @@ pub fn lines_of(hunks: &[Hunk], kind: LineKind) -> usize {
 
 /// The hunks of a line diff of two texts, with word-level changes inside replaced lines.
 pub fn hunks(old: &str, new: &str) -> Vec<Hunk> {
+    hunks_within(old, new, &LIMITS)
+}
+
+/// [`hunks`], within the time and word-diff bounds of `limits`.
+fn hunks_within(old: &str, new: &str, limits: &Limits) -> Vec<Hunk> {
+    let started = Instant::now();
     let diff = TextDiff::configure()
         .algorithm(Algorithm::Myers)
-        .deadline(Instant::now() + DIFF_DEADLINE)
+        .deadline(started + limits.line_diff_time)
         .diff_lines(old, new);
-    let mut word_diffs = MAX_WORD_DIFFS;
+    let mut words = Words {
+        left: limits.word_diffs,
+        deadline: Instant::now() + limits.word_diff_time,
+        inline_block: limits.inline_block,
+    };
     diff.grouped_ops(CONTEXT_LINES)
         .iter()
-        .map(|group| hunk(&diff, group, &mut word_diffs))
+        .map(|group| hunk(&diff, group, &mut words))
         .collect()
 }
 
-fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp], word_diffs: &mut usize) -> Hunk {
+/// What is left of one file's word diffs: how many, and until when.
+struct Words {
+    left: usize,
+    deadline: Instant,
+    inline_block: usize,
+}
+
+impl Words {
+    /// Whether another word diff may be made; it is counted when it may.
+    fn take(&mut self) -> bool {
+        if self.left == 0 || Instant::now() >= self.deadline {
+            return false;
+        }
+        self.left -= 1;
+        true
+    }
+}
+
+fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp], words: &mut Words) -> Hunk {
     let (Some(first), Some(last)) = (group.first(), group.last()) else {
         return Hunk {
             old_start: 0,
@@ -495,9 +621,8 @@ fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp], word_diffs: &
                         new_index: new_index + k,
                         new_len: 1,
                     };
-                    let mut pair_lines: Vec<Line> = if *word_diffs > 0 {
-                        *word_diffs -= 1;
-                        diff.iter_inline_changes_deadline(&pair, None)
+                    let mut pair_lines: Vec<Line> = if words.take() {
+                        diff.iter_inline_changes_deadline(&pair, Some(words.deadline))
                             .map(|change| line_of(&change))
                             .collect()
                     } else {
@@ -523,14 +648,14 @@ fn hunk<'a>(diff: &'a TextDiff<'a, 'a, 'a, str>, group: &[DiffOp], word_diffs: &
             }
             DiffOp::Replace {
                 old_len, new_len, ..
-            } if old_len + new_len > MAX_INLINE_BLOCK => {
+            } if old_len + new_len > words.inline_block || !words.take() => {
                 lines.extend(
                     diff.iter_changes(op)
                         .map(|change| line_of(&InlineChange::from(change))),
                 );
             }
             _ => lines.extend(
-                diff.iter_inline_changes_deadline(op, None)
+                diff.iter_inline_changes_deadline(op, Some(words.deadline))
                     .map(|change| line_of(&change)),
             ),
         }
@@ -663,7 +788,7 @@ mod tests {
 
     #[test]
     fn past_the_word_diff_budget_lines_are_marked_between_shared_edges() {
-        let old: String = (0..MAX_WORD_DIFFS + 10)
+        let old: String = (0..LIMITS.word_diffs + 10)
             .map(|i| format!("{i} the quick fox\n"))
             .collect();
         let new = old.replace("quick", "slow");
@@ -718,6 +843,37 @@ mod tests {
         let last = hunks[0].lines.last().unwrap();
         assert_eq!(last.kind, LineKind::Added);
         assert!(last.no_newline);
+    }
+
+    #[test]
+    fn past_the_diffs_time_a_file_is_summarised() {
+        let side = |bytes: &'static [u8]| Side::Memory {
+            rel: "a.md",
+            bytes,
+            executable: false,
+        };
+        let limits = Limits {
+            diff_time: std::time::Duration::ZERO,
+            ..LIMITS
+        };
+        let (diff, _) = diff_files(&[side(b"one\n")], &[side(b"two\n")], false, &limits).unwrap();
+        assert_eq!(diff.files[0].body, Body::TooLarge(Bound::DiffTime));
+        let (diff, _) = diff_files(&[side(b"one\n")], &[side(b"two\n")], false, &LIMITS).unwrap();
+        assert!(matches!(diff.files[0].body, Body::Hunks(_)));
+    }
+
+    #[test]
+    fn past_the_word_diffs_time_lines_are_marked_between_shared_edges() {
+        let limits = Limits {
+            word_diff_time: std::time::Duration::ZERO,
+            ..LIMITS
+        };
+        let hunks = hunks_within("a quick b\n", "a slow b\n", &limits);
+        let added = &hunks[0].lines[1];
+        assert_eq!(&added.text[added.changed[0].clone()], "slow");
+        // Unequal sides, which the edges cannot pair, show without highlights.
+        let hunks = hunks_within("a quick b\n", "a slow b\nmore\n", &limits);
+        assert!(hunks[0].lines.iter().all(|l| l.changed.is_empty()));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the terminal app scrolls through, each styling the rows its own way.
 
 use super::{Blob, Body, FileDiff, Hunk, Line, SkillDiff, Status};
-use crate::text::human::count;
+use crate::text::human::{count, size};
 
 /// One row of a unified diff.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,20 +102,30 @@ pub fn rows(diff: &SkillDiff) -> Vec<Row<'_>> {
                     blob_text(blob)
                 )));
             }
-            Body::Binary | Body::TooLarge => {
-                let what = if file.body == Body::Binary {
-                    "binary file changed"
-                } else {
-                    "file too large to diff changed"
-                };
+            Body::Binary => {
                 if let (Some(old), Some(new)) = (&file.old, &file.new) {
                     rows.push(Row::Summary(format!(
-                        "{what}: {} -> {}",
+                        "binary file changed: {} -> {}",
                         blob_text(old),
                         blob_text(new)
                     )));
                 }
             }
+            Body::TooLarge(bound) => rows.push(Row::Summary(match (&file.old, &file.new) {
+                (Some(old), Some(new)) => format!(
+                    "too large to diff ({bound}): {} -> {}",
+                    blob_text(old),
+                    blob_text(new)
+                ),
+                (None, Some(new)) => {
+                    format!("new file, too large to diff ({bound}): {}", blob_text(new))
+                }
+                (Some(old), None) => format!(
+                    "deleted file, too large to diff ({bound}): {}",
+                    blob_text(old)
+                ),
+                (None, None) => continue,
+            })),
             Body::SameContent => {}
         }
     }
@@ -126,10 +136,15 @@ fn mode(executable: bool) -> &'static str {
     if executable { "0755" } else { "0644" }
 }
 
+/// A file's size and the start of its digest: `3 bytes, sha256:…`, `7.6 MiB, sha256:…`.
 fn blob_text(blob: &Blob) -> String {
+    let shown = if blob.size < 1024 {
+        count(usize::try_from(blob.size).unwrap_or(usize::MAX), "byte")
+    } else {
+        size(blob.size)
+    };
     format!(
-        "{}, sha256:{}",
-        count(usize::try_from(blob.size).unwrap_or(usize::MAX), "byte"),
+        "{shown}, sha256:{}",
         &blob.sha256[..12.min(blob.sha256.len())]
     )
 }
