@@ -407,6 +407,12 @@ fn skill_at(
         None => top_skill_name(text, top, limits)
             .ok_or_else(|| invalid("names no skill: give its frontmatter a name".to_owned()))?,
     };
+    // A folder no agent loads would be a skill installed where no listing shows it.
+    if name.starts_with('.') {
+        return Err(invalid(format!(
+            "would be installed as {name:?}, a hidden folder, which agents do not load as a skill"
+        )));
+    }
     let declared = Declared::read(text, &name);
     Ok(BundledSkill {
         name,

@@ -49,6 +49,7 @@ pub fn read(stream: impl Read, members: &mut Members) -> Result<(), Refusal> {
         let header = Header::from_byte_slice(&block);
         let at = escape::bytes(&header.path_bytes());
         check(&block, &at)?;
+        unused_bytes_are_empty(&block, &at)?;
         let size = number(&block[124..136])
             .ok_or_else(|| Refusal::malformed(Some(&at), "its size field is not a number"))?;
         let limit = members.limits().file_bytes;
@@ -357,29 +358,29 @@ fn padding(size: u64) -> u64 {
     (BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64
 }
 
-/// Whether `bytes` begin with a tar header any tar reader would take: the ustar magic and a
-/// checksum that matches. What the polyglot check asks of a file that is read as another kind.
+/// Whether `bytes` begin with a tar header a tar reader would take: a checksum that matches. What the polyglot check asks of a file that is read as another kind.
 pub fn starts_with_header(bytes: &[u8]) -> bool {
-    let Some(block) = bytes
-        .get(..BLOCK)
-        .and_then(|b| <&[u8; BLOCK]>::try_from(b).ok())
-    else {
-        return false;
-    };
-    &block[257..262] == b"ustar" && check(block, "").is_ok()
+    // GNU tar and Python take a header by its checksum alone: a v7 header has no magic.
+    bytes.get(..BLOCK).is_some_and(|block| {
+        number(&block[148..156]).is_some_and(|stored| stored == checksum(block))
+    })
+}
+
+/// The sum of a header's bytes with its checksum field read as spaces.
+fn checksum(block: &[u8]) -> u64 {
+    block[..148]
+        .iter()
+        .chain(&[b' '; 8])
+        .chain(&block[156..])
+        .map(|byte| u64::from(*byte))
+        .sum()
 }
 
 /// The header's checksum and format, before any of its fields is believed.
 fn check(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
     let stored = number(&block[148..156])
         .ok_or_else(|| Refusal::malformed(Some(at), "its header checksum is not a number"))?;
-    let computed: u64 = block[..148]
-        .iter()
-        .chain(&[b' '; 8])
-        .chain(&block[156..])
-        .map(|byte| u64::from(*byte))
-        .sum();
-    if stored != computed {
+    if stored != checksum(block) {
         return Err(Refusal::malformed(
             Some(at),
             "its header checksum does not match",
@@ -393,6 +394,12 @@ fn check(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
             "its header is neither POSIX ustar nor GNU tar",
         ));
     }
+    Ok(())
+}
+
+/// The bytes of a header its format leaves empty.
+fn unused_bytes_are_empty(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
+    let gnu = &block[257..265] == b"ustar  \0";
     // A GNU header keeps times and sparse maps where ustar keeps its name prefix: Python
     // reads those bytes as a prefix of the name whatever the magic, GNU tar and the tar crate
     // do not. Only a GNU incremental dump or a sparse file (both refused) fills them.

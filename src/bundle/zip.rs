@@ -120,6 +120,7 @@ mod records {
     use zip::read::ZipFile;
 
     use super::super::refusal::Refusal;
+    use crate::text::escape;
 
     /// The general-purpose flags: the sizes follow the data, and the name is UTF-8.
     const DATA_DESCRIPTOR: u16 = 1 << 3;
@@ -206,15 +207,12 @@ mod records {
         entry: &ZipFile<'_, impl std::io::Read>,
         at: &str,
     ) -> Result<(), Refusal> {
-        let refuse = |why: &str| Refusal::malformed(Some(at), why.to_owned());
-        let unreadable = || refuse("its headers cannot be read");
+        let unreadable = || Refusal::malformed(Some(at), "its headers cannot be read");
         let central = central(bytes, entry.central_header_start()).ok_or_else(unreadable)?;
         let (local, local_sums) = local(bytes, entry.header_start()).ok_or_else(unreadable)?;
-        if central.name != entry.name_raw() || local.name != central.name {
-            return Err(refuse(
-                "its local header and its central directory entry name different files",
-            ));
-        }
+        // Named by its header's own name, which the zip crate may have replaced.
+        let at = escape::bytes(central.name);
+        let refuse = |why: &str| Refusal::malformed(Some(&at), why.to_owned());
         if (central.flags ^ local.flags) & (UTF8 | DATA_DESCRIPTOR | 1) != 0 {
             return Err(refuse(
                 "its local header and its central directory entry disagree on its flags",
@@ -236,6 +234,11 @@ mod records {
                     "its Unicode path field names another file than its header does, and zip readers choose between them differently",
                 ));
             }
+        }
+        if central.name != entry.name_raw() || local.name != central.name {
+            return Err(refuse(
+                "its local header and its central directory entry name different files",
+            ));
         }
         let zip64 = local_fields.iter().any(|(id, _)| *id == ZIP64);
         let wanted = [entry.crc32().into(), entry.compressed_size(), entry.size()];
