@@ -258,7 +258,7 @@ fn header_bytes_the_format_leaves_empty_are_refused() {
         let devices = patched(&ustar, 0, 329, number);
         refused("b.tar", &devices, "malformed_archive", "device numbers");
     }
-    read("b.tar", &patched(&ustar, 0, 329, b"0000000\00000000\0")).unwrap();
+    read("b.tar", &patched(&ustar, 0, 329, b"0000000\x000000000\x00")).unwrap();
 }
 
 // ---- zip records ----
