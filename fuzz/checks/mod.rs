@@ -8,3 +8,4 @@ pub mod tar_names;
 pub mod tar_oracle;
 pub mod tar_writer;
 pub mod transcript;
+pub mod zip_records;

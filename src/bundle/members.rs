@@ -9,6 +9,7 @@ use super::limits::Limits;
 use super::path::{MemberPath, collision_key, member_path};
 use super::refusal::{EntryKind, Refusal};
 use crate::record::IGNORED_NAMES;
+use crate::skill::names::is_version_control;
 use crate::text::escape;
 
 /// One member held in memory.
@@ -41,9 +42,13 @@ pub enum Admit {
 }
 
 /// Whether a path is metadata an operating system or a version-control tool left beside the
-/// files: AppleDouble `._*` sidecars, `__MACOSX/`, `.DS_Store`, `Thumbs.db`, and `.git`.
+/// files: AppleDouble `._*` sidecars, `__MACOSX/`, `.DS_Store`, `Thumbs.db`, and the
+/// version-control folders in any letter case (what a snapshot leaves out too).
 pub fn is_metadata(part: &str) -> bool {
-    part.starts_with("._") || part == "__MACOSX" || part == ".git" || IGNORED_NAMES.contains(&part)
+    part.starts_with("._")
+        || part == "__MACOSX"
+        || is_version_control(part)
+        || IGNORED_NAMES.contains(&part)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,6 +277,10 @@ mod tests {
             "demo/.DS_Store",
             "demo/Thumbs.db",
             ".git/config",
+            ".GIT/config",
+            "demo/.Hg/hgrc",
+            "demo/.svn/entries",
+            "demo/.JJ/repo",
         ] {
             assert!(
                 matches!(members.admit(name.as_bytes()), Ok(Admit::SetAside)),
@@ -285,7 +294,7 @@ mod tests {
         members.hold(path.parts, file()).unwrap();
         let (held, set_aside) = members.finish();
         assert_eq!(held.len(), 1);
-        assert_eq!(set_aside.len(), 5);
+        assert_eq!(set_aside.len(), 9);
     }
 
     #[test]

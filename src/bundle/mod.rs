@@ -179,29 +179,127 @@ pub fn read_within(source: &Path, limits: &Limits) -> Result<Bundle, Refusal> {
 /// # Errors
 /// The [`Refusal`] that says why the bundle cannot be imported as it is.
 pub fn read_archive(name: &str, bytes: &[u8], limits: &Limits) -> Result<Bundle, Refusal> {
-    let mut members = Members::new(limits);
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        // Every gzip member, and an error for anything after the last one.
-        let inflated = flate2::bufread::MultiGzDecoder::new(bytes);
-        tar::read(
-            bounded::Bounded::new(inflated, limits.stream_bytes),
-            &mut members,
-        )?;
-    } else if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
-        zip::read(bytes, &mut members)?;
-    } else if bytes.get(257..262) == Some(b"ustar") {
-        tar::read(bytes, &mut members)?;
-    } else {
-        return Err(Refusal::UnsupportedSource {
+    let format = Format::of(bytes).ok_or_else(|| Refusal::UnsupportedSource {
+        path: name.to_owned(),
+        what: if bytes.is_empty() {
+            "an empty file".to_owned()
+        } else {
+            "a file of another kind".to_owned()
+        },
+    })?;
+    // What every reader would take the file for: its content, its name, and any other format
+    // its bytes also are. Where two of them differ, some reader lists other files.
+    if let Some(named) = Format::named(name)
+        && named != format
+    {
+        return Err(Refusal::MisnamedArchive {
             path: name.to_owned(),
-            what: if bytes.is_empty() {
-                "an empty file".to_owned()
-            } else {
-                "a file of another kind".to_owned()
-            },
+            named: named.to_string(),
+            holds: format.to_string(),
         });
     }
+    if let Some(other) = format.also(bytes) {
+        return Err(Refusal::malformed(
+            None,
+            format!("it is a {format} and also {other}, which other readers would list instead"),
+        ));
+    }
+    let mut members = Members::new(limits);
+    match format {
+        Format::Gzip => {
+            // Every gzip member, and an error for anything after the last one.
+            let inflated = flate2::bufread::MultiGzDecoder::new(bytes);
+            tar::read(
+                bounded::Bounded::new(inflated, limits.stream_bytes),
+                &mut members,
+            )?;
+        }
+        Format::Zip => zip::read(bytes, &mut members)?,
+        Format::Tar => tar::read(bytes, &mut members)?,
+    }
     assemble(members, &Top::Archive(archive_stem(name)))
+}
+
+/// The kinds of archive a file may be, told apart by content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// A gzip-compressed tar.
+    Gzip,
+    Zip,
+    Tar,
+}
+
+impl Format {
+    /// What the first bytes say.
+    fn of(bytes: &[u8]) -> Option<Self> {
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            Some(Format::Gzip)
+        } else if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06") {
+            Some(Format::Zip)
+        } else if bytes.get(257..262) == Some(b"ustar") {
+            Some(Format::Tar)
+        } else {
+            None
+        }
+    }
+
+    /// What a file name's archive extension says, if it has one.
+    fn named(name: &str) -> Option<Self> {
+        let lower = name.to_ascii_lowercase();
+        let ends = |extensions: &[&str]| extensions.iter().any(|e| lower.ends_with(e));
+        if ends(&[".tar.gz", ".tgz", ".gz"]) {
+            Some(Format::Gzip)
+        } else if ends(&[".zip", ".skill"]) {
+            Some(Format::Zip)
+        } else if ends(&[".tar"]) {
+            Some(Format::Tar)
+        } else {
+            None
+        }
+    }
+
+    /// Another format the same bytes are, as other readers find it: a zip end record where
+    /// zip readers look for one (the last 64 KiB), in a tar or a gzip file; a tar header at
+    /// the start of a zip.
+    fn also(self, bytes: &[u8]) -> Option<String> {
+        match self {
+            Format::Gzip | Format::Tar => zip_end_record(bytes)
+                .map(|at| format!("a zip archive (its end record at byte {at})")),
+            Format::Zip => tar::starts_with_header(bytes)
+                .then(|| "a tar archive (a valid tar header at its start)".to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Format::Gzip => "gzip-compressed tar",
+            Format::Zip => "zip archive",
+            Format::Tar => "tar archive",
+        })
+    }
+}
+
+/// Where a zip end-of-central-directory record sits in the part of `bytes` zip readers search
+/// (the record and the longest comment, from the end), if one does: a record whose central
+/// directory fits before it, as Python's zipfile and unzip take one even with bytes after it
+/// or before the archive.
+fn zip_end_record(bytes: &[u8]) -> Option<usize> {
+    const RECORD: usize = 22;
+    let start = bytes.len().saturating_sub(RECORD + usize::from(u16::MAX));
+    let field = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(|b| u64::from(u32::from_le_bytes(b)))
+    };
+    memchr::memmem::rfind_iter(&bytes[start..], b"PK\x05\x06")
+        .map(|found| start + found)
+        .find(|&at| {
+            at + RECORD <= bytes.len()
+                && matches!((field(at + 12), field(at + 16)), (Some(size), Some(offset)) if size + offset <= at as u64)
+        })
 }
 
 /// The skills among the members, each checked whole.
@@ -309,6 +407,12 @@ fn skill_at(
         None => top_skill_name(text, top, limits)
             .ok_or_else(|| invalid("names no skill: give its frontmatter a name".to_owned()))?,
     };
+    // A folder no agent loads would be a skill installed where no listing shows it.
+    if name.starts_with('.') {
+        return Err(invalid(format!(
+            "would be installed as {name:?}, a hidden folder, which agents do not load as a skill"
+        )));
+    }
     let declared = Declared::read(text, &name);
     Ok(BundledSkill {
         name,

@@ -3,10 +3,9 @@
 //! exactly as written or the whole bundle is refused, so that what a review shows is what is
 //! installed, on every operating system alike.
 
-use unicode_normalization::UnicodeNormalization;
-
 use super::limits::Limits;
 use super::refusal::{PathProblem, Refusal};
+use crate::skill::names::fold;
 use crate::text::escape::{self, is_invisible};
 
 /// A member path that passed every rule: its parts, and whether it was written as a folder
@@ -141,13 +140,10 @@ fn has_drive_letter(text: &str) -> bool {
 }
 
 /// The name a case-insensitive, normalisation-insensitive file system (macOS, Windows) stores a
-/// part under: two parts with one key are one file there.
+/// part under: two parts with one key are one file there. The 8.3 short names that could be a
+/// second name of another file are refused outright ([`PathProblem::ShortName`]).
 pub fn collision_key(part: &str) -> String {
-    if part.is_ascii() {
-        return part.to_ascii_lowercase();
-    }
-    let composed: String = part.nfc().collect();
-    composed.to_lowercase().nfc().collect()
+    fold(part)
 }
 
 #[cfg(test)]
@@ -266,5 +262,7 @@ mod tests {
         assert_eq!(collision_key("caf\u{e9}"), collision_key("cafe\u{301}"));
         assert_eq!(collision_key("CAFE\u{301}"), collision_key("caf\u{e9}"));
         assert_ne!(collision_key("a.md"), collision_key("b.md"));
+        assert_eq!(collision_key("\u{17f}KILL.md"), collision_key("SKILL.md"));
+        assert_eq!(collision_key("\u{212a}.md"), collision_key("k.md"));
     }
 }

@@ -31,18 +31,55 @@ pub fn local(body: &[u8]) -> Result<Local, String> {
             "uid" | "gid" => {
                 decimal(value).ok_or_else(|| format!("its pax {key} is not a number"))?;
             }
-            // Owners, comments and extended attributes are accepted and never applied.
+            // Owners, comments and extended attributes are accepted and never applied: no
+            // reader changes a file's bytes for them.
             "uname" | "gname" | "comment" => {}
-            key if key.starts_with("SCHILY.") || key.starts_with("LIBARCHIVE.") => {}
+            key if harmless_extension(key) => {}
             key if key.starts_with("GNU.sparse.") => local.sparse = true,
             key => {
                 return Err(format!(
-                    "it carries the pax key {key:?}, which skilldeck does not read"
+                    "it carries the pax key {key:?}, which other tar readers may obey and skilldeck does not"
                 ));
             }
         }
     }
     Ok(local)
+}
+
+/// The vendor keys real archives carry that change nothing a reader extracts: extended
+/// attributes (GNU tar `--xattrs`, bsdtar on macOS: quarantine, provenance, Finder info) and
+/// ACLs, which readers restore only when asked and never into the file's bytes, and the
+/// inode figures and creation time bsdtar writes. Everything else is refused, since some reader
+/// obeys it: `SCHILY.realsize` and `SCHILY.offset` change the size bsdtar and star read,
+/// `SCHILY.filetype` the entry's type, `SCHILY.fflags` the file's flags (`compressed` among
+/// them); the two attributes that hold content on macOS — a compressed file's
+/// `com.apple.decmpfs` and `com.apple.ResourceFork` — are refused too.
+fn harmless_extension(key: &str) -> bool {
+    if let Some(name) = key.strip_prefix("SCHILY.xattr.") {
+        return !holds_content(name);
+    }
+    // bsdtar percent-decodes these names: `com%2Eapple%2Edecmpfs` is the same attribute.
+    if let Some(encoded) = key.strip_prefix("LIBARCHIVE.xattr.") {
+        return !holds_content(&percent_encoding::percent_decode_str(encoded).decode_utf8_lossy());
+    }
+    matches!(
+        key,
+        "SCHILY.acl.access"
+            | "SCHILY.acl.default"
+            | "SCHILY.acl.ace"
+            | "SCHILY.dev"
+            | "SCHILY.ino"
+            | "SCHILY.nlink"
+            | "LIBARCHIVE.creationtime"
+    )
+}
+
+/// Whether an extended attribute is one in which macOS keeps a file's bytes, in any letter
+/// case (refusing more rather than less).
+fn holds_content(name: &str) -> bool {
+    ["com.apple.decmpfs", "com.apple.ResourceFork"]
+        .iter()
+        .any(|held| name.eq_ignore_ascii_case(held))
 }
 
 /// Check the body of a global (`g`) header: only the `comment` that `git archive` and GitHub
@@ -158,6 +195,14 @@ mod tests {
             rec("SCHILY.xattr.user.x", "y"),
             rec("size", "12")
         );
+        let macos = format!(
+            "{}{}{}{}",
+            rec("LIBARCHIVE.xattr.com.apple.quarantine", "MDA4MTs2NTQz"),
+            rec("SCHILY.xattr.com.apple.provenance", "AQ"),
+            rec("SCHILY.dev", "16777231"),
+            rec("LIBARCHIVE.creationtime", "1700000000")
+        );
+        local(macos.as_bytes()).unwrap();
         let local = local(body.as_bytes()).unwrap();
         assert_eq!(local.path.as_deref(), Some(&b"demo/references/long.md"[..]));
         assert_eq!(local.size, Some(12));
@@ -184,6 +229,25 @@ mod tests {
         ];
         for body in cases {
             assert!(local(body.as_bytes()).is_err(), "{body:?}");
+        }
+        for (key, value) in [
+            ("SCHILY.realsize", "512"),
+            ("SCHILY.offset", "0"),
+            ("SCHILY.filetype", "symlink"),
+            ("SCHILY.fflags", "compressed"),
+            ("SCHILY.xattr.com.apple.decmpfs", "fpmc"),
+            ("LIBARCHIVE.xattr.com.apple.ResourceFork", "AAAA"),
+            ("LIBARCHIVE.xattr.com%2Eapple%2Edecmpfs", "AAAA"),
+            ("SCHILY.archtype", "pax"),
+            ("LIBARCHIVE.symlinktype", "dir"),
+            ("charset", "ISO-IR 10646 2000 UTF-8"),
+            ("GNU.volume.label", "x"),
+        ] {
+            let refused = local(rec(key, value).as_bytes());
+            assert!(
+                refused.as_ref().is_err_and(|why| why.contains(key)),
+                "{key}: {refused:?}"
+            );
         }
         let sparse = local(rec("GNU.sparse.major", "1").as_bytes()).unwrap();
         assert!(sparse.sparse);

@@ -9,6 +9,14 @@ use std::fmt;
 pub enum Refusal {
     #[error("{path} is {what}, not a folder or an archive (tar, tar.gz, zip)")]
     UnsupportedSource { path: String, what: String },
+    #[error(
+        "{path} is named as a {named} but holds a {holds}: readers that go by the name would read it otherwise; rename it to match"
+    )]
+    MisnamedArchive {
+        path: String,
+        named: String,
+        holds: String,
+    },
     #[error("{path} could not be read: {error}")]
     UnreadableSource { path: String, error: String },
     #[error("the archive could not be read{}: {why}", at_member(.at.as_deref()))]
@@ -53,7 +61,9 @@ impl Refusal {
     /// The refusal code of the command-line contract (PRODUCT.md).
     pub fn code(&self) -> &'static str {
         match self {
-            Refusal::UnsupportedSource { .. } => "unsupported_source",
+            Refusal::UnsupportedSource { .. } | Refusal::MisnamedArchive { .. } => {
+                "unsupported_source"
+            }
             Refusal::UnreadableSource { .. } => "unreadable_source",
             Refusal::MalformedArchive { .. } => "malformed_archive",
             Refusal::UnsafePath { .. } => "unsafe_path",

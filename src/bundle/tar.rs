@@ -49,6 +49,7 @@ pub fn read(stream: impl Read, members: &mut Members) -> Result<(), Refusal> {
         let header = Header::from_byte_slice(&block);
         let at = escape::bytes(&header.path_bytes());
         check(&block, &at)?;
+        unused_bytes_are_empty(&block, &at)?;
         let size = number(&block[124..136])
             .ok_or_else(|| Refusal::malformed(Some(&at), "its size field is not a number"))?;
         let limit = members.limits().file_bytes;
@@ -239,6 +240,16 @@ impl<R: Read> Walk<R> {
                 format!("an entry that is not a file carries {size} bytes of data"),
             ));
         }
+        if !matches!(
+            entry,
+            Entry::Other(EntryKind::CharacterDevice | EntryKind::BlockDevice)
+        ) && !device_numbers_are_empty(header.as_bytes())
+        {
+            return Err(Refusal::malformed(
+                Some(&at),
+                "an entry that is not a device carries device numbers",
+            ));
+        }
         let mode = number(&header.as_bytes()[100..108])
             .ok_or_else(|| Refusal::malformed(Some(&at), "its mode field is not a number"))?;
         let path = match members.admit(&name)? {
@@ -347,17 +358,29 @@ fn padding(size: u64) -> u64 {
     (BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64
 }
 
-/// The header's checksum and format, before any of its fields is believed.
-fn check(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
-    let stored = number(&block[148..156])
-        .ok_or_else(|| Refusal::malformed(Some(at), "its header checksum is not a number"))?;
-    let computed: u64 = block[..148]
+/// Whether `bytes` begin with a tar header a tar reader would take: a checksum that matches. What the polyglot check asks of a file that is read as another kind.
+pub fn starts_with_header(bytes: &[u8]) -> bool {
+    // GNU tar and Python take a header by its checksum alone: a v7 header has no magic.
+    bytes.get(..BLOCK).is_some_and(|block| {
+        number(&block[148..156]).is_some_and(|stored| stored == checksum(block))
+    })
+}
+
+/// The sum of a header's bytes with its checksum field read as spaces.
+fn checksum(block: &[u8]) -> u64 {
+    block[..148]
         .iter()
         .chain(&[b' '; 8])
         .chain(&block[156..])
         .map(|byte| u64::from(*byte))
-        .sum();
-    if stored != computed {
+        .sum()
+}
+
+/// The header's checksum and format, before any of its fields is believed.
+fn check(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
+    let stored = number(&block[148..156])
+        .ok_or_else(|| Refusal::malformed(Some(at), "its header checksum is not a number"))?;
+    if stored != checksum(block) {
         return Err(Refusal::malformed(
             Some(at),
             "its header checksum does not match",
@@ -365,14 +388,40 @@ fn check(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
     }
     let ustar = &block[257..263] == b"ustar\0" && &block[263..265] == b"00";
     let gnu = &block[257..265] == b"ustar  \0";
-    if ustar || gnu {
-        Ok(())
-    } else {
-        Err(Refusal::malformed(
+    if !ustar && !gnu {
+        return Err(Refusal::malformed(
             Some(at),
             "its header is neither POSIX ustar nor GNU tar",
-        ))
+        ));
     }
+    Ok(())
+}
+
+/// The bytes of a header its format leaves empty.
+fn unused_bytes_are_empty(block: &[u8; BLOCK], at: &str) -> Result<(), Refusal> {
+    let gnu = &block[257..265] == b"ustar  \0";
+    // A GNU header keeps times and sparse maps where ustar keeps its name prefix: Python
+    // reads those bytes as a prefix of the name whatever the magic, GNU tar and the tar crate
+    // do not. Only a GNU incremental dump or a sparse file (both refused) fills them.
+    let unused = if gnu { 345 } else { 500 };
+    if block[unused..].iter().any(|byte| *byte != 0) {
+        return Err(Refusal::malformed(
+            Some(at),
+            format!(
+                "its header holds data at bytes {unused}..512, which the {} format leaves empty and tar readers read differently",
+                if gnu { "GNU" } else { "ustar" }
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A device number on an entry that is not a device: the format says the fields are empty,
+/// all NULs (GNU tar) or zero (POSIX writers).
+fn device_numbers_are_empty(block: &[u8; BLOCK]) -> bool {
+    [&block[329..337], &block[337..345]]
+        .iter()
+        .all(|field| field.iter().all(|byte| *byte == 0) || number(field) == Some(0))
 }
 
 #[cfg(test)]

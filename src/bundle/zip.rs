@@ -2,6 +2,12 @@
 //! memory and held to the same rules as tar: each name as written in the central directory,
 //! the local headers agreeing with it, no entries sharing bytes, nothing before the first entry
 //! or after the end record, and each file's size and CRC checked as it is inflated.
+//!
+//! Where zip readers disagree, the archive is refused; [`records`] reads the central directory,
+//! local headers and data descriptors from the bytes themselves to find those places: a name
+//! not marked UTF-8 that is not ASCII (CP437 to others), a Unicode path field that names
+//! another file (an 8.3 alias's long name, for one), sizes or CRCs that differ between the
+//! central directory, the local header and the data descriptor.
 
 use std::io::{Cursor, Read};
 
@@ -37,7 +43,9 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
         let entry = archive.by_index_raw(index).map_err(|e| corrupt(&e))?;
         let name = entry.name_raw().to_vec();
         let at = escape::bytes(&name);
-        let path = match members.admit(&name)? {
+        let admitted = members.admit(&name)?;
+        records::check(bytes, &entry, &at)?;
+        let path = match admitted {
             Admit::SetAside => continue,
             Admit::Top => {
                 return Err(Refusal::UnsafePath {
@@ -105,6 +113,200 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
         members.hold(path.parts, kind)?;
     }
     Ok(())
+}
+
+/// The records of one entry as the bytes hold them, read without the zip crate.
+mod records {
+    use zip::read::ZipFile;
+
+    use super::super::refusal::Refusal;
+    use crate::text::escape;
+
+    /// The general-purpose flags: the sizes follow the data, and the name is UTF-8.
+    const DATA_DESCRIPTOR: u16 = 1 << 3;
+    const UTF8: u16 = 1 << 11;
+    /// The extra field in which Info-ZIP keeps a second, UTF-8 name.
+    const UNICODE_PATH: u16 = 0x7075;
+    const ZIP64: u16 = 0x0001;
+
+    /// Little-endian fields of a record, `None` past its end.
+    struct Record<'b>(&'b [u8]);
+
+    impl<'b> Record<'b> {
+        fn at(bytes: &'b [u8], offset: u64) -> Option<Self> {
+            bytes.get(usize::try_from(offset).ok()?..).map(Record)
+        }
+        fn u16(&self, at: usize) -> Option<u16> {
+            Some(u16::from_le_bytes(self.0.get(at..at + 2)?.try_into().ok()?))
+        }
+        fn u32(&self, at: usize) -> Option<u32> {
+            Some(u32::from_le_bytes(self.0.get(at..at + 4)?.try_into().ok()?))
+        }
+        fn u64(&self, at: usize) -> Option<u64> {
+            Some(u64::from_le_bytes(self.0.get(at..at + 8)?.try_into().ok()?))
+        }
+        fn bytes(&self, at: usize, len: usize) -> Option<&'b [u8]> {
+            self.0.get(at..at.checked_add(len)?)
+        }
+    }
+
+    /// One header: its flags, name and extra fields.
+    struct Head<'b> {
+        flags: u16,
+        name: &'b [u8],
+        extra: &'b [u8],
+        /// Where what follows the header starts, from the record's start.
+        end: usize,
+    }
+
+    fn central<'b>(bytes: &'b [u8], offset: u64) -> Option<Head<'b>> {
+        let record = Record::at(bytes, offset)?;
+        (record.bytes(0, 4)? == b"PK\x01\x02").then_some(())?;
+        let name_len = usize::from(record.u16(28)?);
+        let extra_len = usize::from(record.u16(30)?);
+        Some(Head {
+            flags: record.u16(8)?,
+            name: record.bytes(46, name_len)?,
+            extra: record.bytes(46 + name_len, extra_len)?,
+            end: 46 + name_len + extra_len,
+        })
+    }
+
+    /// A local header, with its CRC and sizes (`u32::MAX` for a size kept in zip64).
+    fn local<'b>(bytes: &'b [u8], offset: u64) -> Option<(Head<'b>, [u32; 3])> {
+        let record = Record::at(bytes, offset)?;
+        (record.bytes(0, 4)? == b"PK\x03\x04").then_some(())?;
+        let name_len = usize::from(record.u16(26)?);
+        let extra_len = usize::from(record.u16(28)?);
+        let head = Head {
+            flags: record.u16(6)?,
+            name: record.bytes(30, name_len)?,
+            extra: record.bytes(30 + name_len, extra_len)?,
+            end: 30 + name_len + extra_len,
+        };
+        Some((head, [record.u32(14)?, record.u32(18)?, record.u32(22)?]))
+    }
+
+    /// The extra fields of a header, by id; `None` when they do not parse.
+    fn extra_fields(extra: &[u8]) -> Option<Vec<(u16, &[u8])>> {
+        let record = Record(extra);
+        let mut fields = Vec::new();
+        let mut at = 0;
+        while at < extra.len() {
+            let id = record.u16(at)?;
+            let len = usize::from(record.u16(at + 2)?);
+            fields.push((id, record.bytes(at + 4, len)?));
+            at += 4 + len;
+        }
+        Some(fields)
+    }
+
+    /// Check the records of `entry` where zip readers read them differently.
+    pub fn check(
+        bytes: &[u8],
+        entry: &ZipFile<'_, impl std::io::Read>,
+        at: &str,
+    ) -> Result<(), Refusal> {
+        let unreadable = || Refusal::malformed(Some(at), "its headers cannot be read");
+        let central = central(bytes, entry.central_header_start()).ok_or_else(unreadable)?;
+        let (local, local_sums) = local(bytes, entry.header_start()).ok_or_else(unreadable)?;
+        // Named by its header's own name, which the zip crate may have replaced.
+        let at = escape::bytes(central.name);
+        let refuse = |why: &str| Refusal::malformed(Some(&at), why.to_owned());
+        if (central.flags ^ local.flags) & (UTF8 | DATA_DESCRIPTOR | 1) != 0 {
+            return Err(refuse(
+                "its local header and its central directory entry disagree on its flags",
+            ));
+        }
+        if !central.name.is_ascii() && central.flags & UTF8 == 0 {
+            return Err(refuse(
+                "its name is not ASCII and not marked UTF-8, so other zip readers read it as CP437",
+            ));
+        }
+        let central_fields =
+            extra_fields(central.extra).ok_or_else(|| refuse("its extra fields are malformed"))?;
+        let local_fields =
+            extra_fields(local.extra).ok_or_else(|| refuse("its extra fields are malformed"))?;
+        for (id, field) in central_fields.iter().chain(&local_fields) {
+            // A version byte and the CRC of the header's name, then the name.
+            if *id == UNICODE_PATH && field.get(5..) != Some(central.name) {
+                return Err(refuse(
+                    "its Unicode path field names another file than its header does, and zip readers choose between them differently",
+                ));
+            }
+        }
+        if central.name != entry.name_raw() || local.name != central.name {
+            return Err(refuse(
+                "its local header and its central directory entry name different files",
+            ));
+        }
+        let zip64 = local_fields.iter().any(|(id, _)| *id == ZIP64);
+        let wanted = [entry.crc32().into(), entry.compressed_size(), entry.size()];
+        let data_start = entry.header_start() + local.end as u64;
+        if local.flags & DATA_DESCRIPTOR == 0 {
+            // A size in zip64 (u32::MAX here) is compared by the zip crate's own check.
+            let agrees = local_sums
+                .iter()
+                .zip(wanted)
+                .all(|(local, wanted)| *local == u32::MAX || u64::from(*local) == wanted);
+            if !agrees {
+                return Err(refuse(
+                    "its local header and its central directory entry give different sizes or CRCs",
+                ));
+            }
+            return Ok(());
+        }
+        // Sizes that follow the data: the header's own are zero, or the same.
+        if !local_sums
+            .iter()
+            .zip(wanted)
+            .all(|(local, wanted)| *local == 0 || u64::from(*local) == wanted)
+        {
+            return Err(refuse(
+                "its local header and its central directory entry give different sizes or CRCs",
+            ));
+        }
+        let descriptor = data_start
+            .checked_add(entry.compressed_size())
+            .and_then(|offset| Record::at(bytes, offset))
+            .ok_or_else(|| refuse("its data descriptor is missing"))?;
+        let skip = if descriptor.bytes(0, 4) == Some(b"PK\x07\x08") {
+            4
+        } else {
+            0
+        };
+        let found = if zip64 {
+            [
+                descriptor.u32(skip).map(u64::from),
+                descriptor.u64(skip + 4),
+                descriptor.u64(skip + 12),
+            ]
+        } else {
+            [
+                descriptor.u32(skip).map(u64::from),
+                descriptor.u32(skip + 4).map(u64::from),
+                descriptor.u32(skip + 8).map(u64::from),
+            ]
+        };
+        if found != wanted.map(Some) {
+            return Err(refuse(
+                "its data descriptor and its central directory entry give different sizes or CRCs",
+            ));
+        }
+        // Stored data is not self-delimiting: a reader that streams it ends the file at the
+        // first descriptor signature it meets, so one inside the data ends it early there.
+        let data = Record::at(bytes, data_start)
+            .and_then(|record| record.bytes(0, usize::try_from(entry.compressed_size()).ok()?))
+            .ok_or_else(|| refuse("its data is cut short"))?;
+        if entry.compression() == zip::CompressionMethod::Stored
+            && data.windows(4).any(|window| window == b"PK\x07\x08")
+        {
+            return Err(refuse(
+                "it is stored with its sizes after the data, which holds a data-descriptor signature where streaming zip readers would end it",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The bytes of entry `index`, which must be exactly its declared `size`; the zip crate checks

@@ -3,6 +3,7 @@
 
 mod frontmatter;
 mod lint;
+pub mod names;
 
 use std::io::{self, Read};
 use std::path::Path;

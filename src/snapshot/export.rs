@@ -9,13 +9,19 @@
 //! read through (binary, compressed, encoded) and a `.env` file, unless the user asks for them
 //! ([`Unscanned::Include`]). A file that cannot be read fails the export, and so does a
 //! `SKILL.md` that would be left out, since a package without one is no skill. An archive over
-//! [`EXPORT_BOUND`] is refused. Nothing on disk is changed.
+//! [`EXPORT_BOUND`] is refused. A package `import` would refuse is not written either: every
+//! name goes through the bundle's own path rules before it is packed, and the package is read
+//! back as an import reads it, so what export writes is what import accepts ([`NotImportable`]).
+//! Nothing on disk is changed.
+//!
+//! [`NotImportable`]: ExportError::NotImportable
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::{Compression, GzBuilder};
 
+use crate::bundle::{self, Refusal};
 use crate::fs::{At, Links, open_regular, set_mode};
 
 use crate::skill::SKILL_FILE;
@@ -44,6 +50,8 @@ pub enum ExportError {
         EXPORT_BOUND >> 20
     )]
     ArchiveTooLarge { dir: PathBuf, size: u64 },
+    #[error("{0}; import would refuse the package, so nothing was exported")]
+    NotImportable(Refusal),
     #[error("{SKILL_FILE} could not be exported: it is {0}")]
     Definition(Withheld),
     #[error(transparent)]
@@ -65,6 +73,7 @@ impl ExportError {
             ExportError::SkillTooLarge { .. }
             | ExportError::ArchiveTooLarge { .. }
             | ExportError::Definition(_)
+            | ExportError::NotImportable(_)
             | ExportError::Exists(_) => true,
             ExportError::Snapshot(error) => error.is_refusal(),
             ExportError::Write { .. } => false,
@@ -130,7 +139,11 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
         unscanned: Vec::new(),
         files: 0,
     };
+    let limits = bundle::limits();
     for file in &listing.files {
+        // The import's rule, before anything of the file is read: one the bundle would refuse
+        // is named here rather than packed.
+        bundle::member_path(file.rel.as_bytes(), &limits).map_err(ExportError::NotImportable)?;
         if secret_file(&file.rel) && !include {
             package
                 .left_out
@@ -175,6 +188,17 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
             size: archive.len() as u64,
         });
     }
+    // Read back as `import` reads it: names that collide on another file system, the bounds,
+    // the skill's own name. The name it would be imported under is the folder's.
+    let name = format!(
+        "{}.tar.gz",
+        listing
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    );
+    bundle::read_archive(&name, &archive, &limits).map_err(ExportError::NotImportable)?;
     package.archive = archive;
     Ok(package)
 }

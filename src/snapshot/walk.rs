@@ -19,11 +19,9 @@ use walkdir::WalkDir;
 use crate::fs::At;
 use crate::record::{is_executable, portable_path};
 use crate::skill::SKILL_FILE;
+use crate::skill::names::is_version_control;
 
 use super::SnapshotError;
-
-/// The version-control directories a snapshot leaves out: they are history, not the skill.
-pub const VCS_DIRS: [&str; 5] = [".git", ".hg", ".svn", ".bzr", ".jj"];
 
 /// One file a snapshot holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,7 +104,9 @@ impl Listing {
                     .unwrap_or(entry.path()),
             );
             let kind = entry.file_type();
-            if VCS_DIRS.iter().any(|vcs| entry.file_name() == *vcs) {
+            // The rule a bundle sets version-control data aside by, so what an import installs
+            // and what a snapshot of it holds are the same files.
+            if is_version_control(&entry.file_name().to_string_lossy()) {
                 if kind.is_dir() {
                     walk.skip_current_dir();
                 }
@@ -166,7 +166,7 @@ impl Listing {
         let below = target.strip_prefix(&self.root).ok()?;
         if below
             .components()
-            .any(|part| VCS_DIRS.iter().any(|vcs| part.as_os_str() == *vcs))
+            .any(|part| is_version_control(&part.as_os_str().to_string_lossy()))
         {
             return None;
         }
@@ -231,6 +231,9 @@ mod tests {
         fs::create_dir_all(dir.join(".git/objects")).unwrap();
         fs::write(dir.join(".git/config"), "x").unwrap();
         fs::write(dir.join("refs/.hg"), "worktree pointer").unwrap();
+        fs::create_dir_all(dir.join(".SVN")).unwrap();
+        fs::write(dir.join(".SVN/entries"), "x").unwrap();
+        fs::write(dir.join("refs/.Jj"), "x").unwrap();
         symlink(".git/config", dir.join("config-link")).unwrap();
         rustix::fs::mknodat(
             rustix::fs::CWD,
@@ -251,9 +254,11 @@ mod tests {
         assert_eq!(
             whys,
             [
+                (".SVN".to_owned(), Why::VersionControl),
                 (".git".to_owned(), Why::VersionControl),
                 ("config-link".to_owned(), Why::Link),
                 ("pipe".to_owned(), Why::Special),
+                ("refs/.Jj".to_owned(), Why::VersionControl),
                 ("refs/.hg".to_owned(), Why::VersionControl),
             ]
         );

@@ -47,13 +47,12 @@ fn the_gzip_corpus_keeps_the_invariants() {
     replay("bundle_gz", 100, checks::bundle::check_gzip);
 }
 
-#[test]
-fn the_structured_tar_corpus_agrees_with_the_independent_reader() {
-    let inputs = corpus("tar_names", 100);
+/// Replay a structure-aware corpus, whose `check` says whether the archive was accepted.
+fn replay_structured(target: &str, check: fn(&[u8]) -> bool) {
+    let inputs = corpus(target, 100);
     let mut accepted = 0;
     for (path, data) in &inputs {
-        let outcome = std::panic::catch_unwind(|| checks::tar_names::check(data));
-        match outcome {
+        match std::panic::catch_unwind(|| check(data)) {
             Ok(true) => accepted += 1,
             Ok(false) => {}
             Err(_) => panic!("{} breaks an invariant", path.display()),
@@ -65,6 +64,16 @@ fn the_structured_tar_corpus_agrees_with_the_independent_reader() {
         "only {accepted} of {} archives accepted",
         inputs.len()
     );
+}
+
+#[test]
+fn the_structured_tar_corpus_agrees_with_the_independent_reader() {
+    replay_structured("tar_names", checks::tar_names::check);
+}
+
+#[test]
+fn the_structured_zip_corpus_agrees_with_the_other_zip_readings() {
+    replay_structured("zip_records", checks::zip_records::check);
 }
 
 #[test]

@@ -8,11 +8,11 @@ use crate::common::{Machine, snapshot};
 use skilldeck::bundle::{Bundle, Limits, Refusal, limits, read_archive};
 
 fn read(bytes: &[u8]) -> Result<Bundle, Refusal> {
-    read_archive("bundle.tar", bytes, &limits())
+    read_archive("bundle", bytes, &limits())
 }
 
 fn read_within(bytes: &[u8], limits: &Limits) -> Result<Bundle, Refusal> {
-    read_archive("bundle.tar", bytes, limits)
+    read_archive("bundle", bytes, limits)
 }
 
 /// A hostile archive, the code it must get, and a piece of the sentence (the member named).

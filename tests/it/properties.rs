@@ -414,3 +414,91 @@ proptest! {
         }
     }
 }
+
+/// A name part from a hostile alphabet: what Windows, macOS or a tar reader treats
+/// differently (`:`, tab, device names, 8.3 short names, case and Unicode twins, dots,
+/// version-control folders), beside ordinary names.
+fn hostile_part() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => part(),
+        1 => prop::sample::select(vec![
+            "a:b.md", "tab\there.md", "aux", "AUX.md", "nul.txt", "com1", "GIT~1", "SKILL~1.MD",
+            "Notes.md", "notes.md", "NOTES.md", "\u{3c3}.md", "\u{3c2}.md", "\u{17f}kill.md",
+            "Skill.md", "caf\u{e9}.md", "cafe\u{301}.md", "\u{212a}.md", "k.md", "trailing.",
+            "space ", ".hidden", ".hg", ".GIT", "what?.md", "\u{200b}zw.md", "日本語.md",
+            "-dash.md", "a*b", "\u{131}.md", "i.md",
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+/// A skill folder on disk named from the hostile alphabet: `SKILL.md` and up to eight more.
+fn hostile_files() -> impl Strategy<Value = Vec<(String, Vec<u8>)>> {
+    proptest::collection::vec(
+        (
+            proptest::collection::vec(hostile_part(), 1..=3),
+            proptest::collection::vec(any::<u8>(), 0..64),
+        ),
+        0..8,
+    )
+    .prop_map(|files| {
+        files
+            .into_iter()
+            .map(|(parts, content)| (parts.join("/"), content))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// What `export` writes, `import` accepts with exactly the files packed; what it cannot
+    /// write so, it refuses naming the file.
+    #[test]
+    fn export_then_import_round_trips_or_export_names_the_file(files in hostile_files()) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("demo");
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("SKILL.md"), skill_md("demo")).unwrap();
+        let mut written = Vec::new();
+        for (path, content) in &files {
+            let at = dir.join(path);
+            // A name this file system cannot hold, or a file where a folder is: not a case.
+            let made = at.parent().is_some_and(|p| fs::create_dir_all(p).is_ok())
+                && !at.exists()
+                && fs::write(&at, content).is_ok();
+            if made {
+                written.push(path.clone());
+            }
+        }
+        match skilldeck::snapshot::export::export(&dir) {
+            Err(error) => {
+                let shown = error.to_string();
+                prop_assert!(error.is_refusal(), "{shown}");
+                prop_assert!(shown.contains("import would refuse"), "{shown}");
+                // The file is named: some part of some path written, as the bundle shows it.
+                let named = written.iter().any(|path| {
+                    path.split('/').any(|part| shown.contains(&part.escape_default().to_string()) || shown.contains(part))
+                });
+                prop_assert!(named, "{shown} names none of {written:?}");
+            }
+            Ok(package) => {
+                let bundle = read_archive("demo.tar.gz", &package.archive, &limits())
+                    .unwrap_or_else(|refusal| panic!("export wrote what import refuses: {refusal}"));
+                let imported: BTreeMap<String, Vec<u8>> = read_files(&bundle)
+                    .into_iter()
+                    .map(|(path, (content, _))| (path, content))
+                    .collect();
+                let on_disk: BTreeMap<String, Vec<u8>> = skilldeck::snapshot::walk::Listing::read(&dir)
+                    .unwrap()
+                    .files
+                    .iter()
+                    .filter(|f| !package.left_out.iter().any(|(rel, _)| *rel == f.rel))
+                    .map(|f| (f.rel.clone(), fs::read(&f.source).unwrap()))
+                    .collect();
+                prop_assert_eq!(imported.keys().collect::<Vec<_>>(), on_disk.keys().collect::<Vec<_>>());
+                prop_assert_eq!(package.files, imported.len());
+            }
+        }
+    }
+}
