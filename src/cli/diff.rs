@@ -23,11 +23,17 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let home = machine.env.home();
     let taken_at = humantime::format_rfc3339_seconds(snapshot.info.taken_at);
     if diff.is_empty() {
-        super::print(&format!(
+        let mut text = format!(
             "{} matches snapshot {} ({taken_at}).\n",
             human::path(&dir, home, Unsafe::Escaped),
             snapshot.id
-        ))?;
+        );
+        // Said even when nothing else changed: check may see these where diff cannot.
+        for row in diff::rows(&diff) {
+            text.push_str(&row.text());
+            text.push('\n');
+        }
+        super::print(&text)?;
         return Ok(Outcome::Done);
     }
     let (added, removed) = diff.counts();

@@ -282,6 +282,7 @@ mod tests {
             ],
             frontmatter: None,
             truncated: false,
+            not_compared: Vec::new(),
         };
         let mut view = DiffView::new(
             "demo",

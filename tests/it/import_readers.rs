@@ -635,6 +635,39 @@ fn install_snapshot_check_and_diff_agree_on_version_control_data() {
     assert_eq!(check_and_diff(&machine), (true, true));
 }
 
+/// Version-control data that appears in a skill after it was installed is covered by the
+/// record's digest (as agent-skill-installer computes it) but kept by no snapshot: `check`
+/// says the skill changed, and `diff`, which cannot compare it, says so rather than "matches".
+#[test]
+fn diff_names_what_it_cannot_compare_where_check_sees_a_change() {
+    for (path, why) in [
+        (".hg/hgrc", "version-control"),
+        (".GIT/HEAD", "version-control"),
+    ] {
+        let machine = Machine::new();
+        let source = machine.root().join("bundle/demo");
+        write_skill(&source, &[]);
+        let root = machine.home.join(".claude/skills");
+        run_ok(
+            &machine,
+            &[
+                "import",
+                source.to_str().unwrap(),
+                "--to",
+                root.to_str().unwrap(),
+            ],
+        );
+        write_files(&root.join("demo"), &[(path, "[paths]\n")]);
+        let output = machine.run(&["diff", "demo"]);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let top = path.split('/').next().unwrap();
+        assert!(
+            stdout.contains("not compared") && stdout.contains(top) && stdout.contains(why),
+            "{path}: {stdout}"
+        );
+    }
+}
+
 // ---- Skill names no agent loads ----
 
 #[test]

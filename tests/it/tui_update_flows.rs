@@ -142,6 +142,7 @@ fn diff_view(name: &str, against: Against) -> DiffView {
         ],
         frontmatter: None,
         truncated: false,
+        not_compared: Vec::new(),
     };
     let mut view = DiffView::new(name, dir(name), format!("~/skills/{name}"), against);
     view.push(None, &diff);

@@ -28,7 +28,7 @@ use crate::record::lower_hex;
 use crate::skill::{SKILL_FILE, manifest_text};
 
 use super::digest::DigestBuilder;
-use super::walk::{Entry, Listing};
+use super::walk::{Entry, LeftOut, Listing};
 use super::{Damage, Snapshot, SnapshotDigest, SnapshotError};
 
 pub use frontmatter::FrontmatterChange;
@@ -48,6 +48,9 @@ pub struct SkillDiff {
     /// The snapshot kept only `SKILL.md` (its folder was over the copy bound), so only that
     /// file is compared.
     pub truncated: bool,
+    /// What the folder holds now that no snapshot keeps (version-control data, links out,
+    /// special files), so no diff compares it: said, so "no change" never hides it.
+    pub not_compared: Vec<LeftOut>,
 }
 
 impl SkillDiff {
@@ -195,11 +198,11 @@ pub struct Line {
 /// the store, or its files do not match its digest.
 pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError> {
     let old = snapshot.kept(dir)?;
-    let mut new = listed_or_gone(dir)?;
+    let (mut new, not_compared) = listed_or_gone(dir)?;
     if snapshot.info.truncated {
         new.retain(|f| f.rel == SKILL_FILE);
     }
-    let (diff, kept) = diff_files(
+    let (mut diff, kept) = diff_files(
         &on_disk(&old),
         &on_disk(&new),
         snapshot.info.truncated,
@@ -209,6 +212,7 @@ pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError>
     if !snapshot.info.truncated && kept != snapshot.info.digest {
         return Err(snapshot.damaged(Damage::Digest));
     }
+    diff.not_compared = not_compared;
     Ok(diff)
 }
 
@@ -219,8 +223,10 @@ pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError>
 /// When `pristine` is not a skill, or a file of either side cannot be read.
 pub fn between(pristine: &Path, dir: &Path) -> Result<SkillDiff, SnapshotError> {
     let old = Listing::read(pristine)?;
-    let new = listed_or_gone(dir)?;
-    Ok(diff_files(&on_disk(&old.files), &on_disk(&new), false, &LIMITS)?.0)
+    let (new, not_compared) = listed_or_gone(dir)?;
+    let mut diff = diff_files(&on_disk(&old.files), &on_disk(&new), false, &LIMITS)?.0;
+    diff.not_compared = not_compared;
+    Ok(diff)
 }
 
 /// Compare the skill folder at `dir` with what installing `skill` over it would write: what a
@@ -229,7 +235,7 @@ pub fn between(pristine: &Path, dir: &Path) -> Result<SkillDiff, SnapshotError> 
 /// # Errors
 /// When a file of the folder cannot be read.
 pub fn before_replacing(dir: &Path, skill: &BundledSkill) -> Result<SkillDiff, ReplaceDiffError> {
-    let old = listed_or_gone(dir)?;
+    let (old, _) = listed_or_gone(dir)?;
     let mut sealed = install::sealed(skill)?;
     sealed.sort_by(|a, b| a.path.cmp(b.path));
     let new: Vec<Side<'_>> = sealed
@@ -252,15 +258,16 @@ pub enum ReplaceDiffError {
     Seal(#[from] install::InstallError),
 }
 
-/// The files of the folder at `dir`; none when it is gone or no longer a skill.
-fn listed_or_gone(dir: &Path) -> Result<Vec<Entry>, SnapshotError> {
+/// The files of the folder at `dir` and what a snapshot would leave out of it; none when it is
+/// gone or no longer a skill.
+fn listed_or_gone(dir: &Path) -> Result<(Vec<Entry>, Vec<LeftOut>), SnapshotError> {
     match Listing::read(dir) {
-        Ok(listing) => Ok(listing.files),
-        Err(SnapshotError::NotSkill(_)) => Ok(Vec::new()),
+        Ok(listing) => Ok((listing.files, listing.left_out)),
+        Err(SnapshotError::NotSkill(_)) => Ok(Default::default()),
         Err(SnapshotError::Read { source, .. })
             if source.kind() == std::io::ErrorKind::NotFound =>
         {
-            Ok(Vec::new())
+            Ok(Default::default())
         }
         Err(error) => Err(error),
     }
@@ -349,6 +356,7 @@ fn diff_files(
         files,
         frontmatter,
         truncated,
+        not_compared: Vec::new(),
     };
     Ok((diff, old_digest.finish()))
 }

@@ -49,6 +49,16 @@ pub fn rows(diff: &SkillDiff) -> Vec<Row<'_>> {
             "the snapshot kept only SKILL.md (its skill was over the copy bound); other files are not compared".to_owned(),
         ));
     }
+    if !diff.not_compared.is_empty() {
+        rows.push(Row::Note(format!(
+            "not compared, since no snapshot keeps them: {}",
+            diff.not_compared
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     if let Some(change) = diff.frontmatter.as_ref().filter(|c| !c.is_empty()) {
         let mut parts = Vec::new();
         for (what, keys) in [
@@ -182,6 +192,7 @@ mod tests {
                 ..FrontmatterChange::default()
             }),
             truncated: false,
+            not_compared: Vec::new(),
         };
         assert_eq!(
             texts(&diff),
@@ -237,6 +248,7 @@ mod tests {
             ],
             frontmatter: None,
             truncated: true,
+            not_compared: Vec::new(),
         };
         let sha = "abababababab";
         assert_eq!(
