@@ -327,7 +327,7 @@ fn verify(
     };
     let entries = match walk::list(subject.real_dir) {
         Ok(entries) => entries,
-        Err(error) => return Verdict::unreadable(error),
+        Err(error) => return Verdict::failed(&error),
     };
     let now = match method {
         Method::GitTree => git::tree_id(&entries),
@@ -336,7 +336,7 @@ fn verify(
     };
     let now = match now {
         Ok(now) => now,
-        Err(error) => return Verdict::unreadable(error),
+        Err(error) => return Verdict::failed(&error),
     };
     if now.eq_ignore_ascii_case(hash) {
         return Verdict::intact(method);
@@ -479,7 +479,7 @@ fn against_source(now: &str, source: &Path) -> Verdict {
     let copied = walk::list(source).and_then(|entries| folder_hash(copied_files(&entries)));
     let mut verdict = match copied {
         Ok(copied) => Verdict::compare(Method::SourceFolder, now, &copied),
-        Err(error) => return Verdict::unreadable(error),
+        Err(error) => return Verdict::failed(&error),
     };
     verdict.pristine = Some(source.to_path_buf());
     verdict.noting(format!(
