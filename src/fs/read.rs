@@ -284,7 +284,7 @@ mod tests {
             rustix::fs::Mode::from_raw_mode(0o600),
             0,
         )
-        .unwrap();
+        .expect("mkfifo");
     }
 
     #[test]

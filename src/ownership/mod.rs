@@ -286,7 +286,9 @@ impl Ledger {
 
     /// Who installed `subject`, and whether its files still match that installer's record.
     /// The most specific evidence wins: a record in the skill's own files, then a lock entry
-    /// naming its folder, then one naming only its name, then where it lies.
+    /// naming its folder, then one naming only its name, then where it lies. A skill none of
+    /// them claims carries the problems of the installers' files that could have and could not
+    /// be read, so it is never "unrecorded" without a word.
     pub fn attribute(&self, subject: &Subject<'_>) -> Attribution {
         if let Some(record) = subject.record {
             let mut owner = Owner::new(
@@ -303,7 +305,16 @@ impl Ledger {
             .or_else(|| self.skillport.attribute(subject))
             .or_else(|| self.skills_cli.attribute(subject))
             .or_else(|| self.claude.attribute(subject))
-            .unwrap_or_else(|| Attribution::unowned(subject))
+            .unwrap_or_else(|| {
+                let mut unowned = Attribution::unowned(subject);
+                unowned.problems.extend(
+                    self.skills_cli
+                        .broken_for(subject)
+                        .chain(self.skillkit.broken_for(subject))
+                        .cloned(),
+                );
+                unowned
+            })
     }
 }
 

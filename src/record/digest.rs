@@ -277,8 +277,8 @@ enum HashError {
     Changed,
     /// Unread: more than a file's budget, or more than what is left of the skill's; the
     /// file's metadata, for the listing.
-    FileOverBudget(std::fs::Metadata),
-    SkillOverBudget(std::fs::Metadata),
+    FileOverBudget(Box<std::fs::Metadata>),
+    SkillOverBudget(Box<std::fs::Metadata>),
 }
 
 /// Frame one file into the hash, streamed, and give its metadata; what it holds is taken from
@@ -311,10 +311,10 @@ fn hash_file_with(
     // The size the open file gives, before a byte is read: a sparse file of terabytes costs
     // nothing to make and would cost hours to hash.
     if length > DIGEST_FILE_BYTES {
-        return Err(HashError::FileOverBudget(meta));
+        return Err(HashError::FileOverBudget(Box::new(meta)));
     }
     if length > *budget {
-        return Err(HashError::SkillOverBudget(meta));
+        return Err(HashError::SkillOverBudget(Box::new(meta)));
     }
     *budget -= length;
     hasher.update(portable.as_bytes());
