@@ -7,6 +7,8 @@
 pub mod app;
 pub mod archive;
 pub mod deck;
+#[cfg(target_os = "linux")]
+pub mod mount;
 #[cfg(unix)]
 pub mod pty;
 pub mod store;
