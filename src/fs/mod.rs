@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 pub use lock::lock_file;
 #[cfg(unix)]
 pub use lock::lock_folder;
+#[cfg(all(test, unix))]
+pub(crate) use read::mkfifo;
 pub use read::{Links, is_link_loop, open_folder, open_regular, read_bounded};
 pub use write::{
     create_new, dir_builder, exchange, rename_no_replace, same_mount, set_mode, set_path_mode,

@@ -138,13 +138,7 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
 #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
 fn open_checked(path: &Path, links: Links) -> io::Result<File> {
     use std::os::unix::fs::MetadataExt;
-    let meta = match links {
-        Links::Follow => std::fs::metadata(path)?,
-        Links::Refuse => std::fs::symlink_metadata(path)?,
-    };
-    if !meta.is_file() {
-        return Err(not_regular(&meta.file_type()));
-    }
+    let meta = regular_metadata(path, links)?;
     let file = open_nonblocking(path, links)?;
     same_file(&file, meta.dev(), meta.ino())?;
     Ok(file)
@@ -152,14 +146,22 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
 
 #[cfg(not(unix))]
 fn open_checked(path: &Path, links: Links) -> io::Result<File> {
+    regular_metadata(path, links)?;
+    File::open(path)
+}
+
+/// What the path is, without opening it, when it is a regular file.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn regular_metadata(path: &Path, links: Links) -> io::Result<std::fs::Metadata> {
     let meta = match links {
         Links::Follow => std::fs::metadata(path)?,
         Links::Refuse => std::fs::symlink_metadata(path)?,
     };
-    if !meta.is_file() {
-        return Err(not_regular(&meta.file_type()));
+    if meta.is_file() {
+        Ok(meta)
+    } else {
+        Err(not_regular(&meta.file_type()))
     }
-    File::open(path)
 }
 
 #[cfg(unix)]
@@ -220,6 +222,19 @@ pub fn is_link_loop(error: &io::Error) -> bool {
     }
 }
 
+/// A FIFO at `path`, for the crate's tests of what blocks a reader that opens it as a file.
+#[cfg(all(test, unix))]
+pub(crate) fn mkfifo(path: &Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -274,17 +289,6 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let error = open_regular(tmp.path(), Links::Follow).unwrap_err();
         assert_eq!(error.to_string(), "it is a folder, not a regular file");
-    }
-
-    fn mkfifo(path: &Path) {
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            path,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .expect("mkfifo");
     }
 
     #[test]

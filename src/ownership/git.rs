@@ -238,16 +238,7 @@ mod tests {
     fn git_files_that_are_not_small_regular_files_are_named_not_read() {
         use crate::limits::{GIT_REF_BYTES, PACKED_REFS_BYTES};
         type Plant = fn(&Path);
-        let fifo: Plant = |path| {
-            rustix::fs::mknodat(
-                rustix::fs::CWD,
-                path,
-                rustix::fs::FileType::Fifo,
-                rustix::fs::Mode::from_raw_mode(0o600),
-                0,
-            )
-            .unwrap();
-        };
+        let fifo: Plant = crate::fs::mkfifo;
         let zero: Plant = |path| std::os::unix::fs::symlink("/dev/zero", path).unwrap();
         let sparse: Plant = |path| {
             fs::File::create(path).unwrap().set_len(8 << 30).unwrap();

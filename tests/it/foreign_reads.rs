@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use crate::common::archive::{Tar, skill_md};
 use crate::common::mount::Mount;
-use crate::common::{Machine, fifo, symlink, write_files, write_skill};
+use crate::common::{Machine, fifo, listed as skill, symlink, write_files, write_skill};
 use skilldeck::limits::{
     DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES, GIT_REF_BYTES, RECORD_FILE_BYTES, SNAPSHOT_INFO_BYTES,
 };
@@ -76,13 +76,18 @@ fn list(machine: &Machine) -> Value {
     serde_json::from_slice(&output.stdout).unwrap()
 }
 
-fn skill<'a>(listing: &'a Value, name: &str) -> &'a Value {
-    listing["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("{name} is not listed: {listing:#}"))
+/// The problem of a file that is there and could not be read, as the listing words it.
+fn unreadable(path: &Path, reason: &str) -> String {
+    format!("{} could not be read: {reason}", path.display())
+}
+
+/// `listing` names `expected` among the problems of the installers' files.
+fn assert_problem(listing: &Value, expected: &str, context: &str) {
+    assert!(
+        problems(listing).iter().any(|p| p == expected),
+        "{context}: {expected} not in {:?}",
+        problems(listing)
+    );
 }
 
 fn problems(value: &Value) -> Vec<String> {
@@ -262,21 +267,12 @@ fn a_device_is_judged_by_what_it_is_and_never_opened() {
         );
     }
     for file in [".agents/.skill-lock.json", ".skillkit/lock.json"] {
-        let expected = format!(
-            "{} could not be read: {device_refused}",
-            machine.home.join(file).display()
-        );
-        assert!(
-            problems(&listing).contains(&expected),
-            "{expected}: {listing:#}"
-        );
+        let expected = unreadable(&machine.home.join(file), device_refused);
+        assert_problem(&listing, &expected, file);
         assert!(problems(skill(&listing, "holder")).contains(&expected));
     }
-    let head = format!(
-        "{} could not be read: {device_refused}",
-        clone.join(".git/HEAD").display()
-    );
-    assert!(problems(&listing).contains(&head), "{listing:#}");
+    let head = unreadable(&clone.join(".git/HEAD"), device_refused);
+    assert_problem(&listing, &head, "HEAD");
 
     let transcript = machine.root().join("session.jsonl");
     symlink(&device, &transcript);
@@ -335,16 +331,8 @@ fn installer_files_that_are_not_small_regular_files_are_named_on_the_listing() {
             let path = machine.home.join(file);
             let _socket = plant.at(&path);
             let listing = list(&machine);
-            let expected = format!(
-                "{} could not be read: {}",
-                path.display(),
-                plant.reason(RECORD_FILE_BYTES)
-            );
-            assert!(
-                problems(&listing).contains(&expected),
-                "{plant:?} {file}: {:?}",
-                problems(&listing)
-            );
+            let expected = unreadable(&path, &plant.reason(RECORD_FILE_BYTES));
+            assert_problem(&listing, &expected, &format!("{plant:?} {file}"));
             let copied = skill(&listing, "copied");
             if file.contains("skill-lock") || file.contains("skillkit") {
                 assert_eq!(copied["state"], "unrecorded");
@@ -374,11 +362,7 @@ fn a_project_lock_that_is_a_fifo_or_a_device_is_a_problem_of_the_projects_skills
         let lock = machine.repo.join("skills-lock.json");
         plant.at(&lock);
         let listing = list(&machine);
-        let expected = format!(
-            "{} could not be read: {}",
-            lock.display(),
-            plant.reason(RECORD_FILE_BYTES)
-        );
+        let expected = unreadable(&lock, &plant.reason(RECORD_FILE_BYTES));
         assert_eq!(problems(skill(&listing, "local")), [expected], "{plant:?}");
         assert_eq!(problems(skill(&listing, "mine")), Vec::<String>::new());
     }
@@ -421,16 +405,8 @@ fn a_marketplace_clones_git_files_never_hang_or_cost_memory() {
         }
         plant.at(&path);
         let listing = list(&machine);
-        let expected = format!(
-            "{} could not be read: {}",
-            path.display(),
-            plant.reason(limit)
-        );
-        assert!(
-            problems(&listing).contains(&expected),
-            "{file} {plant:?}: {:?}",
-            problems(&listing)
-        );
+        let expected = unreadable(&path, &plant.reason(limit));
+        assert_problem(&listing, &expected, &format!("{file} {plant:?}"));
     }
 }
 

@@ -127,6 +127,16 @@ impl Machine {
     }
 }
 
+/// The skill named `name` in a `list --json` listing; panics when it is not listed.
+pub fn listed<'a>(listing: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    listing["skills"]
+        .as_array()
+        .expect("a listing has skills")
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} is not listed: {listing:#}"))
+}
+
 /// Whether the tests run as root, for whom permissions do not apply.
 #[cfg(unix)]
 pub fn is_root() -> bool {
