@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::fs::{Links, read_bounded};
+use crate::limits::PLUGIN_MANIFEST_BYTES;
 use crate::skill::SKILL_FILE;
 
 /// The manifests a plugin folder may hold, in the order they are asked.
@@ -23,9 +24,6 @@ pub const MANIFESTS: [&str; 4] = [
 
 /// The file that makes a folder a marketplace.
 pub const MARKETPLACE_FILE: &str = ".claude-plugin/marketplace.json";
-
-/// The largest manifest or lock file read; real ones are a few kilobytes.
-pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
 
 /// One or several relative paths, as manifests write their `skills` field.
 #[derive(Debug, Default, Deserialize)]
@@ -228,7 +226,7 @@ fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
     (!relative.starts_with('/')).then_some(path)
 }
 
-/// A JSON file of a plugin or marketplace, read within [`MAX_MANIFEST_BYTES`].
+/// A JSON file of a plugin or marketplace, read within [`PLUGIN_MANIFEST_BYTES`].
 ///
 /// # Errors
 /// When it cannot be read, is too large, or is not the JSON `T` reads.
@@ -237,7 +235,7 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Manifes
         path: path.to_path_buf(),
         reason,
     };
-    let bytes = read_bounded(path, Links::Follow, MAX_MANIFEST_BYTES)
+    let bytes = read_bounded(path, Links::Follow, PLUGIN_MANIFEST_BYTES)
         .map_err(|e| problem(e.to_string()))?;
     serde_json::from_slice(&bytes).map_err(|e| problem(format!("invalid JSON: {e}")))
 }

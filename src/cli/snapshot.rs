@@ -2,10 +2,11 @@
 //! by an agent session's transcript.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
+use crate::fs::{Links, open_regular};
+use crate::limits::TRANSCRIPT_BYTES;
 use crate::operations;
 use crate::roots::Machine;
 use crate::scan;
@@ -135,16 +136,28 @@ fn named_by_arguments(args: &[String], machine: &Machine) -> (Vec<PathBuf>, Outc
 }
 
 fn named_by_transcript(file: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let reader = File::open(file).map(BufReader::new).map_err(|error| {
+    let stopped = |error: &dyn std::fmt::Display| {
+        Failure::Stopped(format!("{} could not be read: {error}", file.display()))
+    };
+    // Only a regular file is opened (a hook runs this unattended: a FIFO or a device named
+    // here must not make it wait or act), and only so much of it is read.
+    let opened = open_regular(file, Links::Follow).map_err(|error| {
         if error.kind() == io::ErrorKind::NotFound {
             Failure::Usage(format!(
                 "--from-transcript {}: no such file",
                 file.display()
             ))
         } else {
-            Failure::Stopped(format!("{} could not be read: {error}", file.display()))
+            stopped(&error)
         }
     })?;
-    transcript::skill_dirs(reader)
-        .map_err(|error| Failure::Stopped(format!("{} could not be read: {error}", file.display())))
+    let mut reader = BufReader::new(opened.take(TRANSCRIPT_BYTES + 1));
+    let found = transcript::skill_dirs(&mut reader).map_err(|error| stopped(&error))?;
+    if reader.into_inner().limit() == 0 {
+        return Err(stopped(&format!(
+            "it is larger than the {} skilldeck reads of a transcript",
+            human::size(TRANSCRIPT_BYTES)
+        )));
+    }
+    Ok(found)
 }

@@ -12,7 +12,7 @@ use std::path::Path;
 /// When the folder cannot be opened or locked.
 #[cfg(unix)]
 pub fn lock_folder(dir: &Path) -> io::Result<File> {
-    let handle = File::open(dir)?;
+    let handle = super::open_folder(dir)?;
     rustix::fs::flock(&handle, rustix::fs::FlockOperation::LockExclusive)?;
     Ok(handle)
 }

@@ -1,10 +1,13 @@
-//! Reading folders skilldeck does not trust: skill folders on disk and bundles.
+//! Reading files skilldeck does not trust: skill folders on disk, bundles, and every file an
+//! agent, an installer or a clone left (manifests, lock files, `.git/HEAD`).
 //!
-//! Between listing a directory and opening an entry, the entry may be swapped for a FIFO (an
-//! open would wait for a writer forever) or for a link (an open would read outside the
-//! folder). Every read of a skill's or a bundle's files goes through here, so the rule is kept
-//! in one place: open without blocking, optionally refuse to follow a final link, and accept
-//! only a regular file.
+//! Such a path may name a FIFO (an open would wait for a writer forever), a device (an open
+//! alone can reset a serial board, rewind a tape or allocate a terminal), a link out of the
+//! folder, or a sparse file of terabytes; and between listing a folder and opening an entry,
+//! the entry may be swapped for any of them. Every such read goes through here, so the rule is
+//! kept in one place: the type is learnt without opening the file, only a regular file is
+//! opened, never blocking, a final link optionally refused, and a whole-file read is refused
+//! past its bound by the size the file gives before any of it is read.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -17,40 +20,148 @@ pub enum Links {
     Refuse,
 }
 
-/// Open `path` for reading if it is a regular file.
+/// Open `path` for reading if it is a regular file. Anything else (a FIFO, a device, a
+/// socket, a folder, and with [`Links::Refuse`] a link) is refused without being opened.
 ///
 /// # Errors
-/// The open's own error, `InvalidData` for anything but a regular file, and (with
-/// [`Links::Refuse`]) the error a link in the last part of the path gives.
+/// The system's own error for a path that cannot be reached, and `InvalidData`, naming what
+/// the path is, for anything but a regular file.
 pub fn open_regular(path: &Path, links: Links) -> io::Result<File> {
-    let file = open_nonblocking(path, links)?;
-    if file.metadata()?.is_file() {
+    let file = open_checked(path, links)?;
+    // Checked again on the open file: what was opened is what is read.
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
         Ok(file)
     } else {
-        Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "not a regular file",
-        ))
+        Err(not_regular(&kind))
     }
 }
 
 /// The whole of a small regular file (a manifest, a lock file), refused when it holds more
-/// than `limit` bytes, so a huge or endless file cannot cost a listing its memory.
+/// than `limit` bytes, so a huge, sparse or endless file cannot cost a listing its memory.
 ///
 /// # Errors
 /// The open's or read's own error, and `InvalidData` for anything but a regular file or for a
 /// file over the limit.
 pub fn read_bounded(path: &Path, links: Links, limit: u64) -> io::Result<Vec<u8>> {
     let file = open_regular(path, links)?;
-    let mut bytes = Vec::new();
+    let size = file.metadata()?.len();
+    if size > limit {
+        return Err(too_large(limit));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    // One byte past the bound, so a file that grew after its size was taken is caught.
     file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("it is larger than {limit} bytes"),
-        ));
+        return Err(too_large(limit));
     }
     Ok(bytes)
+}
+
+fn too_large(limit: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("it is larger than {limit} bytes"),
+    )
+}
+
+/// The refusal of what is not a regular file, naming what it is.
+fn not_regular(kind: &std::fs::FileType) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("it is {}, not a regular file", kind_name(kind)),
+    )
+}
+
+/// What an entry is, in words: "a FIFO", "a character device", ...
+fn kind_name(kind: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
+
+/// Linux opens a path without opening the file (`O_PATH`: no device's open runs, a FIFO
+/// waits for nothing), so the type is read from the very file the path named, and only a
+/// regular file is then opened for reading, through the handle, so no swap in between can
+/// change what is read. Where `/proc` is missing, the path is opened again and must still be
+/// the same file.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn open_checked(path: &Path, links: Links) -> io::Result<File> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    use std::os::fd::AsRawFd;
+    let mut flags = OFlags::PATH | OFlags::CLOEXEC;
+    if links == Links::Refuse {
+        flags |= OFlags::NOFOLLOW;
+    }
+    let handle = rustix::fs::open(path, flags, Mode::empty())?;
+    let stat = rustix::fs::fstat(&handle)?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(not_regular(&File::from(handle).metadata()?.file_type()));
+    }
+    let read = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let through = format!("/proc/self/fd/{}", handle.as_raw_fd());
+    match rustix::fs::open(through.as_str(), read, Mode::empty()) {
+        Ok(fd) => Ok(File::from(fd)),
+        Err(rustix::io::Errno::NOENT) => {
+            let file = open_nonblocking(path, links)?;
+            same_file(&file, stat.st_dev, stat.st_ino)?;
+            Ok(file)
+        }
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Elsewhere the type is read from the path before it is opened, and the open file must be
+/// the one that was looked at; a swap in the instant between is caught after the open.
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+fn open_checked(path: &Path, links: Links) -> io::Result<File> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = regular_metadata(path, links)?;
+    let file = open_nonblocking(path, links)?;
+    same_file(&file, meta.dev(), meta.ino())?;
+    Ok(file)
+}
+
+#[cfg(not(unix))]
+fn open_checked(path: &Path, links: Links) -> io::Result<File> {
+    regular_metadata(path, links)?;
+    File::open(path)
+}
+
+/// What the path is, without opening it, when it is a regular file.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn regular_metadata(path: &Path, links: Links) -> io::Result<std::fs::Metadata> {
+    let meta = match links {
+        Links::Follow => std::fs::metadata(path)?,
+        Links::Refuse => std::fs::symlink_metadata(path)?,
+    };
+    if meta.is_file() {
+        Ok(meta)
+    } else {
+        Err(not_regular(&meta.file_type()))
+    }
 }
 
 #[cfg(unix)]
@@ -64,9 +175,38 @@ fn open_nonblocking(path: &Path, links: Links) -> io::Result<File> {
     Ok(File::from(fd))
 }
 
-#[cfg(not(unix))]
-fn open_nonblocking(path: &Path, _links: Links) -> io::Result<File> {
-    File::open(path)
+/// Whether `file` is the file with this device and inode: else it was swapped after it was
+/// looked at.
+#[cfg(unix)]
+fn same_file<D: Into<u64>, I: Into<u64>>(file: &File, dev: D, ino: I) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = file.metadata()?;
+    if meta.dev() == dev.into() && meta.ino() == ino.into() {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "it was replaced while it was being opened",
+        ))
+    }
+}
+
+/// Open the folder at `path` (to lock it or sync it); anything else fails without being
+/// opened, so a root swapped for a FIFO cannot make a writer wait.
+///
+/// # Errors
+/// `NotADirectory` for anything but a folder, or the open's own error.
+pub fn open_folder(path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        Ok(File::from(rustix::fs::open(path, flags, Mode::empty())?))
+    }
+    #[cfg(not(unix))]
+    {
+        File::open(path)
+    }
 }
 
 /// Whether an error says a path runs through a loop of links.
@@ -80,6 +220,19 @@ pub fn is_link_loop(error: &io::Error) -> bool {
         let _ = error;
         false
     }
+}
+
+/// A FIFO at `path`, for the crate's tests of what blocks a reader that opens it as a file.
+#[cfg(all(test, unix))]
+pub(crate) fn mkfifo(path: &Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
 }
 
 #[cfg(all(test, unix))]
@@ -98,22 +251,6 @@ mod tests {
             .read_to_string(&mut text)
             .unwrap();
         assert_eq!(text, "hello");
-    }
-
-    #[test]
-    fn a_fifo_is_refused_without_waiting_for_a_writer() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("pipe");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &path,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
-        let error = open_regular(&path, Links::Follow).unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
     }
 
     #[test]
@@ -150,6 +287,77 @@ mod tests {
     #[test]
     fn a_directory_is_refused() {
         let tmp = tempfile::tempdir().unwrap();
-        assert!(open_regular(tmp.path(), Links::Follow).is_err());
+        let error = open_regular(tmp.path(), Links::Follow).unwrap_err();
+        assert_eq!(error.to_string(), "it is a folder, not a regular file");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_by_what_it_is_even_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("pipe");
+        mkfifo(&path);
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        for (what, links) in [(&path, Links::Refuse), (&link, Links::Follow)] {
+            let error = open_regular(what, links).unwrap_err();
+            assert_eq!(error.to_string(), "it is a FIFO, not a regular file");
+            let error = read_bounded(what, links, 10).unwrap_err();
+            assert_eq!(error.to_string(), "it is a FIFO, not a regular file");
+        }
+        let error = open_regular(&link, Links::Refuse).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "it is a symbolic link, not a regular file"
+        );
+    }
+
+    /// Devices are made where the tests may make them (as root); each is named, not opened.
+    #[test]
+    fn devices_and_sockets_are_refused_by_what_they_are() {
+        let tmp = tempfile::tempdir().unwrap();
+        let socket = tmp.path().join("socket");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let mut cases = vec![(socket, "a socket")];
+        let null = tmp.path().join("null");
+        let made = rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &null,
+            rustix::fs::FileType::CharacterDevice,
+            rustix::fs::Mode::from_raw_mode(0o666),
+            rustix::fs::makedev(1, 3),
+        );
+        if made.is_ok() {
+            cases.push((null, "a character device"));
+        }
+        cases.push((std::path::PathBuf::from("/dev/null"), "a character device"));
+        for (path, kind) in cases {
+            let error = open_regular(&path, Links::Follow).unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!("it is {kind}, not a regular file")
+            );
+        }
+    }
+
+    #[test]
+    fn only_a_folder_opens_as_a_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert!(open_folder(tmp.path()).is_ok());
+        let path = tmp.path().join("pipe");
+        mkfifo(&path);
+        let error = open_folder(&path).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotADirectory);
+    }
+
+    #[test]
+    fn a_sparse_file_over_the_bound_is_refused_by_its_size_unread() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("sparse");
+        let file = std::fs::File::create(&path).unwrap();
+        for size in [11, 1 << 40] {
+            file.set_len(size).unwrap();
+            let error = read_bounded(&path, Links::Follow, 10).unwrap_err();
+            assert_eq!(error.to_string(), "it is larger than 10 bytes");
+        }
     }
 }

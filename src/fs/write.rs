@@ -27,6 +27,43 @@ pub fn rename_no_replace(from: &Path, to: &Path) -> io::Result<()> {
     fs::rename(from, to)
 }
 
+/// Whether the folders `a` and `b` are on one mount, where a rename between them can work:
+/// a folder that is a mount point (a tmpfs, a bind mount) is on another one than its parent,
+/// even on the same device.
+///
+/// # Errors
+/// When either cannot be looked at.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub fn same_mount(a: &Path, b: &Path) -> io::Result<bool> {
+    use rustix::fs::{AtFlags, CWD, StatxFlags, statx};
+    let mount = |path: &Path| statx(CWD, path, AtFlags::empty(), StatxFlags::MNT_ID);
+    match (mount(a), mount(b)) {
+        (Ok(x), Ok(y)) if x.stx_mask & y.stx_mask & StatxFlags::MNT_ID.bits() != 0 => {
+            Ok(x.stx_mnt_id == y.stx_mnt_id)
+        }
+        // Before Linux 5.8, or where statx is filtered out: the device tells a mounted file
+        // system apart, though not a bind mount of the same one.
+        _ => same_device(a, b),
+    }
+}
+
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+pub fn same_mount(a: &Path, b: &Path) -> io::Result<bool> {
+    same_device(a, b)
+}
+
+/// Without devices to compare, a rename across volumes fails with its own sentence.
+#[cfg(not(unix))]
+pub fn same_mount(_a: &Path, _b: &Path) -> io::Result<bool> {
+    Ok(true)
+}
+
+#[cfg(unix)]
+fn same_device(a: &Path, b: &Path) -> io::Result<bool> {
+    use std::os::unix::fs::MetadataExt;
+    Ok(fs::metadata(a)?.dev() == fs::metadata(b)?.dev())
+}
+
 /// Swap what is at `from` with what is at `to`, both of which must exist.
 ///
 /// # Errors
@@ -123,7 +160,7 @@ pub fn dir_builder(_mode: u32) -> DirBuilder {
 /// When the folder cannot be opened or synced.
 #[cfg(unix)]
 pub fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    super::open_folder(dir)?.sync_all()
 }
 
 /// Windows cannot open a directory to sync it; its renames are journaled by NTFS.
@@ -140,7 +177,7 @@ pub fn sync_dir(_dir: &Path) -> io::Result<()> {
 /// The first open or sync that failed.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn sync_tree(dir: &Path, _entries: &[(PathBuf, bool)]) -> io::Result<()> {
-    rustix::fs::syncfs(File::open(dir)?).map_err(Into::into)
+    rustix::fs::syncfs(super::open_folder(dir)?).map_err(Into::into)
 }
 
 /// Elsewhere each file and folder is synced on its own.
@@ -222,6 +259,15 @@ mod tests {
         assert_eq!(mode(&dir), 0o700);
         set_path_mode(&dir, 0o755).unwrap();
         assert_eq!(mode(&dir), 0o755);
+    }
+
+    #[test]
+    fn a_folder_and_its_parent_share_a_mount_and_proc_does_not() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::create_dir(tmp.path().join("child")).unwrap();
+        assert!(same_mount(tmp.path(), &tmp.path().join("child")).unwrap());
+        #[cfg(target_os = "linux")]
+        assert!(!same_mount(Path::new("/proc"), Path::new("/")).unwrap());
     }
 
     #[test]

@@ -3,11 +3,14 @@
 //! A folder is built in a staging directory beside the root (in the root's parent, so agents
 //! that scan the root never see it half-written, and on the same file system as the root once
 //! its links are resolved), every file and directory is synced, and then one rename puts it in
-//! place: a no-replace rename for a new skill, an exchange for a replacement. A crash leaves
-//! either the old folder or the new one, never a mix; the staging directory it leaves behind is
-//! swept by the next writer. Every write happens under a lock on the root folder itself (no lock
-//! file is left behind), so two imports into one root take turns, and a writer only sweeps
-//! staging directories while it holds the lock.
+//! place: a no-replace rename for a new skill, an exchange for a replacement. A root that is a
+//! mount point (a tmpfs, a bind mount, a network share mounted on `~/.claude/skills`) is on
+//! another mount than its parent, where no rename reaches: its staging directories go inside
+//! it, in a hidden folder skilldeck's scan and Claude Code and Codex pass over, removed once
+//! empty. A crash leaves either the old folder or the new one, never a mix; the staging
+//! directory it leaves behind is swept by the next writer. Every write happens under a lock on
+//! the root folder itself (no lock file is left behind), so two imports into one root take
+//! turns, and a writer only sweeps staging directories while it holds the lock.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -15,8 +18,12 @@ use std::path::{Component, Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::fs::{
-    At, create_new, exchange, rename_no_replace, set_mode, set_path_mode, sync_dir, sync_tree,
+    At, create_new, exchange, rename_no_replace, same_mount, set_mode, set_path_mode, sync_dir,
+    sync_tree,
 };
+
+/// The hidden folder inside a root that is a mount point, where its staging directories go.
+const INSIDE_STAGING: &str = ".skilldeck-staging";
 
 /// Why a folder could not be put into a root. Whatever the step, the root is as it was.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +74,9 @@ pub struct RootLock {
     root: PathBuf,
     parent: PathBuf,
     prefix: String,
+    /// Where staging directories are made: the root's parent, or [`INSIDE_STAGING`] in a root
+    /// on a mount of its own.
+    staging: PathBuf,
     _lock: File,
 }
 
@@ -88,10 +98,16 @@ impl RootLock {
         let parent = parent.to_path_buf();
         let prefix = format!(".{}.skilldeck-", name.to_string_lossy());
         let lock = lock_root(&root, &parent, &prefix)?;
+        let staging = if same_mount(&root, &parent).at(&root, SwapError::create_root)? {
+            parent.clone()
+        } else {
+            root.join(INSIDE_STAGING)
+        };
         let held = Self {
             root,
             parent,
             prefix,
+            staging,
             _lock: lock,
         };
         held.sweep();
@@ -106,12 +122,20 @@ impl RootLock {
     /// A new, empty staging folder for a skill that will be named `name`.
     ///
     /// # Errors
-    /// When the folder cannot be created beside the root.
+    /// When the folder cannot be created beside the root (or inside it, for a mount point).
     pub fn stage(&self, name: &str) -> Result<Staged, SwapError> {
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        let dir = self.parent.join(format!(
+        if self.staging != self.parent {
+            match fs::create_dir(&self.staging) {
+                Err(error) if error.kind() != io::ErrorKind::AlreadyExists => {
+                    return Err(SwapError::write(self.staging.clone(), error));
+                }
+                _ => {}
+            }
+        }
+        let dir = self.staging.join(format!(
             "{}staging-{}-{}-{nanos}",
             self.prefix,
             name.replace(['/', '\\'], "_"),
@@ -158,18 +182,35 @@ impl RootLock {
         Ok(target)
     }
 
-    /// Remove every staging folder of this root. Only called with the lock held, so none of
-    /// them belongs to a live writer.
+    /// Remove every staging folder of this root, beside it and inside it (a root mounted or
+    /// unmounted since a crash keeps its leftovers on either side). Only called with the lock
+    /// held, so none of them belongs to a live writer.
     fn sweep(&self) {
-        let Ok(entries) = fs::read_dir(&self.parent) else {
-            return;
-        };
         let staging = format!("{}staging-", self.prefix);
-        for entry in entries.filter_map(Result::ok) {
-            if entry.file_name().to_string_lossy().starts_with(&staging) {
-                let _ = fs::remove_dir_all(entry.path());
+        for dir in [&self.parent, &self.root.join(INSIDE_STAGING)] {
+            let Ok(entries) = fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.filter_map(Result::ok) {
+                if entry.file_name().to_string_lossy().starts_with(&staging) {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
             }
         }
+        self.remove_inside_staging();
+    }
+
+    /// The hidden staging folder inside the root goes once empty; one still holding a staging
+    /// directory (a writer that crashed) is left for the next sweep.
+    fn remove_inside_staging(&self) {
+        let _ = fs::remove_dir(self.root.join(INSIDE_STAGING));
+    }
+}
+
+impl Drop for RootLock {
+    fn drop(&mut self) {
+        // Still under the lock: the fields, the lock's handle among them, drop after this.
+        self.remove_inside_staging();
     }
 }
 
@@ -247,8 +288,8 @@ pub fn sync_together(staged: &mut [Staged]) -> Result<(), SwapError> {
     let Some(first) = staged.first() else {
         return Ok(());
     };
-    // The staging folders all sit in the root's parent, on the file system that holds the
-    // first.
+    // The staging folders all sit in one place (the root's parent, or inside the root), on
+    // the file system that holds the first.
     sync_tree(&first.dir, &entries).at(&first.dir, SwapError::write)?;
     for one in staged {
         one.synced = true;

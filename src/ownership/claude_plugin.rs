@@ -147,7 +147,7 @@ impl PluginsDir {
             // A clone whose marketplace file is broken is already noted on its root.
             if let Ok(Some(listing)) = plugin::read_listing(&dir) {
                 let name = entry.file_name().to_string_lossy().into_owned();
-                let head = git::head_commit(&dir);
+                let head = git::head_commit(&dir, problems);
                 clones.insert(name, Clone { dir, head, listing });
             }
         }

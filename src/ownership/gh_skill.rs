@@ -46,7 +46,7 @@ pub fn attribute(subject: &Subject<'_>, locks: &Locks) -> Option<Attribution> {
     };
     let entries = match walk::list(subject.real_dir) {
         Ok(entries) => entries,
-        Err(error) => return Some(Verdict::unreadable(error).for_owner(owner)),
+        Err(error) => return Some(Verdict::failed(&error).for_owner(owner)),
     };
     let verdict = match git::tree_id(&entries) {
         Ok(now) if now.eq_ignore_ascii_case(&tree) => Verdict::intact(Method::GitTree),
@@ -56,7 +56,7 @@ pub fn attribute(subject: &Subject<'_>, locks: &Locks) -> Option<Attribution> {
             locks.global_install_time(subject.dir_name(), &tree),
             "gh skill rewrote SKILL.md as it installed the skill (adding its github-* metadata), so the tree id it recorded, the upstream folder's, cannot be recomputed from this copy".into(),
         ),
-        Err(error) => Verdict::unreadable(error),
+        Err(error) => Verdict::failed(&error),
     };
     Some(verdict.for_owner(owner))
 }

@@ -9,8 +9,10 @@ use std::path::Path;
 
 use sha1::{Digest as _, Sha1};
 
+use super::FileProblem;
 use super::walk::{Entry, Kind, stream};
-use crate::fs::Links;
+use crate::fs::{Links, read_bounded};
+use crate::limits::{GIT_REF_BYTES, PACKED_REFS_BYTES};
 use crate::record::lower_hex;
 
 /// The blob id of a file's content.
@@ -119,28 +121,53 @@ impl Tree {
 
 /// The commit a clone at `repo` has checked out, read from its `.git` files without running
 /// git: `HEAD` itself when detached, else the branch it names, loose or packed.
-pub fn head_commit(repo: &Path) -> Option<String> {
+///
+/// The clone is someone else's: each file is read only when it is a regular file within its
+/// bound, so a `HEAD` that is a FIFO, a link to `/dev/zero` or a sparse file of gigabytes
+/// gives no commit and a problem naming it, instead of a hang or a gigabyte of memory.
+pub fn head_commit(repo: &Path, problems: &mut Vec<FileProblem>) -> Option<String> {
+    let mut read = |path: &Path, limit: u64| match read_text(path, limit) {
+        Ok(text) => text,
+        Err(problem) => {
+            problems.push(problem);
+            None
+        }
+    };
     let mut git_dir = repo.join(".git");
-    if git_dir.is_file() {
+    if std::fs::metadata(&git_dir).is_ok_and(|m| !m.is_dir()) {
         // A worktree or submodule: `.git` is a file naming the real folder.
-        let pointer = std::fs::read_to_string(&git_dir).ok()?;
+        let pointer = read(&git_dir, GIT_REF_BYTES)?;
         let target = pointer.trim().strip_prefix("gitdir:")?.trim();
         git_dir = repo.join(target);
     }
-    let head = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+    let head = read(&git_dir.join("HEAD"), GIT_REF_BYTES)?;
     let head = head.trim();
     let Some(branch) = head.strip_prefix("ref:").map(str::trim) else {
         return is_object_id(head).then(|| head.to_ascii_lowercase());
     };
-    if let Ok(loose) = std::fs::read_to_string(git_dir.join(branch)) {
+    if let Some(loose) = read(&git_dir.join(branch), GIT_REF_BYTES) {
         let loose = loose.trim();
         return is_object_id(loose).then(|| loose.to_ascii_lowercase());
     }
-    let packed = std::fs::read_to_string(git_dir.join("packed-refs")).ok()?;
+    let packed = read(&git_dir.join("packed-refs"), PACKED_REFS_BYTES)?;
     packed.lines().find_map(|line| {
         let (id, name) = line.split_once(' ')?;
         (name == branch && is_object_id(id)).then(|| id.to_ascii_lowercase())
     })
+}
+
+/// A git file's text: `None` when it is missing or not text (git then sees no commit either),
+/// a problem when it is there but not a regular file (links, as git's own are, followed) of at
+/// most `limit` bytes.
+fn read_text(path: &Path, limit: u64) -> Result<Option<String>, FileProblem> {
+    match read_bounded(path, Links::Follow, limit) {
+        Ok(bytes) => Ok(String::from_utf8(bytes).ok()),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(FileProblem::Unreadable {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }),
+    }
 }
 
 /// Whether `text` is a full SHA-1 object id.
@@ -185,13 +212,95 @@ mod tests {
             format!("# pack-refs with: peeled\n{id} refs/heads/main\n"),
         )
         .unwrap();
-        assert_eq!(head_commit(tmp.path()).as_deref(), Some(id));
+        assert_eq!(
+            head_commit(tmp.path(), &mut Vec::new()).as_deref(),
+            Some(id)
+        );
         let newer = "b430d5c49c7759ebb877879e1556b6883bf1b60a";
         fs::write(git.join("refs/heads/main"), format!("{newer}\n")).unwrap();
-        assert_eq!(head_commit(tmp.path()).as_deref(), Some(newer));
+        assert_eq!(
+            head_commit(tmp.path(), &mut Vec::new()).as_deref(),
+            Some(newer)
+        );
         fs::write(git.join("HEAD"), format!("{id}\n")).unwrap();
-        assert_eq!(head_commit(tmp.path()).as_deref(), Some(id));
+        assert_eq!(
+            head_commit(tmp.path(), &mut Vec::new()).as_deref(),
+            Some(id)
+        );
         fs::write(git.join("HEAD"), "garbage").unwrap();
-        assert_eq!(head_commit(tmp.path()), None);
+        assert_eq!(head_commit(tmp.path(), &mut Vec::new()), None);
+    }
+
+    /// Each of a clone's git files may be anything: none is read past its bound or opened
+    /// unless it is a regular file, and each refusal names the file.
+    #[cfg(unix)]
+    #[test]
+    fn git_files_that_are_not_small_regular_files_are_named_not_read() {
+        use crate::limits::{GIT_REF_BYTES, PACKED_REFS_BYTES};
+        type Plant = fn(&Path);
+        let fifo: Plant = crate::fs::mkfifo;
+        let zero: Plant = |path| std::os::unix::fs::symlink("/dev/zero", path).unwrap();
+        let sparse: Plant = |path| {
+            fs::File::create(path).unwrap().set_len(8 << 30).unwrap();
+        };
+        let folder: Plant = |path| fs::create_dir(path).unwrap();
+        let cases: [(&str, &str, Plant, &str); 6] = [
+            ("HEAD", "HEAD", fifo, "it is a FIFO, not a regular file"),
+            (
+                "HEAD",
+                "HEAD",
+                zero,
+                "it is a character device, not a regular file",
+            ),
+            (
+                "HEAD",
+                "HEAD",
+                sparse,
+                &format!("it is larger than {GIT_REF_BYTES} bytes"),
+            ),
+            (
+                "refs/heads/main",
+                "refs/heads/main",
+                folder,
+                "it is a folder, not a regular file",
+            ),
+            (
+                "packed-refs",
+                "packed-refs",
+                sparse,
+                &format!("it is larger than {PACKED_REFS_BYTES} bytes"),
+            ),
+            (".git", "", fifo, "it is a FIFO, not a regular file"),
+        ];
+        for (file, named, plant, reason) in cases {
+            let tmp = tempfile::tempdir().unwrap();
+            let git = tmp.path().join(".git");
+            fs::create_dir_all(git.join("refs/heads")).unwrap();
+            fs::write(git.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+            let planted = if file == ".git" {
+                fs::remove_dir_all(&git).unwrap();
+                git.clone()
+            } else {
+                let path = git.join(file);
+                let _ = fs::remove_file(&path);
+                path
+            };
+            plant(&planted);
+            let mut problems = Vec::new();
+            assert_eq!(head_commit(tmp.path(), &mut problems), None, "{file}");
+            let expected = if named.is_empty() {
+                git.clone()
+            } else {
+                git.join(named)
+            };
+            assert_eq!(
+                problems,
+                [FileProblem::Unreadable {
+                    path: expected,
+                    reason: reason.to_owned()
+                }],
+                "{file}"
+            );
+        }
     }
 }

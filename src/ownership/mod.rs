@@ -24,13 +24,11 @@ use std::time::{Duration, SystemTime};
 use serde::{Serialize, Serializer};
 
 use crate::fs::{Links, read_bounded};
+use crate::limits::RECORD_FILE_BYTES;
 use crate::record::{Digest, Record, SkillFile, State};
 use crate::roots::{Environment, Root, RootSet};
 use crate::skill::Declared;
 use crate::skill::SKILL_FILE;
-
-/// The largest installer file read; a lock file for thousands of skills is a few megabytes.
-const MAX_RECORD_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How much later than a recorded install a file must have changed to count as changed since:
 /// installers record the time after writing the files, some to the second.
@@ -288,7 +286,9 @@ impl Ledger {
 
     /// Who installed `subject`, and whether its files still match that installer's record.
     /// The most specific evidence wins: a record in the skill's own files, then a lock entry
-    /// naming its folder, then one naming only its name, then where it lies.
+    /// naming its folder, then one naming only its name, then where it lies. A skill none of
+    /// them claims carries the problems of the installers' files that could have and could not
+    /// be read, so it is never "unrecorded" without a word.
     pub fn attribute(&self, subject: &Subject<'_>) -> Attribution {
         if let Some(record) = subject.record {
             let mut owner = Owner::new(
@@ -305,7 +305,16 @@ impl Ledger {
             .or_else(|| self.skillport.attribute(subject))
             .or_else(|| self.skills_cli.attribute(subject))
             .or_else(|| self.claude.attribute(subject))
-            .unwrap_or_else(|| Attribution::unowned(subject))
+            .unwrap_or_else(|| {
+                let mut unowned = Attribution::unowned(subject);
+                unowned.problems.extend(
+                    self.skills_cli
+                        .broken_for(subject)
+                        .chain(self.skillkit.broken_for(subject))
+                        .cloned(),
+                );
+                unowned
+            })
     }
 }
 
@@ -364,6 +373,16 @@ impl Verdict {
         }
     }
 
+    /// The verdict when the files could not be hashed: unverifiable when they are more than
+    /// the hashing budget (nothing is known of them either way), else unreadable.
+    fn failed(error: &std::io::Error) -> Self {
+        if error.kind() == std::io::ErrorKind::FileTooLarge {
+            Self::unverifiable(error.to_string())
+        } else {
+            Self::unreadable(error)
+        }
+    }
+
     fn noting(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
         self
@@ -410,7 +429,7 @@ fn read_json<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Result<Option<
         path: path.to_path_buf(),
         reason,
     };
-    let bytes = match read_bounded(path, Links::Follow, MAX_RECORD_FILE_BYTES) {
+    let bytes = match read_bounded(path, Links::Follow, RECORD_FILE_BYTES) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(problem(error.to_string())),

@@ -14,7 +14,7 @@ use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, read_json,
 };
 use crate::record::lower_hex;
-use crate::roots::Environment;
+use crate::roots::{Environment, Scope};
 use crate::skill::read_manifest;
 
 /// The file SkillKit writes into a skill it installs.
@@ -44,6 +44,8 @@ struct LockFile {
 pub struct Lock {
     path: PathBuf,
     by_dir: BTreeMap<PathBuf, Entry>,
+    /// Why the lock, there, could not be read.
+    broken: Option<FileProblem>,
 }
 
 impl Lock {
@@ -54,8 +56,11 @@ impl Lock {
             Ok(Some(file)) => file,
             Ok(None) => return Self::default(),
             Err(problem) => {
-                problems.push(problem);
-                return Self::default();
+                problems.push(problem.clone());
+                return Self {
+                    broken: Some(problem),
+                    ..Self::default()
+                };
             }
         };
         let version = file.version.as_ref().and_then(serde_json::Value::as_u64);
@@ -72,7 +77,20 @@ impl Lock {
             .into_values()
             .filter_map(|entry| Some((PathBuf::from(entry.path.clone()?), entry)))
             .collect();
-        Self { path, by_dir }
+        Self {
+            path,
+            by_dir,
+            broken: None,
+        }
+    }
+
+    /// Why the lock that would have been looked in for `subject` could not be read: SkillKit
+    /// installs into agents' folders of either scope, so any skill directly in a root may be
+    /// one of its.
+    pub fn broken_for(&self, subject: &Subject<'_>) -> Option<&FileProblem> {
+        self.broken
+            .as_ref()
+            .filter(|_| subject.directly_in(Scope::User) || subject.directly_in(Scope::Project))
     }
 }
 

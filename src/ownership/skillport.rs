@@ -104,7 +104,7 @@ impl Origins {
         } else {
             match walk::list(subject.real_dir).and_then(|entries| content_hash(&entries)) {
                 Ok(now) => Verdict::compare(Method::SkillportContentHash, &now, &recorded),
-                Err(error) => Verdict::unreadable(error),
+                Err(error) => Verdict::failed(&error),
             }
         };
         Some(verdict.for_owner(owner))

@@ -33,8 +33,6 @@ use crate::skill::SKILL_FILE;
 const GLOBAL_VERSION: u64 = 3;
 /// The project lock's version.
 const PROJECT_VERSION: u64 = 1;
-/// The CLI's canonical skills folder, beside which both locks live.
-const CANONICAL_DIR: &str = ".agents/skills";
 /// What the CLI leaves out when it copies a skill: files by name, folders by name.
 const NOT_COPIED_FILES: [&str; 1] = ["metadata.json"];
 const NOT_COPIED_FOLDERS: [&str; 3] = [".git", "__pycache__", "__pypackages__"];
@@ -78,10 +76,11 @@ struct Lock {
     written: Option<SystemTime>,
 }
 
-/// A lock that exists but could not be read, and the canonical folder whose skills it records.
+/// A lock that exists but could not be read, and where the skills it would record are: any
+/// user root for a global lock, a project root below its folder for a project lock.
 #[derive(Debug)]
 struct Broken {
-    canonical: PathBuf,
+    project: Option<PathBuf>,
     problem: FileProblem,
 }
 
@@ -103,17 +102,15 @@ impl Locks {
         if let Some(state) = env.var("XDG_STATE_HOME") {
             global.insert(0, Path::new(state).join("skills/.skill-lock.json"));
         }
-        let canonical = env.home().join(CANONICAL_DIR);
         for path in global {
-            if let Some(lock) = locks.load(path, &canonical, GLOBAL_VERSION, problems) {
+            if let Some(lock) = locks.load(path, None, GLOBAL_VERSION, problems) {
                 locks.global.push(lock);
             }
         }
         for (dir, _) in project.levels(Walk::UpToRepository) {
-            let canonical = dir.join(CANONICAL_DIR);
             if let Some(lock) = locks.load(
                 dir.join("skills-lock.json"),
-                &canonical,
+                Some(&dir),
                 PROJECT_VERSION,
                 problems,
             ) {
@@ -126,7 +123,7 @@ impl Locks {
     fn load(
         &mut self,
         path: PathBuf,
-        canonical: &Path,
+        project: Option<&Path>,
         version: u64,
         problems: &mut Vec<FileProblem>,
     ) -> Option<Lock> {
@@ -134,7 +131,7 @@ impl Locks {
             Ok(file) => file?,
             Err(problem) => {
                 self.broken.push(Broken {
-                    canonical: canonical.to_path_buf(),
+                    project: project.map(Path::to_path_buf),
                     problem: problem.clone(),
                 });
                 problems.push(problem);
@@ -148,7 +145,7 @@ impl Locks {
                 reason: "it has no numeric \"version\" and \"skills\" map, so the skills CLI reads it as empty".into(),
             };
             self.broken.push(Broken {
-                canonical: canonical.to_path_buf(),
+                project: project.map(Path::to_path_buf),
                 problem: problem.clone(),
             });
             problems.push(problem);
@@ -217,9 +214,7 @@ impl Locks {
                 .find_map(|lock| lock.entries.get(name).map(|entry| (lock, entry, false))),
             None => None,
         };
-        let Some((lock, (recorded_name, entry), is_project)) = found else {
-            return self.broken_lock_of(subject);
-        };
+        let (lock, (recorded_name, entry), is_project) = found?;
         let mut owner =
             Owner::new(Installer::SkillsCli, lock.path.clone()).with_upstream(Upstream {
                 repository: entry.source_url.clone().or_else(|| entry.source.clone()),
@@ -258,18 +253,23 @@ impl Locks {
         Some(verify(subject, &recorded_as, installed).for_owner(owner))
     }
 
-    /// A skill in the canonical folder of a lock that could not be read: its record is lost,
-    /// which the listing says rather than calling it unrecorded without a word.
-    fn broken_lock_of(&self, subject: &Subject<'_>) -> Option<Attribution> {
-        let broken = self
-            .broken
+    /// The locks that could not be read and would have been looked in for `subject`: its
+    /// record may be in one of them, which the listing says rather than calling it unrecorded
+    /// without a word.
+    pub fn broken_for<'a>(
+        &'a self,
+        subject: &'a Subject<'_>,
+    ) -> impl Iterator<Item = &'a FileProblem> + 'a {
+        self.broken
             .iter()
-            .find(|b| subject.dir.parent() == Some(b.canonical.as_path()))?;
-        Some(Attribution {
-            owner: None,
-            state: subject.state,
-            problems: vec![broken.problem.clone()],
-        })
+            .filter(|broken| match &broken.project {
+                None => subject.directly_in(Scope::User),
+                Some(base) => {
+                    subject.directly_in(Scope::Project)
+                        && (subject.dir.starts_with(base) || subject.real_dir.starts_with(base))
+                }
+            })
+            .map(|broken| &broken.problem)
     }
 }
 
@@ -327,7 +327,7 @@ fn verify(
     };
     let entries = match walk::list(subject.real_dir) {
         Ok(entries) => entries,
-        Err(error) => return Verdict::unreadable(error),
+        Err(error) => return Verdict::failed(&error),
     };
     let now = match method {
         Method::GitTree => git::tree_id(&entries),
@@ -336,7 +336,7 @@ fn verify(
     };
     let now = match now {
         Ok(now) => now,
-        Err(error) => return Verdict::unreadable(error),
+        Err(error) => return Verdict::failed(&error),
     };
     if now.eq_ignore_ascii_case(hash) {
         return Verdict::intact(method);
@@ -479,7 +479,7 @@ fn against_source(now: &str, source: &Path) -> Verdict {
     let copied = walk::list(source).and_then(|entries| folder_hash(copied_files(&entries)));
     let mut verdict = match copied {
         Ok(copied) => Verdict::compare(Method::SourceFolder, now, &copied),
-        Err(error) => return Verdict::unreadable(error),
+        Err(error) => return Verdict::failed(&error),
     };
     verdict.pristine = Some(source.to_path_buf());
     verdict.noting(format!(

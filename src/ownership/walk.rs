@@ -9,7 +9,9 @@ use std::time::SystemTime;
 use walkdir::WalkDir;
 
 use crate::fs::{Links, open_regular};
+use crate::limits::{DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES};
 use crate::record::portable_path;
+use crate::text::human;
 
 /// What an entry is, as a walk that does not follow links sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,9 +53,13 @@ impl Entry {
 /// Every entry below `dir`, in name order, links not followed.
 ///
 /// # Errors
-/// The first entry that cannot be listed; a hash over a partial listing would mean nothing.
+/// The first entry that cannot be listed, a hash over a partial listing meaning nothing; and
+/// `FileTooLarge` when the files, by the sizes they give, are more than the content digest's
+/// budget: the same bound holds for every installer's hash, so none reads a sparse file of
+/// terabytes either.
 pub fn list(dir: &Path) -> io::Result<Vec<Entry>> {
     let mut entries = Vec::new();
+    let mut total = 0u64;
     for entry in WalkDir::new(dir)
         .min_depth(1)
         .follow_links(false)
@@ -67,6 +73,18 @@ pub fn list(dir: &Path) -> io::Result<Vec<Entry>> {
         } else if meta.file_type().is_symlink() {
             Kind::Link
         } else if meta.is_file() {
+            within_budget(relative, meta.len())?;
+            total = total.saturating_add(meta.len());
+            if total > DIGEST_SKILL_BYTES {
+                return Err(io::Error::new(
+                    io::ErrorKind::FileTooLarge,
+                    format!(
+                        "{} takes the skill past the {} skilldeck hashes of one skill",
+                        portable_path(relative),
+                        human::size(DIGEST_SKILL_BYTES)
+                    ),
+                ));
+            }
             Kind::File {
                 executable: is_executable(&meta),
             }
@@ -81,6 +99,22 @@ pub fn list(dir: &Path) -> io::Result<Vec<Entry>> {
         });
     }
     Ok(entries)
+}
+
+/// `FileTooLarge` for a file of more than [`DIGEST_FILE_BYTES`].
+fn within_budget(path: &Path, length: u64) -> io::Result<()> {
+    if length > DIGEST_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "{} is {}, more than the {} skilldeck hashes of one file",
+                path.display(),
+                human::size(length),
+                human::size(DIGEST_FILE_BYTES)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The newest modification time in a listing, the folder's own included.
@@ -100,7 +134,9 @@ pub fn newest(dir: &Path, entries: &[Entry]) -> Option<(SystemTime, String)> {
 /// differs from what was read changed under the walk.
 ///
 /// # Errors
-/// When the file cannot be opened or read, is not a regular file, or changed while read.
+/// When the file cannot be opened or read, is not a regular file, or changed while read;
+/// `FileTooLarge`, unread, when it is more than [`DIGEST_FILE_BYTES`] (a link followed may
+/// lead to a file the listing did not size).
 pub fn stream(
     path: &Path,
     links: Links,
@@ -109,6 +145,7 @@ pub fn stream(
 ) -> io::Result<()> {
     let mut file = open_regular(path, links)?;
     let length = file.metadata()?.len();
+    within_budget(path, length)?;
     update(&header(length));
     let mut buffer = vec![0; 64 * 1024];
     let mut total = 0u64;

@@ -19,7 +19,9 @@ use sha2::{Digest as _, Sha256};
 use walkdir::WalkDir;
 
 use crate::fs::{Links, open_regular};
+use crate::limits::{DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES};
 use crate::skill::SKILL_FILE;
+use crate::text::human;
 
 /// Names the installer never counts: what file managers leave in a folder someone looked at.
 pub const IGNORED_NAMES: [&str; 2] = [".DS_Store", "Thumbs.db"];
@@ -71,6 +73,19 @@ pub enum Obstacle {
     Unreadable { path: PathBuf, error: String },
     #[error("{} changed while it was being read", .0.display())]
     Changed(PathBuf),
+    #[error(
+        "{} is {}, more than the {} of one file the content digest reads; the skill's digest is not computed",
+        .path.display(),
+        human::size(*.size),
+        human::size(DIGEST_FILE_BYTES)
+    )]
+    FileOverBudget { path: PathBuf, size: u64 },
+    #[error(
+        "{} takes the skill past the {} the content digest reads of one skill; the skill's digest is not computed",
+        .0.display(),
+        human::size(DIGEST_SKILL_BYTES)
+    )]
+    SkillOverBudget(PathBuf),
 }
 
 impl Obstacle {
@@ -78,6 +93,15 @@ impl Obstacle {
     /// it has been modified), rather than something skilldeck could not read.
     pub fn is_foreign_entry(&self) -> bool {
         matches!(self, Obstacle::Link(_) | Obstacle::Special(_))
+    }
+
+    /// Whether the files were left unread for being more than the digest's budget: nothing
+    /// is known of them then, neither that they match nor that they differ.
+    pub fn is_over_budget(&self) -> bool {
+        matches!(
+            self,
+            Obstacle::FileOverBudget { .. } | Obstacle::SkillOverBudget(_)
+        )
     }
 }
 
@@ -95,10 +119,13 @@ impl Contents {
     /// it on the way, `manifest` being the bytes of its top-level `SKILL.md` as already read.
     ///
     /// The walk visits files in digest order, so each is opened once: its metadata for the
-    /// listing and its bytes for the hash come from the same open file.
+    /// listing and its bytes for the hash come from the same open file. A file over
+    /// [`DIGEST_FILE_BYTES`], or one that takes the skill over [`DIGEST_SKILL_BYTES`], is an
+    /// obstacle found by its size before any of it is read.
     pub fn read(skill_dir: &Path, manifest: &[u8]) -> (Self, Result<Digest, Obstacle>) {
         let mut contents = Contents::default();
         let mut hasher = Sha256::new();
+        let mut budget = DIGEST_SKILL_BYTES.saturating_sub(manifest.len() as u64);
         let walk = WalkDir::new(skill_dir)
             .min_depth(1)
             .follow_links(false)
@@ -149,23 +176,31 @@ impl Contents {
                 frame(&mut hasher, &portable, &blanked(manifest));
                 entry.metadata().map_err(|e| HashError::Io(e.into()))
             } else if hashing {
-                hash_file(&mut hasher, &portable, entry.path())
+                hash_file(&mut hasher, &portable, entry.path(), &mut budget)
             } else {
                 entry.metadata().map_err(|e| HashError::Io(e.into()))
             };
             match read {
-                Ok(meta) => contents.files.push(SkillFile {
-                    path: relative,
-                    size: meta.len(),
-                    executable: is_executable(&meta),
-                    modified: meta.modified().ok(),
-                }),
+                Ok(meta) => contents.files.push(listed_file(relative, &meta)),
                 Err(HashError::Io(error)) => contents.obstacles.push(Obstacle::Unreadable {
                     path: relative,
                     error: error.to_string(),
                 }),
                 Err(HashError::Changed) => {
                     contents.obstacles.push(Obstacle::Changed(relative));
+                }
+                Err(HashError::FileOverBudget(meta)) => {
+                    contents.obstacles.push(Obstacle::FileOverBudget {
+                        path: relative.clone(),
+                        size: meta.len(),
+                    });
+                    contents.files.push(listed_file(relative, &meta));
+                }
+                Err(HashError::SkillOverBudget(meta)) => {
+                    contents
+                        .obstacles
+                        .push(Obstacle::SkillOverBudget(relative.clone()));
+                    contents.files.push(listed_file(relative, &meta));
                 }
             }
         }
@@ -174,6 +209,16 @@ impl Contents {
             None => Ok(finish(hasher)),
         };
         (contents, digest)
+    }
+}
+
+/// A file of the listing, from its metadata.
+fn listed_file(path: PathBuf, meta: &std::fs::Metadata) -> SkillFile {
+    SkillFile {
+        path,
+        size: meta.len(),
+        executable: is_executable(meta),
+        modified: meta.modified().ok(),
     }
 }
 
@@ -230,16 +275,22 @@ pub fn blanked(skill_md: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 enum HashError {
     Io(io::Error),
     Changed,
+    /// Unread: more than a file's budget, or more than what is left of the skill's; the
+    /// file's metadata, for the listing.
+    FileOverBudget(Box<std::fs::Metadata>),
+    SkillOverBudget(Box<std::fs::Metadata>),
 }
 
-/// Frame one file into the hash, streamed, and give its metadata. A file whose length differs
-/// from what was read changed under the walk; its digest would be meaningless.
+/// Frame one file into the hash, streamed, and give its metadata; what it holds is taken from
+/// `budget`, the bytes the skill may still have read. A file whose length differs from what
+/// was read changed under the walk; its digest would be meaningless.
 fn hash_file(
     hasher: &mut Sha256,
     portable: &str,
     path: &Path,
+    budget: &mut u64,
 ) -> Result<std::fs::Metadata, HashError> {
-    READ_BUFFER.with_borrow_mut(|buffer| hash_file_with(hasher, portable, path, buffer))
+    READ_BUFFER.with_borrow_mut(|buffer| hash_file_with(hasher, portable, path, buffer, budget))
 }
 
 thread_local! {
@@ -252,10 +303,20 @@ fn hash_file_with(
     portable: &str,
     path: &Path,
     buffer: &mut [u8],
+    budget: &mut u64,
 ) -> Result<std::fs::Metadata, HashError> {
     let mut file = open_regular(path, Links::Refuse).map_err(HashError::Io)?;
     let meta = file.metadata().map_err(HashError::Io)?;
     let length = meta.len();
+    // The size the open file gives, before a byte is read: a sparse file of terabytes costs
+    // nothing to make and would cost hours to hash.
+    if length > DIGEST_FILE_BYTES {
+        return Err(HashError::FileOverBudget(Box::new(meta)));
+    }
+    if length > *budget {
+        return Err(HashError::SkillOverBudget(Box::new(meta)));
+    }
+    *budget -= length;
     hasher.update(portable.as_bytes());
     hasher.update([0]);
     hasher.update(length.to_be_bytes());
@@ -346,6 +407,80 @@ mod tests {
     fn listed(dir: &Path) -> Contents {
         let manifest = fs::read(dir.join(SKILL_FILE)).unwrap_or_default();
         Contents::read(dir, &manifest).0
+    }
+
+    /// Sparse files: their sizes cost nothing on disk, and only those within the budget are
+    /// read.
+    fn sparse(path: &Path, size: u64) {
+        fs::File::create(path).unwrap().set_len(size).unwrap();
+    }
+
+    #[test]
+    fn a_file_over_the_digest_budget_is_refused_by_its_size_unread() {
+        for size in [DIGEST_FILE_BYTES + 1, 32 << 30, 8 << 40] {
+            let tmp = tempfile::tempdir().unwrap();
+            write(
+                tmp.path(),
+                &[("SKILL.md", b"---\nname: x\n---\n"), ("z.md", b"z")],
+            );
+            sparse(&tmp.path().join("big.bin"), size);
+            let manifest = fs::read(tmp.path().join(SKILL_FILE)).unwrap();
+            let (contents, digest) = Contents::read(tmp.path(), &manifest);
+            let expected = Obstacle::FileOverBudget {
+                path: PathBuf::from("big.bin"),
+                size,
+            };
+            assert_eq!(digest, Err(expected.clone()), "{size}");
+            assert_eq!(contents.obstacles, [expected], "{size}");
+            assert!(digest.unwrap_err().to_string().starts_with("big.bin is "));
+            // The listing goes on: every file, the big one with its size.
+            let sizes: Vec<(&Path, u64)> = contents
+                .files
+                .iter()
+                .map(|f| (f.path.as_path(), f.size))
+                .collect();
+            assert_eq!(
+                sizes,
+                [
+                    (Path::new("SKILL.md"), manifest.len() as u64),
+                    (Path::new("big.bin"), size),
+                    (Path::new("z.md"), 1)
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_at_the_budget_is_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &[("SKILL.md", b"---\nname: x\n---\n")]);
+        sparse(&tmp.path().join("big.bin"), DIGEST_FILE_BYTES);
+        assert!(digest_on_disk(tmp.path()).is_ok());
+    }
+
+    #[test]
+    fn files_that_together_pass_the_skill_budget_stop_the_digest_at_the_one_that_does() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &[("SKILL.md", b"---\nname: x\n---\n")]);
+        // Each within a file's budget; the fourth takes the skill, its SKILL.md counted, past.
+        let each = DIGEST_SKILL_BYTES / 4;
+        for name in ["a.bin", "b.bin", "c.bin", "d.bin", "e.bin"] {
+            sparse(&tmp.path().join(name), each);
+        }
+        let (contents, digest) = {
+            let manifest = fs::read(tmp.path().join(SKILL_FILE)).unwrap();
+            Contents::read(tmp.path(), &manifest)
+        };
+        let expected = Obstacle::SkillOverBudget(PathBuf::from("d.bin"));
+        assert_eq!(digest, Err(expected.clone()));
+        assert_eq!(contents.obstacles, [expected]);
+        assert_eq!(contents.files.len(), 6);
+        assert!(
+            digest
+                .unwrap_err()
+                .to_string()
+                .starts_with("d.bin takes the skill past the 256.0 MiB")
+        );
     }
 
     #[test]

@@ -79,13 +79,15 @@ impl State {
     ///
     /// This is the installer's ladder: a recorded skill is unmodified only when its files can
     /// be digested and match (a link or special file inside makes it modified). Where skilldeck
-    /// could not read a file, it says so instead of guessing.
+    /// could not read a file, it says so instead of guessing; where it would not (files beyond
+    /// the digest's budget), the record cannot prove the files either way.
     pub fn judge(record: Option<&Record>, now: Result<&Digest, &Obstacle>) -> State {
         match (record, now) {
             (None, _) => State::Unrecorded,
             (Some(record), Ok(digest)) if *digest == *record.content_digest => State::Intact,
             (Some(_), Ok(_)) => State::Modified,
             (Some(_), Err(obstacle)) if obstacle.is_foreign_entry() => State::Modified,
+            (Some(_), Err(obstacle)) if obstacle.is_over_budget() => State::Unverifiable,
             (Some(_), Err(_)) => State::Unreadable,
         }
     }
@@ -129,6 +131,18 @@ mod tests {
             State::judge(Some(&matching), Err(&unreadable)),
             State::Unreadable
         );
+        let big = Obstacle::FileOverBudget {
+            path: PathBuf::from("big"),
+            size: 1 << 40,
+        };
+        let many = Obstacle::SkillOverBudget(PathBuf::from("last"));
+        for over in [&big, &many] {
+            assert_eq!(
+                State::judge(Some(&matching), Err(over)),
+                State::Unverifiable
+            );
+            assert_eq!(State::judge(None, Err(over)), State::Unrecorded);
+        }
     }
 
     #[test]

@@ -23,10 +23,8 @@ pub const SKILL_FILE: &str = "SKILL.md";
 /// installed the skill, not what it says about itself.
 pub const RECORD_KEYS: [&str; 3] = ["installed-by", "installed-version", "content-digest"];
 
-/// The largest `SKILL.md` skilldeck reads. The specification asks for under 500 lines; a file
-/// a thousand times that is not instructions an agent can load, and reading it whole would let
-/// one file cost a listing its memory bound.
-pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+/// The largest `SKILL.md` skilldeck reads, kept with every other bound.
+pub use crate::limits::MANIFEST_BYTES as MAX_MANIFEST_BYTES;
 
 /// Why a `SKILL.md` could not be read as text.
 #[derive(Debug, thiserror::Error)]

@@ -31,7 +31,8 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use crate::fs::{At, Links, create_new, dir_builder, open_regular, sync_dir};
+use crate::fs::{At, Links, create_new, dir_builder, open_regular, read_bounded, sync_dir};
+use crate::limits::SNAPSHOT_INFO_BYTES;
 use crate::record::{is_executable, lower_hex, portable_path};
 use crate::roots::Environment;
 use crate::skill::SKILL_FILE;
@@ -123,7 +124,10 @@ impl Snapshot {
             path: path.to_path_buf(),
             reason,
         };
-        let text = fs::read(path.join(INFO_FILE)).map_err(|e| corrupt(e.to_string()))?;
+        // Anyone who can write the data directory can put anything here: a FIFO, a link to a
+        // device, a sparse file of gigabytes.
+        let text = read_bounded(&path.join(INFO_FILE), Links::Refuse, SNAPSHOT_INFO_BYTES)
+            .map_err(|e| corrupt(e.to_string()))?;
         let stored: Stored = serde_json::from_slice(&text).map_err(|e| corrupt(e.to_string()))?;
         let taken_at = humantime::parse_rfc3339(&stored.taken_at)
             .map_err(|e| corrupt(format!("taken_at: {e}")))?;

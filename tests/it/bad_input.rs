@@ -6,17 +6,8 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use crate::common::{Machine, symlink, write_files, write_skill};
+use crate::common::{Machine, listed as skill, symlink, write_files, write_skill};
 use serde_json::Value;
-
-fn skill<'a>(listing: &'a Value, name: &str) -> &'a Value {
-    listing["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("{name} is not listed: {listing}"))
-}
 
 fn problems(skill: &Value) -> String {
     skill["problems"]

@@ -4,9 +4,9 @@
 //! the disk filling up half-way through an import. Never a panic, a sentence for every failure,
 //! nothing half-written.
 //!
-//! The mounts are small tmpfs file systems the test mounts itself, which needs root: CI runs as
-//! root. Where mounting is impossible those tests say so and pass, except under `CI=true`,
-//! where they fail.
+//! The mounts are small tmpfs file systems the test mounts itself (`common::mount`), which
+//! needs root: CI runs as root. Where mounting is impossible those tests say so and pass,
+//! except under `CI=true`, where they fail.
 
 #![cfg(target_os = "linux")]
 
@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::common::archive::{Tar, skill_md};
-use crate::common::{Machine, is_root, snapshot, write_skill};
+use crate::common::mount::Mount;
+use crate::common::{Machine, snapshot, write_skill};
 use skilldeck::snapshot::{Store, content_digest};
 
 /// A failure the binary reports: exit status 3 (an I/O failure stopped the work) or 1 (a
@@ -252,56 +253,6 @@ fn two_imports_into_one_root_at_once_both_end_well() {
 
 // ---------------------------------------------------------------------------------------------
 // Mounts and permissions.
-
-/// A tmpfs mounted for one test in a folder of its own, unmounted when dropped.
-struct Mount {
-    dir: PathBuf,
-    _parent: tempfile::TempDir,
-}
-
-impl Mount {
-    /// Mount a tmpfs of `size`; `None` where that is impossible (not root), which fails the
-    /// test under `CI=true`.
-    fn tmpfs(size: &str) -> Option<Self> {
-        let parent = tempfile::tempdir().unwrap();
-        let dir = parent.path().join("mnt");
-        fs::create_dir(&dir).unwrap();
-        let mounted = is_root()
-            && Command::new("mount")
-                .args(["-t", "tmpfs", "-o", &format!("size={size},mode=0755")])
-                .arg("tmpfs")
-                .arg(&dir)
-                .status()
-                .is_ok_and(|s| s.success());
-        if !mounted {
-            assert!(
-                std::env::var("CI").as_deref() != Ok("true"),
-                "CI must be able to mount a tmpfs (run the tests as root)"
-            );
-            eprintln!("cannot mount a tmpfs here (not root): this test checks nothing");
-            return None;
-        }
-        Some(Self {
-            dir,
-            _parent: parent,
-        })
-    }
-
-    fn remount_read_only(&self) {
-        let status = Command::new("mount")
-            .args(["-o", "remount,ro"])
-            .arg(&self.dir)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.dir).status();
-    }
-}
 
 /// A machine whose whole home is on a tmpfs of `size`, with one skill `demo` in Claude
 /// Code's root; its bundles are written outside it.

@@ -11,6 +11,7 @@ mod crash;
 mod cross_check;
 mod export_redaction;
 mod file_system;
+mod foreign_reads;
 mod fuzz_corpus;
 mod import_corpus;
 mod import_destination;

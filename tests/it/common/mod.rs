@@ -7,6 +7,8 @@
 pub mod app;
 pub mod archive;
 pub mod deck;
+#[cfg(target_os = "linux")]
+pub mod mount;
 #[cfg(unix)]
 pub mod pty;
 pub mod store;
@@ -123,6 +125,16 @@ impl Machine {
         );
         serde_json::from_slice(&output.stdout).expect("list prints JSON")
     }
+}
+
+/// The skill named `name` in a `list --json` listing; panics when it is not listed.
+pub fn listed<'a>(listing: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    listing["skills"]
+        .as_array()
+        .expect("a listing has skills")
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("{name} is not listed: {listing:#}"))
 }
 
 /// Whether the tests run as root, for whom permissions do not apply.

@@ -1,0 +1,91 @@
+//! Every bound skilldeck holds what it reads to, in one place: what one import may cost, how
+//! much of a skill the content digest reads, and how large each kind of file skilldeck did not
+//! write may be before it is refused unread. A number that is not here is not a bound.
+//!
+//! Sized against the two real skill repositories this was measured on
+//! (anthropics/skills: 279 entries, 7.1 MB of files, largest file 191 KB, 6 parts deep;
+//! obra/superpowers: 235 entries, 1.6 MB): each bound leaves them ten to eighty-fold room, and
+//! stays small enough that a hostile archive or folder cannot cost more than a few hundred
+//! megabytes of memory or a second of work.
+
+/// What one import may cost. macOS and file-manager metadata (`._*`, `.DS_Store`, `__MACOSX/`,
+/// `Thumbs.db`, a folder's `.git/`) is set aside before it counts against any bound but
+/// `stream_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Files, folders and other entries a bundle may hold.
+    pub entries: usize,
+    /// The bytes of all the files a bundle holds.
+    pub bytes: u64,
+    /// The bytes of one file, checked against its declared size before it is read.
+    pub file_bytes: u64,
+    /// The bytes read from a source in any form: the archive file itself and its expanded
+    /// stream, headers and set-aside metadata included. Reading fails past it; nothing is ever
+    /// cut short and kept.
+    pub stream_bytes: u64,
+    /// Parts of one path.
+    pub depth: usize,
+    /// Bytes of one path.
+    pub path_bytes: usize,
+    /// Bytes of one part of a path (what every common file system holds).
+    pub name_bytes: usize,
+}
+
+const KIB: u64 = 1024;
+const MIB: u64 = 1024 * KIB;
+
+/// The bounds every import is held to.
+pub const fn limits() -> Limits {
+    Limits {
+        entries: 10_000,
+        bytes: 128 * MIB,
+        file_bytes: 16 * MIB,
+        stream_bytes: 256 * MIB,
+        depth: 24,
+        path_bytes: 1024,
+        name_bytes: 255,
+    }
+}
+
+/// The largest file the content digest (and every other installer's hash skilldeck
+/// recomputes) reads, by the size its metadata gives, checked before a byte is read: a sparse
+/// file of terabytes costs nothing to make and hours to hash. Four times the largest file an
+/// import accepts, so every skill skilldeck installed can be verified, with room for the
+/// fonts and images skills put there by other means carry.
+pub const DIGEST_FILE_BYTES: u64 = 64 * MIB;
+
+/// The bytes of all the files of one skill the digest reads, checked as the walk goes, before
+/// each file is read. Twice what an import accepts; at the speed of SHA-256 about a second
+/// of work, so a scan of many skills stays a scan.
+pub const DIGEST_SKILL_BYTES: u64 = 256 * MIB;
+
+/// The largest `SKILL.md` skilldeck reads. The specification asks for under 500 lines; a file
+/// a thousand times that is not instructions an agent can load, and reading it whole would let
+/// one file cost a listing its memory bound.
+pub const MANIFEST_BYTES: u64 = MIB;
+
+/// The largest plugin manifest (`plugin.json`) or marketplace listing (`marketplace.json`)
+/// read; real ones are a few kilobytes.
+pub const PLUGIN_MANIFEST_BYTES: u64 = MIB;
+
+/// The largest installer file read: a lock file (the skills CLI's, SkillKit's), Claude Code's
+/// `installed_plugins.json` and `known_marketplaces.json`, SkillPort's `origins.json`, a
+/// skill's own record file. A lock file for thousands of skills is a few megabytes.
+pub const RECORD_FILE_BYTES: u64 = 16 * MIB;
+
+/// The largest one-line git file read from a marketplace clone: `HEAD`, a loose ref, a `.git`
+/// file naming the real git folder (a path, at most a few kilobytes on every system).
+pub const GIT_REF_BYTES: u64 = 8 * KIB;
+
+/// The largest `packed-refs` read from a marketplace clone: a line per branch and tag, so a
+/// clone with a hundred thousand tags still fits.
+pub const PACKED_REFS_BYTES: u64 = 16 * MIB;
+
+/// The largest `info.json` of a snapshot read back from the store: a digest, a folder, a time
+/// and two counts, a few hundred bytes. The store is skilldeck's, but anyone who can write the
+/// data directory can put anything there.
+pub const SNAPSHOT_INFO_BYTES: u64 = 64 * KIB;
+
+/// The most of a transcript `snapshot --from-transcript` reads. It is streamed a line at a
+/// time, so this bounds time, not memory: a long session's transcript is tens of megabytes.
+pub const TRANSCRIPT_BYTES: u64 = 1024 * MIB;
