@@ -15,6 +15,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
+use crate::limits::{DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES};
+
 use crate::fs::{At, Links, open_regular};
 use crate::record::lower_hex;
 
@@ -78,11 +80,43 @@ pub fn content_digest(dir: &Path) -> Result<SnapshotDigest, SnapshotError> {
 /// When a file cannot be opened or read.
 pub fn digest_listing(listing: &Listing) -> Result<SnapshotDigest, SnapshotError> {
     let mut digest = DigestBuilder::default();
+    let mut budget = HashBudget::default();
     for entry in &listing.files {
-        let hash = copy_hashing(entry, None)?.hash;
+        let hash = match budget.spend(entry.size) {
+            true => copy_hashing(entry, None)?.hash,
+            false => unhashed(entry.size),
+        };
         digest.add(&entry.rel, entry.executable, &hash);
     }
     Ok(digest.finish())
+}
+
+/// What a snapshot's digest may read of one skill: the content digest's budget
+/// (`limits::DIGEST_FILE_BYTES` a file, `limits::DIGEST_SKILL_BYTES` a skill). A file past it
+/// is digested by its size alone, judged by the size it reports before anything is read, so
+/// one sparse file of terabytes costs nothing; only a skill over the copy bound, which a
+/// snapshot truncates, can hold one.
+#[derive(Default)]
+pub struct HashBudget {
+    spent: u64,
+}
+
+impl HashBudget {
+    /// Whether a file of `size` bytes is read and hashed; counts it when it is.
+    pub fn spend(&mut self, size: u64) -> bool {
+        let fits =
+            size <= DIGEST_FILE_BYTES && self.spent.saturating_add(size) <= DIGEST_SKILL_BYTES;
+        if fits {
+            self.spent += size;
+        }
+        fits
+    }
+}
+
+/// The stand-in for the content hash of a file past the budget: its size, and a mark no
+/// SHA-256 of content is.
+pub fn unhashed(size: u64) -> [u8; 32] {
+    Sha256::digest(format!("skilldeck: not hashed, {size} bytes").as_bytes()).into()
 }
 
 /// What reading one file found.

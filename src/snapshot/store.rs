@@ -32,12 +32,15 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use crate::fs::{At, Links, create_new, dir_builder, open_regular, read_bounded, sync_dir};
-use crate::limits::SNAPSHOT_INFO_BYTES;
+use crate::limits::{DIGEST_FILE_BYTES, SNAPSHOT_INFO_BYTES};
 use crate::record::{is_executable, lower_hex, portable_path};
 use crate::roots::Environment;
 use crate::skill::SKILL_FILE;
+use crate::text::human;
 
-use super::digest::{DigestBuilder, SnapshotDigest, copy_hashing, digest_listing};
+use super::digest::{
+    DigestBuilder, HashBudget, SnapshotDigest, copy_hashing, digest_listing, unhashed,
+};
 use super::walk::{Entry, Listing};
 use super::{COPY_BOUND, SnapshotError};
 
@@ -674,9 +677,22 @@ fn copy_into(
     // much as copying a small file.
     let mut made: HashSet<&str> = HashSet::new();
     let mut digest = DigestBuilder::default();
+    let mut budget = HashBudget::default();
     let mut copied = 0u64;
     for entry in &listing.files {
         let copy = !truncated || entry.rel == SKILL_FILE;
+        let within = budget.spend(entry.size);
+        if copy && !within {
+            // Only a truncated snapshot's SKILL.md can be this large: never copied.
+            return Err(SnapshotError::read(
+                entry.source.clone(),
+                io::Error::other(format!(
+                    "it is {}, more than the {} a snapshot reads of one file",
+                    human::size(entry.size),
+                    human::size(DIGEST_FILE_BYTES)
+                )),
+            ));
+        }
         let hash = if copy {
             let path = files.join(&entry.rel);
             if let Some((parent, _)) = entry.rel.rsplit_once('/')
@@ -695,8 +711,10 @@ fn copy_into(
                 return Ok(None);
             }
             read.hash
-        } else {
+        } else if within {
             copy_hashing(entry, None)?.hash
+        } else {
+            unhashed(entry.size)
         };
         digest.add(&entry.rel, entry.executable, &hash);
     }

@@ -674,3 +674,78 @@ fn a_root_that_is_a_mount_point_is_imported_into_and_left_clean() {
         }
     }
 }
+
+/// A snapshot, its comparison with the folder and a diff hold to the same budget: a sparse file
+/// of terabytes is known by its size, never read, and the commands finish; a `SKILL.md` past
+/// it is never copied into the store.
+#[test]
+fn snapshots_and_diffs_of_skills_beyond_the_budget_finish_without_reading_them() {
+    for size in [DIGEST_FILE_BYTES + 1, 32 << 30, 8 << 40] {
+        let machine = Machine::new();
+        let dir = machine.home.join(".claude/skills/big");
+        write_skill(&dir, &[]);
+        sparse(&dir.join("assets/huge.bin"), size);
+        let taken = finishes(machine.command(&["snapshot", "big"]));
+        let stdout = String::from_utf8_lossy(&taken.stdout);
+        assert!(
+            taken.status.success(),
+            "{size}: {stdout}{}",
+            String::from_utf8_lossy(&taken.stderr)
+        );
+        assert!(stdout.contains("truncated"), "{size}: {stdout}");
+        // Unchanged: the second snapshot finds the same digest and keeps nothing new.
+        let again = finishes(machine.command(&["snapshot", "big"]));
+        assert!(
+            String::from_utf8_lossy(&again.stdout).contains("unchanged"),
+            "{size}"
+        );
+        let diff = finishes(machine.command(&["diff", "big"]));
+        assert_eq!(
+            diff.status.code(),
+            Some(0),
+            "{size}: {}",
+            String::from_utf8_lossy(&diff.stdout)
+        );
+        // Its size changed: the digest, which holds the size, sees it.
+        fs::OpenOptions::new()
+            .write(true)
+            .open(dir.join("assets/huge.bin"))
+            .unwrap()
+            .set_len(size + 1)
+            .unwrap();
+        let changed = finishes(machine.command(&["snapshot", "big"]));
+        assert!(
+            String::from_utf8_lossy(&changed.stdout).contains("kept"),
+            "{size}"
+        );
+    }
+    for size in [DIGEST_FILE_BYTES + 1, 8 << 40] {
+        let machine = Machine::new();
+        let dir = machine.home.join(".claude/skills/big");
+        write_skill(&dir, &[]);
+        let manifest = fs::OpenOptions::new()
+            .append(true)
+            .open(dir.join("SKILL.md"))
+            .unwrap();
+        manifest.set_len(size).unwrap();
+        let refused = finishes(machine.command(&["snapshot", "big"]));
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(!refused.status.success(), "{size}");
+        assert!(
+            stderr.contains("more than the 64.0 MiB a snapshot reads"),
+            "{size}: {stderr}"
+        );
+        let store = machine.home.join(".local/share/skilldeck/snapshots");
+        let kept: u64 = walkdir::WalkDir::new(&store)
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter_map(|e| e.metadata().ok())
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+            .sum();
+        assert!(
+            kept < DIGEST_FILE_BYTES,
+            "{size}: {kept} bytes copied into the store"
+        );
+    }
+}

@@ -27,7 +27,7 @@ use crate::install;
 use crate::record::lower_hex;
 use crate::skill::{SKILL_FILE, manifest_text};
 
-use super::digest::DigestBuilder;
+use super::digest::{DigestBuilder, HashBudget, unhashed};
 use super::walk::{Entry, LeftOut, Listing};
 use super::{Damage, Snapshot, SnapshotDigest, SnapshotError};
 
@@ -70,7 +70,7 @@ impl SkillDiff {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blob {
     pub size: u64,
-    /// Hex SHA-256 of the content.
+    /// Hex SHA-256 of the content; empty for a file past the digest's budget, never read.
     pub sha256: String,
     pub executable: bool,
 }
@@ -291,8 +291,9 @@ impl Side<'_> {
         }
     }
 
-    fn load(&self, limit: u64) -> Result<Loaded, SnapshotError> {
+    fn load(&self, limit: u64, budget: &mut HashBudget) -> Result<Loaded, SnapshotError> {
         match self {
+            Side::Disk(entry) if !budget.spend(entry.size) => Ok(Loaded::unread(entry)),
             Side::Disk(entry) => Loaded::read(entry, limit),
             Side::Memory {
                 bytes, executable, ..
@@ -317,6 +318,7 @@ fn diff_files(
     let mut frontmatter = None;
     let mut old_digest = DigestBuilder::default();
     let mut budget = Budget::new(limits);
+    let (mut old_hashing, mut new_hashing) = (HashBudget::default(), HashBudget::default());
     let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
     loop {
         let pair = match (o.peek(), n.peek()) {
@@ -328,11 +330,11 @@ fn diff_files(
         };
         let old = pair
             .0
-            .map(|side| side.load(limits.file_bytes))
+            .map(|side| side.load(limits.file_bytes, &mut old_hashing))
             .transpose()?;
         let new = pair
             .1
-            .map(|side| side.load(limits.file_bytes))
+            .map(|side| side.load(limits.file_bytes, &mut new_hashing))
             .transpose()?;
         let path = pair
             .0
@@ -464,6 +466,19 @@ impl Loaded {
         })
     }
 
+    /// A file past the hashing budget, known by its size alone: never read.
+    fn unread(entry: &Entry) -> Self {
+        Self {
+            blob: Blob {
+                size: entry.size,
+                sha256: String::new(),
+                executable: entry.executable,
+            },
+            hash: unhashed(entry.size),
+            bytes: None,
+        }
+    }
+
     /// A file held in memory.
     fn held(bytes: &[u8], executable: bool, limit: u64) -> Self {
         let hash: [u8; 32] = Sha256::digest(bytes).into();
@@ -507,6 +522,10 @@ fn compare(
         (Some(old), None) => {
             let (body, lines) = whole(old);
             (body, 0, lines)
+        }
+        // A side past the hashing budget was never read: it can be told neither equal nor not.
+        (Some(a), Some(b)) if a.blob.sha256.is_empty() || b.blob.sha256.is_empty() => {
+            (Body::TooLarge(Bound::FileBytes), 0, 0)
         }
         (Some(a), Some(b)) if a.blob == b.blob => return None,
         (Some(a), Some(b)) if a.blob.sha256 == b.blob.sha256 => (Body::SameContent, 0, 0),

@@ -153,6 +153,9 @@ fn blob_text(blob: &Blob) -> String {
     } else {
         size(blob.size)
     };
+    if blob.sha256.is_empty() {
+        return format!("{shown}, not hashed (past the digest's budget)");
+    }
     format!(
         "{shown}, sha256:{}",
         &blob.sha256[..12.min(blob.sha256.len())]
