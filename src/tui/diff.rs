@@ -125,7 +125,7 @@ impl DiffView {
     /// An empty view of the skill `name` at `dir` compared with `against`.
     pub fn new(name: &str, dir: PathBuf, shown_dir: String, against: Against) -> Self {
         Self {
-            name: sanitize::line(name),
+            name: sanitize::name(name),
             dir,
             shown_dir,
             against,
@@ -154,7 +154,7 @@ impl DiffView {
             match row {
                 Row::OldFile(file) => {
                     self.files.push(FileLine {
-                        path: sanitize::line(&file.path),
+                        path: sanitize::name(&file.path),
                         mark: mark(file),
                         added: file.added,
                         removed: file.removed,
@@ -293,7 +293,7 @@ mod tests {
         view.push(None, &diff);
         assert_eq!((view.added, view.removed), (3, 3));
         let paths: Vec<&str> = view.files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["a.md", "b.md"]);
+        assert_eq!(paths, ["a.md", "b\\u{1b}[31m.md"]);
         let added = view.rows.iter().find(|r| r.kind == RowKind::Added).unwrap();
         // The tab after "one" is expanded from the start of the file's line, not the sign's.
         assert_eq!(added.kind.sign(), Some('+'));

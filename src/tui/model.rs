@@ -302,7 +302,7 @@ fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
         })
         .collect();
     let plugin = skill.plugin.as_deref().map(|plugin| {
-        let plugin = sanitize::line(plugin);
+        let plugin = sanitize::name(plugin);
         match skill.plugin_version() {
             Some(version) => format!("{plugin} {version}"),
             None => plugin,
@@ -408,7 +408,7 @@ fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
         let mut parts: Vec<String> = file
             .path
             .iter()
-            .map(|part| sanitize::line(&part.to_string_lossy()))
+            .map(|part| sanitize::name(&part.to_string_lossy()))
             .collect();
         let Some(name) = parts.pop() else { continue };
         let common = open.iter().zip(&parts).take_while(|(a, b)| a == b).count();

@@ -57,7 +57,7 @@ impl BundleView {
                         .files
                         .iter()
                         .map(|file| FileView {
-                            path: sanitize::line(&file.path),
+                            path: sanitize::name(&file.path),
                             size: file.content.len() as u64,
                             executable: file.executable,
                         })
