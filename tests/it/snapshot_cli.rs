@@ -15,17 +15,8 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// Run and insist on an exit code, showing both streams when it differs.
 fn run(machine: &Machine, args: &[&str], code: i32) -> Output {
-    let output = machine.run(args);
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "{args:?}\nstdout: {}\nstderr: {}",
-        stdout(&output),
-        stderr(&output)
-    );
-    output
+    machine.run_expecting(args, code)
 }
 
 /// Insist that `text` holds `needle`, showing the text when it does not.

@@ -16,17 +16,8 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Run and insist on an exit code, showing both streams when it differs.
 fn run(machine: &Machine, args: &[&str], code: i32) -> Output {
-    let output = machine.run(args);
-    assert_eq!(
-        output.status.code(),
-        Some(code),
-        "{args:?}\nstdout: {}\nstderr: {}",
-        text(&output.stdout),
-        text(&output.stderr)
-    );
-    output
+    machine.run_expecting(args, code)
 }
 
 /// Every file below `dir` with its bytes, for "nothing changed" checks.

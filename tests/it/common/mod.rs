@@ -70,6 +70,19 @@ impl Machine {
         self.command(args).output().expect("run skilldeck")
     }
 
+    /// Run and insist on an exit code, showing both streams when it differs.
+    pub fn run_expecting(&self, args: &[&str], code: i32) -> Output {
+        let output = self.run(args);
+        assert_eq!(
+            output.status.code(),
+            Some(code),
+            "{args:?}\nstdout: {}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
     pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_skilldeck"));
         command
