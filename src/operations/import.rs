@@ -12,7 +12,7 @@ use crate::roots::{AgentId, Machine, Project, Scope};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{SnapshotError, Store};
 
-use super::journal::{Entry, Journal, JournalError, Operation};
+use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
@@ -131,28 +131,34 @@ pub fn plan<'b>(
     force: bool,
 ) -> Result<Vec<Step<'b>>, Conflict> {
     // What may never be replaced is refused first, so no refusal offers --force in vain.
-    for step in install::plan(root, chosen, true)? {
-        if step.action != Action::Install {
-            nothing_lost(REPLACING, &step.dir).map_err(|loss| unreplaceable(&step.dir, &loss))?;
-        }
+    if let Some(conflict) = first_loss(root, chosen, |_| true)? {
+        return Err(conflict);
     }
     install::plan(root, chosen, force)
 }
 
-/// The first skill of `chosen` whose folder in `root` holds what no snapshot keeps. Read
-/// before the root is locked, only to give the plan's sentence rather than `--force`'s offer;
-/// the install judges again under the lock.
-fn first_loss(root: &Path, chosen: &[&BundledSkill]) -> Option<Conflict> {
-    let steps = install::plan(root, chosen, true).ok()?;
-    steps
-        .iter()
-        .filter(|step| step.action != Action::Install)
-        .find_map(|step| match nothing_lost(REPLACING, &step.dir) {
-            Err(loss @ (WouldLose::LeftOut { .. } | WouldLose::TooLarge { .. })) => {
-                Some(unreplaceable(&step.dir, &loss))
-            }
-            _ => None,
-        })
+/// The first folder of `root` that installing `chosen` would update or replace (forced or
+/// not) and that holds what no snapshot keeps, as the conflict that refuses it; only the
+/// losses `counts` accepts count.
+///
+/// # Errors
+/// The conflict a forced install itself would meet (a file in the way, a dangling link).
+fn first_loss(
+    root: &Path,
+    chosen: &[&BundledSkill],
+    counts: impl Fn(&WouldLose) -> bool,
+) -> Result<Option<Conflict>, Conflict> {
+    for step in install::plan(root, chosen, true)? {
+        if step.action == Action::Install {
+            continue;
+        }
+        if let Err(loss) = nothing_lost(REPLACING, &step.dir)
+            && counts(&loss)
+        {
+            return Ok(Some(unreplaceable(&step.dir, &loss)));
+        }
+    }
+    Ok(None)
 }
 
 /// Each skill of `chosen` that `root` holds in a form only `--force` (or nothing) may
@@ -223,18 +229,17 @@ pub fn install(
     force: bool,
     watch: &mut dyn Watch,
 ) -> Result<Imported, InstallError> {
-    if let Some(conflict) = first_loss(root, chosen) {
+    // Read before the root is locked, only to give the plan's sentence rather than --force's
+    // offer (a folder unreadable for the moment is left to the judgement under the lock).
+    let unreadable = |loss: &WouldLose| matches!(loss, WouldLose::Unreadable(_));
+    if let Ok(Some(conflict)) = first_loss(root, chosen, |loss| !unreadable(loss)) {
         return Err(InstallError::Conflict(conflict));
     }
     let store = Store::open(&machine.env);
     let mut keeping = Keeping::new(&store, watch);
     let result = install::install(root, chosen, force, &mut keeping);
-    let unjournalled = if keeping.changes.is_empty() {
-        None
-    } else {
-        let entry = Entry::now(Operation::Import, std::mem::take(&mut keeping.changes));
-        Journal::of(machine).append(&entry).err()
-    };
+    let changes = std::mem::take(&mut keeping.changes);
+    let unjournalled = Journal::record(machine, Operation::Import, changes);
     let installed = result.map_err(|error| match error {
         // Found under the lock: the same refusal the plan gives.
         InstallError::BeforeReplace { dir, source } => {

@@ -133,6 +133,23 @@ impl Journal {
         file.sync_all().map_err(failed)
     }
 
+    /// Record `operation` on `machine`'s journal, when it changed anything: what each
+    /// operation calls last, so an operation that changed nothing leaves no entry.
+    ///
+    /// The failure, if the journal could not be written; the operation is done all the same.
+    pub fn record(
+        machine: &Machine,
+        operation: Operation,
+        changes: Vec<Change>,
+    ) -> Option<JournalError> {
+        if changes.is_empty() {
+            return None;
+        }
+        Self::of(machine)
+            .append(&Entry::now(operation, changes))
+            .err()
+    }
+
     /// Every entry, oldest first; a missing journal has none.
     ///
     /// # Errors

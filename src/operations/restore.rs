@@ -12,7 +12,7 @@ use crate::roots::{Machine, RootSet};
 use crate::snapshot::restore::{self as restoring, RestoreError, Restored};
 use crate::snapshot::{Snapshot, Store};
 
-use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use super::journal::{Change, Journal, JournalError, Operation, Was};
 
 /// What a restore did.
 #[derive(Debug)]
@@ -50,9 +50,7 @@ pub fn restore(machine: &Machine, dir: &Path, id: Option<&str>) -> Result<Restor
             was,
             snapshot: Some(done.baseline.id.clone()),
         };
-        Journal::of(machine)
-            .append(&Entry::now(Operation::Restore, vec![change]))
-            .err()
+        Journal::record(machine, Operation::Restore, vec![change])
     });
     Ok(Restore {
         snapshot,

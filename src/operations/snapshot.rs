@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::roots::Machine;
 use crate::snapshot::{SnapshotError, Store, Taken};
 
-use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use super::journal::{Change, Journal, JournalError, Operation, Was};
 
 /// What snapshotting some folders did.
 #[derive(Debug)]
@@ -36,7 +36,7 @@ pub fn snapshot(machine: &Machine, dirs: Vec<PathBuf>) -> Snapshots {
             _ => None,
         })
         .collect();
-    let unjournalled = journal(machine, Operation::Snapshot, changes);
+    let unjournalled = Journal::record(machine, Operation::Snapshot, changes);
     Snapshots {
         taken,
         unjournalled,
@@ -61,7 +61,7 @@ pub fn accept(machine: &Machine, dir: &Path) -> Result<Accepted, SnapshotError> 
     } else {
         Vec::new()
     };
-    let unjournalled = journal(machine, Operation::Accept, changes);
+    let unjournalled = Journal::record(machine, Operation::Accept, changes);
     Ok(Accepted {
         taken,
         unjournalled,
@@ -74,14 +74,4 @@ fn untouched(dir: &Path, taken: &Taken) -> Change {
         was: Was::Untouched,
         snapshot: Some(taken.snapshot.id.clone()),
     }
-}
-
-/// Journal `changes` as one entry, when there are any.
-fn journal(machine: &Machine, operation: Operation, changes: Vec<Change>) -> Option<JournalError> {
-    if changes.is_empty() {
-        return None;
-    }
-    Journal::of(machine)
-        .append(&Entry::now(operation, changes))
-        .err()
 }
