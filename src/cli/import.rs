@@ -51,7 +51,7 @@ enum ScopeArg {
 
 fn agent_id(id: &str) -> Result<AgentId, String> {
     AgentId::from_id(id).ok_or_else(|| {
-        let known: Vec<&str> = AgentId::ALL.iter().map(|a| a.id()).collect();
+        let known: Vec<&str> = AgentId::all().map(|a| a.id()).collect();
         format!("no agent {id:?}; one of {}", known.join(", "))
     })
 }

@@ -34,8 +34,7 @@ pub struct Destination {
 /// Every agent's skills folder at each scope it has one, on `machine`; a project folder that
 /// leads out of the project is left out (see [`destination`]).
 pub fn destinations(machine: &Machine) -> Vec<Destination> {
-    AgentId::ALL
-        .into_iter()
+    AgentId::all()
         .flat_map(|agent| [Scope::User, Scope::Project].map(|scope| (agent, scope)))
         .filter_map(|(agent, scope)| {
             destination(machine, agent, scope)

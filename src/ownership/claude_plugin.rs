@@ -77,7 +77,7 @@ impl Plugins {
     pub fn read(roots: &RootSet, problems: &mut Vec<FileProblem>) -> Self {
         let caches = roots.roots.iter().filter(|root| {
             root.uses.iter().any(|u| {
-                u.rule.agent == AgentId::ClaudeCode
+                u.rule.agent == AgentId::CLAUDE_CODE
                     && matches!(u.rule.layout, Layout::Plugins { .. })
             })
         });

@@ -8,24 +8,14 @@ use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-/// Every variable that moves a root, as PRODUCT.md lists them, plus the switches the agents
-/// themselves read to turn a root off.
-pub const HONOURED_VARIABLES: [&str; 14] = [
+/// The variables skilldeck reads for itself or for an installer's records; the agents' own are
+/// the ones the roots table names ([`honoured_variables`]).
+pub(super) const OWN_VARIABLES: [&str; 4] = [
     // Where Windows keeps a user's roaming application data, skilldeck's among them.
     "APPDATA",
-    "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
     // Where the skills CLI keeps its global lock when set.
     "XDG_STATE_HOME",
-    "CLAUDE_CONFIG_DIR",
-    "CLAUDE_CODE_PLUGIN_CACHE_DIR",
-    "CLAUDE_CODE_PLUGIN_SEED_DIR",
-    "CLAUDE_CODE_DISABLE_POLICY_SKILLS",
-    "CODEX_HOME",
-    "COPILOT_HOME",
-    "GEMINI_CLI_HOME",
-    "OPENCODE_CONFIG_DIR",
-    "OPENCODE_DISABLE_EXTERNAL_SKILLS",
     "SKILLDECK_SYSTEM_ROOT",
 ];
 
@@ -80,17 +70,18 @@ impl Environment {
         self
     }
 
-    /// The environment of this process.
+    /// The environment of this process, with the variables `names` (see
+    /// `roots::honoured_variables`).
     ///
     /// # Errors
     /// [`NoHome`] when neither `HOME` nor the password database names a home directory.
-    pub fn from_process() -> Result<Self, NoHome> {
+    pub(super) fn reading(names: &[&str]) -> Result<Self, NoHome> {
         let home = directories::BaseDirs::new()
             .map(|dirs| dirs.home_dir().to_path_buf())
             .filter(|home| !home.as_os_str().is_empty())
             .ok_or(NoHome)?;
         let mut env = Self::new(home);
-        for name in HONOURED_VARIABLES {
+        for &name in names {
             if let Some(value) = std::env::var_os(name) {
                 env = env.with_var(name, value);
             }

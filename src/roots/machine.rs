@@ -70,7 +70,7 @@ mod tests {
         assert!(machine.data_dir().starts_with("/sand/home"));
         assert_eq!(machine.env.system_root(), PathBuf::from("/sand/system"));
         assert_eq!(
-            machine.install_root(AgentId::ClaudeCode, Scope::User),
+            machine.install_root(AgentId::CLAUDE_CODE, Scope::User),
             Some(PathBuf::from("/sand/home/.claude/skills"))
         );
     }

@@ -1,7 +1,7 @@
 //! Where skills live: every agent's roots at every scope, resolved for one environment and one
 //! project, and the classification of a skill's source from the roots that hold it.
 
-mod agents;
+mod agent;
 mod env;
 mod machine;
 mod place;
@@ -12,13 +12,13 @@ mod table;
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use agents::{AgentId, NameFrom, OnSameName};
-pub use env::{Environment, HONOURED_VARIABLES, NoHome, Platform};
+pub use agent::{Agent, AgentId, Evidence, NameFrom, OnSameName};
+pub use env::{Environment, NoHome, Platform};
 pub use machine::Machine;
 pub use place::{Located, Place, SystemPath};
 pub use project::{Project, Walk};
 pub use source::{Source, SourceRoots, is_plugin_qualified};
-pub use table::{Layout, RULES, Rule, Scope, install_rule};
+pub use table::{Layout, Rule, Scope, agents, install_rule, rules};
 
 impl Scope {
     /// The source a skill in a root of this scope has; an agent's own skills are `unknown`.
@@ -30,6 +30,26 @@ impl Scope {
             Scope::Project => Source::Project,
             Scope::Bundled => Source::Unknown,
         }
+    }
+}
+
+/// Every variable that moves a root or turns one off, as the roots table names them, and
+/// skilldeck's own.
+pub fn honoured_variables() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = env::OWN_VARIABLES.to_vec();
+    names.extend(table::variables());
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+impl Environment {
+    /// The environment of this process: its home and every variable skilldeck honours.
+    ///
+    /// # Errors
+    /// [`NoHome`] when neither `HOME` nor the password database names a home directory.
+    pub fn from_process() -> Result<Self, NoHome> {
+        Self::reading(&honoured_variables())
     }
 }
 
@@ -110,8 +130,8 @@ impl RootSet {
     pub fn resolve(env: &Environment, project_start: &Path) -> Self {
         let project = Project::locate(project_start);
         let mut roots: Vec<Root> = Vec::new();
-        for (row, rule) in (0u16..).zip(RULES.iter()) {
-            if rule.unless.is_some_and(|switch| env.flag(switch)) {
+        for (row, rule) in (0u16..).zip(rules()) {
+            if rule.unless.iter().any(|switch| env.flag(switch)) {
                 continue;
             }
             for Located { path, level } in rule.place.resolve(env, &project) {
@@ -203,20 +223,22 @@ mod tests {
         let env = Environment::new("/home/me");
         let set = RootSet::resolve(&env, Path::new("/nonexistent/project"));
         let shared = find(&set, "/home/me/.agents/skills");
-        assert_eq!(
-            shared.agents(),
-            [
-                AgentId::Codex,
-                AgentId::Opencode,
-                AgentId::GeminiCli,
-                AgentId::Copilot,
-                AgentId::Cursor,
-                AgentId::Goose
-            ]
-        );
+        for agent in [
+            AgentId::CODEX,
+            AgentId::OPENCODE,
+            AgentId::GEMINI_CLI,
+            AgentId::COPILOT,
+            AgentId::CURSOR,
+            AgentId::GOOSE,
+        ] {
+            assert!(shared.agents().contains(&agent), "{agent}");
+        }
+        assert!(!shared.agents().contains(&AgentId::CLAUDE_CODE));
+        let cline = AgentId::from_id("cline").unwrap();
+        assert!(shared.agents().contains(&cline));
         assert_eq!(shared.scope(), Scope::User);
         let claude = find(&set, "/home/me/.claude/skills");
-        assert!(claude.agents().contains(&AgentId::ClaudeCode));
+        assert!(claude.agents().contains(&AgentId::CLAUDE_CODE));
         assert_eq!(
             set.roots
                 .iter()
@@ -232,12 +254,12 @@ mod tests {
         let set = RootSet::resolve(&env, Path::new("/nonexistent/project"));
         assert_eq!(
             find(&set, "/cfg/claude/skills").agents(),
-            [AgentId::ClaudeCode]
+            [AgentId::CLAUDE_CODE]
         );
         assert!(
             !find(&set, "/home/me/.claude/skills")
                 .agents()
-                .contains(&AgentId::ClaudeCode)
+                .contains(&AgentId::CLAUDE_CODE)
         );
         find(&set, "/cfg/claude/plugins/cache");
     }
@@ -288,27 +310,27 @@ mod tests {
         let start = repo.join("app");
         let root = |agent, scope| install_root(&env, &start, agent, scope).unwrap();
         assert_eq!(
-            root(AgentId::ClaudeCode, Scope::User),
+            root(AgentId::CLAUDE_CODE, Scope::User),
             Path::new("/home/me/.claude/skills")
         );
         assert_eq!(
-            root(AgentId::Codex, Scope::User),
+            root(AgentId::CODEX, Scope::User),
             Path::new("/home/me/.agents/skills")
         );
         assert_eq!(
-            root(AgentId::ClaudeCode, Scope::Project),
+            root(AgentId::CLAUDE_CODE, Scope::Project),
             repo.join(".claude/skills")
         );
         assert_eq!(
-            root(AgentId::Cursor, Scope::Project),
+            root(AgentId::CURSOR, Scope::Project),
             start.join(".cursor/skills")
         );
         assert_eq!(
-            root(AgentId::Opencode, Scope::User),
+            root(AgentId::OPENCODE, Scope::User),
             Path::new("/home/me/.config/opencode/skills")
         );
         assert_eq!(
-            install_root(&env, &start, AgentId::Codex, Scope::Plugin),
+            install_root(&env, &start, AgentId::CODEX, Scope::Plugin),
             None
         );
     }

@@ -7,7 +7,7 @@ use super::env::Environment;
 use super::project::{Project, Walk};
 
 /// The location of one root, before the environment is known.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum Place {
     /// `~/<relative>`.
     Home(&'static str),
@@ -31,7 +31,7 @@ pub enum Place {
 }
 
 /// A managed directory on each platform, relative to the system root.
-#[derive(Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct SystemPath {
     pub linux: &'static str,
     pub macos: &'static str,
@@ -59,6 +59,19 @@ pub struct Located {
 }
 
 impl Place {
+    /// The variables this place reads, added to `names`.
+    pub fn variables(&self, names: &mut Vec<&'static str>) {
+        match self {
+            Place::Env { var, or, .. } => {
+                names.push(var);
+                or.variables(names);
+            }
+            Place::Under(base, _) => base.variables(names),
+            Place::EachIn(var) => names.push(var),
+            Place::Home(_) | Place::Nowhere | Place::System(_) | Place::Project(..) => {}
+        }
+    }
+
     /// The directories this place means in `env`, for a run started in `project`.
     pub fn resolve(&self, env: &Environment, project: &Project) -> Vec<Located> {
         let at_level_zero = |path: PathBuf| Located { path, level: 0 };

@@ -10,7 +10,7 @@ use super::{Shadowing, Skill};
 
 /// Fill in `shadowed_by` on every skill that loses to another of the same name.
 pub fn shadow(skills: &mut [Skill]) {
-    for agent in AgentId::ALL {
+    for agent in AgentId::all() {
         if agent.on_same_name() == OnSameName::KeepsAll {
             continue;
         }

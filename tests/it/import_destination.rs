@@ -18,7 +18,7 @@ fn on(machine: &Machine) -> roots::Machine {
 
 fn project_root(machine: &Machine) -> PathBuf {
     on(machine)
-        .install_root(AgentId::ClaudeCode, Scope::Project)
+        .install_root(AgentId::CLAUDE_CODE, Scope::Project)
         .unwrap()
 }
 
@@ -111,7 +111,7 @@ fn a_project_folder_that_leads_out_of_the_project_is_refused() {
         assert!(
             import::destinations(&on(&machine))
                 .iter()
-                .all(|d| !(d.agent == AgentId::ClaudeCode && d.scope == Scope::Project)),
+                .all(|d| !(d.agent == AgentId::CLAUDE_CODE && d.scope == Scope::Project)),
             "{case}: the app would offer it"
         );
     }

@@ -232,7 +232,7 @@ const CASES: &[Case] = &[
         start: loaded,
         msgs: || keys(&[CycleAgent]),
         check: |app, _| {
-            assert_eq!(app.filter.agent, Some(AgentId::ClaudeCode));
+            assert_eq!(app.filter.agent, Some(AgentId::CLAUDE_CODE));
             assert_eq!(names(app), ["alpha", "beta", "delta"]);
         },
     },

@@ -261,9 +261,9 @@ fn destinations() -> Vec<DestinationView> {
         shown_root: root.to_owned(),
     };
     vec![
-        at(AgentId::Codex, Scope::User, "/h/.agents/skills"),
-        at(AgentId::ClaudeCode, Scope::User, "/h/.claude/skills"),
-        at(AgentId::ClaudeCode, Scope::Project, "/p/.claude/skills"),
+        at(AgentId::CODEX, Scope::User, "/h/.agents/skills"),
+        at(AgentId::CLAUDE_CODE, Scope::User, "/h/.claude/skills"),
+        at(AgentId::CLAUDE_CODE, Scope::Project, "/p/.claude/skills"),
     ]
 }
 

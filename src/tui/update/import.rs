@@ -324,7 +324,7 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
             import.cursor = 0;
             import.destination = destinations
                 .iter()
-                .position(|d| d.agent == AgentId::ClaudeCode && d.scope == Scope::User)
+                .position(|d| d.agent == AgentId::CLAUDE_CODE && d.scope == Scope::User)
                 .unwrap_or(0);
             import.destinations = destinations;
             import.bundle = Some(*bundle);

@@ -60,7 +60,10 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             narrowed(app)
         }
         Action::CycleAgent => {
-            app.filter.agent = cycle(app.filter.agent.as_ref(), &AgentId::ALL);
+            app.filter.agent = cycle(
+                app.filter.agent.as_ref(),
+                &AgentId::all().collect::<Vec<_>>(),
+            );
             narrowed(app)
         }
         Action::CycleState => {

@@ -55,7 +55,7 @@ pub fn root(path: &str, skills: usize) -> RootView {
         shown_path: path.to_owned(),
         label: "a root".to_owned(),
         scope: Scope::User,
-        agents: vec![AgentId::ClaudeCode],
+        agents: vec![AgentId::CLAUDE_CODE],
         presence: Presence::Exists,
         skills,
         notes: Vec::new(),
@@ -64,27 +64,23 @@ pub fn root(path: &str, skills: usize) -> RootView {
 
 /// Six skills, sorted by name as the scan gives them.
 pub fn deck() -> Deck {
-    use AgentId::{ClaudeCode, Codex, Opencode};
+    const CLAUDE: AgentId = AgentId::CLAUDE_CODE;
+    const CODEX: AgentId = AgentId::CODEX;
+    const OPENCODE: AgentId = AgentId::OPENCODE;
     Deck::from_views(
         vec![
-            skill("alpha", Source::User, State::Intact, &[ClaudeCode], 240),
+            skill("alpha", Source::User, State::Intact, &[CLAUDE], 240),
             skill(
                 "beta",
                 Source::Project,
                 State::Modified,
-                &[ClaudeCode, Codex],
+                &[CLAUDE, CODEX],
                 1,
             ),
-            skill(
-                "delta",
-                Source::Organization,
-                State::Intact,
-                &[ClaudeCode],
-                48,
-            ),
+            skill("delta", Source::Organization, State::Intact, &[CLAUDE], 48),
             skill("epsilon", Source::User, State::Unreadable, &[], 500),
-            skill("gamma", Source::Plugin, State::Unrecorded, &[Codex], 5),
-            skill("漢字", Source::User, State::Unrecorded, &[Opencode], 30),
+            skill("gamma", Source::Plugin, State::Unrecorded, &[CODEX], 5),
+            skill("漢字", Source::User, State::Unrecorded, &[OPENCODE], 30),
         ],
         vec![
             root("~/.claude/skills", 3),

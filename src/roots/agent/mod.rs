@@ -1,0 +1,149 @@
+//! The shape of what skilldeck knows about an agent: its identity, how it names a skill and
+//! settles two of one name, how to tell it is installed, and what that rests on. The facts
+//! themselves, and the lookups by identifier, live in the roots table (`table/`).
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use super::env::Environment;
+use super::place::Place;
+use super::project::Project;
+
+/// One agent, by its index in [`agents`]. The agents checked against their own listings have
+/// constants; the catalogue's are found by [`AgentId::from_id`].
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AgentId(u8);
+
+/// Where an agent takes the name it lists and matches a skill by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameFrom {
+    /// The skill's directory name.
+    Directory,
+    /// The frontmatter `name`, or the directory name when there is none.
+    Frontmatter,
+}
+
+/// What an agent does when two skills share a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnSameName {
+    /// One copy wins: the one from the root with the best priority in the table.
+    OneWins,
+    /// Both stay loaded.
+    KeepsAll,
+}
+
+/// What a fact about an agent rests on, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// The agent's own listing showed it: the version run and the agreement test that asks it
+    /// again on every CI run.
+    Listing {
+        version: &'static str,
+        test: &'static str,
+    },
+    /// The agent's documentation or source, named.
+    Docs(&'static str),
+    /// Only the skills CLI 1.7.4 agent table says so.
+    SkillsCli,
+}
+
+impl Evidence {
+    /// A short phrase for tables: how sure the fact is.
+    pub fn strength(self) -> &'static str {
+        match self {
+            Evidence::Listing { .. } => "verified by the agent's own listing",
+            Evidence::Docs(_) => "from its docs",
+            Evidence::SkillsCli => "the skills CLI's table only",
+        }
+    }
+
+    /// The whole evidence, for the README's table and `--help`.
+    pub fn describe(self) -> String {
+        match self {
+            Evidence::Listing { version, test } => format!("{version}, test `{test}`"),
+            Evidence::Docs(doc) => doc.to_owned(),
+            Evidence::SkillsCli => "skills CLI 1.7.4 agent table".to_owned(),
+        }
+    }
+}
+
+/// An agent and the facts about it that are not about one root.
+#[derive(Debug)]
+pub struct Agent {
+    /// The identifier used on the command line and in JSON.
+    pub id: &'static str,
+    /// The agent's own name, for people.
+    pub name: &'static str,
+    pub name_from: NameFrom,
+    pub on_same_name: OnSameName,
+    /// The agent counts as installed when any of these folders exists (how the skills CLI
+    /// tells, checked against its `detectInstalled`).
+    pub detect: &'static [Place],
+    pub evidence: Evidence,
+}
+
+impl Agent {
+    /// Whether this machine has the agent: one of its detection folders exists.
+    pub fn is_installed(&self, env: &Environment, project: &Project) -> bool {
+        self.detect.iter().any(|place| {
+            place
+                .resolve(env, project)
+                .iter()
+                .any(|located| located.path.is_dir())
+        })
+    }
+}
+
+impl AgentId {
+    pub const CLAUDE_CODE: AgentId = AgentId(0);
+    pub const CODEX: AgentId = AgentId(1);
+    pub const OPENCODE: AgentId = AgentId(2);
+    pub const GEMINI_CLI: AgentId = AgentId(3);
+    pub const COPILOT: AgentId = AgentId(4);
+    pub const AMP: AgentId = AgentId(5);
+    pub const CURSOR: AgentId = AgentId(6);
+    pub const GOOSE: AgentId = AgentId(7);
+    pub const WINDSURF: AgentId = AgentId(8);
+
+    /// The agent at `index` of the table's list of agents.
+    pub(super) fn at(index: usize) -> AgentId {
+        AgentId(u8::try_from(index).expect("the table holds fewer than 256 agents"))
+    }
+
+    /// Where the agent sits in the table's list of agents.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The agents whose constant the table must keep at that index, with their identifiers.
+    pub const NAMED: [(AgentId, &'static str); 9] = [
+        (AgentId::CLAUDE_CODE, "claude-code"),
+        (AgentId::CODEX, "codex"),
+        (AgentId::OPENCODE, "opencode"),
+        (AgentId::GEMINI_CLI, "gemini-cli"),
+        (AgentId::COPILOT, "copilot"),
+        (AgentId::AMP, "amp"),
+        (AgentId::CURSOR, "cursor"),
+        (AgentId::GOOSE, "goose"),
+        (AgentId::WINDSURF, "windsurf"),
+    ];
+}
+
+impl fmt::Debug for AgentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl fmt::Display for AgentId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl Serialize for AgentId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
+    }
+}

@@ -1,0 +1,71 @@
+//! Goose loads in order and the later wins; project `.agents` is highest.
+
+use super::*;
+
+const ME: AgentId = AgentId::GOOSE;
+
+pub(super) static AGENT: Agent = Agent {
+    id: "goose",
+    name: "Goose",
+    name_from: NameFrom::Frontmatter,
+    on_same_name: OnSameName::OneWins,
+    detect: &[Place::Under(&XDG_CONFIG, "goose")],
+    evidence: Evidence::Docs("skill-format-and-roots.md §2"),
+};
+
+pub(super) static RULES: &[Rule] = &[
+    installs(row(
+        ME,
+        Project,
+        Place::Project(".agents/skills", Start),
+        Skills,
+        0,
+        "Goose project skills",
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    )),
+    row(
+        ME,
+        Project,
+        Place::Project(".goose/skills", Start),
+        Skills,
+        1,
+        "Goose project skills",
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    ),
+    row(
+        ME,
+        Project,
+        Place::Project(".claude/skills", Start),
+        Skills,
+        2,
+        "Goose project skills",
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    ),
+    row(
+        ME,
+        User,
+        Place::Under(&XDG_CONFIG, "goose/skills"),
+        Skills,
+        3,
+        "Goose config skills",
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    ),
+    installs(row(
+        ME,
+        User,
+        Place::Home(".agents/skills"),
+        Skills,
+        4,
+        "Goose global skills",
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    )),
+    row(
+        ME,
+        User,
+        Place::Home(".claude/skills"),
+        Skills,
+        5,
+        "Goose global skills",
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    ),
+];

@@ -1,0 +1,359 @@
+//! Every place an agent reads skills from, one row per agent and directory, each with the
+//! evidence it rests on: the agent's own listing (checked again by the agreement suite in
+//! `tests/it/agree/`), its documentation, or only the skills CLI's agent table.
+//!
+//! One file per agent that skilldeck models in full; `catalog.rs` holds the agents known only
+//! from the skills CLI, a project and a global folder each.
+//!
+//! `rank` orders an agent's roots when two skills share a name: the lower rank wins. Within a
+//! rank the nearer project level wins, then the earlier row. For agents that load roots one
+//! after another and let the later one win (OpenCode, Goose), the rank is the reverse of their
+//! load order.
+//!
+//! Left out on purpose: Amp (its roots are known only from third-party reverse engineering),
+//! Cursor's plugin folders and Copilot's `COPILOT_SKILLS_DIRS` (layout and separator
+//! unconfirmed), nested project roots below the start directory (agents load them lazily),
+//! and roots that only a configuration file names (`skills.paths`, `--add-dir`).
+
+mod amp;
+mod catalog;
+mod claude_code;
+mod codex;
+mod copilot;
+mod cursor;
+mod gemini_cli;
+mod goose;
+mod opencode;
+mod windsurf;
+
+use std::sync::LazyLock;
+
+pub(super) use super::agent::{Agent, AgentId, Evidence, NameFrom, OnSameName};
+pub(super) use super::place::{Place, SystemPath};
+pub(super) use super::project::Walk;
+
+/// Which kind of root a skill lives in; `Bundled` is what an agent writes for itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Scope {
+    Plugin,
+    Organization,
+    User,
+    Project,
+    Bundled,
+}
+
+/// How skills sit inside a root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// `<root>/<name>/SKILL.md`.
+    Skills,
+    /// As `Skills`, and a folder holding `.claude-plugin/plugin.json` is a plugin whose skills
+    /// are namespaced (Claude Code's skills-directory plugins, `<name>@skills-dir`).
+    SkillsAndDirPlugins,
+    /// Plugin folders `depth` levels below the root; the folder name at level `name_at`
+    /// (0 = first) names the plugin when its manifest does not.
+    Plugins { depth: u8, name_at: u8 },
+    /// Claude Code's marketplace clones: kept on disk, never loaded (installed plugins are
+    /// copied into the cache, which is loaded).
+    Marketplaces,
+}
+
+impl Layout {
+    /// Whether the agent of the row loads the skills found this way.
+    pub fn loaded(self) -> bool {
+        !matches!(self, Layout::Marketplaces)
+    }
+}
+
+/// One row: an agent reads skills laid out `layout` at `place`, with `scope`.
+#[derive(Clone, Copy, Debug)]
+pub struct Rule {
+    pub agent: AgentId,
+    pub scope: Scope,
+    pub place: Place,
+    pub layout: Layout,
+    pub rank: u8,
+    /// Switches the agent reads that turn this root off, any one of them.
+    pub unless: &'static [&'static str],
+    /// Whether an import for this agent and scope installs here (see [`install_rule`]).
+    pub installs: bool,
+    pub label: &'static str,
+    pub evidence: Evidence,
+}
+
+const CLAUDE_HOME: Place = Place::Env {
+    var: "CLAUDE_CONFIG_DIR",
+    then: "",
+    or: &Place::Home(".claude"),
+};
+const CLAUDE_PLUGINS: Place = Place::Env {
+    var: "CLAUDE_CODE_PLUGIN_CACHE_DIR",
+    then: "",
+    or: &Place::Under(&CLAUDE_HOME, "plugins"),
+};
+const CODEX_HOME: Place = Place::Env {
+    var: "CODEX_HOME",
+    then: "",
+    or: &Place::Home(".codex"),
+};
+const COPILOT_HOME: Place = Place::Env {
+    var: "COPILOT_HOME",
+    then: "",
+    or: &Place::Home(".copilot"),
+};
+/// `GEMINI_CLI_HOME` replaces the home directory that holds `.gemini`.
+const GEMINI_DIR: Place = Place::Env {
+    var: "GEMINI_CLI_HOME",
+    then: ".gemini",
+    or: &Place::Home(".gemini"),
+};
+const XDG_CONFIG: Place = Place::Env {
+    var: "XDG_CONFIG_HOME",
+    then: "",
+    or: &Place::Home(".config"),
+};
+const OPENCODE_CONFIG_DIR: Place = Place::Env {
+    var: "OPENCODE_CONFIG_DIR",
+    then: "",
+    or: &Place::Nowhere,
+};
+
+const fn row(
+    agent: AgentId,
+    scope: Scope,
+    place: Place,
+    layout: Layout,
+    rank: u8,
+    label: &'static str,
+    evidence: Evidence,
+) -> Rule {
+    Rule {
+        agent,
+        scope,
+        place,
+        layout,
+        rank,
+        unless: &[],
+        installs: false,
+        label,
+        evidence,
+    }
+}
+
+const fn unless(mut rule: Rule, switches: &'static [&'static str]) -> Rule {
+    rule.unless = switches;
+    rule
+}
+
+const fn installs(mut rule: Rule) -> Rule {
+    rule.installs = true;
+    rule
+}
+
+/// The row an import for `agent` at `scope` installs into: one marked row per agent for the
+/// user and the project scope.
+///
+/// The rule that marks them: the folder the agent's own documentation gives as its home for
+/// skills at that scope, or the shared `.agents/skills` where the agent documents that one as
+/// its home (Codex, whose `$CODEX_HOME/skills` is deprecated, and Goose's current docs).
+/// Folders an agent reads only for compatibility with another agent are never chosen, so an
+/// import for one agent does not land in another's folder by surprise.
+pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
+    rules()
+        .iter()
+        .find(|rule| rule.installs && rule.agent == agent && rule.scope == scope)
+}
+
+use Layout::{Marketplaces, Plugins, Skills, SkillsAndDirPlugins};
+use Scope::{Bundled, Organization, Plugin, Project, User};
+use Walk::{Start, UpToRepository};
+
+/// The agents modelled in full, at the indexes [`AgentId::NAMED`] gives them.
+static MODELLED: [(&Agent, &[Rule]); 9] = [
+    (&claude_code::AGENT, claude_code::RULES),
+    (&codex::AGENT, codex::RULES),
+    (&opencode::AGENT, opencode::RULES),
+    (&gemini_cli::AGENT, gemini_cli::RULES),
+    (&copilot::AGENT, copilot::RULES),
+    (&amp::AGENT, amp::RULES),
+    (&cursor::AGENT, cursor::RULES),
+    (&goose::AGENT, goose::RULES),
+    (&windsurf::AGENT, windsurf::RULES),
+];
+
+/// Every agent: the modelled ones, then the catalogue's that are not among them.
+fn all_agents() -> Vec<&'static Agent> {
+    let modelled: Vec<&'static Agent> = MODELLED.iter().map(|(agent, _)| *agent).collect();
+    let listed: Vec<&'static Agent> = catalog::agents()
+        .filter(|listed| !modelled.iter().any(|a| a.id == listed.id))
+        .collect();
+    modelled.into_iter().chain(listed).collect()
+}
+
+static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
+    let mut rules: Vec<Rule> = MODELLED
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().copied())
+        .collect();
+    rules.extend(catalog::rules(MODELLED.len()));
+    rules
+});
+
+static AGENTS: LazyLock<Vec<&'static Agent>> = LazyLock::new(all_agents);
+
+/// Every agent, the checked ones first, in table order.
+pub fn agents() -> &'static [&'static Agent] {
+    &AGENTS
+}
+
+impl AgentId {
+    /// Every agent, in table order.
+    pub fn all() -> impl Iterator<Item = AgentId> + Clone {
+        (0..agents().len()).map(AgentId::at)
+    }
+
+    pub fn agent(self) -> &'static Agent {
+        agents()[self.index()]
+    }
+
+    pub fn id(self) -> &'static str {
+        self.agent().id
+    }
+
+    pub fn display_name(self) -> &'static str {
+        self.agent().name
+    }
+
+    /// The agent named by `id`, as [`AgentId::id`] spells it or as the skills CLI does
+    /// (`github-copilot`).
+    pub fn from_id(id: &str) -> Option<AgentId> {
+        let id = if id == "github-copilot" {
+            "copilot"
+        } else {
+            id
+        };
+        AgentId::all().find(|agent| agent.id() == id)
+    }
+
+    pub fn name_from(self) -> NameFrom {
+        self.agent().name_from
+    }
+
+    pub fn on_same_name(self) -> OnSameName {
+        self.agent().on_same_name
+    }
+}
+
+/// Every variable a row or an agent's detection reads.
+pub(super) fn variables() -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for rule in rules() {
+        rule.place.variables(&mut names);
+        names.extend(rule.unless);
+    }
+    for agent in agents() {
+        for place in agent.detect {
+            place.variables(&mut names);
+        }
+    }
+    names
+}
+
+/// The table, in row order: the modelled agents' rows, then the catalogue's.
+pub fn rules() -> &'static [Rule] {
+    &RULES
+}
+
+/// The table.
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_has_a_project_root_and_all_but_two_a_user_root() {
+        let scopes = |agent| -> Vec<Scope> {
+            rules()
+                .iter()
+                .filter(|rule| rule.agent == agent)
+                .map(|rule| rule.scope)
+                .collect()
+        };
+        let mut without_user = Vec::new();
+        for agent in AgentId::all() {
+            assert!(
+                scopes(agent).contains(&Project),
+                "{agent} has no project root"
+            );
+            if !scopes(agent).contains(&User) {
+                without_user.push(agent.id());
+            }
+        }
+        // The skills CLI's table gives these two no global folder.
+        assert_eq!(without_user, ["eve", "promptscript"]);
+    }
+
+    #[test]
+    fn the_catalogue_adds_the_skills_clis_agents_once_each() {
+        assert_eq!(AgentId::all().count(), 78);
+        for id in [
+            "cline",
+            "warp",
+            "kiro-cli",
+            "zed",
+            "junie",
+            "roo",
+            "trae",
+            "qwen-code",
+        ] {
+            let agent = AgentId::from_id(id).unwrap_or_else(|| panic!("{id}"));
+            assert_eq!(agent.agent().evidence, Evidence::SkillsCli);
+        }
+    }
+
+    #[test]
+    fn every_agent_has_one_install_root_per_scope() {
+        for agent in AgentId::all() {
+            for scope in [User, Project] {
+                if scope == User && ["eve", "promptscript"].contains(&agent.id()) {
+                    continue;
+                }
+                let marked = rules()
+                    .iter()
+                    .filter(|r| r.installs && r.agent == agent && r.scope == scope)
+                    .count();
+                assert_eq!(marked, 1, "{agent} {scope:?}");
+                assert!(install_rule(agent, scope).unwrap().layout.loaded());
+            }
+            assert!(install_rule(agent, Plugin).is_none());
+        }
+    }
+
+    #[test]
+    fn every_row_names_its_evidence() {
+        for rule in rules() {
+            assert!(!rule.evidence.describe().is_empty(), "{rule:?}");
+            assert!(!rule.label.is_empty(), "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn every_named_constant_is_the_agent_the_table_keeps_there() {
+        for (agent, id) in AgentId::NAMED {
+            assert_eq!(agent.id(), id);
+        }
+    }
+
+    #[test]
+    fn every_agent_reads_back_from_its_id_and_ids_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for agent in AgentId::all() {
+            assert!(seen.insert(agent.id()), "{} twice", agent.id());
+            assert_eq!(AgentId::from_id(agent.id()), Some(agent));
+            let json = serde_json::to_string(&agent).unwrap();
+            assert_eq!(json, format!("\"{}\"", agent.id()));
+        }
+        assert_eq!(AgentId::from_id("github-copilot"), Some(AgentId::COPILOT));
+        assert_eq!(AgentId::from_id("no-such-agent"), None);
+    }
+}
