@@ -90,6 +90,14 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// Whether the `SKILL.md` opens with a frontmatter block that parses.
+    pub fn has_frontmatter(&self) -> bool {
+        !self
+            .lints
+            .iter()
+            .any(|lint| matches!(lint, Lint::Frontmatter(_)))
+    }
+
     /// The text a frontmatter `metadata` key holds.
     pub fn metadata(&self, key: &str) -> Option<&str> {
         self.metadata
