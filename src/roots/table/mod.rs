@@ -386,8 +386,6 @@ pub fn rules() -> &'static [Rule] {
     &RULES
 }
 
-/// The table.
-
 #[cfg(test)]
 mod tests {
     use super::*;
