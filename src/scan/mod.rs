@@ -195,6 +195,9 @@ pub struct Inventory {
     pub builtins: Vec<Builtin>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<FileProblem>,
+    /// The agents this machine has (one of their config folders exists), in table order: what
+    /// the listings show by default.
+    pub installed: Vec<AgentId>,
 }
 
 /// How far a scan has come: `done` of `total` skill folders read.
@@ -250,6 +253,9 @@ pub fn scan(
     shadow::shadow(&mut skills);
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
 
+    let installed = AgentId::all()
+        .filter(|agent| agent.agent().is_installed(env, &roots.project))
+        .collect();
     let mut counts = vec![0usize; roots.roots.len()];
     for skill in &skills {
         for &root in &skill.roots {
@@ -272,6 +278,7 @@ pub fn scan(
         builtins: builtins(&skills),
         skills,
         problems: ledger.problems().to_vec(),
+        installed,
     }
 }
 
