@@ -26,6 +26,7 @@ mod inventory;
 mod operations;
 mod ownership;
 mod properties;
+mod readme_agents;
 mod readme_keys;
 mod snapshot_changes;
 mod snapshot_cli;

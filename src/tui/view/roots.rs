@@ -34,16 +34,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let shown_roots = app.shown_roots();
     let hidden = app.deck.roots.len() - shown_roots.len();
     let mut title = vec![Span::styled(
-        format!(
-            " Roots: {} searched, {existing} exist ",
-            app.deck.roots.len()
-        ),
+        if hidden > 0 {
+            format!(
+                " Roots: {} of {} searched, {existing} exist ",
+                shown_roots.len(),
+                app.deck.roots.len()
+            )
+        } else {
+            format!(
+                " Roots: {} searched, {existing} exist ",
+                app.deck.roots.len()
+            )
+        },
         theme.title,
     )];
+    // The others are the roots of agents not installed here, holding no skill.
     if hidden > 0 {
         title.push(Span::styled(
             format!(
-                "· {hidden} of agents not installed hidden ({} shows them) ",
+                "· {} shows every agent's ",
                 keymap::key_for(Mode::Roots, Action::ToggleAllAgents)
             ),
             theme.dim,
