@@ -88,8 +88,16 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             },
             None => None,
         };
-        let destination = destination.as_deref().map(|root| Loaders::of(machine, root, args));
-        return preview(args, &bundle, &chosen, steps.as_deref(), destination.as_ref());
+        let destination = destination
+            .as_deref()
+            .map(|root| Loaders::of(machine, root, args));
+        return preview(
+            args,
+            &bundle,
+            &chosen,
+            steps.as_deref(),
+            destination.as_ref(),
+        );
     }
     let Some(root) = destination else {
         return Err(Failure::Usage(

@@ -41,12 +41,14 @@ pub fn destinations(machine: &Machine) -> Vec<Destination> {
     AgentId::all()
         .flat_map(|agent| [Scope::User, Scope::Project].map(|scope| (agent, scope)))
         .filter_map(|(agent, scope)| {
-            destination(machine, agent, scope).ok().map(|root| Destination {
-                agent,
-                scope,
-                readers: readers.of_root(&root),
-                root,
-            })
+            destination(machine, agent, scope)
+                .ok()
+                .map(|root| Destination {
+                    agent,
+                    scope,
+                    readers: readers.of_root(&root),
+                    root,
+                })
         })
         .collect()
 }

@@ -569,7 +569,14 @@ fn roots_report_their_agents_existence_and_counts() {
     // name only the installed ones (CLAUDE_HOME_READERS).
     assert_eq!(
         strings(&claude["agents"]),
-        ["claude-code", "opencode", "copilot", "amp", "cursor", "goose"]
+        [
+            "claude-code",
+            "opencode",
+            "copilot",
+            "amp",
+            "cursor",
+            "goose"
+        ]
     );
     // handmade, Bad_Name, release, linked, dual, pdf-intact, pdf-edited, toolbox:lint
     assert_eq!(claude["skills"], 8);

@@ -8,7 +8,10 @@ const END: &str = "<!-- agents:end -->";
 fn the_readme_lists_the_agents_of_the_roots_table() {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme.find(BEGIN).expect("README.md has the agents:begin marker") + BEGIN.len();
+    let start = readme
+        .find(BEGIN)
+        .expect("README.md has the agents:begin marker")
+        + BEGIN.len();
     let end = readme[start..]
         .find(END)
         .expect("README.md has the agents:end marker")

@@ -172,7 +172,11 @@ fn shared(app: &mut App, action: Action) -> Option<Vec<Effect>> {
 pub(super) fn toggle_all_agents(app: &mut App) -> Vec<Effect> {
     let root = app.shown_roots().get(app.root_selected).copied();
     app.all_agents = !app.all_agents;
-    if app.filter.agent.is_some_and(|agent| !app.shows_agent(agent)) {
+    if app
+        .filter
+        .agent
+        .is_some_and(|agent| !app.shows_agent(agent))
+    {
         app.filter.agent = None;
     }
     let shown = app.shown_roots();

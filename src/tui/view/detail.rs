@@ -201,13 +201,22 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
         .iter()
         .filter(|v| v.winner.is_some() && app.shows_agent(v.agent))
         .collect();
-    for (i, verdict) in runs_another.iter().enumerate() {
-        let label = if i == 0 { "Shadowed" } else { "" };
+    // One line per winning copy, with every agent that runs it.
+    let mut winners: Vec<(&str, Vec<&str>)> = Vec::new();
+    for verdict in &runs_another {
         let winner = verdict.winner.as_deref().unwrap_or("");
+        match winners.iter_mut().find(|(w, _)| *w == winner) {
+            Some((_, agents)) => agents.push(verdict.agent.id()),
+            None => winners.push((winner, vec![verdict.agent.id()])),
+        }
+    }
+    for (i, (winner, agents)) in winners.iter().enumerate() {
+        let label = if i == 0 { "Shadowed" } else { "" };
+        let verb = if agents.len() == 1 { "runs" } else { "run" };
         // The winner's path wraps under the label rather than being cut: it is the answer.
         sheet.field(
             label,
-            &format!("{} runs {winner}", verdict.agent.id()),
+            &format!("{} {verb} {winner}", agents.join(", ")),
             theme.warning,
         );
     }
@@ -219,7 +228,11 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
             .map(|v| v.agent.id())
             .collect();
         if !keep.is_empty() {
-            sheet.field("", &format!("{} run every copy of a name", keep.join(", ")), theme.dim);
+            sheet.field(
+                "",
+                &format!("{} run every copy of a name", keep.join(", ")),
+                theme.dim,
+            );
         }
     }
 }

@@ -175,10 +175,7 @@ pub(super) fn agents_cell(shown: &[AgentId], loaded_by: usize, room: usize) -> S
     if ids.len() == 1 || room <= width::of(&count) + 1 {
         return width::fit(ids[0], room);
     }
-    format!(
-        "{}{count}",
-        width::fit(ids[0], room - width::of(&count))
-    )
+    format!("{}{count}", width::fit(ids[0], room - width::of(&count)))
 }
 
 /// How wide each column is at one pane width.
@@ -325,7 +322,7 @@ mod tests {
         assert_eq!(agents_cell(&six, 6, 40), "claude-code,codex,opencode +3");
         assert_eq!(agents_cell(&six, 6, 20), "claude-code,codex +4");
         assert_eq!(agents_cell(&six, 6, 16), "claude-code +5");
-        assert_eq!(agents_cell(&six, 6, 12), "claude-… +5");
+        assert_eq!(agents_cell(&six, 6, 12), "claude-c… +5");
         assert_eq!(agents_cell(&six[1..2], 6, 16), "codex");
         assert_eq!(agents_cell(&[], 6, 16), "none installed");
         assert_eq!(agents_cell(&[], 0, 16), "-");

@@ -116,8 +116,16 @@ fn readers(app: &App, readers: &[AgentId], room: usize) -> String {
     let mut text = String::new();
     for (i, id) in ids.iter().enumerate() {
         let rest = ids.len() - i - 1;
-        let next = if i == 0 { (*id).to_owned() } else { format!("{text}, {id}") };
-        let tail = if rest > 0 { format!(" +{rest}") } else { String::new() };
+        let next = if i == 0 {
+            (*id).to_owned()
+        } else {
+            format!("{text}, {id}")
+        };
+        let tail = if rest > 0 {
+            format!(" +{rest}")
+        } else {
+            String::new()
+        };
         if width::of(&next) + width::of(&tail) > room && i > 0 {
             return format!("{text} +{}", ids.len() - i);
         }
