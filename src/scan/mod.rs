@@ -195,6 +195,9 @@ pub struct Inventory {
     pub builtins: Vec<Builtin>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<FileProblem>,
+    /// The agents this machine has (one of their config folders exists), in table order: what
+    /// the listings show by default.
+    pub installed: Vec<AgentId>,
 }
 
 /// How far a scan has come: `done` of `total` skill folders read.
@@ -275,6 +278,9 @@ pub fn scan(
     shadow::shadow(&mut skills);
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
 
+    let installed = AgentId::all()
+        .filter(|agent| agent.agent().is_installed(env, &roots.project))
+        .collect();
     let mut counts = vec![0usize; roots.roots.len()];
     for skill in &skills {
         for &root in &skill.roots {
@@ -297,6 +303,7 @@ pub fn scan(
         builtins: builtins(&skills),
         skills,
         problems: ledger.problems().to_vec(),
+        installed,
     }
 }
 
@@ -502,7 +509,10 @@ fn assemble(
 /// Note once that `agent` leaves the skill out; a skill it keeps through another root is not
 /// dropped.
 fn note_left_out(left_out: &mut Vec<LeftOut>, agent: AgentId, effect: Effect, why: &'static str) {
-    if !left_out.iter().any(|l| l.agent == agent && l.effect == effect) {
+    if !left_out
+        .iter()
+        .any(|l| l.agent == agent && l.effect == effect)
+    {
         left_out.push(LeftOut { agent, effect, why });
     }
 }
