@@ -212,7 +212,7 @@ pub fn scan(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Inventory {
     let roots = RootSet::resolve(env, project_start);
-    let discovery = discover::discover(&roots);
+    let discovery = discover::discover(&roots, env);
     let groups = group(&discovery.found);
     let total = groups.len();
     progress(Progress { done: 0, total });
@@ -299,7 +299,7 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
 /// without the cost of a full inventory.
 pub fn skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
     let roots = RootSet::resolve(env, project_start);
-    let discovery = discover::discover(&roots);
+    let discovery = discover::discover(&roots, env);
     let readable: Vec<discover::Found> = discovery
         .found
         .into_iter()
@@ -406,19 +406,22 @@ fn assemble(
     };
     claims.retain(|claim| !dropped(claim.agent));
     agents.retain(|&agent| !dropped(agent));
-    let plugin = members.iter().find_map(|f| f.plugin.clone());
+    let plugin_member = members.iter().find(|f| f.plugin.is_some());
+    let plugin = plugin_member.and_then(|f| f.plugin.clone());
     let plugin_version = members
         .iter()
         .find_map(|f| f.version.as_deref())
         .and_then(|v| semver::Version::parse(v).ok());
     let dir = preferred.path.clone();
     let dir_name = file_name(&dir);
-    let name = match &plugin {
-        Some(plugin) => {
-            let own = inspection.declared.name.as_deref().unwrap_or(&dir_name);
-            format!("{plugin}:{own}")
-        }
-        None => dir_name,
+    let name = match (plugin_member, &plugin) {
+        (Some(member), Some(plugin)) => member.naming.name(
+            plugin,
+            inspection.declared.name.as_deref(),
+            &dir_name,
+            member.at_plugin_root,
+        ),
+        _ => dir_name,
     };
     Skill {
         name,
@@ -449,7 +452,10 @@ fn assemble(
 /// Note once that `agent` leaves the skill out; a skill it keeps through another root is not
 /// dropped.
 fn note_left_out(left_out: &mut Vec<LeftOut>, agent: AgentId, effect: Effect, why: &'static str) {
-    if !left_out.iter().any(|l| l.agent == agent && l.effect == effect) {
+    if !left_out
+        .iter()
+        .any(|l| l.agent == agent && l.effect == effect)
+    {
         left_out.push(LeftOut { agent, effect, why });
     }
 }
