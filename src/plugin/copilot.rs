@@ -2,9 +2,10 @@
 //! what loads comes from the records beside `installed-plugins`, not from the folders in it.
 //!
 //! - `config.json` (JSON with `//` comments) `installedPlugins[]`: `{name, marketplace, enabled,
-//!   cache_path}`; one whose `enabled` is true loads from `cache_path`
+//!   cache_path, installed_at}`; one whose `enabled` is true loads from `cache_path`
 //!   (`installed-plugins/<marketplace>/<plugin>` or `installed-plugins/_direct/<folder>`), unless
-//!   `settings.json` `enabledPlugins["<plugin>@<marketplace>"]` is false.
+//!   `settings.json` `enabledPlugins["<plugin>@<marketplace>"]` is false. A record without
+//!   `installed_at` is not one Copilot reads (1.0.102 neither lists nor loads it).
 //! - `settings.json` `extraKnownMarketplaces.<M>.source = {source: "directory", path}` with
 //!   `enabledPlugins["<plugin>@<M>"] = true`: nothing is copied; the plugin is read in place,
 //!   from the marketplace entry's `source` folder.
@@ -33,8 +34,9 @@ const MARKETPLACE_FILES: [&str; 2] = [".github/plugin/marketplace.json", super::
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Config {
+    /// Each read on its own, so one record Copilot would refuse does not hide the others.
     #[serde(default)]
-    installed_plugins: Vec<Installed>,
+    installed_plugins: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -46,6 +48,8 @@ struct Installed {
     #[serde(default)]
     enabled: bool,
     cache_path: Option<String>,
+    /// Required by Copilot; only its presence matters here.
+    installed_at: serde_json::Value,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -71,7 +75,23 @@ pub(super) fn listing(installed_dir: &Path) -> Listing {
             .and_then(serde_json::Value::as_bool)
     };
 
-    for record in &config.installed_plugins {
+    let records = config.installed_plugins.into_iter().filter_map(|value| {
+        serde_json::from_value::<Installed>(value.clone())
+            .ok()
+            .filter(|record| !record.installed_at.is_null())
+            .or_else(|| {
+                let name = value.get("name").and_then(serde_json::Value::as_str);
+                out.notes.push(format!(
+                    "{}: the installedPlugins entry {:?} is not a record Copilot reads \
+                     (it needs name, enabled and installed_at), so it is not loaded",
+                    home.join("config.json").display(),
+                    name.unwrap_or("(no name)")
+                ));
+                None
+            })
+    });
+    let records: Vec<Installed> = records.collect();
+    for record in &records {
         let key = format!("{}@{}", record.name, record.marketplace);
         let marketplace = if record.marketplace.is_empty() {
             "_direct"

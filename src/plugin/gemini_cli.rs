@@ -1,6 +1,8 @@
 //! Gemini CLI 0.61.0's extensions (/work/probe/gemini-cli/FINDINGS.md, facts 19–23): a folder
-//! in `~/.gemini/extensions` is an extension only with a `gemini-extension.json`, whose `name`
-//! names it. `.gemini-extension-install.json` `{source, type: "link"}` means the extension is
+//! in `~/.gemini/extensions` is an extension only with a `gemini-extension.json` that gives a
+//! `name` (letters, digits and dashes) and a `version` (`loadExtensionConfig` in
+//! extension-manager.ts, checked against 0.61.0: one without is skipped with a warning); the
+//! `name` names it. `.gemini-extension-install.json` `{source, type: "link"}` means the extension is
 //! read from `source`. `extension-enablement.json` beside the extensions holds, per name, rules
 //! `<path>/*` (on) and `!<path>/*` (off) matched against the start directory; the last that
 //! matches wins (`isEnabled` in extensionEnablement.ts), and a disabled extension gives nothing.
@@ -15,8 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{
-    Context, Descent, Listing, Naming, Plugin, folder_name, read_json_record, skills_below,
-    subfolders,
+    Context, Descent, Listing, Naming, Plugin, read_json_record, skills_below, subfolders,
 };
 use crate::skill::SKILL_FILE;
 
@@ -26,8 +27,33 @@ const ENABLEMENT: &str = "extension-enablement.json";
 
 #[derive(Debug, Default, Deserialize)]
 struct Manifest {
-    name: Option<String>,
-    version: Option<String>,
+    #[serde(default)]
+    name: serde_json::Value,
+    #[serde(default)]
+    version: serde_json::Value,
+}
+
+impl Manifest {
+    /// The name and version Gemini CLI accepts, or why it skips the extension.
+    fn accepted(self) -> Result<(String, Option<String>), &'static str> {
+        let name = match self.name.as_str() {
+            Some("") | None => return Err("gives no \"name\""),
+            Some(name) => name.to_owned(),
+        };
+        // JavaScript's truthiness: a missing, empty, zero or false version is none.
+        let version = match &self.version {
+            serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
+            serde_json::Value::Number(n) if n.as_f64() != Some(0.0) => Some(n.to_string()),
+            serde_json::Value::Bool(true)
+            | serde_json::Value::Array(_)
+            | serde_json::Value::Object(_) => None,
+            _ => return Err("gives no \"version\""),
+        };
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err("names it with more than letters, digits and dashes");
+        }
+        Ok((name, version))
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -77,16 +103,22 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
                 continue;
             }
         };
-        let name = manifest
-            .name
-            .filter(|name| !name.is_empty())
-            .unwrap_or_else(|| folder_name(&folder));
+        let (name, version) = match manifest.accepted() {
+            Ok(accepted) => accepted,
+            Err(why) => {
+                out.notes.push(format!(
+                    "{} {why}, so Gemini CLI skips that extension",
+                    dir.join(MANIFEST).display()
+                ));
+                continue;
+            }
+        };
         let loaded = enabled(enablement.get(&name), context.project.start());
         out.plugins.push(Plugin {
             skills: skills(&dir),
             name,
             dir,
-            version: manifest.version,
+            version,
             loaded,
             naming: Naming::Bare,
         });

@@ -301,11 +301,22 @@ fn gemini_cli_extensions_follow_their_manifest_link_and_enablement() {
     write_skill(&home.join(&a), &[]);
     // The user's own skill of the same name wins over the extension's.
     write_skill(&home.join(".gemini/skills/clash"), &[]);
-    // A folder without a manifest is no extension.
+    // A folder without a manifest, or with one that gives no version, is no extension.
     write_skill(&home.join(ext).join("no-manifest/skills/stray"), &[]);
+    write_files(
+        &home.join(ext).join("no-version"),
+        &[("gemini-extension.json", r#"{"name":"no-version"}"#)],
+    );
+    write_skill(&home.join(ext).join("no-version/skills/unversioned"), &[]);
     // A linked extension is read from its source.
     let source = machine.root().join("src/ext-b");
-    write_files(&source, &[("gemini-extension.json", r#"{"name":"ext-b"}"#)]);
+    write_files(
+        &source,
+        &[(
+            "gemini-extension.json",
+            r#"{"name":"ext-b","version":"0.0.1"}"#,
+        )],
+    );
     write_skill(&source.join("skills/linked"), &[]);
     let record = serde_json::json!({"source": source, "type": "link"});
     write_files(
@@ -315,7 +326,10 @@ fn gemini_cli_extensions_follow_their_manifest_link_and_enablement() {
     // A disabled extension gives nothing for a start below the disabled path.
     write_files(
         &home.join(ext).join("ext-c"),
-        &[("gemini-extension.json", r#"{"name":"ext-c"}"#)],
+        &[(
+            "gemini-extension.json",
+            r#"{"name":"ext-c","version":"1.0.0"}"#,
+        )],
     );
     write_skill(&home.join(ext).join("ext-c/skills/off"), &[]);
     let enablement = serde_json::json!({
@@ -338,6 +352,7 @@ fn gemini_cli_extensions_follow_their_manifest_link_and_enablement() {
     assert!(agents_at(&list, home, &format!("{a}/skills/group/nested")).is_none());
     assert!(agents_at(&list, home, &a).is_none());
     assert!(agents_at(&list, home, &format!("{ext}/no-manifest/skills/stray")).is_none());
+    assert!(agents_at(&list, home, &format!("{ext}/no-version/skills/unversioned")).is_none());
     assert!(!loads(
         &list,
         home,
@@ -371,6 +386,7 @@ fn gemini_cli_extensions_follow_their_manifest_link_and_enablement() {
         problems.contains("holds no gemini-extension.json"),
         "{problems}"
     );
+    assert!(problems.contains("no-version"), "{problems}");
 }
 
 #[test]
@@ -381,15 +397,26 @@ fn copilot_loads_plugins_from_its_records_and_local_marketplaces_in_place() {
     write_skill(&home.join(installed).join("mymkt/pa/skills/grp/sb"), &[]);
     write_skill(&home.join(installed).join("mymkt/poff/skills/off"), &[]);
     write_skill(&home.join(installed).join("_direct/old/skills/gone"), &[]);
+    write_skill(
+        &home.join(installed).join("mymkt/pnodate/skills/undated"),
+        &[],
+    );
     let record = |name: &str, enabled: bool| {
         serde_json::json!({
             "name": name, "marketplace": "mymkt", "version": "1.0.0", "enabled": enabled,
             "cache_path": home.join(installed).join("mymkt").join(name),
+            "installed_at": "2026-12-01T00:00:00.000Z",
         })
     };
     let config = format!(
         "// User settings belong in settings.json.\n{}",
-        serde_json::json!({"installedPlugins": [record("pa", true), record("poff", false)]})
+        serde_json::json!({"installedPlugins": [
+            record("pa", true),
+            record("poff", false),
+            // Copilot reads no record without installed_at.
+            {"name": "pnodate", "marketplace": "mymkt", "enabled": true,
+             "cache_path": home.join(installed).join("mymkt/pnodate")},
+        ]})
     );
     let mkt = machine.root().join("localmkt");
     write_files(
@@ -429,6 +456,8 @@ fn copilot_loads_plugins_from_its_records_and_local_marketplaces_in_place() {
         &format!("{installed}/_direct/old/skills/gone"),
         "copilot"
     ));
+    let undated = format!("{installed}/mymkt/pnodate/skills/undated");
+    assert!(!loads(&list, home, &undated, "copilot"));
     let live = mkt.join("plugins/live/skills/sa");
     let live = list["skills"]
         .as_array()
