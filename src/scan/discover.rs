@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::fs::is_link_loop;
 use crate::plugin::{self, ManifestProblem, Naming};
 use crate::roots::{AtRoot, Environment, Finds, Layout, Records, Root, RootSet, RootState, Spot};
-use crate::skill::SKILL_FILE;
+use crate::skill::{LOWER_SKILL_FILE, SKILL_FILE};
 
 /// The most folders one skills root may cost a scan below its first level, as Codex bounds its
 /// own walk (`MAX_SKILLS_DIRS_PER_ROOT` in codex-rs/core-skills/src/loader.rs).
@@ -230,10 +230,14 @@ impl RootWalker<'_> {
             let spot = Spot {
                 depth: 1,
                 hidden,
-                inside_skill: false,
+                ..Spot::default()
             };
             let is_skill = match probe(&path, is_dir) {
-                Probe::Skill => {
+                found @ (Probe::Skill | Probe::LowerCaseSkill) => {
+                    let spot = Spot {
+                        lowercase: matches!(found, Probe::LowerCaseSkill),
+                        ..spot
+                    };
                     self.push(Found::direct(path.clone(), is_link, real, None, spot));
                     true
                 }
@@ -249,6 +253,7 @@ impl RootWalker<'_> {
                     depth: 2,
                     hidden,
                     inside_skill: is_skill,
+                    lowercase: false,
                 };
                 self.nested(&path, below, reach, &mut budget);
             }
@@ -283,7 +288,11 @@ impl RootWalker<'_> {
                 ..spot
             };
             let is_skill = match probe(&path, !is_link) {
-                Probe::Skill => {
+                found @ (Probe::Skill | Probe::LowerCaseSkill) => {
+                    let here = Spot {
+                        lowercase: matches!(found, Probe::LowerCaseSkill),
+                        ..here
+                    };
                     self.push(Found::direct(path.clone(), is_link, None, None, here));
                     true
                 }
@@ -455,6 +464,8 @@ impl PluginOrigin {
 
 enum Probe {
     Skill,
+    /// A folder holding `skill.md` but no `SKILL.md`.
+    LowerCaseSkill,
     FolderWithoutSkillFile,
     File,
     Broken(Broken),
@@ -472,7 +483,13 @@ fn probe(path: &Path, known_dir: bool) -> Probe {
         Ok(Some(meta)) if !meta.is_dir() => Probe::File,
         Ok(_) => match fs::symlink_metadata(path.join(SKILL_FILE)) {
             Ok(_) => Probe::Skill,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Probe::FolderWithoutSkillFile,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                if fs::symlink_metadata(path.join(LOWER_SKILL_FILE)).is_ok() {
+                    Probe::LowerCaseSkill
+                } else {
+                    Probe::FolderWithoutSkillFile
+                }
+            }
             Err(error) => Probe::Broken(Broken::Unreadable(error.to_string())),
         },
         Err(error) if is_link_loop(&error) => Probe::Broken(Broken::LinkLoop),

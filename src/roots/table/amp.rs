@@ -18,6 +18,7 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: true,
     hidden: true,
+    any_case: true,
     needs: Needs {
         frontmatter: true,
         name: false,

@@ -18,6 +18,7 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Instead,
     inside_skills: false,
     hidden: false,
+    any_case: false,
     needs: Needs::NOTHING,
 };
 

@@ -19,6 +19,7 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: false,
     hidden: false,
+    any_case: false,
     needs: Needs {
         frontmatter: true,
         name: true,

@@ -96,6 +96,8 @@ pub struct Finds {
     pub inside_skills: bool,
     /// Whether folders whose names start with a dot are looked into.
     pub hidden: bool,
+    /// Whether a lower-case `skill.md` counts as well as `SKILL.md`.
+    pub any_case: bool,
     /// What a skill's `SKILL.md` must hold for the agent to keep it.
     pub needs: Needs,
 }
@@ -159,12 +161,16 @@ impl Finds {
         at_root: AtRoot::Ignored,
         inside_skills: false,
         hidden: false,
+        any_case: false,
         needs: Needs::NOTHING,
     };
 
     /// Whether a skill found at `spot` below the root is one this agent finds, in a root that
     /// does (`root_skill`) or does not hold a `SKILL.md` of its own.
     pub fn reaches(self, spot: Spot, root_skill: bool) -> bool {
+        if spot.lowercase && !self.any_case {
+            return false;
+        }
         if spot.depth == 0 {
             return self.at_root != AtRoot::Ignored;
         }
@@ -186,6 +192,8 @@ pub struct Spot {
     pub hidden: bool,
     /// A folder on the way below the root is itself a skill.
     pub inside_skill: bool,
+    /// Its file is spelt `skill.md`.
+    pub lowercase: bool,
 }
 
 /// One row: an agent reads skills laid out `layout` at `place`, with `scope`.

@@ -22,6 +22,7 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: true,
     hidden: false,
+    any_case: false,
     needs: Needs {
         frontmatter: true,
         name: false,
