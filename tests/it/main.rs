@@ -25,6 +25,7 @@ mod import_snapshots;
 mod inventory;
 mod operations;
 mod ownership;
+mod ownership_agents;
 mod properties;
 mod readme_keys;
 mod snapshot_changes;
