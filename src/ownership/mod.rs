@@ -9,6 +9,9 @@
 //! "unrecorded".
 
 mod claude_plugin;
+mod codex_plugin;
+mod copilot_plugin;
+mod gemini_extension;
 mod gh_skill;
 mod git;
 mod openskills;
@@ -46,6 +49,12 @@ pub enum Installer {
     GhSkill,
     /// Claude Code's plugin manager.
     ClaudePlugin,
+    /// Codex's plugin manager (`codex plugin add`).
+    CodexPlugin,
+    /// GitHub Copilot CLI's plugin manager (`copilot plugin install`).
+    CopilotPlugin,
+    /// Gemini CLI's extension manager (`gemini extensions install` / `link`).
+    GeminiExtension,
     Skillkit,
     Openskills,
     Skillport,
@@ -59,6 +68,9 @@ impl Installer {
             Installer::SkillsCli => "skills-cli",
             Installer::GhSkill => "gh-skill",
             Installer::ClaudePlugin => "claude-plugin",
+            Installer::CodexPlugin => "codex-plugin",
+            Installer::CopilotPlugin => "copilot-plugin",
+            Installer::GeminiExtension => "gemini-extension",
             Installer::Skillkit => "skillkit",
             Installer::Openskills => "openskills",
             Installer::Skillport => "skillport",
@@ -83,7 +95,8 @@ impl Serialize for Installer {
 pub struct Upstream {
     /// The repository, URL or local folder, as the installer wrote it.
     pub repository: Option<String>,
-    /// The branch or tag installed from.
+    /// The branch or tag installed from; for the agents' plugin and extension managers, which
+    /// install by version and name no branch, the version installed.
     #[serde(rename = "ref")]
     pub reference: Option<String>,
     /// The skill's path inside the repository.
@@ -261,6 +274,9 @@ impl Attribution {
 pub struct Ledger {
     skills_cli: skills_cli::Locks,
     claude: claude_plugin::Plugins,
+    codex: codex_plugin::Plugins,
+    copilot: copilot_plugin::Plugins,
+    gemini: gemini_extension::Extensions,
     skillkit: skillkit::Lock,
     skillport: skillport::Origins,
     problems: Vec<FileProblem>,
@@ -273,6 +289,9 @@ impl Ledger {
         Self {
             skills_cli: skills_cli::Locks::read(env, &roots.project, &mut problems),
             claude: claude_plugin::Plugins::read(roots, &mut problems),
+            codex: codex_plugin::Plugins::read(env, &mut problems),
+            copilot: copilot_plugin::Plugins::read(env, &mut problems),
+            gemini: gemini_extension::Extensions::read(env, &mut problems),
             skillkit: skillkit::Lock::read(env, &mut problems),
             skillport: skillport::Origins::read(env, &mut problems),
             problems,
@@ -305,12 +324,18 @@ impl Ledger {
             .or_else(|| self.skillport.attribute(subject))
             .or_else(|| self.skills_cli.attribute(subject))
             .or_else(|| self.claude.attribute(subject))
+            .or_else(|| self.codex.attribute(subject))
+            .or_else(|| self.copilot.attribute(subject))
+            .or_else(|| self.gemini.attribute(subject))
             .unwrap_or_else(|| {
                 let mut unowned = Attribution::unowned(subject);
                 unowned.problems.extend(
                     self.skills_cli
                         .broken_for(subject)
                         .chain(self.skillkit.broken_for(subject))
+                        .chain(self.codex.broken_for(subject))
+                        .chain(self.copilot.broken_for(subject))
+                        .chain(self.gemini.broken_for(subject))
                         .cloned(),
                 );
                 unowned
@@ -437,6 +462,74 @@ fn read_json<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Result<Option<
     serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|error| problem(format!("it is not the JSON expected there: {error}")))
+}
+
+/// An installer's file: `None` when it does not exist, a problem when it cannot be read.
+fn read_file(path: &Path) -> Result<Option<Vec<u8>>, FileProblem> {
+    match read_bounded(path, Links::Follow, RECORD_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(FileProblem::Unreadable {
+            path: path.to_path_buf(),
+            reason: error.to_string(),
+        }),
+    }
+}
+
+/// The folder names of the skill's folder below `base` (as found, or with its links
+/// resolved), when it lies inside: attribution by path, whichever root discovered it.
+fn parts_below(subject: &Subject<'_>, base: &Path) -> Option<Vec<String>> {
+    [subject.dir, subject.real_dir].iter().find_map(|dir| {
+        let inside = dir.strip_prefix(base).ok()?;
+        Some(
+            inside
+                .components()
+                .filter_map(|c| match c {
+                    std::path::Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect(),
+        )
+    })
+}
+
+/// `relative` (a `/`-separated path as a marketplace writes it) inside `base`; `None` when it
+/// climbs out or is absolute.
+fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
+    if relative.starts_with('/') {
+        return None;
+    }
+    let mut path = base.to_path_buf();
+    for part in relative.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => return None,
+            part if part.contains('\\') => return None,
+            part => path.push(part),
+        }
+    }
+    Some(path)
+}
+
+/// The verdict from comparing the skill with an untouched copy of it at `pristine`.
+fn against_copy(subject: &Subject<'_>, pristine: PathBuf, method: Method, what: &str) -> Verdict {
+    let theirs = match crate::skill::read_manifest(&pristine) {
+        Ok(manifest) => crate::record::Contents::read(&pristine, &manifest).1,
+        Err(_) => {
+            return Verdict::unverifiable(format!(
+                "{what} holds no copy of it at {}",
+                pristine.display()
+            ));
+        }
+    };
+    let mut verdict = match (subject.digest, theirs) {
+        (Some(ours), Ok(theirs)) => Verdict::compare(method, ours.as_str(), theirs.as_str()),
+        (None, _) | (_, Err(_)) => Verdict::unverifiable(format!(
+            "it or {what}'s copy holds a link or an unreadable file, so the two cannot be compared"
+        )),
+    };
+    verdict.pristine = Some(pristine);
+    verdict
 }
 
 /// An RFC 3339 time as installers write them (`2026-11-29T16:16:12.722Z`).

@@ -27,6 +27,7 @@ mod inventory;
 mod operations;
 mod ownership;
 mod plugins;
+mod ownership_agents;
 mod properties;
 mod readme_agents;
 mod readme_keys;
