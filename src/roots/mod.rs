@@ -111,7 +111,7 @@ impl Root {
         let mut agents: Vec<AgentId> = self
             .uses
             .iter()
-            .filter(|u| u.rule.layout.loaded())
+            .filter(|u| u.rule.layout.loaded() && u.distrusted.is_none())
             .map(|u| u.rule.agent)
             .collect();
         agents.sort();

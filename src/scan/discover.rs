@@ -177,6 +177,9 @@ pub enum RootNote {
     /// An agent's plugin records, as a sentence (`crate::plugin`).
     #[error("{0}")]
     Plugin(String),
+    /// The agent reads this root only in a folder it trusts, and it does not trust this one.
+    #[error("{0}")]
+    Distrusted(&'static str),
 }
 
 /// Everything discovery found.
@@ -200,6 +203,12 @@ pub fn discover(roots: &RootSet, env: &Environment) -> Discovery {
         ..Discovery::default()
     };
     for (index, root) in roots.roots.iter().enumerate() {
+        for trust in root.uses.iter().filter_map(|u| u.distrusted) {
+            let note = RootNote::Distrusted(trust.why);
+            if !discovery.notes[index].contains(&note) {
+                discovery.notes[index].push(note);
+            }
+        }
         match &root.state {
             RootState::Missing => continue,
             RootState::NotADirectory => {
