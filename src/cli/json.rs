@@ -4,6 +4,7 @@
 //! the whole listing.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
@@ -12,7 +13,7 @@ use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{Action, Installed, Step};
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
-use crate::roots::{AgentId, Source};
+use crate::roots::{AgentId, Effect, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
 
 #[derive(Serialize)]
@@ -99,7 +100,29 @@ pub struct SkillJson<'a> {
     pub real_dir: Cow<'a, str>,
     pub reached_by: Vec<Cow<'a, str>>,
     pub shadowing: Vec<ShadowingJson<'a>>,
+    /// The name each agent lists it by, where that is not `name`.
+    pub loaded_as: BTreeMap<AgentId, &'a str>,
+    /// Agents that load one of several copies of its name, not always this one.
+    pub unsettled_for: &'a [AgentId],
+    /// Agents that read its folder but drop it, or keep it from their model.
+    pub left_out: Vec<LeftOutJson>,
     pub files: usize,
+}
+
+#[derive(Serialize)]
+pub struct LeftOutJson {
+    pub agent: AgentId,
+    /// `dropped` or `from-model`.
+    pub effect: &'static str,
+    pub why: &'static str,
+}
+
+/// A skill an agent ships inside itself.
+#[derive(Serialize)]
+pub struct BuiltinJson<'a> {
+    pub agent: AgentId,
+    pub name: &'a str,
+    pub overridden_by: Option<Cow<'a, str>>,
 }
 
 impl<'a> SkillJson<'a> {
@@ -141,6 +164,25 @@ impl<'a> SkillJson<'a> {
                     winner: s.winner.to_string_lossy(),
                 })
                 .collect(),
+            loaded_as: skill
+                .agents
+                .iter()
+                .map(|&agent| (agent, skill.name_for(agent)))
+                .filter(|(_, name)| *name != skill.name)
+                .collect(),
+            unsettled_for: &skill.unsettled_for,
+            left_out: skill
+                .left_out
+                .iter()
+                .map(|l| LeftOutJson {
+                    agent: l.agent,
+                    effect: match l.effect {
+                        Effect::Dropped => "dropped",
+                        Effect::FromModel => "from-model",
+                    },
+                    why: l.why,
+                })
+                .collect(),
             files: skill.files.len(),
         }
     }
@@ -150,6 +192,7 @@ impl<'a> SkillJson<'a> {
 pub struct ListJson<'a> {
     pub roots: Vec<RootJson<'a>>,
     pub skills: Vec<SkillJson<'a>>,
+    pub builtin: Vec<BuiltinJson<'a>>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<String>,
 }
@@ -159,6 +202,15 @@ impl<'a> ListJson<'a> {
         Self {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
             skills: inventory.skills.iter().map(SkillJson::new).collect(),
+            builtin: inventory
+                .builtins
+                .iter()
+                .map(|b| BuiltinJson {
+                    agent: b.agent,
+                    name: b.name,
+                    overridden_by: b.overridden_by.as_deref().map(Path::to_string_lossy),
+                })
+                .collect(),
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
         }
     }

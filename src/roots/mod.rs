@@ -8,27 +8,29 @@ mod place;
 mod project;
 mod source;
 mod table;
+mod trust;
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use agent::{Agent, AgentId, Evidence, NameFrom, OnSameName};
+pub use agent::{Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName};
 pub use env::{Environment, NoHome, Platform};
 pub use machine::Machine;
 pub use place::{Located, Place, SystemPath};
-pub use project::{Project, Walk};
+pub use project::{Beyond, Project, Walk};
 pub use source::{Source, SourceRoots, is_plugin_qualified};
-pub use table::{Layout, Rule, Scope, agents, install_rule, rules};
+pub use table::{AtRoot, Finds, Layout, Needs, Rule, Scope, Spot, agents, install_rule, rules};
+pub use trust::Trust;
 
 impl Scope {
-    /// The source a skill in a root of this scope has; an agent's own skills are `unknown`.
+    /// The source a skill in a root of this scope has.
     pub fn source(self) -> Source {
         match self {
             Scope::Plugin => Source::Plugin,
             Scope::Organization => Source::Organization,
             Scope::User => Source::User,
             Scope::Project => Source::Project,
-            Scope::Bundled => Source::Unknown,
+            Scope::Bundled => Source::Builtin,
         }
     }
 }
@@ -134,6 +136,12 @@ impl RootSet {
             if rule.unless.iter().any(|switch| env.flag(switch)) {
                 continue;
             }
+            if rule
+                .trust
+                .is_some_and(|trust| !(trust.check)(env, &project))
+            {
+                continue;
+            }
             for Located { path, level } in rule.place.resolve(env, &project) {
                 let claim = RootUse {
                     rule,
@@ -191,10 +199,12 @@ pub fn install_root(
 ) -> Option<PathBuf> {
     let rule = install_rule(agent, scope)?;
     let project = Project::locate(project_start);
+    // Agents that walk past the repository (or past a start outside one) still find a skill
+    // installed at the top of the project.
     rule.place
         .resolve(env, &project)
         .into_iter()
-        .last()
+        .rfind(|located| rule.scope != Scope::Project || located.path.starts_with(project.top()))
         .map(|located| located.path)
 }
 

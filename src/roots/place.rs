@@ -101,7 +101,7 @@ impl Place {
             Place::Nowhere => Vec::new(),
             Place::System(path) => vec![at_level_zero(join(&env.system_root(), path.here()))],
             Place::Project(relative, walk) => project
-                .levels(*walk)
+                .levels(*walk, env.home())
                 .into_iter()
                 .map(|(dir, level)| Located {
                     path: join(&dir, relative),

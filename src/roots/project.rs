@@ -11,6 +11,22 @@ pub enum Walk {
     /// The start directory and each parent up to the repository root (the nearest directory
     /// holding `.git`); only the start directory when there is no repository.
     UpToRepository,
+    /// As `UpToRepository` inside a repository; outside one, the parents `beyond` says.
+    UpToRepositoryElse(Beyond),
+    /// The start directory and every parent, repository or not, short of `/`, `/home` and
+    /// `/Users` (Amp).
+    EveryParent,
+}
+
+/// How far up an agent walks from a start directory that lies in no repository.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beyond {
+    /// Every parent below the home directory (Claude Code), or up to `/` outside the home.
+    BelowHome,
+    /// Every parent up to and including the home directory (Copilot), or up to `/`.
+    ToHome,
+    /// Every parent up to `/` (OpenCode).
+    ToRoot,
 }
 
 /// The start directory of a run and the repository that holds it.
@@ -44,16 +60,33 @@ impl Project {
     }
 
     /// The directories a walk visits, nearest first, each with its distance from the start.
-    pub fn levels(&self, walk: Walk) -> Vec<(PathBuf, u8)> {
-        match walk {
-            Walk::Start => vec![(self.start.clone(), 0)],
-            Walk::UpToRepository => self
-                .start
+    pub fn levels(&self, walk: Walk, home: &Path) -> Vec<(PathBuf, u8)> {
+        let up_to = |keep: &dyn Fn(&Path) -> bool| -> Vec<(PathBuf, u8)> {
+            self.start
                 .ancestors()
-                .take_while(|dir| dir.starts_with(self.top()))
+                .take_while(|dir| keep(dir))
                 .zip(0u8..)
                 .map(|(dir, level)| (dir.to_path_buf(), level))
-                .collect(),
+                .collect()
+        };
+        match walk {
+            Walk::Start => vec![(self.start.clone(), 0)],
+            Walk::UpToRepository => up_to(&|dir| dir.starts_with(self.top())),
+            Walk::UpToRepositoryElse(_) if self.repository.is_some() => {
+                up_to(&|dir| dir.starts_with(self.top()))
+            }
+            Walk::UpToRepositoryElse(Beyond::ToRoot) => up_to(&|_| true),
+            Walk::UpToRepositoryElse(beyond) if self.start.starts_with(home) => {
+                up_to(&|dir| dir.starts_with(home) && (beyond == Beyond::ToHome || dir != home))
+            }
+            Walk::UpToRepositoryElse(_) => up_to(&|_| true),
+            Walk::EveryParent => {
+                let mut levels = up_to(&|_| true);
+                levels.retain(|(dir, _)| {
+                    !["/", "/home", "/Users"].contains(&dir.to_str().unwrap_or(""))
+                });
+                levels
+            }
         }
     }
 }
@@ -72,12 +105,15 @@ mod tests {
 
         let project = Project::locate(&deep);
         assert_eq!(project.top(), repo);
-        let levels = project.levels(Walk::UpToRepository);
+        let levels = project.levels(Walk::UpToRepository, Path::new("/home/me"));
         assert_eq!(
             levels,
             vec![(deep.clone(), 0), (repo.join("apps"), 1), (repo.clone(), 2)]
         );
-        assert_eq!(project.levels(Walk::Start), vec![(deep, 0)]);
+        assert_eq!(
+            project.levels(Walk::Start, Path::new("/home/me")),
+            vec![(deep, 0)]
+        );
     }
 
     #[test]
@@ -97,6 +133,22 @@ mod tests {
         std::fs::create_dir_all(&start).unwrap();
         let project = Project::locate(&start);
         assert_eq!(project.top(), start);
-        assert_eq!(project.levels(Walk::UpToRepository), vec![(start, 0)]);
+        assert_eq!(
+            project.levels(Walk::UpToRepository, Path::new("/home/me")),
+            vec![(start.clone(), 0)]
+        );
+        let home = tmp.path();
+        let below_home = Walk::UpToRepositoryElse(Beyond::BelowHome);
+        assert_eq!(
+            project.levels(below_home, home),
+            vec![(start.clone(), 0), (tmp.path().join("loose"), 1)]
+        );
+        let with_home = Walk::UpToRepositoryElse(Beyond::ToHome);
+        assert_eq!(project.levels(with_home, home).last().unwrap().0, home);
+        let elsewhere = Path::new("/nowhere/near");
+        assert_eq!(
+            project.levels(with_home, elsewhere).last().unwrap().0,
+            Path::new("/")
+        );
     }
 }

@@ -14,15 +14,18 @@ pub enum Source {
     Organization,
     User,
     Project,
+    /// Shipped with an agent, which writes it again: read-only.
+    Builtin,
     Unknown,
 }
 
 impl Source {
-    pub const ALL: [Source; 5] = [
+    pub const ALL: [Source; 6] = [
         Source::Plugin,
         Source::Organization,
         Source::User,
         Source::Project,
+        Source::Builtin,
         Source::Unknown,
     ];
 
@@ -32,6 +35,7 @@ impl Source {
             Source::Organization => "organization",
             Source::User => "user",
             Source::Project => "project",
+            Source::Builtin => "builtin",
             Source::Unknown => "unknown",
         }
     }
@@ -79,7 +83,7 @@ pub struct SourceRoots {
     user: Vec<Folder>,
     project: Vec<Folder>,
     /// Folders an agent writes its own skills into (Codex's `skills/.system`). They sit inside
-    /// a user root, so they are asked first: such a skill is nobody's, not the user's.
+    /// a user root, so they are asked first: such a skill is the agent's, not the user's.
     bundled: Vec<Folder>,
 }
 
@@ -91,7 +95,7 @@ impl SourceRoots {
             Some(Source::Organization) => self.organization.push(folder),
             Some(Source::User) => self.user.push(folder),
             Some(Source::Project) => self.project.push(folder),
-            Some(Source::Unknown) | None => self.bundled.push(folder),
+            Some(Source::Builtin | Source::Unknown) | None => self.bundled.push(folder),
         }
     }
 
@@ -108,7 +112,7 @@ impl SourceRoots {
         }
         let holds = |folders: &[Folder]| folders.iter().any(|f| f.holds(dir, real_dir));
         if holds(&self.bundled) {
-            return Source::Unknown;
+            return Source::Builtin;
         }
         [
             (&self.plugin, Source::Plugin),
@@ -213,12 +217,12 @@ mod tests {
     }
 
     #[test]
-    fn an_agents_own_skills_are_unknown_though_a_user_root_holds_them() {
+    fn an_agents_own_skills_are_builtin_though_a_user_root_holds_them() {
         let mut roots = roots();
         roots.add(Some(Source::User), "/home/me/.codex/skills".into());
         roots.add(None, "/home/me/.codex/skills/.system".into());
         let dir = Path::new("/home/me/.codex/skills/.system/skill-creator");
-        assert_eq!(roots.classify(None, dir, None), Source::Unknown);
+        assert_eq!(roots.classify(None, dir, None), Source::Builtin);
     }
 
     #[test]

@@ -6,8 +6,21 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::is_link_loop;
 use crate::plugin::{self, ManifestProblem};
-use crate::roots::{Layout, Root, RootSet, RootState};
-use crate::skill::SKILL_FILE;
+use crate::roots::{AtRoot, Finds, Layout, Root, RootSet, RootState, Spot};
+use crate::skill::{LOWER_SKILL_FILE, SKILL_FILE};
+
+/// The most folders one skills root may cost a scan below its first level, as Codex bounds its
+/// own walk (`MAX_SKILLS_DIRS_PER_ROOT` in codex-rs/core-skills/src/loader.rs).
+const MAX_DIRS_PER_ROOT: usize = 2000;
+
+/// How far a skills root is walked: as far as the farthest-reaching agent that reads it.
+#[derive(Clone, Copy)]
+struct Reach {
+    depth: u8,
+    at_root: bool,
+    hidden: bool,
+    dir_plugins: bool,
+}
 
 /// How a skill folder was reached from its root, which decides which of the root's agents
 /// load it.
@@ -60,6 +73,9 @@ pub struct Found {
     /// The folder with its links resolved, when discovery knows it without asking the system.
     pub real: Option<PathBuf>,
     pub broken: Option<Broken>,
+    /// Where below its skills root it lies; plugin skills, which their own layout finds, are
+    /// one folder down.
+    pub spot: Spot,
 }
 
 /// Something a root holds that is worth telling but is no skill.
@@ -83,12 +99,15 @@ pub struct Discovery {
     pub notes: Vec<Vec<RootNote>>,
     /// Skills-directory plugin folders, which count as plugin roots for classification.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Per root: a `SKILL.md` lies directly in it.
+    pub root_skill: Vec<bool>,
 }
 
 /// Every skill folder in every root of `roots`.
 pub fn discover(roots: &RootSet) -> Discovery {
     let mut discovery = Discovery {
         notes: vec![Vec::new(); roots.roots.len()],
+        root_skill: vec![false; roots.roots.len()],
         ..Discovery::default()
     };
     for (index, root) in roots.roots.iter().enumerate() {
@@ -123,9 +142,20 @@ struct RootWalker<'a> {
 
 impl RootWalker<'_> {
     fn walk(&mut self, root: &Root) {
-        if root.has_layout(|l| matches!(l, Layout::Skills | Layout::SkillsAndDirPlugins)) {
-            let dir_plugins = root.has_layout(|l| l == Layout::SkillsAndDirPlugins);
-            self.skills_root(&root.path, root.real_path.as_deref(), dir_plugins);
+        let finds: Vec<Finds> = root
+            .uses
+            .iter()
+            .filter(|u| matches!(u.rule.layout, Layout::Skills | Layout::SkillsAndDirPlugins))
+            .map(|u| u.rule.finds)
+            .collect();
+        if !finds.is_empty() {
+            let reach = Reach {
+                depth: finds.iter().map(|f| f.depth).max().unwrap_or(1),
+                at_root: finds.iter().any(|f| f.at_root != AtRoot::Ignored),
+                hidden: finds.iter().any(|f| f.hidden),
+                dir_plugins: root.has_layout(|l| l == Layout::SkillsAndDirPlugins),
+            };
+            self.skills_root(&root.path, root.real_path.as_deref(), reach);
         }
         for layout in root.uses.iter().map(|u| u.rule.layout) {
             match layout {
@@ -140,9 +170,20 @@ impl RootWalker<'_> {
         self.discovery.notes[self.index].push(note);
     }
 
-    /// `<root>/<name>/SKILL.md`, skipping hidden folders and folders that are roots of their
-    /// own (Claude Code's `synced`, Codex's `.system`).
-    fn skills_root(&mut self, root: &Path, root_real: Option<&Path>, dir_plugins: bool) {
+    /// Every `SKILL.md` within `reach` of `root`, skipping hidden folders at every level and
+    /// folders that are roots of their own (Claude Code's `synced`, Codex's `.system`).
+    fn skills_root(&mut self, root: &Path, root_real: Option<&Path>, reach: Reach) {
+        if reach.at_root && root.join(SKILL_FILE).is_file() {
+            let real = root_real.map(Path::to_path_buf);
+            self.discovery.root_skill[self.index] = true;
+            self.push(Found::direct(
+                root.to_path_buf(),
+                false,
+                real,
+                None,
+                Spot::default(),
+            ));
+        }
         let nested_roots: Vec<&std::ffi::OsStr> = self
             .roots
             .roots
@@ -150,14 +191,16 @@ impl RootWalker<'_> {
             .filter(|r| r.path.parent() == Some(root))
             .filter_map(|r| r.path.file_name())
             .collect();
+        let mut budget = MAX_DIRS_PER_ROOT;
         for entry in sorted_entries(root, self) {
             let file_name = entry.file_name();
             let name = file_name.to_string_lossy().into_owned();
-            if name.starts_with('.') || nested_roots.contains(&file_name.as_os_str()) {
+            let hidden = name.starts_with('.');
+            if (hidden && !reach.hidden) || nested_roots.contains(&file_name.as_os_str()) {
                 continue;
             }
             let path = entry.path();
-            if dir_plugins && plugin::has_claude_manifest(&path) {
+            if reach.dir_plugins && plugin::has_claude_manifest(&path) {
                 self.discovery.plugin_dirs.push(path.clone());
                 self.plugin(&path, PluginOrigin::new(None, Via::DirPlugin), &[]);
                 continue;
@@ -170,14 +213,85 @@ impl RootWalker<'_> {
             let real = is_dir
                 .then(|| root_real.map(|r| r.join(entry.file_name())))
                 .flatten();
-            match probe(&path, is_dir) {
-                Probe::Skill => self.push(Found::direct(path, is_link, real, None)),
-                Probe::Broken(broken) => {
-                    self.push(Found::direct(path, is_link, real, Some(broken)))
+            let before = self.discovery.found.len();
+            let spot = Spot {
+                depth: 1,
+                hidden,
+                ..Spot::default()
+            };
+            let is_skill = match probe(&path, is_dir) {
+                found @ (Probe::Skill | Probe::LowerCaseSkill) => {
+                    let spot = Spot {
+                        lowercase: matches!(found, Probe::LowerCaseSkill),
+                        ..spot
+                    };
+                    self.push(Found::direct(path.clone(), is_link, real, None, spot));
+                    true
                 }
-                Probe::FolderWithoutSkillFile => self.note(RootNote::NotASkill(name)),
-                Probe::File => {}
+                Probe::Broken(broken) => {
+                    self.push(Found::direct(path, is_link, real, Some(broken), spot));
+                    continue;
+                }
+                Probe::FolderWithoutSkillFile => false,
+                Probe::File => continue,
+            };
+            if reach.depth > 1 {
+                let below = Spot {
+                    depth: 2,
+                    hidden,
+                    inside_skill: is_skill,
+                    lowercase: false,
+                };
+                self.nested(&path, below, reach, &mut budget);
             }
+            if self.discovery.found.len() == before {
+                self.note(RootNote::NotASkill(name));
+            }
+        }
+    }
+
+    /// Skills `level` folders below a skills root and deeper, down to `depth`; every folder
+    /// looked into costs one of `budget`, so a huge tree cannot stall the scan.
+    fn nested(&mut self, dir: &Path, spot: Spot, reach: Reach, budget: &mut usize) {
+        if spot.depth > reach.depth {
+            return;
+        }
+        for entry in sorted_entries(dir, self) {
+            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            if hidden && !reach.hidden {
+                continue;
+            }
+            let path = entry.path();
+            if !path.is_dir() {
+                continue;
+            }
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            let here = Spot {
+                hidden: spot.hidden || hidden,
+                ..spot
+            };
+            let is_skill = match probe(&path, !is_link) {
+                found @ (Probe::Skill | Probe::LowerCaseSkill) => {
+                    let here = Spot {
+                        lowercase: matches!(found, Probe::LowerCaseSkill),
+                        ..here
+                    };
+                    self.push(Found::direct(path.clone(), is_link, None, None, here));
+                    true
+                }
+                Probe::Broken(_) | Probe::File => continue,
+                Probe::FolderWithoutSkillFile => false,
+            };
+            let below = Spot {
+                depth: spot.depth + 1,
+                inside_skill: here.inside_skill || is_skill,
+                ..here
+            };
+            self.nested(&path, below, reach, budget);
         }
     }
 
@@ -264,6 +378,10 @@ impl RootWalker<'_> {
                 is_link,
                 real: None,
                 broken,
+                spot: Spot {
+                    depth: 1,
+                    ..Spot::default()
+                },
             });
         }
     }
@@ -277,9 +395,16 @@ impl RootWalker<'_> {
 }
 
 impl Found {
-    /// An immediate folder of a skills root (the root index is filled in when pushed).
-    fn direct(path: PathBuf, is_link: bool, real: Option<PathBuf>, broken: Option<Broken>) -> Self {
+    /// A folder of a skills root `depth` folders down (the root index is filled in when pushed).
+    fn direct(
+        path: PathBuf,
+        is_link: bool,
+        real: Option<PathBuf>,
+        broken: Option<Broken>,
+        spot: Spot,
+    ) -> Self {
         Self {
+            spot,
             path,
             root: 0,
             via: Via::Direct,
@@ -325,6 +450,8 @@ fn marketplace_listing(
 
 enum Probe {
     Skill,
+    /// A folder holding `skill.md` but no `SKILL.md`.
+    LowerCaseSkill,
     FolderWithoutSkillFile,
     File,
     Broken(Broken),
@@ -342,7 +469,13 @@ fn probe(path: &Path, known_dir: bool) -> Probe {
         Ok(Some(meta)) if !meta.is_dir() => Probe::File,
         Ok(_) => match fs::symlink_metadata(path.join(SKILL_FILE)) {
             Ok(_) => Probe::Skill,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => Probe::FolderWithoutSkillFile,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                if fs::symlink_metadata(path.join(LOWER_SKILL_FILE)).is_ok() {
+                    Probe::LowerCaseSkill
+                } else {
+                    Probe::FolderWithoutSkillFile
+                }
+            }
             Err(error) => Probe::Broken(Broken::Unreadable(error.to_string())),
         },
         Err(error) if is_link_loop(&error) => Probe::Broken(Broken::LinkLoop),

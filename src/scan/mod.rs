@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::ownership::{FileProblem, Ledger, Owner, Subject};
 use crate::record::{Digest, Obstacle, Record, SkillFile, State};
-use crate::roots::{AgentId, Environment, Priority, Root, RootSet, Source};
+use crate::roots::{AgentId, Effect, Environment, NameFrom, Priority, Root, RootSet, Source};
 use crate::skill::{Declared, Lint};
 
 pub use discover::{Broken, RootNote, Via};
@@ -39,6 +39,14 @@ pub enum Problem {
     /// An installer's file about this skill could not be used.
     #[error("{0}")]
     Record(FileProblem),
+}
+
+/// An agent reads this skill's folder but leaves the skill out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeftOut {
+    pub agent: AgentId,
+    pub effect: Effect,
+    pub why: &'static str,
 }
 
 /// One agent runs another copy of this skill's name.
@@ -90,6 +98,10 @@ pub struct Skill {
     /// The newest modification time among its files.
     pub modified: Option<SystemTime>,
     pub shadowed_by: Vec<Shadowing>,
+    /// Agents that load one of several copies of this skill's name, not always the same one.
+    pub unsettled_for: Vec<AgentId>,
+    /// Agents that read its folder but drop it, or keep it from their model.
+    pub left_out: Vec<LeftOut>,
     pub problems: Vec<Problem>,
 }
 
@@ -116,9 +128,53 @@ impl Skill {
         self.plugin_version.as_ref()
     }
 
+    /// The name `agent` lists this skill by and matches it on.
+    pub fn name_for(&self, agent: AgentId) -> &str {
+        if self.plugin.is_some() {
+            return &self.name;
+        }
+        match agent.name_from() {
+            NameFrom::Directory => self.dir_name(),
+            NameFrom::Frontmatter => self
+                .declared
+                .name
+                .as_deref()
+                .unwrap_or_else(|| self.dir_name()),
+        }
+    }
+
     pub fn is_shadowed(&self) -> bool {
         !self.shadowed_by.is_empty()
     }
+}
+
+/// A skill an agent ships inside itself, in no folder on disk: listed because it costs that
+/// agent's context like any other, never changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Builtin {
+    pub agent: AgentId,
+    pub name: &'static str,
+    /// A skill on disk of the same name that the agent runs instead.
+    pub overridden_by: Option<PathBuf>,
+}
+
+/// Every agent's built-in skills, each with the skill on disk that takes its name, if any.
+fn builtins(skills: &[Skill]) -> Vec<Builtin> {
+    AgentId::all()
+        .flat_map(|agent| agent.agent().builtin.iter().map(move |name| (agent, *name)))
+        .map(|(agent, name)| Builtin {
+            agent,
+            name,
+            overridden_by: skills
+                .iter()
+                .find(|skill| {
+                    skill.agents.contains(&agent)
+                        && !skill.shadowed_by.iter().any(|s| s.agent == agent)
+                        && skill.name_for(agent) == name
+                })
+                .map(|skill| skill.dir.clone()),
+        })
+        .collect()
 }
 
 /// A root with what the scan found in it.
@@ -135,6 +191,8 @@ pub struct Inventory {
     pub roots: Vec<RootEntry>,
     /// Sorted by name, then folder.
     pub skills: Vec<Skill>,
+    /// The skills agents ship inside themselves.
+    pub builtins: Vec<Builtin>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<FileProblem>,
 }
@@ -179,7 +237,7 @@ pub fn scan(
     let mut skills: Vec<Skill> = groups
         .into_iter()
         .zip(inspections)
-        .map(|(group, inspection)| assemble(&roots, &discovery.found, group, inspection))
+        .map(|(group, inspection)| assemble(&roots, &discovery, group, inspection))
         .collect();
     for skill in &mut skills {
         let qualified = skill.plugin.is_some().then_some(skill.name.as_str());
@@ -211,6 +269,7 @@ pub fn scan(
         .collect();
     Inventory {
         roots,
+        builtins: builtins(&skills),
         skills,
         problems: ledger.problems().to_vec(),
     }
@@ -284,10 +343,11 @@ fn group(found: &[discover::Found]) -> Vec<Group> {
 
 fn assemble(
     roots: &RootSet,
-    found: &[discover::Found],
+    discovery: &discover::Discovery,
     group: Group,
     inspection: inspect::Inspection,
 ) -> Skill {
+    let found = &discovery.found;
     let members: Vec<&discover::Found> = group.members.iter().map(|&m| &found[m]).collect();
     // The path that is the folder itself reads best; a link to it is kept in `reached_by`.
     let preferred = members
@@ -302,23 +362,50 @@ fn assemble(
         }
     }
     let mut claims = Vec::new();
+    let mut left_out: Vec<LeftOut> = Vec::new();
     let mut skill_roots = Vec::new();
     for member in &members {
         if !skill_roots.contains(&member.root) {
             skill_roots.push(member.root);
         }
+        let root_skill = discovery.root_skill[member.root];
         for root_use in &roots.roots[member.root].uses {
-            if member.via.loaded_by(root_use.rule.layout) {
-                claims.push(Claim {
-                    agent: root_use.rule.agent,
-                    priority: root_use.priority,
-                });
+            let finds = root_use.rule.finds;
+            if !member.via.loaded_by(root_use.rule.layout) {
+                continue;
             }
+            if member.via == Via::Direct {
+                if !finds.reaches(member.spot, root_skill) {
+                    continue;
+                }
+                if let Some(why) = finds.needs.unmet_by(&inspection.declared) {
+                    note_left_out(&mut left_out, root_use.rule.agent, Effect::Dropped, why);
+                    continue;
+                }
+            }
+            claims.push(Claim {
+                agent: root_use.rule.agent,
+                priority: root_use.priority,
+            });
         }
     }
     let mut agents: Vec<AgentId> = claims.iter().map(|c| c.agent).collect();
     agents.sort();
     agents.dedup();
+    for agent in agents.clone() {
+        for hiding in agent.agent().hides {
+            if (hiding.applies)(&group.real_dir) {
+                note_left_out(&mut left_out, agent, hiding.effect, hiding.why);
+            }
+        }
+    }
+    let dropped = |agent: AgentId| {
+        left_out
+            .iter()
+            .any(|l| l.agent == agent && l.effect == Effect::Dropped)
+    };
+    claims.retain(|claim| !dropped(claim.agent));
+    agents.retain(|&agent| !dropped(agent));
     let plugin = members.iter().find_map(|f| f.plugin.clone());
     let plugin_version = members
         .iter()
@@ -353,7 +440,17 @@ fn assemble(
         files: inspection.files,
         modified: inspection.modified,
         shadowed_by: Vec::new(),
+        unsettled_for: Vec::new(),
+        left_out,
         problems: inspection.problems,
+    }
+}
+
+/// Note once that `agent` leaves the skill out; a skill it keeps through another root is not
+/// dropped.
+fn note_left_out(left_out: &mut Vec<LeftOut>, agent: AgentId, effect: Effect, why: &'static str) {
+    if !left_out.iter().any(|l| l.agent == agent && l.effect == effect) {
+        left_out.push(LeftOut { agent, effect, why });
     }
 }
 

@@ -1,10 +1,11 @@
 //! Which copy of a name each agent runs: among the skills an agent loads under one name, the
-//! one from its best-ranked root wins and the others are shadowed.
+//! one from its best-ranked root wins and the others are shadowed; for an agent whose winner
+//! changes from run to run, every copy is marked unsettled instead.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use crate::roots::{AgentId, NameFrom, OnSameName};
+use crate::roots::{AgentId, OnSameName};
 
 use super::{Shadowing, Skill};
 
@@ -18,13 +19,21 @@ pub fn shadow(skills: &mut [Skill]) {
         for (index, skill) in skills.iter().enumerate() {
             if skill.priority_for(agent).is_some() {
                 by_name
-                    .entry(name_for(skill, agent))
+                    .entry(skill.name_for(agent))
                     .or_default()
                     .push(index);
             }
         }
+        let groups = by_name.into_values().filter(|group| group.len() > 1);
+        if agent.on_same_name() == OnSameName::Unpredictable {
+            let unsettled: Vec<usize> = groups.flatten().collect();
+            for index in unsettled {
+                skills[index].unsettled_for.push(agent);
+            }
+            continue;
+        }
         let mut losses: Vec<(usize, usize)> = Vec::new();
-        for mut group in by_name.into_values().filter(|group| group.len() > 1) {
+        for mut group in groups {
             group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
             let winner = group[0];
             losses.extend(group[1..].iter().map(|&loser| (loser, winner)));
@@ -33,21 +42,6 @@ pub fn shadow(skills: &mut [Skill]) {
             let winner = skills[winner].dir.clone();
             skills[loser].shadowed_by.push(Shadowing { agent, winner });
         }
-    }
-}
-
-/// The name `agent` matches a skill by.
-fn name_for(skill: &Skill, agent: AgentId) -> &str {
-    if skill.plugin.is_some() {
-        return &skill.name;
-    }
-    match agent.name_from() {
-        NameFrom::Directory => skill.dir_name(),
-        NameFrom::Frontmatter => skill
-            .declared
-            .name
-            .as_deref()
-            .unwrap_or_else(|| skill.dir_name()),
     }
 }
 

@@ -18,6 +18,9 @@ pub use lint::{
 /// The file that makes a directory a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
 
+/// The lower-case spelling a few agents (Amp) accept in its place.
+pub const LOWER_SKILL_FILE: &str = "skill.md";
+
 /// The `metadata` keys that make up agent-skill-installer's ownership record. They are named
 /// here, below the record, because what a skill declares leaves them out: they say who
 /// installed the skill, not what it says about itself.
@@ -44,8 +47,13 @@ pub enum ManifestError {
 /// # Errors
 /// When the file cannot be opened or read, or is larger than the bound.
 pub fn read_manifest(skill_dir: &Path) -> Result<Vec<u8>, ManifestError> {
-    let file = open_regular(&skill_dir.join(SKILL_FILE), Links::Follow)
-        .map_err(ManifestError::Unreadable)?;
+    let file = match open_regular(&skill_dir.join(SKILL_FILE), Links::Follow) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            open_regular(&skill_dir.join(LOWER_SKILL_FILE), Links::Follow)
+        }
+        opened => opened,
+    }
+    .map_err(ManifestError::Unreadable)?;
     let size = file.metadata().map_err(ManifestError::Unreadable)?.len();
     if size > MAX_MANIFEST_BYTES {
         return Err(ManifestError::TooLarge { size });
@@ -90,6 +98,14 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// Whether the `SKILL.md` opens with a frontmatter block that parses.
+    pub fn has_frontmatter(&self) -> bool {
+        !self
+            .lints
+            .iter()
+            .any(|lint| matches!(lint, Lint::Frontmatter(_)))
+    }
+
     /// The text a frontmatter `metadata` key holds.
     pub fn metadata(&self, key: &str) -> Option<&str> {
         self.metadata

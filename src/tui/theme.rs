@@ -144,7 +144,7 @@ impl Theme {
             Source::Organization => self.organization,
             Source::User => self.user,
             Source::Project => self.project,
-            Source::Unknown => self.unknown,
+            Source::Builtin | Source::Unknown => self.unknown,
         }
     }
 }
@@ -167,6 +167,7 @@ pub fn source_badge(source: Source) -> &'static str {
         Source::Organization => "org    ",
         Source::User => "user   ",
         Source::Project => "project",
+        Source::Builtin => "builtin",
         Source::Unknown => "unknown",
     }
 }

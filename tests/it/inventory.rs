@@ -501,10 +501,24 @@ fn links_and_second_roots_are_reported() {
         .iter()
         .map(|s| s["agent"].as_str().unwrap())
         .collect();
-    assert!(
-        agents.contains(&"opencode") || agents.contains(&"claude-code"),
-        "{shadowing}"
-    );
+    // The home copy comes first; Amp reads a project's `.claude/skills` before the home's
+    // (its own listing), while Claude Code runs the personal copy over the project's.
+    assert_eq!(agents, ["amp"], "{shadowing}");
+    let project_copy = listing["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "release" && s["source"] == "project")
+        .unwrap();
+    let losers: Vec<&str> = project_copy["shadowing"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(losers, ["claude-code"], "{project_copy}");
+    // OpenCode keeps whichever copy it finishes reading last: neither is shadowed for it.
+    assert_eq!(project_copy["unsettled_for"], serde_json::json!(["opencode"]));
 }
 
 #[test]

@@ -199,6 +199,7 @@ const CASES: &[Case] = &[
                 CycleSource,
                 CycleSource,
                 CycleSource,
+                CycleSource,
             ])
         },
         check: |app, _| {
@@ -219,7 +220,7 @@ const CASES: &[Case] = &[
             ])
         },
         check: |app, effects| {
-            assert_eq!(app.filter.source, Some(Source::Unknown));
+            assert_eq!(app.filter.source, Some(Source::Builtin));
             assert!(app.visible.is_empty());
             assert!(app.selected_skill().is_none());
             assert_eq!(app.preview, Preview::Empty);

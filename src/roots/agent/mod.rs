@@ -3,6 +3,7 @@
 //! themselves, and the lookups by identifier, live in the roots table (`table/`).
 
 use std::fmt;
+use std::path::Path;
 
 use serde::{Serialize, Serializer};
 
@@ -31,6 +32,9 @@ pub enum OnSameName {
     OneWins,
     /// Both stay loaded.
     KeepsAll,
+    /// One copy wins, but not always the same one (OpenCode reads its roots at once and
+    /// keeps the copy it finishes last).
+    Unpredictable,
 }
 
 /// What a fact about an agent rests on, strongest first.
@@ -80,7 +84,31 @@ pub struct Agent {
     /// The agent counts as installed when any of these folders exists (how the skills CLI
     /// tells, checked against its `detectInstalled`).
     pub detect: &'static [Place],
+    /// The skills it ships inside itself, in no folder skilldeck reads; they cost context all
+    /// the same. Skills it ships as files are found through its `Bundled` rows.
+    pub builtin: &'static [&'static str],
+    /// What keeps a skill it finds from its model, or from it altogether.
+    pub hides: &'static [Hiding],
     pub evidence: Evidence,
+}
+
+/// A rule by which an agent leaves out a skill whose folder it reads.
+#[derive(Debug)]
+pub struct Hiding {
+    /// Why, for people: the file and setting that does it.
+    pub why: &'static str,
+    pub effect: Effect,
+    /// Whether the skill in this folder is left out.
+    pub applies: fn(&Path) -> bool,
+}
+
+/// How far a [`Hiding`] leaves a skill out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Listed and runnable by name, but not shown to the model.
+    FromModel,
+    /// Not loaded at all.
+    Dropped,
 }
 
 impl Agent {

@@ -1,9 +1,31 @@
-//! Amp: project `.agents/skills` and `.claude/skills`, user `~/.config/agents/skills`,
-//! `~/.config/amp/skills` and `~/.claude/skills`; the nearer root wins.
+//! Amp 0.0.1790142911, as its own listing shows it (`amp skill list --json`). The first copy
+//! of a name it loads wins: the user folders under `~/.config` and `~/.agents` before the
+//! project's, and those before Claude Code's folders. `XDG_CONFIG_HOME` does not move them.
 
 use super::*;
 
 const ME: AgentId = AgentId::AMP;
+
+const SEEN: Evidence = Evidence::Listing {
+    version: "0.0.1790142911-g7618fb",
+    test: "agree::amp",
+};
+
+/// Five folders below every root, hidden folders and skills inside skills too, the root's own
+/// `SKILL.md` as well; a skill without frontmatter, a description or a valid name is dropped.
+const FINDS: Finds = Finds {
+    depth: 5,
+    at_root: AtRoot::Also,
+    inside_skills: true,
+    hidden: true,
+    any_case: true,
+    needs: Needs {
+        frontmatter: true,
+        name: false,
+        description: true,
+        name_at_most: Some(64),
+    },
+};
 
 pub(super) static AGENT: Agent = Agent {
     id: "amp",
@@ -11,55 +33,108 @@ pub(super) static AGENT: Agent = Agent {
     name_from: NameFrom::Frontmatter,
     on_same_name: OnSameName::OneWins,
     detect: &[Place::Under(&XDG_CONFIG, "amp")],
-    evidence: Evidence::Docs("skill-format-and-roots.md §2.7"),
+    builtin: &[
+        "browser-use",
+        "building-plugins",
+        "building-schedules",
+        "building-skills",
+        "creating-charts",
+        "creating-webhooks",
+        "explaining-code",
+        "gmail",
+        "google-workspace",
+        "orb-setup",
+        "setup-tmux",
+        "using-agent-browser",
+        "writing-prompts",
+    ],
+    hides: &[],
+    evidence: SEEN,
 };
 
-const DOCS: Evidence = Evidence::Docs("skill-format-and-roots.md §2.7");
-
 pub(super) static RULES: &[Rule] = &[
-    installs(row(
-        ME,
-        Project,
-        Place::Project(".agents/skills", UpToRepository),
-        Skills,
-        0,
-        "Amp project skills",
-        DOCS,
-    )),
-    row(
-        ME,
-        Project,
-        Place::Project(".claude/skills", UpToRepository),
-        Skills,
-        1,
-        "Amp project skills",
-        DOCS,
+    finds(
+        installs(row(
+            ME,
+            User,
+            Place::Home(".config/agents/skills"),
+            Skills,
+            0,
+            "Amp user skills",
+            SEEN,
+        )),
+        FINDS,
     ),
-    installs(row(
-        ME,
-        User,
-        Place::Under(&XDG_CONFIG, "agents/skills"),
-        Skills,
-        2,
-        "Amp user skills",
-        DOCS,
-    )),
-    row(
-        ME,
-        User,
-        Place::Under(&XDG_CONFIG, "amp/skills"),
-        Skills,
-        3,
-        "Amp user skills",
-        DOCS,
+    finds(
+        row(
+            ME,
+            User,
+            Place::Home(".agents/skills"),
+            Skills,
+            1,
+            "Amp user skills (legacy location)",
+            SEEN,
+        ),
+        FINDS,
     ),
-    row(
-        ME,
-        User,
-        Place::Home(".claude/skills"),
-        Skills,
-        4,
-        "Amp user skills",
-        DOCS,
+    finds(
+        row(
+            ME,
+            User,
+            Place::Home(".config/amp/skills"),
+            Skills,
+            2,
+            "Amp user skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        installs(row(
+            ME,
+            Project,
+            Place::Project(".agents/skills", EveryParent),
+            Skills,
+            3,
+            "Amp project skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            Project,
+            Place::Project(".claude/skills", EveryParent),
+            Skills,
+            4,
+            "Amp project skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            User,
+            Place::Home(".claude/skills"),
+            Skills,
+            5,
+            "Amp Claude Code skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            User,
+            Place::Home(".claude/plugins/cache"),
+            Skills,
+            6,
+            "Amp Claude Code plugin cache, read as plain skills",
+            SEEN,
+        ),
+        FINDS,
     ),
 ];

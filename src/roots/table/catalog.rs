@@ -26,6 +26,8 @@ const fn listed(
             name_from: NameFrom::Frontmatter,
             on_same_name: OnSameName::OneWins,
             detect,
+            builtin: &[],
+            hides: &[],
             evidence: Evidence::SkillsCli,
         },
         project,

@@ -1,8 +1,22 @@
-//! Claude Code: enterprise over personal over project; plugin skills are namespaced.
+//! Claude Code 2.1.332, as its own listing shows it (the `system/init` line of
+//! `claude -p --output-format stream-json` and the skill listing in the request it sends; checked
+//! against a loopback stand-in for the model). Enterprise over personal over project, the
+//! nearer project folder first; plugin skills are namespaced; a skill is named by its folder.
 
 use super::*;
 
 const ME: AgentId = AgentId::CLAUDE_CODE;
+
+const SEEN: Evidence = Evidence::Listing {
+    version: "2.1.332",
+    test: "agree::claude_code",
+};
+
+/// One folder down, hidden folders included, whatever the `SKILL.md` holds.
+const FINDS: Finds = Finds {
+    hidden: true,
+    ..Finds::DIRECT
+};
 
 pub(super) static AGENT: Agent = Agent {
     id: "claude-code",
@@ -10,44 +24,72 @@ pub(super) static AGENT: Agent = Agent {
     name_from: NameFrom::Directory,
     on_same_name: OnSameName::OneWins,
     detect: &[CLAUDE_HOME],
-    evidence: Evidence::Docs("skill-format-and-roots.md §2"),
+    builtin: &[
+        "deep-research",
+        "dataviz",
+        "update-config",
+        "verify",
+        "debug",
+        "code-review",
+        "simplify",
+        "batch",
+        "fewer-permission-prompts",
+        "doctor",
+        "loop",
+        "claude-api",
+        "workflow-authoring",
+        "run",
+        "run-skill-generator",
+        "plugin-authoring",
+    ],
+    hides: &[],
+    evidence: SEEN,
 };
 
 pub(super) static RULES: &[Rule] = &[
-    unless(
-        row(
-            ME,
-            Organization,
-            Place::System(SystemPath {
-                linux: "etc/claude-code/.claude/skills",
-                macos: "Library/Application Support/ClaudeCode/.claude/skills",
-                windows: "Program Files/ClaudeCode/.claude/skills",
-            }),
-            Skills,
-            0,
-            "Claude Code managed skills",
-            Evidence::Docs("skill-format-and-roots.md §2.1 Organization"),
+    finds(
+        unless(
+            row(
+                ME,
+                Organization,
+                Place::System(SystemPath {
+                    linux: "etc/claude-code/.claude/skills",
+                    macos: "Library/Application Support/ClaudeCode/.claude/skills",
+                    windows: "Program Files/ClaudeCode/.claude/skills",
+                }),
+                Skills,
+                0,
+                "Claude Code managed skills",
+                SEEN,
+            ),
+            &["CLAUDE_CODE_DISABLE_POLICY_SKILLS"],
         ),
-        &["CLAUDE_CODE_DISABLE_POLICY_SKILLS"],
+        FINDS,
     ),
-    installs(row(
-        ME,
-        User,
-        Place::Under(&CLAUDE_HOME, "skills"),
-        SkillsAndDirPlugins,
-        1,
-        "Claude Code personal skills",
-        Evidence::Docs("skill-format-and-roots.md §2.1 User"),
-    )),
-    installs(row(
-        ME,
-        Project,
-        Place::Project(".claude/skills", UpToRepository),
-        SkillsAndDirPlugins,
-        2,
-        "Claude Code project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.1 Project"),
-    )),
+    finds(
+        installs(row(
+            ME,
+            User,
+            Place::Under(&CLAUDE_HOME, "skills"),
+            SkillsAndDirPlugins,
+            1,
+            "Claude Code personal skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
+    finds(
+        installs(row(
+            ME,
+            Project,
+            Place::Project(".claude/skills", UpToRepositoryElse(Beyond::BelowHome)),
+            SkillsAndDirPlugins,
+            2,
+            "Claude Code project skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
     row(
         ME,
         User,
@@ -55,7 +97,9 @@ pub(super) static RULES: &[Rule] = &[
         Skills,
         3,
         "Claude Code skills synced from claude.ai",
-        Evidence::Docs("skill-format-and-roots.md §2.1 User (synced; local sources win)"),
+        // Synced skills sit at `synced/<org>_<account>/<name>` and load only when signed in
+        // to claude.ai, which no offline run can show.
+        Evidence::Docs("the 2.1.332 binary; skill-format-and-roots.md §2.1 User (synced)"),
     ),
     row(
         ME,

@@ -1,55 +1,107 @@
-//! Gemini CLI: workspace over user over extensions; `.agents` beats `.gemini` in a tier.
+//! Gemini CLI 0.61.0, as its own listing shows it (`gemini skills list --all`). The later
+//! source wins: extensions, then `~/.gemini/skills`, `~/.agents/skills`, then the workspace's
+//! `.gemini/skills` and `.agents/skills`, which it reads only in a trusted folder and only
+//! where it starts.
 
 use super::*;
 
 const ME: AgentId = AgentId::GEMINI_CLI;
+
+const SEEN: Evidence = Evidence::Listing {
+    version: "0.61.0",
+    test: "agree::gemini_cli",
+};
+
+/// One folder down and the root's own `SKILL.md`; a skill without frontmatter, a `name` or a
+/// `description` is dropped without a word.
+const FINDS: Finds = Finds {
+    depth: 1,
+    at_root: AtRoot::Also,
+    inside_skills: false,
+    hidden: false,
+    any_case: false,
+    needs: Needs {
+        frontmatter: true,
+        name: true,
+        description: true,
+        name_at_most: None,
+    },
+};
+
+/// `GEMINI_CLI_HOME` stands for the home directory in everything Gemini CLI reads, its
+/// `.agents/skills` included.
+const GEMINI_HOME_AGENTS: Place = Place::Env {
+    var: "GEMINI_CLI_HOME",
+    then: ".agents/skills",
+    or: &Place::Home(".agents/skills"),
+};
 
 pub(super) static AGENT: Agent = Agent {
     id: "gemini-cli",
     name: "Gemini CLI",
     name_from: NameFrom::Frontmatter,
     on_same_name: OnSameName::OneWins,
-    detect: &[Place::Home(".gemini")],
-    evidence: Evidence::Docs("skill-format-and-roots.md §2"),
+    detect: &[GEMINI_DIR],
+    builtin: &["skill-creator", "antigravity-support"],
+    hides: &[],
+    evidence: SEEN,
 };
 
 pub(super) static RULES: &[Rule] = &[
-    row(
-        ME,
-        Project,
-        Place::Project(".agents/skills", Start),
-        Skills,
-        0,
-        "Gemini CLI workspace skills",
-        Evidence::Docs("skill-format-and-roots.md §2.4"),
+    finds(
+        trusted(
+            row(
+                ME,
+                Project,
+                Place::Project(".agents/skills", Start),
+                Skills,
+                0,
+                "Gemini CLI workspace skills",
+                SEEN,
+            ),
+            trust::GEMINI,
+        ),
+        FINDS,
     ),
-    installs(row(
-        ME,
-        Project,
-        Place::Project(".gemini/skills", Start),
-        Skills,
-        1,
-        "Gemini CLI workspace skills",
-        Evidence::Docs("skill-format-and-roots.md §2.4"),
-    )),
-    row(
-        ME,
-        User,
-        Place::Home(".agents/skills"),
-        Skills,
-        2,
-        "Gemini CLI user skills",
-        Evidence::Docs("skill-format-and-roots.md §2.4"),
+    finds(
+        trusted(
+            installs(row(
+                ME,
+                Project,
+                Place::Project(".gemini/skills", Start),
+                Skills,
+                1,
+                "Gemini CLI workspace skills",
+                SEEN,
+            )),
+            trust::GEMINI,
+        ),
+        FINDS,
     ),
-    installs(row(
-        ME,
-        User,
-        Place::Under(&GEMINI_DIR, "skills"),
-        Skills,
-        3,
-        "Gemini CLI user skills",
-        Evidence::Docs("skill-format-and-roots.md §2.4"),
-    )),
+    finds(
+        row(
+            ME,
+            User,
+            GEMINI_HOME_AGENTS,
+            Skills,
+            2,
+            "Gemini CLI user skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        installs(row(
+            ME,
+            User,
+            Place::Under(&GEMINI_DIR, "skills"),
+            Skills,
+            3,
+            "Gemini CLI user skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
     row(
         ME,
         Plugin,
@@ -60,6 +112,6 @@ pub(super) static RULES: &[Rule] = &[
         },
         4,
         "Gemini CLI extensions",
-        Evidence::Docs("skill-format-and-roots.md §2.4 (extension layout unconfirmed)"),
+        SEEN,
     ),
 ];

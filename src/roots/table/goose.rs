@@ -10,6 +10,8 @@ pub(super) static AGENT: Agent = Agent {
     name_from: NameFrom::Frontmatter,
     on_same_name: OnSameName::OneWins,
     detect: &[Place::Under(&XDG_CONFIG, "goose")],
+    builtin: &[],
+    hides: &[],
     evidence: Evidence::Docs("skill-format-and-roots.md §2"),
 };
 

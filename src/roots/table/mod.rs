@@ -10,10 +10,9 @@
 //! after another and let the later one win (OpenCode, Goose), the rank is the reverse of their
 //! load order.
 //!
-//! Left out on purpose: Amp (its roots are known only from third-party reverse engineering),
-//! Cursor's plugin folders and Copilot's `COPILOT_SKILLS_DIRS` (layout and separator
-//! unconfirmed), nested project roots below the start directory (agents load them lazily),
-//! and roots that only a configuration file names (`skills.paths`, `--add-dir`).
+//! Left out on purpose: Cursor's plugin folders, Copilot's `COPILOT_SKILLS_DIRS` and
+//! `skillDirectories`, nested project roots below the start directory (agents load them
+//! lazily), and roots that only a configuration file names (`skills.paths`, `--add-dir`).
 
 mod amp;
 mod catalog;
@@ -28,9 +27,12 @@ mod windsurf;
 
 use std::sync::LazyLock;
 
-pub(super) use super::agent::{Agent, AgentId, Evidence, NameFrom, OnSameName};
+pub(super) use super::agent::{Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName};
 pub(super) use super::place::{Place, SystemPath};
-pub(super) use super::project::Walk;
+pub(super) use super::project::{Beyond, Walk};
+pub(super) use super::trust::{self, Trust};
+
+use crate::skill::Declared;
 
 /// Which kind of root a skill lives in; `Bundled` is what an agent writes for itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -65,6 +67,117 @@ impl Layout {
     }
 }
 
+/// How deep an agent looks for skills inside a skills root, and which of those it keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Finds {
+    /// How many folders below the root a `SKILL.md` may sit: 1 is `<root>/<name>/SKILL.md`.
+    pub depth: u8,
+    /// What a `SKILL.md` directly in the root means.
+    pub at_root: AtRoot,
+    /// Whether skills inside another skill's folder are found too.
+    pub inside_skills: bool,
+    /// Whether folders whose names start with a dot are looked into.
+    pub hidden: bool,
+    /// Whether a lower-case `skill.md` counts as well as `SKILL.md`.
+    pub any_case: bool,
+    /// What a skill's `SKILL.md` must hold for the agent to keep it.
+    pub needs: Needs,
+}
+
+/// What an agent makes of a `SKILL.md` lying directly in a skills root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtRoot {
+    /// Nothing: only folders below the root hold skills.
+    Ignored,
+    /// One more skill, named after the root's folder; the others stay.
+    Also,
+    /// The root becomes that one skill and nothing else in it is found (Copilot).
+    Instead,
+}
+
+/// What an agent requires of a skill's frontmatter before it lists the skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Needs {
+    pub frontmatter: bool,
+    /// A frontmatter `name`: without one the skill is dropped, not named after its folder.
+    pub name: bool,
+    pub description: bool,
+    /// The longest `name` it accepts, in characters.
+    pub name_at_most: Option<usize>,
+}
+
+impl Needs {
+    pub const NOTHING: Needs = Needs {
+        frontmatter: false,
+        name: false,
+        description: false,
+        name_at_most: None,
+    };
+
+    /// Why a skill that declares `declared` is not kept, or `None` when it is.
+    pub fn unmet_by(self, declared: &Declared) -> Option<&'static str> {
+        let too_long = self.name_at_most.is_some_and(|most| {
+            declared
+                .name
+                .as_deref()
+                .is_some_and(|name| name.chars().count() > most)
+        });
+        if self.frontmatter && !declared.has_frontmatter() {
+            Some("its SKILL.md has no frontmatter it can read")
+        } else if self.name && declared.name.is_none() {
+            Some("its frontmatter has no name")
+        } else if self.description && declared.description.is_none() {
+            Some("its frontmatter has no description")
+        } else if too_long {
+            Some("its name is longer than it accepts")
+        } else {
+            None
+        }
+    }
+}
+
+impl Finds {
+    /// `<root>/<name>/SKILL.md` and nothing else, whatever it holds.
+    pub const DIRECT: Finds = Finds {
+        depth: 1,
+        at_root: AtRoot::Ignored,
+        inside_skills: false,
+        hidden: false,
+        any_case: false,
+        needs: Needs::NOTHING,
+    };
+
+    /// Whether a skill found at `spot` below the root is one this agent finds, in a root that
+    /// does (`root_skill`) or does not hold a `SKILL.md` of its own.
+    pub fn reaches(self, spot: Spot, root_skill: bool) -> bool {
+        if spot.lowercase && !self.any_case {
+            return false;
+        }
+        if spot.depth == 0 {
+            return self.at_root != AtRoot::Ignored;
+        }
+        if root_skill && self.at_root == AtRoot::Instead {
+            return false;
+        }
+        spot.depth <= self.depth
+            && (self.hidden || !spot.hidden)
+            && (self.inside_skills || !spot.inside_skill)
+    }
+}
+
+/// Where below its skills root a skill was found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spot {
+    /// Folders between the root and the `SKILL.md`: 0 in the root itself.
+    pub depth: u8,
+    /// A folder on the way has a name starting with a dot.
+    pub hidden: bool,
+    /// A folder on the way below the root is itself a skill.
+    pub inside_skill: bool,
+    /// Its file is spelt `skill.md`.
+    pub lowercase: bool,
+}
+
 /// One row: an agent reads skills laid out `layout` at `place`, with `scope`.
 #[derive(Clone, Copy, Debug)]
 pub struct Rule {
@@ -79,6 +192,10 @@ pub struct Rule {
     pub installs: bool,
     pub label: &'static str,
     pub evidence: Evidence,
+    /// How skills are found inside a skills root (plugin roots ignore it).
+    pub finds: Finds,
+    /// Read only when the agent trusts the folder it starts in.
+    pub trust: Option<Trust>,
 }
 
 const CLAUDE_HOME: Place = Place::Env {
@@ -137,7 +254,19 @@ const fn row(
         installs: false,
         label,
         evidence,
+        finds: Finds::DIRECT,
+        trust: None,
     }
+}
+
+const fn trusted(mut rule: Rule, trust: Trust) -> Rule {
+    rule.trust = Some(trust);
+    rule
+}
+
+const fn finds(mut rule: Rule, finds: Finds) -> Rule {
+    rule.finds = finds;
+    rule
 }
 
 const fn unless(mut rule: Rule, switches: &'static [&'static str]) -> Rule {
@@ -166,7 +295,7 @@ pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
 
 use Layout::{Marketplaces, Plugins, Skills, SkillsAndDirPlugins};
 use Scope::{Bundled, Organization, Plugin, Project, User};
-use Walk::{Start, UpToRepository};
+use Walk::{EveryParent, Start, UpToRepository, UpToRepositoryElse};
 
 /// The agents modelled in full, at the indexes [`AgentId::NAMED`] gives them.
 static MODELLED: [(&Agent, &[Rule]); 9] = [
@@ -250,6 +379,7 @@ pub(super) fn variables() -> Vec<&'static str> {
     for rule in rules() {
         rule.place.variables(&mut names);
         names.extend(rule.unless);
+        names.extend(rule.trust.iter().flat_map(|trust| trust.variables));
     }
     for agent in agents() {
         for place in agent.detect {
@@ -263,8 +393,6 @@ pub(super) fn variables() -> Vec<&'static str> {
 pub fn rules() -> &'static [Rule] {
     &RULES
 }
-
-/// The table.
 
 #[cfg(test)]
 mod tests {

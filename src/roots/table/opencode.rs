@@ -1,137 +1,220 @@
-//! OpenCode loads in order and the later wins: the ranks run backwards from its load order.
+//! OpenCode 1.18.33, as its own listing shows it (`opencode debug skill`). It reads every root
+//! at once and keeps whichever copy of a name it finishes last, so which of two same-name
+//! copies wins changes from run to run; the ranks only document its load order.
 
 use super::*;
 
 const ME: AgentId = AgentId::OPENCODE;
 
+const SEEN: Evidence = Evidence::Listing {
+    version: "1.18.33",
+    test: "agree::opencode",
+};
+
+/// Every `SKILL.md` below a root, the root's own and those inside other skills too; the name
+/// comes only from the frontmatter, and a skill without one is not loaded.
+const FINDS: Finds = Finds {
+    depth: 30,
+    at_root: AtRoot::Also,
+    inside_skills: true,
+    hidden: false,
+    any_case: false,
+    needs: Needs {
+        frontmatter: true,
+        name: true,
+        description: false,
+        name_at_most: None,
+    },
+};
+
+/// The folders it shares with other agents are searched into dot folders as well.
+const COMPATIBLE: Finds = Finds {
+    hidden: true,
+    ..FINDS
+};
+
+/// Up to the repository, or without one every parent up to `/`.
+const WALK: Walk = UpToRepositoryElse(Beyond::ToRoot);
+
+const EXTERNAL: &[&str] = &["OPENCODE_DISABLE_EXTERNAL_SKILLS"];
+const CLAUDE: &[&str] = &[
+    "OPENCODE_DISABLE_EXTERNAL_SKILLS",
+    "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS",
+    "OPENCODE_DISABLE_CLAUDE_CODE",
+];
+
 pub(super) static AGENT: Agent = Agent {
     id: "opencode",
     name: "OpenCode",
     name_from: NameFrom::Frontmatter,
-    on_same_name: OnSameName::OneWins,
+    on_same_name: OnSameName::Unpredictable,
     detect: &[Place::Under(&XDG_CONFIG, "opencode")],
-    evidence: Evidence::Docs("skill-format-and-roots.md §2"),
+    builtin: &["customize-opencode"],
+    hides: &[],
+    evidence: SEEN,
 };
 
 pub(super) static RULES: &[Rule] = &[
-    row(
-        ME,
-        User,
-        Place::Under(&OPENCODE_CONFIG_DIR, "skills"),
-        Skills,
-        0,
-        "OpenCode config dir skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    ),
-    row(
-        ME,
-        User,
-        Place::Under(&OPENCODE_CONFIG_DIR, "skill"),
-        Skills,
-        0,
-        "OpenCode config dir skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    ),
-    row(
-        ME,
-        User,
-        Place::Home(".opencode/skills"),
-        Skills,
-        1,
-        "OpenCode home skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    ),
-    row(
-        ME,
-        User,
-        Place::Home(".opencode/skill"),
-        Skills,
-        1,
-        "OpenCode home skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    ),
-    installs(row(
-        ME,
-        Project,
-        Place::Project(".opencode/skills", UpToRepository),
-        Skills,
-        2,
-        "OpenCode project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    )),
-    row(
-        ME,
-        Project,
-        Place::Project(".opencode/skill", UpToRepository),
-        Skills,
-        2,
-        "OpenCode project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    ),
-    installs(row(
-        ME,
-        User,
-        Place::Under(&XDG_CONFIG, "opencode/skills"),
-        Skills,
-        3,
-        "OpenCode global skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    )),
-    row(
-        ME,
-        User,
-        Place::Under(&XDG_CONFIG, "opencode/skill"),
-        Skills,
-        3,
-        "OpenCode global skills",
-        Evidence::Docs("skill-format-and-roots.md §2.3 (3)"),
-    ),
-    unless(
-        row(
-            ME,
-            Project,
-            Place::Project(".agents/skills", UpToRepository),
-            Skills,
-            4,
-            "OpenCode project compatibility skills",
-            Evidence::Docs("skill-format-and-roots.md §2.3 (2)"),
-        ),
-        &["OPENCODE_DISABLE_EXTERNAL_SKILLS"],
-    ),
-    unless(
-        row(
-            ME,
-            Project,
-            Place::Project(".claude/skills", UpToRepository),
-            Skills,
-            5,
-            "OpenCode project compatibility skills",
-            Evidence::Docs("skill-format-and-roots.md §2.3 (2)"),
-        ),
-        &["OPENCODE_DISABLE_EXTERNAL_SKILLS"],
-    ),
-    unless(
+    finds(
         row(
             ME,
             User,
-            Place::Home(".agents/skills"),
+            Place::Under(&OPENCODE_CONFIG_DIR, "skills"),
             Skills,
-            6,
-            "OpenCode global compatibility skills",
-            Evidence::Docs("skill-format-and-roots.md §2.3 (1)"),
+            0,
+            "OpenCode config dir skills",
+            SEEN,
         ),
-        &["OPENCODE_DISABLE_EXTERNAL_SKILLS"],
+        FINDS,
     ),
-    unless(
+    finds(
         row(
             ME,
             User,
-            Place::Home(".claude/skills"),
+            Place::Under(&OPENCODE_CONFIG_DIR, "skill"),
             Skills,
-            7,
-            "OpenCode global compatibility skills",
-            Evidence::Docs("skill-format-and-roots.md §2.3 (1)"),
+            0,
+            "OpenCode config dir skills",
+            SEEN,
         ),
-        &["OPENCODE_DISABLE_EXTERNAL_SKILLS"],
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            User,
+            Place::Home(".opencode/skills"),
+            Skills,
+            1,
+            "OpenCode home skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            User,
+            Place::Home(".opencode/skill"),
+            Skills,
+            1,
+            "OpenCode home skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        unless(
+            installs(row(
+                ME,
+                Project,
+                Place::Project(".opencode/skills", WALK),
+                Skills,
+                2,
+                "OpenCode project skills",
+                SEEN,
+            )),
+            &["OPENCODE_DISABLE_PROJECT_CONFIG"],
+        ),
+        FINDS,
+    ),
+    finds(
+        unless(
+            row(
+                ME,
+                Project,
+                Place::Project(".opencode/skill", WALK),
+                Skills,
+                2,
+                "OpenCode project skills",
+                SEEN,
+            ),
+            &["OPENCODE_DISABLE_PROJECT_CONFIG"],
+        ),
+        FINDS,
+    ),
+    finds(
+        installs(row(
+            ME,
+            User,
+            Place::Under(&XDG_CONFIG, "opencode/skills"),
+            Skills,
+            3,
+            "OpenCode global skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            User,
+            Place::Under(&XDG_CONFIG, "opencode/skill"),
+            Skills,
+            3,
+            "OpenCode global skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        unless(
+            row(
+                ME,
+                Project,
+                Place::Project(".agents/skills", WALK),
+                Skills,
+                4,
+                "OpenCode project compatibility skills",
+                SEEN,
+            ),
+            EXTERNAL,
+        ),
+        COMPATIBLE,
+    ),
+    finds(
+        unless(
+            row(
+                ME,
+                Project,
+                Place::Project(".claude/skills", WALK),
+                Skills,
+                5,
+                "OpenCode project compatibility skills",
+                SEEN,
+            ),
+            CLAUDE,
+        ),
+        COMPATIBLE,
+    ),
+    finds(
+        unless(
+            row(
+                ME,
+                User,
+                Place::Home(".agents/skills"),
+                Skills,
+                6,
+                "OpenCode global compatibility skills",
+                SEEN,
+            ),
+            EXTERNAL,
+        ),
+        COMPATIBLE,
+    ),
+    finds(
+        unless(
+            row(
+                ME,
+                User,
+                Place::Home(".claude/skills"),
+                Skills,
+                7,
+                "OpenCode global compatibility skills",
+                SEEN,
+            ),
+            CLAUDE,
+        ),
+        COMPATIBLE,
     ),
 ];

@@ -1,0 +1,135 @@
+//! Codex 0.171.0, as its own listings show it (`codex debug prompt-input`, `codex app-server`
+//! `skills/list`; /work/probe/codex in the session that checked it, codex-rs/core-skills/src/
+//! loader.rs for the bounds). It keeps every copy of a name; the ranks only document its sort
+//! order (repo, user, system, admin).
+
+use super::*;
+
+mod policy;
+
+const ME: AgentId = AgentId::CODEX;
+
+const SEEN: Evidence = Evidence::Listing {
+    version: "0.171.0",
+    test: "agree::codex",
+};
+
+/// Breadth-first to six folders below every root (`MAX_SCAN_DEPTH = 6`), into skill folders
+/// too, hidden folders skipped; a `SKILL.md` in the root counts; a skill without frontmatter,
+/// without a description or with a name over 64 characters is dropped.
+const FINDS: Finds = Finds {
+    depth: 6,
+    at_root: AtRoot::Also,
+    inside_skills: true,
+    hidden: false,
+    any_case: false,
+    needs: Needs {
+        frontmatter: true,
+        name: false,
+        description: true,
+        name_at_most: Some(64),
+    },
+};
+
+pub(super) static AGENT: Agent = Agent {
+    id: "codex",
+    name: "Codex",
+    name_from: NameFrom::Frontmatter,
+    on_same_name: OnSameName::KeepsAll,
+    detect: &[CODEX_HOME],
+    builtin: &[],
+    hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
+    evidence: SEEN,
+};
+
+pub(super) static RULES: &[Rule] = &[
+    finds(
+        installs(row(
+            ME,
+            Project,
+            Place::Project(".agents/skills", UpToRepository),
+            Skills,
+            0,
+            "Codex project skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            Project,
+            Place::Project(".codex/skills", UpToRepository),
+            Skills,
+            0,
+            "Codex project config skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            User,
+            Place::Under(&CODEX_HOME, "skills"),
+            Skills,
+            1,
+            "Codex user skills (deprecated location)",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    // No variable moves it: Codex asks for the home directory itself.
+    finds(
+        installs(row(
+            ME,
+            User,
+            Place::Home(".agents/skills"),
+            Skills,
+            1,
+            "Codex user skills",
+            SEEN,
+        )),
+        FINDS,
+    ),
+    row(
+        ME,
+        Plugin,
+        Place::Under(&CODEX_HOME, "plugins/cache"),
+        Plugins {
+            depth: 3,
+            name_at: 1,
+        },
+        1,
+        "Codex plugin cache",
+        SEEN,
+    ),
+    finds(
+        row(
+            ME,
+            Bundled,
+            Place::Under(&CODEX_HOME, "skills/.system"),
+            Skills,
+            2,
+            "Codex system skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+    finds(
+        row(
+            ME,
+            Organization,
+            Place::System(SystemPath {
+                linux: "etc/codex/skills",
+                macos: "etc/codex/skills",
+                windows: "ProgramData/OpenAI/Codex/skills",
+            }),
+            Skills,
+            3,
+            "Codex admin skills",
+            SEEN,
+        ),
+        FINDS,
+    ),
+];

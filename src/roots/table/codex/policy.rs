@@ -1,0 +1,86 @@
+//! A Codex skill's own policy file, `agents/openai.yaml`: `policy.allow_implicit_invocation:
+//! false` keeps it from the model's listing (it still runs as `$name`), and a
+//! `policy.products` list without Codex drops it (both seen in `codex debug prompt-input`).
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::{Effect, Hiding};
+
+pub(in crate::roots) const IMPLICIT_OFF: Hiding = Hiding {
+    why: "agents/openai.yaml sets policy.allow_implicit_invocation: false",
+    effect: Effect::FromModel,
+    applies: implicit_off,
+};
+
+pub(in crate::roots) const OTHER_PRODUCTS: Hiding = Hiding {
+    why: "agents/openai.yaml lists policy.products without codex",
+    effect: Effect::Dropped,
+    applies: other_products,
+};
+
+/// Policy files are a few lines; a bigger one is not a policy file Codex wrote.
+const MAX_POLICY_BYTES: u64 = 64 * 1024;
+
+#[derive(Default, Deserialize)]
+struct File {
+    #[serde(default)]
+    policy: Policy,
+}
+
+#[derive(Default, Deserialize)]
+struct Policy {
+    allow_implicit_invocation: Option<bool>,
+    products: Option<Vec<String>>,
+}
+
+fn read(dir: &Path) -> Option<Policy> {
+    let bytes = crate::fs::read_bounded(
+        &dir.join("agents/openai.yaml"),
+        crate::fs::Links::Follow,
+        MAX_POLICY_BYTES,
+    )
+    .ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    serde_saphyr::from_str::<File>(&text)
+        .ok()
+        .map(|file| file.policy)
+}
+
+fn implicit_off(dir: &Path) -> bool {
+    read(dir).is_some_and(|policy| policy.allow_implicit_invocation == Some(false))
+}
+
+fn other_products(dir: &Path) -> bool {
+    read(dir)
+        .and_then(|policy| policy.products)
+        .is_some_and(|products| !products.iter().any(|p| p.eq_ignore_ascii_case("codex")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(policy: &str) -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("agents")).unwrap();
+        std::fs::write(tmp.path().join("agents/openai.yaml"), policy).unwrap();
+        tmp
+    }
+
+    #[test]
+    fn implicit_invocation_off_hides_and_a_product_list_without_codex_drops() {
+        let off = skill("policy:\n  allow_implicit_invocation: false\n");
+        assert!(implicit_off(off.path()));
+        assert!(!other_products(off.path()));
+        let chatgpt = skill("policy:\n  products: [chatgpt]\n");
+        assert!(other_products(chatgpt.path()));
+        assert!(!implicit_off(chatgpt.path()));
+        let both =
+            skill("policy:\n  products: [codex, chatgpt]\n  allow_implicit_invocation: true\n");
+        assert!(!other_products(both.path()) && !implicit_off(both.path()));
+        let none = tempfile::tempdir().unwrap();
+        assert!(!implicit_off(none.path()) && !other_products(none.path()));
+    }
+}
