@@ -518,7 +518,10 @@ fn links_and_second_roots_are_reported() {
         .collect();
     assert_eq!(losers, ["claude-code"], "{project_copy}");
     // OpenCode keeps whichever copy it finishes reading last: neither is shadowed for it.
-    assert_eq!(project_copy["unsettled_for"], serde_json::json!(["opencode"]));
+    assert_eq!(
+        project_copy["unsettled_for"],
+        serde_json::json!(["opencode"])
+    );
 }
 
 #[test]

@@ -30,11 +30,13 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     name,
                     skill_md: skill_file(Path::new(&percent_decode(dir))),
                     builtin: false,
+                    unsettled: false,
                 },
                 _ => Loaded {
                     name,
                     skill_md: PathBuf::new(),
                     builtin: true,
+                    unsettled: false,
                 },
             }
         })

@@ -61,6 +61,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
             let file = resolve(&name, &roots, &plugins);
             Loaded {
                 builtin: file.is_none(),
+                unsettled: false,
                 skill_md: file.map(|f| skill_file(&f)).unwrap_or_default(),
                 name,
             }
@@ -351,12 +352,12 @@ fn claude_code_skills_dir_plugin_named_by_manifest() {
 fn claude_code_hidden_by_skill_overrides_off() {
     let Some(lab) = lab() else { return };
     let root = lab.home.join(".claude/skills");
-    for name in ["visible", "off", "nameonly"] {
+    for name in ["visible", "turned-off", "nameonly"] {
         lab.named(&root.join(name));
     }
     lab.file(
         &lab.home.join(".claude/settings.json"),
-        r#"{"skillOverrides":{"off":"off","nameonly":"name-only"}}"#,
+        r#"{"skillOverrides":{"turned-off":"off","nameonly":"name-only"}}"#,
     );
     lab.check(Check::new(here!(), "hidden skills", ME, &[&lab.project]));
 }
@@ -382,4 +383,19 @@ fn claude_code_disable_bundled_skills_drops_builtins() {
         )
         .builtins(),
     );
+}
+
+#[test]
+fn claude_code_xdg_config_home_moves_nothing() {
+    let Some(mut lab) = lab() else { return };
+    let xdg = lab.root.join("xdg");
+    lab.set("XDG_CONFIG_HOME", &xdg);
+    lab.named(&xdg.join("claude/skills/x-claude"));
+    lab.named(&lab.home.join(".claude/skills/u-claude"));
+    lab.check(Check::new(
+        here!(),
+        "env XDG_CONFIG_HOME",
+        ME,
+        &[&lab.project],
+    ));
 }

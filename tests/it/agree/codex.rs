@@ -54,6 +54,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
         let path = skill_file(&root.join(rel));
         out.push(Loaded {
             builtin: Agent::Codex.builtin_path(&path, lab),
+            unsettled: false,
             skill_md: path,
             name,
         });

@@ -33,6 +33,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                 name: skill["name"].as_str().unwrap_or_default().to_owned(),
                 skill_md: skill_file(&dir),
                 builtin: skill["source"] == "builtin",
+                unsettled: false,
             }
         })
         .collect()
@@ -228,9 +229,13 @@ fn copilot_plugins_from_a_local_marketplace() {
 #[test]
 fn copilot_disabled_skill_still_listed() {
     let Some(lab) = lab() else { return };
-    lab.named(&lab.home.join(".copilot/skills/on"));
-    lab.named(&lab.home.join(".copilot/skills/off"));
-    lab.agent(Agent::Copilot, &lab.outside, &["skill", "disable", "off"]);
+    lab.named(&lab.home.join(".copilot/skills/kept"));
+    lab.named(&lab.home.join(".copilot/skills/turned-off"));
+    lab.agent(
+        Agent::Copilot,
+        &lab.outside,
+        &["skill", "disable", "turned-off"],
+    );
     lab.check(Check::new(
         here!(),
         "hidden skills (disabled)",
@@ -251,4 +256,20 @@ fn copilot_personal_skill_beats_the_builtin() {
     let Some(lab) = lab() else { return };
     lab.named(&lab.home.join(".copilot/skills/github-pr-media"));
     lab.check(Check::new(here!(), "built-ins (overridden)", ME, &[&lab.project]).builtins());
+}
+
+#[test]
+fn copilot_xdg_config_home_moves_nothing() {
+    let Some(mut lab) = lab() else { return };
+    let xdg = lab.root.join("xdg");
+    lab.set("XDG_CONFIG_HOME", &xdg);
+    lab.named(&xdg.join("copilot/skills/x-copilot"));
+    lab.named(&xdg.join("agents/skills/x-agents"));
+    lab.named(&lab.home.join(".copilot/skills/u-copilot"));
+    lab.check(Check::new(
+        here!(),
+        "env XDG_CONFIG_HOME",
+        ME,
+        &[&lab.project],
+    ));
 }

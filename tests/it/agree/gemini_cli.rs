@@ -30,6 +30,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     name,
                     skill_md: skill_file(&path),
                     builtin,
+                    unsettled: false,
                 });
             }
         } else if !line.starts_with(' ') {
@@ -249,15 +250,31 @@ fn gemini_cli_user_skill_overrides_the_builtin() {
 #[test]
 fn gemini_cli_disabled_in_settings_still_listed() {
     let Some(lab) = lab() else { return };
-    lab.named(&lab.home.join(".gemini/skills/on"));
-    lab.named(&lab.home.join(".gemini/skills/off"));
+    lab.named(&lab.home.join(".gemini/skills/kept"));
+    lab.named(&lab.home.join(".gemini/skills/turned-off"));
     lab.file(
         &lab.home.join(".gemini/settings.json"),
-        r#"{"skills":{"disabled":["off"]}}"#,
+        r#"{"skills":{"disabled":["turned-off"]}}"#,
     );
     lab.check(Check::new(
         here!(),
         "hidden skills (disabled)",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn gemini_cli_xdg_config_home_moves_nothing() {
+    let Some(mut lab) = lab() else { return };
+    let xdg = lab.root.join("xdg");
+    lab.set("XDG_CONFIG_HOME", &xdg);
+    lab.named(&xdg.join("gemini/skills/x-gemini"));
+    lab.named(&xdg.join("agents/skills/x-agents"));
+    lab.named(&lab.home.join(".gemini/skills/u-gemini"));
+    lab.check(Check::new(
+        here!(),
+        "env XDG_CONFIG_HOME",
         ME,
         &[&lab.project],
     ));

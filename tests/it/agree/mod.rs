@@ -182,6 +182,8 @@ pub struct Loaded {
     /// Canonicalised; for a built-in without a file, empty.
     pub skill_md: PathBuf,
     pub builtin: bool,
+    /// skilldeck's word that the agent picks this copy or another of its name at random.
+    pub unsettled: bool,
 }
 
 impl Loaded {
@@ -459,16 +461,28 @@ impl Lab {
     /// disagreement of the case at once.
     pub fn check(&self, check: Check<'_>) {
         let mut failures = Vec::new();
+        let mut seen: BTreeMap<Agent, usize> = BTreeMap::new();
         for &cwd in check.cwds {
             let claimed = self.skilldeck(cwd);
             for &agent in check.agents {
                 let listed = self.ask(agent, cwd);
+                *seen.entry(agent).or_default() += listed.iter().filter(|l| !l.builtin).count();
                 let said = claimed.get(&agent).cloned().unwrap_or_default();
                 let place = self.place(cwd);
                 if let Some(diff) = compare(&check, agent, &listed, &said) {
                     failures.push(format!("[{} from {place}] {diff}", agent.id()));
                 }
             }
+        }
+        // Every case lays out skills each asked agent reads: an agent that lists none of them
+        // from anywhere means the harness (or the agent's output format) broke, not agreement.
+        for &agent in check.agents {
+            assert!(
+                seen.get(&agent).copied().unwrap_or(0) > 0,
+                "case {}: {} listed no skill of the lab at all; is its listing still parsed right?",
+                check.test,
+                agent.id()
+            );
         }
         for &agent in check.agents {
             let mine: Vec<&String> = failures
@@ -550,10 +564,23 @@ impl<'a> Check<'a> {
 }
 
 fn compare(check: &Check<'_>, agent: Agent, listed: &[Loaded], said: &[Loaded]) -> Option<String> {
+    // A name skilldeck calls unsettled (the agent picks one copy at random) is compared by
+    // name alone, on both sides.
+    let unsettled: BTreeSet<&str> = said
+        .iter()
+        .filter(|row| row.unsettled)
+        .map(|row| row.name.as_str())
+        .collect();
     let keys = |rows: &[Loaded]| -> BTreeSet<String> {
         rows.iter()
             .filter(|row| check.builtins || !row.builtin)
-            .map(|row| row.key(check.names_only))
+            .map(|row| {
+                if !row.builtin && unsettled.contains(row.name.as_str()) {
+                    format!("{} (one copy, unsettled)", row.name)
+                } else {
+                    row.key(check.names_only)
+                }
+            })
             .collect()
     };
     let (listed, said) = (keys(listed), keys(said));
@@ -578,33 +605,41 @@ fn compare(check: &Check<'_>, agent: Agent, listed: &[Loaded], said: &[Loaded]) 
 
 /// skilldeck's claims, per agent, from its JSON: a skill is loaded by agent X when X is among
 /// its `agents`, no `shadowing` entry names X (Codex keeps every copy, so shadowing is not
-/// expected for it), and, where X's listing is the model's view, no `hidden` entry names X.
-/// It is listed by `loaded_as[X]`, else `name`. Built-ins come from the top-level `builtin`.
+/// expected for it), no `left_out` entry says X drops it, and, where X's listing is the
+/// model's view, no `left_out` entry (or older `hidden` one) says X keeps it from the model.
+/// It is listed by `loaded_as[X]`, else `name`. A skill `unsettled_for` X is one of several
+/// same-name copies X picks from at random: compared by name. Built-ins come from the
+/// top-level `builtin` array, less those `overridden_by` a skill.
 fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
     let mut out: BTreeMap<Agent, Vec<Loaded>> = BTreeMap::new();
-    let names_agent = |entry: &Value, agent: Agent| entry["agent"].as_str() == Some(agent.id());
+    let names_agent = |entry: &Value, agent: Agent| {
+        entry["agent"].as_str() == Some(agent.id()) || entry.as_str() == Some(agent.id())
+    };
+    let any = |list: &Value, test: &dyn Fn(&Value) -> bool| {
+        list.as_array().is_some_and(|items| items.iter().any(test))
+    };
     for skill in json["skills"].as_array().into_iter().flatten() {
         let Some(dir) = skill["dir"].as_str() else {
             continue;
         };
         let file = skill_file(Path::new(dir));
         for agent in Agent::ALL {
-            let loads = skill["agents"]
-                .as_array()
-                .is_some_and(|ids| ids.iter().any(|id| id.as_str() == Some(agent.id())));
-            if !loads {
+            if !any(&skill["agents"], &|id| names_agent(id, agent)) {
                 continue;
             }
-            let shadowed = skill["shadowing"]
-                .as_array()
-                .is_some_and(|s| s.iter().any(|e| names_agent(e, agent)));
-            if shadowed {
+            if any(&skill["shadowing"], &|e| names_agent(e, agent)) {
                 continue;
             }
-            let hidden = skill["hidden"]
-                .as_array()
-                .is_some_and(|s| s.iter().any(|e| names_agent(e, agent)));
-            if hidden && agent.lists_what_the_model_sees() {
+            let dropped = any(&skill["left_out"], &|e| {
+                names_agent(e, agent) && e["effect"].as_str() != Some("from-model")
+            });
+            if dropped {
+                continue;
+            }
+            let from_model = any(&skill["left_out"], &|e| {
+                names_agent(e, agent) && e["effect"].as_str() == Some("from-model")
+            }) || any(&skill["hidden"], &|e| names_agent(e, agent));
+            if from_model && agent.lists_what_the_model_sees() {
                 continue;
             }
             let name = skill["loaded_as"][agent.id()]
@@ -617,6 +652,7 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
                 name,
                 skill_md: file.clone(),
                 builtin,
+                unsettled: any(&skill["unsettled_for"], &|e| names_agent(e, agent)),
             });
         }
     }
@@ -624,8 +660,12 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
         let Some(agent) = Agent::ALL.into_iter().find(|a| names_agent(entry, *a)) else {
             continue;
         };
-        let hidden = entry["hidden"].as_bool().unwrap_or(false);
-        if hidden && agent.lists_what_the_model_sees() {
+        if !entry["overridden_by"].is_null() {
+            continue;
+        }
+        let from_model = entry["hidden"].as_bool().unwrap_or(false)
+            || entry["left_out"]["effect"].as_str() == Some("from-model");
+        if from_model && agent.lists_what_the_model_sees() {
             continue;
         }
         out.entry(agent).or_default().push(Loaded {
@@ -635,6 +675,7 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
                 .map(|p| skill_file(Path::new(p)))
                 .unwrap_or_default(),
             builtin: true,
+            unsettled: false,
         });
     }
     out

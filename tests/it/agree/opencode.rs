@@ -32,12 +32,14 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     name,
                     skill_md: PathBuf::new(),
                     builtin: true,
+                    unsettled: false,
                 }
             } else {
                 Loaded {
                     name,
                     skill_md: skill_file(Path::new(location)),
                     builtin: false,
+                    unsettled: false,
                 }
             }
         })
