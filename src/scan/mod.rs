@@ -449,7 +449,10 @@ fn assemble(
 /// Note once that `agent` leaves the skill out; a skill it keeps through another root is not
 /// dropped.
 fn note_left_out(left_out: &mut Vec<LeftOut>, agent: AgentId, effect: Effect, why: &'static str) {
-    if !left_out.iter().any(|l| l.agent == agent && l.effect == effect) {
+    if !left_out
+        .iter()
+        .any(|l| l.agent == agent && l.effect == effect)
+    {
         left_out.push(LeftOut { agent, effect, why });
     }
 }

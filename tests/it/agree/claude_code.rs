@@ -273,12 +273,10 @@ fn claude_code_symlinked_skill_and_root_followed() {
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));
 }
 
-/// A local-folder marketplace with two plugins, installed with Claude Code's own installer:
-/// one plugin with `skills/`, one with a `SKILL.md` at its root, and one installed for the
-/// project only (it loads only from the folder whose settings enable it).
-#[test]
-fn claude_code_plugins_from_a_local_marketplace() {
-    let Some(lab) = lab() else { return };
+/// A local-folder marketplace, installed with Claude Code's own installer: one plugin with
+/// `skills/`, one with a `SKILL.md` at its root, and one installed for the project only (it
+/// loads only from the folder whose settings enable it).
+fn local_marketplace(lab: &Lab) {
     let market = lab.root.join("mkt");
     lab.file(
         &market.join(".claude-plugin/marketplace.json"),
@@ -321,11 +319,32 @@ fn claude_code_plugins_from_a_local_marketplace() {
         &lab.project,
         &["plugin", "install", "pproj@mkt", "--scope", "project"],
     );
+}
+
+#[test]
+fn claude_code_plugins_from_a_local_marketplace() {
+    let Some(lab) = lab() else { return };
+    local_marketplace(&lab);
     lab.check(Check::new(
         here!(),
         "plugins",
         ME,
         &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+/// `CLAUDE_CODE_PLUGIN_CACHE_DIR` replaces the whole `plugins/` folder (records and cache).
+#[test]
+fn claude_code_plugin_cache_dir_moves_the_plugin_records() {
+    let Some(mut lab) = lab() else { return };
+    let cache = lab.root.join("plugin-cache");
+    lab.set("CLAUDE_CODE_PLUGIN_CACHE_DIR", &cache);
+    local_marketplace(&lab);
+    lab.check(Check::new(
+        here!(),
+        "plugins, env CLAUDE_CODE_PLUGIN_CACHE_DIR",
+        ME,
+        &[&lab.project],
     ));
 }
 

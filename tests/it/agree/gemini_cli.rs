@@ -279,3 +279,22 @@ fn gemini_cli_xdg_config_home_moves_nothing() {
         &[&lab.project],
     ));
 }
+
+#[test]
+fn gemini_cli_trusted_folders_path_names_the_trust_file() {
+    let Some(mut lab) = lab() else { return };
+    lab.unset("GEMINI_CLI_TRUST_WORKSPACE");
+    let file = lab.root.join("trust/folders.json");
+    lab.file(
+        &file,
+        &format!("{{\"{}\": \"TRUST_FOLDER\"}}", lab.project.display()),
+    );
+    lab.set("GEMINI_CLI_TRUSTED_FOLDERS_PATH", &file);
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "env GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}

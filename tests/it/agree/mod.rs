@@ -281,6 +281,9 @@ const QUIET: &[(&str, &str)] = &[
     ("AMP_API_KEY", "x"),
     ("AMP_URL", "http://127.0.0.1:9"),
     ("ANTHROPIC_API_KEY", "dummy"),
+    // Claude Code's plugin commands wait ~18 s on the real endpoint offline; a refused port
+    // answers at once (`ask` points it at its sink instead).
+    ("ANTHROPIC_BASE_URL", "http://127.0.0.1:9"),
     // Gemini CLI skips workspace skills in untrusted folders; cases about trust unset this.
     ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
 ];
