@@ -11,7 +11,8 @@ use crate::record::State;
 use crate::roots::Machine;
 use crate::scan::Skill;
 
-use super::json::{self, SkillJson};
+use super::agents::{AllAgents, Shown};
+use super::json::{self, AgentsJson, SkillJson};
 use super::{Failure, Outcome};
 use crate::text::Unsafe;
 use crate::text::human::{self, count};
@@ -21,6 +22,8 @@ pub struct Args {
     /// Print JSON instead of sentences
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    agents: AllAgents,
 }
 
 #[derive(Serialize)]
@@ -32,6 +35,8 @@ struct CheckJson<'a> {
     /// Recorded skills whose record cannot be checked against their files.
     unverifiable: Vec<SkillJson<'a>>,
     problems: Vec<String>,
+    #[serde(flatten)]
+    agents: AgentsJson<'a>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -51,13 +56,15 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let modified = in_state(State::Modified);
     let unverified = in_state(State::Unreadable);
     let unverifiable = in_state(State::Unverifiable);
+    let shown = Shown::new(&inventory.installed, &args.agents);
     if args.json {
         json::print(&CheckJson {
             recorded: recorded.len(),
-            modified: listed(&modified),
-            unverified: listed(&unverified),
-            unverifiable: listed(&unverifiable),
+            modified: listed(&modified, shown),
+            unverified: listed(&unverified, shown),
+            unverifiable: listed(&unverifiable, shown),
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
+            agents: AgentsJson::new(shown),
         })?;
     } else {
         let home = machine.env.home();
@@ -120,8 +127,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     })
 }
 
-fn listed<'a>(skills: &[&'a Skill]) -> Vec<SkillJson<'a>> {
-    skills.iter().map(|s| SkillJson::new(s)).collect()
+fn listed<'a>(skills: &[&'a Skill], shown: Shown<'_>) -> Vec<SkillJson<'a>> {
+    skills.iter().map(|s| SkillJson::new(s, shown)).collect()
 }
 
 /// How a skill another installer recorded stands against that record.

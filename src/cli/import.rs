@@ -6,10 +6,11 @@ use std::path::PathBuf;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Installed, Progress, Step, Watch};
-use crate::operations::import::{self, NoDestination};
+use crate::operations::import::{self, NoDestination, Readers};
 use crate::roots::{AgentId, Machine, Scope};
 
-use super::json::{self, ImportedJson, PreviewJson, RefusedJson};
+use super::agents::{AllAgents, Shown};
+use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson};
 use super::progress::Reporter;
 use super::{Failure, Outcome};
 use crate::text::human::count;
@@ -21,8 +22,9 @@ pub struct Args {
     /// Install into this skills folder
     #[arg(long, value_name = "DIR", conflicts_with = "agent")]
     to: Option<PathBuf>,
-    /// Install into this agent's skills folder (claude-code, codex, opencode, gemini-cli,
-    /// copilot, cursor, goose, windsurf)
+    /// Install into this agent's skills folder: any agent id of `skilldeck list --all-agents`
+    /// (claude-code, codex, opencode, gemini-cli, copilot or github-copilot, cursor, goose,
+    /// windsurf, amp, cline, ... — the README's agent table lists them all)
     #[arg(long, value_name = "ID", value_parser = agent_id)]
     agent: Option<AgentId>,
     /// With --agent: the agent's folder for this user, or for this project [default: user]
@@ -41,6 +43,9 @@ pub struct Args {
     /// Print JSON (the shapes in PRODUCT.md) instead of sentences
     #[arg(long)]
     json: bool,
+    // With --dry-run and a destination: name every agent that would load the skills there.
+    #[command(flatten)]
+    agents: AllAgents,
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
@@ -52,7 +57,12 @@ enum ScopeArg {
 fn agent_id(id: &str) -> Result<AgentId, String> {
     AgentId::from_id(id).ok_or_else(|| {
         let known: Vec<&str> = AgentId::all().map(|a| a.id()).collect();
-        format!("no agent {id:?}; one of {}", known.join(", "))
+        // One wrapped paragraph, so 78 ids read as a list rather than a wall.
+        let listed = crate::text::width::wrap(&known.join(" "), 76).join("\n  ");
+        format!(
+            "no agent {id:?}; the {} known (github-copilot also names copilot):\n  {listed}",
+            known.len()
+        )
     })
 }
 
@@ -78,7 +88,16 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             },
             None => None,
         };
-        return preview(args, &bundle, &chosen, steps.as_deref());
+        let destination = destination
+            .as_deref()
+            .map(|root| Loaders::of(machine, root, args));
+        return preview(
+            args,
+            &bundle,
+            &chosen,
+            steps.as_deref(),
+            destination.as_ref(),
+        );
     }
     let Some(root) = destination else {
         return Err(Failure::Usage(
@@ -86,9 +105,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 .to_owned(),
         ));
     };
-    let mut shown = Shown(Reporter::on_stderr("installing files"));
-    let result = import::install(machine, &root, &chosen, args.force, &mut shown);
-    shown.0.finish();
+    let mut watched = Watched(Reporter::on_stderr("installing files"));
+    let result = import::install(machine, &root, &chosen, args.force, &mut watched);
+    watched.0.finish();
     match result {
         Ok(imported) => {
             let outcome = done(args, &imported.installed)?;
@@ -147,9 +166,9 @@ fn destination(args: &Args, machine: &Machine) -> Result<Option<PathBuf>, Failur
 }
 
 /// The install's progress, on a terminal.
-struct Shown(Reporter);
+struct Watched(Reporter);
 
-impl Watch for Shown {
+impl Watch for Watched {
     fn wrote(&mut self, progress: Progress<'_>) {
         self.0.update(progress.files_done, progress.files_total);
     }
@@ -169,17 +188,77 @@ fn refused(
     Ok(Outcome::Negative)
 }
 
+/// Who would load the skills installed at a destination: the agents that read that folder,
+/// those installed here unless `--all-agents` was given.
+struct Loaders {
+    root: PathBuf,
+    readers: Vec<AgentId>,
+    installed: Vec<AgentId>,
+    all: bool,
+}
+
+impl Loaders {
+    fn of(machine: &Machine, root: &std::path::Path, args: &Args) -> Self {
+        Self {
+            root: root.to_path_buf(),
+            readers: Readers::new(machine).of_root(root),
+            installed: import::installed_agents(machine),
+            all: args.agents.all_agents,
+        }
+    }
+
+    fn shown(&self) -> Shown<'_> {
+        Shown {
+            installed: &self.installed,
+            all: self.all,
+        }
+    }
+
+    /// `loaded there by codex, cline (21 more read it but are not installed here)`.
+    fn sentence(&self) -> String {
+        let shown = self.shown().of(&self.readers);
+        let hidden = self.readers.len() - shown.len();
+        let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
+        let by = match (ids.is_empty(), self.readers.is_empty()) {
+            (_, true) => "no agent reads that folder".to_owned(),
+            (true, false) => "no agent installed here reads that folder".to_owned(),
+            (false, false) => format!("loaded there by {}", ids.join(", ")),
+        };
+        if hidden == 0 {
+            by
+        } else {
+            format!("{by} ({hidden} more read it, not installed here: --all-agents names them)")
+        }
+    }
+}
+
 fn preview(
     args: &Args,
     bundle: &Bundle,
     chosen: &[&BundledSkill],
     steps: Option<&[Step<'_>]>,
+    destination: Option<&Loaders>,
 ) -> Result<Outcome, Failure> {
     if args.json {
-        json::print(&PreviewJson::new(bundle, chosen, steps))?;
+        let mut preview = PreviewJson::new(bundle, chosen, steps);
+        preview.destination = destination.map(|d| DestinationJson {
+            dir: d.root.to_string_lossy(),
+            agents: d.shown().of(&d.readers),
+            installed_agents: &d.installed,
+            all_agents: d.all,
+        });
+        json::print(&preview)?;
         return Ok(Outcome::Done);
     }
     let mut out = String::new();
+    if let Some(destination) = destination {
+        let _ = writeln!(
+            out,
+            "into {}: {}",
+            destination.root.display(),
+            destination.sentence()
+        );
+    }
     for skill in chosen {
         let _ = write!(
             out,

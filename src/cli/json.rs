@@ -16,6 +16,8 @@ use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Effect, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
 
+use super::agents::Shown;
+
 #[derive(Serialize)]
 pub struct RootJson<'a> {
     pub path: Cow<'a, str>,
@@ -88,7 +90,8 @@ pub struct SkillJson<'a> {
     pub name: &'a str,
     pub dir: Cow<'a, str>,
     pub source: Source,
-    pub agents: &'a [AgentId],
+    /// The agents that load it, those installed here unless `--all-agents` was given.
+    pub agents: Vec<AgentId>,
     pub record: Option<RecordJson<'a>>,
     pub state: State,
     pub digest: Option<&'a Digest>,
@@ -126,7 +129,7 @@ pub struct BuiltinJson<'a> {
 }
 
 impl<'a> SkillJson<'a> {
-    pub fn new(skill: &'a Skill) -> Self {
+    pub fn new(skill: &'a Skill, shown: Shown<'_>) -> Self {
         let mut winners: Vec<&Path> = skill
             .shadowed_by
             .iter()
@@ -138,7 +141,7 @@ impl<'a> SkillJson<'a> {
             name: &skill.name,
             dir: skill.dir.to_string_lossy(),
             source: skill.source,
-            agents: &skill.agents,
+            agents: shown.of(&skill.agents),
             record: skill
                 .owner
                 .as_ref()
@@ -190,18 +193,41 @@ impl<'a> SkillJson<'a> {
 
 #[derive(Serialize)]
 pub struct ListJson<'a> {
+    /// Every root, with every agent that reads it.
     pub roots: Vec<RootJson<'a>>,
     pub skills: Vec<SkillJson<'a>>,
     pub builtin: Vec<BuiltinJson<'a>>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<String>,
+    #[serde(flatten)]
+    pub agents: AgentsJson<'a>,
+}
+
+/// Which agents the skills' `agents` name: those installed here, or every one.
+#[derive(Serialize)]
+pub struct AgentsJson<'a> {
+    pub installed_agents: &'a [AgentId],
+    pub all_agents: bool,
+}
+
+impl<'a> AgentsJson<'a> {
+    pub fn new(shown: Shown<'a>) -> Self {
+        Self {
+            installed_agents: shown.installed,
+            all_agents: shown.all,
+        }
+    }
 }
 
 impl<'a> ListJson<'a> {
-    pub fn new(inventory: &'a Inventory) -> Self {
+    pub fn new(inventory: &'a Inventory, shown: Shown<'a>) -> Self {
         Self {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
-            skills: inventory.skills.iter().map(SkillJson::new).collect(),
+            skills: inventory
+                .skills
+                .iter()
+                .map(|skill| SkillJson::new(skill, shown))
+                .collect(),
             builtin: inventory
                 .builtins
                 .iter()
@@ -212,6 +238,7 @@ impl<'a> ListJson<'a> {
                 })
                 .collect(),
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
+            agents: AgentsJson::new(shown),
         }
     }
 }
@@ -246,6 +273,18 @@ pub struct PreviewJson<'a> {
     pub left_out: &'a [String],
     pub set_aside: &'a [String],
     pub notes: &'a [String],
+    /// With a destination: the folder, and the agents that would load the skills there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destination: Option<DestinationJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct DestinationJson<'a> {
+    pub dir: Cow<'a, str>,
+    /// The agents that read `dir`: those installed here unless `all_agents`.
+    pub agents: Vec<AgentId>,
+    pub installed_agents: &'a [AgentId],
+    pub all_agents: bool,
 }
 
 #[derive(Serialize)]
@@ -307,6 +346,7 @@ impl<'a> PreviewJson<'a> {
             left_out: &bundle.left_out,
             set_aside: &bundle.set_aside,
             notes: &bundle.notes,
+            destination: None,
         }
     }
 }

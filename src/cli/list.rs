@@ -6,6 +6,7 @@ use crate::record::State;
 use crate::roots::Machine;
 use crate::scan::{Inventory, Skill};
 
+use super::agents::{AllAgents, Shown};
 use super::json::{self, ListJson};
 use super::{Failure, Outcome};
 use crate::text::Unsafe;
@@ -16,19 +17,22 @@ pub struct Args {
     /// Print JSON (the shape in PRODUCT.md) instead of a table
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    agents: AllAgents,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
+    let shown = Shown::new(&inventory.installed, &args.agents);
     if args.json {
-        json::print(&ListJson::new(&inventory))?;
+        json::print(&ListJson::new(&inventory, shown))?;
     } else {
-        super::print(&render(&inventory, machine.env.home()))?;
+        super::print(&render(&inventory, shown, machine.env.home()))?;
     }
     Ok(Outcome::Done)
 }
 
-fn render(inventory: &Inventory, home: &std::path::Path) -> String {
+fn render(inventory: &Inventory, shown: Shown<'_>, home: &std::path::Path) -> String {
     if inventory.skills.is_empty() {
         let searched = inventory.roots.len();
         return format!(
@@ -39,7 +43,7 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
         .skills
         .iter()
         .map(|skill| {
-            let shadowed = if skill.is_shadowed() {
+            let shadowed = if shadowings(skill, shown).next().is_some() {
                 " (shadowed)"
             } else {
                 ""
@@ -52,7 +56,7 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
                     .owner
                     .as_ref()
                     .map_or_else(|| "-".to_owned(), |o| o.installer.to_string()),
-                agents(skill),
+                shown.cell(&skill.agents),
                 human::path(&skill.dir, home, Unsafe::Escaped),
             ]
         })
@@ -64,7 +68,9 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
     let details: Vec<&Skill> = inventory
         .skills
         .iter()
-        .filter(|s| !s.problems.is_empty() || s.is_shadowed() || note(s).is_some())
+        .filter(|s| {
+            !s.problems.is_empty() || shadowings(s, shown).next().is_some() || note(s).is_some()
+        })
         .collect();
     if !details.is_empty() {
         out.push('\n');
@@ -76,7 +82,7 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
             skill.name,
             human::path(&skill.dir, home, Unsafe::Escaped)
         );
-        for shadowing in &skill.shadowed_by {
+        for shadowing in shadowings(skill, shown) {
             let _ = writeln!(
                 out,
                 "  shadowed for {} by {}",
@@ -98,7 +104,7 @@ fn render(inventory: &Inventory, home: &std::path::Path) -> String {
         let _ = writeln!(out, "! {problem}");
     }
     out.push('\n');
-    out.push_str(&summary(inventory));
+    out.push_str(&summary(inventory, shown));
     out
 }
 
@@ -110,15 +116,19 @@ fn note(skill: &Skill) -> Option<&str> {
         .flatten()
 }
 
-fn agents(skill: &Skill) -> String {
-    if skill.agents.is_empty() {
-        return "-".to_owned();
-    }
-    let ids: Vec<&str> = skill.agents.iter().map(|a| a.id()).collect();
-    ids.join(",")
+/// The agents shown that run another copy of the skill's name: a copy that wins only for an
+/// agent this machine does not have changes nothing here.
+fn shadowings<'s>(
+    skill: &'s Skill,
+    shown: Shown<'s>,
+) -> impl Iterator<Item = &'s crate::scan::Shadowing> {
+    skill
+        .shadowed_by
+        .iter()
+        .filter(move |s| shown.keeps(s.agent))
 }
 
-fn summary(inventory: &Inventory) -> String {
+fn summary(inventory: &Inventory, shown: Shown<'_>) -> String {
     let count = |state: State| inventory.skills.iter().filter(|s| s.state == state).count();
     let states: Vec<String> = State::ALL
         .into_iter()
@@ -127,15 +137,34 @@ fn summary(inventory: &Inventory) -> String {
         .map(|(state, n)| format!("{n} {state}"))
         .collect();
     let roots = inventory.roots.iter().filter(|r| r.skills > 0).count();
-    let shadowed = inventory.skills.iter().filter(|s| s.is_shadowed()).count();
+    let shadowed = inventory
+        .skills
+        .iter()
+        .filter(|s| shadowings(s, shown).next().is_some())
+        .count();
     let with_problems = inventory
         .skills
         .iter()
         .filter(|s| !s.problems.is_empty())
         .count();
     format!(
-        "{} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n",
+        "{} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n",
         inventory.skills.len(),
-        states.join(", ")
+        states.join(", "),
+        agents_line(inventory, shown)
     )
+}
+
+/// Which agents the AGENTS column names, and how to see the others.
+fn agents_line(inventory: &Inventory, shown: Shown<'_>) -> String {
+    if shown.all {
+        return "Agents: every agent that reads each skill.".to_owned();
+    }
+    let ids: Vec<&str> = inventory.installed.iter().map(|a| a.id()).collect();
+    let installed = if ids.is_empty() {
+        "none found".to_owned()
+    } else {
+        ids.join(", ")
+    };
+    format!("Agents installed here: {installed} (--all-agents shows every agent).")
 }

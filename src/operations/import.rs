@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{self, Bundle, BundledSkill, Refusal};
 use crate::install::{self, Action, Conflict, InstallError, Installed, Step, Watch};
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{AgentId, Machine, Project, RootSet, Scope};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{SnapshotError, Store};
 
@@ -29,19 +29,71 @@ pub struct Destination {
     pub agent: AgentId,
     pub scope: Scope,
     pub root: PathBuf,
+    /// Every agent that loads skills from `root`, in table order: who will see what is
+    /// installed there (about two dozen agents read `~/.agents/skills`).
+    pub readers: Vec<AgentId>,
 }
 
 /// Every agent's skills folder at each scope it has one, on `machine`; a project folder that
 /// leads out of the project is left out (see [`destination`]).
 pub fn destinations(machine: &Machine) -> Vec<Destination> {
+    let readers = Readers::new(machine);
     AgentId::all()
         .flat_map(|agent| [Scope::User, Scope::Project].map(|scope| (agent, scope)))
         .filter_map(|(agent, scope)| {
             destination(machine, agent, scope)
                 .ok()
-                .map(|root| Destination { agent, scope, root })
+                .map(|root| Destination {
+                    agent,
+                    scope,
+                    readers: readers.of_root(&root),
+                    root,
+                })
         })
         .collect()
+}
+
+/// The agents installed on `machine` (one of their config folders exists), in table order.
+pub fn installed_agents(machine: &Machine) -> Vec<AgentId> {
+    let project = Project::locate(&machine.project);
+    AgentId::all()
+        .filter(|agent| agent.agent().is_installed(&machine.env, &project))
+        .collect()
+}
+
+/// Which agents read each root of a machine, by the folder the root resolves to: a destination
+/// is judged as its links resolve, so it is matched the same way.
+pub struct Readers {
+    roots: Vec<(PathBuf, Vec<AgentId>)>,
+}
+
+impl Readers {
+    pub fn new(machine: &Machine) -> Self {
+        let set = RootSet::resolve(&machine.env, &machine.project);
+        let roots = set
+            .roots
+            .iter()
+            .map(|root| {
+                let path = resolved(&root.path).unwrap_or_else(|| root.path.clone());
+                (path, root.agents())
+            })
+            .collect();
+        Self { roots }
+    }
+
+    /// Every agent that loads skills from the folder `root` (as [`destination`] gives it), in
+    /// table order; none for a folder no agent reads (`--to` anywhere else).
+    pub fn of_root(&self, root: &Path) -> Vec<AgentId> {
+        let mut agents: Vec<AgentId> = self
+            .roots
+            .iter()
+            .filter(|(path, _)| path == root)
+            .flat_map(|(_, agents)| agents.iter().copied())
+            .collect();
+        agents.sort();
+        agents.dedup();
+        agents
+    }
 }
 
 /// Why an agent's skills folder cannot be installed into.

@@ -19,7 +19,9 @@ pub use machine::Machine;
 pub use place::{Located, Place, SystemPath};
 pub use project::{Beyond, Project, Walk};
 pub use source::{Source, SourceRoots, is_plugin_qualified};
-pub use table::{AtRoot, Finds, Layout, Needs, Rule, Scope, Spot, agents, install_rule, rules};
+pub use table::{
+    AtRoot, Finds, Layout, Needs, Rule, Scope, Spot, agents, install_rule, markdown, rules,
+};
 pub use trust::Trust;
 
 impl Scope {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::fs::is_link_loop;
 use crate::plugin::{self, ManifestProblem};
 use crate::roots::{AtRoot, Finds, Layout, Root, RootSet, RootState, Spot};
+use crate::record::SkillFile;
 use crate::skill::{LOWER_SKILL_FILE, SKILL_FILE};
 
 /// The most folders one skills root may cost a scan below its first level, as Codex bounds its
@@ -19,7 +20,84 @@ struct Reach {
     depth: u8,
     at_root: bool,
     hidden: bool,
+    any_case: bool,
+    inside_skills: bool,
     dir_plugins: bool,
+}
+
+impl Reach {
+    /// How far the agents reading `root` as a skills root look into it; `None` when none does.
+    fn of(root: &Root) -> Option<Reach> {
+        let finds: Vec<Finds> = root
+            .uses
+            .iter()
+            .filter(|u| matches!(u.rule.layout, Layout::Skills | Layout::SkillsAndDirPlugins))
+            .map(|u| u.rule.finds)
+            .collect();
+        (!finds.is_empty()).then(|| Reach {
+            depth: finds.iter().map(|f| f.depth).max().unwrap_or(1),
+            at_root: finds.iter().any(|f| f.at_root != AtRoot::Ignored),
+            hidden: finds.iter().any(|f| f.hidden),
+            any_case: finds.iter().any(|f| f.any_case),
+            inside_skills: finds.iter().any(|f| f.inside_skills),
+            dir_plugins: root.has_layout(|l| l == Layout::SkillsAndDirPlugins),
+        })
+    }
+}
+
+/// The skills inside the folder of `outer`, a skill found in a skills root, told from the
+/// files reading it listed: no folder is listed twice to find them. Only for roots whose
+/// agents look inside skills, within their reach.
+pub fn inner_skills(roots: &RootSet, outer: &Found, files: &[SkillFile]) -> Vec<Found> {
+    let Some(reach) = Reach::of(&roots.roots[outer.root]) else {
+        return Vec::new();
+    };
+    if outer.via != Via::Direct || outer.spot.depth == 0 || !reach.inside_skills {
+        return Vec::new();
+    }
+    let mut inner: Vec<Found> = Vec::new();
+    for file in files {
+        let name = file.path.file_name().and_then(|n| n.to_str());
+        let lowercase = match name {
+            Some(SKILL_FILE) => false,
+            Some(LOWER_SKILL_FILE) if reach.any_case => true,
+            _ => continue,
+        };
+        let Some(folder) = file.path.parent().filter(|p| !p.as_os_str().is_empty()) else {
+            continue;
+        };
+        let steps = folder.components().count();
+        let depth = usize::from(outer.spot.depth) + steps;
+        let hidden = outer.spot.hidden
+            || folder
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'));
+        if depth > usize::from(reach.depth) || (hidden && !reach.hidden) {
+            continue;
+        }
+        let path = outer.path.join(folder);
+        if lowercase && inner.iter().any(|f| f.path == path) {
+            continue;
+        }
+        inner.retain(|f| !(f.path == path && f.spot.lowercase));
+        inner.push(Found {
+            root: outer.root,
+            real: outer.real.as_ref().map(|real| real.join(folder)),
+            ..Found::direct(
+                path,
+                false,
+                None,
+                None,
+                Spot {
+                    depth: u8::try_from(depth).unwrap_or(u8::MAX),
+                    hidden,
+                    inside_skill: true,
+                    lowercase,
+                },
+            )
+        });
+    }
+    inner
 }
 
 /// How a skill folder was reached from its root, which decides which of the root's agents
@@ -142,19 +220,7 @@ struct RootWalker<'a> {
 
 impl RootWalker<'_> {
     fn walk(&mut self, root: &Root) {
-        let finds: Vec<Finds> = root
-            .uses
-            .iter()
-            .filter(|u| matches!(u.rule.layout, Layout::Skills | Layout::SkillsAndDirPlugins))
-            .map(|u| u.rule.finds)
-            .collect();
-        if !finds.is_empty() {
-            let reach = Reach {
-                depth: finds.iter().map(|f| f.depth).max().unwrap_or(1),
-                at_root: finds.iter().any(|f| f.at_root != AtRoot::Ignored),
-                hidden: finds.iter().any(|f| f.hidden),
-                dir_plugins: root.has_layout(|l| l == Layout::SkillsAndDirPlugins),
-            };
+        if let Some(reach) = Reach::of(root) {
             self.skills_root(&root.path, root.real_path.as_deref(), reach);
         }
         for layout in root.uses.iter().map(|u| u.rule.layout) {
@@ -219,7 +285,7 @@ impl RootWalker<'_> {
                 hidden,
                 ..Spot::default()
             };
-            let is_skill = match probe(&path, is_dir) {
+            let is_skill = match probe(&path, is_dir, reach.any_case) {
                 found @ (Probe::Skill | Probe::LowerCaseSkill) => {
                     let spot = Spot {
                         lowercase: matches!(found, Probe::LowerCaseSkill),
@@ -235,12 +301,13 @@ impl RootWalker<'_> {
                 Probe::FolderWithoutSkillFile => false,
                 Probe::File => continue,
             };
-            if reach.depth > 1 {
+            // Skills inside a skill's folder are found from its file list once it is read
+            // (see `inner_skills`), so only folders that are no skill are walked here.
+            if reach.depth > 1 && !is_skill {
                 let below = Spot {
                     depth: 2,
                     hidden,
-                    inside_skill: is_skill,
-                    lowercase: false,
+                    ..Spot::default()
                 };
                 self.nested(&path, below, reach, &mut budget);
             }
@@ -250,8 +317,9 @@ impl RootWalker<'_> {
         }
     }
 
-    /// Skills `level` folders below a skills root and deeper, down to `depth`; every folder
-    /// looked into costs one of `budget`, so a huge tree cannot stall the scan.
+    /// Skills in the folders of `dir`, which lies `spot.depth - 1` folders below a skills
+    /// root, and deeper, down to the reach. Each folder costs one listing, which also tells
+    /// whether it holds a `SKILL.md`, and one of `budget`, so a huge tree cannot stall the scan.
     fn nested(&mut self, dir: &Path, spot: Spot, reach: Reach, budget: &mut usize) {
         if spot.depth > reach.depth {
             return;
@@ -261,34 +329,34 @@ impl RootWalker<'_> {
             if hidden && !reach.hidden {
                 continue;
             }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             let path = entry.path();
-            if !path.is_dir() {
+            // The listing says what a real folder is; only a link needs the system to ask.
+            let is_link = kind.is_symlink();
+            if !(kind.is_dir() || is_link && path.is_dir()) {
                 continue;
             }
             if *budget == 0 {
                 return;
             }
             *budget -= 1;
-            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            let children = sorted_entries(&path, self);
+            let holds = |name: &str| children.iter().any(|c| c.file_name() == name);
+            let lowercase = !holds(SKILL_FILE) && reach.any_case && holds(LOWER_SKILL_FILE);
+            let is_skill = holds(SKILL_FILE) || lowercase;
             let here = Spot {
                 hidden: spot.hidden || hidden,
+                lowercase,
                 ..spot
             };
-            let is_skill = match probe(&path, !is_link) {
-                found @ (Probe::Skill | Probe::LowerCaseSkill) => {
-                    let here = Spot {
-                        lowercase: matches!(found, Probe::LowerCaseSkill),
-                        ..here
-                    };
-                    self.push(Found::direct(path.clone(), is_link, None, None, here));
-                    true
-                }
-                Probe::Broken(_) | Probe::File => continue,
-                Probe::FolderWithoutSkillFile => false,
-            };
+            if is_skill {
+                self.push(Found::direct(path.clone(), is_link, None, None, here));
+                continue;
+            }
             let below = Spot {
                 depth: spot.depth + 1,
-                inside_skill: here.inside_skill || is_skill,
                 ..here
             };
             self.nested(&path, below, reach, budget);
@@ -365,7 +433,7 @@ impl RootWalker<'_> {
             let is_link = skill_dir
                 .symlink_metadata()
                 .is_ok_and(|m| m.file_type().is_symlink());
-            let broken = match probe(&skill_dir, false) {
+            let broken = match probe(&skill_dir, false, false) {
                 Probe::Broken(broken) => Some(broken),
                 _ => None,
             };
@@ -459,7 +527,7 @@ enum Probe {
 
 /// What is at a path that may be a skill folder, following links; `known_dir` when the caller
 /// already knows it is a real folder.
-fn probe(path: &Path, known_dir: bool) -> Probe {
+fn probe(path: &Path, known_dir: bool, any_case: bool) -> Probe {
     let meta = if known_dir {
         Ok(None)
     } else {
@@ -470,7 +538,7 @@ fn probe(path: &Path, known_dir: bool) -> Probe {
         Ok(_) => match fs::symlink_metadata(path.join(SKILL_FILE)) {
             Ok(_) => Probe::Skill,
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                if fs::symlink_metadata(path.join(LOWER_SKILL_FILE)).is_ok() {
+                if any_case && fs::symlink_metadata(path.join(LOWER_SKILL_FILE)).is_ok() {
                     Probe::LowerCaseSkill
                 } else {
                     Probe::FolderWithoutSkillFile

@@ -195,6 +195,9 @@ pub struct Inventory {
     pub builtins: Vec<Builtin>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<FileProblem>,
+    /// The agents this machine has (one of their config folders exists), in table order: what
+    /// the listings show by default.
+    pub installed: Vec<AgentId>,
 }
 
 /// How far a scan has come: `done` of `total` skill folders read.
@@ -212,23 +215,48 @@ pub fn scan(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Inventory {
     let roots = RootSet::resolve(env, project_start);
-    let discovery = discover::discover(&roots);
-    let groups = group(&discovery.found);
-    let total = groups.len();
-    progress(Progress { done: 0, total });
-
+    let mut discovery = discover::discover(&roots);
+    let mut groups = group(&discovery.found);
+    progress(Progress {
+        done: 0,
+        total: groups.len(),
+    });
     let done = AtomicUsize::new(0);
-    let inspections: Vec<inspect::Inspection> = groups
-        .par_iter()
-        .map(|group| {
-            let first = &discovery.found[group.members[0]];
-            let dir_name = file_name(&first.path);
-            let inspection = inspect::inspect(&first.path, &dir_name, first.broken.as_ref());
-            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(Progress { done, total });
-            inspection
+    let mut inspections = inspect_all(&discovery.found, &groups, &done, groups.len(), progress);
+
+    // Skills inside other skills' folders, told from the files just read; each is read once
+    // more only if no root reached it already.
+    let inner: Vec<discover::Found> = groups
+        .iter()
+        .zip(&inspections)
+        .flat_map(|(group, inspection)| {
+            group.members.iter().flat_map(|&member| {
+                discover::inner_skills(&roots, &discovery.found[member], &inspection.files)
+            })
         })
         .collect();
+    if !inner.is_empty() {
+        discovery.found.extend(inner);
+        let regrouped = group(&discovery.found);
+        let mut read: HashMap<PathBuf, inspect::Inspection> = groups
+            .into_iter()
+            .map(|group| group.real_dir)
+            .zip(inspections)
+            .collect();
+        let unread: Vec<Group> = regrouped
+            .iter()
+            .filter(|group| !read.contains_key(&group.real_dir))
+            .cloned()
+            .collect();
+        let total = regrouped.len();
+        let more = inspect_all(&discovery.found, &unread, &done, total, progress);
+        read.extend(unread.into_iter().map(|group| group.real_dir).zip(more));
+        inspections = regrouped
+            .iter()
+            .map(|group| read.remove(&group.real_dir).unwrap_or_default())
+            .collect();
+        groups = regrouped;
+    }
 
     let mut sources = roots.source_roots();
     for dir in &discovery.plugin_dirs {
@@ -250,6 +278,9 @@ pub fn scan(
     shadow::shadow(&mut skills);
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
 
+    let installed = AgentId::all()
+        .filter(|agent| agent.agent().is_installed(env, &roots.project))
+        .collect();
     let mut counts = vec![0usize; roots.roots.len()];
     for skill in &skills {
         for &root in &skill.roots {
@@ -272,6 +303,7 @@ pub fn scan(
         builtins: builtins(&skills),
         skills,
         problems: ledger.problems().to_vec(),
+        installed,
     }
 }
 
@@ -308,7 +340,29 @@ pub fn skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
     group(&readable).into_iter().map(|g| g.real_dir).collect()
 }
 
+/// Read every group's folder in parallel, counting each into `done` of `total`.
+fn inspect_all(
+    found: &[discover::Found],
+    groups: &[Group],
+    done: &AtomicUsize,
+    total: usize,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Vec<inspect::Inspection> {
+    groups
+        .par_iter()
+        .map(|group| {
+            let first = &found[group.members[0]];
+            let dir_name = file_name(&first.path);
+            let inspection = inspect::inspect(&first.path, &dir_name, first.broken.as_ref());
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(Progress { done, total });
+            inspection
+        })
+        .collect()
+}
+
 /// The found paths that lead to one folder.
+#[derive(Clone)]
 struct Group {
     members: Vec<usize>,
     real_dir: PathBuf,
@@ -392,9 +446,15 @@ fn assemble(
     let mut agents: Vec<AgentId> = claims.iter().map(|c| c.agent).collect();
     agents.sort();
     agents.dedup();
+    let holds = |rel: &str| {
+        inspection
+            .files
+            .iter()
+            .any(|file| crate::record::portable_path(&file.path) == rel)
+    };
     for agent in agents.clone() {
         for hiding in agent.agent().hides {
-            if (hiding.applies)(&group.real_dir) {
+            if (hiding.applies)(&group.real_dir, &holds) {
                 note_left_out(&mut left_out, agent, hiding.effect, hiding.why);
             }
         }

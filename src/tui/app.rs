@@ -187,6 +187,8 @@ pub struct App {
     /// Index into `visible`.
     pub selected: usize,
     pub filter: Filter,
+    /// Every agent is shown, not only those installed here.
+    pub all_agents: bool,
     pub sort: Sort,
     pub search: Search,
     pub screen: Screen,
@@ -303,6 +305,50 @@ impl App {
         self.requests
     }
 
+    /// Whether `agent` is shown: every agent is, or it is installed here (or the deck does not
+    /// say which are).
+    pub fn shows_agent(&self, agent: AgentId) -> bool {
+        self.all_agents
+            || self
+                .deck
+                .installed
+                .as_ref()
+                .is_none_or(|installed| installed.contains(&agent))
+    }
+
+    /// The agents shown, in table order: what the agent filter cycles through.
+    pub fn shown_agents(&self) -> Vec<AgentId> {
+        AgentId::all().filter(|a| self.shows_agent(*a)).collect()
+    }
+
+    /// The agents of `agents` that are shown.
+    pub fn shown_of(&self, agents: &[AgentId]) -> Vec<AgentId> {
+        agents
+            .iter()
+            .copied()
+            .filter(|a| self.shows_agent(*a))
+            .collect()
+    }
+
+    /// Indexes into `deck.roots` of the roots shown: with only the installed agents shown, a
+    /// root none of them has a use for is left out, unless it holds skills.
+    pub fn shown_roots(&self) -> Vec<usize> {
+        self.deck
+            .roots
+            .iter()
+            .enumerate()
+            .filter(|(_, root)| root.skills > 0 || root.owners.iter().any(|a| self.shows_agent(*a)))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The root under the cursor on the roots screen.
+    pub fn selected_root(&self) -> Option<&super::model::RootView> {
+        self.shown_roots()
+            .get(self.root_selected)
+            .map(|&i| &self.deck.roots[i])
+    }
+
     /// Whether anything narrows the list.
     pub fn is_narrowed(&self) -> bool {
         self.filter != Filter::default() || !self.search.query.is_empty()
@@ -315,7 +361,7 @@ impl App {
         self.refresh_keeping(keep);
         self.root_selected = self
             .root_selected
-            .min(self.deck.roots.len().saturating_sub(1));
+            .min(self.shown_roots().len().saturating_sub(1));
     }
 
     /// Work out `visible` again after the search, a filter or the sort changed, keeping the

@@ -25,6 +25,9 @@ pub struct Deck {
     counts: Counts,
     /// The installers of its skills, by name, each once.
     installers: Vec<String>,
+    /// The agents the machine has, as the scan found them; `None` for a deck not made by a
+    /// scan, which shows every agent.
+    pub installed: Option<Vec<AgentId>>,
 }
 
 /// The order of the skill list.
@@ -115,6 +118,8 @@ pub struct SkillView {
     /// The plugin and its version folder, for a plugin's skill.
     pub plugin: Option<String>,
     pub agents: Vec<AgentId>,
+    /// Each root it is found in, with the agents that load it from there.
+    pub reads: Vec<Read>,
     /// For each agent that loads it, which copy of the name that agent runs.
     pub verdicts: Vec<Verdict>,
     pub state: State,
@@ -135,6 +140,14 @@ impl SkillView {
     pub fn is_shadowed(&self) -> bool {
         self.verdicts.iter().any(|v| v.winner.is_some())
     }
+}
+
+/// A root a skill is found in, and the agents that load it from there (none for a root kept
+/// on disk and not loaded, such as a marketplace clone).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Read {
+    pub shown_root: String,
+    pub agents: Vec<AgentId>,
 }
 
 /// Which copy of a skill's name one agent runs.
@@ -202,7 +215,10 @@ pub struct RootView {
     /// What the first agent to read it calls it ("Claude Code personal skills").
     pub label: String,
     pub scope: Scope,
+    /// The agents that load skills from it.
     pub agents: Vec<AgentId>,
+    /// Every agent with a use for it, loading or not (Claude Code keeps marketplace clones).
+    pub owners: Vec<AgentId>,
     pub presence: Presence,
     pub skills: usize,
     pub notes: Vec<String>,
@@ -211,18 +227,23 @@ pub struct RootView {
 impl Deck {
     /// The inventory of a scan finished at `now`, with paths under `home` shown as `~/…`.
     pub fn new(inventory: &Inventory, home: &Path, now: SystemTime) -> Self {
-        Self::from_views(
-            inventory
-                .skills
-                .iter()
-                .map(|skill| skill_view(skill, home, now))
-                .collect(),
-            inventory
-                .roots
-                .iter()
-                .map(|root| root_view(root, home))
-                .collect(),
-        )
+        let roots: Vec<RootView> = inventory
+            .roots
+            .iter()
+            .map(|root| root_view(root, home))
+            .collect();
+        let skills = inventory
+            .skills
+            .iter()
+            .map(|skill| skill_view(skill, &roots, home, now))
+            .collect();
+        Self::from_views(skills, roots).with_installed(inventory.installed.clone())
+    }
+
+    /// The deck of a machine that has `installed`, and no other agent.
+    pub fn with_installed(mut self, installed: Vec<AgentId>) -> Self {
+        self.installed = Some(installed);
+        self
     }
 
     /// A deck of skills already sorted by name, and roots.
@@ -241,6 +262,7 @@ impl Deck {
             orders,
             counts,
             installers,
+            installed: None,
         }
     }
 
@@ -286,7 +308,7 @@ impl Counts {
     }
 }
 
-fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
+fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -> SkillView {
     let name = sanitize::name(&skill.name);
     let verdicts = skill
         .agents
@@ -323,6 +345,20 @@ fn skill_view(skill: &Skill, home: &Path, now: SystemTime) -> SkillView {
         source: skill.source,
         plugin,
         agents: skill.agents.clone(),
+        reads: skill
+            .roots
+            .iter()
+            .filter_map(|&i| roots.get(i))
+            .map(|root| Read {
+                shown_root: root.shown_path.clone(),
+                agents: root
+                    .agents
+                    .iter()
+                    .copied()
+                    .filter(|agent| skill.agents.contains(agent))
+                    .collect(),
+            })
+            .collect(),
         verdicts,
         state: skill.state,
         record: skill.record.as_ref().map(|record| RecordView {
@@ -444,6 +480,12 @@ fn root_view(entry: &RootEntry, home: &Path) -> RootView {
             .unwrap_or_default(),
         scope: root.scope(),
         agents: root.agents(),
+        owners: {
+            let mut owners: Vec<AgentId> = root.uses.iter().map(|u| u.rule.agent).collect();
+            owners.sort();
+            owners.dedup();
+            owners
+        },
         presence: match &root.state {
             RootState::Directory => Presence::Exists,
             RootState::Missing => Presence::Missing,

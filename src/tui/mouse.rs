@@ -36,7 +36,7 @@ pub fn translate(app: &App, event: &MouseEvent) -> Option<Msg> {
         MouseEventKind::Down(MouseButton::Left) if !help && app.is_uncovered() => {
             let (geometry, len) = match app.screen {
                 Screen::Skills => (panes.list, app.visible.len()),
-                Screen::Roots => (panes.roots, app.deck.roots.len()),
+                Screen::Roots => (panes.roots, app.shown_roots().len()),
                 Screen::Changed => (panes.changed, app.changes.shown().len()),
             };
             match row_at(geometry.rows, at, geometry.offset) {

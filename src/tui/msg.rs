@@ -39,6 +39,8 @@ pub enum Action {
     AcceptSearch,
     CycleSource,
     CycleAgent,
+    /// Show every agent, or only the agents installed on this machine again.
+    ToggleAllAgents,
     CycleState,
     CycleInstaller,
     /// Show only the skills whose files no longer match their record, or everything again.

@@ -224,7 +224,7 @@ fn usage_errors_exit_2() {
     let before = snapshot(&machine.root());
     for args in [
         vec!["import", source],
-        vec!["import", source, "--agent", "amp"],
+        vec!["import", source, "--agent", "no-such-agent"],
         vec!["import", source, "--scope", "user", "--to", to],
         vec!["import", source, "--to", to, "--agent", "codex"],
     ] {

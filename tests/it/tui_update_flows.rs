@@ -259,6 +259,7 @@ fn destinations() -> Vec<DestinationView> {
         scope,
         root: PathBuf::from(root),
         shown_root: root.to_owned(),
+        readers: vec![agent],
     };
     vec![
         at(AgentId::CODEX, Scope::User, "/h/.agents/skills"),

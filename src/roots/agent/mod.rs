@@ -98,8 +98,9 @@ pub struct Hiding {
     /// Why, for people: the file and setting that does it.
     pub why: &'static str,
     pub effect: Effect,
-    /// Whether the skill in this folder is left out.
-    pub applies: fn(&Path) -> bool,
+    /// Whether the skill in this folder is left out, told from the folder and whether it
+    /// holds a file (a path below it, `/`-separated) as its listing shows.
+    pub applies: fn(&Path, &dyn Fn(&str) -> bool) -> bool,
 }
 
 /// How far a [`Hiding`] leaves a skill out.

@@ -22,6 +22,7 @@ mod copilot;
 mod cursor;
 mod gemini_cli;
 mod goose;
+mod markdown;
 mod opencode;
 mod windsurf;
 
@@ -33,6 +34,8 @@ pub(super) use super::project::{Beyond, Walk};
 pub(super) use super::trust::{self, Trust};
 
 use crate::skill::Declared;
+
+pub use markdown::markdown;
 
 /// Which kind of root a skill lives in; `Bundled` is what an agent writes for itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -8,6 +8,7 @@ pub mod picker;
 pub mod preview;
 
 use super::diff::DiffView;
+use crate::roots::AgentId;
 
 pub use picker::{PickRow, Picker, PlaceView};
 pub use preview::{
@@ -28,7 +29,11 @@ pub struct Import {
     pub chosen: Vec<bool>,
     /// The skill under the cursor in the preview.
     pub cursor: usize,
+    /// Every agent's skills folder at each scope, as the worker found them.
+    pub every_destination: Vec<DestinationView>,
+    /// The destinations offered: see [`Import::show_destinations`].
     pub destinations: Vec<DestinationView>,
+    /// Index into `destinations`.
     pub destination: usize,
 }
 
@@ -72,9 +77,39 @@ impl Import {
             bundle: None,
             chosen: Vec::new(),
             cursor: 0,
+            every_destination: Vec::new(),
             destinations: Vec::new(),
             destination: 0,
         }
+    }
+
+    /// Offer the folders of the agents shown (every agent, or those of `installed`; all when
+    /// the deck does not say), each folder once, keeping the one under the cursor there. With
+    /// about two dozen agents sharing `~/.agents/skills`, one row per agent would repeat it;
+    /// each row names who reads it instead. A machine with none of its agents installed is
+    /// offered every folder, so an import can still go somewhere.
+    pub fn show_destinations(&mut self, all_agents: bool, installed: Option<&[AgentId]>) {
+        let keep = self
+            .destinations
+            .get(self.destination)
+            .map(|d| d.root.clone());
+        let shows = |agent: AgentId| all_agents || installed.is_none_or(|i| i.contains(&agent));
+        let once = |rows: &mut Vec<DestinationView>, wanted: &dyn Fn(AgentId) -> bool| {
+            for destination in &self.every_destination {
+                if wanted(destination.agent) && !rows.iter().any(|r| r.root == destination.root) {
+                    rows.push(destination.clone());
+                }
+            }
+        };
+        let mut rows = Vec::new();
+        once(&mut rows, &shows);
+        if rows.is_empty() {
+            once(&mut rows, &|_| true);
+        }
+        self.destinations = rows;
+        self.destination = keep
+            .and_then(|root| self.destinations.iter().position(|d| d.root == root))
+            .unwrap_or(0);
     }
 
     /// The names of the skills chosen, as the install is asked for them.

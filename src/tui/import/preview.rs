@@ -103,6 +103,8 @@ pub struct DestinationView {
     pub scope: Scope,
     pub root: PathBuf,
     pub shown_root: String,
+    /// Every agent that loads skills from `root`, in table order.
+    pub readers: Vec<AgentId>,
 }
 
 /// A skill an import would replace, and why it needs the person's word.

@@ -74,6 +74,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Step::Picking => picking(app, action),
         Step::Preview | Step::Refused(_) => preview(app, action),
         Step::Destination if action == Action::Choose => install(app, false),
+        Step::Destination if action == Action::ToggleAllAgents => super::toggle_all_agents(app),
         Step::Replace { conflicts, .. } => match action {
             Action::Confirm if conflicts.iter().all(|c| c.forcible) => install(app, true),
             Action::Confirm => {
@@ -311,6 +312,7 @@ fn jump_in_replacements(app: &mut App, action: Action) {
 
 /// News from this import's worker; news from one cancelled before is dropped.
 pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effect> {
+    let (all_agents, installed) = (app.all_agents, app.deck.installed.clone());
     let Some(import) = &mut app.import else {
         return Vec::new();
     };
@@ -322,11 +324,13 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
         ImportEvent::Read(Ok((bundle, destinations))) => {
             import.chosen = vec![true; bundle.skills.len()];
             import.cursor = 0;
-            import.destination = destinations
+            import.every_destination = destinations;
+            import.show_destinations(all_agents, installed.as_deref());
+            import.destination = import
+                .destinations
                 .iter()
                 .position(|d| d.agent == AgentId::CLAUDE_CODE && d.scope == Scope::User)
                 .unwrap_or(0);
-            import.destinations = destinations;
             import.bundle = Some(*bundle);
             import.step = Step::Preview;
         }

@@ -160,9 +160,42 @@ fn shared(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             vec![Effect::SetMouse(app.mouse)]
         }
         Action::Import => import::open(app),
+        Action::ToggleAllAgents => toggle_all_agents(app),
         _ => return None,
     };
     Some(effects)
+}
+
+/// Every agent, or only those installed here: the list, the detail, the roots and an import's
+/// destinations follow. An agent filter on an agent no longer shown is dropped, and the root
+/// under the cursor stays under it when it is still shown.
+pub(super) fn toggle_all_agents(app: &mut App) -> Vec<Effect> {
+    let root = app.shown_roots().get(app.root_selected).copied();
+    app.all_agents = !app.all_agents;
+    if app
+        .filter
+        .agent
+        .is_some_and(|agent| !app.shows_agent(agent))
+    {
+        app.filter.agent = None;
+    }
+    let shown = app.shown_roots();
+    app.root_selected = root
+        .and_then(|root| shown.iter().position(|&i| i == root))
+        .unwrap_or(0)
+        .min(shown.len().saturating_sub(1));
+    if let Some(import) = &mut app.import {
+        import.show_destinations(app.all_agents, app.deck.installed.as_deref());
+    }
+    app.refresh();
+    let text = if app.all_agents {
+        "Every agent shown, installed here or not.".to_owned()
+    } else {
+        let installed = app.deck.installed.as_ref().map_or(0, Vec::len);
+        format!("Only the {installed} agents installed here shown.")
+    };
+    note(app, &text);
+    skills::follow_selection(app)
 }
 
 fn show(app: &mut App, screen: Screen) -> Vec<Effect> {
@@ -324,7 +357,7 @@ fn select(app: &mut App, index: usize) -> Vec<Effect> {
             skills::follow_selection(app)
         }
         Mode::Roots => {
-            app.root_selected = index.min(app.deck.roots.len().saturating_sub(1));
+            app.root_selected = index.min(app.shown_roots().len().saturating_sub(1));
             Vec::new()
         }
         Mode::Changed => {

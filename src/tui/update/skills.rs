@@ -1,7 +1,7 @@
 //! The skill list (with its search line and filters) and the roots screen.
 
 use crate::record::State;
-use crate::roots::{AgentId, Source};
+use crate::roots::Source;
 
 use super::{cycle, rows_of, shared, step};
 use crate::tui::app::{App, By, Preview, Screen};
@@ -60,10 +60,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             narrowed(app)
         }
         Action::CycleAgent => {
-            app.filter.agent = cycle(
-                app.filter.agent.as_ref(),
-                &AgentId::all().collect::<Vec<_>>(),
-            );
+            app.filter.agent = cycle(app.filter.agent.as_ref(), &app.shown_agents());
             narrowed(app)
         }
         Action::CycleState => {
@@ -149,7 +146,7 @@ fn page_rows(app: &App) -> usize {
 pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     match (app.screen, app.focus) {
         (Screen::Roots, _) => {
-            app.root_selected = step(app.root_selected, rows, app.deck.roots.len());
+            app.root_selected = step(app.root_selected, rows, app.shown_roots().len());
             Vec::new()
         }
         (_, Pane::List) => {

@@ -12,8 +12,9 @@ use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::geometry::{Laid, PaneGeometry};
-use crate::tui::model::{Entry, SkillView};
-use crate::tui::msg::Pane;
+use crate::tui::keymap::{self, Mode};
+use crate::tui::model::{Entry, SkillView, Verdict};
+use crate::tui::msg::{Action, Pane};
 use crate::tui::theme::{self, Theme};
 
 use super::{has_focus, pane};
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         laid.panes.detail = Some(geometry);
         return;
     };
-    let lines = lines(skill, usize::from(inner.width), theme);
+    let lines = lines(skill, usize::from(inner.width), app);
     let rows = usize::from(inner.height);
     let max = lines.len().saturating_sub(rows);
     geometry.page = rows;
@@ -95,7 +96,8 @@ impl Sheet<'_> {
     }
 }
 
-fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>> {
+fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
+    let theme = &app.theme;
     let mut sheet = Sheet {
         lines: Vec::new(),
         columns,
@@ -147,7 +149,7 @@ fn lines(skill: &SkillView, columns: usize, theme: &Theme) -> Vec<Line<'static>>
     if let Some(age) = skill.age {
         sheet.field("Modified", &ago(age), plain);
     }
-    agents(&mut sheet, skill);
+    agents(&mut sheet, skill, app);
     owner(&mut sheet, skill);
     record(&mut sheet, skill);
     files(&mut sheet, skill);
@@ -164,28 +166,83 @@ fn state_meaning(state: State) -> &'static str {
     }
 }
 
-fn agents(sheet: &mut Sheet, skill: &SkillView) {
+/// The agents that load it, grouped by the root each reads it from (one line for the root, the
+/// agents wrapped below it: two dozen agents read `~/.agents/skills`), then the agents shown
+/// that run another copy of its name.
+fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
     let theme = sheet.theme;
-    if skill.verdicts.is_empty() {
+    if skill.reads.iter().all(|read| read.agents.is_empty()) {
         sheet.field("Agents", "none loads it from here", theme.dim);
         return;
     }
-    let id_width = skill
+    let hidden_key = keymap::key_for(Mode::Skills, Action::ToggleAllAgents);
+    for (i, read) in skill.reads.iter().enumerate() {
+        let label = if i == 0 { "Agents" } else { "" };
+        sheet.field(label, &read.shown_root, Style::new());
+        let shown = app.shown_of(&read.agents);
+        let hidden = read.agents.len() - shown.len();
+        let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
+        let (text, style) = match (ids.is_empty(), hidden) {
+            (true, 0) => ("no agent loads it from here".to_owned(), theme.dim),
+            (true, n) => (
+                format!("{} not installed here ({hidden_key} shows them)", count(n)),
+                theme.dim,
+            ),
+            (false, 0) => (ids.join(", "), theme.label),
+            (false, n) => (
+                format!("{}, and {} not installed here", ids.join(", "), count(n)),
+                theme.label,
+            ),
+        };
+        sheet.field("", &format!("  {text}"), style);
+    }
+    let runs_another: Vec<&Verdict> = skill
         .verdicts
         .iter()
-        .map(|v| v.agent.id().len())
-        .max()
-        .unwrap_or(0);
-    for (i, verdict) in skill.verdicts.iter().enumerate() {
-        let label = if i == 0 { "Agents" } else { "" };
-        let id = format!("{:id_width$}", verdict.agent.id());
+        .filter(|v| v.winner.is_some() && app.shows_agent(v.agent))
+        .collect();
+    // One line per winning copy, with every agent that runs it.
+    let mut winners: Vec<(&str, Vec<&str>)> = Vec::new();
+    for verdict in &runs_another {
+        let winner = verdict.winner.as_deref().unwrap_or("");
+        match winners.iter_mut().find(|(w, _)| *w == winner) {
+            Some((_, agents)) => agents.push(verdict.agent.id()),
+            None => winners.push((winner, vec![verdict.agent.id()])),
+        }
+    }
+    for (i, (winner, agents)) in winners.iter().enumerate() {
+        let label = if i == 0 { "Shadowed" } else { "" };
+        let verb = if agents.len() == 1 { "runs" } else { "run" };
         // The winner's path wraps under the label rather than being cut: it is the answer.
-        let (text, style) = match (&verdict.winner, verdict.keeps_all) {
-            (Some(winner), _) => (format!("{id}  runs {winner}"), theme.warning),
-            (None, true) => (format!("{id}  runs every copy of a name"), Style::new()),
-            (None, false) => (format!("{id}  runs this copy"), Style::new()),
-        };
-        sheet.field(label, &text, style);
+        sheet.field(
+            label,
+            &format!("{} {verb} {winner}", agents.join(", ")),
+            theme.warning,
+        );
+    }
+    if !runs_another.is_empty() {
+        let keep: Vec<&str> = skill
+            .verdicts
+            .iter()
+            .filter(|v| v.keeps_all && app.shows_agent(v.agent))
+            .map(|v| v.agent.id())
+            .collect();
+        if !keep.is_empty() {
+            sheet.field(
+                "",
+                &format!("{} run every copy of a name", keep.join(", ")),
+                theme.dim,
+            );
+        }
+    }
+}
+
+/// `1 agent`, `21 agents`.
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 agent".to_owned()
+    } else {
+        format!("{n} agents")
     }
 }
 

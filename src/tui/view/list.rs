@@ -7,6 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 
 use crate::record::State;
+use crate::roots::AgentId;
 use crate::text::width;
 use crate::tui::app::{App, By, Filter, Scan};
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
@@ -84,9 +85,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
             (true, true) => theme.selected,
             (true, false) => theme.selected_idle,
         };
-        let line = columns
-            .row(&app.deck.skills[index], theme, selected)
-            .style(style);
+        let skill = &app.deck.skills[index];
+        let shown = Shown {
+            agents: app.shown_of(&skill.agents),
+            shadowed: skill
+                .verdicts
+                .iter()
+                .any(|v| v.winner.is_some() && app.shows_agent(v.agent)),
+        };
+        let line = columns.row(skill, &shown, theme, selected).style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
     }
 }
@@ -116,6 +123,9 @@ fn title(app: &App) -> Line<'static> {
     if let Some(agent) = agent {
         notes.push(format!("agent: {agent}"));
     }
+    if app.all_agents {
+        notes.push("every agent".to_owned());
+    }
     match installer {
         Some(By::Installer(name)) => notes.push(format!("by {name}")),
         Some(By::Nobody) => notes.push("no installer".to_owned()),
@@ -128,6 +138,44 @@ fn title(app: &App) -> Line<'static> {
         spans.push(Span::styled(format!("· {note} "), theme.warning));
     }
     Line::from(spans)
+}
+
+/// What a row shows of a skill's agents: those shown (installed here, or every one), and
+/// whether one of them runs another copy of its name.
+struct Shown {
+    agents: Vec<AgentId>,
+    shadowed: bool,
+}
+
+/// How many agent ids the column names before it counts the rest.
+const IDS: usize = 3;
+
+/// The agents column: a few ids that fit in `room`, then how many more (`codex,cline +21`);
+/// `-` when no agent loads the skill, and a short note when only agents not installed do.
+pub(super) fn agents_cell(shown: &[AgentId], loaded_by: usize, room: usize) -> String {
+    if loaded_by == 0 {
+        return "-".to_owned();
+    }
+    if shown.is_empty() {
+        return width::fit("none installed", room);
+    }
+    let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
+    for named in (1..=ids.len().min(IDS)).rev() {
+        let rest = ids.len() - named;
+        let mut text = ids[..named].join(",");
+        if rest > 0 {
+            text.push_str(&format!(" +{rest}"));
+        }
+        if width::of(&text) <= room {
+            return text;
+        }
+    }
+    // Too narrow for one whole id and the count: cut the id, keep the count.
+    let count = format!(" +{}", ids.len() - 1);
+    if ids.len() == 1 || room <= width::of(&count) + 1 {
+        return width::fit(ids[0], room);
+    }
+    format!("{}{count}", width::fit(ids[0], room - width::of(&count)))
 }
 
 /// How wide each column is at one pane width.
@@ -159,7 +207,7 @@ impl Columns {
         left -= by;
         let agents = if left > MIN_COLUMN {
             left -= 1;
-            left.min(16)
+            left.min(26)
         } else {
             0
         };
@@ -191,7 +239,13 @@ impl Columns {
         Line::styled(text, theme.dim)
     }
 
-    fn row(&self, skill: &SkillView, theme: &Theme, selected: bool) -> Line<'static> {
+    fn row(
+        &self,
+        skill: &SkillView,
+        shown: &Shown,
+        theme: &Theme,
+        selected: bool,
+    ) -> Line<'static> {
         // Dim text would vanish on the selected row's background.
         let quiet = if selected {
             ratatui::style::Style::new()
@@ -203,7 +257,7 @@ impl Columns {
         } else {
             theme::PROBLEM_MARKER
         };
-        let shadowed = if skill.is_shadowed() {
+        let shadowed = if shown.shadowed {
             theme::SHADOWED_MARKER
         } else {
             " "
@@ -227,14 +281,9 @@ impl Columns {
             spans.extend(self.by_spans(skill, quiet));
         }
         if self.agents > 0 {
-            let ids: Vec<&str> = skill.agents.iter().map(|a| a.id()).collect();
-            let agents = if ids.is_empty() {
-                "-".to_owned()
-            } else {
-                ids.join(",")
-            };
+            let agents = agents_cell(&shown.agents, skill.agents.len(), self.agents);
             spans.push(Span::raw(" "));
-            spans.push(Span::styled(width::fit(&agents, self.agents), quiet));
+            spans.push(Span::styled(agents, quiet));
         }
         Line::from(spans)
     }
@@ -260,5 +309,22 @@ impl Columns {
                 quiet,
             ),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_agents_column_names_what_fits_and_counts_the_rest() {
+        let six: Vec<AgentId> = AgentId::all().take(6).collect();
+        assert_eq!(agents_cell(&six, 6, 40), "claude-code,codex,opencode +3");
+        assert_eq!(agents_cell(&six, 6, 20), "claude-code,codex +4");
+        assert_eq!(agents_cell(&six, 6, 16), "claude-code +5");
+        assert_eq!(agents_cell(&six, 6, 12), "claude-c… +5");
+        assert_eq!(agents_cell(&six[1..2], 6, 16), "codex");
+        assert_eq!(agents_cell(&[], 6, 16), "none installed");
+        assert_eq!(agents_cell(&[], 0, 16), "-");
     }
 }

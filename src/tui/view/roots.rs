@@ -7,14 +7,16 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use crate::roots::Scope;
+use crate::roots::{AgentId, Scope};
 use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::keymap::{self, Mode};
 use crate::tui::model::{Presence, RootView};
-use crate::tui::msg::Pane;
+use crate::tui::msg::{Action, Pane};
 use crate::tui::theme::{self, Theme};
 
+use super::list::agents_cell;
 use super::{has_focus, pane};
 
 const SKILLS: usize = 6;
@@ -29,13 +31,36 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         .iter()
         .filter(|r| r.presence == Presence::Exists)
         .count();
-    let title = Line::styled(
-        format!(
-            " Roots: {} searched, {existing} exist ",
-            app.deck.roots.len()
-        ),
+    let shown_roots = app.shown_roots();
+    let hidden = app.deck.roots.len() - shown_roots.len();
+    let mut title = vec![Span::styled(
+        if hidden > 0 {
+            format!(
+                " Roots: {} of {} searched, {existing} exist ",
+                shown_roots.len(),
+                app.deck.roots.len()
+            )
+        } else {
+            format!(
+                " Roots: {} searched, {existing} exist ",
+                app.deck.roots.len()
+            )
+        },
         theme.title,
-    );
+    )];
+    // The others are the roots of agents not installed here, holding no skill.
+    if hidden > 0 {
+        title.push(Span::styled(
+            format!(
+                "· {} shows every agent's ",
+                keymap::key_for(Mode::Roots, Action::ToggleAllAgents)
+            ),
+            theme.dim,
+        ));
+    } else if app.all_agents {
+        title.push(Span::styled("· every agent ", theme.warning));
+    }
+    let title = Line::from(title);
     let block = pane(title, has_focus(app, Pane::List), theme);
     let inner = block.inner(table);
     frame.render_widget(block, table);
@@ -65,25 +90,30 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         offset,
         max: 0,
     });
-    let shown = app.deck.roots.iter().enumerate().skip(offset).take(rows);
-    for (y, (i, root)) in (rows_area.y..).zip(shown) {
-        let style = if i == app.root_selected {
+    let shown = shown_roots.iter().enumerate().skip(offset).take(rows);
+    for (y, (i, &index)) in (rows_area.y..).zip(shown) {
+        let root = &app.deck.roots[index];
+        let selected = i == app.root_selected;
+        let style = if selected {
             theme.selected
         } else {
             Style::new()
         };
-        let line = row(root, agents, path, theme, i == app.root_selected).style(style);
+        let readers = app.shown_of(&root.agents);
+        let line = row(root, &readers, (agents, path), theme, selected).style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
     }
-    if let Some(root) = app.deck.roots.get(app.root_selected) {
-        about_root(frame, about, root, theme);
+    if let Some(root) = app.selected_root() {
+        about_root(frame, about, root, app);
     }
 }
 
+/// One root: `readers` are the agents shown that read it; `widths` are the agents' and the
+/// path's columns.
 fn row(
     root: &RootView,
-    agents: usize,
-    path: usize,
+    readers: &[AgentId],
+    (agents, path): (usize, usize),
     theme: &Theme,
     selected: bool,
 ) -> Line<'static> {
@@ -98,7 +128,7 @@ fn row(
     } else {
         "-".to_owned()
     };
-    let ids: Vec<&str> = root.agents.iter().map(|a| a.id()).collect();
+    let cell = agents_cell(readers, root.agents.len(), agents);
     let path_style = if root.presence == Presence::Exists {
         Style::new()
     } else {
@@ -114,7 +144,7 @@ fn row(
             scope_style(root.scope, theme),
         ),
         Span::raw(" "),
-        Span::styled(width::pad(&ids.join(","), agents), quiet),
+        Span::styled(width::pad(&cell, agents), quiet),
         Span::raw(" "),
         Span::styled(width::fit(&root.shown_path, path), path_style),
     ])
@@ -152,13 +182,20 @@ fn scope_style(scope: Scope, theme: &Theme) -> Style {
     theme.source(scope.source())
 }
 
-fn about_root(frame: &mut Frame, area: Rect, root: &RootView, theme: &Theme) {
+fn about_root(frame: &mut Frame, area: Rect, root: &RootView, app: &App) {
+    let theme = &app.theme;
     let block = pane(
         Line::styled(format!(" {} ", root.label), theme.title),
         false,
         theme,
     );
-    let agents: Vec<&str> = root.agents.iter().map(|a| a.display_name()).collect();
+    let shown = app.shown_of(&root.agents);
+    let hidden = root.agents.len() - shown.len();
+    let mut agents: Vec<&str> = shown.iter().map(|a| a.display_name()).collect();
+    let more = format!("{hidden} more not installed here");
+    if hidden > 0 {
+        agents.push(&more);
+    }
     let (marker, style) = presence(&root.presence, theme);
     let mut lines = vec![
         Line::raw(root.shown_path.clone()),

@@ -151,6 +151,7 @@ impl Worker {
                 scope: destination.scope,
                 shown_root: human::path(&destination.root, home, Unsafe::Dropped),
                 root: destination.root,
+                readers: destination.readers,
             })
             .collect()
     }

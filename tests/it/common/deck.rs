@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Scope, Source};
 use skilldeck::tui::geometry::{Laid, PaneGeometry, Panes};
-use skilldeck::tui::model::{Deck, Presence, RootView, SkillView, Verdict};
+use skilldeck::tui::model::{Deck, Presence, Read, RootView, SkillView, Verdict};
 use skilldeck::tui::msg::{Action, Msg};
 use strum::IntoEnumIterator;
 
@@ -31,6 +31,10 @@ pub fn skill(
         source,
         plugin: None,
         agents: agents.to_vec(),
+        reads: vec![Read {
+            shown_root: "~/skills".to_owned(),
+            agents: agents.to_vec(),
+        }],
         verdicts: agents
             .iter()
             .map(|&agent| Verdict {
@@ -56,6 +60,7 @@ pub fn root(path: &str, skills: usize) -> RootView {
         label: "a root".to_owned(),
         scope: Scope::User,
         agents: vec![AgentId::CLAUDE_CODE],
+        owners: vec![AgentId::CLAUDE_CODE],
         presence: Presence::Exists,
         skills,
         notes: Vec::new(),

@@ -35,9 +35,14 @@ struct Policy {
     products: Option<Vec<String>>,
 }
 
-fn read(dir: &Path) -> Option<Policy> {
+const POLICY_FILE: &str = "agents/openai.yaml";
+
+fn read(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Option<Policy> {
+    if !holds(POLICY_FILE) {
+        return None;
+    }
     let bytes = crate::fs::read_bounded(
-        &dir.join("agents/openai.yaml"),
+        &dir.join(POLICY_FILE),
         crate::fs::Links::Follow,
         MAX_POLICY_BYTES,
     )
@@ -48,12 +53,12 @@ fn read(dir: &Path) -> Option<Policy> {
         .map(|file| file.policy)
 }
 
-fn implicit_off(dir: &Path) -> bool {
-    read(dir).is_some_and(|policy| policy.allow_implicit_invocation == Some(false))
+fn implicit_off(dir: &Path, holds: &dyn Fn(&str) -> bool) -> bool {
+    read(dir, holds).is_some_and(|policy| policy.allow_implicit_invocation == Some(false))
 }
 
-fn other_products(dir: &Path) -> bool {
-    read(dir)
+fn other_products(dir: &Path, holds: &dyn Fn(&str) -> bool) -> bool {
+    read(dir, holds)
         .and_then(|policy| policy.products)
         .is_some_and(|products| !products.iter().any(|p| p.eq_ignore_ascii_case("codex")))
 }
@@ -67,6 +72,14 @@ mod tests {
         std::fs::create_dir_all(tmp.path().join("agents")).unwrap();
         std::fs::write(tmp.path().join("agents/openai.yaml"), policy).unwrap();
         tmp
+    }
+
+    fn implicit_off(dir: &Path) -> bool {
+        super::implicit_off(dir, &|rel| dir.join(rel).exists())
+    }
+
+    fn other_products(dir: &Path) -> bool {
+        super::other_products(dir, &|rel| dir.join(rel).exists())
     }
 
     #[test]

@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::roots::Scope;
+use crate::roots::{AgentId, Scope};
 use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
@@ -33,12 +33,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         Line::styled(width::fit(&what, usize::from(head.width)), theme.title),
         head,
     );
+    // The folder, then who will load what is installed there; the folder keeps the larger
+    // share, as it is what Enter chooses.
+    let room = usize::from(list.width).saturating_sub(26);
+    let widest = import
+        .destinations
+        .iter()
+        .map(|d| width::of(&d.shown_root))
+        .max()
+        .unwrap_or(0);
+    let path_room = widest.max(13).min(room * 3 / 5);
+    let readers_room = room.saturating_sub(path_room + 1);
     frame.render_widget(
         Line::styled(
             format!(
-                "    {} {} SKILLS FOLDER",
+                "    {} {} {} LOADED BY",
                 width::pad("AGENT", 12),
-                width::pad("SCOPE", 8)
+                width::pad("SCOPE", 8),
+                width::pad("SKILLS FOLDER", path_room)
             ),
             theme.dim,
         ),
@@ -53,7 +65,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         offset,
         max: 0,
     });
-    let room = usize::from(list.width).saturating_sub(26);
     let shown = import
         .destinations
         .iter()
@@ -75,7 +86,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
                 theme.source(destination.scope.source()),
             ),
             Span::raw(" "),
-            Span::raw(width::fit(&destination.shown_root, room)),
+            Span::raw(width::pad(
+                &width::fit(&destination.shown_root, path_room),
+                path_room,
+            )),
+            Span::raw(" "),
+            Span::styled(
+                readers(app, &destination.readers, readers_room),
+                if selected { Style::new() } else { theme.dim },
+            ),
         ])
         .style(if selected {
             theme.selected
@@ -84,4 +103,33 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         });
         frame.render_widget(line, Rect::new(list.x, y, list.width, 1));
     }
+}
+
+/// The agents shown that load skills from a folder, as many as fit, then how many more; a
+/// folder none of them reads says so.
+fn readers(app: &App, readers: &[AgentId], room: usize) -> String {
+    let shown = app.shown_of(readers);
+    if shown.is_empty() {
+        return width::fit("no agent installed here", room);
+    }
+    let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
+    let mut text = String::new();
+    for (i, id) in ids.iter().enumerate() {
+        let rest = ids.len() - i - 1;
+        let next = if i == 0 {
+            (*id).to_owned()
+        } else {
+            format!("{text}, {id}")
+        };
+        let tail = if rest > 0 {
+            format!(" +{rest}")
+        } else {
+            String::new()
+        };
+        if width::of(&next) + width::of(&tail) > room && i > 0 {
+            return format!("{text} +{}", ids.len() - i);
+        }
+        text = next;
+    }
+    width::fit(&text, room)
 }

@@ -1,0 +1,131 @@
+//! The roots table as the README shows it: one row per agent with its project and user folders,
+//! what tells it is installed, and what those facts rest on. Written from the table itself
+//! (a test compares the README's copy), so the documentation cannot drift from the code.
+
+use super::*;
+
+/// The markdown table of every agent, in table order.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "| agent | project folders | user folders | installed when | evidence |\n|---|---|---|---|---|\n",
+    );
+    for &agent in agents() {
+        let id = AgentId::from_id(agent.id);
+        let folders = |scope: Scope| -> String {
+            let shown: Vec<String> = rules()
+                .iter()
+                .filter(|rule| Some(rule.agent) == id && rule.scope == scope)
+                .map(|rule| written(&rule.place))
+                .filter(|text| !text.is_empty())
+                .collect();
+            if shown.is_empty() {
+                "—".to_owned()
+            } else {
+                shown.join("<br>")
+            }
+        };
+        let detect: Vec<String> = agent.detect.iter().map(written).collect();
+        let installed = if detect.is_empty() {
+            "never told".to_owned()
+        } else {
+            format!("{} exists", detect.join(" or "))
+        };
+        out.push_str(&format!(
+            "| {} `{}` | {} | {} | {installed} | {} |\n",
+            cell(agent.name),
+            agent.id,
+            folders(Project),
+            folders(User),
+            evidence(agent.evidence),
+        ));
+    }
+    out
+}
+
+/// How sure, then on what: `from its docs: skill-format-and-roots.md §2`.
+fn evidence(evidence: Evidence) -> String {
+    match evidence {
+        Evidence::SkillsCli => cell(&evidence.describe()),
+        _ => cell(&format!("{}: {}", evidence.strength(), evidence.describe())),
+    }
+}
+
+/// A place as people write it: `~/.claude/skills`, `$CODEX_HOME/skills` (else
+/// `~/.codex/skills`), `.claude/skills` up to the repository root.
+fn written(place: &Place) -> String {
+    let ways: Vec<String> = alternatives(place)
+        .into_iter()
+        .map(|way| format!("`{way}`"))
+        .collect();
+    let mut text = ways.join(", else ");
+    if let Place::Project(_, Walk::UpToRepository) = innermost(place) {
+        text.push_str(" up to the repository root");
+    }
+    text
+}
+
+/// The project walk a place ends in, if any.
+fn innermost(place: &Place) -> &Place {
+    match place {
+        Place::Under(base, _) => innermost(base),
+        other => other,
+    }
+}
+
+/// Each path a place can mean, the one its variable gives first.
+fn alternatives(place: &Place) -> Vec<String> {
+    match place {
+        Place::Home(relative) => vec![joined("~", relative)],
+        Place::Env { var, then, or } => {
+            let mut ways = vec![joined(&format!("${var}"), then)];
+            ways.extend(alternatives(or));
+            ways
+        }
+        Place::Under(base, relative) => alternatives(base)
+            .into_iter()
+            .map(|way| joined(&way, relative))
+            .collect(),
+        Place::EachIn(var) => vec![format!("each folder of ${var}")],
+        Place::Nowhere => Vec::new(),
+        Place::System(path) => vec![format!("/{}", path.linux)],
+        Place::Project(relative, _) => vec![(*relative).to_owned()],
+    }
+}
+
+fn joined(base: &str, relative: &str) -> String {
+    if relative.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}/{relative}")
+    }
+}
+
+/// Text safe inside a markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_read_as_people_write_them() {
+        assert_eq!(
+            written(&Place::Under(&CODEX_HOME, "skills")),
+            "`$CODEX_HOME/skills`, else `~/.codex/skills`"
+        );
+        assert_eq!(
+            written(&Place::Project(".claude/skills", UpToRepository)),
+            "`.claude/skills` up to the repository root"
+        );
+        assert_eq!(written(&OPENCODE_CONFIG_DIR), "`$OPENCODE_CONFIG_DIR`");
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_agent() {
+        let table = markdown();
+        assert_eq!(table.lines().count(), 2 + agents().len());
+        assert!(table.contains("| Cline `cline` | `.agents/skills` | `~/.agents/skills` | `~/.cline` exists | skills CLI 1.7.4 agent table |"), "{table}");
+    }
+}
