@@ -70,6 +70,9 @@ pub struct Priority {
 #[derive(Clone, Copy, Debug)]
 pub struct RootUse {
     pub rule: &'static Rule,
+    /// The row is read only in a folder its agent trusts, and it does not trust this one:
+    /// its skills are listed, and left out for that agent.
+    pub distrusted: Option<Trust>,
     pub priority: Priority,
 }
 
@@ -138,14 +141,10 @@ impl RootSet {
             if rule.unless.iter().any(|switch| env.flag(switch)) {
                 continue;
             }
-            if rule
-                .trust
-                .is_some_and(|trust| !(trust.check)(env, &project))
-            {
-                continue;
-            }
+            let distrusted = rule.trust.filter(|trust| !(trust.check)(env, &project));
             for Located { path, level } in rule.place.resolve(env, &project) {
                 let claim = RootUse {
+                    distrusted,
                     rule,
                     priority: Priority {
                         rank: rule.rank,

@@ -10,15 +10,15 @@ use super::project::Project;
 /// A rule that decides trust, for a table row that is read only in a trusted folder.
 #[derive(Clone, Copy, Debug)]
 pub struct Trust {
-    /// How the agent is told to trust a folder, for people.
-    pub how: &'static str,
+    /// Why a skill is left out in a folder the agent does not trust, and how to trust it.
+    pub why: &'static str,
     pub check: fn(&Environment, &Project) -> bool,
     /// The variables `check` reads.
     pub variables: &'static [&'static str],
 }
 
 pub const GEMINI: Trust = Trust {
-    how: "GEMINI_CLI_TRUST_WORKSPACE=true or a rule in ~/.gemini/trustedFolders.json",
+    why: "Gemini CLI does not trust this folder (trust it with GEMINI_CLI_TRUST_WORKSPACE=true or a rule in ~/.gemini/trustedFolders.json)",
     check: gemini_trusts,
     variables: &[
         "GEMINI_CLI_TRUST_WORKSPACE",

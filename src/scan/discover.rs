@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::is_link_loop;
 use crate::plugin::{self, ManifestProblem};
-use crate::roots::{AtRoot, Finds, Layout, Root, RootSet, RootState, Spot};
 use crate::record::SkillFile;
+use crate::roots::{AtRoot, Finds, Layout, Root, RootSet, RootState, Spot};
 use crate::skill::{LOWER_SKILL_FILE, SKILL_FILE};
 
 /// The most folders one skills root may cost a scan below its first level, as Codex bounds its

@@ -432,6 +432,15 @@ fn assemble(
                 if !finds.reaches(member.spot, root_skill) {
                     continue;
                 }
+                if let Some(trust) = root_use.distrusted {
+                    note_left_out(
+                        &mut left_out,
+                        root_use.rule.agent,
+                        Effect::Dropped,
+                        trust.why,
+                    );
+                    continue;
+                }
                 if let Some(why) = finds.needs.unmet_by(&inspection.declared) {
                     note_left_out(&mut left_out, root_use.rule.agent, Effect::Dropped, why);
                     continue;

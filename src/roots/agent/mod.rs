@@ -100,8 +100,11 @@ pub struct Hiding {
     pub effect: Effect,
     /// Whether the skill in this folder is left out, told from the folder and whether it
     /// holds a file (a path below it, `/`-separated) as its listing shows.
-    pub applies: fn(&Path, &dyn Fn(&str) -> bool) -> bool,
+    pub applies: fn(&Path, Holds<'_>) -> bool,
 }
+
+/// Whether a skill's folder holds a file, by its `/`-separated path below the folder.
+pub type Holds<'a> = &'a dyn Fn(&str) -> bool;
 
 /// How far a [`Hiding`] leaves a skill out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::{Effect, Hiding};
+use crate::roots::agent::Holds;
 
 pub(in crate::roots) const IMPLICIT_OFF: Hiding = Hiding {
     why: "agents/openai.yaml sets policy.allow_implicit_invocation: false",
@@ -37,7 +38,7 @@ struct Policy {
 
 const POLICY_FILE: &str = "agents/openai.yaml";
 
-fn read(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Option<Policy> {
+fn read(dir: &Path, holds: Holds<'_>) -> Option<Policy> {
     if !holds(POLICY_FILE) {
         return None;
     }
@@ -53,11 +54,11 @@ fn read(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Option<Policy> {
         .map(|file| file.policy)
 }
 
-fn implicit_off(dir: &Path, holds: &dyn Fn(&str) -> bool) -> bool {
+fn implicit_off(dir: &Path, holds: Holds<'_>) -> bool {
     read(dir, holds).is_some_and(|policy| policy.allow_implicit_invocation == Some(false))
 }
 
-fn other_products(dir: &Path, holds: &dyn Fn(&str) -> bool) -> bool {
+fn other_products(dir: &Path, holds: Holds<'_>) -> bool {
     read(dir, holds)
         .and_then(|policy| policy.products)
         .is_some_and(|products| !products.iter().any(|p| p.eq_ignore_ascii_case("codex")))
