@@ -20,7 +20,7 @@ pub use place::{Located, Place, SystemPath};
 pub use project::{Beyond, Project, Walk};
 pub use source::{Source, SourceRoots, is_plugin_qualified};
 pub use table::{
-    AtRoot, Finds, Layout, Needs, Rule, Scope, Spot, agents, install_rule, markdown, rules,
+    AtRoot, Finds, Layout, Needs, Records, Rule, Scope, Spot, agents, install_rule, markdown, rules,
 };
 pub use trust::Trust;
 

@@ -7,7 +7,7 @@ use super::env::Environment;
 use super::project::{Project, Walk};
 
 /// The location of one root, before the environment is known.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
     /// `~/<relative>`.
     Home(&'static str),
@@ -31,7 +31,7 @@ pub enum Place {
 }
 
 /// A managed directory on each platform, relative to the system root.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SystemPath {
     pub linux: &'static str,
     pub macos: &'static str,

@@ -5,9 +5,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::fs::is_link_loop;
-use crate::plugin::{self, ManifestProblem};
+use crate::plugin::{self, ManifestProblem, Naming};
 use crate::record::SkillFile;
-use crate::roots::{AtRoot, Finds, Layout, Root, RootSet, RootState, Spot};
+use crate::roots::{AtRoot, Environment, Finds, Layout, Records, Root, RootSet, RootState, Spot};
 use crate::skill::{LOWER_SKILL_FILE, SKILL_FILE};
 
 /// The most folders one skills root may cost a scan below its first level, as Codex bounds its
@@ -112,6 +112,9 @@ pub enum Via {
     Plugin,
     /// A skill of a plugin in a marketplace clone: kept on disk, not loaded.
     Marketplace,
+    /// A skill of a plugin folder in a plugin root that the agent's records do not load (not
+    /// installed, not enabled, another version): kept on disk, not loaded.
+    Unloaded,
 }
 
 impl Via {
@@ -121,7 +124,7 @@ impl Via {
             Via::Direct => matches!(layout, Layout::Skills | Layout::SkillsAndDirPlugins),
             Via::DirPlugin => layout == Layout::SkillsAndDirPlugins,
             Via::Plugin => matches!(layout, Layout::Plugins { .. }),
-            Via::Marketplace => false,
+            Via::Marketplace | Via::Unloaded => false,
         }
     }
 }
@@ -144,6 +147,10 @@ pub struct Found {
     pub root: usize,
     pub via: Via,
     pub plugin: Option<String>,
+    /// How the plugin's agent names the skill.
+    pub naming: Naming,
+    /// The skill is the plugin folder itself (its own `SKILL.md`).
+    pub at_plugin_root: bool,
     /// The version folder of a cached plugin.
     pub version: Option<String>,
     /// The folder entry itself is a symbolic link.
@@ -167,6 +174,9 @@ pub enum RootNote {
     NotASkill(String),
     #[error("{0}")]
     Manifest(ManifestProblem),
+    /// An agent's plugin records, as a sentence (`crate::plugin`).
+    #[error("{0}")]
+    Plugin(String),
 }
 
 /// Everything discovery found.
@@ -181,8 +191,9 @@ pub struct Discovery {
     pub root_skill: Vec<bool>,
 }
 
-/// Every skill folder in every root of `roots`.
-pub fn discover(roots: &RootSet) -> Discovery {
+/// Every skill folder in every root of `roots`, with `env` for the plugin records that live
+/// beside other roots (Claude Code's settings).
+pub fn discover(roots: &RootSet, env: &Environment) -> Discovery {
     let mut discovery = Discovery {
         notes: vec![Vec::new(); roots.roots.len()],
         root_skill: vec![false; roots.roots.len()],
@@ -204,6 +215,7 @@ pub fn discover(roots: &RootSet) -> Discovery {
         }
         let mut walker = RootWalker {
             roots,
+            env,
             index,
             discovery: &mut discovery,
         };
@@ -214,6 +226,7 @@ pub fn discover(roots: &RootSet) -> Discovery {
 
 struct RootWalker<'a> {
     roots: &'a RootSet,
+    env: &'a Environment,
     index: usize,
     discovery: &'a mut Discovery,
 }
@@ -225,7 +238,7 @@ impl RootWalker<'_> {
         }
         for layout in root.uses.iter().map(|u| u.rule.layout) {
             match layout {
-                Layout::Plugins { depth, name_at } => self.plugin_root(&root.path, depth, name_at),
+                Layout::Plugins(records) => self.plugin_root(&root.path, records),
                 Layout::Marketplaces => self.marketplaces(&root.path),
                 Layout::Skills | Layout::SkillsAndDirPlugins => {}
             }
@@ -363,35 +376,37 @@ impl RootWalker<'_> {
         }
     }
 
-    /// Plugin folders `depth` levels below `root`.
-    fn plugin_root(&mut self, root: &Path, depth: u8, name_at: u8) {
-        let mut level: Vec<PathBuf> = vec![root.to_path_buf()];
-        for _ in 0..depth {
-            level = level
-                .iter()
-                .flat_map(|dir| sorted_entries(dir, self))
-                .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
-                .map(|entry| entry.path())
-                .filter(|path| path.is_dir())
-                .collect();
+    /// The plugins below `root`, as the agent's records `records` say which load.
+    fn plugin_root(&mut self, root: &Path, records: Records) {
+        let context = plugin::Context {
+            env: self.env,
+            project: &self.roots.project,
+        };
+        let listing = plugin::in_root(records, root, &context);
+        for note in listing.notes {
+            self.note(RootNote::Plugin(note));
         }
-        for plugin_dir in level {
-            let Ok(relative) = plugin_dir.strip_prefix(root) else {
-                continue;
-            };
-            let parts: Vec<String> = relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            let mut origin =
-                PluginOrigin::new(parts.get(usize::from(name_at)).cloned(), Via::Plugin);
-            let mut listed = Vec::new();
-            if let [marketplace, plugin_name, version] = parts.as_slice() {
-                origin.version = Some(version.clone());
-                // A cached plugin whose marketplace lists its skills is loaded with just those.
-                listed = marketplace_listing(root, marketplace, plugin_name).unwrap_or_default();
+        for found in listing.plugins {
+            // A plugin read in place (a local marketplace, a linked extension) lies outside
+            // the root, and its folder still names the skills' source.
+            if !found.dir.starts_with(root) {
+                self.discovery.plugin_dirs.push(found.dir.clone());
             }
-            self.plugin(&plugin_dir, origin, &listed);
+            let via = if found.loaded {
+                Via::Plugin
+            } else {
+                Via::Unloaded
+            };
+            for skill_dir in found.skills {
+                self.push_plugin_skill(
+                    skill_dir,
+                    &found.dir,
+                    &found.name,
+                    found.version.clone(),
+                    via,
+                    found.naming,
+                );
+            }
         }
     }
 
@@ -430,28 +445,43 @@ impl RootWalker<'_> {
             listed
         };
         for skill_dir in plugin::skill_dirs(dir, listed) {
-            let is_link = skill_dir
-                .symlink_metadata()
-                .is_ok_and(|m| m.file_type().is_symlink());
-            let broken = match probe(&skill_dir, false, false) {
-                Probe::Broken(broken) => Some(broken),
-                _ => None,
-            };
-            self.push(Found {
-                path: skill_dir,
-                root: 0,
-                via: origin.via,
-                plugin: Some(name.clone()),
-                version: origin.version.clone(),
-                is_link,
-                real: None,
-                broken,
-                spot: Spot {
-                    depth: 1,
-                    ..Spot::default()
-                },
-            });
+            self.push_plugin_skill(skill_dir, dir, &name, None, origin.via, Naming::Qualified);
         }
+    }
+
+    /// One skill folder of the plugin `name` in `plugin_dir`.
+    fn push_plugin_skill(
+        &mut self,
+        skill_dir: PathBuf,
+        plugin_dir: &Path,
+        name: &str,
+        version: Option<String>,
+        via: Via,
+        naming: Naming,
+    ) {
+        let is_link = skill_dir
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink());
+        let broken = match probe(&skill_dir, false, false) {
+            Probe::Broken(broken) => Some(broken),
+            _ => None,
+        };
+        self.push(Found {
+            at_plugin_root: skill_dir == plugin_dir,
+            path: skill_dir,
+            root: 0,
+            via,
+            plugin: Some(name.to_owned()),
+            naming,
+            version,
+            is_link,
+            real: None,
+            broken,
+            spot: Spot {
+                depth: 1,
+                ..Spot::default()
+            },
+        });
     }
 
     fn push(&mut self, found: Found) {
@@ -477,6 +507,8 @@ impl Found {
             root: 0,
             via: Via::Direct,
             plugin: None,
+            naming: Naming::Qualified,
+            at_plugin_root: false,
             version: None,
             is_link,
             real,
@@ -485,35 +517,17 @@ impl Found {
     }
 }
 
-/// How a plugin folder was reached: the name to give it when its manifest has none, and the
-/// version folder of a cached plugin.
+/// How a plugin folder outside a plugin root was reached: the name to give it when its
+/// manifest has none.
 struct PluginOrigin {
     fallback_name: Option<String>,
-    version: Option<String>,
     via: Via,
 }
 
 impl PluginOrigin {
     fn new(fallback_name: Option<String>, via: Via) -> Self {
-        Self {
-            fallback_name,
-            version: None,
-            via,
-        }
+        Self { fallback_name, via }
     }
-}
-
-/// The skills a cached plugin's marketplace entry lists: `cache/<mkt>/<plugin>/<version>` is
-/// looked up in `marketplaces/<mkt>` beside the cache.
-fn marketplace_listing(
-    cache_root: &Path,
-    marketplace: &str,
-    plugin_name: &str,
-) -> Option<Vec<String>> {
-    let clone = cache_root.parent()?.join("marketplaces").join(marketplace);
-    let entries = plugin::read_listing(&clone).ok()??;
-    let entry = entries.into_iter().find(|e| e.name == *plugin_name)?;
-    (!entry.skills.is_empty()).then_some(entry.skills)
 }
 
 enum Probe {

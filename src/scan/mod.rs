@@ -215,7 +215,7 @@ pub fn scan(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Inventory {
     let roots = RootSet::resolve(env, project_start);
-    let mut discovery = discover::discover(&roots);
+    let mut discovery = discover::discover(&roots, env);
     let mut groups = group(&discovery.found);
     progress(Progress {
         done: 0,
@@ -331,7 +331,7 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
 /// without the cost of a full inventory.
 pub fn skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
     let roots = RootSet::resolve(env, project_start);
-    let discovery = discover::discover(&roots);
+    let discovery = discover::discover(&roots, env);
     let readable: Vec<discover::Found> = discovery
         .found
         .into_iter()
@@ -475,19 +475,22 @@ fn assemble(
     };
     claims.retain(|claim| !dropped(claim.agent));
     agents.retain(|&agent| !dropped(agent));
-    let plugin = members.iter().find_map(|f| f.plugin.clone());
+    let plugin_member = members.iter().find(|f| f.plugin.is_some());
+    let plugin = plugin_member.and_then(|f| f.plugin.clone());
     let plugin_version = members
         .iter()
         .find_map(|f| f.version.as_deref())
         .and_then(|v| semver::Version::parse(v).ok());
     let dir = preferred.path.clone();
     let dir_name = file_name(&dir);
-    let name = match &plugin {
-        Some(plugin) => {
-            let own = inspection.declared.name.as_deref().unwrap_or(&dir_name);
-            format!("{plugin}:{own}")
-        }
-        None => dir_name,
+    let name = match (plugin_member, &plugin) {
+        (Some(member), Some(plugin)) => member.naming.name(
+            plugin,
+            inspection.declared.name.as_deref(),
+            &dir_name,
+            member.at_plugin_root,
+        ),
+        _ => dir_name,
     };
     Skill {
         name,

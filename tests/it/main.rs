@@ -27,6 +27,7 @@ mod installed_agents;
 mod inventory;
 mod operations;
 mod ownership;
+mod plugins;
 mod properties;
 mod readme_agents;
 mod readme_keys;

@@ -18,6 +18,19 @@ const FINDS: Finds = Finds {
     ..Finds::DIRECT
 };
 
+/// A cached plugin loads only when `installed_plugins.json` beside the cache lists that
+/// install and `enabledPlugins` turns it on; a local-folder marketplace's plugin is read from
+/// the folder (`readFromFolder`), not from the cache (`plugin::claude_code`).
+const PLUGIN_RECORDS: Records = ClaudeCode {
+    settings: Place::Under(&CLAUDE_HOME, "settings.json"),
+};
+
+/// Seen in the `system/init` line's `plugins[].path` and the skill listing
+/// (/work/probe/claude-code, FINDINGS.md "Plugins"); no agreement test covers plugins yet.
+const PLUGINS_SEEN: Evidence = Evidence::Docs(
+    "claude-code probe 2.1.332: installed_plugins.json, enabledPlugins, readFromFolder",
+);
+
 pub(super) static AGENT: Agent = Agent {
     id: "claude-code",
     name: "Claude Code",
@@ -105,27 +118,19 @@ pub(super) static RULES: &[Rule] = &[
         ME,
         Plugin,
         Place::Under(&CLAUDE_PLUGINS, "cache"),
-        Plugins {
-            depth: 3,
-            name_at: 1,
-        },
+        Plugins(PLUGIN_RECORDS),
         4,
         "Claude Code plugin cache",
-        Evidence::Docs(
-            "skill-format-and-roots.md §2.1 Plugin (cache/<marketplace>/<plugin>/<version>)",
-        ),
+        PLUGINS_SEEN,
     ),
     row(
         ME,
         Plugin,
         Place::Under(&Place::EachIn("CLAUDE_CODE_PLUGIN_SEED_DIR"), "cache"),
-        Plugins {
-            depth: 3,
-            name_at: 1,
-        },
+        Plugins(PLUGIN_RECORDS),
         5,
         "Claude Code plugin seed cache",
-        Evidence::Docs("skill-format-and-roots.md §2.1 Plugin (CLAUDE_CODE_PLUGIN_SEED_DIR)"),
+        PLUGINS_SEEN,
     ),
     row(
         ME,

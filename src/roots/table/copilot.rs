@@ -106,10 +106,9 @@ pub(super) static RULES: &[Rule] = &[
             ME,
             Plugin,
             Place::Under(&COPILOT_HOME, "installed-plugins"),
-            Plugins {
-                depth: 2,
-                name_at: 1,
-            },
+            // Loaded by config.json's `installedPlugins` and settings.json's local
+            // marketplaces, not by what is on disk (`plugin::copilot`).
+            Plugins(Copilot),
             5,
             "Copilot installed plugins",
             SEEN,

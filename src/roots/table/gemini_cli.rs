@@ -106,10 +106,9 @@ pub(super) static RULES: &[Rule] = &[
         ME,
         Plugin,
         Place::Under(&GEMINI_DIR, "extensions"),
-        Plugins {
-            depth: 1,
-            name_at: 0,
-        },
+        // Named by gemini-extension.json; linked ones read from their source; disabled ones
+        // give nothing (`plugin::gemini_cli`).
+        Plugins(GeminiCli),
         4,
         "Gemini CLI extensions",
         SEEN,

@@ -55,12 +55,30 @@ pub enum Layout {
     /// As `Skills`, and a folder holding `.claude-plugin/plugin.json` is a plugin whose skills
     /// are namespaced (Claude Code's skills-directory plugins, `<name>@skills-dir`).
     SkillsAndDirPlugins,
-    /// Plugin folders `depth` levels below the root; the folder name at level `name_at`
-    /// (0 = first) names the plugin when its manifest does not.
-    Plugins { depth: u8, name_at: u8 },
+    /// Plugin folders below the root, loaded as the agent's own records say (which plugins
+    /// are installed and enabled, which version, where they are read from); `crate::plugin`
+    /// reads each agent's records.
+    Plugins(Records),
     /// Claude Code's marketplace clones: kept on disk, never loaded (installed plugins are
     /// copied into the cache, which is loaded).
     Marketplaces,
+}
+
+/// Whose records decide which plugin folders below a plugin root load, and how their skills
+/// are found and named. The meaning of each lives in `crate::plugin::<agent>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Records {
+    /// `installed_plugins.json` beside the cache and `enabledPlugins` in `settings`
+    /// (the user's) or the start directory's `.claude/settings.json` (project installs).
+    ClaudeCode { settings: Place },
+    /// `[plugins."P@M"] enabled = true` in `config.toml` two folders above the cache.
+    Codex,
+    /// `installedPlugins` in `config.json` and the local marketplaces of `settings.json`,
+    /// beside `installed-plugins`.
+    Copilot,
+    /// `gemini-extension.json` in each extension, its install record, and
+    /// `extension-enablement.json`.
+    GeminiCli,
 }
 
 impl Layout {
@@ -297,6 +315,7 @@ pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
 }
 
 use Layout::{Marketplaces, Plugins, Skills, SkillsAndDirPlugins};
+use Records::{ClaudeCode, Codex, Copilot, GeminiCli};
 use Scope::{Bundled, Organization, Plugin, Project, User};
 use Walk::{EveryParent, Start, UpToRepository, UpToRepositoryElse};
 

@@ -96,10 +96,9 @@ pub(super) static RULES: &[Rule] = &[
         ME,
         Plugin,
         Place::Under(&CODEX_HOME, "plugins/cache"),
-        Plugins {
-            depth: 3,
-            name_at: 1,
-        },
+        // Only `[plugins."P@M"] enabled = true` in config.toml loads, one version folder each
+        // (`plugin::codex`).
+        Plugins(Codex),
         1,
         "Codex plugin cache",
         SEEN,

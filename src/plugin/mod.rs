@@ -1,17 +1,30 @@
-//! Plugin folders: the manifest that names a plugin and may list its skills, and the
+//! Plugin folders: the manifest that names a plugin and may list its skills, the
 //! marketplace file that lists a marketplace's plugins (skill-format-and-roots.md §2.1, §2.2,
-//! §2.5).
+//! §2.5), and each agent's own records of which plugins it loads.
 //!
 //! Discovery (`scan`) reads these layouts to find a plugin's skills, `ownership` reads them
 //! to tell which marketplace a plugin came from, and `bundle` parses a marketplace file held
 //! in memory; the reader sits below all three so that none of them depends on another for it.
+//!
+//! What an agent's plugin records mean lives in one file per agent here (`claude_code`,
+//! `codex`, `copilot`, `gemini_cli`), not in the roots table: the table is data below this
+//! module and names only whose records a plugin root follows ([`Records`]), and discovery asks
+//! [`in_root`] without knowing any agent's files. Each file answers the same question, which
+//! plugin folders below a root its agent loads and which skills each gives, so a change to
+//! one agent's records touches one file.
+
+mod claude_code;
+mod codex;
+mod copilot;
+mod gemini_cli;
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::fs::{Links, read_bounded};
-use crate::limits::PLUGIN_MANIFEST_BYTES;
+use crate::limits::{PLUGIN_MANIFEST_BYTES, RECORD_FILE_BYTES};
+use crate::roots::{Environment, Project, Records};
 use crate::skill::SKILL_FILE;
 
 /// The manifests a plugin folder may hold, in the order they are asked.
@@ -137,7 +150,16 @@ impl Listed {
 
 /// Every plugin the marketplace cloned at `marketplace_dir` lists.
 pub fn read_listing(marketplace_dir: &Path) -> Result<Option<Vec<Listed>>, ManifestProblem> {
-    let path = marketplace_dir.join(MARKETPLACE_FILE);
+    read_listing_at(marketplace_dir, MARKETPLACE_FILE)
+}
+
+/// Every plugin the marketplace at `marketplace_dir` lists in its file at `file` (Copilot also
+/// reads `.github/plugin/marketplace.json`).
+pub fn read_listing_at(
+    marketplace_dir: &Path,
+    file: &str,
+) -> Result<Option<Vec<Listed>>, ManifestProblem> {
+    let path = marketplace_dir.join(file);
     if !path.is_file() {
         return Ok(None);
     }
@@ -238,6 +260,171 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Manifes
     let bytes = read_bounded(path, Links::Follow, PLUGIN_MANIFEST_BYTES)
         .map_err(|e| problem(e.to_string()))?;
     serde_json::from_slice(&bytes).map_err(|e| problem(format!("invalid JSON: {e}")))
+}
+
+/// How an agent names a plugin's skill.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Naming {
+    /// `<plugin>:<frontmatter name, else folder>` (Codex; skills-directory plugins and
+    /// marketplace clones as skilldeck has always named them).
+    #[default]
+    Qualified,
+    /// `<plugin>:<folder>`, and a skill at the plugin's root `<plugin>:<frontmatter name,
+    /// else folder>` (Claude Code: the folder is the identity).
+    QualifiedByFolder,
+    /// The skill's own name, as for a skill in a skills root (Copilot, Gemini CLI).
+    Bare,
+}
+
+impl Naming {
+    /// The name of a skill of `plugin` whose frontmatter declares `declared`, in `folder`,
+    /// which is the plugin's own folder when `at_plugin_root`.
+    pub fn name(
+        self,
+        plugin: &str,
+        declared: Option<&str>,
+        folder: &str,
+        at_plugin_root: bool,
+    ) -> String {
+        let own = declared.unwrap_or(folder);
+        match self {
+            Naming::Qualified => format!("{plugin}:{own}"),
+            Naming::QualifiedByFolder if at_plugin_root => format!("{plugin}:{own}"),
+            Naming::QualifiedByFolder => format!("{plugin}:{folder}"),
+            Naming::Bare => own.to_owned(),
+        }
+    }
+}
+
+/// One plugin folder below a plugin root, as its agent's records tell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plugin {
+    pub name: String,
+    /// The folder its skills are read from: below the root, or elsewhere when the agent reads
+    /// the plugin in place (a local marketplace, a linked extension).
+    pub dir: PathBuf,
+    /// The version folder of a cached plugin, or the version its manifest gives.
+    pub version: Option<String>,
+    /// Whether the agent loads it; a folder its records do not enable is still on disk.
+    pub loaded: bool,
+    /// Its skill folders, by its agent's rules.
+    pub skills: Vec<PathBuf>,
+    pub naming: Naming,
+}
+
+/// Every plugin below one plugin root, and what was worth telling on the way.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    pub plugins: Vec<Plugin>,
+    /// Sentences: records that could not be read, folders the agent skips.
+    pub notes: Vec<String>,
+}
+
+/// What a plugin reader may need beyond the root: the home and variables (settings files),
+/// and the folder the agent starts in (project settings, enablement by folder).
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    pub env: &'a Environment,
+    pub project: &'a Project,
+}
+
+/// The plugins below `root`, by the records `records` names.
+pub fn in_root(records: Records, root: &Path, context: &Context<'_>) -> Listing {
+    match records {
+        Records::ClaudeCode { settings } => claude_code::listing(root, settings, context),
+        Records::Codex => codex::listing(root),
+        Records::Copilot => copilot::listing(root),
+        Records::GeminiCli => gemini_cli::listing(root, context),
+    }
+}
+
+/// The most folders one plugin's skill walk may look into, as Codex bounds its walk of a
+/// skills root.
+const MAX_DIRS_PER_PLUGIN: usize = 2000;
+
+/// How far below a skills folder a plugin's skills are looked for.
+#[derive(Clone, Copy, Debug)]
+struct Descent {
+    /// Folders below the container: 1 is `<container>/<name>/SKILL.md`.
+    depth: u8,
+    /// Whether a skill's own folder is looked into for more skills.
+    into_skills: bool,
+}
+
+/// The skill folders below `container` (not the container itself), breadth first, skipping
+/// hidden folders, within `descent`, sorted.
+fn skills_below(container: &Path, descent: Descent) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut level = vec![container.to_path_buf()];
+    let mut budget = MAX_DIRS_PER_PLUGIN;
+    for _ in 0..descent.depth {
+        let mut next = Vec::new();
+        for dir in &level {
+            for child in subfolders(dir) {
+                if budget == 0 {
+                    break;
+                }
+                budget -= 1;
+                let is_skill = child.join(SKILL_FILE).exists();
+                if is_skill {
+                    found.push(child.clone());
+                }
+                if !is_skill || descent.into_skills {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+    }
+    found.sort();
+    found
+}
+
+/// The folders directly in `dir` whose names do not start with a dot, links followed, sorted.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .collect();
+    found.sort();
+    found
+}
+
+fn folder_name(path: &Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// A record file an agent writes (settings, configuration, install lists), read within
+/// [`RECORD_FILE_BYTES`]; `None` when there is none.
+///
+/// # Errors
+/// A sentence naming the file and why it could not be read.
+fn read_record(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    match read_bounded(path, Links::Follow, RECORD_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(format!("{} could not be read: {error}", path.display())),
+    }
+}
+
+/// A JSON record file; `None` when there is none.
+///
+/// # Errors
+/// A sentence naming the file and why it could not be used.
+fn read_json_record<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, String> {
+    let Some(bytes) = read_record(path)? else {
+        return Ok(None);
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|error| format!("{} is not the JSON expected there: {error}", path.display()))
 }
 
 #[cfg(test)]

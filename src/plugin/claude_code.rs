@@ -1,0 +1,348 @@
+//! Claude Code 2.1.332's plugin records (/work/probe/claude-code/FINDINGS.md, "Plugins"): a
+//! folder `cache/<marketplace>/<plugin>/<version>` loads only when `installed_plugins.json`
+//! beside the cache lists that install and `enabledPlugins["<plugin>@<marketplace>"]` is true,
+//! in the user's settings for a user install, in the start directory's own
+//! `.claude/settings.json` (no walk up) for a project install. A plugin of a marketplace added
+//! from a local folder (`known_marketplaces.json` source `directory`) is read from that folder,
+//! which `claude plugin list --json` calls `readFromFolder`, not from its cache copy.
+//!
+//! Its skills: the plugin folder's own `SKILL.md` (named after its frontmatter name, else the
+//! folder), `skills/<name>/SKILL.md`, or the paths its manifest or marketplace entry lists;
+//! named `<plugin>:<folder>`. A seed directory (`CLAUDE_CODE_PLUGIN_SEED_DIR`) is a copy of a
+//! plugins folder and is read the same way.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::{Context, Listing, Naming, Plugin, folder_name, read_json_record, subfolders};
+use crate::roots::Place;
+
+/// One install, as either version of `installed_plugins.json` writes it.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Install {
+    install_path: Option<String>,
+    version: Option<String>,
+    scope: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct InstalledFile {
+    #[serde(default)]
+    plugins: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Settings {
+    #[serde(default)]
+    enabled_plugins: BTreeMap<String, serde_json::Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Known {
+    #[serde(default)]
+    source: serde_json::Value,
+    install_location: Option<String>,
+}
+
+/// Where each `enabledPlugins` map comes from.
+struct Enabled {
+    user: BTreeMap<String, serde_json::Value>,
+    project: BTreeMap<String, serde_json::Value>,
+}
+
+impl Enabled {
+    fn turns_on(&self, key: &str, install: &Install) -> bool {
+        let map = if install.scope.as_deref() == Some("project") {
+            &self.project
+        } else {
+            &self.user
+        };
+        map.get(key).and_then(serde_json::Value::as_bool) == Some(true)
+    }
+}
+
+pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> Listing {
+    let mut out = Listing::default();
+    let Some(base) = cache.parent() else {
+        return out;
+    };
+    let mut read = |path: &Path| -> Settings {
+        read_json_record(path)
+            .unwrap_or_else(|note| {
+                out.notes.push(note);
+                None
+            })
+            .unwrap_or_default()
+    };
+    let user = settings
+        .resolve(context.env, context.project)
+        .into_iter()
+        .next()
+        .map(|located| read(&located.path).enabled_plugins)
+        .unwrap_or_default();
+    let project = read(&context.project.start().join(".claude/settings.json")).enabled_plugins;
+    let enabled = Enabled { user, project };
+    let installed = read_installed(&base.join("installed_plugins.json"), &mut out.notes);
+    let known: BTreeMap<String, Known> = read_json_record(&base.join("known_marketplaces.json"))
+        .unwrap_or_else(|note| {
+            out.notes.push(note);
+            None
+        })
+        .unwrap_or_default();
+
+    // Every version folder on disk, so that those no record loads are still listed.
+    let mut on_disk: Vec<(String, String, PathBuf)> = Vec::new();
+    for marketplace in subfolders(cache) {
+        for plugin in subfolders(&marketplace) {
+            for version in subfolders(&plugin) {
+                on_disk.push((folder_name(&marketplace), folder_name(&plugin), version));
+            }
+        }
+    }
+    let mut loaded_dirs: Vec<PathBuf> = Vec::new();
+    for (key, installs) in &installed {
+        let Some((plugin, marketplace)) = key.rsplit_once('@') else {
+            continue;
+        };
+        for install in installs {
+            if !enabled.turns_on(key, install) {
+                continue;
+            }
+            let from_folder = known
+                .get(marketplace)
+                .and_then(|known| read_from_folder(known, plugin, &mut out.notes));
+            let cached = cached_dir(cache, marketplace, plugin, install);
+            if let Some((dir, listed)) = from_folder {
+                // The cache copy stays on disk, unread, and is listed below as such.
+                out.plugins.push(plugin_at(
+                    plugin,
+                    dir,
+                    install.version.clone(),
+                    &listed,
+                    true,
+                ));
+            } else if let Some(dir) = cached {
+                let listed = marketplace_listing(base, marketplace, plugin);
+                let version = Some(folder_name(&dir));
+                out.plugins
+                    .push(plugin_at(plugin, dir.clone(), version, &listed, true));
+                loaded_dirs.push(dir);
+            }
+        }
+    }
+    for (marketplace, plugin, dir) in on_disk {
+        if loaded_dirs.contains(&dir) {
+            continue;
+        }
+        let listed = marketplace_listing(base, &marketplace, &plugin);
+        let version = Some(folder_name(&dir));
+        out.plugins
+            .push(plugin_at(&plugin, dir, version, &listed, false));
+    }
+    out
+}
+
+/// The plugin `plugin` with its skills, named by its manifest when it has one.
+fn plugin_at(
+    plugin: &str,
+    dir: PathBuf,
+    version: Option<String>,
+    listed: &[String],
+    loaded: bool,
+) -> Plugin {
+    let manifest = super::read_manifest(&dir)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let listed = if listed.is_empty() {
+        &manifest.skills
+    } else {
+        listed
+    };
+    Plugin {
+        name: manifest.name.unwrap_or_else(|| plugin.to_owned()),
+        skills: super::skill_dirs(&dir, listed),
+        dir,
+        version,
+        loaded,
+        naming: Naming::QualifiedByFolder,
+    }
+}
+
+/// The cache folder an install names: its `installPath`'s last folder (the version) below
+/// `cache/<marketplace>/<plugin>`, so a seed directory copied from elsewhere, whose paths
+/// still name the original, is read where it is.
+fn cached_dir(cache: &Path, marketplace: &str, plugin: &str, install: &Install) -> Option<PathBuf> {
+    let version = install
+        .install_path
+        .as_deref()
+        .map(|path| folder_name(Path::new(path.trim_end_matches('/'))))
+        .filter(|version| !version.is_empty())
+        .or_else(|| install.version.clone())?;
+    let dir = cache.join(marketplace).join(plugin).join(version);
+    dir.is_dir().then_some(dir)
+}
+
+/// The folder a plugin of a local-folder marketplace is read from, and the skills its entry
+/// lists.
+fn read_from_folder(
+    known: &Known,
+    plugin: &str,
+    notes: &mut Vec<String>,
+) -> Option<(PathBuf, Vec<String>)> {
+    let source = known.source.as_object()?;
+    if source.get("source").and_then(serde_json::Value::as_str) != Some("directory") {
+        return None;
+    }
+    let folder = source
+        .get("path")
+        .and_then(serde_json::Value::as_str)
+        .or(known.install_location.as_deref())?;
+    let listing = match super::read_listing(Path::new(folder)) {
+        Ok(listing) => listing?,
+        Err(problem) => {
+            notes.push(problem.to_string());
+            return None;
+        }
+    };
+    let entry = listing.into_iter().find(|entry| entry.name == plugin)?;
+    Some((entry.dir?, entry.skills))
+}
+
+/// The skills a cached plugin's marketplace clone (`marketplaces/<marketplace>` beside the
+/// cache) lists for it; empty when it lists none.
+fn marketplace_listing(base: &Path, marketplace: &str, plugin: &str) -> Vec<String> {
+    let clone = base.join("marketplaces").join(marketplace);
+    super::read_listing(&clone)
+        .ok()
+        .flatten()
+        .and_then(|entries| entries.into_iter().find(|e| e.name == plugin))
+        .map(|entry| entry.skills)
+        .unwrap_or_default()
+}
+
+/// `installed_plugins.json`, either version (2 lists every install, 1 gives one), by key.
+fn read_installed(path: &Path, notes: &mut Vec<String>) -> BTreeMap<String, Vec<Install>> {
+    let file: InstalledFile = match read_json_record(path) {
+        Ok(Some(file)) => file,
+        Ok(None) => return BTreeMap::new(),
+        Err(note) => {
+            notes.push(format!("{note}; no plugin of this cache is loaded"));
+            return BTreeMap::new();
+        }
+    };
+    let mut installed = BTreeMap::new();
+    for (key, value) in file.plugins {
+        let installs = if value.is_array() {
+            serde_json::from_value::<Vec<Install>>(value)
+        } else {
+            serde_json::from_value::<Install>(value).map(|install| vec![install])
+        };
+        match installs {
+            Ok(installs) => {
+                installed.insert(key, installs);
+            }
+            Err(_) => notes.push(format!(
+                "{}: its entry {key:?} is not an install, so that plugin is not loaded",
+                path.display()
+            )),
+        }
+    }
+    installed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roots::{Environment, Project};
+    use std::fs;
+
+    fn skill(dir: &Path) {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
+    }
+
+    fn settings() -> Place {
+        Place::Home(".claude/settings.json")
+    }
+
+    #[test]
+    fn only_a_listed_and_enabled_install_loads_and_its_other_versions_stay_on_disk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        let plugins = home.join(".claude/plugins");
+        let cache = plugins.join("cache");
+        skill(&cache.join("m/p/1.0.0/skills/a"));
+        skill(&cache.join("m/p/0.9.0/skills/a"));
+        skill(&cache.join("m/off/1.0.0/skills/b"));
+        skill(&cache.join("m/orphan/1.0.0/skills/c"));
+        let v1 = cache.join("m/p/1.0.0");
+        let off = cache.join("m/off/1.0.0");
+        fs::write(
+            plugins.join("installed_plugins.json"),
+            format!(
+                r#"{{"version":2,"plugins":{{"p@m":[{{"scope":"user","installPath":"{}"}}],
+                "off@m":[{{"scope":"user","installPath":"{}"}}]}}}}"#,
+                v1.display(),
+                off.display()
+            ),
+        )
+        .unwrap();
+        fs::write(
+            home.join(".claude/settings.json"),
+            r#"{"enabledPlugins":{"p@m":true,"off@m":false}}"#,
+        )
+        .unwrap();
+        let env = Environment::new(home);
+        let project = Project::locate(&home.join("work"));
+        let out = listing(
+            &cache,
+            settings(),
+            &Context {
+                env: &env,
+                project: &project,
+            },
+        );
+        let loaded: Vec<&Path> = out
+            .plugins
+            .iter()
+            .filter(|p| p.loaded)
+            .map(|p| p.dir.as_path())
+            .collect();
+        assert_eq!(loaded, [v1.as_path()]);
+        assert_eq!(out.plugins.len(), 4, "{out:?}");
+        assert!(out.notes.is_empty(), "{:?}", out.notes);
+    }
+
+    #[test]
+    fn a_corrupt_install_list_is_a_note_and_loads_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = tmp.path().join(".claude/plugins/cache");
+        skill(&cache.join("m/p/1.0.0/skills/a"));
+        fs::write(
+            tmp.path().join(".claude/plugins/installed_plugins.json"),
+            "{",
+        )
+        .unwrap();
+        let env = Environment::new(tmp.path());
+        let project = Project::locate(tmp.path());
+        let out = listing(
+            &cache,
+            settings(),
+            &Context {
+                env: &env,
+                project: &project,
+            },
+        );
+        assert!(out.plugins.iter().all(|p| !p.loaded));
+        assert!(
+            out.notes[0].contains("no plugin of this cache is loaded"),
+            "{out:?}"
+        );
+    }
+}

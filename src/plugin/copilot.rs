@@ -1,0 +1,291 @@
+//! GitHub Copilot CLI 1.0.102's plugin records (/work/probe/copilot/FINDINGS.md, facts 27–32):
+//! what loads comes from the records beside `installed-plugins`, not from the folders in it.
+//!
+//! - `config.json` (JSON with `//` comments) `installedPlugins[]`: `{name, marketplace, enabled,
+//!   cache_path, installed_at}`; one whose `enabled` is true loads from `cache_path`
+//!   (`installed-plugins/<marketplace>/<plugin>` or `installed-plugins/_direct/<folder>`), unless
+//!   `settings.json` `enabledPlugins["<plugin>@<marketplace>"]` is false. A record without
+//!   `installed_at` is not one Copilot reads (1.0.102 neither lists nor loads it).
+//! - `settings.json` `extraKnownMarketplaces.<M>.source = {source: "directory", path}` with
+//!   `enabledPlugins["<plugin>@<M>"] = true`: nothing is copied; the plugin is read in place,
+//!   from the marketplace entry's `source` folder.
+//!
+//! Skills: the manifest's `skills` paths, else `skills/`, walked to any depth but not into a
+//! skill's own folder; a `SKILL.md` in the plugin folder makes it the one skill. Names are bare
+//! (the skill's own name). Repository settings' plugins (trusted folders only) are left out.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::{Descent, Listing, Naming, Plugin, folder_name, read_record, skills_below, subfolders};
+use crate::skill::SKILL_FILE;
+
+/// Copilot's walk: no limit was found (30 folders loaded), and it stops at a skill.
+const DESCENT: Descent = Descent {
+    depth: 30,
+    into_skills: false,
+};
+
+/// The marketplace files Copilot reads in a local marketplace folder, in the order asked.
+const MARKETPLACE_FILES: [&str; 2] = [".github/plugin/marketplace.json", super::MARKETPLACE_FILE];
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Config {
+    /// Each read on its own, so one record Copilot would refuse does not hide the others.
+    #[serde(default)]
+    installed_plugins: Vec<serde_json::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Installed {
+    name: String,
+    #[serde(default)]
+    marketplace: String,
+    version: Option<String>,
+    #[serde(default)]
+    enabled: bool,
+    cache_path: Option<String>,
+    /// Required by Copilot; only its presence matters here.
+    installed_at: serde_json::Value,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Settings {
+    #[serde(default)]
+    enabled_plugins: BTreeMap<String, serde_json::Value>,
+    #[serde(default)]
+    extra_known_marketplaces: BTreeMap<String, serde_json::Value>,
+}
+
+pub(super) fn listing(installed_dir: &Path) -> Listing {
+    let mut out = Listing::default();
+    let Some(home) = installed_dir.parent() else {
+        return out;
+    };
+    let config: Config = read_jsonc(&home.join("config.json"), &mut out.notes);
+    let settings: Settings = read_jsonc(&home.join("settings.json"), &mut out.notes);
+    let switch = |key: &str| {
+        settings
+            .enabled_plugins
+            .get(key)
+            .and_then(serde_json::Value::as_bool)
+    };
+
+    let records = config.installed_plugins.into_iter().filter_map(|value| {
+        serde_json::from_value::<Installed>(value.clone())
+            .ok()
+            .filter(|record| !record.installed_at.is_null())
+            .or_else(|| {
+                let name = value.get("name").and_then(serde_json::Value::as_str);
+                out.notes.push(format!(
+                    "{}: the installedPlugins entry {:?} is not a record Copilot reads \
+                     (it needs name, enabled and installed_at), so it is not loaded",
+                    home.join("config.json").display(),
+                    name.unwrap_or("(no name)")
+                ));
+                None
+            })
+    });
+    let records: Vec<Installed> = records.collect();
+    for record in &records {
+        let key = format!("{}@{}", record.name, record.marketplace);
+        let marketplace = if record.marketplace.is_empty() {
+            "_direct"
+        } else {
+            &record.marketplace
+        };
+        let dir = match record.cache_path.as_deref() {
+            Some(path) if Path::new(path).is_absolute() => PathBuf::from(path),
+            Some(path) => home.join(path),
+            None => installed_dir.join(marketplace).join(&record.name),
+        };
+        let loaded = record.enabled && switch(&key) != Some(false);
+        out.plugins
+            .push(plugin_at(&record.name, dir, record.version.clone(), loaded));
+    }
+    for (marketplace, entry) in &settings.extra_known_marketplaces {
+        let Some(folder) = directory_source(entry) else {
+            continue;
+        };
+        let listing = MARKETPLACE_FILES
+            .iter()
+            .find_map(
+                |file| match super::read_listing_at(Path::new(folder), file) {
+                    Ok(listing) => listing,
+                    Err(problem) => {
+                        out.notes.push(problem.to_string());
+                        None
+                    }
+                },
+            )
+            .unwrap_or_default();
+        for listed in listing {
+            let key = format!("{}@{marketplace}", listed.name);
+            if switch(&key) != Some(true) {
+                continue;
+            }
+            let Some(dir) = listed.dir else { continue };
+            out.plugins
+                .push(plugin_at(&listed.name, dir, listed.version, true));
+        }
+    }
+    // Folders no record names are on disk but not loaded (an old direct install, say).
+    for marketplace in subfolders(installed_dir) {
+        for dir in subfolders(&marketplace) {
+            if !out.plugins.iter().any(|p| p.dir == dir) {
+                let name = folder_name(&dir);
+                out.plugins.push(plugin_at(&name, dir, None, false));
+            }
+        }
+    }
+    out
+}
+
+/// The folder of a marketplace whose source is a local directory.
+fn directory_source(entry: &serde_json::Value) -> Option<&str> {
+    let source = entry.get("source")?;
+    (source.get("source")?.as_str()? == "directory")
+        .then(|| source.get("path")?.as_str())
+        .flatten()
+}
+
+fn plugin_at(name: &str, dir: PathBuf, version: Option<String>, loaded: bool) -> Plugin {
+    let manifest = super::read_manifest(&dir)
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    Plugin {
+        name: name.to_owned(),
+        skills: skills(&dir, &manifest.skills),
+        version: version.or(manifest.version),
+        dir,
+        loaded,
+        naming: Naming::Bare,
+    }
+}
+
+/// A plugin's skills by Copilot's rules.
+fn skills(dir: &Path, listed: &[String]) -> Vec<PathBuf> {
+    if dir.join(SKILL_FILE).is_file() {
+        return vec![dir.to_path_buf()];
+    }
+    let containers: Vec<PathBuf> = if listed.is_empty() {
+        vec![dir.join("skills")]
+    } else {
+        listed
+            .iter()
+            .filter_map(|relative| super::inside(dir, relative))
+            .collect()
+    };
+    let mut found = Vec::new();
+    for container in containers {
+        if container.join(SKILL_FILE).is_file() {
+            found.push(container);
+        } else {
+            found.extend(skills_below(&container, DESCENT));
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// A Copilot JSON file, which may hold `//` and `/* */` comments; a missing or unusable one
+/// reads as empty, noted.
+fn read_jsonc<T: for<'de> Deserialize<'de> + Default>(path: &Path, notes: &mut Vec<String>) -> T {
+    let bytes = match read_record(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return T::default(),
+        Err(note) => {
+            notes.push(note);
+            return T::default();
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    serde_json::from_str(&strip_comments(&text)).unwrap_or_else(|error| {
+        notes.push(format!(
+            "{} is not the JSON Copilot writes there: {error}",
+            path.display()
+        ));
+        T::default()
+    })
+}
+
+/// `text` without its `//` and `/* */` comments, strings left as they are.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if c == '\\' {
+                out.extend(chars.next());
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for next in chars.by_ref() {
+                    if next == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = '\0';
+                for next in chars.by_ref() {
+                    if last == '*' && next == '/' {
+                        break;
+                    }
+                    last = next;
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn skill(dir: &Path) {
+        fs::create_dir_all(dir).unwrap();
+        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
+    }
+
+    #[test]
+    fn comments_go_and_strings_stay() {
+        let text = "// User settings\n{\"a\": \"//not\", /* x */ \"b\": 1}";
+        let value: serde_json::Value = serde_json::from_str(&strip_comments(text)).unwrap();
+        assert_eq!(value["a"], "//not");
+        assert_eq!(value["b"], 1);
+    }
+
+    #[test]
+    fn a_root_skill_file_makes_the_plugin_one_skill_and_skills_paths_replace_skills() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        skill(&dir.join("skills/grp/deep"));
+        assert_eq!(skills(dir, &[]), [dir.join("skills/grp/deep")]);
+        skill(&dir.join("extra/one"));
+        assert_eq!(skills(dir, &["extra/".to_owned()]), [dir.join("extra/one")]);
+        skill(dir);
+        assert_eq!(skills(dir, &[]), [dir.to_path_buf()]);
+    }
+}

@@ -1,0 +1,211 @@
+//! Gemini CLI 0.61.0's extensions (/work/probe/gemini-cli/FINDINGS.md, facts 19–23): a folder
+//! in `~/.gemini/extensions` is an extension only with a `gemini-extension.json` that gives a
+//! `name` (letters, digits and dashes) and a `version` (`loadExtensionConfig` in
+//! extension-manager.ts, checked against 0.61.0: one without is skipped with a warning); the
+//! `name` names it. `.gemini-extension-install.json` `{source, type: "link"}` means the extension is
+//! read from `source`. `extension-enablement.json` beside the extensions holds, per name, rules
+//! `<path>/*` (on) and `!<path>/*` (off) matched against the start directory; the last that
+//! matches wins (`isEnabled` in extensionEnablement.ts), and a disabled extension gives nothing.
+//!
+//! Skills: `<extension>/skills/SKILL.md` and `<extension>/skills/<name>/SKILL.md`, never
+//! `<extension>/SKILL.md`. Names are not namespaced: a plain name, which the user's and the
+//! workspace's skills beat (the table ranks extensions last).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::{
+    Context, Descent, Listing, Naming, Plugin, read_json_record, skills_below, subfolders,
+};
+use crate::skill::SKILL_FILE;
+
+const MANIFEST: &str = "gemini-extension.json";
+const INSTALL_RECORD: &str = ".gemini-extension-install.json";
+const ENABLEMENT: &str = "extension-enablement.json";
+
+#[derive(Debug, Default, Deserialize)]
+struct Manifest {
+    #[serde(default)]
+    name: serde_json::Value,
+    #[serde(default)]
+    version: serde_json::Value,
+}
+
+impl Manifest {
+    /// The name and version Gemini CLI accepts, or why it skips the extension.
+    fn accepted(self) -> Result<(String, Option<String>), &'static str> {
+        let name = match self.name.as_str() {
+            Some("") | None => return Err("gives no \"name\""),
+            Some(name) => name.to_owned(),
+        };
+        // JavaScript's truthiness: a missing, empty, zero or false version is none.
+        let version = match &self.version {
+            serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
+            serde_json::Value::Number(n) if n.as_f64() != Some(0.0) => Some(n.to_string()),
+            serde_json::Value::Bool(true)
+            | serde_json::Value::Array(_)
+            | serde_json::Value::Object(_) => None,
+            _ => return Err("gives no \"version\""),
+        };
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err("names it with more than letters, digits and dashes");
+        }
+        Ok((name, version))
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct InstallRecord {
+    source: Option<String>,
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct Enablement {
+    #[serde(default)]
+    overrides: Vec<String>,
+}
+
+pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
+    let mut out = Listing::default();
+    let enablement: BTreeMap<String, Enablement> = read_json_record(&extensions.join(ENABLEMENT))
+        .unwrap_or_else(|note| {
+            out.notes.push(note);
+            None
+        })
+        .unwrap_or_default();
+    for folder in subfolders(extensions) {
+        let record: InstallRecord = read_json_record(&folder.join(INSTALL_RECORD))
+            .unwrap_or_else(|note| {
+                out.notes.push(note);
+                None
+            })
+            .unwrap_or_default();
+        let dir = match (record.kind.as_deref(), record.source) {
+            (Some("link"), Some(source)) => PathBuf::from(source),
+            _ => folder.clone(),
+        };
+        let manifest: Manifest = match read_json_record(&dir.join(MANIFEST)) {
+            Ok(Some(manifest)) => manifest,
+            Ok(None) => {
+                out.notes.push(format!(
+                    "{} holds no {MANIFEST}, so Gemini CLI skips it as an extension",
+                    dir.display()
+                ));
+                continue;
+            }
+            Err(note) => {
+                out.notes
+                    .push(format!("{note}; Gemini CLI skips that extension"));
+                continue;
+            }
+        };
+        let (name, version) = match manifest.accepted() {
+            Ok(accepted) => accepted,
+            Err(why) => {
+                out.notes.push(format!(
+                    "{} {why}, so Gemini CLI skips that extension",
+                    dir.join(MANIFEST).display()
+                ));
+                continue;
+            }
+        };
+        let loaded = enabled(enablement.get(&name), context.project.start());
+        out.plugins.push(Plugin {
+            skills: skills(&dir),
+            name,
+            dir,
+            version,
+            loaded,
+            naming: Naming::Bare,
+        });
+    }
+    out
+}
+
+/// `skills/SKILL.md` and every `skills/<name>/SKILL.md`.
+fn skills(dir: &Path) -> Vec<PathBuf> {
+    let container = dir.join("skills");
+    let mut found = Vec::new();
+    if container.join(SKILL_FILE).is_file() {
+        found.push(container.clone());
+    }
+    found.extend(skills_below(
+        &container,
+        Descent {
+            depth: 1,
+            into_skills: false,
+        },
+    ));
+    found
+}
+
+/// Whether an extension with these rules is on for a run started in `start`.
+fn enabled(rules: Option<&Enablement>, start: &Path) -> bool {
+    // Gemini CLI compares with a leading and a trailing slash, `\` read as `/`.
+    let mut path = start.to_string_lossy().replace('\\', "/");
+    if !path.starts_with('/') {
+        path.insert(0, '/');
+    }
+    if !path.ends_with('/') {
+        path.push('/');
+    }
+    let mut on = true;
+    for rule in rules.map(|r| r.overrides.as_slice()).unwrap_or_default() {
+        let (disable, pattern) = match rule.strip_prefix('!') {
+            Some(pattern) => (true, pattern),
+            None => (false, rule.as_str()),
+        };
+        if matches(pattern, &path) {
+            on = !disable;
+        }
+    }
+    on
+}
+
+/// Gemini CLI's glob for one rule: `<base>/*` covers `<base>` and everything below it; a rule
+/// without `*` covers that folder alone.
+fn matches(pattern: &str, path: &str) -> bool {
+    match pattern.strip_suffix('*') {
+        Some(stem) => match stem.strip_suffix('/') {
+            // `/a/*` is `^/a(/.*)?$`, tested on a path that ends in `/`.
+            Some(base) => path == base || path.starts_with(&format!("{base}/")),
+            None => path.starts_with(stem),
+        },
+        None => path == pattern,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(overrides: &[&str]) -> Enablement {
+        Enablement {
+            overrides: overrides.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn the_last_matching_rule_wins_and_a_user_disable_covers_only_below_home() {
+        let off_in_home = rules(&["/home/me/*", "!/home/me/*"]);
+        assert!(!enabled(Some(&off_in_home), Path::new("/home/me/work")));
+        assert!(!enabled(Some(&off_in_home), Path::new("/home/me")));
+        assert!(enabled(Some(&off_in_home), Path::new("/tmp/proj")));
+        let back_on = rules(&["!/home/me/*", "/home/me/work/*"]);
+        assert!(enabled(Some(&back_on), Path::new("/home/me/work/x")));
+        assert!(!enabled(Some(&back_on), Path::new("/home/me/other")));
+        assert!(enabled(None, Path::new("/anywhere")));
+        assert!(!enabled(
+            Some(&rules(&["!/home/me/"])),
+            Path::new("/home/me")
+        ));
+        assert!(enabled(
+            Some(&rules(&["!/home/me/"])),
+            Path::new("/home/me/sub")
+        ));
+    }
+}
