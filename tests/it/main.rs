@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // a test that cannot unwrap has failed
 
+mod agree;
 mod architecture;
 mod bad_input;
 mod cli;

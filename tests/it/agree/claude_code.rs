@@ -1,0 +1,420 @@
+//! Claude Code 2.1.332: `claude -p hi --output-format stream-json --verbose --max-turns 1`
+//! against a loopback sink. The request body holds the model's skill listing (names only);
+//! `--debug-to-stderr` names the roots it read ("Loading skills from: managed=…, user=…,
+//! project=[…]") and the init line names each plugin's folder, which is how a name is turned
+//! into the SKILL.md Claude Code read: the first root (managed, user, project nearest first)
+//! holding `NAME/SKILL.md`, or for `PLUGIN:NAME` the plugin's `skills/NAME` or its root.
+//! A name with no such file is one of its compiled-in skills.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::layout;
+use super::{Agent, Check, Lab, Loaded, Sink, here, skill_file, strings};
+
+const ME: &[Agent] = &[Agent::ClaudeCode];
+
+pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
+    let sink = Sink::start();
+    let mut command = lab.command(&Agent::ClaudeCode.program(&lab.prefix), cwd);
+    command
+        .env(
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", sink.port),
+        )
+        .args([
+            "-p",
+            "hi",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--max-turns",
+            "1",
+            "--debug-to-stderr",
+        ]);
+    let output = command.output().expect("run claude");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let init: Value = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["subtype"] == "init")
+        .unwrap_or_else(|| panic!("claude printed no init line:\n{stdout}\n{stderr}"));
+    let roots = roots(&stderr);
+    let plugins: Vec<(String, PathBuf)> = init["plugins"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            Some((
+                p["name"].as_str()?.to_owned(),
+                PathBuf::from(p["path"].as_str()?),
+            ))
+        })
+        .collect();
+    let listing = listing(&sink.bodies())
+        .unwrap_or_else(|| panic!("claude sent no skill listing to the sink:\n{stderr}"));
+    listing
+        .into_iter()
+        .map(|name| {
+            let file = resolve(&name, &roots, &plugins);
+            Loaded {
+                builtin: file.is_none(),
+                unsettled: false,
+                skill_md: file.map(|f| skill_file(&f)).unwrap_or_default(),
+                name,
+            }
+        })
+        .collect()
+}
+
+/// The roots from the debug line, in precedence order.
+fn roots(stderr: &str) -> Vec<PathBuf> {
+    let Some(line) = stderr.lines().find(|l| l.contains("Loading skills from: ")) else {
+        return Vec::new();
+    };
+    let rest = &line[line.find("Loading skills from: ").unwrap() + "Loading skills from: ".len()..];
+    let mut out = Vec::new();
+    let take = |key: &str| -> Option<String> {
+        let at = rest.find(key)? + key.len();
+        let end = rest[at..].find(", ").map_or(rest.len(), |e| at + e);
+        Some(rest[at..end].to_owned())
+    };
+    out.extend(take("managed=").map(PathBuf::from));
+    out.extend(take("user=").map(PathBuf::from));
+    if let Some(at) = rest.find("project=[") {
+        let list = &rest[at + "project=[".len()..];
+        let list = &list[..list.find(']').unwrap_or(list.len())];
+        out.extend(
+            list.split(", ")
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from),
+        );
+    }
+    out
+}
+
+/// The names in "The following skills are available …" of the first body that has it.
+fn listing(bodies: &[String]) -> Option<Vec<String>> {
+    for body in bodies {
+        let Ok(json) = serde_json::from_str::<Value>(body) else {
+            continue;
+        };
+        let mut texts = Vec::new();
+        strings(&json, &mut texts);
+        let Some(text) = texts
+            .iter()
+            .find(|t| t.contains("The following skills are available"))
+        else {
+            continue;
+        };
+        let at = text.find("The following skills are available").unwrap();
+        let block = text[at..].split("\n\n").nth(1).unwrap_or("");
+        let mut names = Vec::new();
+        for line in block.lines() {
+            let Some(row) = line.strip_prefix("- ") else {
+                continue;
+            };
+            // `- NAME`, `- NAME: DESC` or `- NAME (DISPLAY): DESC`; the name is the folder.
+            let head = row.split(": ").next().unwrap_or(row);
+            let name = match head.find(" (") {
+                Some(at) if head.ends_with(')') => &head[..at],
+                _ => head,
+            };
+            names.push(name.to_owned());
+        }
+        return Some(names);
+    }
+    None
+}
+
+fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Option<PathBuf> {
+    if let Some((plugin, skill)) = name.split_once(':') {
+        for (p, path) in plugins {
+            if p == plugin && path.is_dir() {
+                let nested = path.join("skills").join(skill).join("SKILL.md");
+                if nested.is_file() {
+                    return Some(nested);
+                }
+                let root = path.join("SKILL.md");
+                if root.is_file() {
+                    return Some(root);
+                }
+            }
+        }
+    }
+    roots
+        .iter()
+        .map(|root| root.join(name).join("SKILL.md"))
+        .find(|file| file.is_file())
+}
+
+fn lab() -> Option<Lab> {
+    Lab::new()
+}
+
+#[test]
+fn claude_code_roots_per_scope_from_root_subfolder_and_outside() {
+    let Some(lab) = lab() else { return };
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "roots per scope",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+#[test]
+fn claude_code_reads_one_level_only_not_nested_skills() {
+    let Some(lab) = lab() else { return };
+    layout::nested(&lab, &lab.home.join(".claude/skills"), "u");
+    layout::nested(&lab, &lab.project.join(".claude/skills"), "p");
+    lab.check(Check::new(here!(), "nested skills", ME, &[&lab.project]));
+}
+
+#[test]
+fn claude_code_skill_md_straight_in_a_root_is_not_a_skill() {
+    let Some(lab) = lab() else { return };
+    layout::file_in_root(&lab, &lab.home.join(".claude/skills"), "u");
+    layout::file_in_root(&lab, &lab.project.join(".claude/skills"), "p");
+    lab.check(Check::new(
+        here!(),
+        "SKILL.md in a root",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn claude_code_lower_case_skill_md_ignored_hidden_folders_loaded() {
+    let Some(lab) = lab() else { return };
+    layout::spellings(&lab, &lab.home.join(".claude/skills"), "u");
+    layout::spellings(&lab, &lab.project.join(".claude/skills"), "p");
+    lab.check(Check::new(
+        here!(),
+        "lower-case skill.md, hidden folders",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn claude_code_names_by_folder_not_frontmatter() {
+    let Some(lab) = lab() else { return };
+    layout::names(&lab, &lab.home.join(".claude/skills"), "u");
+    layout::names(&lab, &lab.project.join(".claude/skills"), "p");
+    lab.check(Check::new(here!(), "names", ME, &[&lab.project]));
+}
+
+#[test]
+fn claude_code_same_name_user_beats_project_nearer_project_beats_root() {
+    let Some(lab) = lab() else { return };
+    for dir in [
+        lab.home.join(".claude/skills/dup"),
+        lab.project.join(".claude/skills/dup"),
+        lab.sub.join(".claude/skills/dup"),
+        lab.project.join(".claude/skills/pdup"),
+        lab.sub.join(".claude/skills/pdup"),
+    ] {
+        lab.named(&dir);
+    }
+    lab.check(Check::new(
+        here!(),
+        "same name in two roots",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+#[test]
+fn claude_code_config_dir_moves_the_user_root() {
+    let Some(mut lab) = lab() else { return };
+    let config = lab.root.join("claude-config");
+    lab.set("CLAUDE_CONFIG_DIR", &config);
+    lab.named(&config.join("skills/c-config"));
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "env CLAUDE_CONFIG_DIR",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn claude_code_disable_policy_skills_env_is_harmless_without_managed_root() {
+    let Some(mut lab) = lab() else { return };
+    lab.set("CLAUDE_CODE_DISABLE_POLICY_SKILLS", "1");
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "env CLAUDE_CODE_DISABLE_POLICY_SKILLS",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn claude_code_symlinked_skill_and_root_followed() {
+    let Some(lab) = lab() else { return };
+    let elsewhere = lab.root.join("elsewhere");
+    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
+    crate::common::symlink(
+        &elsewhere.join("linked-target"),
+        &lab.home.join(".claude/skills/u-linked"),
+    );
+    lab.named(&lab.root.join("project-skills/p-via-root-link"));
+    crate::common::symlink(
+        &lab.root.join("project-skills"),
+        &lab.project.join(".claude/skills"),
+    );
+    lab.check(Check::new(here!(), "links", ME, &[&lab.project]));
+}
+
+/// A local-folder marketplace, installed with Claude Code's own installer: one plugin with
+/// `skills/`, one with a `SKILL.md` at its root, and one installed for the project only (it
+/// loads only from the folder whose settings enable it).
+fn local_marketplace(lab: &Lab) {
+    let market = lab.root.join("mkt");
+    lab.file(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name":"mkt","owner":{"name":"agree"},"plugins":[
+ {"name":"p1","source":"./plugins/p1","version":"1.0.0"},
+ {"name":"proot","source":"./plugins/proot","version":"2.0.0"},
+ {"name":"pproj","source":"./plugins/pproj","version":"0.1.0"}]}"#,
+    );
+    lab.file(
+        &market.join("plugins/p1/.claude-plugin/plugin.json"),
+        r#"{"name":"p1","version":"1.0.0"}"#,
+    );
+    lab.named(&market.join("plugins/p1/skills/s1"));
+    lab.skill(&market.join("plugins/p1/skills/s2"), Some("s2-fm"));
+    lab.file(
+        &market.join("plugins/proot/.claude-plugin/plugin.json"),
+        r#"{"name":"proot","version":"2.0.0","skills":["./"]}"#,
+    );
+    lab.skill(&market.join("plugins/proot"), Some("rootskill"));
+    lab.file(
+        &market.join("plugins/pproj/.claude-plugin/plugin.json"),
+        r#"{"name":"pproj","version":"0.1.0"}"#,
+    );
+    lab.named(&market.join("plugins/pproj/skills/sp"));
+    let m = market.to_string_lossy().into_owned();
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "marketplace", "add", &m],
+    );
+    for plugin in ["p1@mkt", "proot@mkt"] {
+        lab.agent(
+            Agent::ClaudeCode,
+            &lab.outside,
+            &["plugin", "install", plugin],
+        );
+    }
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.project,
+        &["plugin", "install", "pproj@mkt", "--scope", "project"],
+    );
+}
+
+#[test]
+fn claude_code_plugins_from_a_local_marketplace() {
+    let Some(lab) = lab() else { return };
+    local_marketplace(&lab);
+    lab.check(Check::new(
+        here!(),
+        "plugins",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+/// `CLAUDE_CODE_PLUGIN_CACHE_DIR` replaces the whole `plugins/` folder (records and cache).
+#[test]
+fn claude_code_plugin_cache_dir_moves_the_plugin_records() {
+    let Some(mut lab) = lab() else { return };
+    let cache = lab.root.join("plugin-cache");
+    lab.set("CLAUDE_CODE_PLUGIN_CACHE_DIR", &cache);
+    local_marketplace(&lab);
+    lab.check(Check::new(
+        here!(),
+        "plugins, env CLAUDE_CODE_PLUGIN_CACHE_DIR",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// A skills-directory plugin: `~/.claude/skills/X/.claude-plugin/plugin.json`.
+#[test]
+fn claude_code_skills_dir_plugin_named_by_manifest() {
+    let Some(lab) = lab() else { return };
+    let dir = lab.home.join(".claude/skills/sdp");
+    lab.file(
+        &dir.join(".claude-plugin/plugin.json"),
+        r#"{"name":"sdp-manifest","version":"0.0.1"}"#,
+    );
+    lab.named(&dir.join("skills/inner"));
+    lab.skill(&dir, Some("sdp-self"));
+    lab.check(Check::new(
+        here!(),
+        "plugins (skills-dir)",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn claude_code_hidden_by_skill_overrides_off() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".claude/skills");
+    for name in ["visible", "turned-off", "nameonly"] {
+        lab.named(&root.join(name));
+    }
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        r#"{"skillOverrides":{"turned-off":"off","nameonly":"name-only"}}"#,
+    );
+    lab.check(Check::new(here!(), "hidden skills", ME, &[&lab.project]));
+}
+
+#[test]
+fn claude_code_builtins() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".claude/skills/mine"));
+    lab.check(Check::new(here!(), "built-ins", ME, &[&lab.project]).builtins());
+}
+
+#[test]
+fn claude_code_disable_bundled_skills_drops_builtins() {
+    let Some(mut lab) = lab() else { return };
+    lab.set("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "1");
+    lab.named(&lab.home.join(".claude/skills/mine"));
+    lab.check(
+        Check::new(
+            here!(),
+            "built-ins, env CLAUDE_CODE_DISABLE_BUNDLED_SKILLS",
+            ME,
+            &[&lab.project],
+        )
+        .builtins(),
+    );
+}
+
+#[test]
+fn claude_code_xdg_config_home_moves_nothing() {
+    let Some(mut lab) = lab() else { return };
+    let xdg = lab.root.join("xdg");
+    lab.set("XDG_CONFIG_HOME", &xdg);
+    lab.named(&xdg.join("claude/skills/x-claude"));
+    lab.named(&lab.home.join(".claude/skills/u-claude"));
+    lab.check(Check::new(
+        here!(),
+        "env XDG_CONFIG_HOME",
+        ME,
+        &[&lab.project],
+    ));
+}

@@ -1,0 +1,300 @@
+//! Gemini CLI 0.61.0: `gemini skills list --all` (text: `NAME [Enabled]` / `[Disabled]`,
+//! `[Built-in]`, `Location: …`). Workspace skills are read only in a trusted folder: the lab
+//! sets `GEMINI_CLI_TRUST_WORKSPACE=true` for every case but the one about trust.
+
+use std::path::{Path, PathBuf};
+
+use super::layout;
+use super::{Agent, Check, Lab, Loaded, here, skill_file};
+
+const ME: &[Agent] = &[Agent::GeminiCli];
+
+pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
+    let output = lab.run(Agent::GeminiCli, cwd, &["skills", "list", "--all"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "gemini skills list failed: {stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut out = Vec::new();
+    let mut current: Option<(String, bool)> = None;
+    let Some(at) = stdout.find("Discovered Agent Skills:") else {
+        return out;
+    };
+    for line in stdout[at..].lines() {
+        if let Some(location) = line.trim_start().strip_prefix("Location:") {
+            if let Some((name, builtin)) = current.take() {
+                let path = PathBuf::from(location.trim());
+                out.push(Loaded {
+                    name,
+                    skill_md: skill_file(&path),
+                    builtin,
+                    unsettled: false,
+                });
+            }
+        } else if !line.starts_with(' ') {
+            let builtin = line.ends_with(" [Built-in]");
+            let head = line.trim_end_matches(" [Built-in]");
+            for state in [" [Enabled]", " [Disabled]"] {
+                if let Some(name) = head.strip_suffix(state) {
+                    current = Some((name.to_owned(), builtin));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn lab() -> Option<Lab> {
+    Lab::new()
+}
+
+#[test]
+fn gemini_cli_roots_per_scope_from_root_subfolder_and_outside() {
+    let Some(lab) = lab() else { return };
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "roots per scope",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+#[test]
+fn gemini_cli_untrusted_workspace_skips_project_skills() {
+    let Some(mut lab) = lab() else { return };
+    lab.unset("GEMINI_CLI_TRUST_WORKSPACE");
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "untrusted workspace",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}
+
+#[test]
+fn gemini_cli_trusted_folders_file_trusts_the_project() {
+    let Some(mut lab) = lab() else { return };
+    lab.unset("GEMINI_CLI_TRUST_WORKSPACE");
+    lab.file(
+        &lab.home.join(".gemini/trustedFolders.json"),
+        &format!("{{\"{}\": \"TRUST_FOLDER\"}}", lab.project.display()),
+    );
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "trusted folder (trustedFolders.json)",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+#[test]
+fn gemini_cli_one_level_only_not_nested_skills() {
+    let Some(lab) = lab() else { return };
+    layout::nested(&lab, &lab.home.join(".gemini/skills"), "u");
+    layout::nested(&lab, &lab.project.join(".agents/skills"), "p");
+    lab.check(Check::new(here!(), "nested skills", ME, &[&lab.project]));
+}
+
+#[test]
+fn gemini_cli_skill_md_straight_in_a_root_is_a_skill() {
+    let Some(lab) = lab() else { return };
+    layout::file_in_root(&lab, &lab.home.join(".gemini/skills"), "u");
+    layout::file_in_root(&lab, &lab.project.join(".gemini/skills"), "p");
+    lab.check(Check::new(
+        here!(),
+        "SKILL.md in a root",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn gemini_cli_lower_case_skill_md_and_hidden_folders_ignored() {
+    let Some(lab) = lab() else { return };
+    layout::spellings(&lab, &lab.home.join(".gemini/skills"), "u");
+    layout::spellings(&lab, &lab.project.join(".agents/skills"), "p");
+    lab.check(Check::new(
+        here!(),
+        "lower-case skill.md, hidden folders",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// Names come from the frontmatter with `:` and other characters made `-`; skills without a
+/// name or description are not loaded.
+#[test]
+fn gemini_cli_names_from_frontmatter_sanitized() {
+    let Some(lab) = lab() else { return };
+    layout::names(&lab, &lab.home.join(".gemini/skills"), "u");
+    layout::names(&lab, &lab.project.join(".gemini/skills"), "p");
+    lab.check(Check::new(here!(), "names", ME, &[&lab.project]));
+}
+
+/// Workspace `.agents` beats workspace `.gemini`, beats user `.agents`, beats user `.gemini`.
+#[test]
+fn gemini_cli_same_name_workspace_beats_user() {
+    let Some(lab) = lab() else { return };
+    for root in [
+        lab.home.join(".gemini/skills"),
+        lab.home.join(".agents/skills"),
+        lab.project.join(".gemini/skills"),
+        lab.project.join(".agents/skills"),
+    ] {
+        lab.named(&root.join("dup"));
+    }
+    for root in [
+        lab.home.join(".gemini/skills"),
+        lab.home.join(".agents/skills"),
+    ] {
+        lab.named(&root.join("udup"));
+    }
+    lab.check(Check::new(
+        here!(),
+        "same name in two roots",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}
+
+#[test]
+fn gemini_cli_home_moves_both_user_roots() {
+    let Some(mut lab) = lab() else { return };
+    let gh = lab.root.join("gemini-home");
+    lab.set("GEMINI_CLI_HOME", &gh);
+    lab.named(&gh.join(".gemini/skills/gch-gem"));
+    lab.named(&gh.join(".agents/skills/gch-agents"));
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "env GEMINI_CLI_HOME",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn gemini_cli_symlinked_skill_and_root_followed() {
+    let Some(lab) = lab() else { return };
+    let elsewhere = lab.root.join("elsewhere");
+    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
+    crate::common::symlink(
+        &elsewhere.join("linked-target"),
+        &lab.home.join(".gemini/skills/u-linked"),
+    );
+    lab.named(&lab.root.join("agents-skills/via-root-link"));
+    crate::common::symlink(
+        &lab.root.join("agents-skills"),
+        &lab.home.join(".agents/skills"),
+    );
+    lab.check(Check::new(here!(), "links", ME, &[&lab.project]));
+}
+
+/// `gemini extensions install` (a copy) and `gemini extensions link` (read from the source):
+/// skills from `skills/` one level deep and `skills/SKILL.md`, not from the extension root.
+#[test]
+fn gemini_cli_extensions_installed_and_linked() {
+    let Some(lab) = lab() else { return };
+    let copied = lab.root.join("src/ext-a-folder");
+    lab.file(
+        &copied.join("gemini-extension.json"),
+        r#"{"name":"ext-a","version":"1.2.3"}"#,
+    );
+    lab.named(&copied.join("skills/ext-skill"));
+    lab.skill(&copied.join("skills"), Some("skills-root-skill"));
+    lab.skill(&copied, Some("ext-root-skill"));
+    lab.named(&copied.join("skills/grp/ext-nested"));
+    let linked = lab.root.join("src/ext-b-linked");
+    lab.file(
+        &linked.join("gemini-extension.json"),
+        r#"{"name":"ext-b","version":"0.0.1"}"#,
+    );
+    lab.named(&linked.join("skills/linked-ext-skill"));
+    let (c, l) = (
+        copied.to_string_lossy().into_owned(),
+        linked.to_string_lossy().into_owned(),
+    );
+    lab.agent(
+        Agent::GeminiCli,
+        &lab.outside,
+        &["extensions", "install", &c, "--consent", "--skip-settings"],
+    );
+    lab.agent(
+        Agent::GeminiCli,
+        &lab.outside,
+        &["extensions", "link", &l, "--consent"],
+    );
+    lab.check(Check::new(here!(), "extensions", ME, &[&lab.project]));
+}
+
+#[test]
+fn gemini_cli_builtins() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".gemini/skills/mine"));
+    lab.check(Check::new(here!(), "built-ins", ME, &[&lab.project]).builtins());
+}
+
+#[test]
+fn gemini_cli_user_skill_overrides_the_builtin() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".gemini/skills/skill-creator"));
+    lab.check(Check::new(here!(), "built-ins (overridden)", ME, &[&lab.project]).builtins());
+}
+
+/// Disabled skills stay in the listing (`[Disabled]`): loaded, not shown to the model.
+#[test]
+fn gemini_cli_disabled_in_settings_still_listed() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".gemini/skills/kept"));
+    lab.named(&lab.home.join(".gemini/skills/turned-off"));
+    lab.file(
+        &lab.home.join(".gemini/settings.json"),
+        r#"{"skills":{"disabled":["turned-off"]}}"#,
+    );
+    lab.check(Check::new(
+        here!(),
+        "hidden skills (disabled)",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn gemini_cli_xdg_config_home_moves_nothing() {
+    let Some(mut lab) = lab() else { return };
+    let xdg = lab.root.join("xdg");
+    lab.set("XDG_CONFIG_HOME", &xdg);
+    lab.named(&xdg.join("gemini/skills/x-gemini"));
+    lab.named(&xdg.join("agents/skills/x-agents"));
+    lab.named(&lab.home.join(".gemini/skills/u-gemini"));
+    lab.check(Check::new(
+        here!(),
+        "env XDG_CONFIG_HOME",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+#[test]
+fn gemini_cli_trusted_folders_path_names_the_trust_file() {
+    let Some(mut lab) = lab() else { return };
+    lab.unset("GEMINI_CLI_TRUST_WORKSPACE");
+    let file = lab.root.join("trust/folders.json");
+    lab.file(
+        &file,
+        &format!("{{\"{}\": \"TRUST_FOLDER\"}}", lab.project.display()),
+    );
+    lab.set("GEMINI_CLI_TRUSTED_FOLDERS_PATH", &file);
+    layout::every_root(&lab);
+    lab.check(Check::new(
+        here!(),
+        "env GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}
