@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use crate::record::State;
-use crate::roots::Machine;
-use crate::scan::{Inventory, Skill};
+use crate::roots::{AgentId, Effect, Machine};
+use crate::scan::{Inventory, LeftOut, Skill};
 
 use super::agents::{AllAgents, Shown};
 use super::json::{self, ListJson};
@@ -69,7 +69,11 @@ fn render(inventory: &Inventory, shown: Shown<'_>, home: &std::path::Path) -> St
         .skills
         .iter()
         .filter(|s| {
-            !s.problems.is_empty() || shadowings(s, shown).next().is_some() || note(s).is_some()
+            !s.problems.is_empty()
+                || shadowings(s, shown).next().is_some()
+                || left_out(s, shown).next().is_some()
+                || s.unsettled_for.iter().any(|&agent| shown.keeps(agent))
+                || note(s).is_some()
         })
         .collect();
     if !details.is_empty() {
@@ -89,6 +93,29 @@ fn render(inventory: &Inventory, shown: Shown<'_>, home: &std::path::Path) -> St
                 shadowing.agent,
                 human::path(&shadowing.winner, home, Unsafe::Escaped)
             );
+        }
+        for left in left_out(skill, shown) {
+            let how = match left.effect {
+                Effect::Dropped => "not loaded by",
+                Effect::FromModel => "kept from the model by",
+                Effect::Disabled => "turned off for",
+            };
+            let _ = writeln!(out, "  {how} {}: {}", left.agent, left.why);
+        }
+        if !skill.unsettled_for.is_empty() {
+            let agents: Vec<&str> = skill
+                .unsettled_for
+                .iter()
+                .filter(|&&agent| shown.keeps(agent))
+                .map(|agent| agent.id())
+                .collect();
+            if !agents.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "  {} loads one copy of this name, not always the same",
+                    agents.join(", ")
+                );
+            }
         }
         if let Some(note) = note(skill) {
             let _ = writeln!(out, "  {}: {note}", skill.state);
@@ -114,6 +141,14 @@ fn note(skill: &Skill) -> Option<&str> {
     matches!(skill.state, State::Modified | State::Unverifiable)
         .then_some(owner.note.as_deref())
         .flatten()
+}
+
+/// The agents shown that read the skill's folder and leave it out.
+fn left_out<'s>(skill: &'s Skill, shown: Shown<'s>) -> impl Iterator<Item = &'s LeftOut> {
+    skill
+        .left_out
+        .iter()
+        .filter(move |left| shown.keeps(left.agent))
 }
 
 /// The agents shown that run another copy of the skill's name: a copy that wins only for an
@@ -148,10 +183,33 @@ fn summary(inventory: &Inventory, shown: Shown<'_>) -> String {
         .filter(|s| !s.problems.is_empty())
         .count();
     format!(
-        "{} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n",
+        "{} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
         inventory.skills.len(),
         states.join(", "),
-        agents_line(inventory, shown)
+        agents_line(inventory, shown),
+        builtins_line(inventory, shown)
+    )
+}
+
+/// How many skills each agent shown ships inside itself, which cost its context too.
+fn builtins_line(inventory: &Inventory, shown: Shown<'_>) -> String {
+    let mut counts: Vec<(AgentId, usize)> = Vec::new();
+    for builtin in inventory.builtins.iter().filter(|b| shown.keeps(b.agent)) {
+        match counts.iter_mut().find(|(agent, _)| *agent == builtin.agent) {
+            Some((_, count)) => *count += 1,
+            None => counts.push((builtin.agent, 1)),
+        }
+    }
+    if counts.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(agent, count)| format!("{agent} {count}"))
+        .collect();
+    format!(
+        "Built into the agents, in no folder: {} (list --json names them).\n",
+        parts.join(", ")
     )
 }
 

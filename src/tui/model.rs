@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use crate::ownership::{Owner, Upstream};
 use crate::record::{SkillFile, State};
-use crate::roots::{AgentId, OnSameName, RootState, Scope, Source};
+use crate::roots::{AgentId, Effect, OnSameName, RootState, Scope, Source};
 use crate::scan::{Inventory, RootEntry, Skill};
 
 use crate::text::{Unsafe, human, sanitize};
@@ -122,6 +122,8 @@ pub struct SkillView {
     pub reads: Vec<Read>,
     /// For each agent that loads it, which copy of the name that agent runs.
     pub verdicts: Vec<Verdict>,
+    /// Agents that read its folder and leave it out, each with the sentence that says how.
+    pub left_out: Vec<(AgentId, String)>,
     pub state: State,
     pub record: Option<RecordView>,
     /// Who installed it and from where, by any installer's record.
@@ -308,6 +310,27 @@ impl Counts {
     }
 }
 
+/// How each agent that reads the skill's folder leaves it out, or picks among its copies.
+fn left_out(skill: &Skill) -> Vec<(AgentId, String)> {
+    let mut lines: Vec<(AgentId, String)> = skill
+        .left_out
+        .iter()
+        .map(|left| {
+            let how = match left.effect {
+                Effect::Dropped => "does not load it",
+                Effect::FromModel => "keeps it from its model",
+                Effect::Disabled => "has it turned off",
+            };
+            (left.agent, format!("{} {how}: {}", left.agent, left.why))
+        })
+        .collect();
+    lines.extend(skill.unsettled_for.iter().map(|&agent| {
+        let line = format!("{agent} loads one copy of this name, not always this one");
+        (agent, line)
+    }));
+    lines
+}
+
 fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -> SkillView {
     let name = sanitize::name(&skill.name);
     let verdicts = skill
@@ -360,6 +383,7 @@ fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -
             })
             .collect(),
         verdicts,
+        left_out: left_out(skill),
         state: skill.state,
         record: skill.record.as_ref().map(|record| RecordView {
             installed_by: sanitize::line(&record.installed_by),

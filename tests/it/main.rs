@@ -25,6 +25,7 @@ mod import_replace;
 mod import_snapshots;
 mod installed_agents;
 mod inventory;
+mod left_out;
 mod operations;
 mod ownership;
 mod ownership_agents;

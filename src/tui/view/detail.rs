@@ -196,6 +196,16 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
         };
         sheet.field("", &format!("  {text}"), style);
     }
+    let left_out: Vec<&str> = skill
+        .left_out
+        .iter()
+        .filter(|(agent, _)| app.shows_agent(*agent))
+        .map(|(_, line)| line.as_str())
+        .collect();
+    for (i, line) in left_out.iter().enumerate() {
+        let label = if i == 0 { "Left out" } else { "" };
+        sheet.field(label, line, theme.warning);
+    }
     let runs_another: Vec<&Verdict> = skill
         .verdicts
         .iter()

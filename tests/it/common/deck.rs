@@ -43,6 +43,7 @@ pub fn skill(
                 keeps_all: false,
             })
             .collect(),
+        left_out: Vec::new(),
         state,
         record: None,
         owner: None,
