@@ -104,7 +104,7 @@ pub struct SkillJson<'a> {
     pub reached_by: Vec<Cow<'a, str>>,
     pub shadowing: Vec<ShadowingJson<'a>>,
     /// The name each agent lists it by, where that is not `name`.
-    pub loaded_as: BTreeMap<AgentId, &'a str>,
+    pub loaded_as: BTreeMap<AgentId, Cow<'a, str>>,
     /// Agents that load one of several copies of its name, not always this one.
     pub unsettled_for: &'a [AgentId],
     /// Agents that read its folder but drop it, or keep it from their model.
@@ -182,6 +182,7 @@ impl<'a> SkillJson<'a> {
                     effect: match l.effect {
                         Effect::Dropped => "dropped",
                         Effect::FromModel => "from-model",
+                        Effect::Disabled => "disabled",
                     },
                     why: l.why,
                 })

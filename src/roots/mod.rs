@@ -13,7 +13,9 @@ mod trust;
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use agent::{Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName};
+pub use agent::{
+    Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, Selector, TurnedOff,
+};
 pub use env::{Environment, NoHome, Platform};
 pub use machine::Machine;
 pub use place::{Located, Place, SystemPath};

@@ -91,6 +91,9 @@ pub fn inner_skills(roots: &RootSet, outer: &Found, files: &[SkillFile]) -> Vec<
                 Spot {
                     depth: u8::try_from(depth).unwrap_or(u8::MAX),
                     hidden,
+                    named_hidden: folder
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.')),
                     inside_skill: true,
                     lowercase,
                 },
@@ -161,6 +164,8 @@ pub struct Found {
     /// Where below its skills root it lies; plugin skills, which their own layout finds, are
     /// one folder down.
     pub spot: Spot,
+    /// The name of a plugin manifest in a folder on the way from a plain skills root.
+    pub namespace: Option<String>,
 }
 
 /// Something a root holds that is worth telling but is no skill.
@@ -303,7 +308,19 @@ impl RootWalker<'_> {
             let path = entry.path();
             if reach.dir_plugins && plugin::has_claude_manifest(&path) {
                 self.discovery.plugin_dirs.push(path.clone());
+                let before = self.discovery.found.len();
                 self.plugin(&path, PluginOrigin::new(None, Via::DirPlugin), &[]);
+                // The plugin folder's own SKILL.md stays a plain skill named after its folder
+                // (Claude Code 2.1.332's listing), not one of the plugin's.
+                for found in &mut self.discovery.found[before..] {
+                    if found.path == path {
+                        *found = Found {
+                            root: self.index,
+                            ..Found::direct(path.clone(), false, None, None, Spot::default())
+                        };
+                        found.spot.depth = 1;
+                    }
+                }
                 continue;
             }
             let kind = entry.file_type().ok();
@@ -318,6 +335,7 @@ impl RootWalker<'_> {
             let spot = Spot {
                 depth: 1,
                 hidden,
+                named_hidden: hidden,
                 ..Spot::default()
             };
             let is_skill = match probe(&path, is_dir, reach.any_case) {
@@ -356,10 +374,25 @@ impl RootWalker<'_> {
     /// root, and deeper, down to the reach. Each folder costs one listing, which also tells
     /// whether it holds a `SKILL.md`, and one of `budget`, so a huge tree cannot stall the scan.
     fn nested(&mut self, dir: &Path, spot: Spot, reach: Reach, budget: &mut usize) {
+        let entries = sorted_entries(dir, self);
+        let namespace = namespace_in(dir, &entries);
+        self.nested_in(entries, namespace.as_deref(), spot, reach, budget);
+    }
+
+    /// As [`Self::nested`], for a folder already listed as `entries`, below a plugin
+    /// manifest's folder that names `namespace`.
+    fn nested_in(
+        &mut self,
+        entries: Vec<fs::DirEntry>,
+        namespace: Option<&str>,
+        spot: Spot,
+        reach: Reach,
+        budget: &mut usize,
+    ) {
         if spot.depth > reach.depth {
             return;
         }
-        for entry in sorted_entries(dir, self) {
+        for entry in entries {
             let hidden = entry.file_name().to_string_lossy().starts_with('.');
             if hidden && !reach.hidden {
                 continue;
@@ -383,18 +416,25 @@ impl RootWalker<'_> {
             let is_skill = holds(SKILL_FILE) || lowercase;
             let here = Spot {
                 hidden: spot.hidden || hidden,
+                named_hidden: hidden,
                 lowercase,
                 ..spot
             };
             if is_skill {
-                self.push(Found::direct(path.clone(), is_link, None, None, here));
+                self.push(Found {
+                    namespace: namespace.map(str::to_owned),
+                    ..Found::direct(path.clone(), is_link, None, None, here)
+                });
                 continue;
             }
             let below = Spot {
                 depth: spot.depth + 1,
+                named_hidden: false,
                 ..here
             };
-            self.nested(&path, below, reach, budget);
+            let inner = namespace_in(&path, &children);
+            let namespace = inner.as_deref().or(namespace);
+            self.nested_in(children, namespace, below, reach, budget);
         }
     }
 
@@ -523,6 +563,7 @@ impl RootWalker<'_> {
                 depth: 1,
                 ..Spot::default()
             },
+            namespace: None,
         });
     }
 
@@ -555,6 +596,7 @@ impl Found {
             is_link,
             real,
             broken,
+            namespace: None,
         }
     }
 }
@@ -612,6 +654,18 @@ fn probe(path: &Path, known_dir: bool, any_case: bool) -> Probe {
         }
         Err(error) => Probe::Broken(Broken::Unreadable(error.to_string())),
     }
+}
+
+/// The name a plugin manifest in `dir` (listed as `entries`) gives its skills, for the agents
+/// that prefix the skills below such a folder even in a plain skills root (Codex).
+fn namespace_in(dir: &Path, entries: &[fs::DirEntry]) -> Option<String> {
+    let has_manifest = entries
+        .iter()
+        .any(|e| e.file_name() == ".codex-plugin" || e.file_name() == ".claude-plugin");
+    if !has_manifest {
+        return None;
+    }
+    plugin::read_manifest(dir).ok().flatten()?.name
 }
 
 /// A directory's entries sorted by name; a directory that cannot be listed is noted on the

@@ -6,6 +6,7 @@ mod discover;
 mod inspect;
 mod shadow;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,8 +15,11 @@ use std::time::SystemTime;
 use rayon::prelude::*;
 
 use crate::ownership::{FileProblem, Ledger, Owner, Subject};
+use crate::plugin::Naming;
 use crate::record::{Digest, Obstacle, Record, SkillFile, State};
-use crate::roots::{AgentId, Effect, Environment, NameFrom, Priority, Root, RootSet, Source};
+use crate::roots::{
+    AgentId, Effect, Environment, NameFrom, Priority, Root, RootSet, Selector, Source,
+};
 use crate::skill::{Declared, Lint};
 
 pub use discover::{Broken, RootNote, Via};
@@ -62,6 +66,9 @@ pub struct Shadowing {
 pub struct Claim {
     pub agent: AgentId,
     pub priority: Priority,
+    /// The agent reaches it as a skill of its own, not as a plugin's: it names it as it
+    /// names any skill (Amp reading Claude Code's plugin cache, Gemini CLI's extensions).
+    pub plain: bool,
 }
 
 /// A skill folder, once, however many roots reach it.
@@ -102,6 +109,8 @@ pub struct Skill {
     pub unsettled_for: Vec<AgentId>,
     /// Agents that read its folder but drop it, or keep it from their model.
     pub left_out: Vec<LeftOut>,
+    /// The name of a plugin manifest in a folder between its skills root and it.
+    pub namespace: Option<String>,
     pub problems: Vec<Problem>,
 }
 
@@ -129,17 +138,33 @@ impl Skill {
     }
 
     /// The name `agent` lists this skill by and matches it on.
-    pub fn name_for(&self, agent: AgentId) -> &str {
-        if self.plugin.is_some() {
-            return &self.name;
+    pub fn name_for(&self, agent: AgentId) -> Cow<'_, str> {
+        let plain = self
+            .claims
+            .iter()
+            .filter(|claim| claim.agent == agent)
+            .min_by_key(|claim| claim.priority)
+            .is_none_or(|claim| claim.plain);
+        if self.plugin.is_some() && !plain {
+            return Cow::Borrowed(&self.name);
         }
-        match agent.name_from() {
+        let own = match agent.name_from() {
             NameFrom::Directory => self.dir_name(),
             NameFrom::Frontmatter => self
                 .declared
                 .name
                 .as_deref()
                 .unwrap_or_else(|| self.dir_name()),
+        };
+        let name = match agent.agent().name_fix {
+            Some(fix) => fix(own),
+            None => Cow::Borrowed(own),
+        };
+        match &self.namespace {
+            Some(namespace) if agent.agent().names_by_manifest => {
+                Cow::Owned(format!("{namespace}:{name}"))
+            }
+            _ => name,
         }
     }
 
@@ -158,10 +183,19 @@ pub struct Builtin {
     pub overridden_by: Option<PathBuf>,
 }
 
-/// Every agent's built-in skills, each with the skill on disk that takes its name, if any.
-fn builtins(skills: &[Skill]) -> Vec<Builtin> {
+/// Every agent's built-in skills, each with the skill on disk that takes its name, if any;
+/// none for an agent whose switch took them away.
+fn builtins(env: &Environment, skills: &[Skill]) -> Vec<Builtin> {
     AgentId::all()
-        .flat_map(|agent| agent.agent().builtin.iter().map(move |name| (agent, *name)))
+        .flat_map(|agent| {
+            let shipped = agent.agent();
+            let off = shipped.builtin_off.iter().any(|switch| env.flag(switch));
+            shipped
+                .builtin
+                .iter()
+                .filter(move |name| !off || shipped.builtin_plugins.contains(name))
+                .map(move |name| (agent, *name))
+        })
         .map(|(agent, name)| Builtin {
             agent,
             name,
@@ -170,7 +204,7 @@ fn builtins(skills: &[Skill]) -> Vec<Builtin> {
                 .find(|skill| {
                     skill.agents.contains(&agent)
                         && !skill.shadowed_by.iter().any(|s| s.agent == agent)
-                        && skill.name_for(agent) == name
+                        && skill.name_for(agent) == *name
                 })
                 .map(|skill| skill.dir.clone()),
         })
@@ -275,6 +309,7 @@ pub fn scan(
     skills
         .par_iter_mut()
         .for_each(|skill| attribute(&ledger, &roots, skill));
+    turn_off(env, &roots, &mut skills);
     shadow::shadow(&mut skills);
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
 
@@ -300,7 +335,7 @@ pub fn scan(
         .collect();
     Inventory {
         roots,
-        builtins: builtins(&skills),
+        builtins: builtins(env, &skills),
         skills,
         problems: ledger.problems().to_vec(),
         installed,
@@ -449,6 +484,7 @@ fn assemble(
             claims.push(Claim {
                 agent: root_use.rule.agent,
                 priority: root_use.priority,
+                plain: member.via == Via::Direct || member.naming == Naming::Bare,
             });
         }
     }
@@ -514,7 +550,36 @@ fn assemble(
         shadowed_by: Vec::new(),
         unsettled_for: Vec::new(),
         left_out,
+        namespace: members.iter().find_map(|f| f.namespace.clone()),
         problems: inspection.problems,
+    }
+}
+
+/// Mark the skills each agent's own settings turn off.
+fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
+    for agent in AgentId::all() {
+        let Some(read) = agent.agent().turned_off else {
+            continue;
+        };
+        let offs = read(env, &roots.project);
+        if offs.is_empty() {
+            continue;
+        }
+        for skill in skills.iter_mut().filter(|s| s.agents.contains(&agent)) {
+            let hit = offs.iter().find(|off| match &off.selector {
+                Selector::Name(name) => skill.name_for(agent) == name.as_str(),
+                Selector::File(file) => {
+                    file.parent() == Some(skill.real_dir.as_path())
+                        || skill
+                            .reached_by
+                            .iter()
+                            .any(|dir| file.parent() == Some(dir))
+                }
+            });
+            if let Some(off) = hit {
+                note_left_out(&mut skill.left_out, agent, Effect::Disabled, off.why);
+            }
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! one from its best-ranked root wins and the others are shadowed; for an agent whose winner
 //! changes from run to run, every copy is marked unsettled instead.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -15,7 +16,7 @@ pub fn shadow(skills: &mut [Skill]) {
         if agent.on_same_name() == OnSameName::KeepsAll {
             continue;
         }
-        let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<Cow<'_, str>, Vec<usize>> = HashMap::new();
         for (index, skill) in skills.iter().enumerate() {
             if skill.priority_for(agent).is_some() {
                 by_name

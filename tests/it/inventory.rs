@@ -46,12 +46,14 @@ fn expectations() -> Vec<Expect> {
     vec![
         // Plugins.
         // Claude Code's plugin manager put both there, and recorded no hash of either (the
-        // cache is checked in tests/ownership.rs, with an installed_plugins.json).
+        // cache is checked in tests/ownership.rs, with an installed_plugins.json). With no
+        // install record and no enabledPlugins entry, Claude Code loads neither
+        // (tests/it/plugins.rs has the plugins it does load).
         e(
             "superpowers:brainstorming",
             "home/.claude/plugins/cache/mkt/superpowers/1.2.0/skills/brainstorming",
             "plugin",
-            &["claude-code"],
+            &[],
             "unverifiable",
             &[],
         ),
@@ -76,19 +78,19 @@ fn expectations() -> Vec<Expect> {
             "home/.codex/plugins/cache/mkt/cx/1.0.0/skills/cx-skill",
             "plugin",
             &["codex"],
-            "unrecorded",
+            "unverifiable",
             &[],
         ),
         e(
-            "cop:cop-skill",
+            "cop-skill",
             "home/.copilot/installed-plugins/mkt/cop/skills/cop-skill",
             "plugin",
             &["copilot"],
-            "unrecorded",
+            "unverifiable",
             &[],
         ),
         e(
-            "gext:gx",
+            "gx",
             "home/.gemini/extensions/gext/skills/gx",
             "plugin",
             &["gemini-cli"],
@@ -225,11 +227,11 @@ fn expectations() -> Vec<Expect> {
             "modified",
             &[],
         ),
-        // A bundled skill inside a user root is nobody's.
+        // A bundled skill inside a user root is the agent's own.
         e(
             "sys-skill",
             "home/.codex/skills/.system/sys-skill",
-            "unknown",
+            "builtin",
             &["codex"],
             "unrecorded",
             &[],
@@ -255,7 +257,7 @@ fn expectations() -> Vec<Expect> {
             "deploy",
             "work/repo/app/.claude/skills/deploy",
             "project",
-            CLAUDE_HOME_READERS,
+            &["claude-code", "opencode", "copilot", "cursor", "goose"],
             "unrecorded",
             &[],
         ),
@@ -279,7 +281,7 @@ fn expectations() -> Vec<Expect> {
             "gproj",
             "work/repo/app/.gemini/skills/gproj",
             "project",
-            &["gemini-cli"],
+            &[],
             "unrecorded",
             &[],
         ),
@@ -330,11 +332,31 @@ fn build(machine: &Machine) {
         &[(".codex-plugin/plugin.json", r#"{"name": "cx"}"#)],
     );
     write_skill(&codex_plugin.join("skills/cx-skill"), &[]);
+    // Each agent loads its plugins by its own records (tests/it/plugins.rs has each rule).
+    write_files(
+        &home.join(".codex"),
+        &[("config.toml", "[plugins.\"cx@mkt\"]\nenabled = true\n")],
+    );
     write_skill(
         &home.join(".copilot/installed-plugins/mkt/cop/skills/cop-skill"),
         &[],
     );
+    let copilot_record = format!(
+        r#"{{"installedPlugins": [{{"name": "cop", "marketplace": "mkt", "enabled": true, "cache_path": "{}", "installed_at": "2026-11-01T00:00:00Z"}}]}}"#,
+        home.join(".copilot/installed-plugins/mkt/cop").display()
+    );
+    write_files(
+        &home.join(".copilot"),
+        &[("config.json", copilot_record.as_str())],
+    );
     write_skill(&home.join(".gemini/extensions/gext/skills/gx"), &[]);
+    write_files(
+        &home.join(".gemini/extensions/gext"),
+        &[(
+            "gemini-extension.json",
+            r#"{"name": "gext", "version": "1.0.0"}"#,
+        )],
+    );
     // Organization.
     write_skill(
         &machine.system.join("etc/claude-code/.claude/skills/policy"),
@@ -445,7 +467,21 @@ fn every_skill_in_every_agent_and_scope_is_listed_as_expected() {
                     "{want:?}"
                 );
             }
-            "unverifiable" => assert_eq!(got["record"]["installer"], "claude-plugin"),
+            // Plugin managers record no hash this listing can check their copies against.
+            "unverifiable" => {
+                let installer = got["record"]["installer"].as_str().unwrap_or_default();
+                let by_dir = [
+                    ("/.claude/", "claude-plugin"),
+                    ("/.codex/", "codex-plugin"),
+                    ("/.copilot/", "copilot-plugin"),
+                    ("/.gemini/", "gemini-extension"),
+                ];
+                let (_, expected) = by_dir
+                    .iter()
+                    .find(|(dir, _)| got["dir"].as_str().unwrap().contains(dir))
+                    .unwrap_or_else(|| panic!("{want:?} is no plugin"));
+                assert_eq!(installer, *expected, "installer of {want:?}");
+            }
             _ => assert!(got["record"].is_null(), "record of {want:?}"),
         }
     }

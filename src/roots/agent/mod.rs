@@ -2,8 +2,9 @@
 //! settles two of one name, how to tell it is installed, and what that rests on. The facts
 //! themselves, and the lookups by identifier, live in the roots table (`table/`).
 
+use std::borrow::Cow;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
@@ -80,6 +81,12 @@ pub struct Agent {
     /// The agent's own name, for people.
     pub name: &'static str,
     pub name_from: NameFrom,
+    /// How it rewrites a name before listing it (Gemini CLI turns `:` and path characters
+    /// into `-`).
+    pub name_fix: Option<fn(&str) -> Cow<'_, str>>,
+    /// Whether a skill below a folder holding a plugin manifest, in a plain skills root, is
+    /// named `<manifest name>:<name>` (Codex).
+    pub names_by_manifest: bool,
     pub on_same_name: OnSameName,
     /// The agent counts as installed when any of these folders exists (how the skills CLI
     /// tells, checked against its `detectInstalled`).
@@ -87,8 +94,14 @@ pub struct Agent {
     /// The skills it ships inside itself, in no folder skilldeck reads; they cost context all
     /// the same. Skills it ships as files are found through its `Bundled` rows.
     pub builtin: &'static [&'static str],
+    /// Switches that take the built-in skills away, but for those in `builtin_plugins`.
+    pub builtin_off: &'static [&'static str],
+    /// Built-in skills that come as built-in plugins, which those switches leave.
+    pub builtin_plugins: &'static [&'static str],
     /// What keeps a skill it finds from its model, or from it altogether.
     pub hides: &'static [Hiding],
+    /// The skills its own settings turn off, read once per scan.
+    pub turned_off: Option<fn(&Environment, &Project) -> Vec<TurnedOff>>,
     pub evidence: Evidence,
 }
 
@@ -106,6 +119,23 @@ pub struct Hiding {
 /// Whether a skill's folder holds a file, by its `/`-separated path below the folder.
 pub type Holds<'a> = &'a dyn Fn(&str) -> bool;
 
+/// A skill an agent's settings turn off, by the name it lists it by or by its `SKILL.md`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnedOff {
+    pub selector: Selector,
+    /// The setting that does it, for people.
+    pub why: &'static str,
+}
+
+/// How a setting names the skill it turns off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selector {
+    /// Every skill the agent lists by this name.
+    Name(String),
+    /// The skill whose `SKILL.md` is this file.
+    File(PathBuf),
+}
+
 /// How far a [`Hiding`] leaves a skill out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effect {
@@ -113,6 +143,8 @@ pub enum Effect {
     FromModel,
     /// Not loaded at all.
     Dropped,
+    /// Listed by the agent as turned off by its settings, and not offered to its model.
+    Disabled,
 }
 
 impl Agent {

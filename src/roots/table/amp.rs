@@ -18,10 +18,12 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: true,
     hidden: true,
+    hidden_skills: false,
     any_case: true,
     needs: Needs {
         frontmatter: true,
-        name: false,
+        name: true,
+        valid_name: true,
         description: true,
         name_at_most: Some(64),
     },
@@ -31,6 +33,8 @@ pub(super) static AGENT: Agent = Agent {
     id: "amp",
     name: "Amp",
     name_from: NameFrom::Frontmatter,
+    name_fix: None,
+    names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
     detect: &[Place::Under(&XDG_CONFIG, "amp")],
     builtin: &[
@@ -48,7 +52,10 @@ pub(super) static AGENT: Agent = Agent {
         "using-agent-browser",
         "writing-prompts",
     ],
+    builtin_off: &[],
+    builtin_plugins: &[],
     hides: &[],
+    turned_off: None,
     evidence: SEEN,
 };
 

@@ -26,6 +26,7 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Instead,
     inside_skills: false,
     hidden: false,
+    hidden_skills: false,
     any_case: false,
     needs: Needs {
         frontmatter: true,
@@ -47,10 +48,15 @@ pub(super) static AGENT: Agent = Agent {
     id: "copilot",
     name: "GitHub Copilot",
     name_from: NameFrom::Frontmatter,
+    name_fix: None,
+    names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
     detect: &[COPILOT_HOME],
     builtin: &["customize-cloud-agent", "github-pr-media"],
+    builtin_off: &[],
+    builtin_plugins: &[],
     hides: &[],
+    turned_off: None,
     evidence: SEEN,
 };
 

@@ -19,10 +19,12 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: false,
     hidden: false,
+    hidden_skills: false,
     any_case: false,
     needs: Needs {
         frontmatter: true,
         name: true,
+        valid_name: false,
         description: true,
         name_at_most: None,
     },
@@ -36,14 +38,30 @@ const GEMINI_HOME_AGENTS: Place = Place::Env {
     or: &Place::Home(".agents/skills"),
 };
 
+/// Gemini CLI 0.61.0 turns each of the characters in `REPLACED` in a name into `-` (seen in its
+/// listing: `p:colon` is listed as `p-colon`).
+fn sanitized(name: &str) -> Cow<'_, str> {
+    const REPLACED: &[char] = &[':', '\\', '/', '<', '>', '*', '?', '"', '|'];
+    if name.contains(REPLACED) {
+        Cow::Owned(name.replace(REPLACED, "-"))
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
 pub(super) static AGENT: Agent = Agent {
     id: "gemini-cli",
     name: "Gemini CLI",
     name_from: NameFrom::Frontmatter,
+    name_fix: Some(sanitized),
+    names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
     detect: &[GEMINI_DIR],
     builtin: &["skill-creator", "antigravity-support"],
+    builtin_off: &[],
+    builtin_plugins: &[],
     hides: &[],
+    turned_off: None,
     evidence: SEEN,
 };
 

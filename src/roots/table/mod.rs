@@ -28,10 +28,15 @@ mod windsurf;
 
 use std::sync::LazyLock;
 
-pub(super) use super::agent::{Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName};
+pub(super) use super::agent::{
+    Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, Selector, TurnedOff,
+};
+pub(super) use super::env::Environment;
 pub(super) use super::place::{Place, SystemPath};
 pub(super) use super::project::{Beyond, Walk};
 pub(super) use super::trust::{self, Trust};
+
+use std::borrow::Cow;
 
 use crate::skill::Declared;
 
@@ -99,6 +104,9 @@ pub struct Finds {
     pub inside_skills: bool,
     /// Whether folders whose names start with a dot are looked into.
     pub hidden: bool,
+    /// Whether a skill whose own folder's name starts with a dot is kept (Amp looks into
+    /// hidden folders for skills but drops such a skill).
+    pub hidden_skills: bool,
     /// Whether a lower-case `skill.md` counts as well as `SKILL.md`.
     pub any_case: bool,
     /// What a skill's `SKILL.md` must hold for the agent to keep it.
@@ -122,6 +130,8 @@ pub struct Needs {
     pub frontmatter: bool,
     /// A frontmatter `name`: without one the skill is dropped, not named after its folder.
     pub name: bool,
+    /// A `name` of lower-case letters, digits and hyphens only, as the specification asks.
+    pub valid_name: bool,
     pub description: bool,
     /// The longest `name` it accepts, in characters.
     pub name_at_most: Option<usize>,
@@ -131,6 +141,7 @@ impl Needs {
     pub const NOTHING: Needs = Needs {
         frontmatter: false,
         name: false,
+        valid_name: false,
         description: false,
         name_at_most: None,
     };
@@ -147,6 +158,8 @@ impl Needs {
             Some("its SKILL.md has no frontmatter it can read")
         } else if self.name && declared.name.is_none() {
             Some("its frontmatter has no name")
+        } else if self.valid_name && !declared.name.as_deref().is_none_or(spec_name) {
+            Some("its name is not lower-case letters, digits and hyphens")
         } else if self.description && declared.description.is_none() {
             Some("its frontmatter has no description")
         } else if too_long {
@@ -157,6 +170,11 @@ impl Needs {
     }
 }
 
+fn spec_name(name: &str) -> bool {
+    name.chars()
+        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
 impl Finds {
     /// `<root>/<name>/SKILL.md` and nothing else, whatever it holds.
     pub const DIRECT: Finds = Finds {
@@ -164,6 +182,7 @@ impl Finds {
         at_root: AtRoot::Ignored,
         inside_skills: false,
         hidden: false,
+        hidden_skills: false,
         any_case: false,
         needs: Needs::NOTHING,
     };
@@ -182,6 +201,7 @@ impl Finds {
         }
         spot.depth <= self.depth
             && (self.hidden || !spot.hidden)
+            && (self.hidden_skills || !spot.named_hidden)
             && (self.inside_skills || !spot.inside_skill)
     }
 }
@@ -191,8 +211,10 @@ impl Finds {
 pub struct Spot {
     /// Folders between the root and the `SKILL.md`: 0 in the root itself.
     pub depth: u8,
-    /// A folder on the way has a name starting with a dot.
+    /// A folder on the way, its own included, has a name starting with a dot.
     pub hidden: bool,
+    /// Its own folder's name starts with a dot.
+    pub named_hidden: bool,
     /// A folder on the way below the root is itself a skill.
     pub inside_skill: bool,
     /// Its file is spelt `skill.md`.
@@ -407,6 +429,7 @@ pub(super) fn variables() -> Vec<&'static str> {
         for place in agent.detect {
             place.variables(&mut names);
         }
+        names.extend(agent.builtin_off);
     }
     names
 }

@@ -18,10 +18,12 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: true,
     hidden: false,
+    hidden_skills: false,
     any_case: false,
     needs: Needs {
         frontmatter: true,
         name: true,
+        valid_name: false,
         description: false,
         name_at_most: None,
     },
@@ -30,6 +32,7 @@ const FINDS: Finds = Finds {
 /// The folders it shares with other agents are searched into dot folders as well.
 const COMPATIBLE: Finds = Finds {
     hidden: true,
+    hidden_skills: true,
     ..FINDS
 };
 
@@ -47,10 +50,15 @@ pub(super) static AGENT: Agent = Agent {
     id: "opencode",
     name: "OpenCode",
     name_from: NameFrom::Frontmatter,
+    name_fix: None,
+    names_by_manifest: false,
     on_same_name: OnSameName::Unpredictable,
     detect: &[Place::Under(&XDG_CONFIG, "opencode")],
     builtin: &["customize-opencode"],
+    builtin_off: &[],
+    builtin_plugins: &[],
     hides: &[],
+    turned_off: None,
     evidence: SEEN,
 };
 

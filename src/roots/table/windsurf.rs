@@ -8,10 +8,15 @@ pub(super) static AGENT: Agent = Agent {
     id: "windsurf",
     name: "Windsurf",
     name_from: NameFrom::Frontmatter,
+    name_fix: None,
+    names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
     detect: &[Place::Home(".codeium/windsurf")],
     builtin: &[],
+    builtin_off: &[],
+    builtin_plugins: &[],
     hides: &[],
+    turned_off: None,
     evidence: Evidence::Docs("skill-format-and-roots.md §2"),
 };
 

@@ -633,14 +633,17 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
             if any(&skill["shadowing"], &|e| names_agent(e, agent)) {
                 continue;
             }
+            // A skill its settings turn off is still in a full listing (Gemini CLI, Copilot),
+            // not in the model's view (Codex, Claude Code), as one kept from the model.
             let dropped = any(&skill["left_out"], &|e| {
-                names_agent(e, agent) && e["effect"].as_str() != Some("from-model")
+                names_agent(e, agent) && e["effect"].as_str() == Some("dropped")
             });
             if dropped {
                 continue;
             }
             let from_model = any(&skill["left_out"], &|e| {
-                names_agent(e, agent) && e["effect"].as_str() == Some("from-model")
+                names_agent(e, agent)
+                    && matches!(e["effect"].as_str(), Some("from-model" | "disabled"))
             }) || any(&skill["hidden"], &|e| names_agent(e, agent));
             if from_model && agent.lists_what_the_model_sees() {
                 continue;

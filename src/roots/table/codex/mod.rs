@@ -5,6 +5,8 @@
 
 use super::*;
 
+mod switches;
+
 mod policy;
 
 const ME: AgentId = AgentId::CODEX;
@@ -22,10 +24,12 @@ const FINDS: Finds = Finds {
     at_root: AtRoot::Also,
     inside_skills: true,
     hidden: false,
+    hidden_skills: false,
     any_case: false,
     needs: Needs {
         frontmatter: true,
         name: false,
+        valid_name: false,
         description: true,
         name_at_most: Some(64),
     },
@@ -35,10 +39,15 @@ pub(super) static AGENT: Agent = Agent {
     id: "codex",
     name: "Codex",
     name_from: NameFrom::Frontmatter,
+    name_fix: None,
+    names_by_manifest: true,
     on_same_name: OnSameName::KeepsAll,
     detect: &[CODEX_HOME],
     builtin: &[],
+    builtin_off: &[],
+    builtin_plugins: &[],
     hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
+    turned_off: Some(switches::turned_off),
     evidence: SEEN,
 };
 

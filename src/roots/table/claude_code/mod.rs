@@ -5,6 +5,8 @@
 
 use super::*;
 
+mod switches;
+
 const ME: AgentId = AgentId::CLAUDE_CODE;
 
 const SEEN: Evidence = Evidence::Listing {
@@ -15,6 +17,7 @@ const SEEN: Evidence = Evidence::Listing {
 /// One folder down, hidden folders included, whatever the `SKILL.md` holds.
 const FINDS: Finds = Finds {
     hidden: true,
+    hidden_skills: true,
     ..Finds::DIRECT
 };
 
@@ -35,27 +38,32 @@ pub(super) static AGENT: Agent = Agent {
     id: "claude-code",
     name: "Claude Code",
     name_from: NameFrom::Directory,
+    name_fix: None,
+    names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
     detect: &[CLAUDE_HOME],
+    // What the model's listing holds (the request Claude Code sends); `/skills` also shows
+    // batch, debug, deep-research, doctor, run-skill-generator and verify, which the model is
+    // not offered.
     builtin: &[
-        "deep-research",
-        "dataviz",
-        "update-config",
-        "verify",
-        "debug",
-        "code-review",
-        "simplify",
-        "batch",
-        "fewer-permission-prompts",
-        "doctor",
-        "loop",
         "claude-api",
-        "workflow-authoring",
-        "run",
-        "run-skill-generator",
+        "code-review",
+        "dataviz",
+        "fewer-permission-prompts",
+        "init",
+        "keybindings-help",
+        "loop",
         "plugin-authoring",
+        "run",
+        "security-review",
+        "simplify",
+        "update-config",
+        "workflow-authoring",
     ],
+    builtin_off: &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"],
+    builtin_plugins: &["plugin-authoring"],
     hides: &[],
+    turned_off: Some(switches::turned_off),
     evidence: SEEN,
 };
 

@@ -1,0 +1,90 @@
+//! The skills Claude Code's settings turn off: `skillOverrides` maps a skill's name to `"off"`
+//! in the user's `settings.json` (under `CLAUDE_CONFIG_DIR` when set), or in the start folder's
+//! `.claude/settings.json` and `.claude/settings.local.json`; the more local file wins. Plugin
+//! skills are not covered, by design (anthropics/claude-code#76156). Seen in the listing Claude
+//! Code 2.1.332 sends its model.
+
+use std::path::{Path, PathBuf};
+
+use super::{CLAUDE_HOME, Environment, Selector, TurnedOff};
+use crate::roots::Project;
+
+const WHY: &str = "skillOverrides in Claude Code's settings sets it \"off\"";
+
+/// A settings file bigger than this is not one a person wrote.
+const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
+    let user: Vec<PathBuf> = CLAUDE_HOME
+        .resolve(env, project)
+        .into_iter()
+        .map(|located| located.path.join("settings.json"))
+        .collect();
+    let local = project.start().join(".claude");
+    let files = user.into_iter().chain([
+        local.join("settings.json"),
+        local.join("settings.local.json"),
+    ]);
+    let mut overrides: Vec<(String, bool)> = Vec::new();
+    for file in files {
+        for (name, value) in read(&file) {
+            overrides.retain(|(seen, _)| *seen != name);
+            overrides.push((name, value == "off"));
+        }
+    }
+    overrides
+        .into_iter()
+        .filter(|(_, off)| *off)
+        .map(|(name, _)| TurnedOff {
+            selector: Selector::Name(name),
+            why: WHY,
+        })
+        .collect()
+}
+
+/// The `skillOverrides` of one settings file; nothing when it is missing or does not parse.
+fn read(path: &Path) -> Vec<(String, String)> {
+    let Ok(bytes) = crate::fs::read_bounded(path, crate::fs::Links::Follow, MAX_SETTINGS_BYTES)
+    else {
+        return Vec::new();
+    };
+    let Ok(serde_json::Value::Object(settings)) = serde_json::from_slice(&bytes) else {
+        return Vec::new();
+    };
+    let Some(serde_json::Value::Object(overrides)) = settings.get("skillOverrides") else {
+        return Vec::new();
+    };
+    overrides
+        .iter()
+        .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_owned())))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn off_in_the_user_settings_and_back_on_in_the_project() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let start = tmp.path().join("proj");
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(start.join(".claude")).unwrap();
+        std::fs::write(
+            home.join(".claude/settings.json"),
+            r#"{"skillOverrides": {"a": "off", "b": "off", "c": "name-only"}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            start.join(".claude/settings.local.json"),
+            r#"{"skillOverrides": {"b": "on"}}"#,
+        )
+        .unwrap();
+        let off = turned_off(&Environment::new(&home), &Project::locate(&start));
+        assert_eq!(
+            off.into_iter().map(|t| t.selector).collect::<Vec<_>>(),
+            [Selector::Name("a".into())]
+        );
+    }
+}
