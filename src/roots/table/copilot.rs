@@ -31,6 +31,8 @@ const FINDS: Finds = Finds {
     needs: Needs {
         frontmatter: true,
         name: false,
+        // Upper case, spaces and `:` are kept (spaces become `-`).
+        valid_name: false,
         description: false,
         name_at_most: Some(64),
     },
