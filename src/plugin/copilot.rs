@@ -288,4 +288,36 @@ mod tests {
         skill(dir);
         assert_eq!(skills(dir, &[]), [dir.to_path_buf()]);
     }
+
+    #[test]
+    fn a_local_marketplace_loads_in_place_with_no_installed_plugins_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (home, market) = (tmp.path().join("copilot"), tmp.path().join("mkt"));
+        fs::create_dir_all(market.join(".github/plugin")).unwrap();
+        fs::write(
+            market.join(".github/plugin/marketplace.json"),
+            r#"{"name":"mymkt","plugins":[{"name":"pa","source":"./plugins/pa"},
+                {"name":"off","source":"./plugins/off"}]}"#,
+        )
+        .unwrap();
+        skill(&market.join("plugins/pa/skills/grp/sb"));
+        skill(&market.join("plugins/off/skills/so"));
+        fs::create_dir_all(&home).unwrap();
+        let settings = serde_json::json!({
+            "extraKnownMarketplaces": {"mymkt": {"source": {"source": "directory", "path": market}}},
+            "enabledPlugins": {"pa@mymkt": true, "off@mymkt": false},
+        });
+        fs::write(home.join("settings.json"), settings.to_string()).unwrap();
+        // What `copilot plugin install pa@mymkt` leaves: no `installed-plugins` folder.
+        let installed = home.join("installed-plugins");
+        assert!(!installed.exists());
+        let listing = listing(&installed);
+        assert!(listing.notes.is_empty(), "{:?}", listing.notes);
+        let [plugin] = listing.plugins.as_slice() else {
+            panic!("{:?}", listing.plugins)
+        };
+        assert_eq!(plugin.name, "pa");
+        assert!(plugin.loaded);
+        assert_eq!(plugin.skills, [market.join("plugins/pa/skills/grp/sb")]);
+    }
 }

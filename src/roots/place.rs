@@ -21,6 +21,11 @@ pub enum Place {
     Under(&'static Place, &'static str),
     /// Every directory of a list variable (`:`-separated, `;` on Windows).
     EachIn(&'static str),
+    /// Every entry of a variable split at `separator` only (no other character splits it),
+    /// each trimmed of whitespace, empty ones dropped, taken as written (no `~`), a relative
+    /// one from the start directory. Each entry's level is its index, so an earlier entry
+    /// wins a name clash within the row (Copilot's `COPILOT_SKILLS_DIRS`, split at `,`).
+    EachSplitIn { var: &'static str, separator: char },
     /// No directory: the fallback of a root that exists only when its variable is set.
     Nowhere,
     /// A directory an administrator manages, below the system root (`/`, or
@@ -67,7 +72,7 @@ impl Place {
                 or.variables(names);
             }
             Place::Under(base, _) => base.variables(names),
-            Place::EachIn(var) => names.push(var),
+            Place::EachIn(var) | Place::EachSplitIn { var, .. } => names.push(var),
             Place::Home(_) | Place::Nowhere | Place::System(_) | Place::Project(..) => {}
         }
     }
@@ -95,6 +100,22 @@ impl Place {
                     std::env::split_paths(value)
                         .filter(|path| !path.as_os_str().is_empty())
                         .map(at_level_zero)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            Place::EachSplitIn { var, separator } => env
+                .var(var)
+                .map(|value| {
+                    value
+                        .to_string_lossy()
+                        .split(*separator)
+                        .map(str::trim)
+                        .filter(|entry| !entry.is_empty())
+                        .zip(0u8..)
+                        .map(|(entry, level)| Located {
+                            path: project.start().join(entry),
+                            level,
+                        })
                         .collect()
                 })
                 .unwrap_or_default(),
@@ -177,6 +198,33 @@ mod tests {
             paths,
             [PathBuf::from("/a/cache"), PathBuf::from("/b/cache")]
         );
+    }
+
+    #[test]
+    fn a_split_variable_splits_at_its_separator_only_and_trims() {
+        const DIRS: Place = Place::EachSplitIn {
+            var: "DIRS",
+            separator: ',',
+        };
+        let env = Environment::new("/h").with_var("DIRS", " /a ,, /b:/c;/d ,~/e, rel/f");
+        let start = Path::new("/work/proj");
+        let resolved = DIRS.resolve(&env, &Project::locate(start));
+        let paths: Vec<_> = resolved.iter().map(|l| l.path.clone()).collect();
+        assert_eq!(
+            paths,
+            [
+                PathBuf::from("/a"),
+                PathBuf::from("/b:/c;/d"),
+                start.join("~/e"),
+                start.join("rel/f"),
+            ]
+        );
+        let levels: Vec<u8> = resolved.iter().map(|l| l.level).collect();
+        assert_eq!(levels, [0, 1, 2, 3]);
+        let mut names = Vec::new();
+        DIRS.variables(&mut names);
+        assert_eq!(names, ["DIRS"]);
+        assert!(DIRS.resolve(&Environment::new("/h"), &project()).is_empty());
     }
 
     #[test]

@@ -16,6 +16,11 @@ pub enum Walk {
     /// The start directory and every parent, repository or not, short of `/`, `/home` and
     /// `/Users` (Amp).
     EveryParent,
+    /// As the walk it wraps, without the home directory itself, inside a repository or not:
+    /// Copilot reads `.claude/skills` in every folder it walks but never `~/.claude/skills`,
+    /// which is Claude Code's personal root (it does read `~/.github/skills` and
+    /// `~/.agents/skills` when the walk reaches the home).
+    NotAtHome(&'static Walk),
 }
 
 /// How far up an agent walks from a start directory that lies in no repository.
@@ -61,6 +66,11 @@ impl Project {
 
     /// The directories a walk visits, nearest first, each with its distance from the start.
     pub fn levels(&self, walk: Walk, home: &Path) -> Vec<(PathBuf, u8)> {
+        if let Walk::NotAtHome(inner) = walk {
+            let mut levels = self.levels(*inner, home);
+            levels.retain(|(dir, _)| dir != home);
+            return levels;
+        }
         let up_to = |keep: &dyn Fn(&Path) -> bool| -> Vec<(PathBuf, u8)> {
             self.start
                 .ancestors()
@@ -80,6 +90,7 @@ impl Project {
                 up_to(&|dir| dir.starts_with(home) && (beyond == Beyond::ToHome || dir != home))
             }
             Walk::UpToRepositoryElse(_) => up_to(&|_| true),
+            Walk::NotAtHome(_) => unreachable!("handled above"),
             Walk::EveryParent => {
                 let mut levels = up_to(&|_| true);
                 levels.retain(|(dir, _)| {
@@ -150,5 +161,41 @@ mod tests {
             project.levels(with_home, elsewhere).last().unwrap().0,
             Path::new("/")
         );
+    }
+
+    #[test]
+    fn a_walk_kept_off_the_home_skips_it_in_a_repository_and_out_of_one() {
+        const TO_HOME: Walk = Walk::UpToRepositoryElse(Beyond::ToHome);
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let start = home.join("work/x");
+        std::fs::create_dir_all(&start).unwrap();
+        let walk = Walk::NotAtHome(&TO_HOME);
+        let dirs = |project: &Project| -> Vec<PathBuf> {
+            project
+                .levels(walk, &home)
+                .into_iter()
+                .map(|(dir, _)| dir)
+                .collect()
+        };
+        let outside_a_repository = Project::locate(&start);
+        assert_eq!(
+            outside_a_repository
+                .levels(TO_HOME, &home)
+                .last()
+                .unwrap()
+                .0,
+            home
+        );
+        assert_eq!(
+            outside_a_repository.levels(walk, &home),
+            [(start.clone(), 0), (home.join("work"), 1)]
+        );
+        std::fs::create_dir(home.join(".git")).unwrap();
+        assert_eq!(
+            dirs(&Project::locate(&start)),
+            [start.clone(), home.join("work")]
+        );
+        assert!(dirs(&Project::locate(&home)).is_empty());
     }
 }

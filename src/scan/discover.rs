@@ -215,7 +215,20 @@ pub fn discover(roots: &RootSet, env: &Environment) -> Discovery {
             }
         }
         match &root.state {
-            RootState::Missing => continue,
+            // Records may name plugins read in place while the folder beside them was never
+            // made: Copilot copies nothing for a local marketplace, so `installed-plugins`
+            // can be absent. A missing plugin root is still asked, and stays quiet unless its
+            // records load something.
+            RootState::Missing => {
+                let mut walker = RootWalker {
+                    roots,
+                    env,
+                    index,
+                    discovery: &mut discovery,
+                };
+                walker.missing_plugin_root(root);
+                continue;
+            }
             RootState::NotADirectory => {
                 let path = root.path.display().to_string();
                 discovery.notes[index].push(RootNote::NotADirectory(path));
@@ -425,13 +438,33 @@ impl RootWalker<'_> {
         }
     }
 
-    /// The plugins below `root`, as the agent's records `records` say which load.
-    fn plugin_root(&mut self, root: &Path, records: Records) {
+    /// The plugins the records of a plugin root that does not exist name, if any.
+    fn missing_plugin_root(&mut self, root: &Root) {
+        for use_ in &root.uses {
+            if let Layout::Plugins(records) = use_.rule.layout {
+                let listing = self.records(&root.path, records);
+                if !listing.plugins.is_empty() {
+                    self.plugin_listing(&root.path, listing);
+                }
+            }
+        }
+    }
+
+    fn records(&self, root: &Path, records: Records) -> plugin::Listing {
         let context = plugin::Context {
             env: self.env,
             project: &self.roots.project,
         };
-        let listing = plugin::in_root(records, root, &context);
+        plugin::in_root(records, root, &context)
+    }
+
+    /// The plugins below `root`, as the agent's records `records` say which load.
+    fn plugin_root(&mut self, root: &Path, records: Records) {
+        let listing = self.records(root, records);
+        self.plugin_listing(root, listing);
+    }
+
+    fn plugin_listing(&mut self, root: &Path, listing: plugin::Listing) {
         for note in listing.notes {
             self.note(RootNote::Plugin(note));
         }

@@ -1,6 +1,7 @@
 //! GitHub Copilot CLI 1.0.102, as its own listing shows it (`copilot skill list --json`). The
 //! first copy of a name wins: the kind of folder first (`.github`, then `.agents`, then
-//! `.claude`), the nearer project folder next, then personal skills, then plugins.
+//! `.claude`), the nearer project folder next, then personal skills, then plugins, then the
+//! folders `COPILOT_SKILLS_DIRS` names.
 
 use super::*;
 
@@ -13,6 +14,13 @@ const SEEN: Evidence = Evidence::Listing {
 
 /// Any depth (30 was tried), not into a skill's own folder, hidden folders skipped; a
 /// `SKILL.md` in the root makes the root the one skill.
+///
+/// A `SKILL.md` must open with a closed `---` block ("missing or malformed YAML frontmatter"
+/// otherwise: no fences, an empty file, a blank line before the fence, no closing fence). An
+/// empty block is enough: no `name` means the folder's name, no `description` the first body
+/// paragraph. A `name` over 64 characters is refused ("Skill name must be at most 64
+/// characters"). Not modelled: Copilot also refuses a `name` or `description` that is no
+/// string, and keeps a block that is YAML but no mapping (a list, a scalar).
 const FINDS: Finds = Finds {
     depth: 30,
     at_root: AtRoot::Instead,
@@ -20,11 +28,23 @@ const FINDS: Finds = Finds {
     hidden: false,
     hidden_skills: false,
     any_case: false,
-    needs: Needs::NOTHING,
+    needs: Needs {
+        frontmatter: true,
+        name: false,
+        // Upper case, spaces and `:` are kept (spaces become `-`).
+        valid_name: false,
+        description: false,
+        name_at_most: Some(64),
+    },
 };
 
 /// Up to the repository, or without one every parent up to and including the home.
 const WALK: Walk = UpToRepositoryElse(Beyond::ToHome);
+
+/// The same walk, but `~/.claude/skills` (Claude Code's personal root) is never read: not
+/// from the home, not from below it, not when the home is the repository. Parents below the
+/// home and above it (a start outside the home) are read.
+const CLAUDE_WALK: Walk = Walk::NotAtHome(&WALK);
 
 pub(super) static AGENT: Agent = Agent {
     id: "copilot",
@@ -71,7 +91,7 @@ pub(super) static RULES: &[Rule] = &[
         row(
             ME,
             Project,
-            Place::Project(".claude/skills", WALK),
+            Place::Project(".claude/skills", CLAUDE_WALK),
             Skills,
             2,
             "Copilot project skills",
@@ -121,4 +141,77 @@ pub(super) static RULES: &[Rule] = &[
         ),
         FINDS,
     ),
+    // Each `,`-separated entry, trimmed; `:` and `;` split nothing, `~` is not expanded, a
+    // relative one is from the start directory. An entry is a folder of skills (any depth) or
+    // one skill itself. The earlier entry wins a clash; every other root beats them.
+    finds(
+        row(
+            ME,
+            User,
+            Place::EachSplitIn {
+                var: "COPILOT_SKILLS_DIRS",
+                separator: ',',
+            },
+            Skills,
+            6,
+            "Copilot custom skill folders",
+            SEEN,
+        ),
+        FINDS,
+    ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skill_needs_a_frontmatter_block_but_not_a_name_or_description() {
+        let unmet = |text: &str| FINDS.needs.unmet_by(&Declared::read(text, "folder"));
+        assert!(unmet("# Just a body\n").is_some());
+        assert!(unmet("").is_some());
+        assert!(unmet("\n---\nname: x\n---\n").is_some());
+        assert!(unmet("---\nname: x\n").is_some());
+        assert_eq!(unmet("---\n---\nbody\n"), None);
+        assert_eq!(unmet("---\nname: x\n---\n"), None);
+        assert_eq!(
+            unmet(&format!("---\nname: {}\n---\n", "a".repeat(64))),
+            None
+        );
+        assert!(unmet(&format!("---\nname: {}\n---\n", "a".repeat(65))).is_some());
+    }
+
+    #[test]
+    fn copilot_skills_dirs_is_honoured_and_ranks_below_plugins() {
+        assert!(crate::roots::honoured_variables().contains(&"COPILOT_SKILLS_DIRS"));
+        let rank_of = |wanted: fn(&Rule) -> bool| RULES.iter().find(|r| wanted(r)).unwrap().rank;
+        let custom = rank_of(|r| matches!(r.place, Place::EachSplitIn { .. }));
+        let plugins = rank_of(|r| r.scope == Plugin);
+        assert!(custom > plugins);
+        assert!(RULES.iter().all(|r| r.rank <= custom));
+    }
+
+    #[test]
+    fn the_claude_row_never_reaches_the_home() {
+        let claude = RULES
+            .iter()
+            .find(|r| matches!(r.place, Place::Project(".claude/skills", _)))
+            .unwrap();
+        let home = std::path::Path::new("/home/me");
+        let project = crate::roots::Project::locate(&home.join("work/x"));
+        let env = crate::roots::Environment::new("/home/me");
+        let dirs: Vec<_> = claude
+            .place
+            .resolve(&env, &project)
+            .into_iter()
+            .map(|l| l.path)
+            .collect();
+        assert_eq!(
+            dirs,
+            [
+                home.join("work/x/.claude/skills"),
+                home.join("work/.claude/skills")
+            ]
+        );
+    }
+}

@@ -86,6 +86,9 @@ fn alternatives(place: &Place) -> Vec<String> {
             .map(|way| joined(&way, relative))
             .collect(),
         Place::EachIn(var) => vec![format!("each folder of ${var}")],
+        Place::EachSplitIn { var, separator } => {
+            vec![format!("each {separator:?}-separated folder of ${var}")]
+        }
         Place::Nowhere => Vec::new(),
         Place::System(path) => vec![format!("/{}", path.linux)],
         Place::Project(relative, _) => vec![(*relative).to_owned()],

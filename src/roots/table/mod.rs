@@ -10,9 +10,9 @@
 //! after another and let the later one win (OpenCode, Goose), the rank is the reverse of their
 //! load order.
 //!
-//! Left out on purpose: Cursor's plugin folders, Copilot's `COPILOT_SKILLS_DIRS` and
-//! `skillDirectories`, nested project roots below the start directory (agents load them
-//! lazily), and roots that only a configuration file names (`skills.paths`, `--add-dir`).
+//! Left out on purpose: Cursor's plugin folders, Copilot's `skillDirectories`, nested project
+//! roots below the start directory (agents load them lazily), and roots that only a
+//! configuration file names (`skills.paths`, `--add-dir`).
 
 mod amp;
 mod catalog;

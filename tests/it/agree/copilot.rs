@@ -273,3 +273,91 @@ fn copilot_xdg_config_home_moves_nothing() {
         &[&lab.project],
     ));
 }
+
+/// A SKILL.md needs a closed `---` block at its very top; an empty one is enough. A name over
+/// 64 characters is refused.
+#[test]
+fn copilot_frontmatter_required_but_may_be_empty() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".copilot/skills");
+    for (folder, text) in [
+        ("empty-block", "---\n---\nBody paragraph.\n".to_owned()),
+        ("only-description", "---\ndescription: d\n---\n".to_owned()),
+        (
+            "blank-line-first",
+            "\n---\nname: blank-line-first\n---\n".to_owned(),
+        ),
+        ("never-closed", "---\nname: never-closed\n".to_owned()),
+        ("empty-file", String::new()),
+        ("name-64", format!("---\nname: {}\n---\n", "b".repeat(64))),
+        ("name-65", format!("---\nname: {}\n---\n", "a".repeat(65))),
+    ] {
+        lab.file(&root.join(folder).join("SKILL.md"), &text);
+    }
+    lab.check(Check::new(here!(), "frontmatter", ME, &[&lab.project]));
+}
+
+/// `:` and `;` do not split, `~` is not expanded, an entry may be one skill, a relative entry
+/// is from the start folder, and the earlier entry wins a clash.
+#[test]
+fn copilot_skills_dirs_entries_as_written() {
+    let Some(mut lab) = lab() else { return };
+    let dir = |name: &str| lab.root.join(name);
+    let (a, b, single, c1, c2) = (
+        dir("custom-a"),
+        dir("custom-b"),
+        dir("single"),
+        dir("c1"),
+        dir("c2"),
+    );
+    let value = format!(
+        " {} ,{},,{}, rel, ~/tilde,{}:{};{}",
+        a.display(),
+        b.display(),
+        single.display(),
+        c1.display(),
+        c2.display(),
+        c2.display()
+    );
+    lab.set("COPILOT_SKILLS_DIRS", value);
+    lab.skill(&a.join("dup"), Some("dup"));
+    lab.skill(&b.join("dup"), Some("dup"));
+    lab.named(&b.join("grp/deep"));
+    lab.skill(&single, Some("single"));
+    lab.named(&lab.project.join("rel/relative"));
+    lab.named(&lab.home.join("tilde/tilded"));
+    lab.named(&c1.join("colon1"));
+    lab.named(&c2.join("colon2"));
+    lab.check(Check::new(
+        here!(),
+        "env COPILOT_SKILLS_DIRS (entries)",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// `~/.claude/skills` stays unread from the home itself and when the home is the repository.
+#[test]
+fn copilot_never_reads_home_claude_skills() {
+    let Some(lab) = lab() else { return };
+    layout::every_root(&lab);
+    let below_home = lab.home.join("work/x");
+    lab.named(&lab.home.join("work/.claude/skills/w-claude"));
+    std::fs::create_dir_all(&below_home).unwrap();
+    lab.check(Check::new(here!(), "home .claude/skills", ME, &[&lab.home]));
+    let init = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&lab.home)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &lab.home)
+        .status()
+        .expect("git init");
+    assert!(init.success());
+    lab.check(Check::new(
+        here!(),
+        "home .claude/skills (home is the repository)",
+        ME,
+        &[&lab.home, &below_home],
+    ));
+}
