@@ -15,7 +15,18 @@ pub fn markdown() -> String {
             let shown: Vec<String> = rules()
                 .iter()
                 .filter(|rule| Some(rule.agent) == id && rule.scope == scope)
-                .map(|rule| written(&rule.place))
+                .map(|rule| {
+                    let mut text = written(&rule.place);
+                    if !text.is_empty() && rule.trust.is_some() {
+                        text.push_str(", in a trusted folder only");
+                    }
+                    if !text.is_empty() && !rule.unless.is_empty() {
+                        let switches: Vec<String> =
+                            rule.unless.iter().map(|s| format!("`{s}`")).collect();
+                        text.push_str(&format!(" (off with {})", switches.join(" or ")));
+                    }
+                    text
+                })
                 .filter(|text| !text.is_empty())
                 .collect();
             if shown.is_empty() {
@@ -58,10 +69,32 @@ fn written(place: &Place) -> String {
         .map(|way| format!("`{way}`"))
         .collect();
     let mut text = ways.join(", else ");
-    if let Place::Project(_, Walk::UpToRepository) = innermost(place) {
-        text.push_str(" up to the repository root");
+    if let Place::Project(_, walk) = innermost(place) {
+        text.push_str(walked(walk));
     }
     text
+}
+
+/// How far up from where the agent starts a project folder is read.
+fn walked(walk: &Walk) -> &'static str {
+    match walk {
+        Walk::Start => "",
+        Walk::UpToRepository => " up to the repository root",
+        Walk::UpToRepositoryElse(Beyond::BelowHome) => {
+            " up to the repository root, else every folder below the home"
+        }
+        Walk::UpToRepositoryElse(Beyond::ToHome) => {
+            " up to the repository root, else up to the home"
+        }
+        Walk::UpToRepositoryElse(Beyond::ToRoot) => " up to the repository root, else up to /",
+        Walk::EveryParent => " in every folder above, repository or not",
+        Walk::NotAtHome(inner) => match inner {
+            Walk::UpToRepositoryElse(Beyond::ToHome) => {
+                " up to the repository root, else up to (not in) the home"
+            }
+            _ => walked(inner),
+        },
+    }
 }
 
 /// The project walk a place ends in, if any.
