@@ -124,6 +124,8 @@ pub struct SkillView {
     pub verdicts: Vec<Verdict>,
     /// Agents that read its folder and leave it out, each with the sentence that says how.
     pub left_out: Vec<(AgentId, String)>,
+    /// Agents that load one of several copies of its name, not always the same one.
+    pub unsettled_for: Vec<AgentId>,
     pub state: State,
     pub record: Option<RecordView>,
     /// Who installed it and from where, by any installer's record.
@@ -310,9 +312,9 @@ impl Counts {
     }
 }
 
-/// How each agent that reads the skill's folder leaves it out, or picks among its copies.
+/// How each agent that reads the skill's folder leaves it out.
 fn left_out(skill: &Skill) -> Vec<(AgentId, String)> {
-    let mut lines: Vec<(AgentId, String)> = skill
+    let lines: Vec<(AgentId, String)> = skill
         .left_out
         .iter()
         .map(|left| {
@@ -324,10 +326,6 @@ fn left_out(skill: &Skill) -> Vec<(AgentId, String)> {
             (left.agent, format!("{} {how}: {}", left.agent, left.why))
         })
         .collect();
-    lines.extend(skill.unsettled_for.iter().map(|&agent| {
-        let line = format!("{agent} loads one copy of this name, not always this one");
-        (agent, line)
-    }));
     lines
 }
 
@@ -384,6 +382,7 @@ fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -
             .collect(),
         verdicts,
         left_out: left_out(skill),
+        unsettled_for: skill.unsettled_for.clone(),
         state: skill.state,
         record: skill.record.as_ref().map(|record| RecordView {
             installed_by: sanitize::line(&record.installed_by),

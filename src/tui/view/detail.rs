@@ -206,6 +206,27 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
         let label = if i == 0 { "Left out" } else { "" };
         sheet.field(label, line, theme.warning);
     }
+    let unsettled: Vec<&str> = skill
+        .unsettled_for
+        .iter()
+        .filter(|&&agent| app.shows_agent(agent))
+        .map(|agent| agent.id())
+        .collect();
+    if !unsettled.is_empty() {
+        let verb = if unsettled.len() == 1 {
+            "picks"
+        } else {
+            "pick"
+        };
+        sheet.field(
+            "Copies",
+            &format!(
+                "{} {verb} one of its copies, not always the same",
+                unsettled.join(", ")
+            ),
+            theme.warning,
+        );
+    }
     let runs_another: Vec<&Verdict> = skill
         .verdicts
         .iter()

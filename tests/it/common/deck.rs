@@ -44,6 +44,7 @@ pub fn skill(
             })
             .collect(),
         left_out: Vec::new(),
+        unsettled_for: Vec::new(),
         state,
         record: None,
         owner: None,
