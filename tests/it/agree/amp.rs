@@ -186,15 +186,8 @@ fn amp_reads_claude_code_plugin_cache() {
 #[test]
 fn amp_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };
-    let elsewhere = lab.root.join("elsewhere");
-    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
-    crate::common::symlink(
-        &elsewhere.join("linked-target"),
-        &lab.home.join(".config/amp/skills/u-linked"),
-    );
-    lab.named(&lab.root.join("agents-skills/via-root-link"));
-    crate::common::symlink(
-        &lab.root.join("agents-skills"),
+    lab.links(
+        &lab.home.join(".config/amp/skills"),
         &lab.home.join(".config/agents/skills"),
     );
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));

@@ -259,15 +259,8 @@ fn claude_code_disable_policy_skills_env_is_harmless_without_managed_root() {
 #[test]
 fn claude_code_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };
-    let elsewhere = lab.root.join("elsewhere");
-    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
-    crate::common::symlink(
-        &elsewhere.join("linked-target"),
-        &lab.home.join(".claude/skills/u-linked"),
-    );
-    lab.named(&lab.root.join("project-skills/p-via-root-link"));
-    crate::common::symlink(
-        &lab.root.join("project-skills"),
+    lab.links(
+        &lab.home.join(".claude/skills"),
         &lab.project.join(".claude/skills"),
     );
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));

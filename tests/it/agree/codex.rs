@@ -175,15 +175,8 @@ fn codex_xdg_config_home_moves_nothing() {
 #[test]
 fn codex_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };
-    let elsewhere = lab.root.join("elsewhere");
-    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
-    crate::common::symlink(
-        &elsewhere.join("linked-target"),
-        &lab.home.join(".agents/skills/u-linked"),
-    );
-    lab.named(&lab.root.join("project-skills/p-via-root-link"));
-    crate::common::symlink(
-        &lab.root.join("project-skills"),
+    lab.links(
+        &lab.home.join(".agents/skills"),
         &lab.project.join(".agents/skills"),
     );
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));

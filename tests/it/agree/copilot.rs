@@ -176,15 +176,8 @@ fn copilot_skills_dirs_adds_comma_separated_roots() {
 #[test]
 fn copilot_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };
-    let elsewhere = lab.root.join("elsewhere");
-    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
-    crate::common::symlink(
-        &elsewhere.join("linked-target"),
-        &lab.home.join(".copilot/skills/u-linked"),
-    );
-    lab.named(&lab.root.join("agents-skills/via-root-link"));
-    crate::common::symlink(
-        &lab.root.join("agents-skills"),
+    lab.links(
+        &lab.home.join(".copilot/skills"),
         &lab.home.join(".agents/skills"),
     );
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));

@@ -181,15 +181,8 @@ fn gemini_cli_home_moves_both_user_roots() {
 #[test]
 fn gemini_cli_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };
-    let elsewhere = lab.root.join("elsewhere");
-    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
-    crate::common::symlink(
-        &elsewhere.join("linked-target"),
-        &lab.home.join(".gemini/skills/u-linked"),
-    );
-    lab.named(&lab.root.join("agents-skills/via-root-link"));
-    crate::common::symlink(
-        &lab.root.join("agents-skills"),
+    lab.links(
+        &lab.home.join(".gemini/skills"),
         &lab.home.join(".agents/skills"),
     );
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));

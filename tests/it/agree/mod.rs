@@ -398,6 +398,16 @@ impl Lab {
         );
     }
 
+    /// The links every agent is asked about: a skill folder linked into `skills` from
+    /// elsewhere, and a whole root `linked_root` that is a link to a folder of skills.
+    pub fn links(&self, skills: &Path, linked_root: &Path) {
+        let elsewhere = self.root.join("elsewhere");
+        self.skill(&elsewhere.join("linked-target"), Some("u-linked"));
+        crate::common::symlink(&elsewhere.join("linked-target"), &skills.join("u-linked"));
+        self.named(&self.root.join("linked-root/via-root-link"));
+        crate::common::symlink(&self.root.join("linked-root"), linked_root);
+    }
+
     /// Write a skill named after its folder.
     pub fn named(&self, dir: &Path) {
         let name = dir

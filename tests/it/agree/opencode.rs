@@ -207,15 +207,8 @@ fn opencode_disable_project_config() {
 #[test]
 fn opencode_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };
-    let elsewhere = lab.root.join("elsewhere");
-    lab.skill(&elsewhere.join("linked-target"), Some("u-linked"));
-    crate::common::symlink(
-        &elsewhere.join("linked-target"),
-        &lab.home.join(".config/opencode/skills/u-linked"),
-    );
-    lab.named(&lab.root.join("home-skills/lr-skill"));
-    crate::common::symlink(
-        &lab.root.join("home-skills"),
+    lab.links(
+        &lab.home.join(".config/opencode/skills"),
         &lab.home.join(".opencode/skills"),
     );
     lab.check(Check::new(here!(), "links", ME, &[&lab.project]));
