@@ -568,6 +568,7 @@ fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
         for skill in skills.iter_mut().filter(|s| s.agents.contains(&agent)) {
             let hit = offs.iter().find(|off| match &off.selector {
                 Selector::Name(name) => skill.name_for(agent) == name.as_str(),
+                Selector::NameAnyCase(name) => skill.name_for(agent).eq_ignore_ascii_case(name),
                 Selector::File(file) => {
                     file.parent() == Some(skill.real_dir.as_path())
                         || skill

@@ -37,6 +37,15 @@ fn machine() -> Machine {
         &home.join(".codex/config.toml"),
         "[[skills.config]]\nname = \"switched\"\nenabled = false\n",
     );
+    // Gemini CLI matches its names whatever their case.
+    write(
+        &home.join(".gemini/settings.json"),
+        r#"{"skills": {"disabled": ["SWITCHED"]}}"#,
+    );
+    write(
+        &home.join(".copilot/settings.json"),
+        r#"{"disabledSkills": ["switched"]}"#,
+    );
     write_skill(&home.join(".config/opencode/skills/twice"), &[]);
     write_skill(&home.join(".claude/skills/twice"), &[]);
     machine
@@ -76,7 +85,10 @@ fn each_way_an_agent_leaves_a_skill_out_is_in_the_json() {
             .iter()
             .any(|a| a == "codex")
     );
-    assert_eq!(effects(listed(&listing, "switched"), "codex"), ["disabled"]);
+    let switched = listed(&listing, "switched");
+    for agent in ["codex", "gemini-cli", "copilot"] {
+        assert_eq!(effects(switched, agent), ["disabled"], "{agent}");
+    }
     let twice: Vec<&Value> = listing["skills"]
         .as_array()
         .unwrap()
@@ -106,7 +118,7 @@ fn the_table_says_who_leaves_what_out_and_counts_the_built_ins() {
         "kept from the model by codex: agents/openai.yaml sets policy.allow_implicit_invocation: false",
         "turned off for codex: [[skills.config]] in Codex's config.toml sets enabled = false",
         "opencode loads one copy of this name, not always the same",
-        "Built into the agents, in no folder: claude-code 13, opencode 1, amp 13",
+        "Built into the agents, in no folder: claude-code 13, opencode 1, gemini-cli 2, copilot 2, amp 13",
     ] {
         assert!(text.contains(line), "{line:?} in\n{text}");
     }

@@ -102,6 +102,8 @@ pub struct Agent {
     pub hides: &'static [Hiding],
     /// The skills its own settings turn off, read once per scan.
     pub turned_off: Option<fn(&Environment, &Project) -> Vec<TurnedOff>>,
+    /// Variables `turned_off` reads besides those of the table's places.
+    pub settings_variables: &'static [&'static str],
     pub evidence: Evidence,
 }
 
@@ -132,6 +134,8 @@ pub struct TurnedOff {
 pub enum Selector {
     /// Every skill the agent lists by this name.
     Name(String),
+    /// Every skill the agent lists by this name, matched without regard to case.
+    NameAnyCase(String),
     /// The skill whose `SKILL.md` is this file.
     File(PathBuf),
 }

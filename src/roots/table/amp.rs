@@ -56,6 +56,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_plugins: &[],
     hides: &[],
     turned_off: None,
+    settings_variables: &[],
     evidence: SEEN,
 };
 

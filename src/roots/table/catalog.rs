@@ -33,6 +33,7 @@ const fn listed(
             builtin_plugins: &[],
             hides: &[],
             turned_off: None,
+            settings_variables: &[],
             evidence: Evidence::SkillsCli,
         },
         project,

@@ -17,6 +17,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_plugins: &[],
     hides: &[],
     turned_off: None,
+    settings_variables: &[],
     evidence: Evidence::Docs("skill-format-and-roots.md §2"),
 };
 

@@ -430,6 +430,7 @@ pub(super) fn variables() -> Vec<&'static str> {
             place.variables(&mut names);
         }
         names.extend(agent.builtin_off);
+        names.extend(agent.settings_variables);
     }
     names
 }

@@ -64,6 +64,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_plugins: &["plugin-authoring"],
     hides: &[],
     turned_off: Some(switches::turned_off),
+    settings_variables: &[],
     evidence: SEEN,
 };
 

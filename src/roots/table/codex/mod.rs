@@ -48,6 +48,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_plugins: &[],
     hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
     turned_off: Some(switches::turned_off),
+    settings_variables: &[],
     evidence: SEEN,
 };
 

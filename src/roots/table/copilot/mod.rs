@@ -5,6 +5,8 @@
 
 use super::*;
 
+mod switches;
+
 const ME: AgentId = AgentId::COPILOT;
 
 const SEEN: Evidence = Evidence::Listing {
@@ -58,7 +60,8 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_plugins: &[],
     hides: &[],
-    turned_off: None,
+    turned_off: Some(switches::turned_off),
+    settings_variables: &[],
     evidence: SEEN,
 };
 

@@ -5,6 +5,8 @@
 
 use super::*;
 
+mod switches;
+
 const ME: AgentId = AgentId::GEMINI_CLI;
 
 const SEEN: Evidence = Evidence::Listing {
@@ -61,7 +63,8 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_plugins: &[],
     hides: &[],
-    turned_off: None,
+    turned_off: Some(switches::turned_off),
+    settings_variables: &["GEMINI_CLI_SYSTEM_SETTINGS_PATH"],
     evidence: SEEN,
 };
 

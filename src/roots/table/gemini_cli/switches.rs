@@ -1,0 +1,106 @@
+//! The skills Gemini CLI's settings turn off: `skills.disabled`, the union of the user's
+//! `settings.json` (under `GEMINI_CLI_HOME` when set), the workspace's `.gemini/settings.json`
+//! when Gemini CLI trusts the folder, and the system file (`/etc/gemini-cli/settings.json`, or
+//! `GEMINI_CLI_SYSTEM_SETTINGS_PATH`); names match whatever their case. Its listing still shows
+//! such a skill, as `[Disabled]` (packages/core/src/skills/skillManager.ts; seen in
+//! `gemini skills list --all`).
+
+use std::path::{Path, PathBuf};
+
+use super::{Environment, GEMINI_DIR, Selector, TurnedOff, trust};
+use crate::roots::Project;
+
+const WHY: &str = "skills.disabled in Gemini CLI's settings names it";
+
+/// A settings file bigger than this is not one a person wrote.
+const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
+    let mut files: Vec<PathBuf> = GEMINI_DIR
+        .resolve(env, project)
+        .into_iter()
+        .map(|located| located.path.join("settings.json"))
+        .collect();
+    if (trust::GEMINI.check)(env, project) {
+        files.push(project.start().join(".gemini/settings.json"));
+    }
+    files.push(env.var("GEMINI_CLI_SYSTEM_SETTINGS_PATH").map_or_else(
+        || env.system_root().join("etc/gemini-cli/settings.json"),
+        PathBuf::from,
+    ));
+    let mut names: Vec<String> = Vec::new();
+    for file in files {
+        for name in disabled(&file) {
+            if !names.iter().any(|seen| seen.eq_ignore_ascii_case(&name)) {
+                names.push(name);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| TurnedOff {
+            selector: Selector::NameAnyCase(name),
+            why: WHY,
+        })
+        .collect()
+}
+
+fn disabled(path: &Path) -> Vec<String> {
+    let Ok(bytes) = crate::fs::read_bounded(path, crate::fs::Links::Follow, MAX_SETTINGS_BYTES)
+    else {
+        return Vec::new();
+    };
+    let Ok(settings) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Vec::new();
+    };
+    settings
+        .pointer("/skills/disabled")
+        .and_then(serde_json::Value::as_array)
+        .map(|names| {
+            names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_user_and_a_trusted_workspace_add_their_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        let start = tmp.path().join("proj");
+        std::fs::create_dir_all(home.join(".gemini")).unwrap();
+        std::fs::create_dir_all(start.join(".gemini")).unwrap();
+        std::fs::write(
+            home.join(".gemini/settings.json"),
+            r#"{"skills": {"disabled": ["Alpha"]}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            start.join(".gemini/settings.json"),
+            r#"{"skills": {"disabled": ["beta", "alpha"]}}"#,
+        )
+        .unwrap();
+        let names = |env: &Environment| -> Vec<Selector> {
+            turned_off(env, &Project::locate(&start))
+                .into_iter()
+                .map(|t| t.selector)
+                .collect()
+        };
+        let env = Environment::new(&home).with_var("SKILLDECK_SYSTEM_ROOT", tmp.path());
+        assert_eq!(names(&env), [Selector::NameAnyCase("Alpha".into())]);
+        let trusting = env.with_var("GEMINI_CLI_TRUST_WORKSPACE", "true");
+        assert_eq!(
+            names(&trusting),
+            [
+                Selector::NameAnyCase("Alpha".into()),
+                Selector::NameAnyCase("beta".into())
+            ]
+        );
+    }
+}
