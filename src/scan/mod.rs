@@ -185,11 +185,14 @@ pub struct Builtin {
 
 /// Every agent's built-in skills, each with the skill on disk that takes its name, if any;
 /// none for an agent whose switch took them away.
-fn builtins(env: &Environment, skills: &[Skill]) -> Vec<Builtin> {
+fn builtins(env: &Environment, roots: &RootSet, skills: &[Skill]) -> Vec<Builtin> {
     AgentId::all()
         .flat_map(|agent| {
             let shipped = agent.agent();
-            let off = shipped.builtin_off.iter().any(|switch| env.flag(switch));
+            let off = shipped.builtin_off.iter().any(|switch| env.flag(switch))
+                || shipped
+                    .builtin_off_by_settings
+                    .is_some_and(|read| read(env, &roots.project));
             shipped
                 .builtin
                 .iter()
@@ -322,6 +325,7 @@ pub fn scan(
             counts[root] += 1;
         }
     }
+    let builtins = builtins(env, &roots, &skills);
     let roots = roots
         .roots
         .into_iter()
@@ -335,7 +339,7 @@ pub fn scan(
         .collect();
     Inventory {
         roots,
-        builtins: builtins(env, &skills),
+        builtins,
         skills,
         problems: ledger.problems().to_vec(),
         installed,
@@ -499,7 +503,7 @@ fn assemble(
     };
     for agent in agents.clone() {
         for hiding in agent.agent().hides {
-            if (hiding.applies)(&group.real_dir, &holds) {
+            if (hiding.applies)(&group.real_dir, &holds, &inspection.declared) {
                 note_left_out(&mut left_out, agent, hiding.effect, hiding.why);
             }
         }

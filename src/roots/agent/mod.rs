@@ -11,6 +11,7 @@ use serde::{Serialize, Serializer};
 use super::env::Environment;
 use super::place::Place;
 use super::project::Project;
+use crate::skill::Declared;
 
 /// One agent, by its index in [`agents`]. The agents checked against their own listings have
 /// constants; the catalogue's are found by [`AgentId::from_id`].
@@ -96,6 +97,8 @@ pub struct Agent {
     pub builtin: &'static [&'static str],
     /// Switches that take the built-in skills away, but for those in `builtin_plugins`.
     pub builtin_off: &'static [&'static str],
+    /// A setting that does what `builtin_off` does, read once per scan.
+    pub builtin_off_by_settings: Option<fn(&Environment, &Project) -> bool>,
     /// Built-in skills that come as built-in plugins, which those switches leave.
     pub builtin_plugins: &'static [&'static str],
     /// What keeps a skill it finds from its model, or from it altogether.
@@ -113,9 +116,9 @@ pub struct Hiding {
     /// Why, for people: the file and setting that does it.
     pub why: &'static str,
     pub effect: Effect,
-    /// Whether the skill in this folder is left out, told from the folder and whether it
-    /// holds a file (a path below it, `/`-separated) as its listing shows.
-    pub applies: fn(&Path, Holds<'_>) -> bool,
+    /// Whether the skill in this folder is left out, told from the folder, whether it holds a
+    /// file (a path below it, `/`-separated) as its listing shows, and its frontmatter.
+    pub applies: fn(&Path, Holds<'_>, &Declared) -> bool,
 }
 
 /// Whether a skill's folder holds a file, by its `/`-separated path below the folder.

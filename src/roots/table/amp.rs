@@ -53,6 +53,7 @@ pub(super) static AGENT: Agent = Agent {
         "writing-prompts",
     ],
     builtin_off: &[],
+    builtin_off_by_settings: None,
     builtin_plugins: &[],
     hides: &[],
     turned_off: None,

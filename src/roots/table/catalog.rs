@@ -30,6 +30,7 @@ const fn listed(
             detect,
             builtin: &[],
             builtin_off: &[],
+            builtin_off_by_settings: None,
             builtin_plugins: &[],
             hides: &[],
             turned_off: None,

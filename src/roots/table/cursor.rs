@@ -14,6 +14,7 @@ pub(super) static AGENT: Agent = Agent {
     detect: &[Place::Home(".cursor")],
     builtin: &[],
     builtin_off: &[],
+    builtin_off_by_settings: None,
     builtin_plugins: &[],
     hides: &[],
     turned_off: None,

@@ -46,6 +46,14 @@ const CLAUDE: &[&str] = &[
     "OPENCODE_DISABLE_CLAUDE_CODE",
 ];
 
+/// `opencode debug skill` lists a skill without a `description`, but the request it sends its
+/// model leaves it out (seen through a loopback stand-in for the model).
+const NO_DESCRIPTION: Hiding = Hiding {
+    why: "its frontmatter has no description, which OpenCode's model listing needs",
+    effect: Effect::FromModel,
+    applies: |_, _, declared| declared.description.is_none(),
+};
+
 pub(super) static AGENT: Agent = Agent {
     id: "opencode",
     name: "OpenCode",
@@ -56,8 +64,9 @@ pub(super) static AGENT: Agent = Agent {
     detect: &[Place::Under(&XDG_CONFIG, "opencode")],
     builtin: &["customize-opencode"],
     builtin_off: &[],
+    builtin_off_by_settings: None,
     builtin_plugins: &[],
-    hides: &[],
+    hides: &[NO_DESCRIPTION],
     turned_off: None,
     settings_variables: &[],
     evidence: SEEN,

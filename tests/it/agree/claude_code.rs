@@ -397,6 +397,26 @@ fn claude_code_disable_bundled_skills_drops_builtins() {
     );
 }
 
+/// The setting does what the variable does; from the project's settings too.
+#[test]
+fn claude_code_disable_bundled_skills_setting_drops_builtins() {
+    let Some(lab) = lab() else { return };
+    lab.file(
+        &lab.project.join(".claude/settings.json"),
+        r#"{"disableBundledSkills": true}"#,
+    );
+    lab.named(&lab.home.join(".claude/skills/mine"));
+    lab.check(
+        Check::new(
+            here!(),
+            "built-ins, setting disableBundledSkills",
+            ME,
+            &[&lab.project],
+        )
+        .builtins(),
+    );
+}
+
 #[test]
 fn claude_code_xdg_config_home_moves_nothing() {
     let Some(mut lab) = lab() else { return };

@@ -61,6 +61,7 @@ pub(super) static AGENT: Agent = Agent {
         "workflow-authoring",
     ],
     builtin_off: &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"],
+    builtin_off_by_settings: Some(switches::bundled_off),
     builtin_plugins: &["plugin-authoring"],
     hides: &[],
     turned_off: Some(switches::turned_off),

@@ -14,19 +14,31 @@ const WHY: &str = "skillOverrides in Claude Code's settings sets it \"off\"";
 /// A settings file bigger than this is not one a person wrote.
 const MAX_SETTINGS_BYTES: u64 = 1 << 20;
 
-pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
-    let user: Vec<PathBuf> = CLAUDE_HOME
+/// The settings files Claude Code reads, the more local last.
+fn files(env: &Environment, project: &Project) -> Vec<PathBuf> {
+    let local = project.start().join(".claude");
+    CLAUDE_HOME
         .resolve(env, project)
         .into_iter()
         .map(|located| located.path.join("settings.json"))
-        .collect();
-    let local = project.start().join(".claude");
-    let files = user.into_iter().chain([
-        local.join("settings.json"),
-        local.join("settings.local.json"),
-    ]);
+        .chain([
+            local.join("settings.json"),
+            local.join("settings.local.json"),
+        ])
+        .collect()
+}
+
+/// Whether `disableBundledSkills` is set true, which takes the bundled skills from the model as
+/// `CLAUDE_CODE_DISABLE_BUNDLED_SKILLS` does (the 2.1.332 binary reads either).
+pub(super) fn bundled_off(env: &Environment, project: &Project) -> bool {
+    files(env, project).iter().any(|file| {
+        settings(file).is_some_and(|s| s.get("disableBundledSkills") == Some(&true.into()))
+    })
+}
+
+pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
     let mut overrides: Vec<(String, bool)> = Vec::new();
-    for file in files {
+    for file in files(env, project) {
         for (name, value) in read(&file) {
             overrides.retain(|(seen, _)| *seen != name);
             overrides.push((name, value == "off"));
@@ -42,13 +54,18 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
         .collect()
 }
 
+/// One settings file as a JSON object; `None` when it is missing or does not parse.
+fn settings(path: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let bytes = crate::fs::read_bounded(path, crate::fs::Links::Follow, MAX_SETTINGS_BYTES).ok()?;
+    match serde_json::from_slice(&bytes) {
+        Ok(serde_json::Value::Object(settings)) => Some(settings),
+        _ => None,
+    }
+}
+
 /// The `skillOverrides` of one settings file; nothing when it is missing or does not parse.
 fn read(path: &Path) -> Vec<(String, String)> {
-    let Ok(bytes) = crate::fs::read_bounded(path, crate::fs::Links::Follow, MAX_SETTINGS_BYTES)
-    else {
-        return Vec::new();
-    };
-    let Ok(serde_json::Value::Object(settings)) = serde_json::from_slice(&bytes) else {
+    let Some(settings) = settings(path) else {
         return Vec::new();
     };
     let Some(serde_json::Value::Object(overrides)) = settings.get("skillOverrides") else {
@@ -86,5 +103,18 @@ mod tests {
             off.into_iter().map(|t| t.selector).collect::<Vec<_>>(),
             [Selector::Name("a".into())]
         );
+        assert!(!bundled_off(
+            &Environment::new(&home),
+            &Project::locate(&start)
+        ));
+        std::fs::write(
+            start.join(".claude/settings.json"),
+            r#"{"disableBundledSkills": true}"#,
+        )
+        .unwrap();
+        assert!(bundled_off(
+            &Environment::new(&home),
+            &Project::locate(&start)
+        ));
     }
 }

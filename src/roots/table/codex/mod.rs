@@ -45,6 +45,7 @@ pub(super) static AGENT: Agent = Agent {
     detect: &[CODEX_HOME],
     builtin: &[],
     builtin_off: &[],
+    builtin_off_by_settings: None,
     builtin_plugins: &[],
     hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
     turned_off: Some(switches::turned_off),

@@ -8,6 +8,7 @@ use serde::Deserialize;
 
 use super::{Effect, Hiding};
 use crate::roots::agent::Holds;
+use crate::skill::Declared;
 
 pub(in crate::roots) const IMPLICIT_OFF: Hiding = Hiding {
     why: "agents/openai.yaml sets policy.allow_implicit_invocation: false",
@@ -54,11 +55,11 @@ fn read(dir: &Path, holds: Holds<'_>) -> Option<Policy> {
         .map(|file| file.policy)
 }
 
-fn implicit_off(dir: &Path, holds: Holds<'_>) -> bool {
+fn implicit_off(dir: &Path, holds: Holds<'_>, _: &Declared) -> bool {
     read(dir, holds).is_some_and(|policy| policy.allow_implicit_invocation == Some(false))
 }
 
-fn other_products(dir: &Path, holds: Holds<'_>) -> bool {
+fn other_products(dir: &Path, holds: Holds<'_>, _: &Declared) -> bool {
     read(dir, holds)
         .and_then(|policy| policy.products)
         .is_some_and(|products| !products.iter().any(|p| p.eq_ignore_ascii_case("codex")))
@@ -76,11 +77,11 @@ mod tests {
     }
 
     fn implicit_off(dir: &Path) -> bool {
-        super::implicit_off(dir, &|rel| dir.join(rel).exists())
+        super::implicit_off(dir, &|rel| dir.join(rel).exists(), &Declared::default())
     }
 
     fn other_products(dir: &Path) -> bool {
-        super::other_products(dir, &|rel| dir.join(rel).exists())
+        super::other_products(dir, &|rel| dir.join(rel).exists(), &Declared::default())
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub(super) static AGENT: Agent = Agent {
     detect: &[COPILOT_HOME],
     builtin: &["customize-cloud-agent", "github-pr-media"],
     builtin_off: &[],
+    builtin_off_by_settings: None,
     builtin_plugins: &[],
     hides: &[],
     turned_off: Some(switches::turned_off),

@@ -61,6 +61,7 @@ pub(super) static AGENT: Agent = Agent {
     detect: &[GEMINI_DIR],
     builtin: &["skill-creator", "antigravity-support"],
     builtin_off: &[],
+    builtin_off_by_settings: None,
     builtin_plugins: &[],
     hides: &[],
     turned_off: Some(switches::turned_off),
