@@ -337,7 +337,12 @@ impl App {
             .roots
             .iter()
             .enumerate()
-            .filter(|(_, root)| root.skills > 0 || root.owners.iter().any(|a| self.shows_agent(*a)))
+            .filter(|(_, root)| {
+                // A folder holding skills is shown whoever reads it; what an agent ships
+                // inside itself only when that agent is.
+                (root.skills > 0 && root.presence != super::model::Presence::BuiltIn)
+                    || root.owners.iter().any(|a| self.shows_agent(*a))
+            })
             .map(|(i, _)| i)
             .collect()
     }

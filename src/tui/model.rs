@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 use crate::ownership::{Owner, Upstream};
 use crate::record::{SkillFile, State};
 use crate::roots::{AgentId, Effect, OnSameName, RootState, Scope, Source};
-use crate::scan::{Inventory, RootEntry, Skill};
+use crate::scan::{Builtin, Inventory, RootEntry, Skill};
 
 use crate::text::{Unsafe, human, sanitize};
 
@@ -210,6 +210,8 @@ pub enum Presence {
     Missing,
     NotADirectory,
     Unreadable(String),
+    /// Not a folder: the skills an agent ships inside itself, listed as one root of its own.
+    BuiltIn,
 }
 
 /// One root, ready to show.
@@ -231,11 +233,12 @@ pub struct RootView {
 impl Deck {
     /// The inventory of a scan finished at `now`, with paths under `home` shown as `~/…`.
     pub fn new(inventory: &Inventory, home: &Path, now: SystemTime) -> Self {
-        let roots: Vec<RootView> = inventory
+        let mut roots: Vec<RootView> = inventory
             .roots
             .iter()
             .map(|root| root_view(root, home))
             .collect();
+        roots.extend(builtin_roots(&inventory.builtins));
         let skills = inventory
             .skills
             .iter()
@@ -290,7 +293,10 @@ impl Counts {
     fn of(skills: &[SkillView], roots: &[RootView]) -> Self {
         let mut counts = Counts {
             skills: skills.len(),
-            roots: roots.iter().filter(|r| r.skills > 0).count(),
+            roots: roots
+                .iter()
+                .filter(|r| r.skills > 0 && r.presence != Presence::BuiltIn)
+                .count(),
             ..Counts::default()
         };
         for skill in skills {
@@ -490,6 +496,43 @@ fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
         });
     }
     lines
+}
+
+/// One row per agent that ships skills inside itself, after the folders: they cost its
+/// context like the others, and no folder holds them.
+fn builtin_roots(builtins: &[Builtin]) -> Vec<RootView> {
+    let mut agents: Vec<AgentId> = builtins.iter().map(|b| b.agent).collect();
+    agents.dedup();
+    agents
+        .into_iter()
+        .map(|agent| {
+            let own: Vec<&Builtin> = builtins.iter().filter(|b| b.agent == agent).collect();
+            let names = |overridden: bool| -> Vec<&str> {
+                own.iter()
+                    .filter(|b| b.overridden_by.is_some() == overridden)
+                    .map(|b| b.name)
+                    .collect()
+            };
+            let mut notes = vec![format!("ships {}", names(false).join(", "))];
+            let replaced = names(true);
+            if !replaced.is_empty() {
+                notes.push(format!(
+                    "a skill on disk runs instead of {}",
+                    replaced.join(", ")
+                ));
+            }
+            RootView {
+                shown_path: format!("built into {}", agent.display_name()),
+                label: format!("{} built-in skills", agent.display_name()),
+                scope: Scope::Bundled,
+                agents: vec![agent],
+                owners: vec![agent],
+                presence: Presence::BuiltIn,
+                skills: names(false).len(),
+                notes,
+            }
+        })
+        .collect()
 }
 
 fn root_view(entry: &RootEntry, home: &Path) -> RootView {

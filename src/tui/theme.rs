@@ -176,6 +176,7 @@ pub fn source_badge(source: Source) -> &'static str {
 pub fn presence_marker(presence: &Presence) -> &'static str {
     match presence {
         Presence::Exists => "●",
+        Presence::BuiltIn => "◆",
         Presence::Missing => "·",
         Presence::NotADirectory => "✗",
         Presence::Unreadable(_) => "?",

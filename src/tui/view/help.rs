@@ -137,6 +137,13 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
     );
     row(
         &mut out,
+        format!("{} built in", theme::presence_marker(&Presence::BuiltIn)),
+        theme.label,
+        "skills an agent ships inside itself, in no folder (roots screen)",
+        plain,
+    );
+    row(
+        &mut out,
         format!("{} missing", theme::presence_marker(&Presence::Missing)),
         theme.dim,
         "a root an agent would read, not on disk",

@@ -31,20 +31,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         .iter()
         .filter(|r| r.presence == Presence::Exists)
         .count();
+    let folders = app
+        .deck
+        .roots
+        .iter()
+        .filter(|r| r.presence != Presence::BuiltIn)
+        .count();
     let shown_roots = app.shown_roots();
-    let hidden = app.deck.roots.len() - shown_roots.len();
+    let shown_folders = shown_roots
+        .iter()
+        .filter(|&&i| app.deck.roots[i].presence != Presence::BuiltIn)
+        .count();
+    let hidden = folders - shown_folders;
     let mut title = vec![Span::styled(
         if hidden > 0 {
-            format!(
-                " Roots: {} of {} searched, {existing} exist ",
-                shown_roots.len(),
-                app.deck.roots.len()
-            )
+            format!(" Roots: {shown_folders} of {folders} searched, {existing} exist ",)
         } else {
-            format!(
-                " Roots: {} searched, {existing} exist ",
-                app.deck.roots.len()
-            )
+            format!(" Roots: {folders} searched, {existing} exist ")
         },
         theme.title,
     )];
@@ -123,13 +126,13 @@ fn row(
     if selected && root.presence == Presence::Missing {
         marker_style = quiet;
     }
-    let count = if root.presence == Presence::Exists {
+    let count = if matches!(root.presence, Presence::Exists | Presence::BuiltIn) {
         root.skills.to_string()
     } else {
         "-".to_owned()
     };
     let cell = agents_cell(readers, root.agents.len(), agents);
-    let path_style = if root.presence == Presence::Exists {
+    let path_style = if matches!(root.presence, Presence::Exists | Presence::BuiltIn) {
         Style::new()
     } else {
         quiet
@@ -153,6 +156,7 @@ fn row(
 fn presence(presence: &Presence, theme: &Theme) -> (&'static str, Style) {
     let style = match presence {
         Presence::Exists => theme.intact,
+        Presence::BuiltIn => theme.label,
         Presence::Missing => theme.dim,
         Presence::NotADirectory | Presence::Unreadable(_) => theme.warning,
     };
@@ -162,6 +166,9 @@ fn presence(presence: &Presence, theme: &Theme) -> (&'static str, Style) {
 fn presence_text(presence: &Presence) -> String {
     match presence {
         Presence::Exists => "exists".to_owned(),
+        Presence::BuiltIn => {
+            "is inside the agent, in no folder; nothing here can change it".to_owned()
+        }
         Presence::Missing => "does not exist".to_owned(),
         Presence::NotADirectory => "is a file, not a directory".to_owned(),
         Presence::Unreadable(error) => format!("cannot be read: {error}"),
