@@ -26,6 +26,7 @@ const FINDS: Finds = Finds {
         valid_name: true,
         description: true,
         name_at_most: Some(64),
+        description_at_most: None,
     },
 };
 

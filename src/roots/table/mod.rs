@@ -135,6 +135,8 @@ pub struct Needs {
     pub description: bool,
     /// The longest `name` it accepts, in characters.
     pub name_at_most: Option<usize>,
+    /// The longest `description` it accepts, in characters.
+    pub description_at_most: Option<usize>,
 }
 
 impl Needs {
@@ -144,6 +146,7 @@ impl Needs {
         valid_name: false,
         description: false,
         name_at_most: None,
+        description_at_most: None,
     };
 
     /// Why a skill that declares `declared` is not kept, or `None` when it is.
@@ -164,6 +167,13 @@ impl Needs {
             Some("its frontmatter has no description")
         } else if too_long {
             Some("its name is longer than it accepts")
+        } else if self.description_at_most.is_some_and(|most| {
+            declared
+                .description
+                .as_deref()
+                .is_some_and(|text| text.chars().count() > most)
+        }) {
+            Some("its description is longer than it accepts")
         } else {
             None
         }

@@ -26,6 +26,7 @@ const FINDS: Finds = Finds {
         valid_name: false,
         description: false,
         name_at_most: None,
+        description_at_most: None,
     },
 };
 

@@ -284,6 +284,15 @@ fn copilot_frontmatter_required_but_may_be_empty() {
         ("empty-file", String::new()),
         ("name-64", format!("---\nname: {}\n---\n", "b".repeat(64))),
         ("name-65", format!("---\nname: {}\n---\n", "a".repeat(65))),
+        // anthropics/skills' claude-api has a description of 1,068 characters.
+        (
+            "description-1024",
+            format!("---\ndescription: {}\n---\n", "d".repeat(1024)),
+        ),
+        (
+            "description-1025",
+            format!("---\ndescription: {}\n---\n", "e".repeat(1025)),
+        ),
     ] {
         lab.file(&root.join(folder).join("SKILL.md"), &text);
     }

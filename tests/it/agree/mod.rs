@@ -26,6 +26,7 @@ mod codex;
 mod copilot;
 mod gemini_cli;
 mod opencode;
+mod real_world;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
@@ -436,10 +437,17 @@ impl Lab {
     }
 
     fn run(&self, agent: Agent, cwd: &Path, args: &[&str]) -> Output {
-        self.command(&agent.program(&self.prefix), cwd)
+        // Into a file, not a pipe: OpenCode (a Bun program) exits before a full pipe drains and
+        // loses the end of a long listing; a file takes it all at once.
+        let out = tempfile::NamedTempFile::new_in(&self.root).expect("output file");
+        let mut output = self
+            .command(&agent.program(&self.prefix), cwd)
             .args(args)
+            .stdout(out.reopen().expect("reopen output file"))
             .output()
-            .expect("run agent")
+            .expect("run agent");
+        output.stdout = fs::read(out.path()).expect("read output file");
+        output
     }
 
     /// `skilldeck list --json --all-agents` (or without the flag, while the binary does not

@@ -32,6 +32,7 @@ const FINDS: Finds = Finds {
         valid_name: false,
         description: true,
         name_at_most: Some(64),
+        description_at_most: None,
     },
 };
 

@@ -36,7 +36,10 @@ const FINDS: Finds = Finds {
         // Upper case, spaces and `:` are kept (spaces become `-`).
         valid_name: false,
         description: false,
+        // A longer name or description is a load error ("at most 64 characters"; a 1,025
+        // character description is dropped, 1,024 is kept).
         name_at_most: Some(64),
+        description_at_most: Some(1024),
     },
 };
 

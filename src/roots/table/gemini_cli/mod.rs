@@ -29,6 +29,7 @@ const FINDS: Finds = Finds {
         valid_name: false,
         description: true,
         name_at_most: None,
+        description_at_most: None,
     },
 };
 
