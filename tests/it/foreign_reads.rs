@@ -749,3 +749,50 @@ fn snapshots_and_diffs_of_skills_beyond_the_budget_finish_without_reading_them()
         );
     }
 }
+
+/// Every agent setting and record skilldeck now reads to tell what an agent loads, each hostile
+/// in turn (a FIFO with no writer, a link to `/dev/zero`, a sparse file of terabytes): the
+/// listing finishes, lists the skills, and reads the setting as saying nothing.
+#[test]
+fn the_agents_settings_never_hang_or_cost_memory() {
+    let settings = [
+        ".codex/config.toml",
+        ".claude/settings.json",
+        ".copilot/settings.json",
+        ".copilot/config.json",
+        ".gemini/settings.json",
+        ".gemini/trustedFolders.json",
+        ".claude/plugins/installed_plugins.json",
+    ];
+    for file in settings {
+        for plant in [Plant::Fifo, Plant::LinkToDevZero, Plant::Sparse(1 << 40)] {
+            let machine = Machine::new();
+            write_skill(&machine.home.join(".agents/skills/shared"), &[]);
+            let path = machine.home.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            plant.at(&path);
+            let listing = list(&machine);
+            let shared = skill(&listing, "shared");
+            assert!(
+                shared["left_out"].as_array().unwrap().is_empty(),
+                "{file} {plant:?}: {shared}"
+            );
+        }
+    }
+    // A policy file that is hostile is no policy.
+    for plant in [Plant::Fifo, Plant::LinkToDevZero, Plant::Sparse(1 << 40)] {
+        let machine = Machine::new();
+        write_skill(&machine.home.join(".agents/skills/quiet"), &[]);
+        let policy = machine.home.join(".agents/skills/quiet/agents/openai.yaml");
+        std::fs::create_dir_all(policy.parent().unwrap()).unwrap();
+        plant.at(&policy);
+        let listing = list(&machine);
+        let quiet = skill(&listing, "quiet");
+        let codex_left_out = quiet["left_out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["agent"] == "codex");
+        assert!(!codex_left_out, "{plant:?}: {quiet}");
+    }
+}
