@@ -165,17 +165,7 @@ impl Plugins {
             .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
-        if versions.iter().any(|v| v == LOCAL_VERSION) {
-            return Some(LOCAL_VERSION.to_owned());
-        }
-        versions.into_iter().max_by(|a, b| {
-            match (semver::Version::parse(a), semver::Version::parse(b)) {
-                (Ok(a), Ok(b)) => a.cmp(&b),
-                (Ok(_), Err(_)) => std::cmp::Ordering::Greater,
-                (Err(_), Ok(_)) => std::cmp::Ordering::Less,
-                (Err(_), Err(_)) => a.cmp(b),
-            }
-        })
+        crate::plugin::codex_active_version(&versions).map(str::to_owned)
     }
 
     /// The verdict from a local marketplace's copy of the plugin, when it is at the version

@@ -72,8 +72,8 @@ fn skills(version_dir: &Path) -> Vec<std::path::PathBuf> {
     found
 }
 
-/// The version folder Codex loads among `versions`.
-fn active_version(versions: &[String]) -> Option<&str> {
+/// The version folder Codex loads among `versions` (its ownership is judged by the same rule).
+pub fn active_version(versions: &[String]) -> Option<&str> {
     if versions.iter().any(|v| v == "local") {
         return Some("local");
     }

@@ -18,6 +18,8 @@ mod codex;
 mod copilot;
 mod gemini_cli;
 
+pub use codex::active_version as codex_active_version;
+
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
