@@ -10,39 +10,42 @@ use crate::roots::{AgentId, OnSameName};
 
 use super::{Shadowing, Skill};
 
-/// Fill in `shadowed_by` on every skill that loses to another of the same name.
+/// Fill in `shadowed_by` on every skill that loses to another of the same name, and
+/// `unsettled_for` on the copies of a name an agent picks between.
 pub fn shadow(skills: &mut [Skill]) {
-    for agent in AgentId::all() {
-        if agent.on_same_name() == OnSameName::KeepsAll {
-            continue;
-        }
-        let mut by_name: HashMap<Cow<'_, str>, Vec<usize>> = HashMap::new();
-        for (index, skill) in skills.iter().enumerate() {
-            if skill.priority_for(agent).is_some() {
+    // One pass over what each skill's agents call it: with 78 agents in the table, asking
+    // every agent about every skill cost more than the rest of the listing's bookkeeping.
+    let mut by_name: HashMap<(AgentId, Cow<'_, str>), Vec<usize>> = HashMap::new();
+    for (index, skill) in skills.iter().enumerate() {
+        for &agent in &skill.agents {
+            if agent.on_same_name() != OnSameName::KeepsAll {
                 by_name
-                    .entry(skill.name_for(agent))
+                    .entry((agent, skill.name_for(agent)))
                     .or_default()
                     .push(index);
             }
         }
-        let groups = by_name.into_values().filter(|group| group.len() > 1);
+    }
+    let mut unsettled: Vec<(AgentId, usize)> = Vec::new();
+    let mut losses: Vec<(AgentId, usize, usize)> = Vec::new();
+    for ((agent, _), mut group) in by_name.into_iter().filter(|(_, group)| group.len() > 1) {
         if agent.on_same_name() == OnSameName::Unpredictable {
-            let unsettled: Vec<usize> = groups.flatten().collect();
-            for index in unsettled {
-                skills[index].unsettled_for.push(agent);
-            }
+            unsettled.extend(group.iter().map(|&index| (agent, index)));
             continue;
         }
-        let mut losses: Vec<(usize, usize)> = Vec::new();
-        for mut group in groups {
-            group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
-            let winner = group[0];
-            losses.extend(group[1..].iter().map(|&loser| (loser, winner)));
-        }
-        for (loser, winner) in losses {
-            let winner = skills[winner].dir.clone();
-            skills[loser].shadowed_by.push(Shadowing { agent, winner });
-        }
+        group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
+        let winner = group[0];
+        losses.extend(group[1..].iter().map(|&loser| (agent, loser, winner)));
+    }
+    // In table order of the agents, as the listing shows them.
+    unsettled.sort_unstable();
+    losses.sort_unstable();
+    for (agent, index) in unsettled {
+        skills[index].unsettled_for.push(agent);
+    }
+    for (agent, loser, winner) in losses {
+        let winner = skills[winner].dir.clone();
+        skills[loser].shadowed_by.push(Shadowing { agent, winner });
     }
 }
 
