@@ -73,6 +73,14 @@ pub const PLUGIN_MANIFEST_BYTES: u64 = MIB;
 /// skill's own record file. A lock file for thousands of skills is a few megabytes.
 pub const RECORD_FILE_BYTES: u64 = 16 * MIB;
 
+/// The largest agent settings file read to tell what the agent loads: Codex's `config.toml`,
+/// Claude Code's, Gemini CLI's and Copilot's `settings.json`, Gemini's `trustedFolders.json`.
+/// A person writes these by hand; they run to kilobytes.
+pub const SETTINGS_FILE_BYTES: u64 = MIB;
+
+/// The largest per-skill policy file read (Codex's `agents/openai.yaml`): a few lines.
+pub const POLICY_FILE_BYTES: u64 = 64 * KIB;
+
 /// The largest one-line git file read from a marketplace clone: `HEAD`, a loose ref, a `.git`
 /// file naming the real git folder (a path, at most a few kilobytes on every system).
 pub const GIT_REF_BYTES: u64 = 8 * KIB;

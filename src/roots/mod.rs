@@ -6,6 +6,7 @@ mod env;
 mod machine;
 mod place;
 mod project;
+mod settings;
 mod source;
 mod table;
 mod trust;

@@ -57,12 +57,13 @@ fn gemini_trusts(env: &Environment, project: &Project) -> bool {
 }
 
 fn folder_trust_is_off(settings: &Path) -> bool {
-    read_json(settings).and_then(|json| json.pointer("/security/folderTrust/enabled")?.as_bool())
+    super::settings::json(settings)
+        .and_then(|json| json.pointer("/security/folderTrust/enabled")?.as_bool())
         == Some(false)
 }
 
 fn read_rules(path: &Path) -> Vec<(PathBuf, String)> {
-    let Some(serde_json::Value::Object(map)) = read_json(path) else {
+    let Some(serde_json::Value::Object(map)) = super::settings::json(path) else {
         return Vec::new();
     };
     map.into_iter()
@@ -87,11 +88,6 @@ fn verdict(rules: &[(PathBuf, String)], start: &Path) -> bool {
         })
         .max_by_key(|(length, _)| *length)
         .is_some_and(|(_, trusted)| trusted)
-}
-
-fn read_json(path: &Path) -> Option<serde_json::Value> {
-    let text = crate::fs::read_bounded(path, crate::fs::Links::Follow, 1 << 20).ok()?;
-    serde_json::from_slice(&text).ok()
 }
 
 #[cfg(test)]

@@ -11,9 +11,6 @@ use crate::roots::Project;
 
 const WHY: &str = "skillOverrides in Claude Code's settings sets it \"off\"";
 
-/// A settings file bigger than this is not one a person wrote.
-const MAX_SETTINGS_BYTES: u64 = 1 << 20;
-
 /// The settings files Claude Code reads, the more local last.
 fn files(env: &Environment, project: &Project) -> Vec<PathBuf> {
     let local = project.start().join(".claude");
@@ -56,9 +53,8 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
 
 /// One settings file as a JSON object; `None` when it is missing or does not parse.
 fn settings(path: &Path) -> Option<serde_json::Map<String, serde_json::Value>> {
-    let bytes = crate::fs::read_bounded(path, crate::fs::Links::Follow, MAX_SETTINGS_BYTES).ok()?;
-    match serde_json::from_slice(&bytes) {
-        Ok(serde_json::Value::Object(settings)) => Some(settings),
+    match crate::roots::settings::json(path)? {
+        serde_json::Value::Object(settings) => Some(settings),
         _ => None,
     }
 }

@@ -22,9 +22,6 @@ pub(in crate::roots) const OTHER_PRODUCTS: Hiding = Hiding {
     applies: other_products,
 };
 
-/// Policy files are a few lines; a bigger one is not a policy file Codex wrote.
-const MAX_POLICY_BYTES: u64 = 64 * 1024;
-
 #[derive(Default, Deserialize)]
 struct File {
     #[serde(default)]
@@ -43,12 +40,8 @@ fn read(dir: &Path, holds: Holds<'_>) -> Option<Policy> {
     if !holds(POLICY_FILE) {
         return None;
     }
-    let bytes = crate::fs::read_bounded(
-        &dir.join(POLICY_FILE),
-        crate::fs::Links::Follow,
-        MAX_POLICY_BYTES,
-    )
-    .ok()?;
+    let bytes =
+        crate::roots::settings::bytes(&dir.join(POLICY_FILE), crate::limits::POLICY_FILE_BYTES)?;
     let text = String::from_utf8(bytes).ok()?;
     serde_saphyr::from_str::<File>(&text)
         .ok()

@@ -14,9 +14,6 @@ use crate::roots::Project;
 
 const WHY: &str = "[[skills.config]] in Codex's config.toml sets enabled = false";
 
-/// A config file bigger than this is not one a person wrote for Codex.
-const MAX_CONFIG_BYTES: u64 = 1 << 20;
-
 #[derive(Default, Deserialize)]
 struct Config {
     #[serde(default)]
@@ -40,10 +37,9 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     let Some(home) = CODEX_HOME.resolve(env, project).into_iter().next() else {
         return Vec::new();
     };
-    let Ok(bytes) = crate::fs::read_bounded(
+    let Some(bytes) = crate::roots::settings::bytes(
         &home.path.join("config.toml"),
-        crate::fs::Links::Follow,
-        MAX_CONFIG_BYTES,
+        crate::limits::SETTINGS_FILE_BYTES,
     ) else {
         return Vec::new();
     };

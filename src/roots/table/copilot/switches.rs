@@ -9,21 +9,11 @@ use crate::roots::Project;
 
 const WHY: &str = "disabledSkills in Copilot's settings.json names it";
 
-/// A settings file bigger than this is not one a person wrote.
-const MAX_SETTINGS_BYTES: u64 = 1 << 20;
-
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
     let Some(home) = COPILOT_HOME.resolve(env, project).into_iter().next() else {
         return Vec::new();
     };
-    let Ok(bytes) = crate::fs::read_bounded(
-        &home.path.join("settings.json"),
-        crate::fs::Links::Follow,
-        MAX_SETTINGS_BYTES,
-    ) else {
-        return Vec::new();
-    };
-    let Ok(settings) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+    let Some(settings) = crate::roots::settings::json(&home.path.join("settings.json")) else {
         return Vec::new();
     };
     settings

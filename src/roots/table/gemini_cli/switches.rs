@@ -12,9 +12,6 @@ use crate::roots::Project;
 
 const WHY: &str = "skills.disabled in Gemini CLI's settings names it";
 
-/// A settings file bigger than this is not one a person wrote.
-const MAX_SETTINGS_BYTES: u64 = 1 << 20;
-
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
     let mut files: Vec<PathBuf> = GEMINI_DIR
         .resolve(env, project)
@@ -46,11 +43,7 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
 }
 
 fn disabled(path: &Path) -> Vec<String> {
-    let Ok(bytes) = crate::fs::read_bounded(path, crate::fs::Links::Follow, MAX_SETTINGS_BYTES)
-    else {
-        return Vec::new();
-    };
-    let Ok(settings) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+    let Some(settings) = crate::roots::settings::json(path) else {
         return Vec::new();
     };
     settings

@@ -1,0 +1,17 @@
+//! Reading an agent's own settings files to tell what it loads: bounded and type-checked like
+//! every foreign read, and a file that is missing, too big, not a regular file or not parsable
+//! says nothing (no skill turned off, no folder trusted), never stops a listing.
+
+use std::path::Path;
+
+use crate::fs::{Links, read_bounded};
+
+/// The bytes of a settings file no bigger than `limit`, or `None`.
+pub(crate) fn bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    read_bounded(path, Links::Follow, limit).ok()
+}
+
+/// A JSON settings file as a value, or `None`.
+pub(crate) fn json(path: &Path) -> Option<serde_json::Value> {
+    serde_json::from_slice(&bytes(path, crate::limits::SETTINGS_FILE_BYTES)?).ok()
+}
