@@ -606,13 +606,10 @@ pub(super) fn agents() -> impl Iterator<Item = &'static Agent> {
     CATALOG.iter().map(|listed| &listed.agent)
 }
 
-/// The catalogue's rows, its agents numbered from `first` on, skipping the agents modelled in
-/// full.
+/// The catalogue's rows, its agents numbered from `first` on.
 pub(super) fn rules(first: usize) -> Vec<Rule> {
-    let modelled: Vec<&str> = AgentId::NAMED.iter().map(|(_, id)| *id).collect();
     CATALOG
         .iter()
-        .filter(|listed| !modelled.contains(&listed.agent.id))
         .enumerate()
         .flat_map(|(index, listed)| {
             let agent = AgentId::at(first + index);

@@ -364,13 +364,14 @@ static MODELLED: [(&Agent, &[Rule]); 9] = [
     (&windsurf::AGENT, windsurf::RULES),
 ];
 
-/// Every agent: the modelled ones, then the catalogue's that are not among them.
+/// Every agent: the modelled ones, then the catalogue's (which holds none of them: the test of
+/// unique identifiers says so).
 fn all_agents() -> Vec<&'static Agent> {
-    let modelled: Vec<&'static Agent> = MODELLED.iter().map(|(agent, _)| *agent).collect();
-    let listed: Vec<&'static Agent> = catalog::agents()
-        .filter(|listed| !modelled.iter().any(|a| a.id == listed.id))
-        .collect();
-    modelled.into_iter().chain(listed).collect()
+    MODELLED
+        .iter()
+        .map(|(agent, _)| *agent)
+        .chain(catalog::agents())
+        .collect()
 }
 
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
