@@ -285,54 +285,9 @@ fn read_jsonc<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, Fi
         reason,
     };
     let text = std::str::from_utf8(&bytes).map_err(|_| problem("it is not UTF-8 text".into()))?;
-    serde_json::from_str(&strip_comments(text))
+    serde_json::from_str(&crate::plugin::strip_json_comments(text))
         .map(Some)
         .map_err(|error| problem(format!("it is not the JSON expected there: {error}")))
-}
-
-/// `text` with its comments replaced by spaces (line breaks kept, so serde_json's line numbers
-/// stay true), leaving everything inside strings alone: `"http://…"` is no comment.
-///
-/// Written here rather than taken from a crate: the files are Copilot's own, with comments
-/// only, and this is the whole of what reading them needs.
-fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                out.push(c);
-                while let Some(c) = chars.next() {
-                    out.push(c);
-                    match c {
-                        '\\' => out.extend(chars.next()),
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '/' if chars.peek() == Some(&'/') => {
-                while chars.peek().is_some_and(|&c| c != '\n') {
-                    chars.next();
-                }
-                out.push(' ');
-            }
-            '/' if chars.peek() == Some(&'*') => {
-                chars.next();
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    out.push(if c == '\n' { '\n' } else { ' ' });
-                    last = c;
-                }
-                out.push(' ');
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -342,10 +297,16 @@ mod tests {
     #[test]
     fn comments_go_and_strings_stay() {
         let text = "// User settings belong in settings.json.\n{\"a\": \"http://x//y\", /* b */ \"c\": \"\\\"//\"} // end";
-        let value: serde_json::Value = serde_json::from_str(&strip_comments(text)).unwrap();
+        let value: serde_json::Value =
+            serde_json::from_str(&crate::plugin::strip_json_comments(text)).unwrap();
         assert_eq!(value["a"], "http://x//y");
         assert_eq!(value["c"], "\"//");
-        assert_eq!(strip_comments("/* a\nb */1").lines().count(), 2);
+        assert_eq!(
+            crate::plugin::strip_json_comments("/* a\nb */1")
+                .lines()
+                .count(),
+            2
+        );
     }
 
     #[test]

@@ -215,45 +215,47 @@ fn read_jsonc<T: for<'de> Deserialize<'de> + Default>(path: &Path, notes: &mut V
     })
 }
 
-/// `text` without its `//` and `/* */` comments, strings left as they are.
-fn strip_comments(text: &str) -> String {
+/// `text` with its comments replaced by spaces (line breaks kept, so serde_json's line numbers
+/// stay true), leaving everything inside strings alone: `"http://…"` is no comment.
+///
+/// Written here rather than taken from a crate: the files are Copilot's own, with comments
+/// only, and this is the whole of what reading them needs. Its plugin records and its
+/// ownership records are both read through it.
+pub fn strip_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
-    let mut in_string = false;
     while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                out.extend(chars.next());
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
+        match c {
+            '"' => {
                 out.push(c);
-            }
-            ('/', Some('/')) => {
-                for next in chars.by_ref() {
-                    if next == '\n' {
-                        out.push('\n');
-                        break;
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
                     }
                 }
             }
-            ('/', Some('*')) => {
+            '/' if chars.peek() == Some(&'/') => {
+                while chars.peek().is_some_and(|&c| c != '\n') {
+                    chars.next();
+                }
+                out.push(' ');
+            }
+            '/' if chars.peek() == Some(&'*') => {
                 chars.next();
-                let mut last = '\0';
-                for next in chars.by_ref() {
-                    if last == '*' && next == '/' {
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
                         break;
                     }
-                    last = next;
+                    out.push(if c == '\n' { '\n' } else { ' ' });
+                    last = c;
                 }
+                out.push(' ');
             }
-            _ => out.push(c),
+            c => out.push(c),
         }
     }
     out

@@ -19,6 +19,7 @@ mod copilot;
 mod gemini_cli;
 
 pub use codex::active_version as codex_active_version;
+pub use copilot::strip_comments as strip_json_comments;
 
 use std::path::{Path, PathBuf};
 
