@@ -28,6 +28,14 @@ pub enum Operation {
     Restore,
     Snapshot,
     Accept,
+    Remove,
+    Disable,
+    Enable,
+    Link,
+    Copy,
+    Move,
+    /// Put back what an earlier entry changed; `Entry::undoes` names it.
+    Undo,
 }
 
 /// What a folder held before the operation.
@@ -40,6 +48,8 @@ pub enum Was {
     Kept(String),
     /// The operation did not change the folder (it took a snapshot of it).
     Untouched,
+    /// A symbolic link to this target, which the operation removed.
+    Link(PathBuf),
 }
 
 /// One folder an operation acted on.
@@ -49,6 +59,29 @@ pub struct Change {
     pub was: Was,
     /// The snapshot of what the folder holds after the operation, when one was taken.
     pub snapshot: Option<String>,
+    /// After the operation the path is a symbolic link to this target (`link` made it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<PathBuf>,
+}
+
+/// What an agent's settings file held before an operation edited it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SettingsWas {
+    /// There was no such file: the operation created it.
+    Absent,
+    /// Its bytes are kept in the settings backups under this id.
+    Kept(String),
+}
+
+/// One settings file an operation edited.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsChange {
+    pub file: PathBuf,
+    pub was: SettingsWas,
+    /// `sha256:` of the bytes the operation left in it: an undo puts the kept bytes back
+    /// only while the file still holds these.
+    pub after: String,
 }
 
 /// One operation, as the journal keeps it.
@@ -58,6 +91,12 @@ pub struct Entry {
     pub at: String,
     pub operation: Operation,
     pub changes: Vec<Change>,
+    /// The agents' settings files it edited.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub settings: Vec<SettingsChange>,
+    /// For an undo: the `at` of the entry it undid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<String>,
 }
 
 impl Entry {
@@ -67,6 +106,8 @@ impl Entry {
             at: humantime::format_rfc3339_millis(SystemTime::now()).to_string(),
             operation,
             changes,
+            settings: Vec::new(),
+            undoes: None,
         }
     }
 }
@@ -188,6 +229,7 @@ mod tests {
             dir: PathBuf::from(dir),
             was,
             snapshot: snapshot.map(str::to_owned),
+            link: None,
         }
     }
 
@@ -240,6 +282,8 @@ mod tests {
             at: "2026-12-01T00:00:00.000Z".into(),
             operation: Operation::Restore,
             changes: vec![change("/r/a", Was::Kept("s9".into()), Some("s10"))],
+            settings: Vec::new(),
+            undoes: None,
         };
         assert_eq!(
             serde_json::to_string(&entry).unwrap(),

@@ -73,6 +73,7 @@ impl<W: Watch + ?Sized> Watch for Keeping<'_, W> {
             dir: skill_dir.to_path_buf(),
             was,
             snapshot: baseline,
+            link: None,
         });
         self.inner.installed(skill_dir);
     }

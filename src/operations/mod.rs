@@ -12,7 +12,13 @@ pub mod import;
 pub mod journal;
 mod keeping;
 pub mod paths;
+pub mod remove;
 pub mod restore;
+pub mod share;
 pub mod snapshot;
+pub mod switch;
+pub mod undo;
 
-pub use journal::{Change, Entry, Journal, JournalError, Operation, Was};
+pub use journal::{
+    Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, Was,
+};

@@ -49,6 +49,7 @@ pub fn restore(machine: &Machine, dir: &Path, id: Option<&str>) -> Result<Restor
             dir: dir.to_path_buf(),
             was,
             snapshot: Some(done.baseline.id.clone()),
+            link: None,
         };
         Journal::record(machine, Operation::Restore, vec![change])
     });

@@ -73,5 +73,6 @@ fn untouched(dir: &Path, taken: &Taken) -> Change {
         dir: dir.to_path_buf(),
         was: Was::Untouched,
         snapshot: Some(taken.snapshot.id.clone()),
+        link: None,
     }
 }

@@ -123,6 +123,15 @@ impl Skill {
             .unwrap_or("")
     }
 
+    /// The agents whose own settings turn this skill off.
+    pub fn disabled_for(&self) -> Vec<AgentId> {
+        self.left_out
+            .iter()
+            .filter(|left| left.effect == Effect::Disabled)
+            .map(|left| left.agent)
+            .collect()
+    }
+
     /// The best priority with which `agent` loads this skill.
     pub fn priority_for(&self, agent: AgentId) -> Option<Priority> {
         self.claims
