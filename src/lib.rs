@@ -24,6 +24,7 @@ pub mod plugin;
 pub mod record;
 pub mod roots;
 pub mod scan;
+pub mod settings;
 pub mod skill;
 pub mod snapshot;
 pub mod text;
