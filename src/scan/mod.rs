@@ -582,6 +582,7 @@ fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
             let hit = offs.iter().find(|off| match &off.selector {
                 Selector::Name(name) => skill.name_for(agent) == name.as_str(),
                 Selector::NameAnyCase(name) => skill.name_for(agent).eq_ignore_ascii_case(name),
+                Selector::Pattern(pattern) => pattern.selects(&skill.name_for(agent)),
                 Selector::File(file) => {
                     file.parent() == Some(skill.real_dir.as_path())
                         || skill

@@ -141,6 +141,37 @@ pub enum Selector {
     NameAnyCase(String),
     /// The skill whose `SKILL.md` is this file.
     File(PathBuf),
+    /// Every skill the agent lists by a name matching a wildcard pattern.
+    Pattern(NamePattern),
+}
+
+/// A wildcard pattern for names, with the exceptions later settings make to it (OpenCode's
+/// `permission.skill` rules, where the last rule that matches a name decides).
+#[derive(Clone, Debug)]
+pub struct NamePattern {
+    pub pattern: String,
+    /// Names matching one of these are not selected.
+    pub unless: Vec<String>,
+    /// The agent's own wildcard syntax: whether a name matches a pattern.
+    pub matches: fn(&str, &str) -> bool,
+}
+
+/// Two patterns are the same when their text is: each agent has one syntax, and functions
+/// have no reliable identity to compare.
+impl PartialEq for NamePattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.pattern == other.pattern && self.unless == other.unless
+    }
+}
+
+impl Eq for NamePattern {}
+
+impl NamePattern {
+    /// Whether the pattern selects a skill listed by `name`.
+    pub fn selects(&self, name: &str) -> bool {
+        (self.matches)(name, &self.pattern)
+            && !self.unless.iter().any(|other| (self.matches)(name, other))
+    }
 }
 
 /// How far a [`Hiding`] leaves a skill out.

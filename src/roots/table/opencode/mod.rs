@@ -1,8 +1,13 @@
 //! OpenCode 1.18.33, as its own listing shows it (`opencode debug skill`). It reads every root
 //! at once and keeps whichever copy of a name it finishes last, so which of two same-name
 //! copies wins changes from run to run; the ranks only document its load order.
+//! Skills its permissions deny are still in that listing; they are missing from what it offers
+//! its model (`switches.rs`).
 
 use super::*;
+
+mod config;
+pub(crate) mod switches;
 
 const ME: AgentId = AgentId::OPENCODE;
 
@@ -68,8 +73,12 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off_by_settings: None,
     builtin_plugins: &[],
     hides: &[NO_DESCRIPTION],
-    turned_off: None,
-    settings_variables: &[],
+    turned_off: Some(switches::turned_off),
+    settings_variables: &[
+        "OPENCODE_CONFIG",
+        "OPENCODE_CONFIG_CONTENT",
+        "OPENCODE_PERMISSION",
+    ],
     evidence: SEEN,
 };
 
