@@ -121,7 +121,8 @@ pub fn remove(
             removed: vec![path.clone()],
             kept: None,
             unused_canonical,
-            stale_locks,
+            // The installer's lock still holds the folder it installed, which stays.
+            stale_locks: Vec::new(),
             left_in_place: None,
             unjournalled,
         });

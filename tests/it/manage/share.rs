@@ -1,0 +1,165 @@
+//! `skilldeck link`, `copy` and `move`: the skill lands where the agent reads it, a plan that
+//! would change which copy an agent loads is shown and refused unless forced.
+
+use std::fs;
+
+use super::{agents_of, json, refused_changing_nothing, rich_skill, stderr, stdout, tree};
+use crate::common::{Machine, write_skill};
+
+#[test]
+fn link_makes_the_skill_visible_to_another_agent_with_an_absolute_link() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let dry = machine.run_expecting(&["link", "demo", "--agent", "codex", "--dry-run"], 0);
+    assert!(
+        stdout(&dry).contains("Would link ~/.agents/skills/demo"),
+        "{}",
+        stdout(&dry)
+    );
+    assert!(fs::symlink_metadata(machine.home.join(".agents")).is_err());
+    let output = machine.run_expecting(&["link", "demo", "--agent", "codex"], 0);
+    assert!(
+        stdout(&output).contains("skilldeck undo"),
+        "{}",
+        stdout(&output)
+    );
+    let link = machine.home.join(".agents/skills/demo");
+    assert_eq!(fs::read_link(&link).unwrap(), dir);
+    let agents = agents_of(&machine, &dir);
+    assert!(agents.iter().any(|a| a == "codex"), "{agents:?}");
+    assert!(agents.iter().any(|a| a == "claude-code"), "{agents:?}");
+    // Something already there: refused.
+    refused_changing_nothing(&machine, &["link", "demo", "--agent", "codex"], 1);
+}
+
+#[test]
+fn copy_puts_an_independent_recorded_copy_and_leaves_the_original() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let original = tree(&dir);
+    let done = json(&machine.run_expecting(&["copy", "demo", "--agent", "copilot", "--json"], 0));
+    let copy = machine.home.join(".copilot/skills/demo");
+    assert_eq!(done["done"]["to"], copy.to_str().unwrap());
+    assert_eq!(done["undo"], "skilldeck undo");
+    assert!(!fs::symlink_metadata(&copy).unwrap().is_symlink());
+    assert_eq!(tree(&dir), original);
+    assert_eq!(
+        fs::read(copy.join("scripts/run.sh")).unwrap(),
+        fs::read(dir.join("scripts/run.sh")).unwrap()
+    );
+    let list = machine.list_json();
+    let listed = list["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["dir"] == copy.to_str().unwrap())
+        .unwrap();
+    assert_eq!(listed["record"]["installed_by"], "skilldeck", "{listed}");
+    assert_eq!(listed["state"], "intact");
+}
+
+#[test]
+fn move_renames_the_folder_into_the_project_keeping_every_byte() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let before = tree(&dir);
+    let output = machine.run_expecting(&["move", "demo", "--scope", "project"], 0);
+    assert!(
+        stdout(&output).contains("Moved ~/.claude/skills/demo"),
+        "{}",
+        stdout(&output)
+    );
+    let moved = machine.repo.join(".claude/skills/demo");
+    assert_eq!(tree(&moved), before);
+    assert!(fs::symlink_metadata(&dir).is_err());
+    let agents = agents_of(&machine, &moved);
+    assert!(agents.iter().any(|a| a == "claude-code"), "{agents:?}");
+}
+
+#[test]
+fn a_plan_that_would_shadow_is_shown_and_refused_until_forced() {
+    let machine = Machine::new();
+    let user = machine.home.join(".claude/skills/demo");
+    write_skill(&user, &[("which.md", "user\n")]);
+    let project_copy = machine.repo.join(".claude/skills/other");
+    write_skill(&project_copy, &[]);
+    // Claude Code loads its user copy over a project one of the same name: linking the
+    // project's `demo` in would lose to it.
+    let project = machine.repo.join(".claude/skills/demo");
+    fs::create_dir_all(machine.repo.join(".codex/skills")).unwrap();
+    let codex_demo = machine.home.join(".codex/skills/demo");
+    write_skill(&codex_demo, &[("which.md", "codex\n")]);
+    let output = refused_changing_nothing(
+        &machine,
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+        ],
+        1,
+    );
+    let text = stderr(&output);
+    assert!(text.contains("claude-code:"), "{text}");
+    assert!(text.contains("would win over"), "{text}");
+    assert!(text.contains("--force"), "{text}");
+    let output = refused_changing_nothing(
+        &machine,
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+            "--json",
+        ],
+        1,
+    );
+    let refused = json(&output);
+    assert_eq!(refused["refused"]["code"], "would_shadow");
+    let shadowing = &refused["refused"]["plan"]["shadowing"];
+    assert!(
+        shadowing
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["agent"] == "claude-code"
+                && s["winner"] == user.to_str().unwrap()
+                && s["loser"] == project.to_str().unwrap()),
+        "{refused}"
+    );
+    // The dry run shows the same plan and changes nothing.
+    let dry = refused_changing_nothing(
+        &machine,
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+            "--dry-run",
+        ],
+        0,
+    );
+    assert!(stdout(&dry).contains("wins over"), "{}", stdout(&dry));
+    machine.run_expecting(
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+            "--force",
+        ],
+        0,
+    );
+    assert!(project.join("SKILL.md").is_file());
+}
