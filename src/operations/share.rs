@@ -455,8 +455,14 @@ fn move_folder(
     let on_one_mount = same_mount(from_root, root).at(root, ShareError::io)?;
     if !on_one_mount {
         let (mut changes, missed) = copy(machine, plan)?;
-        let kept = remove::take_out(&store, from, None)?;
-        changes.push(gone(from, kept));
+        match remove::take_out(&store, from, None) {
+            Ok(kept) => changes.push(gone(from, kept)),
+            Err(error) => {
+                // The copy stands: journalled as one, so undo can take it away again.
+                let _ = Journal::record(machine, Operation::Copy, changes);
+                return Err(error.into());
+            }
+        }
         return Ok((changes, missed));
     }
     // Both roots locked, in one order for every writer, so two moves cannot wait on each

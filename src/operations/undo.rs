@@ -418,3 +418,56 @@ fn in_a_root(machine: &Machine, path: &Path) -> bool {
                     .is_some_and(|real| path.starts_with(real))
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(at: &str, operation: Operation, undoes: Option<&str>) -> Entry {
+        let mut entry = Entry::now(
+            operation,
+            vec![Change {
+                dir: PathBuf::from("/r/a"),
+                was: Was::Absent,
+                snapshot: Some("s".into()),
+                link: None,
+            }],
+        );
+        entry.at = at.to_owned();
+        entry.undoes = undoes.map(str::to_owned);
+        entry
+    }
+
+    #[test]
+    fn each_undo_marks_one_entry_even_when_two_share_a_millisecond() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::sandbox(tmp.path(), tmp.path(), tmp.path());
+        let journal = Journal::of(&machine);
+        for e in [
+            entry("t1", Operation::Import, None),
+            entry("t1", Operation::Remove, None),
+            entry("t2", Operation::Undo, Some("t1")),
+        ] {
+            journal.append(&e).unwrap();
+        }
+        let undone: Vec<bool> = list(&machine).unwrap().iter().map(|l| l.undone).collect();
+        assert_eq!(undone, [false, true, false]);
+        let next = next(&machine).unwrap().unwrap();
+        assert_eq!(next.operation, Operation::Import);
+    }
+
+    #[test]
+    fn snapshots_are_passed_over_and_an_empty_journal_has_nothing_to_undo() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::sandbox(tmp.path(), tmp.path(), tmp.path());
+        assert!(matches!(undo(&machine), Err(UndoError::Nothing)));
+        let journal = Journal::of(&machine);
+        let mut snapshot = entry("t2", Operation::Snapshot, None);
+        snapshot.changes[0].was = Was::Untouched;
+        journal.append(&entry("t1", Operation::Link, None)).unwrap();
+        journal.append(&snapshot).unwrap();
+        let (next, skipped) = pending(&machine).unwrap().unwrap();
+        assert_eq!(next.operation, Operation::Link);
+        assert_eq!(skipped, [snapshot]);
+    }
+}

@@ -163,3 +163,22 @@ fn a_plan_that_would_shadow_is_shown_and_refused_until_forced() {
     );
     assert!(project.join("SKILL.md").is_file());
 }
+
+#[test]
+fn a_folder_links_lead_to_and_a_plugins_skill_are_not_moved() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    crate::common::symlink(&dir, &machine.home.join(".agents/skills/demo"));
+    let output = refused_changing_nothing(&machine, &["move", "demo", "--scope", "project"], 1);
+    assert!(
+        stderr(&output).contains("leading nowhere"),
+        "{}",
+        stderr(&output)
+    );
+    let output =
+        refused_changing_nothing(&machine, &["move", "demo", "--scope", "user", "--json"], 1);
+    assert_eq!(json(&output)["refused"]["code"], "refused");
+    // Linking it where it already is: refused, nothing changed.
+    refused_changing_nothing(&machine, &["link", "demo", "--agent", "claude-code"], 1);
+}

@@ -140,3 +140,19 @@ fn undo_list_marks_what_was_undone_and_undo_walks_back_past_snapshots() {
         stderr(&output)
     );
 }
+
+#[test]
+fn undo_of_a_forced_import_puts_the_edit_it_replaced_back() {
+    let machine = Machine::new();
+    let bundle = machine.root().join("bundle/fresh");
+    write_skill(&bundle, &[]);
+    let root = machine.home.join(".claude/skills");
+    let (source, to) = (bundle.to_str().unwrap(), root.to_str().unwrap());
+    machine.run_expecting(&["import", source, "--to", to], 0);
+    fs::write(root.join("fresh/mine.md"), "my edit\n").unwrap();
+    undone_byte_for_byte(&machine, &["import", source, "--to", to, "--force"]);
+    assert_eq!(
+        fs::read_to_string(root.join("fresh/mine.md")).unwrap(),
+        "my edit\n"
+    );
+}
