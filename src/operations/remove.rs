@@ -243,7 +243,11 @@ fn link_change(path: &Path, target: &Path) -> Change {
 /// name a skill that is gone.
 fn stale_locks(skill: &Skill) -> Vec<PathBuf> {
     match skill.owner.as_deref() {
-        Some(owner) if !matches!(owner.installer, Installer::Program(_)) => {
+        // A record kept inside the folder (gh skill's frontmatter) goes with it.
+        Some(owner)
+            if !matches!(owner.installer, Installer::Program(_))
+                && !owner.recorded_in.starts_with(&skill.real_dir) =>
+        {
             vec![owner.recorded_in.clone()]
         }
         _ => Vec::new(),

@@ -182,3 +182,31 @@ fn a_folder_links_lead_to_and_a_plugins_skill_are_not_moved() {
     // Linking it where it already is: refused, nothing changed.
     refused_changing_nothing(&machine, &["link", "demo", "--agent", "claude-code"], 1);
 }
+
+/// Across mounts no rename reaches: the folder is copied (with skilldeck's record), the
+/// original removed after its snapshot, and undo still puts it back byte for byte.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_move_to_another_mount_copies_then_removes_and_undo_puts_it_back() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let root = machine.repo.join(".claude/skills");
+    fs::create_dir_all(&root).unwrap();
+    let Some(_mount) = crate::common::mount::Mount::tmpfs_on(&root, "8m") else {
+        return;
+    };
+    let before = super::skills_tree(&machine);
+    let original = tree(&dir);
+    machine.run_expecting(&["move", "demo", "--scope", "project"], 0);
+    let moved = root.join("demo");
+    assert!(fs::symlink_metadata(&dir).is_err());
+    assert_eq!(
+        fs::read(moved.join("scripts/run.sh")).unwrap(),
+        b"#!/bin/sh\necho hi\n"
+    );
+    machine.run_expecting(&["undo"], 0);
+    assert_eq!(tree(&dir), original);
+    assert!(fs::symlink_metadata(&moved).is_err());
+    assert_eq!(super::skills_tree(&machine), before);
+}

@@ -156,3 +156,16 @@ fn undo_of_a_forced_import_puts_the_edit_it_replaced_back() {
         "my edit\n"
     );
 }
+
+#[test]
+fn each_managing_command_teaches_itself_and_its_undo() {
+    let machine = Machine::new();
+    for command in ["remove", "link", "copy", "move", "undo"] {
+        let text = stdout(&machine.run_expecting(&[command, "--help"], 0));
+        assert!(text.contains("skilldeck undo"), "{command} --help:\n{text}");
+        assert!(text.contains("Exit codes"), "{command} --help:\n{text}");
+    }
+    // A usage error is exit 2.
+    machine.run_expecting(&["link", "demo"], 2);
+    machine.run_expecting(&["move", "demo", "--scope", "elsewhere"], 2);
+}
