@@ -210,3 +210,47 @@ fn a_move_to_another_mount_copies_then_removes_and_undo_puts_it_back() {
     assert!(fs::symlink_metadata(&moved).is_err());
     assert_eq!(super::skills_tree(&machine), before);
 }
+
+/// The plan's word on who would win is the scan's word once it is done: both come from one
+/// rule, checked here on a copy into a project root that several agents read beside the user
+/// copy.
+#[test]
+fn the_shadowing_a_plan_predicts_is_what_the_listing_finds_after_it() {
+    let machine = Machine::new();
+    let user = machine.home.join(".claude/skills/demo");
+    write_skill(&user, &[]);
+    let args = [
+        "copy",
+        "demo",
+        "--agent",
+        "claude-code",
+        "--scope",
+        "project",
+        "--json",
+    ];
+    let dry: Vec<&str> = args.iter().copied().chain(["--dry-run"]).collect();
+    let plan = json(&machine.run_expecting(&dry, 0))["plan"]["shadowing"].clone();
+    assert!(!plan.as_array().unwrap().is_empty(), "{plan}");
+    let forced: Vec<&str> = args.iter().copied().chain(["--force"]).collect();
+    machine.run_expecting(&forced, 0);
+    let list = json(&machine.run_expecting(&["list", "--json", "--all-agents"], 0));
+    for predicted in plan.as_array().unwrap() {
+        if predicted["unsettled"] == true {
+            continue;
+        }
+        let loser = list["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["dir"] == predicted["loser"])
+            .unwrap_or_else(|| panic!("{predicted} names a loser not listed"));
+        assert!(
+            loser["shadowing"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["agent"] == predicted["agent"] && s["winner"] == predicted["winner"]),
+            "predicted {predicted}, listed {loser}"
+        );
+    }
+}
