@@ -64,7 +64,17 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let mut chosen: Vec<(&Skill, Option<PathBuf>)> = Vec::new();
     for arg in &args.skills {
         match target::live(&inventory, machine, arg) {
-            Ok(skill) => chosen.push((skill, target::link_named(skill, arg))),
+            Ok(skill) => {
+                let only = target::link_named(skill, arg);
+                // One skill named twice is removed once.
+                let same = |(other, other_only): &(&Skill, Option<PathBuf>)| {
+                    other.real_dir == skill.real_dir
+                        && (other_only.is_none() || *other_only == only)
+                };
+                if !chosen.iter().any(same) {
+                    chosen.push((skill, only));
+                }
+            }
             Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
         }
     }
