@@ -38,7 +38,8 @@ pub struct Removed {
     pub unjournalled: Option<JournalError>,
 }
 
-/// Why nothing was removed.
+/// Why nothing was removed (or, when an I/O failure stopped it after some links were
+/// unlinked, why the rest was not: what was done is journalled, so `undo` puts it back).
 #[derive(Debug, thiserror::Error)]
 pub enum RemoveError {
     #[error(
@@ -95,7 +96,7 @@ impl RemoveError {
 /// that is one of the paths it is reached by.
 ///
 /// # Errors
-/// [`RemoveError`] says why not; nothing was removed.
+/// [`RemoveError`] says why not; a refusal removed nothing.
 pub fn remove(
     machine: &Machine,
     skill: &Skill,
