@@ -10,10 +10,13 @@ mod import;
 mod json;
 mod list;
 mod progress;
+mod remove;
 mod restore;
+mod share;
 mod snapshot;
 mod snapshots;
 mod target;
+mod undo;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -22,6 +25,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::operations::JournalError;
+use crate::operations::share::Share;
 use crate::roots::{Machine, NoHome};
 use crate::scan::{self, Inventory};
 use crate::text::escape;
@@ -96,6 +100,16 @@ enum Command {
     Restore(restore::Args),
     /// Pack a skill into a reproducible .tar.gz with its secrets removed
     Export(export::Args),
+    /// Snapshot, then remove skills (a link is unlinked, never followed)
+    Remove(remove::Args),
+    /// Make a skill visible to another agent with a symbolic link to its folder
+    Link(share::Args),
+    /// Put an independent, recorded copy of a skill in another agent's skills folder
+    Copy(share::Args),
+    /// Move a skill's folder to another scope or another agent's skills folder
+    Move(share::MoveArgs),
+    /// Revert the last journalled operation (--list shows the journal)
+    Undo(undo::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -196,6 +210,11 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Diff(args) => diff::run(&args, &machine),
         Command::Restore(args) => restore::run(&args, &machine),
         Command::Export(args) => export::run(&args, &machine),
+        Command::Remove(args) => remove::run(&args, &machine),
+        Command::Link(args) => share::run_link(&args, &machine, Share::Link),
+        Command::Copy(args) => share::run_link(&args, &machine, Share::Copy),
+        Command::Move(args) => share::run_move(&args, &machine),
+        Command::Undo(args) => undo::run(&args, &machine),
     }
 }
 

@@ -10,7 +10,8 @@ use crate::snapshot::export::ExportError;
 use crate::snapshot::restore::RestoreError;
 use crate::snapshot::{Snapshot, SnapshotError, Store};
 
-use super::Failure;
+use super::json::RefusedJson;
+use super::{Failure, Outcome};
 
 /// A skill and one of its snapshots, as `diff` and `restore` take them.
 #[derive(Debug, clap::Args)]
@@ -97,6 +98,67 @@ pub fn one(inventory: &Inventory, store: &Store, arg: &str) -> Result<PathBuf, F
     }
 }
 
+/// The one skill on the machine `arg` names, for a command that changes it (`remove`,
+/// `link`, `copy`, `move`): a skill that is gone is not among them.
+///
+/// # Errors
+/// [`Failure::Refused`] when nothing matches; [`Failure::Usage`] naming every candidate, with
+/// its folder and agents, when several do.
+pub fn live<'a>(
+    inventory: &'a Inventory,
+    machine: &Machine,
+    arg: &str,
+) -> Result<&'a Skill, Failure> {
+    let mut found = matching(inventory, arg);
+    match found.len() {
+        1 => Ok(found.swap_remove(0)),
+        0 => {
+            let builtin = inventory.builtins.iter().find(|b| b.name == arg);
+            Err(Failure::Refused(match builtin {
+                Some(builtin) => format!(
+                    "{arg} is built into {} and lives in no folder; `skilldeck disable {arg} --agent {}` turns it off",
+                    builtin.agent.display_name(),
+                    builtin.agent.id()
+                ),
+                None => format!(
+                    "no skill is named {arg}, and no skill folder is at that path; `skilldeck list` shows them"
+                ),
+            }))
+        }
+        _ => {
+            let home = machine.home();
+            let candidates: Vec<String> = found
+                .iter()
+                .map(|skill| {
+                    let agents: Vec<&str> = skill.agents.iter().map(|a| a.id()).collect();
+                    format!(
+                        "  {}  ({}; {})",
+                        crate::text::human::path(&skill.dir, home, crate::text::Unsafe::Escaped),
+                        skill.source,
+                        if agents.is_empty() {
+                            "no agent loads it".to_owned()
+                        } else {
+                            agents.join(", ")
+                        }
+                    )
+                })
+                .collect();
+            Err(Failure::Usage(format!(
+                "{arg} names {} skills; name one by its folder:\n{}",
+                found.len(),
+                candidates.join("\n")
+            )))
+        }
+    }
+}
+
+/// The link `arg` names, when it is a path by which `skill` is reached that is a link.
+pub fn link_named(skill: &Skill, arg: &str) -> Option<PathBuf> {
+    let path = std::path::absolute(arg).ok()?;
+    let is_link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+    (is_link && skill.reached_by.contains(&path)).then_some(path)
+}
+
 /// `arg` as an existing folder, links resolved, when it is one.
 fn as_folder(arg: &str) -> Option<PathBuf> {
     let path = Path::new(arg);
@@ -131,4 +193,34 @@ impl From<ExportError> for Failure {
     fn from(error: ExportError) -> Self {
         refused_or_stopped(error.is_refusal(), error.to_string())
     }
+}
+
+/// End a managing command (`remove`, `link`, `undo`, ...) on `failure`: with `--json` the
+/// refusal is also printed as `{"refused": {"code", "message"}}` on standard output. A refusal
+/// exits 1, a usage error 2, a failure to read or write 3, as ever.
+///
+/// # Errors
+/// `failure` itself, but for a refusal told as JSON, which is an outcome.
+pub fn refuse(json: bool, code: &'static str, failure: Failure) -> Result<Outcome, Failure> {
+    if !json {
+        return Err(failure);
+    }
+    let code = match &failure {
+        Failure::Refused(_) => code,
+        Failure::Usage(_) => "usage",
+        _ => "io_failure",
+    };
+    super::json::print(&RefusedJson::new(code, &failure.to_string()))?;
+    match failure {
+        Failure::Refused(message) => {
+            super::eprint(&format!("skilldeck: {message}\n"))?;
+            Ok(Outcome::Negative)
+        }
+        other => Err(other),
+    }
+}
+
+/// A domain error of a managing command as its failure: refused (1) or stopped (3).
+pub fn failure(refusal: bool, error: &dyn std::fmt::Display) -> Failure {
+    refused_or_stopped(refusal, error.to_string())
 }

@@ -1,12 +1,25 @@
 //! Remove: take a skill off the machine, snapshotted first so `undo` can bring it back. A link
-//! is unlinked, never followed; a plugin's or an agent's built-in skill is not removed here.
+//! is unlinked, never followed; a plugin's or an agent's built-in skill is not removed here
+//! (its own manager would put it back, and `disable` is what turns it off).
+//!
+//! A folder is removed in two steps under its root's lock: renamed aside into a staging folder
+//! of that root (one rename, so a crash leaves it whole where it was, or gone), then deleted.
+//! A staging folder a crash leaves is swept by the next writer of the root, and the snapshot
+//! taken first keeps everything it held.
 
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::roots::Machine;
+use crate::fs::{At, sync_dir};
+use crate::install::{RootLock, SwapError};
+use crate::ownership::Installer;
+use crate::roots::{Machine, Source};
 use crate::scan::Skill;
+use crate::snapshot::losses::{WouldLose, nothing_lost};
+use crate::snapshot::{SnapshotDigest, SnapshotError, Store};
 
-use super::journal::JournalError;
+use super::journal::{Change, Journal, JournalError, Operation, Was};
 
 /// What a removal did.
 #[derive(Debug)]
@@ -19,20 +32,63 @@ pub struct Removed {
     pub unused_canonical: Option<PathBuf>,
     /// Installers' lock files that still list the skill.
     pub stale_locks: Vec<PathBuf>,
+    /// The folder the removed links led to, left where it is because it lies in no root (it
+    /// is the user's own folder that was linked in, not a skill folder of an agent).
+    pub left_in_place: Option<PathBuf>,
     pub unjournalled: Option<JournalError>,
 }
 
-/// Why nothing was removed.
+/// Why nothing was removed (or, when an I/O failure stopped it after some links were
+/// unlinked, why the rest was not: what was done is journalled, so `undo` puts it back).
 #[derive(Debug, thiserror::Error)]
 pub enum RemoveError {
-    #[error("removing skills is being built (issue 13)")]
-    Unbuilt,
+    #[error(
+        "{name} comes with the plugin {plugin}; skilldeck does not remove a plugin's files (its manager would put them back): {how}, or turn it off with `skilldeck disable {name} --agent AGENT`"
+    )]
+    Plugin {
+        name: String,
+        plugin: String,
+        how: String,
+    },
+    #[error(
+        "{name} ships with the agent itself ({}), which writes it again; it cannot be removed, only turned off with `skilldeck disable {name} --agent AGENT`",
+        .dir.display()
+    )]
+    Builtin { name: String, dir: PathBuf },
+    #[error(
+        "{} is not a link by which {name} is reached; `skilldeck list` shows where it is",
+        .path.display()
+    )]
+    NotALink { name: String, path: PathBuf },
+    #[error(transparent)]
+    WouldLose(WouldLose),
+    #[error("{} changed while it was being removed; nothing was removed, look again", .0.display())]
+    ChangedSince(PathBuf),
+    #[error("the snapshot taken before removing could not be made: {0}")]
+    Snapshot(#[from] SnapshotError),
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+    #[error("{} could not be removed: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
 }
 
 impl RemoveError {
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
-        true
+        match self {
+            RemoveError::Plugin { .. }
+            | RemoveError::Builtin { .. }
+            | RemoveError::NotALink { .. }
+            | RemoveError::ChangedSince(_) => true,
+            RemoveError::WouldLose(WouldLose::Unreadable(error)) => error.is_refusal(),
+            RemoveError::WouldLose(_) => true,
+            RemoveError::Snapshot(error) => error.is_refusal(),
+            RemoveError::Swap(_) | RemoveError::Io { .. } => false,
+        }
+    }
+
+    fn io(path: PathBuf, source: io::Error) -> Self {
+        Self::Io { path, source }
     }
 }
 
@@ -40,8 +96,233 @@ impl RemoveError {
 /// that is one of the paths it is reached by.
 ///
 /// # Errors
-/// [`RemoveError`] says why not; nothing was removed.
-pub fn remove(machine: &Machine, skill: &Skill, only: Option<&Path>) -> Result<Removed, RemoveError> {
-    let _ = (machine, skill, only);
-    Err(RemoveError::Unbuilt)
+/// [`RemoveError`] says why not; a refusal removed nothing.
+pub fn remove(
+    machine: &Machine,
+    skill: &Skill,
+    only: Option<&Path>,
+) -> Result<Removed, RemoveError> {
+    refuse_managed(skill)?;
+    let links = links_of(skill);
+    let stale_locks = stale_locks(skill);
+    if let Some(only) = only {
+        let Some((path, target)) = links.iter().find(|(path, _)| path == only) else {
+            return Err(RemoveError::NotALink {
+                name: skill.name.clone(),
+                path: only.to_path_buf(),
+            });
+        };
+        unlink(path, target)?;
+        let others = links.iter().filter(|(other, _)| other != path).count();
+        let unused_canonical =
+            (others == 0 && is_canonical_copy(machine, skill)).then(|| skill.real_dir.clone());
+        let unjournalled =
+            Journal::record(machine, Operation::Remove, vec![link_change(path, target)]);
+        return Ok(Removed {
+            removed: vec![path.clone()],
+            kept: None,
+            unused_canonical,
+            // The installer's lock still holds the folder it installed, which stays.
+            stale_locks: Vec::new(),
+            left_in_place: None,
+            unjournalled,
+        });
+    }
+    // The folder itself goes only when a root holds it (not only links to it): a folder of
+    // the user's own that was linked into roots keeps living where they put it.
+    let in_a_root = skill
+        .reached_by
+        .iter()
+        .any(|path| !links.iter().any(|(link, _)| link == path));
+    if in_a_root {
+        // Refused before anything is unlinked: what a snapshot would not keep is never deleted.
+        nothing_lost("removing", &skill.real_dir).map_err(RemoveError::WouldLose)?;
+    }
+    let mut changes = Vec::new();
+    let mut removed = Vec::new();
+    let mut failure = None;
+    for (path, target) in &links {
+        match unlink(path, target) {
+            Ok(()) => {
+                changes.push(link_change(path, target));
+                removed.push(path.clone());
+            }
+            Err(error) => {
+                failure = Some(error);
+                break;
+            }
+        }
+    }
+    let mut kept = None;
+    if in_a_root && failure.is_none() {
+        match take_out(&Store::open(&machine.env), &skill.real_dir, None) {
+            Ok(id) => {
+                changes.push(Change {
+                    dir: skill.real_dir.clone(),
+                    was: Was::Kept(id.clone()),
+                    snapshot: None,
+                    link: None,
+                });
+                removed.push(skill.real_dir.clone());
+                kept = Some(id);
+            }
+            Err(error) => failure = Some(error),
+        }
+    }
+    // What was done is journalled even when a later step failed, so undo knows of it.
+    let unjournalled = Journal::record(machine, Operation::Remove, changes);
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    Ok(Removed {
+        removed,
+        kept,
+        unused_canonical: None,
+        stale_locks,
+        left_in_place: (!in_a_root).then(|| skill.real_dir.clone()),
+        unjournalled,
+    })
+}
+
+/// A plugin's skill and an agent's built-in are not skilldeck's to remove.
+fn refuse_managed(skill: &Skill) -> Result<(), RemoveError> {
+    if skill.source == Source::Builtin {
+        return Err(RemoveError::Builtin {
+            name: skill.name.clone(),
+            dir: skill.dir.clone(),
+        });
+    }
+    if skill.source == Source::Plugin || skill.plugin.is_some() {
+        let plugin = skill.plugin.clone().unwrap_or_else(|| skill.name.clone());
+        let installer = skill.owner.as_ref().map(|owner| &owner.installer);
+        return Err(RemoveError::Plugin {
+            name: skill.name.clone(),
+            how: uninstall_advice(installer, &plugin),
+            plugin,
+        });
+    }
+    Ok(())
+}
+
+/// How a plugin is uninstalled, in its agent's own words.
+fn uninstall_advice(installer: Option<&Installer>, plugin: &str) -> String {
+    match installer {
+        Some(Installer::ClaudePlugin) => {
+            format!("uninstall it with `claude plugin uninstall {plugin}`")
+        }
+        Some(Installer::CopilotPlugin) => {
+            format!("uninstall it with `copilot plugin uninstall {plugin}`")
+        }
+        Some(Installer::GeminiExtension) => {
+            format!("uninstall it with `gemini extensions uninstall {plugin}`")
+        }
+        Some(Installer::CodexPlugin) => "uninstall it in Codex's plugin manager".to_owned(),
+        _ => "uninstall it through its agent's plugin manager".to_owned(),
+    }
+}
+
+/// The paths among those `skill` is reached by that are links, each with its target.
+fn links_of(skill: &Skill) -> Vec<(PathBuf, PathBuf)> {
+    skill
+        .reached_by
+        .iter()
+        .filter(|path| fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()))
+        .filter_map(|path| fs::read_link(path).ok().map(|to| (path.clone(), to)))
+        .collect()
+}
+
+fn link_change(path: &Path, target: &Path) -> Change {
+    Change {
+        dir: path.to_path_buf(),
+        was: Was::Link(target.to_path_buf()),
+        snapshot: None,
+        link: None,
+    }
+}
+
+/// Installers' files that list the skill and are not edited here: after the removal they
+/// name a skill that is gone.
+fn stale_locks(skill: &Skill) -> Vec<PathBuf> {
+    match skill.owner.as_deref() {
+        // A record kept inside the folder (gh skill's frontmatter) goes with it.
+        Some(owner)
+            if !matches!(owner.installer, Installer::Program(_))
+                && !owner.recorded_in.starts_with(&skill.real_dir) =>
+        {
+            vec![owner.recorded_in.clone()]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `skill`'s folder is the canonical copy the skills CLI links agents' roots to: one
+/// it installed, or one in a `.agents/skills` folder, where it puts them.
+fn is_canonical_copy(machine: &Machine, skill: &Skill) -> bool {
+    let by_cli = skill
+        .owner
+        .as_ref()
+        .is_some_and(|owner| owner.installer == Installer::SkillsCli);
+    let home_agents = fs::canonicalize(machine.home().join(".agents/skills")).ok();
+    let in_agents = skill.real_dir.parent().is_some_and(|parent| {
+        home_agents.as_deref() == Some(parent) || parent.ends_with(".agents/skills")
+    });
+    by_cli || in_agents
+}
+
+/// Remove the link at `path`, under the lock of the folder it is in, only while it still
+/// leads to `target`; the target is never touched.
+///
+/// # Errors
+/// [`RemoveError::ChangedSince`] when it is no longer that link.
+pub(super) fn unlink(path: &Path, target: &Path) -> Result<(), RemoveError> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(RemoveError::ChangedSince(path.to_path_buf()));
+    };
+    let lock = RootLock::acquire(parent)?;
+    let at = lock.root().join(name);
+    let still = fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink())
+        && fs::read_link(&at).is_ok_and(|to| to == target);
+    if !still {
+        return Err(RemoveError::ChangedSince(path.to_path_buf()));
+    }
+    fs::remove_file(&at).at(&at, RemoveError::io)?;
+    sync_dir(lock.root()).at(lock.root(), RemoveError::io)
+}
+
+/// Snapshot the folder `dir` (synced), then remove it under its root's lock: renamed aside in
+/// one step, then deleted. With `expected`, only while its content still has that digest.
+/// The snapshot's id is returned.
+///
+/// # Errors
+/// [`RemoveError`] says why not; the folder is as it was.
+pub(super) fn take_out(
+    store: &Store,
+    dir: &Path,
+    expected: Option<&SnapshotDigest>,
+) -> Result<String, RemoveError> {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return Err(RemoveError::ChangedSince(dir.to_path_buf()));
+    };
+    let name = name.to_string_lossy().into_owned();
+    let lock = RootLock::acquire(parent)?;
+    let at = lock.root().join(&name);
+    if !fs::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
+        return Err(RemoveError::ChangedSince(dir.to_path_buf()));
+    }
+    // Judged again under the lock, just before the snapshot that keeps it.
+    nothing_lost("removing", &at).map_err(RemoveError::WouldLose)?;
+    let taken = store.take_before_overwrite(&at)?;
+    if let Some(expected) = expected
+        && taken.snapshot.info.digest != *expected
+    {
+        return Err(RemoveError::ChangedSince(dir.to_path_buf()));
+    }
+    let aside = lock.stage(&name)?;
+    let moved = aside.path().join(&name);
+    fs::rename(&at, &moved).at(&at, RemoveError::io)?;
+    sync_dir(lock.root()).at(lock.root(), RemoveError::io)?;
+    // Dropping the staging folder deletes what was moved into it; a crash before that leaves
+    // it for the next writer's sweep.
+    drop(aside);
+    Ok(taken.snapshot.id)
 }

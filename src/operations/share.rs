@@ -1,12 +1,29 @@
 //! Link, copy and move: make a skill visible to another agent or scope. Each is planned first,
 //! so the shadowing it would cause is shown before anything is done, and refused unless forced.
+//!
+//! Which copy would win is decided by the scan's own rule ([`crate::scan::outranks`]), with
+//! the new copy ranked by the root it would be in. A link leads to the skill's real folder by
+//! its absolute path; a copy goes through the import's install, so it is judged, recorded and
+//! snapshotted like an import; a move renames the folder (every byte kept) when both roots are
+//! on one mount, and otherwise copies it and removes the original, snapshotted first.
 
-use std::path::PathBuf;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use crate::roots::{AgentId, Machine, Scope};
-use crate::scan::{Inventory, Skill};
+use crate::bundle::{self, Refusal};
+use crate::fs::{At, rename_no_replace, same_mount, sync_dir};
+use crate::install::{self, InstallError, RootLock, SwapError};
+use crate::roots::{AgentId, Machine, OnSameName, Priority, RootSet, Scope, Source};
+use crate::scan::{Inventory, Rank, Skill, outranks};
+use crate::snapshot::losses::{WouldLose, nothing_lost};
+use crate::snapshot::{SnapshotError, Store};
 
-use super::journal::JournalError;
+use super::import::{NoDestination, Readers, destination};
+use super::journal::{Change, Journal, JournalError, Operation, Was};
+use super::keeping::Keeping;
+use super::remove::{self, RemoveError};
+use super::undo::make_link;
 
 /// How the skill gets to its new place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +36,25 @@ pub enum Share {
     Move,
 }
 
+impl Share {
+    /// The command's name: `link`, `copy`, `move`.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Share::Link => "link",
+            Share::Copy => "copy",
+            Share::Move => "move",
+        }
+    }
+
+    fn operation(self) -> Operation {
+        match self {
+            Share::Link => Operation::Link,
+            Share::Copy => Operation::Copy,
+            Share::Move => Operation::Move,
+        }
+    }
+}
+
 /// One agent would load another copy than before because of the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WouldShadow {
@@ -27,6 +63,9 @@ pub struct WouldShadow {
     pub winner: PathBuf,
     /// The copy that would lose.
     pub loser: PathBuf,
+    /// The agent picks one of the two copies, not always the same (OpenCode): `winner` is
+    /// only one of them.
+    pub unsettled: bool,
 }
 
 /// A link, copy or move worked out, not yet done.
@@ -38,26 +77,119 @@ pub struct Plan {
     /// Where the link, copy or folder would be.
     pub to: PathBuf,
     pub shadowing: Vec<WouldShadow>,
+    /// The skill's folder with its links resolved: what a link leads to, a copy reads and a
+    /// move renames.
+    pub real_from: PathBuf,
+    /// The agent and scope of the destination.
+    pub agent: AgentId,
+    pub scope: Scope,
+    /// Every agent that loads skills from the destination's root.
+    pub readers: Vec<AgentId>,
 }
 
 /// What was done.
 #[derive(Debug)]
 pub struct Shared {
     pub plan: Plan,
+    /// The baseline snapshot of a copy or moved folder could not be taken: it is in place,
+    /// but undo cannot tell later edits of it.
+    pub missed_baseline: Option<SnapshotError>,
     pub unjournalled: Option<JournalError>,
 }
 
 /// Why the skill was not linked, copied or moved; nothing was changed.
 #[derive(Debug, thiserror::Error)]
 pub enum ShareError {
-    #[error("linking, copying and moving skills is being built (issue 13)")]
-    Unbuilt,
+    #[error("{0}")]
+    NoPlace(#[from] NoDestination),
+    #[error(
+        "{name} is loaded by no agent with a skills folder at that scope; say which with --agent"
+    )]
+    NoAgent { name: String },
+    #[error("{} is already there; nothing was changed", .0.display())]
+    Occupied(PathBuf),
+    #[error("{} already is where it would go; nothing to do", .0.display())]
+    AlreadyThere(PathBuf),
+    #[error(
+        "the {verb} would change which copy {count} agent{s} load{es}; nothing was changed (--force does it anyway)",
+        s = if *.count == 1 { "" } else { "s" },
+        es = if *.count == 1 { "s" } else { "" }
+    )]
+    WouldShadow {
+        verb: &'static str,
+        count: usize,
+        shadowing: Vec<WouldShadow>,
+    },
+    #[error(
+        "{name} is {why}; skilldeck does not move it (link or copy it instead, or turn it off with `skilldeck disable`)"
+    )]
+    Managed { name: String, why: &'static str },
+    #[error(
+        "{} is reached by links ({}); moving it would leave them leading nowhere: remove them first, or link instead",
+        .dir.display(),
+        .links.iter().map(|l| l.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    LinkedFrom { dir: PathBuf, links: Vec<PathBuf> },
+    #[error(
+        "{} is only a link to {}, which lies in no root; move that folder yourself, or link it instead",
+        .link.display(),
+        .folder.display()
+    )]
+    OnlyLinked { link: PathBuf, folder: PathBuf },
+    #[error("{0}")]
+    Bundle(#[from] Refusal),
+    #[error("{0}")]
+    Install(#[from] InstallError),
+    #[error(transparent)]
+    WouldLose(#[from] WouldLose),
+    #[error("the snapshot taken before moving could not be made: {0}")]
+    Snapshot(#[from] SnapshotError),
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+    #[error("{0}")]
+    Remove(#[from] RemoveError),
+    #[error("{} could not be written: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
 }
 
 impl ShareError {
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
-        true
+        match self {
+            ShareError::NoPlace(_)
+            | ShareError::NoAgent { .. }
+            | ShareError::Occupied(_)
+            | ShareError::AlreadyThere(_)
+            | ShareError::WouldShadow { .. }
+            | ShareError::Managed { .. }
+            | ShareError::LinkedFrom { .. }
+            | ShareError::OnlyLinked { .. }
+            | ShareError::Bundle(_) => true,
+            ShareError::Install(InstallError::Conflict(_)) => true,
+            ShareError::WouldLose(WouldLose::Unreadable(error)) | ShareError::Snapshot(error) => {
+                error.is_refusal()
+            }
+            ShareError::WouldLose(_) => true,
+            ShareError::Remove(error) => error.is_refusal(),
+            ShareError::Install(_) | ShareError::Swap(_) | ShareError::Io { .. } => false,
+        }
+    }
+
+    /// The refusal code of the command line's JSON.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ShareError::WouldShadow { .. } => "would_shadow",
+            ShareError::Occupied(_) | ShareError::AlreadyThere(_) => "destination_conflict",
+            ShareError::NoPlace(_) | ShareError::NoAgent { .. } => "no_destination",
+            ShareError::Bundle(refusal) => refusal.code(),
+            ShareError::Install(InstallError::Conflict(conflict)) => conflict.code(),
+            _ if self.is_refusal() => "refused",
+            _ => "io_failure",
+        }
+    }
+
+    fn io(path: PathBuf, source: io::Error) -> Self {
+        Self::Io { path, source }
     }
 }
 
@@ -74,8 +206,162 @@ pub fn plan(
     agent: Option<AgentId>,
     scope: Scope,
 ) -> Result<Plan, ShareError> {
-    let _ = (machine, inventory, skill, share, agent, scope);
-    Err(ShareError::Unbuilt)
+    if share == Share::Move {
+        movable(skill)?;
+    }
+    let agent = match agent {
+        Some(agent) => agent,
+        None => own_agent(machine, skill, scope)?,
+    };
+    let root = destination(machine, agent, scope)?;
+    let to = root.join(skill.dir_name());
+    if skill.reached_by.contains(&to) || to == skill.real_dir {
+        return Err(ShareError::AlreadyThere(to));
+    }
+    if fs::symlink_metadata(&to).is_ok() {
+        return Err(ShareError::Occupied(to));
+    }
+    let readers = Readers::new(machine).of_root(&root);
+    let shadowing = shadowing(machine, inventory, skill, share, &root, &to, &readers);
+    Ok(Plan {
+        share,
+        from: skill.dir.clone(),
+        to,
+        shadowing,
+        real_from: skill.real_dir.clone(),
+        agent,
+        scope,
+        readers,
+    })
+}
+
+/// A move takes the folder itself: only a skill folder of a root, that no link leads to, may
+/// go (a plugin's or an agent's own would be put back by its manager).
+fn movable(skill: &Skill) -> Result<(), ShareError> {
+    let why = match skill.source {
+        Source::Builtin => Some("shipped with its agent"),
+        Source::Plugin => Some("part of a plugin"),
+        _ if skill.plugin.is_some() => Some("part of a plugin"),
+        _ => None,
+    };
+    if let Some(why) = why {
+        return Err(ShareError::Managed {
+            name: skill.name.clone(),
+            why,
+        });
+    }
+    let is_link = |path: &PathBuf| fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+    let links: Vec<PathBuf> = skill
+        .reached_by
+        .iter()
+        .filter(|p| is_link(p))
+        .cloned()
+        .collect();
+    if links.len() == skill.reached_by.len() {
+        return Err(ShareError::OnlyLinked {
+            link: skill.dir.clone(),
+            folder: skill.real_dir.clone(),
+        });
+    }
+    if !links.is_empty() {
+        return Err(ShareError::LinkedFrom {
+            dir: skill.real_dir.clone(),
+            links,
+        });
+    }
+    Ok(())
+}
+
+/// The agent whose skills folder holds `skill`, else the first agent that loads it and has a
+/// folder at `scope`.
+fn own_agent(machine: &Machine, skill: &Skill, scope: Scope) -> Result<AgentId, ShareError> {
+    let parent = skill.dir.parent();
+    let real_parent = skill.real_dir.parent();
+    let holds = |agent: AgentId, scope: Scope| {
+        machine.install_root(agent, scope).is_some_and(|root| {
+            Some(root.as_path()) == parent || fs::canonicalize(&root).ok().as_deref() == real_parent
+        })
+    };
+    skill
+        .agents
+        .iter()
+        .copied()
+        .find(|&agent| holds(agent, Scope::User) || holds(agent, Scope::Project))
+        .or_else(|| {
+            skill
+                .agents
+                .iter()
+                .copied()
+                .find(|&agent| machine.install_root(agent, scope).is_some())
+        })
+        .ok_or_else(|| ShareError::NoAgent {
+            name: skill.name.clone(),
+        })
+}
+
+/// For each agent that reads `root`, the copy of the skill's name it runs now that the new
+/// copy at `to` would beat, or that would beat the new copy.
+fn shadowing(
+    machine: &Machine,
+    inventory: &Inventory,
+    skill: &Skill,
+    share: Share,
+    root: &Path,
+    to: &Path,
+    readers: &[AgentId],
+) -> Vec<WouldShadow> {
+    let roots = RootSet::resolve(&machine.env, &machine.project);
+    let mut found = Vec::new();
+    for &agent in readers {
+        let behaviour = agent.on_same_name();
+        if behaviour == OnSameName::KeepsAll {
+            continue;
+        }
+        let Some(priority) = priority_at(&roots, root, agent) else {
+            continue;
+        };
+        let name = skill.name_for(agent);
+        let new = Rank {
+            priority: Some(priority),
+            plugin_version: None,
+            dir: to,
+        };
+        let rivals = inventory.skills.iter().filter(|other| {
+            // A link reaches the same folder, and a moved folder is gone from where it was:
+            // only a copy competes with the skill it was made from.
+            (share == Share::Copy || other.real_dir != skill.real_dir)
+                && other.agents.contains(&agent)
+                && !other.shadowed_by.iter().any(|s| s.agent == agent)
+                && other.name_for(agent) == name
+        });
+        for other in rivals {
+            let new_wins = outranks(new, other.rank_for(agent)).is_lt();
+            let (winner, loser) = if new_wins {
+                (to.to_path_buf(), other.dir.clone())
+            } else {
+                (other.dir.clone(), to.to_path_buf())
+            };
+            found.push(WouldShadow {
+                agent,
+                winner,
+                loser,
+                unsettled: behaviour == OnSameName::Unpredictable,
+            });
+        }
+    }
+    found
+}
+
+/// The best priority with which `agent` would load a skill from the folder `root`.
+fn priority_at(roots: &RootSet, root: &Path, agent: AgentId) -> Option<Priority> {
+    roots
+        .roots
+        .iter()
+        .filter(|r| r.path == root || r.real_path.as_deref() == Some(root))
+        .flat_map(|r| r.uses.iter())
+        .filter(|u| u.rule.agent == agent && u.rule.layout.loaded() && u.distrusted.is_none())
+        .map(|u| u.priority)
+        .min()
 }
 
 /// Carry out `plan`; one that would shadow or be shadowed is refused unless `force`.
@@ -83,6 +369,150 @@ pub fn plan(
 /// # Errors
 /// [`ShareError`] says why not; nothing was changed.
 pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, ShareError> {
-    let _ = (machine, plan, force);
-    Err(ShareError::Unbuilt)
+    if !plan.shadowing.is_empty() && !force {
+        return Err(ShareError::WouldShadow {
+            verb: plan.share.verb(),
+            count: plan.shadowing.len(),
+            shadowing: plan.shadowing.clone(),
+        });
+    }
+    let (changes, missed_baseline) = match plan.share {
+        Share::Link => (vec![link(plan)?], None),
+        Share::Copy => copy(machine, plan)?,
+        Share::Move => move_folder(machine, plan)?,
+    };
+    let unjournalled = Journal::record(machine, plan.share.operation(), changes);
+    Ok(Shared {
+        plan: plan.clone(),
+        missed_baseline,
+        unjournalled,
+    })
+}
+
+/// The root and the folder name of `plan`'s destination.
+fn place(plan: &Plan) -> Result<(&Path, String), ShareError> {
+    match (plan.to.parent(), plan.to.file_name()) {
+        (Some(root), Some(name)) => Ok((root, name.to_string_lossy().into_owned())),
+        _ => Err(ShareError::Occupied(plan.to.clone())),
+    }
+}
+
+/// A link at the destination to the skill's real folder, made only where nothing is.
+fn link(plan: &Plan) -> Result<Change, ShareError> {
+    let (root, name) = place(plan)?;
+    let lock = RootLock::acquire(root)?;
+    let at = lock.root().join(&name);
+    make_link(&plan.real_from, &at).map_err(|source| match source.kind() {
+        io::ErrorKind::AlreadyExists => ShareError::Occupied(plan.to.clone()),
+        _ => ShareError::io(at.clone(), source),
+    })?;
+    sync_dir(lock.root()).at(lock.root(), ShareError::io)?;
+    Ok(Change {
+        dir: at,
+        was: Was::Absent,
+        snapshot: None,
+        link: Some(plan.real_from.clone()),
+    })
+}
+
+/// The skill read as an import reads a folder, and installed at the destination with
+/// skilldeck's record and a baseline snapshot.
+fn copy(
+    machine: &Machine,
+    plan: &Plan,
+) -> Result<(Vec<Change>, Option<SnapshotError>), ShareError> {
+    let (root, name) = place(plan)?;
+    let bundle = bundle::read(&plan.real_from)?;
+    let Some(mut skill) = bundle.skills.into_iter().next() else {
+        return Err(ShareError::Occupied(plan.to.clone()));
+    };
+    // Under the name agents know it by where it was found (a link may name its folder
+    // otherwise).
+    skill.name = name;
+    let store = Store::open(&machine.env);
+    let mut quiet = ();
+    let mut keeping = Keeping::new(&store, &mut quiet);
+    install::install(root, &[&skill], false, &mut keeping)?;
+    let missed = keeping.missed_baselines.pop();
+    Ok((std::mem::take(&mut keeping.changes), missed))
+}
+
+/// The folder renamed into the destination root when both are on one mount; else copied,
+/// then the original removed. Snapshotted first either way, so undo can put it back.
+fn move_folder(
+    machine: &Machine,
+    plan: &Plan,
+) -> Result<(Vec<Change>, Option<SnapshotError>), ShareError> {
+    let (root, name) = place(plan)?;
+    let from = &plan.real_from;
+    let Some(from_root) = from.parent() else {
+        return Err(ShareError::AlreadyThere(from.clone()));
+    };
+    let store = Store::open(&machine.env);
+    // Undo brings the folder back from a snapshot: what one would not keep is not moved.
+    nothing_lost("moving", from)?;
+    fs::create_dir_all(root).at(root, ShareError::io)?;
+    let on_one_mount = same_mount(from_root, root).at(root, ShareError::io)?;
+    if !on_one_mount {
+        let (mut changes, missed) = copy(machine, plan)?;
+        match remove::take_out(&store, from, None) {
+            Ok(kept) => changes.push(gone(from, kept)),
+            Err(error) => {
+                // The copy stands: journalled as one, so undo can take it away again.
+                let _ = Journal::record(machine, Operation::Copy, changes);
+                return Err(error.into());
+            }
+        }
+        return Ok((changes, missed));
+    }
+    // Both roots locked, in one order for every writer, so two moves cannot wait on each
+    // other.
+    let (first, second) = if from_root <= root {
+        (from_root, root)
+    } else {
+        (root, from_root)
+    };
+    let first_lock = RootLock::acquire(first)?;
+    let second_lock = (first != second)
+        .then(|| RootLock::acquire(second))
+        .transpose()?;
+    let to_root = if first == root {
+        first_lock.root()
+    } else {
+        second_lock
+            .as_ref()
+            .map_or(first_lock.root(), RootLock::root)
+    };
+    let to = to_root.join(&name);
+    nothing_lost("moving", from)?;
+    let before = store.take_before_overwrite(from)?;
+    rename_no_replace(from, &to).map_err(|source| match source.kind() {
+        io::ErrorKind::AlreadyExists => ShareError::Occupied(plan.to.clone()),
+        _ => ShareError::io(from.clone(), source),
+    })?;
+    sync_dir(to_root).at(to_root, ShareError::io)?;
+    sync_dir(from_root).at(from_root, ShareError::io)?;
+    drop(second_lock);
+    drop(first_lock);
+    let (baseline, missed) = match store.take(&to) {
+        Ok(taken) => (Some(taken.snapshot.id), None),
+        Err(error) => (None, Some(error)),
+    };
+    let arrived = Change {
+        dir: to,
+        was: Was::Absent,
+        snapshot: baseline,
+        link: None,
+    };
+    Ok((vec![arrived, gone(from, before.snapshot.id)], missed))
+}
+
+/// The change that says a folder went, kept in snapshot `kept`.
+fn gone(dir: &Path, kept: String) -> Change {
+    Change {
+        dir: dir.to_path_buf(),
+        was: Was::Kept(kept),
+        snapshot: None,
+        link: None,
+    }
 }

@@ -1,10 +1,26 @@
 //! Undo: revert the latest journalled operation not yet undone, from what the journal kept
 //! (skill folders from their snapshots, settings files from their backups). What changed
 //! since that operation is never overwritten: the undo refuses instead.
+//!
+//! Every change of the entry is checked before any is reverted, so a refusal leaves every
+//! folder as it was. A folder the undo removes is snapshotted first, like any removal; a
+//! folder it brings back is restored from its snapshot, atomically; the undo is journalled
+//! in its turn, naming the entry it reverted.
 
-use crate::roots::Machine;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use super::journal::{Entry, JournalError};
+use crate::fs::{At, sync_dir};
+use crate::install::{RootLock, SwapError};
+use crate::roots::{Machine, RootSet};
+use crate::settings::{self, RevertError};
+use crate::snapshot::losses::nothing_lost;
+use crate::snapshot::restore::{self as restoring, RestoreError};
+use crate::snapshot::{Snapshot, SnapshotError, Store, content_digest};
+
+use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use super::remove::{self, RemoveError};
 
 /// One journal entry, as `undo --list` shows it.
 #[derive(Debug)]
@@ -21,20 +37,66 @@ pub struct Undone {
     pub reverted: Entry,
     /// The entry the undo itself journalled.
     pub entry: Entry,
+    /// Later entries passed over because they changed no skill (snapshots taken, baselines
+    /// accepted): nothing of them needs undoing.
+    pub skipped: Vec<Entry>,
     pub unjournalled: Option<JournalError>,
 }
 
 /// Why nothing was undone; everything is as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum UndoError {
-    #[error("undo is being built (issue 13)")]
-    Unbuilt,
+    #[error("the journal holds nothing left to undo")]
+    Nothing,
+    #[error(
+        "{} changed since that {operation}; undoing it would overwrite the later change, so nothing was undone",
+        .path.display()
+    )]
+    ChangedSince { path: PathBuf, operation: String },
+    #[error(
+        "the journal does not say what {} held after that {operation}, so undo cannot tell whether it changed since; nothing was undone",
+        .path.display()
+    )]
+    Unverifiable { path: PathBuf, operation: String },
+    #[error(
+        "{} lies in no root skilldeck knows, so undo does not create it; nothing was undone",
+        .0.display()
+    )]
+    NotInARoot(PathBuf),
+    #[error("{0}")]
+    Journal(#[from] JournalError),
+    #[error("{0}; nothing was undone")]
+    Snapshot(#[from] SnapshotError),
+    #[error("{0}")]
+    Restore(#[from] RestoreError),
+    #[error("{0}")]
+    Remove(#[from] RemoveError),
+    #[error("{0}")]
+    Settings(#[from] RevertError),
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+    #[error("{} could not be written: {source}", .path.display())]
+    Io { path: PathBuf, source: io::Error },
 }
 
 impl UndoError {
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
-        true
+        match self {
+            UndoError::Nothing
+            | UndoError::ChangedSince { .. }
+            | UndoError::Unverifiable { .. }
+            | UndoError::NotInARoot(_) => true,
+            UndoError::Snapshot(error) => error.is_refusal(),
+            UndoError::Restore(error) => error.is_refusal(),
+            UndoError::Remove(error) => error.is_refusal(),
+            UndoError::Settings(error) => error.is_refusal(),
+            UndoError::Journal(_) | UndoError::Swap(_) | UndoError::Io { .. } => false,
+        }
+    }
+
+    fn io(path: PathBuf, source: io::Error) -> Self {
+        Self::Io { path, source }
     }
 }
 
@@ -43,8 +105,34 @@ impl UndoError {
 /// # Errors
 /// When the journal cannot be read.
 pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
-    let _ = machine;
-    Err(UndoError::Unbuilt)
+    let entries = Journal::of(machine).read()?.entries;
+    let mut listed: Vec<Listed> = entries
+        .into_iter()
+        .map(|entry| Listed {
+            entry,
+            undone: false,
+        })
+        .collect();
+    // Each undo marks the latest entry before it with the time it names: two entries of one
+    // millisecond are told apart by which one an earlier undo already took.
+    for at in 0..listed.len() {
+        let Some(undoes) = listed[at].entry.undoes.clone() else {
+            continue;
+        };
+        if let Some(target) = listed[..at]
+            .iter_mut()
+            .rev()
+            .find(|l| !l.undone && l.entry.operation != Operation::Undo && l.entry.at == undoes)
+        {
+            target.undone = true;
+        }
+    }
+    Ok(listed)
+}
+
+/// Whether an entry changed no skill or settings file, so undo passes over it.
+fn changed_nothing(entry: &Entry) -> bool {
+    entry.settings.is_empty() && entry.changes.iter().all(|c| c.was == Was::Untouched)
 }
 
 /// The entry `undo` would revert now, for a question before doing it.
@@ -52,8 +140,35 @@ pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
 /// # Errors
 /// When the journal cannot be read.
 pub fn next(machine: &Machine) -> Result<Option<Entry>, UndoError> {
-    let _ = machine;
-    Err(UndoError::Unbuilt)
+    Ok(pending(machine)?.map(|(entry, _)| entry))
+}
+
+/// The latest entry not yet undone, with the entries after it that changed nothing.
+fn pending(machine: &Machine) -> Result<Option<(Entry, Vec<Entry>)>, UndoError> {
+    let mut skipped = Vec::new();
+    for listed in list(machine)?.into_iter().rev() {
+        if listed.undone || listed.entry.operation == Operation::Undo {
+            continue;
+        }
+        if changed_nothing(&listed.entry) {
+            skipped.push(listed.entry);
+            continue;
+        }
+        return Ok(Some((listed.entry, skipped)));
+    }
+    Ok(None)
+}
+
+/// One change worked out and checked, ready to be reverted.
+enum Step {
+    /// Remove the folder the operation created, snapshotted first, while it holds `snapshot`.
+    RemoveFolder { dir: PathBuf, snapshot: Snapshot },
+    /// Put the folder back as the snapshot holds it.
+    Restore { dir: PathBuf, snapshot: Snapshot },
+    /// Remove the link the operation made.
+    Unlink { path: PathBuf, target: PathBuf },
+    /// Make again the link the operation removed.
+    Relink { path: PathBuf, target: PathBuf },
 }
 
 /// Revert the latest operation not yet undone.
@@ -61,6 +176,298 @@ pub fn next(machine: &Machine) -> Result<Option<Entry>, UndoError> {
 /// # Errors
 /// [`UndoError`] says why not; nothing was changed.
 pub fn undo(machine: &Machine) -> Result<Undone, UndoError> {
-    let _ = machine;
-    Err(UndoError::Unbuilt)
+    let Some((entry, skipped)) = pending(machine)? else {
+        return Err(UndoError::Nothing);
+    };
+    let store = Store::open(&machine.env);
+    let operation = operation_name(entry.operation);
+    // Every change checked before any is made: a refusal leaves everything as it was.
+    let mut steps = Vec::new();
+    for change in &entry.changes {
+        if let Some(step) = check(machine, &store, change, &operation)? {
+            steps.push(step);
+        }
+    }
+    let mut settings_done = Vec::new();
+    for change in &entry.settings {
+        settings_done.push(settings::revert(machine, change)?);
+    }
+    // Links last, so a link made again leads to the folder brought back before it.
+    steps.sort_by_key(|step| matches!(step, Step::Relink { .. }));
+    let mut changes = Vec::new();
+    let mut failure = None;
+    for step in steps {
+        match apply(&store, step) {
+            Ok(change) => changes.push(change),
+            Err(error) => {
+                failure = Some(error);
+                break;
+            }
+        }
+    }
+    let mut done = Entry::now(Operation::Undo, changes);
+    done.settings = settings_done;
+    done.undoes = Some(entry.at.clone());
+    // What was reverted is journalled even when a later step failed, so it is not reverted
+    // twice.
+    let unjournalled = Journal::of(machine).append(&done).err();
+    if let Some(error) = failure {
+        return Err(error);
+    }
+    Ok(Undone {
+        reverted: entry,
+        entry: done,
+        skipped,
+        unjournalled,
+    })
+}
+
+/// The operation's name in sentences: `import`, `remove`, ...
+fn operation_name(operation: Operation) -> String {
+    serde_json::to_value(operation)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// Whether `change` can be reverted now, and how; `None` for one that changed nothing.
+fn check(
+    machine: &Machine,
+    store: &Store,
+    change: &Change,
+    operation: &str,
+) -> Result<Option<Step>, UndoError> {
+    let path = &change.dir;
+    let changed = || UndoError::ChangedSince {
+        path: path.clone(),
+        operation: operation.to_owned(),
+    };
+    let now = fs::symlink_metadata(path).ok();
+    let is_link = now.as_ref().is_some_and(|m| m.file_type().is_symlink());
+    let step = match (&change.was, &change.link, &change.snapshot) {
+        (Was::Untouched, _, _) => return Ok(None),
+        (Was::Absent, Some(target), _) => {
+            if !is_link || fs::read_link(path).ok().as_ref() != Some(target) {
+                return Err(changed());
+            }
+            Step::Unlink {
+                path: path.clone(),
+                target: target.clone(),
+            }
+        }
+        (Was::Absent, None, Some(after)) => {
+            let snapshot = store.find(path, Some(after))?;
+            if is_link || !holds(path, &snapshot)? {
+                return Err(changed());
+            }
+            // What a snapshot would not keep (a link, a `.git`) is not in its digest.
+            nothing_lost("removing", path).map_err(RemoveError::WouldLose)?;
+            Step::RemoveFolder {
+                dir: path.clone(),
+                snapshot,
+            }
+        }
+        (Was::Absent, None, None) => {
+            return Err(UndoError::Unverifiable {
+                path: path.clone(),
+                operation: operation.to_owned(),
+            });
+        }
+        (Was::Kept(id), _, after) => {
+            let snapshot = store.find(path, Some(id))?;
+            if snapshot.info.truncated {
+                return Err(RestoreError::Truncated(snapshot.id).into());
+            }
+            // The snapshot's own checks first: they say what is wrong with a damaged one.
+            snapshot.read_kept(path)?;
+            match after {
+                Some(after) => {
+                    let left = store.find(path, Some(after))?;
+                    if is_link || !holds(path, &left)? {
+                        return Err(changed());
+                    }
+                    nothing_lost("restoring", path).map_err(RestoreError::WouldLose)?;
+                }
+                None => {
+                    if now.is_some() {
+                        return Err(changed());
+                    }
+                    if !in_a_root(machine, path) {
+                        return Err(UndoError::NotInARoot(path.clone()));
+                    }
+                }
+            }
+            Step::Restore {
+                dir: path.clone(),
+                snapshot,
+            }
+        }
+        (Was::Link(target), _, _) => {
+            if now.is_some() {
+                return Err(changed());
+            }
+            if !in_a_root(machine, path) {
+                return Err(UndoError::NotInARoot(path.clone()));
+            }
+            Step::Relink {
+                path: path.clone(),
+                target: target.clone(),
+            }
+        }
+    };
+    Ok(Some(step))
+}
+
+/// Whether the folder at `dir` holds exactly what `snapshot` holds.
+fn holds(dir: &Path, snapshot: &Snapshot) -> Result<bool, UndoError> {
+    if !fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return Ok(false);
+    }
+    Ok(content_digest(dir)? == snapshot.info.digest)
+}
+
+/// Revert one checked change, and say what the revert did, for the undo's own entry.
+fn apply(store: &Store, step: Step) -> Result<Change, UndoError> {
+    Ok(match step {
+        Step::RemoveFolder { dir, snapshot } => {
+            let kept = remove::take_out(store, &dir, Some(&snapshot.info.digest))?;
+            Change {
+                dir,
+                was: Was::Kept(kept),
+                snapshot: None,
+                link: None,
+            }
+        }
+        Step::Restore { dir, snapshot } => {
+            let restored = restoring::restore(store, &dir, &snapshot)?;
+            let (was, after) = match restored {
+                Some(done) => (
+                    done.replaced.map_or(Was::Absent, |kept| Was::Kept(kept.id)),
+                    done.baseline.id,
+                ),
+                None => (Was::Untouched, snapshot.id),
+            };
+            Change {
+                dir,
+                was,
+                snapshot: Some(after),
+                link: None,
+            }
+        }
+        Step::Unlink { path, target } => {
+            remove::unlink(&path, &target)?;
+            Change {
+                dir: path,
+                was: Was::Link(target),
+                snapshot: None,
+                link: None,
+            }
+        }
+        Step::Relink { path, target } => {
+            relink(&path, &target)?;
+            Change {
+                dir: path,
+                was: Was::Absent,
+                snapshot: None,
+                link: Some(target),
+            }
+        }
+    })
+}
+
+/// Make the link at `path` to `target` again, under its folder's lock, only where nothing is.
+fn relink(path: &Path, target: &Path) -> Result<(), UndoError> {
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(UndoError::NotInARoot(path.to_path_buf()));
+    };
+    let lock = RootLock::acquire(parent)?;
+    let at = lock.root().join(name);
+    // The link's creation fails when anything is there: it never replaces.
+    make_link(target, &at).map_err(|source| match source.kind() {
+        io::ErrorKind::AlreadyExists => UndoError::ChangedSince {
+            path: path.to_path_buf(),
+            operation: "remove".to_owned(),
+        },
+        _ => UndoError::io(at.clone(), source),
+    })?;
+    sync_dir(lock.root()).at(lock.root(), UndoError::io)
+}
+
+/// A symbolic link at `link` to the folder `target`.
+#[cfg(unix)]
+pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(windows)]
+pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
+    std::os::windows::fs::symlink_dir(target, link)
+}
+
+/// Whether `path` lies inside one of the machine's roots, as they are named or resolved:
+/// undo creates nothing anywhere else, whatever an edited journal says.
+fn in_a_root(machine: &Machine, path: &Path) -> bool {
+    RootSet::resolve(&machine.env, &machine.project)
+        .roots
+        .iter()
+        .any(|root| {
+            path.starts_with(&root.path)
+                || root
+                    .real_path
+                    .as_ref()
+                    .is_some_and(|real| path.starts_with(real))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(at: &str, operation: Operation, undoes: Option<&str>) -> Entry {
+        let mut entry = Entry::now(
+            operation,
+            vec![Change {
+                dir: PathBuf::from("/r/a"),
+                was: Was::Absent,
+                snapshot: Some("s".into()),
+                link: None,
+            }],
+        );
+        entry.at = at.to_owned();
+        entry.undoes = undoes.map(str::to_owned);
+        entry
+    }
+
+    #[test]
+    fn each_undo_marks_one_entry_even_when_two_share_a_millisecond() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::sandbox(tmp.path(), tmp.path(), tmp.path());
+        let journal = Journal::of(&machine);
+        for e in [
+            entry("t1", Operation::Import, None),
+            entry("t1", Operation::Remove, None),
+            entry("t2", Operation::Undo, Some("t1")),
+        ] {
+            journal.append(&e).unwrap();
+        }
+        let undone: Vec<bool> = list(&machine).unwrap().iter().map(|l| l.undone).collect();
+        assert_eq!(undone, [false, true, false]);
+        let next = next(&machine).unwrap().unwrap();
+        assert_eq!(next.operation, Operation::Import);
+    }
+
+    #[test]
+    fn snapshots_are_passed_over_and_an_empty_journal_has_nothing_to_undo() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::sandbox(tmp.path(), tmp.path(), tmp.path());
+        assert!(matches!(undo(&machine), Err(UndoError::Nothing)));
+        let journal = Journal::of(&machine);
+        let mut snapshot = entry("t2", Operation::Snapshot, None);
+        snapshot.changes[0].was = Was::Untouched;
+        journal.append(&entry("t1", Operation::Link, None)).unwrap();
+        journal.append(&snapshot).unwrap();
+        let (next, skipped) = pending(&machine).unwrap().unwrap();
+        assert_eq!(next.operation, Operation::Link);
+        assert_eq!(skipped, [snapshot]);
+    }
 }

@@ -23,6 +23,7 @@ use crate::roots::{
 use crate::skill::{Declared, Lint};
 
 pub use discover::{Broken, RootNote, Via};
+pub use shadow::{Rank, outranks};
 
 /// Why part of a skill could not be read or does not follow the rules; shown on the listing,
 /// never a reason to leave the skill out.

@@ -5,8 +5,9 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::path::Path;
 
-use crate::roots::{AgentId, OnSameName};
+use crate::roots::{AgentId, OnSameName, Priority};
 
 use super::{Shadowing, Skill};
 
@@ -49,11 +50,35 @@ pub fn shadow(skills: &mut [Skill]) {
     }
 }
 
+/// What decides how one copy of a name ranks for one agent, for a copy that is not there yet
+/// (`link`, `copy` and `move` ask which copy would win) as for one the scan found.
+#[derive(Clone, Copy, Debug)]
+pub struct Rank<'a> {
+    pub priority: Option<Priority>,
+    pub plugin_version: Option<&'a semver::Version>,
+    pub dir: &'a Path,
+}
+
+impl Skill {
+    /// How this copy ranks for `agent` among the copies of its name.
+    pub fn rank_for(&self, agent: AgentId) -> Rank<'_> {
+        Rank {
+            priority: self.priority_for(agent),
+            plugin_version: self.plugin_version(),
+            dir: &self.dir,
+        }
+    }
+}
+
 /// The better copy first: best root priority, then the newer cached plugin version, then the
 /// path, so the verdict is the same on every run.
+pub fn outranks(a: Rank<'_>, b: Rank<'_>) -> Ordering {
+    a.priority
+        .cmp(&b.priority)
+        .then_with(|| b.plugin_version.cmp(&a.plugin_version))
+        .then_with(|| a.dir.cmp(b.dir))
+}
+
 fn precedence(a: &Skill, b: &Skill, agent: AgentId) -> Ordering {
-    a.priority_for(agent)
-        .cmp(&b.priority_for(agent))
-        .then_with(|| b.plugin_version().cmp(&a.plugin_version()))
-        .then_with(|| a.dir.cmp(&b.dir))
+    outranks(a.rank_for(agent), b.rank_for(agent))
 }

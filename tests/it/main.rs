@@ -26,6 +26,7 @@ mod import_snapshots;
 mod installed_agents;
 mod inventory;
 mod left_out;
+mod manage;
 mod operations;
 mod ownership;
 mod ownership_agents;

@@ -25,6 +25,7 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod gemini_cli;
+mod manage;
 mod opencode;
 mod real_world;
 

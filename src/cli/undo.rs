@@ -1,0 +1,178 @@
+//! `skilldeck undo [--list]`: revert the last journalled operation, or show the journal.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::operations::undo::{self, Listed};
+use crate::operations::{Change, Entry, Was};
+use crate::roots::Machine;
+use crate::text::{Unsafe, human};
+
+use super::{Failure, Outcome, json, target};
+
+const AFTER_HELP: &str = "\
+Every operation that changes a skill folder or an agent's settings file is journalled, with
+the snapshot or backup that holds what was there before. `skilldeck undo` reverts the latest
+one not yet undone (imports, restores, removals, links, copies, moves, disables, enables);
+run it again to go further back. Snapshots taken and baselines accepted changed no skill and
+are passed over.
+
+An undo checks every folder first: when one changed since the operation (edited, replaced,
+removed), the undo refuses and changes nothing, so no later work is overwritten. A folder the
+undo removes is snapshotted first, so the undo can itself be undone by hand
+(`skilldeck restore`).
+
+  skilldeck undo --list      the journal, oldest first, with what was undone
+
+Exit codes: 0 undone; 1 refused or nothing to undo; 3 an I/O failure stopped the work.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Show the journal instead, oldest first, marking what was undone
+    #[arg(long)]
+    list: bool,
+    /// Print JSON instead of sentences
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct ListJson<'a> {
+    entries: Vec<EntryJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct EntryJson<'a> {
+    #[serde(flatten)]
+    entry: &'a Entry,
+    undone: bool,
+}
+
+#[derive(Serialize)]
+struct UndoneJson<'a> {
+    undone: &'a Entry,
+    entry: &'a Entry,
+    skipped: &'a [Entry],
+}
+
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    if args.list {
+        return list(args, machine);
+    }
+    match undo::undo(machine) {
+        Ok(done) => {
+            if args.json {
+                json::print(&UndoneJson {
+                    undone: &done.reverted,
+                    entry: &done.entry,
+                    skipped: &done.skipped,
+                })?;
+            } else {
+                let mut text = String::new();
+                for skipped in &done.skipped {
+                    text.push_str(&format!(
+                        "Passed over the {} of {}: it changed no skill.\n",
+                        name(skipped),
+                        skipped.at
+                    ));
+                }
+                text.push_str(&format!(
+                    "Undid the {} of {}:\n",
+                    name(&done.reverted),
+                    done.reverted.at
+                ));
+                for change in &done.entry.changes {
+                    text.push_str(&format!("  {}\n", undid(machine, change)));
+                }
+                for file in &done.entry.settings {
+                    text.push_str(&format!(
+                        "  put back {}\n",
+                        human::path(&file.file, machine.home(), Unsafe::Escaped)
+                    ));
+                }
+                text.push_str("`skilldeck undo` again reverts the operation before it.\n");
+                super::print(&text)?;
+            }
+            super::warn_unjournalled(done.unjournalled.as_ref())?;
+            Ok(Outcome::Done)
+        }
+        Err(error) => target::refuse(
+            args.json,
+            match error {
+                undo::UndoError::Nothing => "nothing_to_undo",
+                undo::UndoError::ChangedSince { .. } => "changed_since",
+                _ => "refused",
+            },
+            target::failure(error.is_refusal(), &error),
+        ),
+    }
+}
+
+fn list(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let listed: Vec<Listed> =
+        undo::list(machine).map_err(|e| target::failure(e.is_refusal(), &e))?;
+    if args.json {
+        return json::print(&ListJson {
+            entries: listed
+                .iter()
+                .map(|l| EntryJson {
+                    entry: &l.entry,
+                    undone: l.undone,
+                })
+                .collect(),
+        })
+        .map(|()| Outcome::Done);
+    }
+    if listed.is_empty() {
+        super::print("The journal is empty: nothing was done that undo could revert.\n")?;
+        return Ok(Outcome::Done);
+    }
+    let mut text = String::new();
+    for l in &listed {
+        let mark = if l.undone { "  (undone)" } else { "" };
+        let dirs: Vec<String> = l
+            .entry
+            .changes
+            .iter()
+            .map(|c| short(machine, &c.dir))
+            .chain(l.entry.settings.iter().map(|s| short(machine, &s.file)))
+            .collect();
+        text.push_str(&format!(
+            "{}  {:<8} {}{mark}\n",
+            l.entry.at,
+            name(&l.entry),
+            dirs.join(", ")
+        ));
+    }
+    super::print(&text)?;
+    Ok(Outcome::Done)
+}
+
+fn short(machine: &Machine, path: &Path) -> String {
+    human::path(path, machine.home(), Unsafe::Escaped)
+}
+
+/// The operation's name as the journal writes it: `import`, `remove`, `undo`, ...
+fn name(entry: &Entry) -> String {
+    serde_json::to_value(entry.operation)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+/// What the undo did to one path, in words.
+fn undid(machine: &Machine, change: &Change) -> String {
+    let path = short(machine, &change.dir);
+    match (&change.was, &change.link) {
+        (Was::Absent, Some(target)) => format!("linked {path} -> {}", short(machine, target)),
+        (Was::Link(_), _) => format!("removed the link {path}"),
+        (Was::Kept(id), None) if change.snapshot.is_none() => {
+            format!("removed {path} (kept in snapshot {id})")
+        }
+        (Was::Kept(id), _) => format!("restored {path} (what it held is kept in snapshot {id})"),
+        (Was::Absent, None) => format!("brought back {path}"),
+        (Was::Untouched, _) => format!("{path} already held it"),
+    }
+}

@@ -1,0 +1,256 @@
+//! `skilldeck link`, `copy` and `move`: the skill lands where the agent reads it, a plan that
+//! would change which copy an agent loads is shown and refused unless forced.
+
+use std::fs;
+
+use super::{agents_of, json, refused_changing_nothing, rich_skill, stderr, stdout, tree};
+use crate::common::{Machine, write_skill};
+
+#[test]
+fn link_makes_the_skill_visible_to_another_agent_with_an_absolute_link() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let dry = machine.run_expecting(&["link", "demo", "--agent", "codex", "--dry-run"], 0);
+    assert!(
+        stdout(&dry).contains("Would link ~/.agents/skills/demo"),
+        "{}",
+        stdout(&dry)
+    );
+    assert!(fs::symlink_metadata(machine.home.join(".agents")).is_err());
+    let output = machine.run_expecting(&["link", "demo", "--agent", "codex"], 0);
+    assert!(
+        stdout(&output).contains("skilldeck undo"),
+        "{}",
+        stdout(&output)
+    );
+    let link = machine.home.join(".agents/skills/demo");
+    assert_eq!(fs::read_link(&link).unwrap(), dir);
+    let agents = agents_of(&machine, &dir);
+    assert!(agents.iter().any(|a| a == "codex"), "{agents:?}");
+    assert!(agents.iter().any(|a| a == "claude-code"), "{agents:?}");
+    // Something already there: refused.
+    refused_changing_nothing(&machine, &["link", "demo", "--agent", "codex"], 1);
+}
+
+#[test]
+fn copy_puts_an_independent_recorded_copy_and_leaves_the_original() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let original = tree(&dir);
+    let done = json(&machine.run_expecting(&["copy", "demo", "--agent", "copilot", "--json"], 0));
+    let copy = machine.home.join(".copilot/skills/demo");
+    assert_eq!(done["done"]["to"], copy.to_str().unwrap());
+    assert_eq!(done["undo"], "skilldeck undo");
+    assert!(!fs::symlink_metadata(&copy).unwrap().is_symlink());
+    assert_eq!(tree(&dir), original);
+    assert_eq!(
+        fs::read(copy.join("scripts/run.sh")).unwrap(),
+        fs::read(dir.join("scripts/run.sh")).unwrap()
+    );
+    let list = machine.list_json();
+    let listed = list["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["dir"] == copy.to_str().unwrap())
+        .unwrap();
+    assert_eq!(listed["record"]["installed_by"], "skilldeck", "{listed}");
+    assert_eq!(listed["state"], "intact");
+}
+
+#[test]
+fn move_renames_the_folder_into_the_project_keeping_every_byte() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let before = tree(&dir);
+    let output = machine.run_expecting(&["move", "demo", "--scope", "project"], 0);
+    assert!(
+        stdout(&output).contains("Moved ~/.claude/skills/demo"),
+        "{}",
+        stdout(&output)
+    );
+    let moved = machine.repo.join(".claude/skills/demo");
+    assert_eq!(tree(&moved), before);
+    assert!(fs::symlink_metadata(&dir).is_err());
+    let agents = agents_of(&machine, &moved);
+    assert!(agents.iter().any(|a| a == "claude-code"), "{agents:?}");
+}
+
+#[test]
+fn a_plan_that_would_shadow_is_shown_and_refused_until_forced() {
+    let machine = Machine::new();
+    let user = machine.home.join(".claude/skills/demo");
+    write_skill(&user, &[("which.md", "user\n")]);
+    let project_copy = machine.repo.join(".claude/skills/other");
+    write_skill(&project_copy, &[]);
+    // Claude Code loads its user copy over a project one of the same name: linking the
+    // project's `demo` in would lose to it.
+    let project = machine.repo.join(".claude/skills/demo");
+    fs::create_dir_all(machine.repo.join(".codex/skills")).unwrap();
+    let codex_demo = machine.home.join(".codex/skills/demo");
+    write_skill(&codex_demo, &[("which.md", "codex\n")]);
+    let output = refused_changing_nothing(
+        &machine,
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+        ],
+        1,
+    );
+    let text = stderr(&output);
+    assert!(text.contains("claude-code:"), "{text}");
+    assert!(text.contains("would win over"), "{text}");
+    assert!(text.contains("--force"), "{text}");
+    let output = refused_changing_nothing(
+        &machine,
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+            "--json",
+        ],
+        1,
+    );
+    let refused = json(&output);
+    assert_eq!(refused["refused"]["code"], "would_shadow");
+    let shadowing = &refused["refused"]["plan"]["shadowing"];
+    assert!(
+        shadowing
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["agent"] == "claude-code"
+                && s["winner"] == user.to_str().unwrap()
+                && s["loser"] == project.to_str().unwrap()),
+        "{refused}"
+    );
+    // The dry run shows the same plan and changes nothing.
+    let dry = refused_changing_nothing(
+        &machine,
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+            "--dry-run",
+        ],
+        0,
+    );
+    assert!(stdout(&dry).contains("wins over"), "{}", stdout(&dry));
+    machine.run_expecting(
+        &[
+            "copy",
+            user.to_str().unwrap(),
+            "--agent",
+            "claude-code",
+            "--scope",
+            "project",
+            "--force",
+        ],
+        0,
+    );
+    assert!(project.join("SKILL.md").is_file());
+}
+
+#[test]
+fn a_folder_links_lead_to_and_a_plugins_skill_are_not_moved() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    crate::common::symlink(&dir, &machine.home.join(".agents/skills/demo"));
+    let output = refused_changing_nothing(&machine, &["move", "demo", "--scope", "project"], 1);
+    assert!(
+        stderr(&output).contains("leading nowhere"),
+        "{}",
+        stderr(&output)
+    );
+    let output =
+        refused_changing_nothing(&machine, &["move", "demo", "--scope", "user", "--json"], 1);
+    assert_eq!(json(&output)["refused"]["code"], "refused");
+    // Linking it where it already is: refused, nothing changed.
+    refused_changing_nothing(&machine, &["link", "demo", "--agent", "claude-code"], 1);
+}
+
+/// Across mounts no rename reaches: the folder is copied (with skilldeck's record), the
+/// original removed after its snapshot, and undo still puts it back byte for byte.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_move_to_another_mount_copies_then_removes_and_undo_puts_it_back() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    let root = machine.repo.join(".claude/skills");
+    fs::create_dir_all(&root).unwrap();
+    let Some(_mount) = crate::common::mount::Mount::tmpfs_on(&root, "8m") else {
+        return;
+    };
+    let before = super::skills_tree(&machine);
+    let original = tree(&dir);
+    machine.run_expecting(&["move", "demo", "--scope", "project"], 0);
+    let moved = root.join("demo");
+    assert!(fs::symlink_metadata(&dir).is_err());
+    assert_eq!(
+        fs::read(moved.join("scripts/run.sh")).unwrap(),
+        b"#!/bin/sh\necho hi\n"
+    );
+    machine.run_expecting(&["undo"], 0);
+    assert_eq!(tree(&dir), original);
+    assert!(fs::symlink_metadata(&moved).is_err());
+    assert_eq!(super::skills_tree(&machine), before);
+}
+
+/// The plan's word on who would win is the scan's word once it is done: both come from one
+/// rule, checked here on a copy into a project root that several agents read beside the user
+/// copy.
+#[test]
+fn the_shadowing_a_plan_predicts_is_what_the_listing_finds_after_it() {
+    let machine = Machine::new();
+    let user = machine.home.join(".claude/skills/demo");
+    write_skill(&user, &[]);
+    let args = [
+        "copy",
+        "demo",
+        "--agent",
+        "claude-code",
+        "--scope",
+        "project",
+        "--json",
+    ];
+    let dry: Vec<&str> = args.iter().copied().chain(["--dry-run"]).collect();
+    let plan = json(&machine.run_expecting(&dry, 0))["plan"]["shadowing"].clone();
+    assert!(!plan.as_array().unwrap().is_empty(), "{plan}");
+    let forced: Vec<&str> = args.iter().copied().chain(["--force"]).collect();
+    machine.run_expecting(&forced, 0);
+    let list = json(&machine.run_expecting(&["list", "--json", "--all-agents"], 0));
+    for predicted in plan.as_array().unwrap() {
+        if predicted["unsettled"] == true {
+            continue;
+        }
+        let loser = list["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["dir"] == predicted["loser"])
+            .unwrap_or_else(|| panic!("{predicted} names a loser not listed"));
+        assert!(
+            loser["shadowing"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|s| s["agent"] == predicted["agent"] && s["winner"] == predicted["winner"]),
+            "predicted {predicted}, listed {loser}"
+        );
+    }
+}
