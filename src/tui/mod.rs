@@ -23,6 +23,7 @@ pub mod geometry;
 pub mod headless;
 pub mod import;
 pub mod keymap;
+pub mod manage;
 pub mod model;
 pub mod mouse;
 pub mod msg;

@@ -8,6 +8,7 @@
 //! `bundle`, `install`); the app itself touches no file.
 
 pub mod import;
+pub mod manage;
 pub mod tasks;
 
 use std::any::Any;
@@ -84,7 +85,8 @@ fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
         *last = Some(Instant::now());
         let _ = tx.send(Msg::ScanProgress(progress));
     });
-    let deck = Deck::new(&inventory, machine.env.home(), SystemTime::now());
+    let deck = Deck::new(&inventory, machine.env.home(), SystemTime::now())
+        .with_no_switch(manage::without_switch());
     (deck, inventory)
 }
 
