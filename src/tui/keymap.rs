@@ -1139,6 +1139,64 @@ mod tests {
     }
 
     #[test]
+    fn every_action_has_a_key_somewhere() {
+        use strum::IntoEnumIterator;
+        for action in Action::iter() {
+            // Typing is every character no binding takes, where letters are text.
+            if matches!(action, Action::Type(_)) {
+                continue;
+            }
+            assert!(
+                Mode::VARIANTS.iter().any(|&mode| binds(mode, action)),
+                "{action:?} has no key"
+            );
+        }
+    }
+
+    #[test]
+    fn the_managing_keys_reach_the_marked_skills_and_the_copies() {
+        // What acts on the marked skills from the list, and on the copy under the cursor.
+        for action in [
+            Action::ToggleMark,
+            Action::ClearMarks,
+            Action::Remove,
+            Action::Disable,
+            Action::Enable,
+            Action::Link,
+            Action::CopyTo,
+            Action::MoveTo,
+            Action::Snapshot,
+            Action::Accept,
+            Action::Export,
+            Action::ShowCopies,
+            Action::Undo,
+            Action::ToggleDisabled,
+        ] {
+            assert!(binds(Skills, action), "{action:?} in the skill list");
+        }
+        for action in [
+            Action::Remove,
+            Action::Disable,
+            Action::Enable,
+            Action::MoveTo,
+            Action::Back,
+        ] {
+            assert!(binds(Copies, action), "{action:?} in the copies");
+        }
+        // The same key does the same thing in the list and in the copies.
+        assert_eq!(
+            key_for(Skills, Action::Remove),
+            key_for(Copies, Action::Remove)
+        );
+        assert_eq!(
+            key_for(Skills, Action::Disable),
+            key_for(Copies, Action::Disable)
+        );
+        assert_eq!(key_for(Working, Action::Back), "Esc");
+        assert!(hints(Skills).contains(&("Space".to_owned(), "mark")));
+    }
+
+    #[test]
     fn release_events_are_not_key_presses() {
         // The runtime only hands presses to `resolve`; this is the crossterm call it relies on.
         let release = KeyEvent::new_with_kind(

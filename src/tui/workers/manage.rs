@@ -445,6 +445,105 @@ mod tests {
     use crate::operations::journal::{Change, Operation, SettingsChange};
     use std::path::PathBuf;
 
+    /// A machine in a temporary folder with the skills `names` in Claude Code's user root.
+    fn machine_with(names: &[&str]) -> (tempfile::TempDir, Machine, Vec<Target>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (home, system, project) = (root.join("home"), root.join("system"), root.join("p"));
+        let mut targets = Vec::new();
+        for name in names {
+            let dir = home.join(".claude/skills").join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: d\n---\n"),
+            )
+            .unwrap();
+            targets.push(Target {
+                name: (*name).to_owned(),
+                dir,
+                shown_dir: String::new(),
+            });
+        }
+        std::fs::create_dir_all(&project).unwrap();
+        let machine = Machine::sandbox(&home, &system, &project);
+        (tmp, machine, targets)
+    }
+
+    /// Every message of the batch, up to its summary.
+    fn events_of(machine: &Machine, batch: Batch) -> (Vec<(usize, String)>, Summary) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let id = batch.id;
+        run(machine, tx, batch);
+        let mut progress = Vec::new();
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_secs(30)).unwrap() {
+                Msg::Batch {
+                    id: got,
+                    event: BatchEvent::Progress { done, current },
+                } if got == id => progress.push((done, current)),
+                Msg::Batch {
+                    id: got,
+                    event: BatchEvent::Done(summary),
+                } if got == id => return (progress, summary),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_reports_each_skill_then_one_summary() {
+        let (_tmp, machine, skills) = machine_with(&["alpha", "beta"]);
+        let (progress, summary) = events_of(
+            &machine,
+            Batch {
+                id: 7,
+                job: Job::Snapshot,
+                skills: skills.clone(),
+            },
+        );
+        assert_eq!(progress, [(0, "alpha".to_owned()), (1, "beta".to_owned())]);
+        assert_eq!(summary.title, "Snapshotting: 2 of 2 done");
+        assert_eq!(summary.done.len(), 2);
+        assert!(summary.done[0].starts_with("alpha: kept as snapshot "));
+        let store = crate::snapshot::Store::open(&machine.env);
+        for skill in &skills {
+            assert!(store.latest(&skill.dir).unwrap().is_some());
+        }
+    }
+
+    #[test]
+    fn a_skill_gone_since_the_question_is_said_and_the_others_go_on() {
+        let (_tmp, machine, mut skills) = machine_with(&["alpha"]);
+        let gone = Target {
+            name: "ghost".to_owned(),
+            dir: machine.home().join(".claude/skills/ghost"),
+            shown_dir: String::new(),
+        };
+        skills.insert(0, gone);
+        let (_, summary) = events_of(
+            &machine,
+            Batch {
+                id: 1,
+                job: Job::Remove,
+                skills,
+            },
+        );
+        assert_eq!(
+            summary.failed,
+            ["ghost: no skill is at ~/.claude/skills/ghost any more; nothing was done."]
+        );
+        // alpha was asked of the operation: done, or refused or failed with its sentence.
+        let alpha = summary
+            .done
+            .iter()
+            .chain(&summary.refused)
+            .chain(&summary.failed)
+            .filter(|l| l.starts_with("alpha: "))
+            .count();
+        assert_eq!(alpha, 1, "{summary:?}");
+    }
+
     #[test]
     fn an_entry_says_what_its_undo_puts_back() {
         let home = PathBuf::from("/home/u");
