@@ -444,6 +444,10 @@ impl App {
                 .filter(|s| s.search_key == copies.key)
                 .count();
             copies.selected = copies.selected.min(rows.saturating_sub(1));
+            // One copy left (the others removed or moved away): nothing to resolve any more.
+            if rows < 2 {
+                self.copies = None;
+            }
         }
         self.refresh_keeping(keep);
         self.root_selected = self

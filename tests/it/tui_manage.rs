@@ -536,3 +536,31 @@ fn marks_of_skills_gone_after_a_scan_are_dropped() {
     update(&mut app, Msg::ScanDone(Box::new(deck)));
     assert_eq!(app.marked.len(), 1);
 }
+
+#[test]
+fn the_wheel_moves_the_cursor_of_the_copies_and_the_picker_not_the_list_under_them() {
+    let mut app = loaded();
+    press(&mut app, &[ShowCopies]);
+    update(&mut app, Msg::Scroll(skilldeck::tui::msg::Pane::List, 1));
+    assert_eq!(app.copies.as_ref().unwrap().selected, 1);
+    assert_eq!(app.selected, 0);
+    press(&mut app, &[Disable]);
+    update(&mut app, Msg::Scroll(skilldeck::tui::msg::Pane::List, 1));
+    let Overlay::Pick(pick) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert_eq!(pick.selected, 1);
+    assert_eq!(app.selected, 0);
+}
+
+#[test]
+fn the_copies_close_when_a_scan_finds_one_copy_left() {
+    let mut app = loaded();
+    press(&mut app, &[ShowCopies]);
+    let mut deck = managed_deck();
+    deck.skills.retain(|s| s.dir != project_alpha());
+    let deck = skilldeck::tui::model::Deck::from_views(deck.skills, deck.roots);
+    update(&mut app, Msg::ScanDone(Box::new(deck)));
+    assert_eq!(app.copies, None);
+    assert_eq!(app.mode(), Mode::Skills);
+}

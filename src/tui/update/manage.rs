@@ -575,3 +575,14 @@ pub(super) fn summary_act(app: &mut App, action: Action) -> Vec<Effect> {
     }
     Vec::new()
 }
+
+/// The wheel over a picker or the copies: the cursor moves.
+pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
+    let copies = app.copy_rows().len();
+    if let Overlay::Pick(pick) = &mut app.overlay {
+        pick.selected = step(pick.selected, rows, pick.choices.len());
+    } else if let Some(open) = &mut app.copies {
+        open.selected = step(open.selected, rows, copies);
+    }
+    Vec::new()
+}

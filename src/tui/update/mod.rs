@@ -399,8 +399,9 @@ fn select(app: &mut App, index: usize) -> Vec<Effect> {
 /// The wheel: move what has the keyboard by `rows`.
 fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     match app.mode() {
-        // Nothing under a message moves while it is read.
-        Mode::Message => Vec::new(),
+        // Nothing under a message, a question or a batch moves while it is up.
+        Mode::Message | Mode::Confirm | Mode::Export | Mode::Working | Mode::Summary => Vec::new(),
+        Mode::Pick | Mode::Copies => manage::move_by(app, rows),
         Mode::Help => {
             scroll_help(app, rows);
             Vec::new()
