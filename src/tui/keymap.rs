@@ -370,7 +370,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills],
         &[Key::char(' ')],
         Action::ToggleMark,
-        "mark or unmark the skill; the actions below then apply to every marked skill",
+        "mark or unmark the skill: remove, off, on, link, copy, move, snapshot, accept and export then apply to every marked skill",
         Some("mark"),
     ),
     bind(
