@@ -276,11 +276,17 @@ fn turning_on_offers_the_agent_whose_settings_turn_it_off() {
         panic!()
     };
     assert!(matches!(pick.then, Then::Switch { off: false, .. }));
-    assert!(
-        pick.choices
-            .iter()
-            .any(|c| c.value == Value::Agent(Some(AgentId::CODEX)))
+    // The cursor starts on Codex, whose settings turn beta off.
+    assert_eq!(
+        pick.choices[pick.selected].value,
+        Value::Agent(Some(AgentId::CODEX))
     );
+    press(&mut app, &[Choose]);
+    let Overlay::Confirm(question) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert_eq!(question.title, "Turn 1 skill on for Codex?");
+    assert_eq!(question.yes, "turn on");
 }
 
 #[test]

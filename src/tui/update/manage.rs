@@ -95,27 +95,48 @@ fn toggle_mark(app: &mut App) -> Vec<Effect> {
 
 /// The question before a batch: how many skills, which, and what the job does to them.
 fn ask_batch(app: &mut App, job: Job, skills: Vec<Target>) -> Vec<Effect> {
+    let (title, yes, what) = question(&job, skills.len());
+    let id = app.next_request();
+    let mut lines = listed(&skills);
+    if !what.is_empty() {
+        lines.push(String::new());
+        lines.push(what);
+    }
+    app.overlay = Overlay::Confirm(Confirm {
+        title,
+        lines,
+        yes,
+        effect: Effect::Run(Batch { id, job, skills }),
+        then: None,
+    });
+    Vec::new()
+}
+
+/// What the question before `job` on `n` skills says: its title, its yes, and what the job
+/// does (nothing for a link, copy or move, whose plan says it).
+fn question(job: &Job, n: usize) -> (String, String, String) {
     let undo = keymap::key_for(Mode::Skills, Action::Undo);
-    let (title, yes, what) = match &job {
+    let skills = count(n);
+    let (title, yes, what) = match job {
         Job::Remove => (
-            format!("Remove {}?", count(skills.len())),
+            format!("Remove {skills}?"),
             "remove",
             format!(
                 "Each is snapshotted first and its folder (or only its link) removed; {undo} brings it back."
             ),
         ),
         Job::Snapshot => (
-            format!("Snapshot {}?", count(skills.len())),
+            format!("Snapshot {skills}?"),
             "snapshot",
             "A copy of each is kept in the snapshot store; the skills stay as they are.".to_owned(),
         ),
         Job::Accept => (
-            format!("Accept {} as they are now?", count(skills.len())),
+            format!("Accept {skills} as they are now?"),
             "accept",
             "What each holds now becomes its new baseline (a snapshot); changes are later diffed against it.".to_owned(),
         ),
         Job::Export { folder } => (
-            format!("Export {}?", count(skills.len())),
+            format!("Export {skills}?"),
             "export",
             format!("One .tar.gz each, named after it, in {folder}; secrets removed; no file is replaced."),
         ),
@@ -129,8 +150,7 @@ fn ask_batch(app: &mut App, job: Job, skills: Vec<Target>) -> Vec<Effect> {
             }
             (
                 format!(
-                    "Turn {} {} for {}?",
-                    count(skills.len()),
+                    "Turn {skills} {} for {}?",
                     if *off { "off" } else { "on" },
                     agent.display_name()
                 ),
@@ -139,25 +159,16 @@ fn ask_batch(app: &mut App, job: Job, skills: Vec<Target>) -> Vec<Effect> {
             )
         }
         Job::Share { to, .. } => (
-            format!("{} {} to {}?", to.how.verb(), count(skills.len()), to.describe()),
-            "go on",
+            format!("{} {skills} to {}?", to.how.verb(), to.describe()),
+            match to.how {
+                How::Link => "link",
+                How::Copy => "copy",
+                How::Move => "move",
+            },
             String::new(),
         ),
     };
-    let id = app.next_request();
-    let mut lines = listed(&skills);
-    if !what.is_empty() {
-        lines.push(String::new());
-        lines.push(what);
-    }
-    app.overlay = Overlay::Confirm(Confirm {
-        title,
-        lines,
-        yes: yes.to_owned(),
-        effect: Effect::Run(Batch { id, job, skills }),
-        then: None,
-    });
-    Vec::new()
+    (title, yes.to_owned(), what)
 }
 
 /// The export of the marked skills asks for a folder, the one the app works in to begin with.
@@ -212,9 +223,19 @@ fn pick_agent_to_switch(app: &mut App, skills: Vec<Target>, off: bool) -> Vec<Ef
             value: Value::Agent(Some(agent)),
         })
         .collect();
+    // Turning on starts on an agent whose settings turn one of the skills off.
+    let off_for = |agent: AgentId| {
+        skills.iter().any(|t| {
+            app.skill_at(&t.dir)
+                .is_some_and(|s| s.disabled_for.contains(&agent))
+        })
+    };
     let selected = choices
         .iter()
-        .position(|c| c.refused.is_none())
+        .position(|c| {
+            c.refused.is_none() && (off || matches!(c.value, Value::Agent(Some(a)) if off_for(a)))
+        })
+        .or_else(|| choices.iter().position(|c| c.refused.is_none()))
         .unwrap_or(0);
     app.overlay = Overlay::Pick(Pick {
         title: format!(
@@ -410,15 +431,11 @@ pub(super) fn planned(
             then: None,
         })
     });
+    let (title, yes, _) = question(&Job::Share { to, force: false }, skills.len());
     app.overlay = Overlay::Confirm(Confirm {
-        title: format!(
-            "{} {} to {}?",
-            to.how.verb(),
-            count(skills.len()),
-            to.describe()
-        ),
+        title,
         lines,
-        yes: to.how.verb().to_lowercase(),
+        yes,
         effect: Effect::Run(batch(false)),
         then: second,
     });
