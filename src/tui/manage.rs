@@ -78,6 +78,8 @@ pub enum Job {
     Switch {
         agent: AgentId,
         off: bool,
+        /// Which of the agent's settings files: the user's, or the project's.
+        scope: Scope,
         /// A plugin's skill goes off only with its whole plugin, and the person was told so.
         whole_plugin: bool,
     },
@@ -192,8 +194,14 @@ pub enum Value {
 /// What a picker's choice leads to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Then {
-    /// The agent to turn the skills off or on for.
+    /// The agent to turn the skills off or on for; the settings file is asked next.
     Switch { off: bool, skills: Vec<Target> },
+    /// Which of `agent`'s settings: the user's or the project's.
+    SwitchScope {
+        agent: AgentId,
+        off: bool,
+        skills: Vec<Target>,
+    },
     /// The agent a link, copy or move goes to; the scope is asked next.
     ShareAgent { how: How, skills: Vec<Target> },
     /// The scope; the plan is made next.

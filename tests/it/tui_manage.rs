@@ -257,13 +257,37 @@ fn turning_off_asks_which_agent_and_says_which_have_no_setting() {
     let status = app.status.clone().unwrap();
     assert!(status.warning && status.text.starts_with("Cursor has no setting"));
     press(&mut app, &[Up, Choose]);
+    // Then which settings file: this copy of alpha is a project's, so the project's first.
+    let Overlay::Pick(pick) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert_eq!(
+        pick.title,
+        "Turn 1 skill off for Claude Code: in which settings?"
+    );
+    assert_eq!(
+        pick.choices[pick.selected].value,
+        Value::Scope(Scope::Project)
+    );
+    press(&mut app, &[Choose]);
     let Overlay::Confirm(question) = &app.overlay else {
         panic!("{:?}", app.overlay)
     };
     assert_eq!(question.title, "Turn 1 skill off for Claude Code?");
+    assert!(
+        question
+            .lines
+            .iter()
+            .any(|l| l.starts_with("Only Claude Code's project settings change"))
+    );
     assert!(matches!(
         &question.effect,
-        Effect::Run(b) if b.job == Job::Switch { agent: AgentId::CLAUDE_CODE, off: true, whole_plugin: false }
+        Effect::Run(b) if b.job == Job::Switch {
+            agent: AgentId::CLAUDE_CODE,
+            off: true,
+            scope: Scope::Project,
+            whole_plugin: false,
+        }
     ));
 }
 
@@ -281,7 +305,7 @@ fn turning_on_offers_the_agent_whose_settings_turn_it_off() {
         pick.choices[pick.selected].value,
         Value::Agent(Some(AgentId::CODEX))
     );
-    press(&mut app, &[Choose]);
+    press(&mut app, &[Choose, Choose]);
     let Overlay::Confirm(question) = &app.overlay else {
         panic!("{:?}", app.overlay)
     };
@@ -296,7 +320,7 @@ fn a_plugin_skill_is_said_to_go_off_with_its_plugin() {
     while app.selected_skill().unwrap().name != "gamma" {
         press(&mut app, &[Down]);
     }
-    press(&mut app, &[Disable, Choose]);
+    press(&mut app, &[Disable, Choose, Choose]);
     let Overlay::Confirm(question) = &app.overlay else {
         panic!("{:?}", app.overlay)
     };

@@ -140,10 +140,11 @@ fn question(job: &Job, n: usize) -> (String, String, String) {
             "export",
             format!("One .tar.gz each, named after it, in {folder}; secrets removed; no file is replaced."),
         ),
-        Job::Switch { agent, off, whole_plugin } => {
+        Job::Switch { agent, off, scope, whole_plugin } => {
             let mut what = format!(
-                "Only {}'s own settings change; the skills' files stay as they are, and {undo} puts the settings back.",
-                agent.display_name()
+                "Only {}'s {} settings change; the skills' files stay as they are, and {undo} puts the settings back.",
+                agent.display_name(),
+                crate::tui::manage::scope_name(*scope)
             );
             if *whole_plugin {
                 what.push_str(" A plugin's skill is turned off with its whole plugin: every skill of that plugin goes off too.");
@@ -309,6 +310,38 @@ pub(super) fn pick_act(app: &mut App, action: Action) -> Vec<Effect> {
 fn chosen(app: &mut App, then: Then, value: Value) -> Vec<Effect> {
     match (then, value) {
         (Then::Switch { off, skills }, Value::Agent(Some(agent))) => {
+            // A project's skills are switched in the project's settings unless asked otherwise.
+            let project = skills.iter().all(|t| {
+                app.skill_at(&t.dir)
+                    .is_some_and(|s| s.source == Source::Project)
+            });
+            let choices = vec![
+                Choice {
+                    label: "the user's settings (every project)".to_owned(),
+                    refused: None,
+                    value: Value::Scope(Scope::User),
+                },
+                Choice {
+                    label: "this project's settings".to_owned(),
+                    refused: None,
+                    value: Value::Scope(Scope::Project),
+                },
+            ];
+            app.overlay = Overlay::Pick(Pick {
+                title: format!(
+                    "Turn {} {} for {}: in which settings?",
+                    count(skills.len()),
+                    if off { "off" } else { "on" },
+                    agent.display_name()
+                ),
+                lines: listed(&skills),
+                choices,
+                selected: usize::from(project),
+                then: Then::SwitchScope { agent, off, skills },
+            });
+            Vec::new()
+        }
+        (Then::SwitchScope { agent, off, skills }, Value::Scope(scope)) => {
             let whole_plugin = off
                 && skills.iter().any(|t| {
                     app.skill_at(&t.dir)
@@ -317,6 +350,7 @@ fn chosen(app: &mut App, then: Then, value: Value) -> Vec<Effect> {
             let job = Job::Switch {
                 agent,
                 off,
+                scope,
                 whole_plugin,
             };
             ask_batch(app, job, skills)

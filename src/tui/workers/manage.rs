@@ -168,6 +168,7 @@ fn one(machine: &Machine, inventory: Option<&Inventory>, job: &Job, target: &Tar
         Job::Switch {
             agent,
             off,
+            scope,
             whole_plugin,
         } => {
             let skill = match find(inventory, target, home) {
@@ -177,7 +178,7 @@ fn one(machine: &Machine, inventory: Option<&Inventory>, job: &Job, target: &Tar
             let request = switch::Request {
                 skill,
                 agent: *agent,
-                scope: None,
+                scope: Some(*scope),
                 whole_plugin: *whole_plugin,
             };
             let turn = if *off {
