@@ -4,7 +4,8 @@
 //!
 //! The content has a skill of every source (a plugin's, the organization's, the user's, the
 //! project's), of every state (intact, modified, unverifiable, unrecorded), a shadowed pair
-//! (`code-review`), a skill with lint problems (`meeting-notes`), a Claude Code plugin whose
+//! (`code-review`), a skill with lint problems (`meeting-notes`), a skill Claude Code's settings
+//! turn off (`release-notes`, by `skillOverrides`), a Claude Code plugin whose
 //! marketplace clone is the untouched copy its edited skill is diffed against, snapshots of the
 //! user's skills of which two changed since, and two archives in `~/Downloads` to import (one
 //! of them hostile). These rules turn the files into that machine:

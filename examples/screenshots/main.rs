@@ -43,6 +43,12 @@ const SHOTS: &[(&str, &str)] = &[
     ("import-preview", "iteam\n"),
     // The import would replace the user's code-review: its diff first, y to go on.
     ("import-replace", "iteam\n\n\n"),
+    // The two copies of code-review: which agent runs which, and the keys to resolve it.
+    ("copies", "S"),
+    // pdf-forms and release-notes marked with Space, and the one question removing both asks.
+    ("batch", "jjjjjjjjj  x"),
+    // release-notes, which Claude Code's settings turn off.
+    ("turned-off", "O"),
 ];
 
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");

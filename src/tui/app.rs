@@ -2,6 +2,7 @@
 //! has the keyboard, what is under way, and where the last frame put each pane. `update`
 //! changes it; the views only read it.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crate::record::State;
@@ -14,6 +15,7 @@ use super::diff::DiffView;
 use super::geometry::{Geometry, WrappedPreview};
 use super::import::{Import, Step};
 use super::keymap::Mode;
+use super::manage::{Copies, Pick, Running, Summary, Target};
 use super::model::{Deck, SkillView, Sort};
 use super::msg::{Effect, Pane};
 use super::theme::Theme;
@@ -51,6 +53,10 @@ pub enum Overlay {
     Confirm(Confirm),
     /// Where to export a skill to.
     Export(ExportPrompt),
+    /// Which agent, or which scope, an action is for.
+    Pick(Pick),
+    /// What a batch did and what it refused.
+    Summary(Summary),
 }
 
 /// A yes-or-no question; yes carries out `effect`.
@@ -61,6 +67,8 @@ pub struct Confirm {
     /// What the yes key does, in a word or two.
     pub yes: String,
     pub effect: Effect,
+    /// A second question yes leads to, instead of `effect` (a plan that shadows asks again).
+    pub then: Option<Box<Confirm>>,
 }
 
 /// The line where the archive to export a skill to is typed.
@@ -69,6 +77,8 @@ pub struct ExportPrompt {
     pub name: String,
     pub dir: PathBuf,
     pub text: String,
+    /// The marked skills, when there are: the text is then a folder for their archives.
+    pub batch: Vec<Target>,
 }
 
 /// Which skills are shown.
@@ -78,6 +88,8 @@ pub struct Filter {
     pub agent: Option<AgentId>,
     pub state: Option<State>,
     pub installer: Option<By>,
+    /// Only the skills some agent's settings turn off.
+    pub disabled: bool,
 }
 
 /// Who installed the skills the installer filter shows.
@@ -226,6 +238,14 @@ pub struct App {
     pub tasks: usize,
     /// The signal that stopped the app, if one did.
     pub signal: Option<i32>,
+    /// The folders of the marked skills: what the actions apply to, when there are any.
+    pub marked: BTreeSet<PathBuf>,
+    /// The batch under way.
+    pub batch: Option<Running>,
+    /// The view of every copy of one name, when open.
+    pub copies: Option<Copies>,
+    /// The plan asked for last; a plan for another request is dropped.
+    pub plan_request: u64,
 }
 
 impl App {
@@ -250,7 +270,12 @@ impl App {
             Overlay::Confirm(_) => return Mode::Confirm,
             Overlay::Export(_) => return Mode::Export,
             Overlay::Help => return Mode::Help,
+            Overlay::Pick(_) => return Mode::Pick,
+            Overlay::Summary(_) => return Mode::Summary,
             Overlay::None => {}
+        }
+        if self.batch.is_some() {
+            return Mode::Working;
         }
         if let Some(import) = &self.import {
             return match import.step {
@@ -265,6 +290,9 @@ impl App {
         }
         if self.diff.is_some() {
             return Mode::Diff;
+        }
+        if self.copies.is_some() {
+            return Mode::Copies;
         }
         match self.screen {
             Screen::Roots => Mode::Roots,
@@ -292,6 +320,7 @@ impl App {
             || (self.scan == Scan::Done && self.changes.skills == Loading::Waiting)
             || matches!(self.preview, Preview::Loading(_))
             || self.tasks > 0
+            || self.batch.is_some()
             || self.import.as_ref().is_some_and(Import::waiting)
             || self
                 .diff
@@ -354,6 +383,47 @@ impl App {
             .map(|&i| &self.deck.roots[i])
     }
 
+    /// The skills an action applies to: the marked ones in the list's order of names, else
+    /// the one under the cursor.
+    pub fn targets(&self) -> Vec<Target> {
+        if self.marked.is_empty() {
+            return self
+                .selected_skill()
+                .map(SkillView::target)
+                .into_iter()
+                .collect();
+        }
+        self.deck
+            .skills
+            .iter()
+            .filter(|s| self.marked.contains(&s.dir))
+            .map(SkillView::target)
+            .collect()
+    }
+
+    /// The skill whose folder is `dir`.
+    pub fn skill_at(&self, dir: &std::path::Path) -> Option<&SkillView> {
+        self.deck.skills.iter().find(|s| s.dir == dir)
+    }
+
+    /// Indexes into `deck.skills` of every copy of the name the copies view is open on.
+    pub fn copy_rows(&self) -> Vec<usize> {
+        let Some(copies) = &self.copies else {
+            return Vec::new();
+        };
+        (0..self.deck.skills.len())
+            .filter(|&i| self.deck.skills[i].search_key == copies.key)
+            .collect()
+    }
+
+    /// The copy under the cursor in the copies view.
+    pub fn selected_copy(&self) -> Option<&SkillView> {
+        let copies = self.copies.as_ref()?;
+        self.copy_rows()
+            .get(copies.selected)
+            .map(|&i| &self.deck.skills[i])
+    }
+
     /// Whether anything narrows the list.
     pub fn is_narrowed(&self) -> bool {
         self.filter != Filter::default() || !self.search.query.is_empty()
@@ -363,6 +433,22 @@ impl App {
     pub fn replace_deck(&mut self, deck: Deck) {
         let keep = self.selected_skill().map(|s| s.dir.clone());
         self.deck = deck;
+        // A skill gone since (removed, moved) is no longer marked.
+        let dirs: BTreeSet<&PathBuf> = self.deck.skills.iter().map(|s| &s.dir).collect();
+        self.marked.retain(|dir| dirs.contains(dir));
+        if let Some(copies) = &mut self.copies {
+            let rows = self
+                .deck
+                .skills
+                .iter()
+                .filter(|s| s.search_key == copies.key)
+                .count();
+            copies.selected = copies.selected.min(rows.saturating_sub(1));
+            // One copy left (the others removed or moved away): nothing to resolve any more.
+            if rows < 2 {
+                self.copies = None;
+            }
+        }
         self.refresh_keeping(keep);
         self.root_selected = self
             .root_selected
@@ -402,6 +488,7 @@ fn shows(skill: &SkillView, filter: &Filter, query: &str) -> bool {
     filter.source.is_none_or(|s| skill.source == s)
         && filter.state.is_none_or(|s| skill.state == s)
         && filter.agent.is_none_or(|a| skill.agents.contains(&a))
+        && (!filter.disabled || !skill.disabled_for.is_empty())
         && filter
             .installer
             .as_ref()

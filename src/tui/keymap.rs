@@ -30,6 +30,14 @@ pub enum Mode {
     Help,
     /// An error message is open.
     Message,
+    /// Every copy of one name, and which each agent runs.
+    Copies,
+    /// A small list asking which agent or which scope.
+    Pick,
+    /// A batch under way.
+    Working,
+    /// What a batch did and refused.
+    Summary,
 }
 
 impl Mode {
@@ -52,6 +60,10 @@ impl Mode {
             Mode::Export => "Export: the archive's path",
             Mode::Help => "Help",
             Mode::Message => "Messages",
+            Mode::Copies => "Copies of one name (shadowing)",
+            Mode::Pick => "Choosing an agent or a scope",
+            Mode::Working => "An action under way",
+            Mode::Summary => "What an action did",
         }
     }
 
@@ -74,6 +86,10 @@ impl Mode {
             Mode::Export => "export",
             Mode::Help => "help",
             Mode::Message => "message",
+            Mode::Copies => "copies",
+            Mode::Pick => "choice",
+            Mode::Working => "action under way",
+            Mode::Summary => "summary",
         }
     }
 
@@ -157,6 +173,7 @@ impl Key {
             KeyCode::Enter => "Enter".to_owned(),
             KeyCode::Esc => "Esc".to_owned(),
             KeyCode::Backspace => "Backspace".to_owned(),
+            KeyCode::Delete => "Del".to_owned(),
             other => format!("{other:?}"),
         };
         if self.ctrl {
@@ -194,10 +211,12 @@ impl Binding {
     }
 }
 
-use KeyCode::{BackTab, Backspace, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Tab, Up};
+use KeyCode::{
+    BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Tab, Up,
+};
 use Mode::{
-    Bundle, Busy, Changed, Confirm, Destination, Diff, Export, Help, Imported, Message, Picker,
-    Refused, Replace, Roots, Search, Skills,
+    Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Help, Imported, Message,
+    Pick, Picker, Refused, Replace, Roots, Search, Skills, Summary, Working,
 };
 
 /// The three screens.
@@ -213,6 +232,8 @@ const LISTS: &[Mode] = &[
     Replace,
     Imported,
     Help,
+    Copies,
+    Pick,
 ];
 /// Where letters are text, so only the arrows and paging keys move.
 const TYPING_LISTS: &[Mode] = &[Search, Picker];
@@ -347,6 +368,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Skills],
+        &[Key::char(' ')],
+        Action::ToggleMark,
+        "mark or unmark the skill: remove, off, on, link, copy, move, snapshot, accept and export then apply to every marked skill",
+        Some("mark"),
+    ),
+    bind(
+        &[Skills],
         &[Key::char('f')],
         Action::CycleSource,
         "filter by source (where it is from): plugin, organization, user, project, unknown, all",
@@ -382,10 +410,87 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Skills],
+        &[Key::char('O')],
+        Action::ToggleDisabled,
+        "only skills an agent's own settings turn off, or all again",
+        Some("turned off"),
+    ),
+    bind(
+        &[Skills],
         &[Key::char('o')],
         Action::CycleSort,
         "sort by name, source, state, recently modified",
         Some("sort"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('C')],
+        Action::ClearMarks,
+        "clear the marks",
+        None,
+    ),
+    bind(
+        &[Skills, Copies],
+        &[Key::char('x'), Key::code(Delete)],
+        Action::Remove,
+        "remove it (asks first; snapshotted first, so undo brings it back)",
+        Some("remove"),
+    ),
+    bind(
+        &[Skills, Copies],
+        &[Key::char('-')],
+        Action::Disable,
+        "turn it off for one agent, in that agent's settings (asks which)",
+        Some("off"),
+    ),
+    bind(
+        &[Skills, Copies],
+        &[Key::char('+'), Key::char('=')],
+        Action::Enable,
+        "turn it on again for one agent (asks which)",
+        Some("on"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('l')],
+        Action::Link,
+        "link it into another agent's root or scope (asks where, shows what it would shadow)",
+        Some("link"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('y')],
+        Action::CopyTo,
+        "copy it into another agent's root or scope (asks where, shows what it would shadow)",
+        None,
+    ),
+    bind(
+        &[Skills, Copies],
+        &[Key::char('M')],
+        Action::MoveTo,
+        "move it to another scope or root (asks where, shows what it would shadow)",
+        Some("move"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('b')],
+        Action::Accept,
+        "accept what it holds now as its new baseline (a snapshot)",
+        None,
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('S')],
+        Action::ShowCopies,
+        "every copy of its name: which agent runs which; disable, remove or move one",
+        Some("copies"),
+    ),
+    bind(
+        &[Skills, Roots, Changed],
+        &[Key::char('u')],
+        Action::Undo,
+        "undo the last operation (asks first, saying what it puts back)",
+        Some("undo"),
     ),
     bind(
         &[Skills],
@@ -500,11 +605,39 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
-        &[Skills, Roots, Changed, Diff, Help, Message],
+        &[Skills, Roots, Changed, Diff, Help, Message, Copies, Pick],
         &[Key::code(Esc)],
         Action::Back,
         "close, or step back; quits from the skill list",
         None,
+    ),
+    bind(
+        &[Copies],
+        &[Key::char('q')],
+        Action::Back,
+        "close the copies",
+        Some("close"),
+    ),
+    bind(
+        &[Pick],
+        &[Key::code(Enter)],
+        Action::Choose,
+        "choose the one under the cursor",
+        Some("choose"),
+    ),
+    bind(
+        &[Working],
+        &[Key::code(Esc)],
+        Action::Back,
+        "stop after the skill under way; what is done stays done",
+        Some("stop"),
+    ),
+    bind(
+        &[Summary],
+        &[Key::code(Enter), Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "close the summary",
+        Some("close"),
     ),
     bind(
         &[Diff],
@@ -821,7 +954,39 @@ mod tests {
             (Skills, key(BackTab, shift), Some(Action::PreviousPane)),
             (Skills, plain('2'), Some(Action::ShowRoots)),
             (Skills, plain('1'), None),
-            (Skills, plain('x'), None),
+            (Skills, plain('x'), Some(Action::Remove)),
+            (Skills, key(Delete, none), Some(Action::Remove)),
+            (Skills, plain(' '), Some(Action::ToggleMark)),
+            (Skills, plain('C'), Some(Action::ClearMarks)),
+            (Skills, plain('-'), Some(Action::Disable)),
+            (Skills, plain('+'), Some(Action::Enable)),
+            (Skills, plain('='), Some(Action::Enable)),
+            (Skills, plain('l'), Some(Action::Link)),
+            (Skills, plain('y'), Some(Action::CopyTo)),
+            (Skills, plain('M'), Some(Action::MoveTo)),
+            (Skills, plain('b'), Some(Action::Accept)),
+            (Skills, plain('S'), Some(Action::ShowCopies)),
+            (Skills, plain('u'), Some(Action::Undo)),
+            (Skills, plain('O'), Some(Action::ToggleDisabled)),
+            (Roots, plain('u'), Some(Action::Undo)),
+            (Changed, plain('u'), Some(Action::Undo)),
+            (Diff, plain('u'), None),
+            (Copies, plain('x'), Some(Action::Remove)),
+            (Copies, plain('-'), Some(Action::Disable)),
+            (Copies, plain('M'), Some(Action::MoveTo)),
+            (Copies, plain('j'), Some(Action::Down)),
+            (Copies, plain('q'), Some(Action::Back)),
+            (Copies, plain(' '), None),
+            (Copies, plain('l'), None),
+            (Pick, key(Enter, none), Some(Action::Choose)),
+            (Pick, plain('k'), Some(Action::Up)),
+            (Pick, key(Esc, none), Some(Action::Back)),
+            (Pick, plain('x'), None),
+            (Working, key(Esc, none), Some(Action::Back)),
+            (Working, plain('j'), None),
+            (Working, plain('q'), None),
+            (Summary, key(Enter, none), Some(Action::Back)),
+            (Summary, plain('q'), Some(Action::Back)),
             (Skills, key(KeyCode::Char('j'), KeyModifiers::ALT), None),
             (Roots, plain('1'), Some(Action::ShowSkills)),
             (Roots, plain('3'), Some(Action::ShowChanged)),
@@ -971,6 +1136,64 @@ mod tests {
         assert_eq!(keys_for(Confirm, Action::Back), "n or Esc");
         assert_eq!(keys_for(Message, Action::Back), "Esc, Enter or q");
         assert_eq!(keys_for(Bundle, Action::ToggleSkill), "Space");
+    }
+
+    #[test]
+    fn every_action_has_a_key_somewhere() {
+        use strum::IntoEnumIterator;
+        for action in Action::iter() {
+            // Typing is every character no binding takes, where letters are text.
+            if matches!(action, Action::Type(_)) {
+                continue;
+            }
+            assert!(
+                Mode::VARIANTS.iter().any(|&mode| binds(mode, action)),
+                "{action:?} has no key"
+            );
+        }
+    }
+
+    #[test]
+    fn the_managing_keys_reach_the_marked_skills_and_the_copies() {
+        // What acts on the marked skills from the list, and on the copy under the cursor.
+        for action in [
+            Action::ToggleMark,
+            Action::ClearMarks,
+            Action::Remove,
+            Action::Disable,
+            Action::Enable,
+            Action::Link,
+            Action::CopyTo,
+            Action::MoveTo,
+            Action::Snapshot,
+            Action::Accept,
+            Action::Export,
+            Action::ShowCopies,
+            Action::Undo,
+            Action::ToggleDisabled,
+        ] {
+            assert!(binds(Skills, action), "{action:?} in the skill list");
+        }
+        for action in [
+            Action::Remove,
+            Action::Disable,
+            Action::Enable,
+            Action::MoveTo,
+            Action::Back,
+        ] {
+            assert!(binds(Copies, action), "{action:?} in the copies");
+        }
+        // The same key does the same thing in the list and in the copies.
+        assert_eq!(
+            key_for(Skills, Action::Remove),
+            key_for(Copies, Action::Remove)
+        );
+        assert_eq!(
+            key_for(Skills, Action::Disable),
+            key_for(Copies, Action::Disable)
+        );
+        assert_eq!(key_for(Working, Action::Back), "Esc");
+        assert!(hints(Skills).contains(&("Space".to_owned(), "mark")));
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! pane ([`geometry`]) as one more message for `update`. Text from disk is sanitised once,
 //! where the inventory becomes the [`model`] (and where the workers build the [`changes`],
 //! [`diff`] and [`import`] models). This module never touches the file system itself: the
-//! workers ask the domain (`scan`, `snapshot`, `bundle`, `install`) for everything.
+//! workers ask the domain (`scan`, `snapshot`, `bundle`, `install`, and `operations` for
+//! what changes skills and settings: [`workers::manage`]) for everything; the managing flows'
+//! own data (marks, batches, pickers, plans, summaries) is in [`manage`].
 //!
 //! The app stops the way `q` stops it on SIGTERM, SIGHUP and SIGINT too ([`signals`]), so the
 //! terminal is restored and the demo's sandbox deleted; a panic on the UI thread restores the
@@ -23,6 +25,7 @@ pub mod geometry;
 pub mod headless;
 pub mod import;
 pub mod keymap;
+pub mod manage;
 pub mod model;
 pub mod mouse;
 pub mod msg;

@@ -28,6 +28,9 @@ pub struct Deck {
     /// The agents the machine has, as the scan found them; `None` for a deck not made by a
     /// scan, which shows every agent.
     pub installed: Option<Vec<AgentId>>,
+    /// The agents with no setting that turns one skill off, each with the sentence that says
+    /// so and what works instead.
+    pub no_switch: Vec<(AgentId, String)>,
 }
 
 /// The order of the skill list.
@@ -126,6 +129,8 @@ pub struct SkillView {
     pub left_out: Vec<(AgentId, String)>,
     /// Agents that load one of several copies of its name, not always the same one.
     pub unsettled_for: Vec<AgentId>,
+    /// Agents whose own settings turn it off.
+    pub disabled_for: Vec<AgentId>,
     pub state: State,
     pub record: Option<RecordView>,
     /// Who installed it and from where, by any installer's record.
@@ -143,6 +148,15 @@ impl SkillView {
     /// Some agent runs another copy of this name.
     pub fn is_shadowed(&self) -> bool {
         self.verdicts.iter().any(|v| v.winner.is_some())
+    }
+
+    /// The skill as an action's target.
+    pub fn target(&self) -> super::manage::Target {
+        super::manage::Target {
+            name: self.name.clone(),
+            dir: self.dir.clone(),
+            shown_dir: self.shown_dir.clone(),
+        }
     }
 }
 
@@ -270,7 +284,22 @@ impl Deck {
             counts,
             installers,
             installed: None,
+            no_switch: Vec::new(),
         }
+    }
+
+    /// The deck, knowing which agents have no setting that turns one skill off.
+    pub fn with_no_switch(mut self, no_switch: Vec<(AgentId, String)>) -> Self {
+        self.no_switch = no_switch;
+        self
+    }
+
+    /// Why `agent` cannot turn one skill off, when it cannot.
+    pub fn no_switch_for(&self, agent: AgentId) -> Option<&str> {
+        self.no_switch
+            .iter()
+            .find(|(a, _)| *a == agent)
+            .map(|(_, why)| why.as_str())
     }
 
     pub fn counts(&self) -> Counts {
@@ -389,6 +418,7 @@ fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -
         verdicts,
         left_out: left_out(skill),
         unsettled_for: skill.unsettled_for.clone(),
+        disabled_for: skill.disabled_for(),
         state: skill.state,
         record: skill.record.as_ref().map(|record| RecordView {
             installed_by: sanitize::line(&record.installed_by),

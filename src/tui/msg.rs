@@ -11,6 +11,7 @@ use super::geometry::Laid;
 use super::import::{
     BundleView, ConflictView, DestinationView, ImportedView, PlaceView, RefusalView,
 };
+use super::manage::{Batch, BatchEvent, Destination, PlanView, Target};
 use super::model::Deck;
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
@@ -77,6 +78,27 @@ pub enum Action {
     ToggleSkill,
     /// Say yes to what is asked.
     Confirm,
+    /// Mark the skill under the cursor, or unmark it: actions then apply to every marked skill.
+    ToggleMark,
+    ClearMarks,
+    /// Remove the skills (asks first; each is snapshotted first).
+    Remove,
+    /// Turn the skills off for one agent, in its own settings (asks which).
+    Disable,
+    /// Turn the skills on again for one agent (asks which).
+    Enable,
+    /// Link the skills into another agent's root or scope (asks where).
+    Link,
+    /// Copy the skills into another agent's root or scope (asks where).
+    CopyTo,
+    /// Move the skills to another scope or root (asks where).
+    MoveTo,
+    /// Open every copy of the selected skill's name.
+    ShowCopies,
+    /// Revert the last operation (asks first).
+    Undo,
+    /// Show only the skills some agent's settings turn off, or everything again.
+    ToggleDisabled,
 }
 
 /// One of the panes of the skill screen.
@@ -140,6 +162,21 @@ pub enum Msg {
         session: u64,
         event: ImportEvent,
     },
+    /// News from the batch `id`.
+    Batch {
+        id: u64,
+        event: BatchEvent,
+    },
+    /// The plans of a link, copy or move asked for with `request`: each skill's, or why it
+    /// cannot go there.
+    Planned {
+        request: u64,
+        to: Destination,
+        plans: Vec<(Target, Result<PlanView, String>)>,
+    },
+    /// What an undo would revert now (a line per thing it puts back), nothing when the journal
+    /// has nothing left to revert, or why the journal could not be read.
+    UndoNext(Result<Option<Vec<String>>, String>),
     /// Something failed that the person should be told: a worker stopped, the terminal refused a mode.
     Failed(String),
     /// The process was asked to stop (SIGTERM, SIGHUP, SIGINT): leave as on `q`.
@@ -228,4 +265,19 @@ pub enum Effect {
     CancelImport {
         session: u64,
     },
+    /// Do one job on every skill of the batch, reporting progress.
+    Run(Batch),
+    /// Stop the batch `id` after the skill under way.
+    StopBatch {
+        id: u64,
+    },
+    /// Work out where each skill would go, and what that would shadow.
+    Plan {
+        request: u64,
+        to: Destination,
+        skills: Vec<Target>,
+    },
+    /// Find what an undo would revert now.
+    AskUndo,
+    Undo,
 }

@@ -8,6 +8,8 @@
 
 use std::io;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
@@ -22,7 +24,7 @@ use super::msg::{Effect, Msg};
 use super::update::update;
 use super::view;
 use super::workers::import::{ImportSession, spawn_import};
-use super::workers::{self, tasks};
+use super::workers::{self, manage, tasks};
 use crate::roots::Machine;
 
 /// The poll timeout while a worker's answer is awaited.
@@ -80,6 +82,8 @@ pub struct Runtime<B: Backend> {
     mouse: Box<dyn MouseSwitch>,
     /// The import under way, if one is.
     import: Option<ImportSession>,
+    /// The batch under way and the flag that stops it, if one is.
+    batch: Option<(u64, Arc<AtomicBool>)>,
 }
 
 impl<B: Backend> Runtime<B> {
@@ -102,6 +106,7 @@ impl<B: Backend> Runtime<B> {
             previews,
             mouse,
             import: None,
+            batch: None,
         })
     }
 
@@ -277,6 +282,22 @@ impl<B: Backend> Runtime<B> {
                     self.import = None;
                 }
             }
+            Effect::Run(batch) => {
+                let id = batch.id;
+                self.batch = Some((id, manage::run(machine, tx, batch)));
+            }
+            Effect::StopBatch { id } => {
+                if let Some((_, stop)) = self.batch.as_ref().filter(|(b, _)| *b == id) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            Effect::Plan {
+                request,
+                to,
+                skills,
+            } => manage::plan(machine, tx, request, to, skills),
+            Effect::AskUndo => manage::ask_undo(machine, tx),
+            Effect::Undo => manage::undo(machine, tx),
         }
     }
 }

@@ -185,6 +185,8 @@ pub fn presence_marker(presence: &Presence) -> &'static str {
 
 /// The marker of a skill that some agent runs another copy of.
 pub const SHADOWED_MARKER: &str = "◐";
+/// Before the name of a marked skill, in the list.
+pub const MARKED_MARKER: &str = "*";
 /// The marker of a skill with problems.
 pub const PROBLEM_MARKER: &str = "!";
 

@@ -43,6 +43,7 @@ mod terminal_injection;
 mod tui_agents;
 mod tui_e2e;
 mod tui_flows;
+mod tui_manage;
 mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;

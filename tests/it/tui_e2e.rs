@@ -567,3 +567,47 @@ fn import_pick_preview_install_and_cancel_at_each_step() {
     tmux.keys(&["q"]);
     assert_restored(&tmux, &machine.root());
 }
+
+/// The batch path end to end: two skills marked with Space, snapshotted with one question and
+/// one progress, the summary read, both snapshots in the store; then the copies of a shadowed
+/// name (the user's alpha-notes wins over a project copy for Claude Code).
+#[test]
+fn mark_two_snapshot_both_at_once_and_open_the_copies_of_a_shadowed_name() {
+    let machine = fixture();
+    let project_copy = machine.repo.join(".claude/skills/alpha-notes");
+    crate::common::write_skill(&project_copy, &[]);
+    let tmux = open_on(&machine, "", "");
+    tmux.wait_for("the skill list", |s| s.contains("Found 4 skills"));
+    tmux.keys(&["Space", "Space"]);
+    tmux.wait_for("two skills marked", |s| s.contains("2 marked"));
+    tmux.keys(&["s"]);
+    tmux.wait_for("the one question", |s| s.contains("Snapshot 2 skills?"));
+    tmux.keys(&["y"]);
+    let summary = tmux.wait_for("the summary", |s| {
+        s.contains("Snapshotting: 2 of 2 done") && s.contains("Found 4 skills")
+    });
+    assert_eq!(summary.matches("kept as snapshot").count(), 2, "{summary}");
+    let store = skilldeck::snapshot::Store::open(&machine.env());
+    let user_copy = machine.home.join(".claude/skills/alpha-notes");
+    for dir in [&user_copy, &project_copy] {
+        assert!(
+            store.latest(dir).unwrap().is_some(),
+            "no snapshot of {}",
+            dir.display()
+        );
+    }
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the marks gone", |s| {
+        !s.contains("2 marked") && !s.contains("Snapshotting")
+    });
+    tmux.keys(&["g", "S"]);
+    let copies = tmux.wait_for("the copies of alpha-notes", |s| {
+        s.contains("Copies of alpha-notes: 2")
+    });
+    assert!(copies.contains("loses for"), "{copies}");
+    // Esc and q sent together would read as Alt-q.
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the copies to close", |s| !s.contains("Copies of"));
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &machine.root());
+}

@@ -333,3 +333,21 @@ fn a_hostile_name_is_drawn_escaped_not_as_another_name() {
     assert!(text.contains("pdf\\u{200b}"), "{text}");
     assert!(text.contains("tidy\\u{1b}[2J"), "{text}");
 }
+
+#[test]
+fn the_skills_an_agent_turns_off_with_the_detail_saying_for_whom() {
+    // release-notes: Claude Code's skillOverrides sets it "off".
+    snapshot_demo("turned_off", "O");
+}
+
+#[test]
+fn the_copies_of_a_shadowed_name() {
+    snapshot_demo("copies", "S");
+}
+
+#[test]
+fn two_marked_skills_snapshotted_with_one_question_and_one_summary() {
+    // pdf-forms and release-notes marked with Space, snapshotted, the summary up.
+    snapshot_demo("batch_snapshot_confirm", "jjjjjjjjj  s");
+    snapshot_demo("batch_snapshot_summary", "jjjjjjjjj  sy");
+}

@@ -1301,7 +1301,35 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         update(&mut app, Msg::Failed("boom".to_owned()));
         app
     };
-    let starts: [fn() -> App; 10] = [
+    // Two copies of alpha (so the copies view opens), and a batch under way and done.
+    fn managed() -> App {
+        let mut app = App::new(Setup::default());
+        update(&mut app, Msg::Started);
+        update(
+            &mut app,
+            Msg::ScanDone(Box::new(crate::common::deck::managed_deck())),
+        );
+        app
+    }
+    fn working() -> App {
+        let mut app = managed();
+        update(&mut app, Msg::Action(Remove));
+        update(&mut app, Msg::Action(Confirm));
+        app
+    }
+    let summarised = || {
+        let mut app = working();
+        let id = app.batch.as_ref().map_or(0, |b| b.id);
+        update(
+            &mut app,
+            Msg::Batch {
+                id,
+                event: skilldeck::tui::manage::BatchEvent::Done(Default::default()),
+            },
+        );
+        app
+    };
+    let starts: [fn() -> App; 13] = [
         || App::new(Setup::default()),
         loaded,
         diffing,
@@ -1312,6 +1340,9 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         refused,
         imported,
         message,
+        managed,
+        working,
+        summarised,
     ];
     let actions = every_action();
     let mut reached = std::collections::HashSet::new();

@@ -150,6 +150,7 @@ fn ask_restore(
                 .to_owned(),
         ],
         yes: "restore".to_owned(),
+        then: None,
         effect: Effect::Restore {
             name: name.to_owned(),
             dir: dir.to_path_buf(),

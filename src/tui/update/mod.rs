@@ -7,6 +7,7 @@
 
 mod changed;
 mod import;
+mod manage;
 mod skills;
 
 use crate::scan::Progress;
@@ -87,6 +88,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Import { session, event } => import::event(app, session, event),
+        Msg::Batch { id, event } => manage::batch_event(app, id, event),
+        Msg::Planned { request, to, plans } => manage::planned(app, request, to, plans),
+        Msg::UndoNext(next) => manage::undo_next(app, next),
         Msg::Failed(message) => {
             if matches!(app.scan, Scan::Running(_)) {
                 app.scan = Scan::Done;
@@ -117,8 +121,15 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Help => help(app, action),
         Mode::Confirm => confirm(app, action),
         Mode::Export => export_prompt(app, action),
+        Mode::Pick => manage::pick_act(app, action),
+        Mode::Summary => manage::summary_act(app, action),
+        Mode::Working => manage::working_act(app, action),
         mode if mode.is_import() => import::act(app, action),
         Mode::Diff => changed::diff_act(app, action),
+        Mode::Copies => manage::copies_act(app, action),
+        // The managing actions of the skill list, on the marked skills or the one under the
+        // cursor; the list's own actions otherwise.
+        Mode::Skills => manage::act(app, action).unwrap_or_else(|| skills::act(app, action)),
         Mode::Changed => changed::act(app, action),
         // The skill list, its search line, and the roots.
         _ => skills::act(app, action),
@@ -160,6 +171,7 @@ fn shared(app: &mut App, action: Action) -> Option<Vec<Effect>> {
             vec![Effect::SetMouse(app.mouse)]
         }
         Action::Import => import::open(app),
+        Action::Undo => manage::ask_undo(app),
         Action::ToggleAllAgents => toggle_all_agents(app),
         _ => return None,
     };
@@ -247,6 +259,10 @@ fn confirm(app: &mut App, action: Action) -> Vec<Effect> {
     };
     match action {
         Action::Confirm => {
+            if let Some(next) = &question.then {
+                app.overlay = Overlay::Confirm((**next).clone());
+                return Vec::new();
+            }
             let effect = question.effect.clone();
             app.overlay = Overlay::None;
             start_task(app, effect)
@@ -282,6 +298,7 @@ fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
         name: name.to_owned(),
         dir: dir.to_path_buf(),
         text,
+        batch: Vec::new(),
     });
     Vec::new()
 }
@@ -297,6 +314,12 @@ fn export_prompt(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::Choose if prompt.text.trim().is_empty() => {
             warn(app, "Type the path of the archive to write.");
+        }
+        Action::Choose if !prompt.batch.is_empty() => {
+            let skills = std::mem::take(&mut prompt.batch);
+            let folder = prompt.text.trim().to_owned();
+            app.overlay = Overlay::None;
+            return manage::export_to(app, skills, folder);
         }
         Action::Choose => {
             let effect = Effect::Export {
@@ -323,6 +346,11 @@ fn start_task(app: &mut App, effect: Effect) -> Vec<Effect> {
         Effect::Accept { name, .. } => format!("Keeping {name} as it is now…"),
         Effect::Restore { name, .. } => format!("Restoring {name}…"),
         Effect::Export { name, .. } => format!("Exporting {name}…"),
+        Effect::Undo => "Undoing…".to_owned(),
+        Effect::Run(batch) => {
+            manage::start(app, batch);
+            return vec![effect];
+        }
         _ => String::new(),
     };
     if !doing.is_empty() {
@@ -371,8 +399,9 @@ fn select(app: &mut App, index: usize) -> Vec<Effect> {
 /// The wheel: move what has the keyboard by `rows`.
 fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     match app.mode() {
-        // Nothing under a message moves while it is read.
-        Mode::Message => Vec::new(),
+        // Nothing under a message, a question or a batch moves while it is up.
+        Mode::Message | Mode::Confirm | Mode::Export | Mode::Working | Mode::Summary => Vec::new(),
+        Mode::Pick | Mode::Copies => manage::move_by(app, rows),
         Mode::Help => {
             scroll_help(app, rows);
             Vec::new()

@@ -14,7 +14,15 @@ use super::help::centered;
 use super::pane;
 
 pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
-    let box_area = centered(area, 72, 10);
+    // As high as the question needs (a plan lists every skill), as the screen allows.
+    let room = usize::from(72u16.min(area.width).saturating_sub(2)).max(1);
+    let rows: usize = question
+        .lines
+        .iter()
+        .map(|l| crate::text::width::of(l).div_ceil(room).max(1))
+        .sum();
+    let height = u16::try_from(rows + 4).unwrap_or(u16::MAX).max(10);
+    let box_area = centered(area, 72, height.min(area.height));
     let block = pane(
         Line::styled(format!(" {} ", question.title), theme.title),
         true,

@@ -196,6 +196,27 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
         };
         sheet.field("", &format!("  {text}"), style);
     }
+    // Per agent, whether its own settings turn the skill off: the state the off and on keys
+    // change.
+    let off: Vec<&str> = skill
+        .disabled_for
+        .iter()
+        .filter(|a| app.shows_agent(**a))
+        .map(|a| a.id())
+        .collect();
+    if !off.is_empty() {
+        let on: Vec<&str> = app
+            .shown_of(&skill.agents)
+            .iter()
+            .filter(|a| !skill.disabled_for.contains(a))
+            .map(|a| a.id())
+            .collect();
+        let mut text = format!("off for {}", off.join(", "));
+        if !on.is_empty() {
+            text.push_str(&format!("; on for {}", on.join(", ")));
+        }
+        sheet.field("Settings", &text, theme.warning);
+    }
     let left_out: Vec<&str> = skill
         .left_out
         .iter()

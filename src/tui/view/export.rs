@@ -33,11 +33,13 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
     } else {
         typed
     };
+    let what = if prompt.batch.is_empty() {
+        "A .tar.gz of its files, secrets removed, at most 5 MiB, to:"
+    } else {
+        "A .tar.gz of each, named after it, secrets removed, into the folder:"
+    };
     let body = vec![
-        Line::styled(
-            "A .tar.gz of its files, secrets removed, at most 5 MiB, to:",
-            theme.dim,
-        ),
+        Line::styled(what, theme.dim),
         Line::from(vec![
             Span::styled("> ", theme.key),
             Span::raw(shown.clone()),

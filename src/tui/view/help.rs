@@ -130,6 +130,13 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
     );
     row(
         &mut out,
+        format!("{} marked", theme::MARKED_MARKER),
+        theme.key,
+        "marked: the actions apply to every marked skill",
+        plain,
+    );
+    row(
+        &mut out,
         format!("{} exists", theme::presence_marker(&Presence::Exists)),
         theme.intact,
         "a root that is on disk (roots screen)",

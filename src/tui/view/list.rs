@@ -19,7 +19,7 @@ use crate::tui::theme::{self, Theme};
 
 use super::{has_focus, pane, search};
 
-/// Columns before the name: space, state marker, space, problem marker, shadowed marker, space.
+/// Columns before the name: mark, state marker, space, problem marker, shadowed marker, space.
 const MARKS: usize = 6;
 const BADGE: usize = 7;
 
@@ -92,6 +92,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
                 .verdicts
                 .iter()
                 .any(|v| v.winner.is_some() && app.shows_agent(v.agent)),
+            marked: app.marked.contains(&skill.dir),
         };
         let line = columns.row(skill, &shown, theme, selected).style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
@@ -110,6 +111,7 @@ fn title(app: &App) -> Line<'static> {
         agent,
         state,
         installer,
+        disabled,
     } = &app.filter;
     let mut notes: Vec<String> = Vec::new();
     match state {
@@ -131,8 +133,14 @@ fn title(app: &App) -> Line<'static> {
         Some(By::Nobody) => notes.push("no installer".to_owned()),
         None => {}
     }
+    if *disabled {
+        notes.push("turned off".to_owned());
+    }
     if app.sort != Sort::Name {
         notes.push(format!("sort: {}", app.sort.label()));
+    }
+    if !app.marked.is_empty() {
+        notes.push(format!("{} marked", app.marked.len()));
     }
     for note in notes {
         spans.push(Span::styled(format!("· {note} "), theme.warning));
@@ -145,6 +153,7 @@ fn title(app: &App) -> Line<'static> {
 struct Shown {
     agents: Vec<AgentId>,
     shadowed: bool,
+    marked: bool,
 }
 
 /// How many agent ids the column names before it counts the rest.
@@ -262,8 +271,13 @@ impl Columns {
         } else {
             " "
         };
+        let mark = if shown.marked {
+            Span::styled(theme::MARKED_MARKER, theme.key)
+        } else {
+            Span::raw(" ")
+        };
         let mut spans = vec![
-            Span::raw(" "),
+            mark,
             Span::styled(theme::state_marker(skill.state), theme.state(skill.state)),
             Span::raw(" "),
             Span::styled(problem, theme.warning),

@@ -4,6 +4,7 @@
 
 mod changed;
 mod confirm;
+mod copies;
 mod detail;
 mod diff;
 mod export;
@@ -12,6 +13,7 @@ mod header;
 mod help;
 mod import;
 mod list;
+mod manage;
 mod message;
 mod preview;
 mod roots;
@@ -50,6 +52,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     header::draw(frame, top, app);
     match (&app.diff, app.screen) {
         (Some(diff), _) => diff::draw(frame, body, app, diff, &mut laid),
+        (None, _) if app.copies.is_some() => {
+            if let Some(copies) = &app.copies {
+                copies::draw(frame, body, app, copies);
+            }
+        }
         (None, Screen::Skills) => skills_screen(frame, body, app, &mut laid),
         (None, Screen::Roots) => roots::draw(frame, body, app, &mut laid),
         (None, Screen::Changed) => changed::draw(frame, body, app, &mut laid),
@@ -64,6 +71,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
         Overlay::Help => help::draw(frame, area, app, &mut laid),
         Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
         Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
+        Overlay::Pick(pick) => manage::draw_pick(frame, area, pick, &app.theme),
+        Overlay::Summary(summary) => manage::draw_summary(frame, area, summary, &app.theme),
+    }
+    if let Some(running) = &app.batch {
+        manage::draw_progress(frame, area, running, &app.theme);
     }
     // Messages are above everything, the overlay they arrived over included.
     if let Some(text) = app.messages.first() {

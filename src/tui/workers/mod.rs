@@ -2,12 +2,14 @@
 //! progress, a few times a second at most, then comparing the skills with their snapshots),
 //! the `SKILL.md` reader (which serves only the latest request, so holding `j` down reads one
 //! file, not hundreds), the tasks a key asks for ([`tasks`]: a diff, a snapshot, a restore, an
-//! export, a folder for the picker) and an import's session ([`import`]). Each catches its own
+//! export, a folder for the picker), an import's session ([`import`]) and the managing
+//! operations ([`manage`]: batches, plans, undo). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
 //! tearing the terminal down. They do their work by asking the domain (`scan`, `snapshot`,
 //! `bundle`, `install`); the app itself touches no file.
 
 pub mod import;
+pub mod manage;
 pub mod tasks;
 
 use std::any::Any;
@@ -84,7 +86,8 @@ fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
         *last = Some(Instant::now());
         let _ = tx.send(Msg::ScanProgress(progress));
     });
-    let deck = Deck::new(&inventory, machine.env.home(), SystemTime::now());
+    let deck = Deck::new(&inventory, machine.env.home(), SystemTime::now())
+        .with_no_switch(manage::without_switch());
     (deck, inventory)
 }
 

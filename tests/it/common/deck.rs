@@ -45,6 +45,7 @@ pub fn skill(
             .collect(),
         left_out: Vec::new(),
         unsettled_for: Vec::new(),
+        disabled_for: Vec::new(),
         state,
         record: None,
         owner: None,
@@ -95,6 +96,36 @@ pub fn deck() -> Deck {
             root("/etc/x", 0),
         ],
     )
+}
+
+/// [`deck`] with a second copy of alpha, in a project, that wins over the first for Claude
+/// Code, and beta turned off for Codex by its settings; Cursor has no setting to turn one
+/// skill off.
+pub fn managed_deck() -> Deck {
+    let mut skills: Vec<SkillView> = deck().skills;
+    let mut project = skill(
+        "alpha",
+        Source::Project,
+        State::Intact,
+        &[AgentId::CLAUDE_CODE, AgentId::CURSOR],
+        2,
+    );
+    project.dir = PathBuf::from("/project/skills/alpha");
+    project.shown_dir = "~/project/skills/alpha".to_owned();
+    skills[0].verdicts[0].winner = Some(project.shown_dir.clone());
+    skills.insert(1, project);
+    let beta = skills.iter_mut().find(|s| s.name == "beta").unwrap();
+    beta.agents.retain(|a| *a != AgentId::CODEX);
+    beta.verdicts.retain(|v| v.agent != AgentId::CODEX);
+    beta.disabled_for = vec![AgentId::CODEX];
+    beta.left_out = vec![(
+        AgentId::CODEX,
+        "codex has it turned off: [[skills.config]] in Codex's config.toml".to_owned(),
+    )];
+    Deck::from_views(skills, deck().roots).with_no_switch(vec![(
+        AgentId::CURSOR,
+        "Cursor has no setting that turns one skill off; remove it or move it out of Cursor's roots instead".to_owned(),
+    )])
 }
 
 pub fn dir(name: &str) -> PathBuf {

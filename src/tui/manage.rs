@@ -1,0 +1,298 @@
+//! The managing flows as the app holds them: the skills an action applies to (the marked ones,
+//! else the one under the cursor), what is asked of a worker for all of them at once, the
+//! pickers that ask which agent and which scope, the plan of a link, copy or move, and the
+//! summary of what was done and what was refused. Plain data, display-safe: the workers fill
+//! it in from the operations, `update` and the views only read it.
+
+use std::path::PathBuf;
+
+use crate::roots::{AgentId, Scope};
+
+/// A skill an action applies to: its name as shown and its folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub dir: PathBuf,
+    /// The folder as shown: two copies of a name are told apart by it.
+    pub shown_dir: String,
+}
+
+/// How a skill is made visible elsewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum How {
+    /// A symbolic link to its folder.
+    Link,
+    /// An independent, recorded copy.
+    Copy,
+    /// The folder itself, gone from where it was.
+    Move,
+}
+
+impl How {
+    /// The verb, capitalised: `Link`.
+    pub fn verb(self) -> &'static str {
+        match self {
+            How::Link => "Link",
+            How::Copy => "Copy",
+            How::Move => "Move",
+        }
+    }
+}
+
+/// Where a link, copy or move goes: to `agent`'s root (the skill's own agents when `None`) at
+/// `scope`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Destination {
+    pub how: How,
+    pub agent: Option<AgentId>,
+    pub scope: Scope,
+}
+
+impl Destination {
+    /// `its own agents, project scope`, `codex, user scope`.
+    pub fn describe(&self) -> String {
+        let agent = self.agent.map_or_else(
+            || "its own agents".to_owned(),
+            |a| a.display_name().to_owned(),
+        );
+        format!("{agent}, {} scope", scope_name(self.scope))
+    }
+}
+
+/// `user`, `project`.
+pub fn scope_name(scope: Scope) -> &'static str {
+    match scope {
+        Scope::Plugin => "plugin",
+        Scope::Organization => "organization",
+        Scope::User => "user",
+        Scope::Project => "project",
+        Scope::Bundled => "built-in",
+    }
+}
+
+/// What is done to every skill of a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    Remove,
+    /// Turn the skills off (`off`) or on again for `agent`, in its own settings.
+    Switch {
+        agent: AgentId,
+        off: bool,
+        /// Which of the agent's settings files: the user's, or the project's.
+        scope: Scope,
+        /// A plugin's skill goes off only with its whole plugin, and the person was told so.
+        whole_plugin: bool,
+    },
+    Snapshot,
+    Accept,
+    /// An archive per skill, named after it, in `folder` (as typed).
+    Export {
+        folder: String,
+    },
+    Share {
+        to: Destination,
+        /// Shadowing was shown and confirmed a second time.
+        force: bool,
+    },
+}
+
+impl Job {
+    /// What the job does, as the progress says it: `Removing`, `Turning off for Codex`.
+    pub fn doing(&self) -> String {
+        match self {
+            Job::Remove => "Removing".to_owned(),
+            Job::Switch { agent, off, .. } => format!(
+                "Turning {} for {}",
+                if *off { "off" } else { "on" },
+                agent.display_name()
+            ),
+            Job::Snapshot => "Snapshotting".to_owned(),
+            Job::Accept => "Accepting".to_owned(),
+            Job::Export { .. } => "Exporting".to_owned(),
+            Job::Share { to, .. } => match to.how {
+                How::Link => "Linking".to_owned(),
+                How::Copy => "Copying".to_owned(),
+                How::Move => "Moving".to_owned(),
+            },
+        }
+    }
+}
+
+/// One job on several skills, asked once and reported once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub id: u64,
+    pub job: Job,
+    pub skills: Vec<Target>,
+}
+
+/// A batch under way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Running {
+    pub id: u64,
+    /// `Removing`, as [`Job::doing`] says it.
+    pub doing: String,
+    pub done: usize,
+    pub total: usize,
+    /// The skill being worked on.
+    pub current: Option<String>,
+    /// Stop was asked for: the batch ends after the skill under way.
+    pub stopping: bool,
+}
+
+/// What a batch did, for the person to read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub title: String,
+    /// One line per skill done, and what it says (a snapshot id, the command that undoes it).
+    pub done: Vec<String>,
+    /// One line per skill skilldeck refused to touch, and why; nothing of it was changed.
+    pub refused: Vec<String>,
+    /// One line per skill the operation failed on, and why.
+    pub failed: Vec<String>,
+    /// Skills not started because the batch was stopped.
+    pub stopped: Vec<String>,
+}
+
+/// What the worker reports of a batch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BatchEvent {
+    /// `done` skills are done; `current` is next.
+    Progress {
+        done: usize,
+        current: String,
+    },
+    Done(Summary),
+}
+
+/// One skill's link, copy or move, planned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanView {
+    pub from: String,
+    pub to: String,
+    /// `Claude Code would run ~/x instead of ~/y`, one per agent whose copy changes.
+    pub shadowing: Vec<String>,
+}
+
+/// A choice in a picker.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    /// Why it cannot be chosen, and what works instead; `None` when it can.
+    pub refused: Option<String>,
+    pub value: Value,
+}
+
+/// What a choice stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An agent; `None` is the skill's own agents.
+    Agent(Option<AgentId>),
+    Scope(Scope),
+}
+
+/// What a picker's choice leads to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Then {
+    /// The agent to turn the skills off or on for; the settings file is asked next.
+    Switch { off: bool, skills: Vec<Target> },
+    /// Which of `agent`'s settings: the user's or the project's.
+    SwitchScope {
+        agent: AgentId,
+        off: bool,
+        skills: Vec<Target>,
+    },
+    /// The agent a link, copy or move goes to; the scope is asked next.
+    ShareAgent { how: How, skills: Vec<Target> },
+    /// The scope; the plan is made next.
+    ShareScope {
+        how: How,
+        agent: Option<AgentId>,
+        skills: Vec<Target>,
+    },
+}
+
+/// A small list to choose one from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pick {
+    pub title: String,
+    /// Lines above the choices.
+    pub lines: Vec<String>,
+    pub choices: Vec<Choice>,
+    pub selected: usize,
+    pub then: Then,
+}
+
+/// The view of every copy of one name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Copies {
+    /// The name, lower case, as the copies are found by.
+    pub key: String,
+    /// The name as shown.
+    pub name: String,
+    pub selected: usize,
+}
+
+/// `alpha, beta and 3 more`: the names of `skills`, a few of them.
+pub fn names(skills: &[Target]) -> String {
+    const SHOWN: usize = 4;
+    let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].to_owned(),
+        n if n <= SHOWN => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+        n => format!("{} and {} more", names[..SHOWN].join(", "), n - SHOWN),
+    }
+}
+
+/// One line per skill, name and folder, the first few of them: what a question lists.
+pub fn listed(skills: &[Target]) -> Vec<String> {
+    const LISTED: usize = 6;
+    let mut lines: Vec<String> = skills
+        .iter()
+        .take(LISTED)
+        .map(|s| format!("{}  {}", s.name, s.shown_dir))
+        .collect();
+    if skills.len() > LISTED {
+        lines.push(format!("and {} more", skills.len() - LISTED));
+    }
+    lines
+}
+
+/// `1 skill`, `3 skills`.
+pub fn count(n: usize) -> String {
+    if n == 1 {
+        "1 skill".to_owned()
+    } else {
+        format!("{n} skills")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(name: &str) -> Target {
+        Target {
+            name: name.to_owned(),
+            dir: PathBuf::from(name),
+            shown_dir: format!("~/{name}"),
+        }
+    }
+
+    #[test]
+    fn names_are_listed_then_counted() {
+        let all: Vec<Target> = ["a", "b", "c", "d", "e", "f"].map(target).to_vec();
+        assert_eq!(names(&all[..1]), "a");
+        assert_eq!(names(&all[..2]), "a and b");
+        assert_eq!(names(&all[..4]), "a, b, c and d");
+        assert_eq!(names(&all), "a, b, c, d and 2 more");
+        assert_eq!(listed(&all[..2]), ["a  ~/a", "b  ~/b"]);
+        assert_eq!(listed(&all).last().unwrap(), "f  ~/f");
+        let mut seven = all.clone();
+        seven.push(target("g"));
+        assert_eq!(listed(&seven).last().unwrap(), "and 1 more");
+        assert_eq!(count(1), "1 skill");
+        assert_eq!(count(2), "2 skills");
+    }
+}

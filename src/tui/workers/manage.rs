@@ -1,0 +1,575 @@
+//! The managing operations, on a thread: a batch (remove, turn off or on, link, copy, move,
+//! snapshot, accept, export on each of its skills in turn, reporting progress, stoppable
+//! between two skills), the plans of a link, copy or move, and undo. Each asks
+//! `operations::*`, the same functions the command line calls, and turns what they say into
+//! display-safe sentences: done, refused (skilldeck would not, and nothing was changed) or
+//! failed. The skills are found again in a fresh scan, so each operation acts on what is on
+//! disk now, not on what the list showed when the question was asked.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+
+use crate::operations::journal::{Entry, SettingsWas, Was};
+use crate::operations::{self, JournalError};
+use crate::operations::{remove, share, switch, undo};
+use crate::roots::{AgentId, Machine};
+use crate::scan::{self, Inventory, Skill};
+use crate::snapshot::export::Unscanned;
+use crate::text::{Unsafe, human, sanitize};
+use crate::tui::manage::{Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target};
+use crate::tui::msg::Msg;
+
+use super::{guarded, spawn};
+
+/// The agents with no setting that turns one skill off, and the sentence saying so (and what
+/// works instead): what the app's agent picker shows against them.
+pub fn without_switch() -> Vec<(AgentId, String)> {
+    AgentId::all()
+        .filter_map(|agent| {
+            switch::supported(agent)
+                .err()
+                .map(|why| (agent, sanitize::line(&why.to_string())))
+        })
+        .collect()
+}
+
+/// Run `batch` on a thread; progress, then its summary, arrive on `tx`. Setting the flag that
+/// comes back stops it after the skill under way.
+pub fn run(machine: &Machine, tx: Sender<Msg>, batch: Batch) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let machine = machine.clone();
+    let stopped = Arc::clone(&stop);
+    let id = batch.id;
+    spawn("skilldeck-batch", tx, move |tx| {
+        let summary =
+            guarded(|| run_batch(&machine, tx, &batch, &stopped)).unwrap_or_else(|panic| Summary {
+                title: format!("{} stopped", batch.job.doing()),
+                failed: vec![format!("The batch stopped: {panic}")],
+                ..Summary::default()
+            });
+        Msg::Batch {
+            id,
+            event: BatchEvent::Done(summary),
+        }
+    });
+    stop
+}
+
+/// What one skill's operation came to.
+enum Outcome {
+    Done(String),
+    Refused(String),
+    Failed(String),
+}
+
+fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &AtomicBool) -> Summary {
+    let needs_skills = matches!(
+        batch.job,
+        Job::Remove | Job::Switch { .. } | Job::Share { .. }
+    );
+    let inventory = needs_skills.then(|| scan_now(machine));
+    let mut summary = Summary::default();
+    for (done, target) in batch.skills.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            summary.stopped.push(target.name.clone());
+            continue;
+        }
+        let _ = tx.send(Msg::Batch {
+            id: batch.id,
+            event: BatchEvent::Progress {
+                done,
+                current: target.name.clone(),
+            },
+        });
+        let outcome = guarded(|| one(machine, inventory.as_ref(), &batch.job, target))
+            .unwrap_or_else(|panic| {
+                Outcome::Failed(format!("{}: it stopped: {panic}", target.name))
+            });
+        match outcome {
+            Outcome::Done(line) => summary.done.push(sanitize::line(&line)),
+            Outcome::Refused(line) => summary.refused.push(sanitize::line(&line)),
+            Outcome::Failed(line) => summary.failed.push(sanitize::line(&line)),
+        }
+    }
+    summary.title = format!(
+        "{}: {} of {} done",
+        batch.job.doing(),
+        summary.done.len(),
+        batch.skills.len()
+    );
+    summary
+}
+
+fn scan_now(machine: &Machine) -> Inventory {
+    scan::scan(&machine.env, &machine.project, &|_| {})
+}
+
+/// The skill at `dir` in `inventory`, or the sentence saying it is gone.
+fn find<'i>(
+    inventory: Option<&'i Inventory>,
+    target: &Target,
+    home: &Path,
+) -> Result<&'i Skill, Outcome> {
+    inventory
+        .and_then(|inventory| inventory.skills.iter().find(|s| s.dir == target.dir))
+        .ok_or_else(|| {
+            Outcome::Failed(format!(
+                "{}: no skill is at {} any more; nothing was done.",
+                target.name,
+                human::path(&target.dir, home, Unsafe::Dropped)
+            ))
+        })
+}
+
+/// `error` as a refusal or a failure, after the skill's name.
+fn refused_or_failed(name: &str, refusal: bool, error: &dyn std::fmt::Display) -> Outcome {
+    let line = format!("{name}: {error}");
+    if refusal {
+        Outcome::Refused(line)
+    } else {
+        Outcome::Failed(line)
+    }
+}
+
+fn one(machine: &Machine, inventory: Option<&Inventory>, job: &Job, target: &Target) -> Outcome {
+    let home = machine.home();
+    let name = &target.name;
+    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+    match job {
+        Job::Remove => {
+            let skill = match find(inventory, target, home) {
+                Ok(skill) => skill,
+                Err(outcome) => return outcome,
+            };
+            match remove::remove(machine, skill, None) {
+                Err(error) => refused_or_failed(name, error.is_refusal(), &error),
+                Ok(removed) => {
+                    let paths: Vec<String> = removed.removed.iter().map(|p| shown(p)).collect();
+                    let mut line = format!("{name}: removed {}", paths.join(", "));
+                    if let Some(kept) = &removed.kept {
+                        line.push_str(&format!("; kept as snapshot {kept}"));
+                    }
+                    line.push('.');
+                    if let Some(canonical) = &removed.unused_canonical {
+                        line.push_str(&format!(
+                            " No link uses its canonical copy {} any more.",
+                            shown(canonical)
+                        ));
+                    }
+                    for lock in &removed.stale_locks {
+                        line.push_str(&format!(" {} still lists it.", shown(lock)));
+                    }
+                    Outcome::Done(with_journal(line, removed.unjournalled))
+                }
+            }
+        }
+        Job::Switch {
+            agent,
+            off,
+            scope,
+            whole_plugin,
+        } => {
+            let skill = match find(inventory, target, home) {
+                Ok(skill) => skill,
+                Err(outcome) => return outcome,
+            };
+            let request = switch::Request {
+                skill,
+                agent: *agent,
+                scope: Some(*scope),
+                whole_plugin: *whole_plugin,
+            };
+            let turn = if *off {
+                switch::Turn::Off
+            } else {
+                switch::Turn::On
+            };
+            let word = if *off { "off" } else { "on" };
+            match switch::switch(machine, request, turn) {
+                Err(error) => refused_or_failed(name, error.is_refusal(), &error),
+                Ok(switched) if switched.edited.is_empty() => Outcome::Done(format!(
+                    "{name}: already {word} for {}; nothing was changed.",
+                    agent.display_name()
+                )),
+                Ok(switched) => {
+                    let files: Vec<String> = switched.edited.iter().map(|p| shown(p)).collect();
+                    let mut line = format!(
+                        "{name}: turned {word} for {} in {}.",
+                        agent.display_name(),
+                        files.join(", ")
+                    );
+                    for note in &switched.notes {
+                        line.push(' ');
+                        line.push_str(note);
+                    }
+                    Outcome::Done(with_journal(line, switched.unjournalled))
+                }
+            }
+        }
+        Job::Share { to, force } => {
+            let skill = match find(inventory, target, home) {
+                Ok(skill) => skill,
+                Err(outcome) => return outcome,
+            };
+            let Some(inventory) = inventory else {
+                return Outcome::Failed(format!("{name}: the skills could not be scanned."));
+            };
+            let plan = match share::plan(
+                machine,
+                inventory,
+                skill,
+                share_of(to.how),
+                to.agent,
+                to.scope,
+            ) {
+                Ok(plan) => plan,
+                Err(error) => return refused_or_failed(name, error.is_refusal(), &error),
+            };
+            match share::share(machine, &plan, *force) {
+                Err(error) => refused_or_failed(name, error.is_refusal(), &error),
+                Ok(shared) => {
+                    let verb = match to.how {
+                        How::Link => "linked",
+                        How::Copy => "copied",
+                        How::Move => "moved",
+                    };
+                    let line = format!("{name}: {verb} to {}.", shown(&shared.plan.to));
+                    Outcome::Done(with_journal(line, shared.unjournalled))
+                }
+            }
+        }
+        Job::Snapshot => {
+            let mut done = operations::snapshot::snapshot(machine, vec![target.dir.clone()]);
+            match done.taken.pop() {
+                Some((_, Ok(taken))) => {
+                    let id = &taken.snapshot.id;
+                    let line = if taken.fresh {
+                        format!("{name}: kept as snapshot {id}.")
+                    } else {
+                        format!("{name}: already matches snapshot {id}; no copy was made.")
+                    };
+                    Outcome::Done(with_journal(line, done.unjournalled))
+                }
+                Some((_, Err(error))) => Outcome::Failed(format!("{name}: {error}")),
+                None => Outcome::Failed(format!("{name}: no snapshot was taken.")),
+            }
+        }
+        Job::Accept => match operations::snapshot::accept(machine, &target.dir) {
+            Ok(accepted) => Outcome::Done(with_journal(
+                format!(
+                    "{name}: accepted as it is now (snapshot {}).",
+                    accepted.taken.snapshot.id
+                ),
+                accepted.unjournalled,
+            )),
+            Err(error) => Outcome::Failed(format!("{name}: {error}")),
+        },
+        Job::Export { folder } => {
+            let file: String = name
+                .chars()
+                .map(|c| {
+                    if matches!(c, ':' | '/' | '\\') {
+                        '-'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            let to = format!("{}/{file}.tar.gz", folder.trim_end_matches('/'));
+            match operations::export::export(
+                machine,
+                &target.dir,
+                Path::new(&to),
+                false,
+                Unscanned::LeaveOut,
+            ) {
+                Ok(exported) => Outcome::Done(format!(
+                    "{name}: exported to {} ({} secrets removed).",
+                    shown(&exported.path),
+                    exported.package.redacted.len()
+                )),
+                Err(error) => Outcome::Failed(format!("{name}: {error}")),
+            }
+        }
+    }
+}
+
+fn share_of(how: How) -> share::Share {
+    match how {
+        How::Link => share::Share::Link,
+        How::Copy => share::Share::Copy,
+        How::Move => share::Share::Move,
+    }
+}
+
+/// `text`, and that the journal missed it when it did.
+fn with_journal(text: String, unjournalled: Option<JournalError>) -> String {
+    match unjournalled {
+        Some(error) => format!("{text} But {error}, so undo will not know of it."),
+        None => text,
+    }
+}
+
+/// Plan where each of `skills` would go, and what it would shadow; the plans arrive on `tx`.
+pub fn plan(
+    machine: &Machine,
+    tx: Sender<Msg>,
+    request: u64,
+    to: Destination,
+    skills: Vec<Target>,
+) {
+    let machine = machine.clone();
+    spawn("skilldeck-plan", tx, move |_| {
+        let planned = guarded(|| plans(&machine, to, &skills));
+        let plans = planned.unwrap_or_else(|panic| {
+            skills
+                .iter()
+                .map(|t| (t.clone(), Err(format!("planning stopped: {panic}"))))
+                .collect()
+        });
+        Msg::Planned { request, to, plans }
+    });
+}
+
+fn plans(
+    machine: &Machine,
+    to: Destination,
+    skills: &[Target],
+) -> Vec<(Target, Result<PlanView, String>)> {
+    let home = machine.home();
+    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+    let inventory = scan_now(machine);
+    skills
+        .iter()
+        .map(|target| {
+            let Some(skill) = inventory.skills.iter().find(|s| s.dir == target.dir) else {
+                return (
+                    target.clone(),
+                    Err(format!("no skill is at {} any more", shown(&target.dir))),
+                );
+            };
+            let plan = share::plan(
+                machine,
+                &inventory,
+                skill,
+                share_of(to.how),
+                to.agent,
+                to.scope,
+            )
+            .map(|plan| PlanView {
+                from: shown(&plan.from),
+                to: shown(&plan.to),
+                shadowing: plan
+                    .shadowing
+                    .iter()
+                    .map(|s| {
+                        sanitize::line(&format!(
+                            "{} would run {} instead of {}",
+                            s.agent.display_name(),
+                            shown(&s.winner),
+                            shown(&s.loser)
+                        ))
+                    })
+                    .collect(),
+            })
+            .map_err(|error| sanitize::line(&error.to_string()));
+            (target.clone(), plan)
+        })
+        .collect()
+}
+
+/// Find what an undo would put back now; the answer arrives on `tx`.
+pub fn ask_undo(machine: &Machine, tx: Sender<Msg>) {
+    let machine = machine.clone();
+    spawn("skilldeck-undo", tx, move |_| {
+        let next = match guarded(|| undo::next(&machine)) {
+            Err(panic) => Err(format!("Reading the journal stopped: {panic}")),
+            Ok(Err(error)) => Err(sanitize::line(&format!("Nothing can be undone: {error}"))),
+            Ok(Ok(next)) => Ok(next.map(|entry| describe(&entry, machine.home()))),
+        };
+        Msg::UndoNext(next)
+    });
+}
+
+/// Undo the last operation; the result arrives on `tx`, and the skills are scanned again.
+pub fn undo(machine: &Machine, tx: Sender<Msg>) {
+    let machine = machine.clone();
+    spawn("skilldeck-undo", tx, move |_| {
+        let result = match guarded(|| undo::undo(&machine)) {
+            Err(panic) => Err(format!("The undo stopped: {panic}")),
+            Ok(Err(error)) => Err(sanitize::line(&format!("Nothing was undone: {error}"))),
+            Ok(Ok(undone)) => {
+                let what = describe(&undone.reverted, machine.home());
+                let head = what.first().cloned().unwrap_or_default();
+                Ok(sanitize::line(&with_journal(
+                    format!("Undone: {head}"),
+                    undone.unjournalled,
+                )))
+            }
+        };
+        Msg::TaskDone {
+            result,
+            rescan: true,
+        }
+    });
+}
+
+/// What undoing `entry` puts back, one line per folder and settings file, display-safe.
+fn describe(entry: &Entry, home: &Path) -> Vec<String> {
+    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+    let operation = format!("{:?}", entry.operation).to_lowercase();
+    let mut lines = vec![format!("the {operation} of {}", entry.at)];
+    for change in &entry.changes {
+        let dir = shown(&change.dir);
+        lines.push(match &change.was {
+            Was::Absent => format!("{dir} is taken away again (the {operation} made it)"),
+            Was::Kept(id) => format!("{dir} gets back what snapshot {id} kept"),
+            Was::Untouched => format!("{dir} stays as it is (only a snapshot was taken)"),
+            Was::Link(target) => format!("{dir} becomes a link to {} again", shown(target)),
+        });
+    }
+    for settings in &entry.settings {
+        let file = shown(&settings.file);
+        lines.push(match &settings.was {
+            SettingsWas::Absent => format!("{file} goes (the {operation} made it)"),
+            SettingsWas::Kept(_) => format!("{file} gets its earlier bytes back"),
+        });
+    }
+    lines.into_iter().map(|l| sanitize::line(&l)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operations::journal::{Change, Operation, SettingsChange};
+    use std::path::PathBuf;
+
+    /// A machine in a temporary folder with the skills `names` in Claude Code's user root.
+    fn machine_with(names: &[&str]) -> (tempfile::TempDir, Machine, Vec<Target>) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (home, system, project) = (root.join("home"), root.join("system"), root.join("p"));
+        let mut targets = Vec::new();
+        for name in names {
+            let dir = home.join(".claude/skills").join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: d\n---\n"),
+            )
+            .unwrap();
+            targets.push(Target {
+                name: (*name).to_owned(),
+                dir,
+                shown_dir: String::new(),
+            });
+        }
+        std::fs::create_dir_all(&project).unwrap();
+        let machine = Machine::sandbox(&home, &system, &project);
+        (tmp, machine, targets)
+    }
+
+    /// Every message of the batch, up to its summary.
+    fn events_of(machine: &Machine, batch: Batch) -> (Vec<(usize, String)>, Summary) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let id = batch.id;
+        run(machine, tx, batch);
+        let mut progress = Vec::new();
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_secs(30)).unwrap() {
+                Msg::Batch {
+                    id: got,
+                    event: BatchEvent::Progress { done, current },
+                } if got == id => progress.push((done, current)),
+                Msg::Batch {
+                    id: got,
+                    event: BatchEvent::Done(summary),
+                } if got == id => return (progress, summary),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_batch_reports_each_skill_then_one_summary() {
+        let (_tmp, machine, skills) = machine_with(&["alpha", "beta"]);
+        let (progress, summary) = events_of(
+            &machine,
+            Batch {
+                id: 7,
+                job: Job::Snapshot,
+                skills: skills.clone(),
+            },
+        );
+        assert_eq!(progress, [(0, "alpha".to_owned()), (1, "beta".to_owned())]);
+        assert_eq!(summary.title, "Snapshotting: 2 of 2 done");
+        assert_eq!(summary.done.len(), 2);
+        assert!(summary.done[0].starts_with("alpha: kept as snapshot "));
+        let store = crate::snapshot::Store::open(&machine.env);
+        for skill in &skills {
+            assert!(store.latest(&skill.dir).unwrap().is_some());
+        }
+    }
+
+    #[test]
+    fn a_skill_gone_since_the_question_is_said_and_the_others_go_on() {
+        let (_tmp, machine, mut skills) = machine_with(&["alpha"]);
+        let gone = Target {
+            name: "ghost".to_owned(),
+            dir: machine.home().join(".claude/skills/ghost"),
+            shown_dir: String::new(),
+        };
+        skills.insert(0, gone);
+        let (_, summary) = events_of(
+            &machine,
+            Batch {
+                id: 1,
+                job: Job::Remove,
+                skills,
+            },
+        );
+        assert_eq!(
+            summary.failed,
+            ["ghost: no skill is at ~/.claude/skills/ghost any more; nothing was done."]
+        );
+        // alpha was asked of the operation: done, or refused or failed with its sentence.
+        let alpha = summary
+            .done
+            .iter()
+            .chain(&summary.refused)
+            .chain(&summary.failed)
+            .filter(|l| l.starts_with("alpha: "))
+            .count();
+        assert_eq!(alpha, 1, "{summary:?}");
+    }
+
+    #[test]
+    fn an_entry_says_what_its_undo_puts_back() {
+        let home = PathBuf::from("/home/u");
+        let mut entry = Entry::now(
+            Operation::Remove,
+            vec![Change {
+                dir: home.join(".claude/skills/pdf"),
+                was: Was::Kept("s1".to_owned()),
+                snapshot: None,
+                link: None,
+            }],
+        );
+        entry.at = "2026-12-01T12:00:00.000Z".to_owned();
+        entry.settings.push(SettingsChange {
+            file: home.join(".claude/settings.json\u{1b}[2J"),
+            was: SettingsWas::Kept("b1".to_owned()),
+            after: "sha256:00".to_owned(),
+        });
+        assert_eq!(
+            describe(&entry, &home),
+            [
+                "the remove of 2026-12-01T12:00:00.000Z",
+                "~/.claude/skills/pdf gets back what snapshot s1 kept",
+                "~/.claude/settings.json gets its earlier bytes back",
+            ]
+        );
+    }
+}
