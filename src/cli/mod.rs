@@ -13,6 +13,7 @@ mod progress;
 mod restore;
 mod snapshot;
 mod snapshots;
+mod switch;
 mod target;
 
 use std::io::{self, Write};
@@ -22,6 +23,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::operations::JournalError;
+use crate::operations::switch as switch_op;
 use crate::roots::{Machine, NoHome};
 use crate::scan::{self, Inventory};
 use crate::text::escape;
@@ -96,6 +98,12 @@ enum Command {
     Restore(restore::Args),
     /// Pack a skill into a reproducible .tar.gz with its secrets removed
     Export(export::Args),
+    /// Turn a skill off for one agent, in that agent's own settings file
+    #[command(after_help = switch::AFTER_HELP)]
+    Disable(switch::Args),
+    /// Turn a skill back on for one agent, in that agent's own settings files
+    #[command(after_help = switch::AFTER_HELP)]
+    Enable(switch::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -196,6 +204,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Diff(args) => diff::run(&args, &machine),
         Command::Restore(args) => restore::run(&args, &machine),
         Command::Export(args) => export::run(&args, &machine),
+        Command::Disable(args) => switch::run(&args, &machine, switch_op::Turn::Off),
+        Command::Enable(args) => switch::run(&args, &machine, switch_op::Turn::On),
     }
 }
 

@@ -41,7 +41,11 @@ impl RemoveError {
 ///
 /// # Errors
 /// [`RemoveError`] says why not; nothing was removed.
-pub fn remove(machine: &Machine, skill: &Skill, only: Option<&Path>) -> Result<Removed, RemoveError> {
+pub fn remove(
+    machine: &Machine,
+    skill: &Skill,
+    only: Option<&Path>,
+) -> Result<Removed, RemoveError> {
     let _ = (machine, skill, only);
     Err(RemoveError::Unbuilt)
 }
