@@ -139,3 +139,6 @@ fn holds(held: &Held) -> String {
         Held::Bytes(bytes) => sha256(bytes),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -214,3 +214,64 @@ fn remove_path_entries(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD: &str = "/s/pdf/SKILL.md";
+
+    fn run(text: &str, turn: Turn) -> Option<String> {
+        edit(PathBuf::from(MD), "pdf".into(), turn)(Path::new("config.toml"), text).unwrap()
+    }
+
+    fn is_off(text: &str) -> bool {
+        off(
+            &rules(&toml::parse(Path::new("c"), text).unwrap()),
+            Path::new(MD),
+            "pdf",
+        )
+    }
+
+    #[test]
+    fn disabling_appends_one_entry_and_keeps_every_other_byte() {
+        let text = "# my codex\nmodel = \"o3\"  # fast\n\n[profiles.x]\nmodel = { name = \"a\", effort = \"high\" }\n\n[[skills.config]]\nname = \"other\"\nenabled = false\n";
+        let out = run(text, Turn::Off).unwrap();
+        assert_eq!(
+            out,
+            format!("{text}\n[[skills.config]]\npath = \"{MD}\"\nenabled = false\n")
+        );
+        assert!(is_off(&out));
+        assert_eq!(run(&out, Turn::On).unwrap(), text);
+    }
+
+    #[test]
+    fn enabling_what_a_name_entry_turns_off_adds_a_path_entry_after_it() {
+        let text = "[[skills.config]]\nname = \"pdf\" # all of them\nenabled = false\n";
+        assert!(is_off(text));
+        let out = run(text, Turn::On).unwrap();
+        assert!(!is_off(&out), "{out}");
+        assert!(out.starts_with(text));
+        assert!(out.ends_with(&format!("path = \"{MD}\"\nenabled = true\n")));
+    }
+
+    #[test]
+    fn a_later_name_entry_overrules_an_earlier_path_entry() {
+        let text = format!(
+            "[[skills.config]]\npath = \"{MD}\"\nenabled = false\n[[skills.config]]\nname = \"pdf\"\nenabled = true\n"
+        );
+        assert!(!is_off(&text));
+        // Disabling moves the path entry last, where it wins.
+        let out = run(&text, Turn::Off).unwrap();
+        assert!(is_off(&out), "{out}");
+        assert_eq!(out.matches("path =").count(), 1);
+    }
+
+    #[test]
+    fn inline_entries_are_read_and_an_entry_with_two_selectors_is_ignored() {
+        let text = format!("skills = {{ config = [ {{ path = \"{MD}\", enabled = false }} ] }}\n");
+        assert!(is_off(&text));
+        let both = format!("[[skills.config]]\nname = \"pdf\"\npath = \"{MD}\"\nenabled = false\n");
+        assert!(!is_off(&both));
+    }
+}
