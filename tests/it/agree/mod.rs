@@ -27,6 +27,7 @@ mod copilot;
 mod gemini_cli;
 mod opencode;
 mod real_world;
+mod switch;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;

@@ -30,7 +30,8 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     let Some(file) = user_file(env, project) else {
         return Vec::new();
     };
-    let Some(settings) = crate::roots::settings::json(&file) else {
+    // Copilot's settings files may hold comments, as its other JSON files do.
+    let Some(settings) = crate::settings::json::read_value(&file) else {
         return Vec::new();
     };
     settings

@@ -71,7 +71,8 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
 }
 
 fn disabled(path: &Path) -> Vec<String> {
-    let Some(settings) = crate::roots::settings::json(path) else {
+    // Gemini CLI strips comments before it parses its settings.
+    let Some(settings) = crate::settings::json::read_value(path) else {
         return Vec::new();
     };
     settings
