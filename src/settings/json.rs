@@ -134,7 +134,20 @@ pub fn remove_strings(array: &CstArray, drop: impl Fn(&str) -> bool) -> usize {
         .collect();
     let count = doomed.len();
     for element in doomed {
+        // jsonc-parser keeps the space that followed the comma after the first element, which
+        // would leave `[ "b"]` where the user wrote `["a", "b"]`.
+        let opened_tight = element.previous_sibling().and_then(|n| n.token_char()) == Some('[');
         element.remove();
+        if opened_tight {
+            let after_open = array
+                .children()
+                .into_iter()
+                .skip_while(|n| n.token_char() != Some('['))
+                .nth(1);
+            if let Some(space) = after_open.filter(CstNode::is_whitespace) {
+                space.remove();
+            }
+        }
     }
     count
 }

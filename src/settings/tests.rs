@@ -228,3 +228,17 @@ fn nothing_to_change_writes_nothing() {
     assert!(edit(&machine, &file, |t| off(&file, t)).unwrap().is_none());
     assert!(!machine.data_dir().join(BACKUPS_DIR).exists());
 }
+
+#[test]
+fn taking_the_first_of_a_one_line_list_out_leaves_no_space() {
+    let file = Path::new("s.json");
+    let root = json::parse(file, r#"{"d": ["a", "b", "c"]}"#).unwrap();
+    let array = json::find_object(&root, &[])
+        .unwrap()
+        .array_value("d")
+        .unwrap();
+    json::remove_strings(&array, |s| s == "a");
+    assert_eq!(root.to_string(), r#"{"d": ["b", "c"]}"#);
+    json::remove_strings(&array, |s| s == "c");
+    assert_eq!(root.to_string(), r#"{"d": ["b"]}"#);
+}

@@ -221,3 +221,27 @@ fn switch_copilot_user_settings() {
     let keep: Vec<&str> = keep.iter().map(String::as_str).collect();
     round_trip(&lab, here!(), Agent::Copilot, &dir, &settings, &keep);
 }
+
+/// Needs helper D's `permission.skill` reader (`roots::table::opencode`) for skilldeck's
+/// listing to agree; the writer's own file list is a stand-in until then.
+#[test]
+#[ignore = "needs the permission.skill reader of src/roots/table/opencode.rs (helper D)"]
+fn switch_opencode_global_config_with_comments() {
+    let Some(lab) = Lab::new() else { return };
+    let dir = lab.home.join(".config/opencode/skills/switched");
+    lab.named(&dir);
+    lab.named(&lab.home.join(".config/opencode/skills/bystander"));
+    let settings = lab.home.join(".config/opencode/opencode.jsonc");
+    lab.file(
+        &settings,
+        "{\n  // the user's own\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"permission\": {\"skill\": \"allow\", \"bash\": \"ask\"},\n}\n",
+    );
+    round_trip(
+        &lab,
+        here!(),
+        Agent::OpenCode,
+        &dir,
+        &settings,
+        &["// the user's own", "\"bash\": \"ask\""],
+    );
+}
