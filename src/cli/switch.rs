@@ -23,6 +23,9 @@ kept too, so `skilldeck undo` puts it back):
                .gemini/settings.json in a folder Gemini CLI trusts.
   copilot      disabledSkills in ~/.copilot/settings.json (COPILOT_HOME), or --scope project:
                the repository's .github/copilot/settings.json.
+  opencode     permission.skill {\"NAME\": \"deny\"} in ~/.config/opencode/opencode.json(c), or
+               --scope project: the project's opencode.json(c).
+Codex, Gemini CLI and OpenCode read their settings when they start: restart a running session.
 Enable takes the setting out of every file of the agent's that has it. Other agents have no
 such setting: remove the skill's link or folder, or move it, instead.";
 
@@ -32,7 +35,7 @@ pub struct Args {
     #[arg(value_name = "SKILL")]
     skill: String,
 
-    /// The agent, by id: claude-code, codex, gemini-cli, copilot
+    /// The agent, by id: claude-code, codex, gemini-cli, copilot, opencode
     #[arg(long, value_name = "ID", value_parser = agent_id)]
     agent: AgentId,
 

@@ -6,7 +6,9 @@ use std::io::{self, Write as _};
 use std::path::PathBuf;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::file::sha256;
+use sha2::{Digest as _, Sha256};
+
+use crate::record::lower_hex;
 use crate::roots::Machine;
 
 /// The folder of the backups, in the data directory.
@@ -18,6 +20,12 @@ const FILE_MODE: u32 = 0o600;
 
 fn dir(machine: &Machine) -> PathBuf {
     machine.data_dir().join(BACKUPS_DIR)
+}
+
+/// `sha256:` and the hex digest of `bytes`: what a settings change records a file left as,
+/// and what names its backup.
+pub(crate) fn sha256(bytes: &[u8]) -> String {
+    format!("sha256:{}", lower_hex(&Sha256::digest(bytes)))
 }
 
 /// Keep `bytes`; the id they are kept under.

@@ -7,14 +7,11 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest as _, Sha256};
-
-use super::backup;
+use super::backup::{self, sha256};
 use super::{EditError, Unparsable};
+use super::{SettingsChange, SettingsWas};
 use crate::fs::{Links, read_bounded};
 use crate::limits::SETTINGS_FILE_BYTES;
-use crate::operations::{SettingsChange, SettingsWas};
-use crate::record::lower_hex;
 use crate::roots::Machine;
 
 /// The mode a settings file skilldeck creates gets: only its owner reads it, as settings may
@@ -51,11 +48,6 @@ impl Held {
             }),
         }
     }
-}
-
-/// `sha256:` and the hex digest of `bytes`: what a [`SettingsChange`] records a file left as.
-pub(crate) fn sha256(bytes: &[u8]) -> String {
-    format!("sha256:{}", lower_hex(&Sha256::digest(bytes)))
 }
 
 /// The file a settings path stands for: the file a link points to, so a settings file kept in

@@ -183,17 +183,3 @@ fn shape(file: &Path, key: &str, expected: &'static str) -> EditError {
         expected,
     }
 }
-
-/// A JSON-with-comments settings file as a value, for the readers of agents that accept
-/// comments and trailing commas (Gemini CLI, Copilot); `None` when it is missing, too big or
-/// does not parse, which says nothing.
-pub fn read_value(path: &Path) -> Option<serde_json::Value> {
-    let bytes = crate::fs::read_bounded(
-        path,
-        crate::fs::Links::Follow,
-        crate::limits::SETTINGS_FILE_BYTES,
-    )
-    .ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    parse(path, text).ok().map(|root| value(&root))
-}

@@ -14,10 +14,32 @@ use std::io;
 use std::path::PathBuf;
 
 pub use backup::BACKUPS_DIR;
-pub(crate) use file::{Held, edit, read, replace, resolve, sha256};
+pub(crate) use backup::sha256;
+pub(crate) use file::{Held, edit, read, replace, resolve};
 
-use crate::operations::{SettingsChange, SettingsWas};
+use serde::{Deserialize, Serialize};
+
 use crate::roots::Machine;
+
+/// What an agent's settings file held before an operation edited it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SettingsWas {
+    /// There was no such file: the operation created it.
+    Absent,
+    /// Its bytes are kept in the settings backups under this id.
+    Kept(String),
+}
+
+/// One settings file an operation edited.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsChange {
+    pub file: PathBuf,
+    pub was: SettingsWas,
+    /// `sha256:` of the bytes the operation left in it: an undo puts the kept bytes back
+    /// only while the file still holds these.
+    pub after: String,
+}
 
 /// Where a settings file stops being readable as its format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -31,7 +31,7 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
         return Vec::new();
     };
     // Copilot's settings files may hold comments, as its other JSON files do.
-    let Some(settings) = crate::settings::json::read_value(&file) else {
+    let Some(settings) = crate::roots::settings::jsonc(&file) else {
         return Vec::new();
     };
     settings

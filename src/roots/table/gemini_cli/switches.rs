@@ -72,7 +72,7 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
 
 fn disabled(path: &Path) -> Vec<String> {
     // Gemini CLI strips comments before it parses its settings.
-    let Some(settings) = crate::settings::json::read_value(path) else {
+    let Some(settings) = crate::roots::settings::jsonc(path) else {
         return Vec::new();
     };
     settings
