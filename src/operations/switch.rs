@@ -136,7 +136,13 @@ pub fn switch(
         agent,
         skill: skill.name.clone(),
     })?;
-    if !skill.agents.contains(&agent) {
+    // A turned-off plugin's skills are loaded by no one: turning the plugin back on is the
+    // one switch that applies to a skill its agent does not load now.
+    let plugin_back_on = turn == Turn::On
+        && request.whole_plugin
+        && agent == AgentId::CLAUDE_CODE
+        && claude_code::is_plugin_skill(skill);
+    if !skill.agents.contains(&agent) && !plugin_back_on {
         return Err(SwitchError::NotRead {
             agent,
             skill: skill.name.clone(),

@@ -278,6 +278,22 @@ fn a_plugin_skill_needs_the_whole_plugin_said() {
         fs::read_to_string(home.join(".claude/settings.json")).unwrap(),
         r#"{"enabledPlugins": {"p1@mkt": false}}"#
     );
+    // Claude Code loads none of its skills now; the plugin can still be turned back on.
+    machine.run_expecting(&["enable", "p1:one", "--agent", "claude-code"], 1);
+    machine.run_expecting(
+        &[
+            "enable",
+            "p1:one",
+            "--agent",
+            "claude-code",
+            "--whole-plugin",
+        ],
+        0,
+    );
+    assert_eq!(
+        fs::read_to_string(home.join(".claude/settings.json")).unwrap(),
+        r#"{"enabledPlugins": {"p1@mkt": true}}"#
+    );
 }
 
 #[test]

@@ -148,10 +148,15 @@ fn scope_refused() -> SwitchError {
     }
 }
 
-/// Whether Claude Code lists the skill as a plugin's (`plugin:skill`), out of
-/// `skillOverrides`' reach.
-fn is_plugin_skill(skill: &crate::scan::Skill) -> bool {
-    skill.plugin.is_some() && skill.name_for(ME).contains(':')
+/// Whether the skill is a plugin's that Claude Code reaches as one (`plugin:skill`), out of
+/// `skillOverrides`' reach; a turned-off plugin's skill, which it does not reach now, too.
+pub(super) fn is_plugin_skill(skill: &crate::scan::Skill) -> bool {
+    skill.plugin.is_some()
+        && skill
+            .claims
+            .iter()
+            .filter(|claim| claim.agent == ME)
+            .all(|claim| !claim.plain)
 }
 
 /// The plugin's `enabledPlugins` key, `plugin@marketplace`, and its folder, from where Claude
