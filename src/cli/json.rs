@@ -109,6 +109,8 @@ pub struct SkillJson<'a> {
     pub unsettled_for: &'a [AgentId],
     /// Agents that read its folder but drop it, or keep it from their model.
     pub left_out: Vec<LeftOutJson>,
+    /// Agents whose own settings turn it off (`skilldeck disable`), of those it shows.
+    pub disabled_for: Vec<AgentId>,
     pub files: usize,
 }
 
@@ -187,6 +189,7 @@ impl<'a> SkillJson<'a> {
                     why: l.why,
                 })
                 .collect(),
+            disabled_for: shown.of(&skill.disabled_for()),
             files: skill.files.len(),
         }
     }

@@ -15,6 +15,7 @@ mod restore;
 mod share;
 mod snapshot;
 mod snapshots;
+mod switch;
 mod target;
 mod undo;
 
@@ -26,6 +27,7 @@ use clap::{Parser, Subcommand};
 
 use crate::operations::JournalError;
 use crate::operations::share::Share;
+use crate::operations::switch as switch_op;
 use crate::roots::{Machine, NoHome};
 use crate::scan::{self, Inventory};
 use crate::text::escape;
@@ -102,6 +104,12 @@ enum Command {
     Export(export::Args),
     /// Snapshot, then remove skills (a link is unlinked, never followed)
     Remove(remove::Args),
+    /// Turn a skill off for one agent, in that agent's own settings file
+    #[command(after_help = switch::AFTER_HELP)]
+    Disable(switch::Args),
+    /// Turn a skill back on for one agent, in that agent's own settings files
+    #[command(after_help = switch::AFTER_HELP)]
+    Enable(switch::Args),
     /// Make a skill visible to another agent with a symbolic link to its folder
     Link(share::Args),
     /// Put an independent, recorded copy of a skill in another agent's skills folder
@@ -211,6 +219,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Restore(args) => restore::run(&args, &machine),
         Command::Export(args) => export::run(&args, &machine),
         Command::Remove(args) => remove::run(&args, &machine),
+        Command::Disable(args) => switch::run(&args, &machine, switch_op::Turn::Off),
+        Command::Enable(args) => switch::run(&args, &machine, switch_op::Turn::On),
         Command::Link(args) => share::run_link(&args, &machine, Share::Link),
         Command::Copy(args) => share::run_link(&args, &machine, Share::Copy),
         Command::Move(args) => share::run_move(&args, &machine),

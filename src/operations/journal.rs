@@ -64,25 +64,9 @@ pub struct Change {
     pub link: Option<PathBuf>,
 }
 
-/// What an agent's settings file held before an operation edited it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SettingsWas {
-    /// There was no such file: the operation created it.
-    Absent,
-    /// Its bytes are kept in the settings backups under this id.
-    Kept(String),
-}
-
-/// One settings file an operation edited.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SettingsChange {
-    pub file: PathBuf,
-    pub was: SettingsWas,
-    /// `sha256:` of the bytes the operation left in it: an undo puts the kept bytes back
-    /// only while the file still holds these.
-    pub after: String,
-}
+// What a settings file held and holds after an edit: defined with the settings editors,
+// which sit below the operations, and journalled here.
+pub use crate::settings::{SettingsChange, SettingsWas};
 
 /// One operation, as the journal keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

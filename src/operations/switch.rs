@@ -2,13 +2,26 @@
 //! load it again. The skill's files are never touched, so its digest and its installer's
 //! verdict stay as they were. The settings file is edited in place, keeping every other byte,
 //! and kept first so `undo` can put it back.
+//!
+//! Each agent's writer (`switch/<agent>.rs`) says which files and keys; it works out in
+//! memory what the agent will make of the files after the edit, and refuses before anything
+//! is written when another file the agent reads would undo it.
+
+mod claude_code;
+mod codex;
+mod copilot;
+mod gemini_cli;
+mod opencode;
+mod plan;
 
 use std::path::PathBuf;
 
 use crate::roots::{AgentId, Machine, Scope};
 use crate::scan::Skill;
+use crate::settings::EditError;
 
-use super::journal::JournalError;
+use super::journal::{Entry, Journal, JournalError, Operation};
+use plan::Plan;
 
 /// Which way a skill is switched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,14 +56,44 @@ pub struct Switched {
 /// Why a skill was not switched; every settings file is as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum SwitchError {
-    #[error("switching skills is being built (issue 13)")]
-    Unbuilt,
+    #[error(
+        "{agent} has no setting that turns one skill off; to stop it loading {skill}, remove the skill's link or folder from {agent}'s skills folder (`skilldeck remove`), or move it to a folder {agent} does not read (`skilldeck move`)",
+        agent = .agent.agent().name
+    )]
+    NoSetting { agent: AgentId, skill: String },
+    #[error("{} does not load {skill}, so there is nothing to switch for it", .agent.agent().name)]
+    NotRead { agent: AgentId, skill: String },
+    #[error("{} keeps {scope} settings only in a file skilldeck cannot find on this machine", .agent.agent().name)]
+    NoFile { agent: AgentId, scope: &'static str },
+    #[error("{reason}")]
+    Scope { reason: String },
+    #[error(
+        "{skill} comes with the Claude Code plugin {plugin}, and Claude Code's skillOverrides does not cover plugin skills: only turning off the whole plugin (enabledPlugins) does, which also turns off {others}; pass --whole-plugin to do that"
+    )]
+    WholePlugin {
+        skill: String,
+        plugin: String,
+        others: String,
+    },
+    #[error("{reason}")]
+    Overruled { reason: String },
+    #[error(transparent)]
+    Settings(EditError),
 }
 
 impl SwitchError {
     /// Whether skilldeck refused, rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
-        true
+        match self {
+            SwitchError::Settings(error) => error.is_refusal(),
+            _ => true,
+        }
+    }
+}
+
+impl From<EditError> for SwitchError {
+    fn from(error: EditError) -> Self {
+        SwitchError::Settings(error)
     }
 }
 
@@ -60,15 +103,77 @@ impl SwitchError {
 /// # Errors
 /// The refusal [`switch`] would give for any skill of this agent.
 pub fn supported(agent: AgentId) -> Result<(), SwitchError> {
-    let _ = agent;
-    Err(SwitchError::Unbuilt)
+    if [
+        AgentId::CLAUDE_CODE,
+        AgentId::CODEX,
+        AgentId::GEMINI_CLI,
+        AgentId::COPILOT,
+        AgentId::OPENCODE,
+    ]
+    .contains(&agent)
+    {
+        Ok(())
+    } else {
+        Err(SwitchError::NoSetting {
+            agent,
+            skill: "a skill".into(),
+        })
+    }
 }
 
 /// Turn `request.skill` off or on for `request.agent`, in its own settings.
 ///
 /// # Errors
 /// [`SwitchError`] says why not; nothing was changed.
-pub fn switch(machine: &Machine, request: Request<'_>, turn: Turn) -> Result<Switched, SwitchError> {
-    let _ = (machine, request, turn);
-    Err(SwitchError::Unbuilt)
+pub fn switch(
+    machine: &Machine,
+    request: Request<'_>,
+    turn: Turn,
+) -> Result<Switched, SwitchError> {
+    let agent = request.agent;
+    let skill = request.skill;
+    supported(agent).map_err(|_| SwitchError::NoSetting {
+        agent,
+        skill: skill.name.clone(),
+    })?;
+    // A turned-off plugin's skills are loaded by no one: turning the plugin back on is the
+    // one switch that applies to a skill its agent does not load now.
+    let plugin_back_on = turn == Turn::On
+        && request.whole_plugin
+        && agent == AgentId::CLAUDE_CODE
+        && claude_code::is_plugin_skill(skill);
+    if !skill.agents.contains(&agent) && !plugin_back_on {
+        return Err(SwitchError::NotRead {
+            agent,
+            skill: skill.name.clone(),
+        });
+    }
+    let plan = match agent {
+        AgentId::CLAUDE_CODE => claude_code::plan(machine, request, turn)?,
+        AgentId::CODEX => codex::plan(machine, request, turn)?,
+        AgentId::GEMINI_CLI => gemini_cli::plan(machine, request, turn)?,
+        AgentId::COPILOT => copilot::plan(machine, request, turn)?,
+        _ => opencode::plan(machine, request, turn)?,
+    };
+    let Plan { steps, notes } = plan;
+    let changes = plan::apply(machine, steps)?;
+    let edited = changes.iter().map(|change| change.file.clone()).collect();
+    let unjournalled = if changes.is_empty() {
+        None
+    } else {
+        let operation = match turn {
+            Turn::Off => Operation::Disable,
+            Turn::On => Operation::Enable,
+        };
+        let mut entry = Entry::now(operation, Vec::new());
+        entry.settings = changes;
+        Journal::of(machine).append(&entry).err()
+    };
+    Ok(Switched {
+        agent,
+        turn,
+        edited,
+        notes,
+        unjournalled,
+    })
 }

@@ -27,6 +27,8 @@ pub use table::{
 };
 pub use trust::Trust;
 
+pub(crate) use table::switch_files;
+
 impl Scope {
     /// The source a skill in a root of this scope has.
     pub fn source(self) -> Source {

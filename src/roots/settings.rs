@@ -15,3 +15,13 @@ pub(crate) fn bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
 pub(crate) fn json(path: &Path) -> Option<serde_json::Value> {
     serde_json::from_slice(&bytes(path, crate::limits::SETTINGS_FILE_BYTES)?).ok()
 }
+
+/// A JSON settings file that may hold comments and trailing commas, as Gemini CLI and Copilot
+/// write theirs, as a value, or `None`.
+pub(crate) fn jsonc(path: &Path) -> Option<serde_json::Value> {
+    let bytes = bytes(path, crate::limits::SETTINGS_FILE_BYTES)?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    jsonc_parser::cst::CstRootNode::parse(text, &Default::default())
+        .ok()?
+        .to_serde_value()
+}

@@ -1,20 +1,123 @@
 //! The agents' own settings files, edited as the user would: in place, every byte not being
 //! changed kept, atomically, the previous bytes kept for `undo`.
+//!
+//! [`json`] and [`toml`] are the format-preserving editors; `file` is the one way a settings
+//! file is written (bounded read, edit, backup, temporary file and rename, refused when the
+//! file changed meanwhile); [`revert`] puts a journalled change back.
 
-use crate::operations::SettingsChange;
+mod backup;
+mod file;
+pub mod json;
+pub mod toml;
+
+use std::io;
+use std::path::PathBuf;
+
+pub use backup::BACKUPS_DIR;
+pub(crate) use backup::sha256;
+pub(crate) use file::{Held, edit, read, replace, resolve};
+
+use serde::{Deserialize, Serialize};
+
 use crate::roots::Machine;
+
+/// What an agent's settings file held before an operation edited it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SettingsWas {
+    /// There was no such file: the operation created it.
+    Absent,
+    /// Its bytes are kept in the settings backups under this id.
+    Kept(String),
+}
+
+/// One settings file an operation edited.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsChange {
+    pub file: PathBuf,
+    pub was: SettingsWas,
+    /// `sha256:` of the bytes the operation left in it: an undo puts the kept bytes back
+    /// only while the file still holds these.
+    pub after: String,
+}
+
+/// Where a settings file stops being readable as its format.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{} does not parse at line {line}, column {column} ({reason}); skilldeck left it as it is",
+    .file.display()
+)]
+pub struct Unparsable {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub reason: String,
+}
+
+/// Why a settings file was not edited; it is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    #[error("{} could not be read: {source}", .file.display())]
+    Read { file: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Unparsable(Unparsable),
+    #[error(
+        "{} holds {key} as something other than {expected}; skilldeck leaves it for you to change",
+        .file.display()
+    )]
+    Shape {
+        file: PathBuf,
+        key: String,
+        expected: &'static str,
+    },
+    #[error("the previous bytes of {} could not be kept, so it was not changed: {source}", .file.display())]
+    Backup { file: PathBuf, source: io::Error },
+    #[error("{} could not be written: {source}", .file.display())]
+    Write { file: PathBuf, source: io::Error },
+    #[error(
+        "{} changed while skilldeck was editing it; it was left as the other program wrote it",
+        .file.display()
+    )]
+    ChangedSince { file: PathBuf },
+}
+
+impl EditError {
+    /// Whether skilldeck refused (the file does not parse, holds an unexpected shape, or
+    /// changed meanwhile), rather than failed to read or write.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            EditError::Unparsable(_) | EditError::Shape { .. } | EditError::ChangedSince { .. }
+        )
+    }
+}
 
 /// Why a settings file was not put back; it is as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum RevertError {
-    #[error("putting settings files back is being built (issue 13)")]
-    Unbuilt,
+    #[error(
+        "{} changed since skilldeck edited it; it was left as it is now",
+        .file.display()
+    )]
+    ChangedSince { file: PathBuf },
+    #[error("the kept copy of {} ({id}) could not be read: {source}", .file.display())]
+    Missing {
+        file: PathBuf,
+        id: String,
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Edit(EditError),
 }
 
 impl RevertError {
     /// Whether skilldeck refused (the file changed since), rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
-        true
+        match self {
+            RevertError::ChangedSince { .. } => true,
+            RevertError::Missing { .. } => false,
+            RevertError::Edit(error) => error.is_refusal(),
+        }
     }
 }
 
@@ -25,6 +128,39 @@ impl RevertError {
 /// # Errors
 /// [`RevertError`] says why not; the file is as it was.
 pub fn revert(machine: &Machine, change: &SettingsChange) -> Result<SettingsChange, RevertError> {
-    let _ = (machine, change);
-    Err(RevertError::Unbuilt)
+    let file = resolve(&change.file);
+    let held = read(&file).map_err(RevertError::Edit)?;
+    if holds(&held) != change.after {
+        return Err(RevertError::ChangedSince {
+            file: change.file.clone(),
+        });
+    }
+    let before = match &change.was {
+        SettingsWas::Absent => None,
+        SettingsWas::Kept(id) => {
+            Some(
+                backup::kept(machine, id).map_err(|source| RevertError::Missing {
+                    file: change.file.clone(),
+                    id: id.clone(),
+                    source,
+                })?,
+            )
+        }
+    };
+    replace(machine, &change.file, &file, &held, before.as_deref()).map_err(|error| match error {
+        EditError::ChangedSince { file } => RevertError::ChangedSince { file },
+        other => RevertError::Edit(other),
+    })
 }
+
+/// The `sha256:` a file holding `held` has; a missing file hashes as empty, which is what a
+/// change that removed a file records.
+fn holds(held: &Held) -> String {
+    match held {
+        Held::Absent => sha256(b""),
+        Held::Bytes(bytes) => sha256(bytes),
+    }
+}
+
+#[cfg(test)]
+mod tests;

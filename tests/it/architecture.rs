@@ -29,6 +29,8 @@ const LAYERS: &[&[&str]] = &[
     &["install"],
     &["snapshot"],
     &["demo"],
+    // The agents' settings files, edited in place and put back.
+    &["settings"],
     // The operations the command line and the app share.
     &["operations"],
     // The two front ends, which know nothing of each other.

@@ -39,6 +39,7 @@ mod snapshot_cli;
 mod snapshot_diff_bounds;
 mod snapshot_store;
 mod snapshot_tamper;
+mod switch;
 mod terminal_injection;
 mod tui_agents;
 mod tui_e2e;

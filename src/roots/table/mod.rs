@@ -28,6 +28,16 @@ mod windsurf;
 
 use std::sync::LazyLock;
 
+/// Where each agent keeps the settings that turn a skill off: the readers here and the
+/// writers of `operations::switch` share these, so one place knows each agent's files.
+pub(crate) mod switch_files {
+    pub(crate) use super::claude_code::switches as claude_code;
+    pub(crate) use super::codex::switches as codex;
+    pub(crate) use super::copilot::switches as copilot;
+    pub(crate) use super::gemini_cli::switches as gemini_cli;
+    pub(crate) use super::opencode::switches as opencode;
+}
+
 pub(super) use super::agent::{
     Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, Selector, TurnedOff,
 };

@@ -28,6 +28,7 @@ mod gemini_cli;
 mod manage;
 mod opencode;
 mod real_world;
+mod switch;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;

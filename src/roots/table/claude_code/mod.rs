@@ -5,7 +5,7 @@
 
 use super::*;
 
-mod switches;
+pub(crate) mod switches;
 
 const ME: AgentId = AgentId::CLAUDE_CODE;
 

@@ -11,18 +11,33 @@ use crate::roots::Project;
 
 const WHY: &str = "skillOverrides in Claude Code's settings sets it \"off\"";
 
-/// The settings files Claude Code reads, the more local last.
-fn files(env: &Environment, project: &Project) -> Vec<PathBuf> {
-    let local = project.start().join(".claude");
+/// The settings files Claude Code reads, the more local last: the user's, the start folder's
+/// shared `.claude/settings.json`, and its `.claude/settings.local.json`.
+pub(crate) fn files(env: &Environment, project: &Project) -> Vec<PathBuf> {
+    user_file(env, project)
+        .into_iter()
+        .chain([project_file(project), local_file(project)])
+        .collect()
+}
+
+/// The user's `settings.json`, under `CLAUDE_CONFIG_DIR` when it is set.
+pub(crate) fn user_file(env: &Environment, project: &Project) -> Option<PathBuf> {
     CLAUDE_HOME
         .resolve(env, project)
         .into_iter()
+        .next()
         .map(|located| located.path.join("settings.json"))
-        .chain([
-            local.join("settings.json"),
-            local.join("settings.local.json"),
-        ])
-        .collect()
+}
+
+/// The start folder's shared `.claude/settings.json`, often committed with the project.
+pub(crate) fn project_file(project: &Project) -> PathBuf {
+    project.start().join(".claude/settings.json")
+}
+
+/// The start folder's `.claude/settings.local.json`, the one Claude Code's `/skills` menu
+/// writes.
+pub(crate) fn local_file(project: &Project) -> PathBuf {
+    project.start().join(".claude/settings.local.json")
 }
 
 /// Whether `disableBundledSkills` is set true, which takes the bundled skills from the model as

@@ -5,7 +5,7 @@
 
 use super::*;
 
-mod switches;
+pub(crate) mod switches;
 
 mod policy;
 

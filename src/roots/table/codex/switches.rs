@@ -33,14 +33,21 @@ struct Entry {
     enabled: Option<bool>,
 }
 
+/// `$CODEX_HOME/config.toml`, the one layer whose `[[skills.config]]` Codex reads.
+pub(crate) fn config_file(env: &Environment, project: &Project) -> Option<PathBuf> {
+    CODEX_HOME
+        .resolve(env, project)
+        .into_iter()
+        .next()
+        .map(|home| home.path.join("config.toml"))
+}
+
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
-    let Some(home) = CODEX_HOME.resolve(env, project).into_iter().next() else {
+    let Some(file) = config_file(env, project) else {
         return Vec::new();
     };
-    let Some(bytes) = crate::roots::settings::bytes(
-        &home.path.join("config.toml"),
-        crate::limits::SETTINGS_FILE_BYTES,
-    ) else {
+    let Some(bytes) = crate::roots::settings::bytes(&file, crate::limits::SETTINGS_FILE_BYTES)
+    else {
         return Vec::new();
     };
     let Ok(config) = toml::from_slice::<Config>(&bytes) else {

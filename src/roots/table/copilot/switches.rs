@@ -4,16 +4,34 @@
 //! `copilot skill list --json`). A repository's `.github/copilot/settings.json` counts only in
 //! a folder Copilot trusts, which is not modelled.
 
+use std::path::PathBuf;
+
 use super::{COPILOT_HOME, Environment, Selector, TurnedOff};
 use crate::roots::Project;
 
 const WHY: &str = "disabledSkills in Copilot's settings.json names it";
 
+/// `${COPILOT_HOME:-~/.copilot}/settings.json`.
+pub(crate) fn user_file(env: &Environment, project: &Project) -> Option<PathBuf> {
+    COPILOT_HOME
+        .resolve(env, project)
+        .into_iter()
+        .next()
+        .map(|home| home.path.join("settings.json"))
+}
+
+/// The repository's `.github/copilot/settings.json`, whose `disabledSkills` adds names to the
+/// user's (in a folder Copilot trusts).
+pub(crate) fn repository_file(project: &Project) -> PathBuf {
+    project.top().join(".github/copilot/settings.json")
+}
+
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
-    let Some(home) = COPILOT_HOME.resolve(env, project).into_iter().next() else {
+    let Some(file) = user_file(env, project) else {
         return Vec::new();
     };
-    let Some(settings) = crate::roots::settings::json(&home.path.join("settings.json")) else {
+    // Copilot's settings files may hold comments, as its other JSON files do.
+    let Some(settings) = crate::roots::settings::jsonc(&file) else {
         return Vec::new();
     };
     settings

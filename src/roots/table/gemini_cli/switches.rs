@@ -12,21 +12,49 @@ use crate::roots::Project;
 
 const WHY: &str = "skills.disabled in Gemini CLI's settings names it";
 
-pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
-    let mut files: Vec<PathBuf> = GEMINI_DIR
-        .resolve(env, project)
-        .into_iter()
-        .map(|located| located.path.join("settings.json"))
-        .collect();
-    if (trust::GEMINI.check)(env, project) {
-        files.push(project.start().join(".gemini/settings.json"));
+/// The settings files whose `skills.disabled` Gemini CLI reads.
+pub(crate) struct Files {
+    /// `settings.json` under `GEMINI_CLI_HOME`'s `.gemini` or the home's.
+    pub user: Option<PathBuf>,
+    /// The start folder's `.gemini/settings.json`.
+    pub workspace: PathBuf,
+    /// Whether Gemini CLI trusts the start folder, and so reads `workspace`.
+    pub workspace_read: bool,
+    /// The system file an administrator writes; Gemini CLI never edits it.
+    pub system: PathBuf,
+}
+
+impl Files {
+    /// The files Gemini CLI reads, in its order.
+    pub(crate) fn read(&self) -> Vec<PathBuf> {
+        self.user
+            .iter()
+            .cloned()
+            .chain(self.workspace_read.then(|| self.workspace.clone()))
+            .chain([self.system.clone()])
+            .collect()
     }
-    files.push(env.var("GEMINI_CLI_SYSTEM_SETTINGS_PATH").map_or_else(
-        || env.system_root().join("etc/gemini-cli/settings.json"),
-        PathBuf::from,
-    ));
+}
+
+pub(crate) fn files(env: &Environment, project: &Project) -> Files {
+    Files {
+        user: GEMINI_DIR
+            .resolve(env, project)
+            .into_iter()
+            .next()
+            .map(|located| located.path.join("settings.json")),
+        workspace: project.start().join(".gemini/settings.json"),
+        workspace_read: (trust::GEMINI.check)(env, project),
+        system: env.var("GEMINI_CLI_SYSTEM_SETTINGS_PATH").map_or_else(
+            || env.system_root().join("etc/gemini-cli/settings.json"),
+            PathBuf::from,
+        ),
+    }
+}
+
+pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
     let mut names: Vec<String> = Vec::new();
-    for file in files {
+    for file in files(env, project).read() {
         for name in disabled(&file) {
             if !names.iter().any(|seen| seen.eq_ignore_ascii_case(&name)) {
                 names.push(name);
@@ -43,7 +71,8 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
 }
 
 fn disabled(path: &Path) -> Vec<String> {
-    let Some(settings) = crate::roots::settings::json(path) else {
+    // Gemini CLI strips comments before it parses its settings.
+    let Some(settings) = crate::roots::settings::jsonc(path) else {
         return Vec::new();
     };
     settings

@@ -8,7 +8,7 @@
 //! `opencode debug skill` still lists it (OpenCode 1.18.33, `Permission.evaluate`,
 //! `Skill.available`, `Wildcard.match` in its bundle; seen in the prompt it sends).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::config::{self, Json, Layer, Object, Read};
 use super::{Environment, Selector, TurnedOff};
@@ -23,13 +23,6 @@ const WHY: &str = "a permission rule in OpenCode's config denies it (permission.
 /// opencode.jsonc}`, `$OPENCODE_CONFIG`), those of each project folder up the walk, farthest
 /// first, then those of the `.opencode` folders, `~/.opencode` and `$OPENCODE_CONFIG_DIR`, and
 /// the managed `/etc/opencode/opencode.json(c)`, which no user setting overrides.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "for the settings writer of operations::switch, built alongside"
-    )
-)]
 pub(crate) fn config_files(env: &Environment, project: &Project) -> Vec<PathBuf> {
     config::layers(env, project)
         .into_iter()
@@ -41,7 +34,40 @@ pub(crate) fn config_files(env: &Environment, project: &Project) -> Vec<PathBuf>
 }
 
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
-    let merged = merged(env, project);
+    denied_patterns(env, project, &config::read)
+        .into_iter()
+        .map(|pattern| TurnedOff {
+            selector: Selector::Pattern(pattern),
+            why: WHY,
+        })
+        .collect()
+}
+
+/// Whether OpenCode would deny the skill `name` once each file of `planned` held its text:
+/// how the settings writer checks an edit before it makes it, by the rules this reader applies.
+pub(crate) fn would_deny(
+    env: &Environment,
+    project: &Project,
+    name: &str,
+    planned: &[(PathBuf, String)],
+) -> bool {
+    let read = |path: &Path| match planned.iter().find(|(file, _)| file == path) {
+        Some((_, text)) if text.is_empty() => Read::Nothing,
+        Some((_, text)) => config::parse(text, true).map_or(Read::Broken, Read::Parsed),
+        None => config::read(path),
+    };
+    denied_patterns(env, project, &read)
+        .iter()
+        .any(|pattern| pattern.selects(name))
+}
+
+/// The patterns of names denied to the default agent, each file read by `read`.
+fn denied_patterns(
+    env: &Environment,
+    project: &Project,
+    read: &dyn Fn(&Path) -> Read,
+) -> Vec<NamePattern> {
+    let merged = merged(env, project, read);
     let Some(agent) = default_agent(&merged) else {
         return Vec::new();
     };
@@ -57,24 +83,18 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     rules.extend(from_config(agent_permission, env));
     rules.retain(|rule| matches("skill", &rule.permission));
     denied(&rules)
-        .into_iter()
-        .map(|pattern| TurnedOff {
-            selector: Selector::Pattern(pattern),
-            why: WHY,
-        })
-        .collect()
 }
 
 /// The configuration OpenCode ends with, the variables `OPENCODE_PERMISSION` and `tools`
 /// folded into `permission` as it folds them.
-fn merged(env: &Environment, project: &Project) -> Object {
+fn merged(env: &Environment, project: &Project, read: &dyn Fn(&Path) -> Read) -> Object {
     let mut merged = Object::default();
     for layer in config::layers(env, project) {
         match layer {
             Layer::Files { files, all_or_none } => {
                 let mut layer = Object::default();
                 for file in files {
-                    match config::read(&file) {
+                    match read(&file) {
                         Read::Nothing => {}
                         Read::Parsed(parsed) => match decoded(parsed) {
                             Some(parsed) => layer = config::merge(layer, parsed),

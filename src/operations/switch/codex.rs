@@ -1,0 +1,277 @@
+//! Codex: `[[skills.config]]` entries of `$CODEX_HOME/config.toml`, the only layer Codex reads
+//! them from (a project's `.codex/config.toml` is ignored, openai/codex#20210). Codex keeps the
+//! last entry of each selector and applies them in order, a `path` entry to one `SKILL.md`, a
+//! `name` entry to every skill of that name (codex-rs/core-skills `config_rules.rs`). So this
+//! writes a `path` entry at the end, which nothing before it can overrule; to enable, it drops
+//! its own entries for the path and, when a `name` entry still turns the skill off, adds a
+//! `path` entry with `enabled = true` after it.
+
+use std::path::{Path, PathBuf};
+
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+
+use super::plan::{Edit, Plan, Step, after, text};
+use super::{Request, SwitchError, Turn};
+use crate::roots::switch_files::codex as files;
+use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::settings::{EditError, toml};
+
+const ME: AgentId = AgentId::CODEX;
+const RESTART: &str =
+    "Codex reads config.toml when it starts: restart a running session to see the change";
+
+/// One `[[skills.config]]` entry as Codex reads it.
+struct Rule {
+    name: Option<String>,
+    path: Option<String>,
+    enabled: Option<bool>,
+}
+
+pub(super) fn plan(
+    machine: &Machine,
+    request: Request<'_>,
+    turn: Turn,
+) -> Result<Plan, SwitchError> {
+    if request.scope.is_some_and(|scope| scope != Scope::User) {
+        return Err(SwitchError::Scope {
+            reason: "Codex reads [[skills.config]] only from $CODEX_HOME/config.toml, not from a project's .codex/config.toml (openai/codex#20210); disable it for the user instead".into(),
+        });
+    }
+    let project = Project::locate(&machine.project);
+    let file = files::config_file(&machine.env, &project).ok_or(SwitchError::NoFile {
+        agent: ME,
+        scope: "user",
+    })?;
+    let skill_md = request.skill.dir.join("SKILL.md");
+    let name = request.skill.name_for(ME).into_owned();
+    let off_now = off(
+        &rules(&toml::parse(&file, &text(&file)?)?),
+        &skill_md,
+        &name,
+    );
+    if off_now == (turn == Turn::Off) {
+        return Ok(Plan::nothing());
+    }
+    let edit = edit(skill_md.clone(), name.clone(), turn);
+    let then = after(&file, &edit)?;
+    let off_then = off(&rules(&toml::parse(&file, &then)?), &skill_md, &name);
+    if off_then != (turn == Turn::Off) {
+        return Err(SwitchError::Overruled {
+            reason: format!(
+                "{} would still leave {name} {} for Codex; its [[skills.config]] entries need a hand",
+                file.display(),
+                if off_then { "off" } else { "on" }
+            ),
+        });
+    }
+    Ok(Plan {
+        steps: vec![Step { file, edit }],
+        notes: vec![RESTART.into()],
+    })
+}
+
+/// The entries of `skills.config`, however they are written (tables or inline tables).
+fn rules(doc: &DocumentMut) -> Vec<Rule> {
+    let Some(config) = doc.get("skills").and_then(|skills| skills.get("config")) else {
+        return Vec::new();
+    };
+    let read = |table: &dyn toml_edit::TableLike| Rule {
+        name: table.get("name").and_then(Item::as_str).map(str::to_owned),
+        path: table.get("path").and_then(Item::as_str).map(str::to_owned),
+        enabled: table.get("enabled").and_then(Item::as_bool),
+    };
+    if let Some(tables) = config.as_array_of_tables() {
+        return tables.iter().map(|table| read(table)).collect();
+    }
+    config
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_inline_table())
+        .map(|table| read(table))
+        .collect()
+}
+
+/// The same file, whatever way the two paths spell it.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    a == b || real(a) == real(b)
+}
+
+/// Whether Codex turns the skill at `skill_md`, named `name`, off under these entries.
+fn off(rules: &[Rule], skill_md: &Path, name: &str) -> bool {
+    enum Selector {
+        Name(String),
+        Path(PathBuf),
+    }
+    let mut settled: Vec<(Selector, bool)> = Vec::new();
+    for rule in rules {
+        let selector = match (&rule.path, rule.name.as_deref().map(str::trim)) {
+            (Some(path), None) => Selector::Path(PathBuf::from(path)),
+            (None, Some(name)) if !name.is_empty() => Selector::Name(name.to_owned()),
+            _ => continue,
+        };
+        let Some(enabled) = rule.enabled else {
+            continue;
+        };
+        settled.retain(|(seen, _)| match (seen, &selector) {
+            (Selector::Name(a), Selector::Name(b)) => a != b,
+            (Selector::Path(a), Selector::Path(b)) => !same_file(a, b),
+            _ => true,
+        });
+        settled.push((selector, enabled));
+    }
+    let mut disabled = false;
+    for (selector, enabled) in settled {
+        let hits = match &selector {
+            Selector::Path(path) => same_file(path, skill_md),
+            Selector::Name(rule) => rule == name,
+        };
+        if hits {
+            disabled = !enabled;
+        }
+    }
+    disabled
+}
+
+fn edit(skill_md: PathBuf, name: String, turn: Turn) -> Edit {
+    Box::new(move |file, text| {
+        let mut doc = toml::parse(file, text)?;
+        let before = doc.to_string();
+        remove_path_entries(&mut doc, file, &skill_md)?;
+        let add = match turn {
+            Turn::Off => Some(false),
+            Turn::On if off(&rules(&doc), &skill_md, &name) => Some(true),
+            Turn::On => None,
+        };
+        if let Some(enabled) = add {
+            entries(&mut doc, file)?.push(entry(&skill_md, enabled));
+        }
+        let after = doc.to_string();
+        Ok((after != before).then_some(after))
+    })
+}
+
+fn entry(skill_md: &Path, enabled: bool) -> Table {
+    let mut table = Table::new();
+    table.insert("path", value(skill_md.to_string_lossy().into_owned()));
+    table.insert("enabled", value(enabled));
+    table
+}
+
+/// `[[skills.config]]`, made when missing.
+fn entries<'d>(doc: &'d mut DocumentMut, file: &Path) -> Result<&'d mut ArrayOfTables, EditError> {
+    let shape = |key: &str, expected| EditError::Shape {
+        file: file.to_path_buf(),
+        key: key.into(),
+        expected,
+    };
+    let skills = doc
+        .entry("skills")
+        .or_insert_with(|| {
+            let mut table = Table::new();
+            table.set_implicit(true);
+            Item::Table(table)
+        })
+        .as_table_mut()
+        .ok_or_else(|| shape("skills", "a table"))?;
+    skills
+        .entry("config")
+        .or_insert_with(|| Item::ArrayOfTables(ArrayOfTables::new()))
+        .as_array_of_tables_mut()
+        .ok_or_else(|| shape("skills.config", "an array of [[skills.config]] tables"))
+}
+
+/// Take out every `path` entry (no `name`) for `skill_md`: the entry written next replaces them.
+fn remove_path_entries(
+    doc: &mut DocumentMut,
+    file: &Path,
+    skill_md: &Path,
+) -> Result<(), EditError> {
+    let ours = |table: &dyn toml_edit::TableLike| {
+        table.get("name").is_none()
+            && table
+                .get("path")
+                .and_then(Item::as_str)
+                .is_some_and(|path| same_file(Path::new(path), skill_md))
+    };
+    let Some(config) = doc
+        .get_mut("skills")
+        .and_then(|skills| skills.get_mut("config"))
+    else {
+        return Ok(());
+    };
+    if let Some(tables) = config.as_array_of_tables_mut() {
+        tables.retain(|table| !ours(table));
+    } else if let Some(array) = config.as_array_mut() {
+        array.retain(|v| !v.as_inline_table().is_some_and(|t| ours(t)));
+    } else {
+        return Err(EditError::Shape {
+            file: file.to_path_buf(),
+            key: "skills.config".into(),
+            expected: "an array of [[skills.config]] tables",
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MD: &str = "/s/pdf/SKILL.md";
+
+    fn run(text: &str, turn: Turn) -> Option<String> {
+        edit(PathBuf::from(MD), "pdf".into(), turn)(Path::new("config.toml"), text).unwrap()
+    }
+
+    fn is_off(text: &str) -> bool {
+        off(
+            &rules(&toml::parse(Path::new("c"), text).unwrap()),
+            Path::new(MD),
+            "pdf",
+        )
+    }
+
+    #[test]
+    fn disabling_appends_one_entry_and_keeps_every_other_byte() {
+        let text = "# my codex\nmodel = \"o3\"  # fast\n\n[profiles.x]\nmodel = { name = \"a\", effort = \"high\" }\n\n[[skills.config]]\nname = \"other\"\nenabled = false\n";
+        let out = run(text, Turn::Off).unwrap();
+        assert_eq!(
+            out,
+            format!("{text}\n[[skills.config]]\npath = \"{MD}\"\nenabled = false\n")
+        );
+        assert!(is_off(&out));
+        assert_eq!(run(&out, Turn::On).unwrap(), text);
+    }
+
+    #[test]
+    fn enabling_what_a_name_entry_turns_off_adds_a_path_entry_after_it() {
+        let text = "[[skills.config]]\nname = \"pdf\" # all of them\nenabled = false\n";
+        assert!(is_off(text));
+        let out = run(text, Turn::On).unwrap();
+        assert!(!is_off(&out), "{out}");
+        assert!(out.starts_with(text));
+        assert!(out.ends_with(&format!("path = \"{MD}\"\nenabled = true\n")));
+    }
+
+    #[test]
+    fn a_later_name_entry_overrules_an_earlier_path_entry() {
+        let text = format!(
+            "[[skills.config]]\npath = \"{MD}\"\nenabled = false\n[[skills.config]]\nname = \"pdf\"\nenabled = true\n"
+        );
+        assert!(!is_off(&text));
+        // Disabling moves the path entry last, where it wins.
+        let out = run(&text, Turn::Off).unwrap();
+        assert!(is_off(&out), "{out}");
+        assert_eq!(out.matches("path =").count(), 1);
+    }
+
+    #[test]
+    fn inline_entries_are_read_and_an_entry_with_two_selectors_is_ignored() {
+        let text = format!("skills = {{ config = [ {{ path = \"{MD}\", enabled = false }} ] }}\n");
+        assert!(is_off(&text));
+        let both = format!("[[skills.config]]\nname = \"pdf\"\npath = \"{MD}\"\nenabled = false\n");
+        assert!(!is_off(&both));
+    }
+}

@@ -1,0 +1,70 @@
+//! Copilot CLI: `disabledSkills`, a list of names, in `${COPILOT_HOME:-~/.copilot}/settings.json`
+//! (the user scope) or the repository's `.github/copilot/settings.json` (the project scope),
+//! whose names add to the user's. Enabling takes the name out of both.
+
+use super::plan::{Case, Plan, Step, list_edit, listed, text};
+use super::{Request, SwitchError, Turn};
+use crate::roots::switch_files::copilot as files;
+use crate::roots::{AgentId, Machine, Project, Scope};
+
+const ME: AgentId = AgentId::COPILOT;
+const KEYS: &[&str] = &["disabledSkills"];
+
+pub(super) fn plan(
+    machine: &Machine,
+    request: Request<'_>,
+    turn: Turn,
+) -> Result<Plan, SwitchError> {
+    let project = Project::locate(&machine.project);
+    let user = files::user_file(&machine.env, &project);
+    let repository = files::repository_file(&project);
+    let name = request.skill.name_for(ME).into_owned();
+    let both: Vec<_> = user.iter().cloned().chain([repository.clone()]).collect();
+    let mut off_now = false;
+    let mut listing = Vec::new();
+    for file in &both {
+        let lists = listed(file, &text(file)?, KEYS, &name, Case::Exact);
+        off_now |= lists;
+        if lists {
+            listing.push(file.clone());
+        }
+    }
+    if off_now == (turn == Turn::Off) {
+        return Ok(Plan::nothing());
+    }
+    let mut notes = Vec::new();
+    let steps = match turn {
+        Turn::Off => {
+            let file = match request.scope {
+                Some(Scope::Project) => {
+                    notes.push(format!(
+                        "Copilot reads {} only in a folder it trusts",
+                        repository.display()
+                    ));
+                    repository
+                }
+                Some(Scope::User) | None => user.ok_or(SwitchError::NoFile {
+                    agent: ME,
+                    scope: "user",
+                })?,
+                Some(_) => {
+                    return Err(SwitchError::Scope {
+                        reason: "Copilot's skill settings are the user's settings.json (--scope user) or the repository's .github/copilot/settings.json (--scope project)".into(),
+                    });
+                }
+            };
+            vec![Step {
+                file,
+                edit: list_edit(KEYS, name, true, Case::Exact),
+            }]
+        }
+        Turn::On => listing
+            .into_iter()
+            .map(|file| Step {
+                file,
+                edit: list_edit(KEYS, name.clone(), false, Case::Exact),
+            })
+            .collect(),
+    };
+    Ok(Plan { steps, notes })
+}

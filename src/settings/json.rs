@@ -1,0 +1,185 @@
+//! Editing JSON and JSON-with-comments settings files in place, through jsonc-parser's concrete
+//! syntax tree: comments, key order, indentation, trailing commas and line endings stay as the
+//! user wrote them; only the keys asked for change.
+
+use std::path::Path;
+
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
+
+use super::{EditError, Unparsable};
+
+/// `text` (the whole file) as a tree to edit; an empty file is an empty document.
+///
+/// # Errors
+/// [`EditError::Unparsable`] with the line and column where it fails.
+pub fn parse(file: &Path, text: &str) -> Result<CstRootNode, EditError> {
+    CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
+        EditError::Unparsable(Unparsable {
+            file: file.to_path_buf(),
+            line: error.line_display(),
+            column: error.column_display(),
+            reason: error.kind().to_string(),
+        })
+    })
+}
+
+/// The document as a value, what the agent reads (`Null` when it is empty).
+pub fn value(root: &CstRootNode) -> serde_json::Value {
+    root.to_serde_value().unwrap_or(serde_json::Value::Null)
+}
+
+/// The object at `keys` below the document's top object, made (with every object on the way)
+/// when missing.
+///
+/// # Errors
+/// [`EditError::Shape`] when the top or a value on the way is there but is not an object.
+pub fn object_at(root: &CstRootNode, file: &Path, keys: &[&str]) -> Result<CstObject, EditError> {
+    let mut object = root
+        .object_value_or_create()
+        .ok_or_else(|| shape(file, "the file's top value", "an object"))?;
+    for (depth, key) in keys.iter().enumerate() {
+        object = object
+            .object_value_or_create(key)
+            .ok_or_else(|| shape(file, &keys[..=depth].join("."), "an object"))?;
+    }
+    Ok(object)
+}
+
+/// The object at `keys`, when every step is there and an object.
+pub fn find_object(root: &CstRootNode, keys: &[&str]) -> Option<CstObject> {
+    let mut object = root.object_value()?;
+    for key in keys {
+        object = object.object_value(key)?;
+    }
+    Some(object)
+}
+
+/// The array property `key` of `object`, made when missing.
+///
+/// # Errors
+/// [`EditError::Shape`] when it is there but not an array.
+pub fn array_in(
+    object: &CstObject,
+    file: &Path,
+    path: &str,
+    key: &str,
+) -> Result<CstArray, EditError> {
+    object
+        .array_value_or_create(key)
+        .ok_or_else(|| shape(file, path, "an array"))
+}
+
+/// Set `object[key]` to the string `value`, keeping the property's place when it is there.
+pub fn set_string(object: &CstObject, key: &str, value: &str) {
+    set(object, key, CstInputValue::String(value.to_owned()));
+}
+
+/// Set `object[key]` to `value`, keeping the property's place when it is there.
+pub fn set(object: &CstObject, key: &str, value: CstInputValue) {
+    match object.get(key) {
+        Some(prop) => prop.set_value(value),
+        None => {
+            object.append(key, value);
+        }
+    }
+}
+
+/// The string `object[key]` holds, if it is one.
+pub fn string_of(object: &CstObject, key: &str) -> Option<String> {
+    object
+        .get(key)?
+        .value()?
+        .as_string_lit()?
+        .decoded_value()
+        .ok()
+}
+
+/// Remove `object[key]`; whether it was there.
+pub fn remove(object: &CstObject, key: &str) -> bool {
+    match object.get(key) {
+        Some(prop) => {
+            prop.remove();
+            true
+        }
+        None => false,
+    }
+}
+
+/// The strings of `array`, in order.
+pub fn strings(array: &CstArray) -> Vec<String> {
+    array
+        .elements()
+        .iter()
+        .filter_map(|element| element.as_string_lit()?.decoded_value().ok())
+        .collect()
+}
+
+/// Append the string `value` to `array`.
+pub fn push_string(array: &CstArray, value: &str) {
+    array.append(CstInputValue::String(value.to_owned()));
+}
+
+/// Remove every string element of `array` that `drop` picks; how many went.
+pub fn remove_strings(array: &CstArray, drop: impl Fn(&str) -> bool) -> usize {
+    let doomed: Vec<CstNode> = array
+        .elements()
+        .into_iter()
+        .filter(|element| {
+            element
+                .as_string_lit()
+                .and_then(|s| s.decoded_value().ok())
+                .is_some_and(|s| drop(&s))
+        })
+        .collect();
+    let count = doomed.len();
+    for element in doomed {
+        // jsonc-parser keeps the space that followed the comma after the first element, which
+        // would leave `[ "b"]` where the user wrote `["a", "b"]`.
+        let opened_tight = element.previous_sibling().and_then(|n| n.token_char()) == Some('[');
+        element.remove();
+        if opened_tight {
+            let after_open = array
+                .children()
+                .into_iter()
+                .skip_while(|n| n.token_char() != Some('['))
+                .nth(1);
+            if let Some(space) = after_open.filter(CstNode::is_whitespace) {
+                space.remove();
+            }
+        }
+    }
+    count
+}
+
+/// Remove the object property at `keys` when its object has become empty, and so on up: a
+/// container skilldeck emptied does not linger. The top object stays.
+pub fn prune_empty(root: &CstRootNode, keys: &[&str]) {
+    for depth in (1..=keys.len()).rev() {
+        let Some(parent) = find_object(root, &keys[..depth - 1]) else {
+            return;
+        };
+        let Some(prop) = parent.get(keys[depth - 1]) else {
+            return;
+        };
+        let empty = match prop.value() {
+            Some(CstNode::Container(container)) => {
+                container.children_exclude_trivia_and_tokens().is_empty()
+                    && !container.children().iter().any(CstNode::is_comment)
+            }
+            _ => false,
+        };
+        if !empty {
+            return;
+        }
+        prop.remove();
+    }
+}
+
+fn shape(file: &Path, key: &str, expected: &'static str) -> EditError {
+    EditError::Shape {
+        file: file.to_path_buf(),
+        key: key.to_owned(),
+        expected,
+    }
+}
