@@ -77,6 +77,15 @@ pub enum SwitchError {
     },
     #[error("{reason}")]
     Overruled { reason: String },
+    #[error(
+        "{} reads {} only as plain JSON, and it is not ({why}): {} ignores the file as it is, so skilldeck left it alone",
+        .agent.agent().name, .file.display(), .agent.agent().name
+    )]
+    NotPlainJson {
+        agent: AgentId,
+        file: PathBuf,
+        why: String,
+    },
     #[error(transparent)]
     Settings(EditError),
 }

@@ -122,6 +122,14 @@ fn refusals_leave_settings_roots_and_store_byte_identical() {
         &[("settings.json", "{\n  \"skills\": {\"disabled\": [\"x\"]\n")],
     );
     write_skill(&machine.home.join(".gemini/skills/gem"), &[]);
+    // Claude Code ignores a settings file with a comment, so a skill turned off there stays on.
+    write_files(
+        &machine.start.join(".claude"),
+        &[(
+            "settings.local.json",
+            "{\n  // mine\n  \"model\": \"x\"\n}\n",
+        )],
+    );
     // A snapshot in the store, so the store is part of what must not change.
     machine.run_expecting(&["snapshot", "pdf"], 0);
     let before = tree(&machine.root());
@@ -137,6 +145,17 @@ fn refusals_leave_settings_roots_and_store_byte_identical() {
             "does not parse at line 2, column",
         ),
         (&["disable", "nothing-here", "--agent", "codex"], "no skill"),
+        (
+            &[
+                "disable",
+                "pdf",
+                "--agent",
+                "claude-code",
+                "--scope",
+                "project",
+            ],
+            "only as plain JSON",
+        ),
     ];
     for (args, says) in cases {
         let out = machine.run_expecting(args, 1);
@@ -309,4 +328,46 @@ fn help_names_each_agents_file() {
     ] {
         assert!(help.contains(file), "{file}: {help}");
     }
+}
+
+#[test]
+fn undo_puts_each_settings_file_back_byte_for_byte_and_refuses_after_a_later_edit() {
+    let machine = Machine::new();
+    write_skill(&machine.home.join(".gemini/skills/gem"), &[]);
+    write_skill(&machine.home.join(".claude/skills/pdf"), &[]);
+    let gemini = machine.home.join(".gemini/settings.json");
+    let gemini_before = "{\r\n\t// mine\r\n\t\"ui\": {\"theme\": \"dark\"}\r\n}\r\n";
+    write_files(
+        &machine.home.join(".gemini"),
+        &[("settings.json", gemini_before)],
+    );
+    let claude = machine.home.join(".claude/settings.json");
+    machine.run_expecting(&["disable", "gem", "--agent", "gemini-cli"], 0);
+    assert_ne!(fs::read_to_string(&gemini).unwrap(), gemini_before);
+    machine.run_expecting(&["disable", "pdf", "--agent", "claude-code"], 0);
+    assert!(claude.exists(), "Claude Code's user settings were created");
+
+    // The later disable first: the file it created goes again.
+    machine.run_expecting(&["undo"], 0);
+    assert!(!claude.exists(), "undo left the settings file it created");
+    machine.run_expecting(&["undo"], 0);
+    assert_eq!(fs::read_to_string(&gemini).unwrap(), gemini_before);
+    assert_eq!(
+        disabled_for(&machine, &machine.home.join(".gemini/skills/gem")),
+        serde_json::json!([])
+    );
+
+    // Turned off again, then edited by hand: undo must not lose the hand edit.
+    machine.run_expecting(&["disable", "gem", "--agent", "gemini-cli"], 0);
+    let mut edited = fs::read_to_string(&gemini).unwrap();
+    edited.push('\n');
+    fs::write(&gemini, &edited).unwrap();
+    let before = tree(&machine.root());
+    let out = machine.run_expecting(&["undo"], 1);
+    assert!(stderr(&out).contains("changed since"), "{}", stderr(&out));
+    assert_eq!(
+        tree(&machine.root()),
+        before,
+        "a refused undo changed something"
+    );
 }

@@ -31,7 +31,11 @@ pub(super) fn plan(
     let name = skill.name_for(ME).into_owned();
     let read = files::files(&machine.env, &project);
     let overrides_now = |file: &Path| -> Result<Option<String>, SwitchError> {
-        Ok(value_in(&json_value(file, &text(file)?), &name))
+        // A file Claude Code cannot read says nothing, to it as here.
+        let text = text(file)?;
+        Ok(plain_json(file, &text)
+            .ok()
+            .and_then(|()| value_in(&json_value(file, &text), &name)))
     };
     let mut now = Vec::new();
     for file in &read {
@@ -55,6 +59,7 @@ pub(super) fn plan(
                 }
                 Some(_) => return Err(scope_refused()),
             };
+            plain_json(&file, &text(&file)?)?;
             vec![Step {
                 file,
                 edit: set_off(name.clone()),
@@ -102,6 +107,22 @@ pub(super) fn plan(
 }
 
 /// The skill's entry in one file's `skillOverrides`.
+/// Claude Code reads its settings as plain JSON: a comment or a trailing comma makes it ignore
+/// the whole file (seen in the listing of 2.1.332, `agree::claude_code_settings_with_comments`),
+/// so a skill turned off in such a file would stay on.
+fn plain_json(file: &Path, text: &str) -> Result<(), SwitchError> {
+    if text.trim().is_empty() {
+        return Ok(());
+    }
+    serde_json::from_str::<serde_json::Value>(text)
+        .map(drop)
+        .map_err(|error| SwitchError::NotPlainJson {
+            agent: ME,
+            file: file.to_path_buf(),
+            why: error.to_string(),
+        })
+}
+
 fn value_in(settings: &serde_json::Value, name: &str) -> Option<String> {
     settings
         .get(OVERRIDES)?
@@ -218,7 +239,9 @@ fn plugin(
         })?,
     };
     let wanted = turn == Turn::On;
-    let now = json_value(&file, &text(&file)?);
+    let text = text(&file)?;
+    plain_json(&file, &text)?;
+    let now = json_value(&file, &text);
     if now.pointer(&format!(
         "/enabledPlugins/{}",
         key.replace('~', "~0").replace('/', "~1")

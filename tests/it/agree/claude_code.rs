@@ -431,3 +431,24 @@ fn claude_code_xdg_config_home_moves_nothing() {
         &[&lab.project],
     ));
 }
+
+/// Whether Claude Code reads a settings file with comments and a trailing comma decides
+/// whether skilldeck may write `skillOverrides` into one.
+#[test]
+fn claude_code_settings_with_comments() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".claude/skills");
+    for name in ["visible", "turned-off"] {
+        lab.named(&root.join(name));
+    }
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        "{\n  // the user's own\n  \"skillOverrides\": {\"turned-off\": \"off\"},\n}\n",
+    );
+    lab.check(Check::new(
+        here!(),
+        "settings with comments",
+        ME,
+        &[&lab.project],
+    ));
+}
