@@ -188,14 +188,26 @@ pub fn undo(machine: &Machine) -> Result<Undone, UndoError> {
             steps.push(step);
         }
     }
-    let mut settings_done = Vec::new();
     for change in &entry.settings {
-        settings_done.push(settings::revert(machine, change)?);
+        settings::check_revert(change)?;
+    }
+    let mut settings_done = Vec::new();
+    let mut failure = None;
+    for change in &entry.settings {
+        match settings::revert(machine, change) {
+            Ok(done) => settings_done.push(done),
+            Err(error) => {
+                failure = Some(error.into());
+                break;
+            }
+        }
+    }
+    if failure.is_some() {
+        steps.clear();
     }
     // Links last, so a link made again leads to the folder brought back before it.
     steps.sort_by_key(|step| matches!(step, Step::Relink { .. }));
     let mut changes = Vec::new();
-    let mut failure = None;
     for step in steps {
         match apply(&store, step) {
             Ok(change) => changes.push(change),

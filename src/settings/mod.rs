@@ -11,7 +11,7 @@ pub mod json;
 pub mod toml;
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use backup::BACKUPS_DIR;
 pub(crate) use backup::sha256;
@@ -129,12 +129,7 @@ impl RevertError {
 /// [`RevertError`] says why not; the file is as it was.
 pub fn revert(machine: &Machine, change: &SettingsChange) -> Result<SettingsChange, RevertError> {
     let file = resolve(&change.file);
-    let held = read(&file).map_err(RevertError::Edit)?;
-    if holds(&held) != change.after {
-        return Err(RevertError::ChangedSince {
-            file: change.file.clone(),
-        });
-    }
+    let held = unchanged_since(change, &file)?;
     let before = match &change.was {
         SettingsWas::Absent => None,
         SettingsWas::Kept(id) => {
@@ -151,6 +146,27 @@ pub fn revert(machine: &Machine, change: &SettingsChange) -> Result<SettingsChan
         EditError::ChangedSince { file } => RevertError::ChangedSince { file },
         other => RevertError::Edit(other),
     })
+}
+
+/// Whether the file `change` edited still holds what the change left in it, as [`revert`]
+/// requires: what an undo asks of every file before it changes any.
+///
+/// # Errors
+/// [`RevertError::ChangedSince`] when it does not, or the read's own error.
+pub fn check_revert(change: &SettingsChange) -> Result<(), RevertError> {
+    unchanged_since(change, &resolve(&change.file)).map(drop)
+}
+
+/// The file as it is now, when it holds what `change` left in it.
+fn unchanged_since(change: &SettingsChange, file: &Path) -> Result<Held, RevertError> {
+    let held = read(file).map_err(RevertError::Edit)?;
+    if holds(&held) == change.after {
+        Ok(held)
+    } else {
+        Err(RevertError::ChangedSince {
+            file: change.file.clone(),
+        })
+    }
 }
 
 /// The `sha256:` a file holding `held` has; a missing file hashes as empty, which is what a

@@ -371,3 +371,42 @@ fn undo_puts_each_settings_file_back_byte_for_byte_and_refuses_after_a_later_edi
         "a refused undo changed something"
     );
 }
+
+#[test]
+fn an_undo_over_two_settings_files_reverts_neither_when_one_changed_since() {
+    let machine = Machine::new();
+    write_skill(&machine.home.join(".gemini/skills/gem"), &[]);
+    let user = machine.home.join(".gemini/settings.json");
+    let workspace = machine.start.join(".gemini/settings.json");
+    write_files(
+        &machine.home.join(".gemini"),
+        &[("settings.json", r#"{"skills": {"disabled": ["gem"]}}"#)],
+    );
+    write_files(
+        &machine.start.join(".gemini"),
+        &[("settings.json", r#"{"skills": {"disabled": ["gem"]}}"#)],
+    );
+    // One enable edits both files: one journal entry with two settings changes.
+    machine.run_expecting(&["enable", "gem", "--agent", "gemini-cli"], 0);
+    let mut edited = fs::read_to_string(&workspace).unwrap();
+    edited.push(' ');
+    fs::write(&workspace, &edited).unwrap();
+    let before = tree(&machine.root());
+    let out = machine.run_expecting(&["undo"], 1);
+    assert!(stderr(&out).contains("changed since"), "{}", stderr(&out));
+    assert_eq!(
+        tree(&machine.root()),
+        before,
+        "a refused undo changed a file"
+    );
+    // Put back as enable left it, the undo reverts both.
+    edited.pop();
+    fs::write(&workspace, &edited).unwrap();
+    machine.run_expecting(&["undo"], 0);
+    for file in [&user, &workspace] {
+        assert_eq!(
+            fs::read_to_string(file).unwrap(),
+            r#"{"skills": {"disabled": ["gem"]}}"#
+        );
+    }
+}
