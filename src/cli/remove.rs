@@ -79,8 +79,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         }
     }
     let mut done: Vec<(&Skill, Removed)> = Vec::new();
+    // The skills of one command come back with one undo.
+    let batch = machine.in_a_batch();
     for (skill, only) in chosen {
-        match remove::remove(machine, skill, only.as_deref()) {
+        match remove::remove(&batch, skill, only.as_deref()) {
             Ok(removed) => done.push((skill, removed)),
             Err(error) => {
                 // What was removed before is said, then why the rest was not.

@@ -55,6 +55,11 @@ struct UndoneJson<'a> {
     undone: &'a Entry,
     entry: &'a Entry,
     skipped: &'a [Entry],
+    /// The other operations of its batch undone with it, latest first.
+    also_undone: Vec<&'a Entry>,
+    /// Why the rest of the batch was not undone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -68,6 +73,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     undone: &done.reverted,
                     entry: &done.entry,
                     skipped: &done.skipped,
+                    also_undone: done.with.iter().map(|one| &one.reverted).collect(),
+                    stopped: done.stopped.as_ref().map(ToString::to_string),
                 })?;
             } else {
                 let mut text = String::new();
@@ -78,18 +85,25 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                         skipped.at
                     ));
                 }
-                text.push_str(&format!(
-                    "Undid the {} of {}:\n",
-                    name(&done.reverted),
-                    done.reverted.at
-                ));
-                for change in &done.entry.changes {
-                    text.push_str(&format!("  {}\n", undid(machine, change)));
-                }
-                for file in &done.entry.settings {
+                for one in std::iter::once(&done).chain(&done.with) {
                     text.push_str(&format!(
-                        "  put back {}\n",
-                        human::path(&file.file, machine.home(), Unsafe::Escaped)
+                        "Undid the {} of {}:\n",
+                        name(&one.reverted),
+                        one.reverted.at
+                    ));
+                    for change in &one.entry.changes {
+                        text.push_str(&format!("  {}\n", undid(machine, change)));
+                    }
+                    for file in &one.entry.settings {
+                        text.push_str(&format!(
+                            "  put back {}\n",
+                            human::path(&file.file, machine.home(), Unsafe::Escaped)
+                        ));
+                    }
+                }
+                if let Some(stopped) = &done.stopped {
+                    text.push_str(&format!(
+                        "The rest of that batch was not undone: {stopped}\n"
                     ));
                 }
                 text.push_str("`skilldeck undo` again reverts the operation before it.\n");

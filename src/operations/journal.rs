@@ -81,6 +81,9 @@ pub struct Entry {
     /// For an undo: the `at` of the entry it undid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undoes: Option<String>,
+    /// The batch it was done in, with other entries `undo` reverts with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<String>,
 }
 
 impl Entry {
@@ -92,6 +95,7 @@ impl Entry {
             changes,
             settings: Vec::new(),
             undoes: None,
+            batch: None,
         }
     }
 }
@@ -117,16 +121,24 @@ pub struct Read {
 #[derive(Clone, Debug)]
 pub struct Journal {
     path: PathBuf,
+    /// The batch every entry appended here belongs to.
+    batch: Option<String>,
 }
 
 impl Journal {
     /// The journal in `machine`'s data directory.
     pub fn of(machine: &Machine) -> Self {
-        Self::at(machine.data_dir().join(JOURNAL_FILE))
+        Self {
+            batch: machine.batch.clone(),
+            ..Self::at(machine.data_dir().join(JOURNAL_FILE))
+        }
     }
 
     pub fn at(path: impl Into<PathBuf>) -> Self {
-        Self { path: path.into() }
+        Self {
+            path: path.into(),
+            batch: None,
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -142,7 +154,11 @@ impl Journal {
             path: self.path.clone(),
             source,
         };
-        let mut line = serde_json::to_vec(entry).map_err(|e| failed(io::Error::other(e)))?;
+        let mut entry = entry.clone();
+        if entry.batch.is_none() {
+            entry.batch.clone_from(&self.batch);
+        }
+        let mut line = serde_json::to_vec(&entry).map_err(|e| failed(io::Error::other(e)))?;
         line.push(b'\n');
         if let Some(dir) = self.path.parent() {
             fs::create_dir_all(dir).map_err(failed)?;
@@ -268,6 +284,7 @@ mod tests {
             changes: vec![change("/r/a", Was::Kept("s9".into()), Some("s10"))],
             settings: Vec::new(),
             undoes: None,
+            batch: None,
         };
         assert_eq!(
             serde_json::to_string(&entry).unwrap(),

@@ -41,6 +41,10 @@ pub struct Undone {
     /// accepted): nothing of them needs undoing.
     pub skipped: Vec<Entry>,
     pub unjournalled: Option<JournalError>,
+    /// The other operations of its batch, undone with it, latest first.
+    pub with: Vec<Undone>,
+    /// Why the rest of its batch was not undone, when it was not.
+    pub stopped: Option<UndoError>,
 }
 
 /// Why nothing was undone; everything is as it was.
@@ -171,11 +175,57 @@ enum Step {
     Relink { path: PathBuf, target: PathBuf },
 }
 
-/// Revert the latest operation not yet undone.
+/// What `undo` would revert now, latest first: the latest operation not yet undone and the
+/// others of its batch (the skills one command or one question of the app acted on).
+///
+/// # Errors
+/// When the journal cannot be read.
+pub fn pending_batch(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
+    let mut batch: Vec<Entry> = Vec::new();
+    for listed in list(machine)?.into_iter().rev() {
+        if listed.undone || listed.entry.operation == Operation::Undo {
+            continue;
+        }
+        if changed_nothing(&listed.entry) {
+            continue;
+        }
+        match batch.first() {
+            None => batch.push(listed.entry),
+            Some(head) if head.batch.is_some() && head.batch == listed.entry.batch => {
+                batch.push(listed.entry);
+            }
+            Some(_) => break,
+        }
+        if batch[0].batch.is_none() {
+            break;
+        }
+    }
+    Ok(batch)
+}
+
+/// Revert the latest operation not yet undone, and the others of its batch: each is checked
+/// before it is reverted, and a refusal stops the batch there (what was undone stays undone,
+/// and is said).
 ///
 /// # Errors
 /// [`UndoError`] says why not; nothing was changed.
 pub fn undo(machine: &Machine) -> Result<Undone, UndoError> {
+    let batch = pending_batch(machine)?.len();
+    let mut undone = undo_one(machine)?;
+    for _ in 1..batch {
+        match undo_one(machine) {
+            Ok(more) => undone.with.push(more),
+            Err(error) => {
+                undone.stopped = Some(error);
+                break;
+            }
+        }
+    }
+    Ok(undone)
+}
+
+/// Revert the latest operation not yet undone.
+fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
     let Some((entry, skipped)) = pending(machine)? else {
         return Err(UndoError::Nothing);
     };
@@ -231,6 +281,8 @@ pub fn undo(machine: &Machine) -> Result<Undone, UndoError> {
         entry: done,
         skipped,
         unjournalled,
+        with: Vec::new(),
+        stopped: None,
     })
 }
 

@@ -14,6 +14,9 @@ pub struct Machine {
     pub env: Environment,
     /// Where project roots are searched from (an absolute path).
     pub project: PathBuf,
+    /// Operations journalled through this machine belong to one batch (the skills a command
+    /// or the app was given at once), which `undo` reverts together.
+    pub batch: Option<String>,
 }
 
 impl Machine {
@@ -21,6 +24,7 @@ impl Machine {
         Self {
             env,
             project: project.into(),
+            batch: None,
         }
     }
 
@@ -43,6 +47,17 @@ impl Machine {
 
     pub fn home(&self) -> &Path {
         self.env.home()
+    }
+
+    /// This machine, journalling what it does as one new batch.
+    pub fn in_a_batch(&self) -> Self {
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_nanos());
+        Self {
+            batch: Some(format!("{started:x}-{:x}", std::process::id())),
+            ..self.clone()
+        }
     }
 
     /// Where skilldeck keeps its snapshots and its journal.

@@ -39,7 +39,8 @@ pub fn without_switch() -> Vec<(AgentId, String)> {
 /// comes back stops it after the skill under way.
 pub fn run(machine: &Machine, tx: Sender<Msg>, batch: Batch) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
-    let machine = machine.clone();
+    // The skills of one question come back with one undo.
+    let machine = machine.in_a_batch();
     let stopped = Arc::clone(&stop);
     let id = batch.id;
     spawn("skilldeck-batch", tx, move |tx| {
@@ -384,10 +385,19 @@ fn plans(
 pub fn ask_undo(machine: &Machine, tx: Sender<Msg>) {
     let machine = machine.clone();
     spawn("skilldeck-undo", tx, move |_| {
-        let next = match guarded(|| undo::next(&machine)) {
+        let next = match guarded(|| undo::pending_batch(&machine)) {
             Err(panic) => Err(format!("Reading the journal stopped: {panic}")),
             Ok(Err(error)) => Err(sanitize::line(&format!("Nothing can be undone: {error}"))),
-            Ok(Ok(next)) => Ok(next.map(|entry| describe(&entry, machine.home()))),
+            Ok(Ok(batch)) => Ok(batch.split_first().map(|(latest, rest)| {
+                let mut lines = describe(latest, machine.home());
+                if !rest.is_empty() {
+                    lines.push(format!(
+                        "and {} more of the same batch, undone with it",
+                        rest.len()
+                    ));
+                }
+                lines
+            })),
         };
         Msg::UndoNext(next)
     });
@@ -402,11 +412,17 @@ pub fn undo(machine: &Machine, tx: Sender<Msg>) {
             Ok(Err(error)) => Err(sanitize::line(&format!("Nothing was undone: {error}"))),
             Ok(Ok(undone)) => {
                 let what = describe(&undone.reverted, machine.home());
-                let head = what.first().cloned().unwrap_or_default();
-                Ok(sanitize::line(&with_journal(
-                    format!("Undone: {head}"),
-                    undone.unjournalled,
-                )))
+                let mut head = format!("Undone: {}", what.first().cloned().unwrap_or_default());
+                if !undone.with.is_empty() {
+                    head.push_str(&format!(
+                        ", and {} more of the same batch",
+                        undone.with.len()
+                    ));
+                }
+                if let Some(stopped) = &undone.stopped {
+                    head.push_str(&format!("; the rest of the batch was not: {stopped}"));
+                }
+                Ok(sanitize::line(&with_journal(head, undone.unjournalled)))
             }
         };
         Msg::TaskDone {
@@ -490,6 +506,25 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn the_skills_of_one_question_come_back_with_one_undo() {
+        let (_tmp, machine, skills) = machine_with(&["alpha", "beta"]);
+        let (_, summary) = events_of(
+            &machine,
+            Batch {
+                id: 3,
+                job: Job::Remove,
+                skills: skills.clone(),
+            },
+        );
+        assert_eq!(summary.done.len(), 2, "{summary:?}");
+        assert!(skills.iter().all(|skill| !skill.dir.exists()));
+        let undone = undo::undo(&machine).unwrap();
+        assert_eq!(undone.with.len(), 1);
+        assert!(undone.stopped.is_none());
+        assert!(skills.iter().all(|skill| skill.dir.join("SKILL.md").is_file()));
     }
 
     #[test]

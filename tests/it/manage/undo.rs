@@ -169,3 +169,58 @@ fn each_managing_command_teaches_itself_and_its_undo() {
     machine.run_expecting(&["link", "demo"], 2);
     machine.run_expecting(&["move", "demo", "--scope", "elsewhere"], 2);
 }
+
+#[test]
+fn the_skills_one_remove_named_come_back_with_one_undo() {
+    let machine = machine_with_demo();
+    rich_skill(&machine.home.join(".claude/skills/other"));
+    rich_skill(&machine.home.join(".claude/skills/third"));
+    let before = skills_tree(&machine);
+    machine.run_expecting(&["remove", "demo", "other"], 0);
+    machine.run_expecting(&["remove", "third"], 0);
+    // The later command first, alone: it was a batch of its own.
+    let output = machine.run_expecting(&["undo", "--json"], 0);
+    assert!(json(&output)["also_undone"].as_array().unwrap().is_empty());
+    let output = machine.run_expecting(&["undo"], 0);
+    assert_eq!(
+        stdout(&output).matches("Undid the remove").count(),
+        2,
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(skills_tree(&machine), before);
+    let output = machine.run_expecting(&["undo"], 1);
+    assert!(
+        stderr(&output).contains("nothing left to undo"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_batch_whose_earlier_skill_changed_since_is_undone_as_far_as_it_can_and_says_so() {
+    let machine = Machine::new();
+    let first = machine.home.join(".claude/skills/first");
+    let second = machine.home.join(".claude/skills/second");
+    rich_skill(&first);
+    rich_skill(&second);
+    machine.run_expecting(&["remove", "first", "second"], 0);
+    // Something new where `first` was: its undo must not replace it.
+    write_skill(
+        &first,
+        &[("SKILL.md", "---\nname: first\ndescription: new\n---\n")],
+    );
+    let output = machine.run_expecting(&["undo"], 0);
+    let said = stdout(&output);
+    assert!(said.contains("not undone"), "{said}");
+    assert!(
+        second.join("SKILL.md").is_file(),
+        "the second skill came back"
+    );
+    assert!(
+        fs::read_to_string(first.join("SKILL.md"))
+            .unwrap()
+            .contains("description: new"),
+        "the new first skill was replaced"
+    );
+}
