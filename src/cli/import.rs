@@ -9,6 +9,7 @@ use crate::install::{InstallError, Installed, Progress, Step, Watch};
 use crate::operations::import::{self, NoDestination, Readers};
 use crate::roots::{AgentId, Machine, Scope};
 
+use super::agent_args::{ScopeArg, agent_id};
 use super::agents::{AllAgents, Shown};
 use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson};
 use super::progress::Reporter;
@@ -46,24 +47,6 @@ pub struct Args {
     // With --dry-run and a destination: name every agent that would load the skills there.
     #[command(flatten)]
     agents: AllAgents,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum ScopeArg {
-    User,
-    Project,
-}
-
-fn agent_id(id: &str) -> Result<AgentId, String> {
-    AgentId::from_id(id).ok_or_else(|| {
-        let known: Vec<&str> = AgentId::all().map(|a| a.id()).collect();
-        // One wrapped paragraph, so 78 ids read as a list rather than a wall.
-        let listed = crate::text::width::wrap(&known.join(" "), 76).join("\n  ");
-        format!(
-            "no agent {id:?}; the {} known (github-copilot also names copilot):\n  {listed}",
-            known.len()
-        )
-    })
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {

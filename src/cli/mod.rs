@@ -2,6 +2,7 @@
 //! codes of the contract (0 done; 1 refused, drift found or nothing matched; 2 usage error;
 //! 3 an I/O failure stopped the work).
 
+mod agent_args;
 mod agents;
 mod check;
 mod diff;

@@ -10,6 +10,7 @@ use crate::operations::share::{self, Plan, Share, ShareError};
 use crate::roots::{AgentId, Machine, Scope};
 use crate::text::{Unsafe, human};
 
+use super::agent_args::{ScopeArg, agent_id};
 use super::{Failure, Outcome, json, target};
 
 const LINK_HELP: &str = "\
@@ -46,27 +47,6 @@ Shadowing is shown and refused as for `link` (--force moves anyway); --dry-run s
 Journalled: `skilldeck undo` puts the folder back where it was, while it is unchanged.
 
 Exit codes: 0 done; 1 refused; 2 usage error; 3 an I/O failure stopped the work.";
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum ScopeArg {
-    User,
-    Project,
-}
-
-impl ScopeArg {
-    fn scope(self) -> Scope {
-        match self {
-            ScopeArg::User => Scope::User,
-            ScopeArg::Project => Scope::Project,
-        }
-    }
-}
-
-fn agent_id(id: &str) -> Result<AgentId, String> {
-    AgentId::from_id(id).ok_or_else(|| {
-        format!("no agent {id:?}; `skilldeck list --all-agents` names every agent id")
-    })
-}
 
 /// `link` and `copy`.
 #[derive(Debug, clap::Args)]

@@ -4,10 +4,11 @@
 use serde::Serialize;
 
 use crate::operations::switch::{self, Request, SwitchError, Turn};
-use crate::roots::{AgentId, Machine, Scope};
+use crate::roots::{AgentId, Machine};
 use crate::text::Unsafe;
 use crate::text::human;
 
+use super::agent_args::{ScopeArg, agent_id};
 use super::{Failure, Outcome, target};
 
 /// Where each agent's setting lives, for `--help`.
@@ -50,16 +51,6 @@ pub struct Args {
     /// Print JSON instead of sentences
     #[arg(long)]
     json: bool,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum ScopeArg {
-    User,
-    Project,
-}
-
-fn agent_id(id: &str) -> Result<AgentId, String> {
-    AgentId::from_id(id).ok_or_else(|| format!("no agent {id:?}; `skilldeck agents` lists them"))
 }
 
 #[derive(Serialize)]
@@ -110,10 +101,7 @@ pub fn run(args: &Args, machine: &Machine, turn: Turn) -> Result<Outcome, Failur
     let request = Request {
         skill,
         agent: args.agent,
-        scope: args.scope.map(|scope| match scope {
-            ScopeArg::User => Scope::User,
-            ScopeArg::Project => Scope::Project,
-        }),
+        scope: args.scope.map(ScopeArg::scope),
         whole_plugin: args.whole_plugin,
     };
     let switched = switch::switch(machine, request, turn)?;

@@ -17,6 +17,22 @@ pub struct Exported {
     pub package: Export,
 }
 
+/// The file an export of the skill `name` is offered as: its name with the characters a file
+/// name cannot hold (`plugin:skill`, a path separator) made dashes.
+pub fn archive_name(name: &str) -> String {
+    let file: String = name
+        .chars()
+        .map(|c| {
+            if matches!(c, ':' | '/' | '\\') {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    format!("{file}.tar.gz")
+}
+
 /// Export the skill folder `dir` to `to`, as typed (`~/` is the home folder, a relative path
 /// is taken from the machine's project folder), with the files that could not be scanned (and
 /// `.env` files) left out or packed as `unscanned` says: the app always leaves them out, the

@@ -279,20 +279,11 @@ fn confirm(app: &mut App, action: Action) -> Vec<Effect> {
 /// Ask where to export the skill `name` at `dir`: an archive named after it in the folder the
 /// app works in, which the person can change.
 fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
-    let file: String = name
-        .chars()
-        .map(|c| {
-            if matches!(c, ':' | '/' | '\\') {
-                '-'
-            } else {
-                c
-            }
-        })
-        .collect();
+    let file = crate::operations::export::archive_name(name);
     let text = if app.work_dir.is_empty() {
-        format!("{file}.tar.gz")
+        file
     } else {
-        format!("{}/{file}.tar.gz", app.work_dir.trim_end_matches('/'))
+        format!("{}/{file}", app.work_dir.trim_end_matches('/'))
     };
     app.overlay = Overlay::Export(ExportPrompt {
         name: name.to_owned(),

@@ -268,17 +268,11 @@ fn one(machine: &Machine, inventory: Option<&Inventory>, job: &Job, target: &Tar
             Err(error) => Outcome::Failed(format!("{name}: {error}")),
         },
         Job::Export { folder } => {
-            let file: String = name
-                .chars()
-                .map(|c| {
-                    if matches!(c, ':' | '/' | '\\') {
-                        '-'
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            let to = format!("{}/{file}.tar.gz", folder.trim_end_matches('/'));
+            let to = format!(
+                "{}/{}",
+                folder.trim_end_matches('/'),
+                operations::export::archive_name(name)
+            );
             match operations::export::export(
                 machine,
                 &target.dir,
@@ -524,7 +518,11 @@ mod tests {
         let undone = undo::undo(&machine).unwrap();
         assert_eq!(undone.with.len(), 1);
         assert!(undone.stopped.is_none());
-        assert!(skills.iter().all(|skill| skill.dir.join("SKILL.md").is_file()));
+        assert!(
+            skills
+                .iter()
+                .all(|skill| skill.dir.join("SKILL.md").is_file())
+        );
     }
 
     #[test]

@@ -1,0 +1,33 @@
+//! The `--agent ID` and `--scope user|project` arguments every command that aims at an agent's
+//! folder or settings takes, parsed one way with one sentence for a wrong id.
+
+use crate::roots::{AgentId, Scope};
+
+/// `--agent`: an agent of the table by its id.
+pub fn agent_id(id: &str) -> Result<AgentId, String> {
+    AgentId::from_id(id).ok_or_else(|| {
+        let known: Vec<&str> = AgentId::all().map(|a| a.id()).collect();
+        // One wrapped paragraph, so 78 ids read as a list rather than a wall.
+        let listed = crate::text::width::wrap(&known.join(" "), 76).join("\n  ");
+        format!(
+            "no agent {id:?}; the {} known (github-copilot also names copilot):\n  {listed}",
+            known.len()
+        )
+    })
+}
+
+/// `--scope`: the user's folders and settings, or the project's.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
+}
+
+impl ScopeArg {
+    pub fn scope(self) -> Scope {
+        match self {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+        }
+    }
+}
