@@ -106,7 +106,6 @@ pub(super) fn plan(
     })
 }
 
-/// The skill's entry in one file's `skillOverrides`.
 /// Claude Code reads its settings as plain JSON: a comment or a trailing comma makes it ignore
 /// the whole file (seen in the listing of 2.1.332, `agree::claude_code_settings_with_comments`),
 /// so a skill turned off in such a file would stay on.
@@ -123,6 +122,7 @@ fn plain_json(file: &Path, text: &str) -> Result<(), SwitchError> {
         })
 }
 
+/// The skill's entry in one file's `skillOverrides`.
 fn value_in(settings: &serde_json::Value, name: &str) -> Option<String> {
     settings
         .get(OVERRIDES)?
