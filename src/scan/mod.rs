@@ -580,22 +580,31 @@ fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
             continue;
         }
         for skill in skills.iter_mut().filter(|s| s.agents.contains(&agent)) {
-            let hit = offs.iter().find(|off| match &off.selector {
-                Selector::Name(name) => skill.name_for(agent) == name.as_str(),
-                Selector::NameAnyCase(name) => skill.name_for(agent).eq_ignore_ascii_case(name),
-                Selector::Pattern(pattern) => pattern.selects(&skill.name_for(agent)),
-                Selector::File(file) => {
-                    file.parent() == Some(skill.real_dir.as_path())
-                        || skill
-                            .reached_by
-                            .iter()
-                            .any(|dir| file.parent() == Some(dir))
-                }
-            });
+            let hit = offs.iter().find(|off| selects(&off.selector, skill, agent));
             if let Some(off) = hit {
                 note_left_out(&mut skill.left_out, agent, Effect::Disabled, off.why);
             }
         }
+    }
+}
+
+/// Whether `selector`, a setting of `agent`'s, names `skill`.
+fn selects(selector: &Selector, skill: &Skill, agent: AgentId) -> bool {
+    match selector {
+        Selector::Name(name) => skill.name_for(agent) == name.as_str(),
+        Selector::NameAnyCase(name) => skill.name_for(agent).eq_ignore_ascii_case(name),
+        Selector::Pattern(pattern) => pattern.selects(&skill.name_for(agent)),
+        Selector::File(file) => {
+            file.parent() == Some(skill.real_dir.as_path())
+                || skill
+                    .reached_by
+                    .iter()
+                    .any(|dir| file.parent() == Some(dir))
+        }
+        Selector::LastOf(entries) => entries
+            .iter()
+            .rfind(|(entry, _)| selects(entry, skill, agent))
+            .is_some_and(|(_, on)| !on),
     }
 }
 

@@ -143,6 +143,10 @@ pub enum Selector {
     File(PathBuf),
     /// Every skill the agent lists by a name matching a wildcard pattern.
     Pattern(NamePattern),
+    /// Entries applied in order, each turning what it selects on (`true`) or off: a skill is
+    /// selected when the last entry that selects it turns it off (Codex's `[[skills.config]]`,
+    /// where a later `path` entry turns on what an earlier `name` entry turned off).
+    LastOf(Vec<(Selector, bool)>),
 }
 
 /// A wildcard pattern for names, with the exceptions later settings make to it (OpenCode's

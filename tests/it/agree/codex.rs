@@ -283,3 +283,34 @@ fn codex_builtins_system_skills() {
     lab.named(&lab.home.join(".agents/skills/mine"));
     lab.check(Check::new(here!(), "built-ins", ME, &[&lab.project]).builtins());
 }
+
+/// `[[skills.config]]` selectors of both kinds for one skill: entries apply in order, so a
+/// later `path` entry turns on what an earlier `name` entry turned off, and a later `name`
+/// entry turns off what an earlier `path` entry turned on (how `enable` undoes a name entry).
+#[test]
+fn codex_skills_config_name_and_path_entries_apply_in_order() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".agents/skills");
+    for name in ["back-on", "off-again", "name-off"] {
+        lab.named(&root.join(name));
+    }
+    let md = |name: &str| root.join(name).join("SKILL.md").display().to_string();
+    let config = lab.home.join(".codex/config.toml");
+    let mut toml = std::fs::read_to_string(&config).unwrap_or_default();
+    toml.push_str(&format!(
+        "\n[[skills.config]]\nname = \"back-on\"\nenabled = false\n\
+         [[skills.config]]\npath = \"{}\"\nenabled = true\n\
+         [[skills.config]]\npath = \"{}\"\nenabled = true\n\
+         [[skills.config]]\nname = \"off-again\"\nenabled = false\n\
+         [[skills.config]]\nname = \"name-off\"\nenabled = false\n",
+        md("back-on"),
+        md("off-again"),
+    ));
+    lab.file(&config, &toml);
+    lab.check(Check::new(
+        here!(),
+        "skills.config in order",
+        ME,
+        &[&lab.project],
+    ));
+}

@@ -56,7 +56,9 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     settle(config.skills.config)
 }
 
-/// The selectors whose last entry turns them off.
+/// Each selector's last entry, in the order of those last entries, which Codex applies in
+/// turn: one setting, so a later `path` entry turns on what an earlier `name` entry turned off
+/// (`agree::codex_skills_config_name_and_path_entries_apply_in_order`).
 fn settle(entries: Vec<Entry>) -> Vec<TurnedOff> {
     let mut last: Vec<(Selector, bool)> = Vec::new();
     for entry in entries {
@@ -71,10 +73,13 @@ fn settle(entries: Vec<Entry>) -> Vec<TurnedOff> {
         last.retain(|(seen, _)| *seen != selector);
         last.push((selector, enabled));
     }
-    last.into_iter()
-        .filter(|(_, enabled)| !enabled)
-        .map(|(selector, _)| TurnedOff { selector, why: WHY })
-        .collect()
+    if last.iter().all(|(_, enabled)| *enabled) {
+        return Vec::new();
+    }
+    vec![TurnedOff {
+        selector: Selector::LastOf(last),
+        why: WHY,
+    }]
 }
 
 #[cfg(test)]
@@ -109,10 +114,11 @@ mod tests {
         );
         assert_eq!(
             off.into_iter().map(|t| t.selector).collect::<Vec<_>>(),
-            [
-                Selector::Name("a".into()),
-                Selector::File("/y/SKILL.md".into())
-            ]
+            [Selector::LastOf(vec![
+                (Selector::Name("a".into()), false),
+                (Selector::Name("b".into()), true),
+                (Selector::File("/y/SKILL.md".into()), false),
+            ])]
         );
     }
 
@@ -125,7 +131,7 @@ mod tests {
         let project = Project::locate(tmp.path());
         assert_eq!(
             turned_off(&env, &project)[0].selector,
-            Selector::Name("gone".into())
+            Selector::LastOf(vec![(Selector::Name("gone".into()), false)])
         );
         std::fs::write(tmp.path().join("config.toml"), "not [toml").unwrap();
         assert!(turned_off(&env, &project).is_empty());
