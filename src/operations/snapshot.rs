@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::roots::Machine;
-use crate::snapshot::{SnapshotError, Store, Taken};
+use crate::snapshot::{Snapshot, SnapshotError, Store, Taken};
 
 use super::journal::{Change, Journal, JournalError, Operation, Was};
 
@@ -66,6 +66,27 @@ pub fn accept(machine: &Machine, dir: &Path) -> Result<Accepted, SnapshotError> 
         taken,
         unjournalled,
     })
+}
+
+/// What deleting a snapshot did.
+#[derive(Debug)]
+pub struct Deleted {
+    pub snapshot: Snapshot,
+    /// The bytes it took in the store (now held so `undo` can bring it back).
+    pub bytes: u64,
+    /// It was the latest of its skill: the one before it is now what diffs compare against.
+    pub was_latest: bool,
+    pub unjournalled: Option<JournalError>,
+}
+
+/// Delete the snapshot `id` (or the start of one) of the skill folder `dir`: held aside and
+/// journalled, so `undo` brings it back.
+///
+/// # Errors
+/// When no snapshot or several match, or the store cannot be written.
+pub fn delete(machine: &Machine, dir: &Path, id: &str) -> Result<Deleted, SnapshotError> {
+    let _ = (machine, dir, id);
+    todo!("issue 14: delete a snapshot")
 }
 
 fn untouched(dir: &Path, taken: &Taken) -> Change {

@@ -22,7 +22,9 @@ pub mod changes;
 pub mod diff;
 mod digest;
 pub mod export;
+pub mod history;
 pub mod losses;
+pub mod reason;
 pub mod redact;
 pub mod restore;
 mod store;
@@ -33,7 +35,8 @@ use std::io;
 use std::path::PathBuf;
 
 pub use digest::{SnapshotDigest, content_digest};
-pub use store::{Comparison, Damage, Info, Kept, Snapshot, Store, Taken};
+pub use reason::Reason;
+pub use store::{Comparison, Damage, Info, Kept, Snapshot, Store, StoreUsage, Taken};
 
 /// The copy bound: a folder whose files add up to more keeps only its `SKILL.md` in a
 /// snapshot, and is marked truncated.

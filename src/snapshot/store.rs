@@ -41,6 +41,7 @@ use crate::text::human;
 use super::digest::{
     DigestBuilder, HashBudget, SnapshotDigest, copy_hashing, digest_listing, unhashed,
 };
+use super::reason::Reason;
 use super::walk::{Entry, Listing};
 use super::{COPY_BOUND, SnapshotError};
 
@@ -65,6 +66,8 @@ pub struct Info {
     /// The skill folder, with its links resolved.
     pub dir: PathBuf,
     pub taken_at: SystemTime,
+    /// Why it was taken.
+    pub reason: Reason,
 }
 
 /// `info.json` as written.
@@ -77,6 +80,8 @@ struct Stored {
     skipped_links: usize,
     dir: PathBuf,
     taken_at: String,
+    #[serde(default)]
+    reason: Reason,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -148,6 +153,7 @@ impl Snapshot {
                 changed: path.join(CHANGED_FILE).exists(),
                 dir: stored.dir,
                 taken_at,
+                reason: stored.reason,
             },
         })
     }
@@ -361,6 +367,16 @@ enum Durability {
     Synced,
 }
 
+/// How much the store holds, for the app's status and `snapshots prune`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreUsage {
+    pub snapshots: usize,
+    /// Bytes of every snapshot's files and record.
+    pub bytes: u64,
+    /// Bytes of deleted or pruned snapshots held so `undo` can bring them back.
+    pub held_bytes: u64,
+}
+
 /// The snapshots of every skill, under one directory.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -489,6 +505,14 @@ impl Store {
         Ok(all)
     }
 
+    /// How many snapshots the store keeps and the bytes they take.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub fn usage(&self) -> Result<StoreUsage, SnapshotError> {
+        todo!("issue 14: store usage")
+    }
+
     /// Whether the folder's content differs from its latest snapshot.
     ///
     /// # Errors
@@ -541,6 +565,7 @@ impl Store {
             changed: false,
             dir: listing.root,
             taken_at,
+            reason: Reason::Unrecorded,
         };
         let stored = Stored {
             digest: info.digest.clone(),
@@ -548,6 +573,7 @@ impl Store {
             skipped_links: info.skipped_links,
             dir: info.dir.clone(),
             taken_at: humantime::format_rfc3339_millis(taken_at).to_string(),
+            reason: info.reason,
         };
         write_info(staging.path(), &stored, durability)?;
         let id = snapshot_id(taken_at, &info.digest);
@@ -881,6 +907,7 @@ mod tests {
                 changed: false,
                 dir: PathBuf::new(),
                 taken_at: future,
+                reason: Reason::Unrecorded,
             },
         };
         let next = next_time(Some(&latest));

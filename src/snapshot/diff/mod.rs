@@ -216,6 +216,20 @@ pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError>
     Ok(diff)
 }
 
+/// Compare two snapshots of the skill folder at `dir`: what changed from `old` to `new`. Both
+/// are checked as [`diff`] checks one (theirs, in their place, matching their digests).
+///
+/// # Errors
+/// As [`diff`], for either snapshot.
+pub fn between_snapshots(
+    old: &Snapshot,
+    new: &Snapshot,
+    dir: &Path,
+) -> Result<SkillDiff, SnapshotError> {
+    let _ = (old, new, dir);
+    todo!("issue 14: diff two snapshots")
+}
+
 /// Compare an untouched copy of a skill that its installer keeps elsewhere (a marketplace
 /// clone's) with the skill folder at `dir`, both listed as a snapshot lists them.
 ///
