@@ -336,6 +336,24 @@ mod tests {
     }
 
     #[test]
+    fn a_store_change_names_its_kind() {
+        let mut entry = Entry::now(Operation::DeleteSnapshot, Vec::new());
+        entry.at = "2026-12-01T00:00:00.000Z".into();
+        entry.store.push(StoreChange::Held {
+            dir: PathBuf::from("/r/a"),
+            id: "s1".into(),
+            history: "a-0123".into(),
+            held: PathBuf::from("/d/snapshots-held/x/a-0123/s1"),
+        });
+        assert_eq!(
+            serde_json::to_string(&entry).unwrap(),
+            r#"{"at":"2026-12-01T00:00:00.000Z","operation":"delete_snapshot","changes":[],"store":[{"change":"held","dir":"/r/a","id":"s1","history":"a-0123","held":"/d/snapshots-held/x/a-0123/s1"}]}"#
+        );
+        let back: Entry = serde_json::from_str(&serde_json::to_string(&entry).unwrap()).unwrap();
+        assert_eq!(back, entry);
+    }
+
+    #[test]
     fn the_line_format_is_plain_json() {
         let entry = Entry {
             at: "2026-12-01T00:00:00.000Z".into(),

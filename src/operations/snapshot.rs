@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::roots::Machine;
+use crate::snapshot::history;
 use crate::snapshot::{Reason, Snapshot, SnapshotError, Store, Taken};
 
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
@@ -100,16 +101,14 @@ pub struct Deleted {
 }
 
 /// Delete the snapshot `id` (or the start of one) of the skill folder `dir`: held aside and
-/// journalled, so `undo` brings it back.
+/// journalled, so `undo` brings it back. A damaged snapshot can be deleted too, even one
+/// whose record cannot be read.
 ///
 /// # Errors
 /// When no snapshot or several match, or the store cannot be written.
 pub fn delete(machine: &Machine, dir: &Path, id: &str) -> Result<Deleted, SnapshotError> {
     let store = Store::open(&machine.env);
-    let snapshot = store.find(dir, Some(id))?;
-    let was_latest = store
-        .latest(dir)?
-        .is_some_and(|latest| latest.id == snapshot.id);
+    let (snapshot, was_latest) = one_of(&store, dir, id)?;
     let bytes = snapshot.size();
     let mut entry = Entry::now(Operation::DeleteSnapshot, Vec::new());
     let hold = store.new_hold(&stamp(&entry.at))?;
@@ -128,6 +127,41 @@ pub fn delete(machine: &Machine, dir: &Path, id: &str) -> Result<Deleted, Snapsh
         held,
         unjournalled,
     })
+}
+
+/// The snapshot of `dir` whose id is `id` or starts with it, damaged or not, and whether it
+/// is the latest.
+fn one_of(store: &Store, dir: &Path, id: &str) -> Result<(Snapshot, bool), SnapshotError> {
+    let unknown = || SnapshotError::UnknownId {
+        id: id.to_owned(),
+        dir: dir.to_path_buf(),
+    };
+    if id.is_empty() || id.starts_with('.') || id.contains(['/', '\\']) {
+        return Err(unknown());
+    }
+    let mut listed = store.history_lenient(dir)?;
+    let last = listed.len().saturating_sub(1);
+    let at = match listed.iter().position(|(found, _)| found == id) {
+        Some(exact) => exact,
+        None => {
+            let matching: Vec<usize> = (0..listed.len())
+                .filter(|&at| listed[at].0.starts_with(id))
+                .collect();
+            match matching[..] {
+                [one] => one,
+                [] => return Err(unknown()),
+                _ => {
+                    return Err(SnapshotError::AmbiguousId {
+                        id: id.to_owned(),
+                        ids: matching.iter().map(|&at| listed[at].0.clone()).collect(),
+                    });
+                }
+            }
+        }
+    };
+    let (found, loaded) = listed.swap_remove(at);
+    let snapshot = loaded.unwrap_or_else(|_| history::stand_in(store, dir, &found));
+    Ok((snapshot, at == last))
 }
 
 /// A journal time (`2026-12-01T15:32:05.123Z`) as a folder name: `20261201-153205-123`.

@@ -642,4 +642,26 @@ mod tests {
         assert_eq!(next.operation, Operation::Link);
         assert_eq!(skipped, [snapshot]);
     }
+
+    #[test]
+    fn an_accept_that_changed_the_baseline_is_not_passed_over() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::sandbox(tmp.path(), tmp.path(), tmp.path());
+        let mut accept = entry("t2", Operation::Accept, None);
+        accept.changes[0].was = Was::Untouched;
+        let mut old_accept = accept.clone();
+        old_accept.at = "t3".into();
+        // Written before accepts were journalled with their store change: passed over.
+        accept.store.push(StoreChange::Added {
+            dir: PathBuf::from("/r/a"),
+            id: "s".into(),
+        });
+        let journal = Journal::of(&machine);
+        journal.append(&entry("t1", Operation::Link, None)).unwrap();
+        journal.append(&accept).unwrap();
+        journal.append(&old_accept).unwrap();
+        let (next, skipped) = pending(&machine).unwrap().unwrap();
+        assert_eq!(next, accept);
+        assert_eq!(skipped, [old_accept]);
+    }
 }

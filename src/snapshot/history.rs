@@ -151,7 +151,7 @@ fn summary(old: &[File], new: &[File]) -> Summary {
 
 /// A snapshot whose record cannot be read, as its id and place say: its time from the id,
 /// no reason, the digest of nothing.
-fn stand_in(store: &Store, dir: &Path, id: &str) -> Snapshot {
+pub(crate) fn stand_in(store: &Store, dir: &Path, id: &str) -> Snapshot {
     let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let taken_at = id
         .get(..19)
@@ -182,5 +182,51 @@ fn stand_in(store: &Store, dir: &Path, id: &str) -> Snapshot {
             reason: Reason::Unrecorded,
             accepted: false,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(rel: &str, text: &str) -> File {
+        File {
+            rel: rel.to_owned(),
+            size: text.len() as u64,
+            executable: false,
+            hash: Sha256::digest(text.as_bytes()).into(),
+            text: Some(text.to_owned()),
+        }
+    }
+
+    #[test]
+    fn the_same_files_summarise_as_nothing_and_a_mode_or_byte_change_as_modified() {
+        let old = [file("a.md", "1\n2\n"), file("b.md", "b\n")];
+        assert_eq!(summary(&old, &old), Summary::default());
+        let new = [file("a.md", "1\n3\n"), file("c.md", "c\n")];
+        assert_eq!(
+            summary(&old, &new),
+            Summary {
+                files_added: 1,
+                files_removed: 1,
+                files_modified: 1,
+                lines_added: 2,
+                lines_removed: 2,
+            }
+        );
+    }
+
+    #[test]
+    fn a_snapshot_with_an_unreadable_record_keeps_the_time_its_id_gives() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = Store::at(tmp.path().join("store"));
+        let stand_in = stand_in(&store, tmp.path(), "20261201-153205-123-ab12cd");
+        assert_eq!(
+            humantime::format_rfc3339_millis(stand_in.info.taken_at).to_string(),
+            "2026-12-01T15:32:05.123Z"
+        );
+        assert_eq!(stand_in.info.reason, Reason::Unrecorded);
+        let odd = super::stand_in(&store, tmp.path(), "odd");
+        assert_eq!(odd.info.taken_at, SystemTime::UNIX_EPOCH);
     }
 }

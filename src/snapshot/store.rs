@@ -1298,6 +1298,84 @@ mod tests {
         waiter.join().unwrap();
     }
 
+    fn demo(tmp: &Path) -> (PathBuf, Store) {
+        let skill = tmp.join("demo");
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\n").unwrap();
+        (skill, Store::at(tmp.join("store")))
+    }
+
+    #[test]
+    fn an_accept_of_kept_content_marks_the_latest_and_records_no_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (skill, store) = demo(tmp.path());
+        let first = store.take(&skill, Reason::Manual).unwrap().snapshot;
+        assert!(!first.is_accepted());
+        let accepted = store.accept(&skill).unwrap();
+        assert!(!accepted.fresh);
+        assert_eq!(accepted.snapshot.id, first.id);
+        let again = store.latest(&skill).unwrap().unwrap();
+        assert!(again.info.accepted && again.is_accepted());
+        assert_eq!(again.info.reason, Reason::Manual);
+        fs::write(skill.join("new.md"), "x").unwrap();
+        let fresh = store.accept(&skill).unwrap();
+        assert!(fresh.fresh);
+        assert_eq!(fresh.snapshot.info.reason, Reason::Accepted);
+        assert!(!fresh.snapshot.info.accepted && fresh.snapshot.is_accepted());
+    }
+
+    #[test]
+    fn a_held_snapshot_is_counted_and_put_back_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (skill, store) = demo(tmp.path());
+        let snapshot = store.take(&skill, Reason::Manual).unwrap().snapshot;
+        let bytes = store.usage().unwrap().bytes;
+        assert!(bytes > 0);
+        assert_eq!(store.usage().unwrap().snapshots, 1);
+        let hold = store.new_hold("20261201-000000-000").unwrap();
+        assert!(hold.starts_with(tmp.path().join("store-held")));
+        let held = store.hold(&snapshot, &hold).unwrap();
+        let usage = store.usage().unwrap();
+        assert_eq!(
+            (usage.snapshots, usage.bytes, usage.held_bytes),
+            (0, 0, bytes)
+        );
+        let history = snapshot.history_name();
+        store.put_back(&held, &history, &snapshot.id).unwrap();
+        assert_eq!(store.latest(&skill).unwrap().unwrap(), snapshot);
+        assert!(matches!(
+            store.put_back(&held, &history, &snapshot.id),
+            Err(SnapshotError::HeldGone(_))
+        ));
+        // Another copy of it, held: refused, the one in the store stands.
+        let copy = hold.join(&history).join("copy");
+        fs::create_dir_all(&copy).unwrap();
+        assert!(matches!(
+            store.put_back(&copy, &history, &snapshot.id),
+            Err(SnapshotError::AlreadyBack(_))
+        ));
+        // An edited journal cannot aim a put-back outside the held area or the store.
+        assert!(matches!(
+            store.put_back(&skill, &history, &snapshot.id),
+            Err(SnapshotError::HeldGone(_))
+        ));
+        assert!(matches!(
+            store.put_back(&copy, "../elsewhere", "x"),
+            Err(SnapshotError::HeldGone(_))
+        ));
+    }
+
+    #[test]
+    fn an_accept_of_a_gone_folder_is_a_sentence() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (skill, store) = demo(tmp.path());
+        store.take(&skill, Reason::Manual).unwrap();
+        fs::remove_file(skill.join(SKILL_FILE)).unwrap();
+        let error = store.accept(&skill).unwrap_err();
+        assert!(matches!(error, SnapshotError::Gone(_)), "{error:?}");
+        assert!(error.to_string().contains("there is nothing to accept"));
+    }
+
     fn content_digest_of_nothing() -> SnapshotDigest {
         DigestBuilder::default().finish()
     }

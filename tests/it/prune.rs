@@ -301,3 +301,21 @@ fn accepting_a_skill_that_is_gone_is_refused_with_a_sentence() {
     let error = operations::snapshot::accept(&sandbox(&machine), &other).unwrap_err();
     assert!(matches!(error, SnapshotError::Gone(_)), "{error:?}");
 }
+
+#[test]
+fn a_snapshot_whose_record_is_broken_can_still_be_deleted_and_brought_back() {
+    let machine = Machine::new();
+    let dir = skill_with(&machine, "demo", 2);
+    let all = ids(&machine, &dir);
+    let broken = store(&machine).find(&dir, Some(&all[0])).unwrap();
+    fs::write(broken.path.join("info.json"), "{ not json").unwrap();
+    let output = machine.run_expecting(&["snapshots", "delete", &all[0], "--skill", "demo"], 0);
+    assert!(text(&output).contains(&all[0]), "{}", text(&output));
+    assert!(!broken.path.exists());
+    assert_eq!(ids(&machine, &dir), [all[1].clone()]);
+    machine.run_expecting(&["undo"], 0);
+    assert_eq!(
+        fs::read_to_string(broken.path.join("info.json")).unwrap(),
+        "{ not json"
+    );
+}
