@@ -46,7 +46,16 @@ pub struct PruneArgs {
     json: bool,
 }
 
+const DELETE_HELP: &str = "\
+The snapshot is held in the data directory, so `skilldeck undo` puts it back until the next
+`skilldeck snapshots prune`. Deleting a skill's latest snapshot makes the one before it what
+diffs compare against. A damaged snapshot can be deleted too (name its skill with --skill).
+
+  skilldeck snapshots pdf                          the ids of one skill's snapshots
+  skilldeck snapshots delete 20261129-165459-444 --skill pdf";
+
 #[derive(Debug, clap::Args)]
+#[command(after_help = DELETE_HELP)]
 pub struct DeleteArgs {
     /// The snapshot's id, or the start of one (unique across the store, or with --skill)
     #[arg(value_name = "ID")]

@@ -5,8 +5,9 @@
 //! against), it is not a baseline the user accepted, and it is older than
 //! [`Policy::older_than`]. Nothing is lost at once: removed snapshots are moved into a held
 //! area of the data directory and journalled, so `undo` puts them back. What earlier
-//! prunes and deletes held is emptied for good by the next prune, which says how much that
-//! freed; a dry run only says what it would do.
+//! prunes, deletes and undone accepts held is emptied for good by the next prune, which says
+//! how much that freed (their undo then refuses, saying so); a dry run only says what it
+//! would do.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};

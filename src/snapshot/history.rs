@@ -22,7 +22,8 @@ pub struct Step {
     /// What changed from the snapshot before it; `None` for the first, or when the two could
     /// not be compared (one is damaged).
     pub since_previous: Option<Summary>,
-    /// The store was edited or damaged where it is kept: diff and restore refuse it.
+    /// The store was edited or damaged where it is kept (its place, its record, a link, or
+    /// files that no longer give its digest): diff and restore refuse it.
     pub damaged: bool,
 }
 
