@@ -81,8 +81,13 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             } else {
                 let mut text = String::new();
                 for skipped in &done.skipped {
+                    let why = if undo::emptied(skipped) {
+                        "a later prune emptied what it held"
+                    } else {
+                        "it changed no skill"
+                    };
                     text.push_str(&format!(
-                        "Passed over the {} of {}: it changed no skill.\n",
+                        "Passed over the {} of {}: {why}.\n",
                         name(skipped),
                         skipped.at
                     ));

@@ -134,12 +134,22 @@ pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
     Ok(listed)
 }
 
-/// Whether an entry changed no skill, settings file or kept snapshot, so undo passes over
-/// it (a snapshot taken by hand).
+/// Whether undo passes over an entry: it changed no skill, settings file or kept snapshot
+/// (a snapshot taken by hand), or it only held snapshots aside and a later prune emptied
+/// them for good, so nothing of it can be undone and it must not stop undo going further.
 fn changed_nothing(entry: &Entry) -> bool {
-    entry.settings.is_empty()
-        && entry.store.is_empty()
-        && entry.changes.iter().all(|c| c.was == Was::Untouched)
+    let untouched =
+        entry.settings.is_empty() && entry.changes.iter().all(|c| c.was == Was::Untouched);
+    untouched && (entry.store.is_empty() || emptied(entry))
+}
+
+/// Whether the entry only held snapshots aside, and every one of them was emptied since.
+pub fn emptied(entry: &Entry) -> bool {
+    !entry.store.is_empty()
+        && entry.store.iter().all(|change| match change {
+            StoreChange::Held { held, .. } => fs::symlink_metadata(held).is_err(),
+            _ => false,
+        })
 }
 
 /// The entry `undo` would revert now, for a question before doing it.

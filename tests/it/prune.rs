@@ -219,6 +219,8 @@ fn prune_keeps_the_last_n_accepted_and_latest_and_a_dry_run_writes_nothing() {
 #[test]
 fn a_prune_is_undone_and_a_later_prune_empties_what_it_held() {
     let machine = Machine::new();
+    let other = skill_with(&machine, "other", 0);
+    machine.run_expecting(&["remove", "other"], 0);
     let dir = skill_with(&machine, "demo", 3);
     let all = ids(&machine, &dir);
     let prune = ["snapshots", "prune", "--keep", "1", "--older-than", "0s"];
@@ -230,7 +232,7 @@ fn a_prune_is_undone_and_a_later_prune_empties_what_it_held() {
     assert_eq!(ids(&machine, &dir), all);
 
     // Pruned again, then a second prune empties the held copies: that prune cannot be
-    // undone any more, and says why.
+    // undone any more, so undo passes over it, saying why, to the remove before it.
     machine.run_expecting(&prune, 0);
     let output = machine.run_expecting(&["snapshots", "prune", "--dry-run"], 0);
     assert!(text(&output).contains("Would empty"), "{}", text(&output));
@@ -241,9 +243,14 @@ fn a_prune_is_undone_and_a_later_prune_empties_what_it_held() {
         text(&output)
     );
     assert_eq!(store(&machine).usage().unwrap().held_bytes, 0);
-    let output = machine.run_expecting(&["undo"], 1);
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert!(said.contains("held copy"), "{said}");
+    let output = machine.run_expecting(&["undo"], 0);
+    let said = text(&output);
+    assert!(
+        said.contains("Passed over the prune") && said.contains("a later prune emptied"),
+        "{said}"
+    );
+    assert!(said.contains("Undid the remove"), "{said}");
+    assert!(other.join("SKILL.md").is_file());
     assert_eq!(ids(&machine, &dir), [all[2].clone()]);
 }
 
