@@ -79,7 +79,9 @@ fn main() {
             fs::write(dir.join("big.md"), big).expect("write");
         }
         let machine = roots::Machine::new(Environment::new(&home), tmp.path());
-        Store::open(&machine.env).take(&dir).expect("snapshot");
+        Store::open(&machine.env)
+            .take(&dir, skilldeck::snapshot::Reason::Manual)
+            .expect("snapshot");
         if big.is_empty() {
             fs::write(
                 dir.join("SKILL.md"),

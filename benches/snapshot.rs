@@ -52,7 +52,10 @@ fn diff_bench() {
         .expect("write");
         fs::write(dir.join("big.md"), &original).expect("write");
         let store = Store::at(tmp.path().join("snapshots"));
-        let snapshot = store.take(&dir).expect("snapshot").snapshot;
+        let snapshot = store
+            .take(&dir, skilldeck::snapshot::Reason::Manual)
+            .expect("snapshot")
+            .snapshot;
         fs::write(dir.join("big.md"), text::edited(&original, edit)).expect("write");
         let mut times = Vec::new();
         let mut changed_lines = 0;

@@ -214,7 +214,7 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
     }
     let store = Store::open(&machine(root).env);
     for skill in SNAPSHOTTED {
-        store.take(&root.join(skill))?;
+        store.take(&root.join(skill), crate::snapshot::Reason::Installed)?;
     }
     for drift in &drifts {
         let target = drift.path.with_extension("");

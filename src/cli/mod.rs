@@ -7,10 +7,12 @@ mod agents;
 mod check;
 mod diff;
 mod export;
+mod history;
 mod import;
 mod json;
 mod list;
 mod progress;
+mod prune;
 mod remove;
 mod restore;
 mod share;
@@ -95,7 +97,7 @@ enum Command {
     Import(import::Args),
     /// Take snapshots of skills (all skills when none is named)
     Snapshot(snapshot::Args),
-    /// List snapshots, marking those whose skill changed since
+    /// List snapshots, or one skill's history; prune or delete them
     Snapshots(snapshots::Args),
     /// Show what changed in a skill since a snapshot; exit 1 when anything did
     Diff(diff::Args),

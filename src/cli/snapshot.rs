@@ -11,7 +11,7 @@ use crate::operations;
 use crate::roots::Machine;
 use crate::scan;
 use crate::snapshot::transcript;
-use crate::snapshot::{SnapshotError, Taken};
+use crate::snapshot::{Reason, SnapshotError, Taken};
 
 use super::{Failure, Outcome, target};
 use crate::text::Unsafe;
@@ -42,7 +42,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         Some(file) => (named_by_transcript(file)?, Outcome::Done),
         None => named_by_arguments(&args.skills, machine),
     };
-    let done = operations::snapshot::snapshot(machine, dirs);
+    let reason = if args.from_transcript.is_some() {
+        Reason::Transcript
+    } else {
+        Reason::Manual
+    };
+    let done = operations::snapshot::snapshot_because(machine, dirs, reason);
     let results = done.taken.into_iter().map(|(dir, result)| {
         let attempt = match result {
             Ok(taken) => Attempt::Taken(taken),

@@ -1,4 +1,5 @@
-//! `skilldeck snapshots`: every snapshot kept, marking those whose skill no longer matches.
+//! `skilldeck snapshots`: every snapshot kept, marking those whose skill no longer matches;
+//! with a skill named, that skill's history (`history`); `prune` and `delete` (`prune`).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -8,18 +9,44 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::roots::Machine;
-use crate::snapshot::{Comparison, Snapshot, SnapshotDigest, Store};
+use crate::snapshot::{Comparison, Reason, Snapshot, SnapshotDigest, Store};
 
-use super::json;
 use super::{Failure, Outcome};
+use super::{history, json, prune};
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
 
+const AFTER_HELP: &str = "\
+Examples:
+  skilldeck snapshots                 every snapshot, with why it was taken
+  skilldeck snapshots pdf             the history of one skill: when, why, size, what changed
+  skilldeck snapshots prune --dry-run what a prune would remove (and free)
+  skilldeck snapshots delete ID       delete one snapshot; `skilldeck undo` brings it back
+
+A skill whose name is `prune` or `delete` is given by its folder: `skilldeck snapshots ./prune`.";
+
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, after_help = AFTER_HELP)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// Show the history of this skill only (by name or folder): every snapshot, oldest first,
+    /// with why it was taken, its size and what changed since the one before
+    #[arg(value_name = "SKILL")]
+    skill: Option<String>,
+
     /// Print JSON (the shape in PRODUCT.md) instead of a table
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Remove old snapshots by a retention policy (held, so `skilldeck undo` puts them back)
+    Prune(prune::PruneArgs),
+    /// Delete one snapshot (held, so `skilldeck undo` puts it back)
+    Delete(prune::DeleteArgs),
 }
 
 #[derive(Serialize)]
@@ -34,6 +61,10 @@ struct SnapshotJson<'a> {
     dir: Cow<'a, str>,
     digest: &'a SnapshotDigest,
     taken_at: String,
+    /// Why it was taken: `manual`, `installed`, `before_import`, `accepted`, ...
+    reason: Reason,
+    /// An accept made it, or found its content, the baseline: a prune keeps it.
+    accepted: bool,
     /// The skill on disk no longer matches this snapshot (or is gone).
     changed: bool,
     truncated: bool,
@@ -55,6 +86,12 @@ enum Now {
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    match (&args.command, &args.skill) {
+        (Some(Command::Prune(prune)), _) => return prune::run_prune(prune, machine),
+        (Some(Command::Delete(delete)), _) => return prune::run_delete(delete, machine),
+        (None, Some(skill)) => return history::run(skill, args.json, machine),
+        (None, None) => {}
+    }
     let store = Store::open(&machine.env);
     let snapshots = store.all()?;
     let names: HashMap<PathBuf, String> = super::scan(machine)
@@ -95,6 +132,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 dir: info.dir.to_string_lossy(),
                 digest: &info.digest,
                 taken_at: humantime::format_rfc3339_seconds(info.taken_at).to_string(),
+                reason: info.reason,
+                accepted: snapshot.is_accepted(),
                 changed,
                 truncated: info.truncated,
                 skipped_links: info.skipped_links,
@@ -134,10 +173,11 @@ fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> Str
                 row.skill.to_string(),
                 row.id.to_owned(),
                 row.taken_at.clone(),
+                row.reason.describe().to_owned(),
                 state,
                 human::path(&snapshot.info.dir, home, Unsafe::Escaped),
             ]
         })
         .collect();
-    table(&["SKILL", "ID", "TAKEN", "STATE", "DIR"], &cells)
+    table(&["SKILL", "ID", "TAKEN", "REASON", "STATE", "DIR"], &cells)
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::operations::undo::{self, Listed};
-use crate::operations::{Change, Entry, Was};
+use crate::operations::{Change, Entry, StoreChange, Was};
 use crate::roots::Machine;
 use crate::text::{Unsafe, human};
 
@@ -14,9 +14,11 @@ use super::{Failure, Outcome, json, target};
 const AFTER_HELP: &str = "\
 Every operation that changes a skill folder or an agent's settings file is journalled, with
 the snapshot or backup that holds what was there before. `skilldeck undo` reverts the latest
-one not yet undone (imports, restores, removals, links, copies, moves, disables, enables);
-run it again to go further back. Snapshots taken and baselines accepted changed no skill and
-are passed over.
+one not yet undone (imports, restores, removals, links, copies, moves, disables, enables,
+accepts, snapshot deletes and prunes); run it again to go further back. Snapshots taken by
+hand changed nothing and are passed over. Undoing an accept makes the baseline before it the
+latest again; undoing a delete or a prune puts the snapshots back, unless a later prune
+emptied the copies it held.
 
 An undo checks every folder first: when one changed since the operation (edited, replaced,
 removed), the undo refuses and changes nothing, so no later work is overwritten. A folder the
@@ -79,8 +81,13 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             } else {
                 let mut text = String::new();
                 for skipped in &done.skipped {
+                    let why = if undo::emptied(skipped) {
+                        "a later prune emptied what it held"
+                    } else {
+                        "it changed no skill"
+                    };
                     text.push_str(&format!(
-                        "Passed over the {} of {}: it changed no skill.\n",
+                        "Passed over the {} of {}: {why}.\n",
                         name(skipped),
                         skipped.at
                     ));
@@ -93,6 +100,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     ));
                     for change in &one.entry.changes {
                         text.push_str(&format!("  {}\n", undid(machine, change)));
+                    }
+                    for change in &one.entry.store {
+                        text.push_str(&format!("  {}\n", undid_in_store(machine, change)));
                     }
                     for file in &one.entry.settings {
                         text.push_str(&format!(
@@ -152,9 +162,15 @@ fn list(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             .iter()
             .map(|c| short(machine, &c.dir))
             .chain(l.entry.settings.iter().map(|s| short(machine, &s.file)))
+            .chain(
+                l.entry
+                    .store
+                    .iter()
+                    .map(|s| format!("snapshot {} of {}", s.id(), short(machine, s.dir()))),
+            )
             .collect();
         text.push_str(&format!(
-            "{}  {:<8} {}{mark}\n",
+            "{}  {:<15} {}{mark}\n",
             l.entry.at,
             name(&l.entry),
             dirs.join(", ")
@@ -174,6 +190,23 @@ fn name(entry: &Entry) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
+}
+
+/// What the undo did to one snapshot in the store, in words.
+fn undid_in_store(machine: &Machine, change: &StoreChange) -> String {
+    let of = format!(
+        "snapshot {} of {}",
+        change.id(),
+        short(machine, change.dir())
+    );
+    match change {
+        StoreChange::PutBack { .. } => format!("put back {of}"),
+        StoreChange::Held { .. } => {
+            format!("held aside {of}; the baseline before it is the latest again")
+        }
+        StoreChange::Unmarked { .. } => format!("{of} is no longer marked accepted"),
+        StoreChange::Added { .. } | StoreChange::Marked { .. } => of,
+    }
 }
 
 /// What the undo did to one path, in words.

@@ -10,7 +10,7 @@ use crate::bundle::{self, Bundle, BundledSkill, Refusal};
 use crate::install::{self, Action, Conflict, InstallError, Installed, Step, Watch};
 use crate::roots::{AgentId, Machine, Project, RootSet, Scope};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
-use crate::snapshot::{SnapshotError, Store};
+use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
@@ -287,7 +287,7 @@ pub fn install(
         return Err(InstallError::Conflict(conflict));
     }
     let store = Store::open(&machine.env);
-    let mut keeping = Keeping::new(&store, watch);
+    let mut keeping = Keeping::new(&store, watch, Reason::Installed);
     let result = install::install(root, chosen, force, &mut keeping);
     let changes = std::mem::take(&mut keeping.changes);
     let unjournalled = Journal::record(machine, Operation::Import, changes);

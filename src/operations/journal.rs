@@ -34,6 +34,10 @@ pub enum Operation {
     Link,
     Copy,
     Move,
+    /// A snapshot deleted by hand: held aside, `Entry::store` says where.
+    DeleteSnapshot,
+    /// Snapshots a retention policy removed: held aside, `Entry::store` says where.
+    Prune,
     /// Put back what an earlier entry changed; `Entry::undoes` names it.
     Undo,
 }
@@ -64,6 +68,53 @@ pub struct Change {
     pub link: Option<PathBuf>,
 }
 
+/// One change to the snapshot store itself (not to a skill folder).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "change")]
+pub enum StoreChange {
+    /// The snapshot `id` of the folder `dir` was moved out of the store, from the history
+    /// named `history`, to `held` in the held area: undo moves it back.
+    Held {
+        dir: PathBuf,
+        id: String,
+        history: String,
+        held: PathBuf,
+    },
+    /// The snapshot `id` of `dir` was added (an accept): undo holds it aside.
+    Added { dir: PathBuf, id: String },
+    /// The snapshot `id` of `dir`, which already held the content, was marked accepted:
+    /// undo takes the mark away.
+    Marked { dir: PathBuf, id: String },
+    /// An undo put the held snapshot `id` of `dir` back in the store.
+    PutBack { dir: PathBuf, id: String },
+    /// An undo took the accepted mark off the snapshot `id` of `dir`.
+    Unmarked { dir: PathBuf, id: String },
+}
+
+impl StoreChange {
+    /// The skill folder whose snapshot it changed.
+    pub fn dir(&self) -> &Path {
+        match self {
+            StoreChange::Held { dir, .. }
+            | StoreChange::Added { dir, .. }
+            | StoreChange::Marked { dir, .. }
+            | StoreChange::PutBack { dir, .. }
+            | StoreChange::Unmarked { dir, .. } => dir,
+        }
+    }
+
+    /// The snapshot it changed.
+    pub fn id(&self) -> &str {
+        match self {
+            StoreChange::Held { id, .. }
+            | StoreChange::Added { id, .. }
+            | StoreChange::Marked { id, .. }
+            | StoreChange::PutBack { id, .. }
+            | StoreChange::Unmarked { id, .. } => id,
+        }
+    }
+}
+
 // What a settings file held and holds after an edit: defined with the settings editors,
 // which sit below the operations, and journalled here.
 pub use crate::settings::{SettingsChange, SettingsWas};
@@ -78,6 +129,9 @@ pub struct Entry {
     /// The agents' settings files it edited.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub settings: Vec<SettingsChange>,
+    /// What it changed in the snapshot store: snapshots held aside, added, marked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub store: Vec<StoreChange>,
     /// For an undo: the `at` of the entry it undid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undoes: Option<String>,
@@ -94,6 +148,7 @@ impl Entry {
             operation,
             changes,
             settings: Vec::new(),
+            store: Vec::new(),
             undoes: None,
             batch: None,
         }
@@ -183,12 +238,16 @@ impl Journal {
         operation: Operation,
         changes: Vec<Change>,
     ) -> Option<JournalError> {
-        if changes.is_empty() {
+        Self::record_entry(machine, Entry::now(operation, changes))
+    }
+
+    /// Record `entry` on `machine`'s journal, when it changed anything (a folder, a settings
+    /// file or the snapshot store).
+    pub fn record_entry(machine: &Machine, entry: Entry) -> Option<JournalError> {
+        if entry.changes.is_empty() && entry.settings.is_empty() && entry.store.is_empty() {
             return None;
         }
-        Self::of(machine)
-            .append(&Entry::now(operation, changes))
-            .err()
+        Self::of(machine).append(&entry).err()
     }
 
     /// Every entry, oldest first; a missing journal has none.
@@ -277,12 +336,31 @@ mod tests {
     }
 
     #[test]
+    fn a_store_change_names_its_kind() {
+        let mut entry = Entry::now(Operation::DeleteSnapshot, Vec::new());
+        entry.at = "2026-12-01T00:00:00.000Z".into();
+        entry.store.push(StoreChange::Held {
+            dir: PathBuf::from("/r/a"),
+            id: "s1".into(),
+            history: "a-0123".into(),
+            held: PathBuf::from("/d/snapshots-held/x/a-0123/s1"),
+        });
+        assert_eq!(
+            serde_json::to_string(&entry).unwrap(),
+            r#"{"at":"2026-12-01T00:00:00.000Z","operation":"delete_snapshot","changes":[],"store":[{"change":"held","dir":"/r/a","id":"s1","history":"a-0123","held":"/d/snapshots-held/x/a-0123/s1"}]}"#
+        );
+        let back: Entry = serde_json::from_str(&serde_json::to_string(&entry).unwrap()).unwrap();
+        assert_eq!(back, entry);
+    }
+
+    #[test]
     fn the_line_format_is_plain_json() {
         let entry = Entry {
             at: "2026-12-01T00:00:00.000Z".into(),
             operation: Operation::Restore,
             changes: vec![change("/r/a", Was::Kept("s9".into()), Some("s10"))],
             settings: Vec::new(),
+            store: Vec::new(),
             undoes: None,
             batch: None,
         };

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::install::{Progress, Watch};
 use crate::snapshot::losses::nothing_lost;
-use crate::snapshot::{SnapshotError, Store};
+use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::journal::{Change, Was};
 
@@ -17,6 +17,8 @@ use super::journal::{Change, Was};
 pub struct Keeping<'a, W: Watch + ?Sized> {
     store: &'a Store,
     inner: &'a mut W,
+    /// Why the snapshot of what is put in place is taken: an import's or a copy's baseline.
+    baseline: Reason,
     /// The snapshot of what each replaced folder held.
     kept_before: Vec<(PathBuf, String)>,
     /// One change per skill put in place, in order.
@@ -27,10 +29,11 @@ pub struct Keeping<'a, W: Watch + ?Sized> {
 }
 
 impl<'a, W: Watch + ?Sized> Keeping<'a, W> {
-    pub fn new(store: &'a Store, inner: &'a mut W) -> Self {
+    pub fn new(store: &'a Store, inner: &'a mut W, baseline: Reason) -> Self {
         Self {
             store,
             inner,
+            baseline,
             kept_before: Vec::new(),
             changes: Vec::new(),
             missed_baselines: Vec::new(),
@@ -49,7 +52,7 @@ impl<W: Watch + ?Sized> Watch for Keeping<'_, W> {
         nothing_lost("replacing", skill_dir).map_err(io::Error::other)?;
         let taken = self
             .store
-            .take_before_overwrite(skill_dir)
+            .take_before_overwrite(skill_dir, Reason::BeforeImport)
             .map_err(io::Error::other)?;
         self.kept_before
             .push((skill_dir.to_path_buf(), taken.snapshot.id));
@@ -57,7 +60,7 @@ impl<W: Watch + ?Sized> Watch for Keeping<'_, W> {
     }
 
     fn installed(&mut self, skill_dir: &Path) {
-        let baseline = match self.store.take(skill_dir) {
+        let baseline = match self.store.take(skill_dir, self.baseline) {
             Ok(taken) => Some(taken.snapshot.id),
             Err(error) => {
                 self.missed_baselines.push(error);

@@ -1,6 +1,6 @@
 //! The user-level actions, one function each, shared by the command line and the terminal
 //! app so the two cannot disagree on policy: [`import`], [`export`], [`snapshot`] (and
-//! [`snapshot::accept`]), [`restore`]. Each takes the [`Machine`](crate::roots::Machine) it
+//! [`snapshot::accept`], [`snapshot::delete`]), [`prune`], [`restore`]. Each takes the [`Machine`](crate::roots::Machine) it
 //! acts on and returns a typed outcome; the front ends only turn that into words.
 //!
 //! Each operation that changes a root or the snapshot store appends an entry to the
@@ -12,6 +12,7 @@ pub mod import;
 pub mod journal;
 mod keeping;
 pub mod paths;
+pub mod prune;
 pub mod remove;
 pub mod restore;
 pub mod share;
@@ -20,5 +21,5 @@ pub mod switch;
 pub mod undo;
 
 pub use journal::{
-    Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, Was,
+    Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, StoreChange, Was,
 };

@@ -17,7 +17,7 @@ use crate::ownership::Installer;
 use crate::roots::{Machine, Source};
 use crate::scan::Skill;
 use crate::snapshot::losses::{WouldLose, nothing_lost};
-use crate::snapshot::{SnapshotDigest, SnapshotError, Store};
+use crate::snapshot::{Reason, SnapshotDigest, SnapshotError, Store};
 
 use super::journal::{Change, Journal, JournalError, Operation, Was};
 
@@ -155,7 +155,12 @@ pub fn remove(
     }
     let mut kept = None;
     if in_a_root && failure.is_none() {
-        match take_out(&Store::open(&machine.env), &skill.real_dir, None) {
+        match take_out(
+            &Store::open(&machine.env),
+            &skill.real_dir,
+            None,
+            Reason::BeforeRemove,
+        ) {
             Ok(id) => {
                 changes.push(Change {
                     dir: skill.real_dir.clone(),
@@ -290,7 +295,7 @@ pub(super) fn unlink(path: &Path, target: &Path) -> Result<(), RemoveError> {
 }
 
 /// Snapshot the folder `dir` (synced), then remove it under its root's lock: renamed aside in
-/// one step, then deleted. With `expected`, only while its content still has that digest.
+/// one step, then deleted; the snapshot is taken for `reason`. With `expected`, only while its content still has that digest.
 /// The snapshot's id is returned.
 ///
 /// # Errors
@@ -299,6 +304,7 @@ pub(super) fn take_out(
     store: &Store,
     dir: &Path,
     expected: Option<&SnapshotDigest>,
+    reason: Reason,
 ) -> Result<String, RemoveError> {
     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
         return Err(RemoveError::ChangedSince(dir.to_path_buf()));
@@ -311,7 +317,7 @@ pub(super) fn take_out(
     }
     // Judged again under the lock, just before the snapshot that keeps it.
     nothing_lost("removing", &at).map_err(RemoveError::WouldLose)?;
-    let taken = store.take_before_overwrite(&at)?;
+    let taken = store.take_before_overwrite(&at, reason)?;
     if let Some(expected) = expected
         && taken.snapshot.info.digest != *expected
     {

@@ -17,7 +17,7 @@ use crate::install::{self, InstallError, RootLock, SwapError};
 use crate::roots::{AgentId, Machine, OnSameName, Priority, RootSet, Scope, Source};
 use crate::scan::{Inventory, Rank, Skill, outranks};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
-use crate::snapshot::{SnapshotError, Store};
+use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::import::{NoDestination, Readers, destination};
 use super::journal::{Change, Journal, JournalError, Operation, Was};
@@ -431,7 +431,7 @@ fn copy(
     skill.name = name;
     let store = Store::open(&machine.env);
     let mut quiet = ();
-    let mut keeping = Keeping::new(&store, &mut quiet);
+    let mut keeping = Keeping::new(&store, &mut quiet, Reason::Copied);
     install::install(root, &[&skill], false, &mut keeping)?;
     let missed = keeping.missed_baselines.pop();
     Ok((std::mem::take(&mut keeping.changes), missed))
@@ -455,7 +455,7 @@ fn move_folder(
     let on_one_mount = same_mount(from_root, root).at(root, ShareError::io)?;
     if !on_one_mount {
         let (mut changes, missed) = copy(machine, plan)?;
-        match remove::take_out(&store, from, None) {
+        match remove::take_out(&store, from, None, Reason::BeforeRemove) {
             Ok(kept) => changes.push(gone(from, kept)),
             Err(error) => {
                 // The copy stands: journalled as one, so undo can take it away again.
@@ -485,7 +485,7 @@ fn move_folder(
     };
     let to = to_root.join(&name);
     nothing_lost("moving", from)?;
-    let before = store.take_before_overwrite(from)?;
+    let before = store.take_before_overwrite(from, Reason::BeforeRemove)?;
     rename_no_replace(from, &to).map_err(|source| match source.kind() {
         io::ErrorKind::AlreadyExists => ShareError::Occupied(plan.to.clone()),
         _ => ShareError::io(from.clone(), source),
@@ -494,7 +494,7 @@ fn move_folder(
     sync_dir(from_root).at(from_root, ShareError::io)?;
     drop(second_lock);
     drop(first_lock);
-    let (baseline, missed) = match store.take(&to) {
+    let (baseline, missed) = match store.take(&to, Reason::Copied) {
         Ok(taken) => (Some(taken.snapshot.id), None),
         Err(error) => (None, Some(error)),
     };

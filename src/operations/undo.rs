@@ -17,9 +17,9 @@ use crate::roots::{Machine, RootSet};
 use crate::settings::{self, RevertError};
 use crate::snapshot::losses::nothing_lost;
 use crate::snapshot::restore::{self as restoring, RestoreError};
-use crate::snapshot::{Snapshot, SnapshotError, Store, content_digest};
+use crate::snapshot::{Reason, Snapshot, SnapshotError, Store, content_digest};
 
-use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
 use super::remove::{self, RemoveError};
 
 /// One journal entry, as `undo --list` shows it.
@@ -37,8 +37,8 @@ pub struct Undone {
     pub reverted: Entry,
     /// The entry the undo itself journalled.
     pub entry: Entry,
-    /// Later entries passed over because they changed no skill (snapshots taken, baselines
-    /// accepted): nothing of them needs undoing.
+    /// Later entries passed over because they changed nothing (snapshots taken by hand):
+    /// nothing of them needs undoing.
     pub skipped: Vec<Entry>,
     pub unjournalled: Option<JournalError>,
     /// The other operations of its batch, undone with it, latest first.
@@ -134,9 +134,22 @@ pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
     Ok(listed)
 }
 
-/// Whether an entry changed no skill or settings file, so undo passes over it.
+/// Whether undo passes over an entry: it changed no skill, settings file or kept snapshot
+/// (a snapshot taken by hand), or it only held snapshots aside and a later prune emptied
+/// them for good, so nothing of it can be undone and it must not stop undo going further.
 fn changed_nothing(entry: &Entry) -> bool {
-    entry.settings.is_empty() && entry.changes.iter().all(|c| c.was == Was::Untouched)
+    let untouched =
+        entry.settings.is_empty() && entry.changes.iter().all(|c| c.was == Was::Untouched);
+    untouched && (entry.store.is_empty() || emptied(entry))
+}
+
+/// Whether the entry only held snapshots aside, and every one of them was emptied since.
+pub fn emptied(entry: &Entry) -> bool {
+    !entry.store.is_empty()
+        && entry.store.iter().all(|change| match change {
+            StoreChange::Held { held, .. } => fs::symlink_metadata(held).is_err(),
+            _ => false,
+        })
 }
 
 /// The entry `undo` would revert now, for a question before doing it.
@@ -241,6 +254,10 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
     for change in &entry.settings {
         settings::check_revert(change)?;
     }
+    let mut store_steps = Vec::new();
+    for change in &entry.store {
+        store_steps.push(check_store(&store, change)?);
+    }
     let mut settings_done = Vec::new();
     let mut failure = None;
     for change in &entry.settings {
@@ -268,6 +285,17 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
         }
     }
     let mut done = Entry::now(Operation::Undo, changes);
+    if failure.is_none() {
+        for step in store_steps {
+            match apply_store(&store, &done.at, step) {
+                Ok(change) => done.store.push(change),
+                Err(error) => {
+                    failure = Some(error.into());
+                    break;
+                }
+            }
+        }
+    }
     done.settings = settings_done;
     done.undoes = Some(entry.at.clone());
     // What was reverted is journalled even when a later step failed, so it is not reverted
@@ -382,6 +410,95 @@ fn check(
     Ok(Some(step))
 }
 
+/// One change to the snapshot store, checked, ready to be reverted.
+enum StoreStep {
+    /// Move the held snapshot back into the store.
+    PutBack {
+        dir: PathBuf,
+        id: String,
+        history: String,
+        held: PathBuf,
+    },
+    /// Hold aside the snapshot an accept added.
+    HoldAside(Snapshot),
+    /// Take the accepted mark off.
+    Unmark(Snapshot),
+}
+
+/// Whether the store change can be reverted now, and how.
+fn check_store(store: &Store, change: &StoreChange) -> Result<StoreStep, UndoError> {
+    Ok(match change {
+        StoreChange::Held {
+            dir,
+            id,
+            history,
+            held,
+        } => {
+            if !held.starts_with(store.held_dir()) || !held.is_dir() {
+                return Err(SnapshotError::HeldGone(id.clone()).into());
+            }
+            if store.find(dir, Some(id)).is_ok_and(|found| found.id == *id) {
+                return Err(SnapshotError::AlreadyBack(id.clone()).into());
+            }
+            StoreStep::PutBack {
+                dir: dir.clone(),
+                id: id.clone(),
+                history: history.clone(),
+                held: held.clone(),
+            }
+        }
+        StoreChange::Added { dir, id } => StoreStep::HoldAside(exactly(store, dir, id)?),
+        StoreChange::Marked { dir, id } => StoreStep::Unmark(exactly(store, dir, id)?),
+        StoreChange::PutBack { .. } | StoreChange::Unmarked { .. } => {
+            return Err(UndoError::Nothing);
+        }
+    })
+}
+
+/// The snapshot of `dir` whose id is exactly `id`.
+fn exactly(store: &Store, dir: &Path, id: &str) -> Result<Snapshot, UndoError> {
+    match store.find(dir, Some(id))? {
+        found if found.id == id => Ok(found),
+        _ => Err(SnapshotError::UnknownId {
+            id: id.to_owned(),
+            dir: dir.to_path_buf(),
+        }
+        .into()),
+    }
+}
+
+/// Revert one checked store change, and say what the revert did.
+fn apply_store(store: &Store, at: &str, step: StoreStep) -> Result<StoreChange, SnapshotError> {
+    Ok(match step {
+        StoreStep::PutBack {
+            dir,
+            id,
+            history,
+            held,
+        } => {
+            store.put_back(&held, &history, &id)?;
+            StoreChange::PutBack { dir, id }
+        }
+        StoreStep::HoldAside(snapshot) => {
+            let hold = store.new_hold(&super::snapshot::stamp(at))?;
+            let held = store.hold(&snapshot, &hold)?;
+            StoreChange::Held {
+                dir: snapshot.info.dir.clone(),
+                history: snapshot.history_name(),
+                id: snapshot.id,
+                held,
+            }
+        }
+        StoreStep::Unmark(mut snapshot) => {
+            snapshot.unmark_accepted()?;
+            StoreChange::Unmarked {
+                dir: snapshot.info.dir,
+                id: snapshot.id,
+            }
+        }
+    })
+}
+
 /// Whether the folder at `dir` holds exactly what `snapshot` holds.
 fn holds(dir: &Path, snapshot: &Snapshot) -> Result<bool, UndoError> {
     if !fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
@@ -394,7 +511,8 @@ fn holds(dir: &Path, snapshot: &Snapshot) -> Result<bool, UndoError> {
 fn apply(store: &Store, step: Step) -> Result<Change, UndoError> {
     Ok(match step {
         Step::RemoveFolder { dir, snapshot } => {
-            let kept = remove::take_out(store, &dir, Some(&snapshot.info.digest))?;
+            let kept =
+                remove::take_out(store, &dir, Some(&snapshot.info.digest), Reason::BeforeUndo)?;
             Change {
                 dir,
                 was: Was::Kept(kept),
@@ -403,7 +521,7 @@ fn apply(store: &Store, step: Step) -> Result<Change, UndoError> {
             }
         }
         Step::Restore { dir, snapshot } => {
-            let restored = restoring::restore(store, &dir, &snapshot)?;
+            let restored = restoring::restore_because(store, &dir, &snapshot, Reason::BeforeUndo)?;
             let (was, after) = match restored {
                 Some(done) => (
                     done.replaced.map_or(Was::Absent, |kept| Was::Kept(kept.id)),
@@ -533,5 +651,27 @@ mod tests {
         let (next, skipped) = pending(&machine).unwrap().unwrap();
         assert_eq!(next.operation, Operation::Link);
         assert_eq!(skipped, [snapshot]);
+    }
+
+    #[test]
+    fn an_accept_that_changed_the_baseline_is_not_passed_over() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::sandbox(tmp.path(), tmp.path(), tmp.path());
+        let mut accept = entry("t2", Operation::Accept, None);
+        accept.changes[0].was = Was::Untouched;
+        let mut old_accept = accept.clone();
+        old_accept.at = "t3".into();
+        // Written before accepts were journalled with their store change: passed over.
+        accept.store.push(StoreChange::Added {
+            dir: PathBuf::from("/r/a"),
+            id: "s".into(),
+        });
+        let journal = Journal::of(&machine);
+        journal.append(&entry("t1", Operation::Link, None)).unwrap();
+        journal.append(&accept).unwrap();
+        journal.append(&old_accept).unwrap();
+        let (next, skipped) = pending(&machine).unwrap().unwrap();
+        assert_eq!(next, accept);
+        assert_eq!(skipped, [old_accept]);
     }
 }

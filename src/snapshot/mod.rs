@@ -16,7 +16,8 @@
 //!
 //! Skilldeck snapshots a skill before it overwrites, updates or restores it with
 //! [`Store::take_before_overwrite`], and at import with [`Store::take`] as the baseline; the
-//! import operation does both (`operations::import`).
+//! import operation does both (`operations::import`). Every caller says why ([`Reason`]);
+//! [`history`] reads one skill's snapshots back as the steps people browse.
 
 pub mod changes;
 pub mod diff;
@@ -63,6 +64,21 @@ pub enum SnapshotError {
     AmbiguousId { id: String, ids: Vec<String> },
     #[error("snapshot {id} is damaged: {damage}; skilldeck will not use it")]
     Damaged { id: String, damage: Damage },
+    #[error(
+        "{} is gone; there is nothing to accept — restore a snapshot to bring it back",
+        .0.display()
+    )]
+    Gone(PathBuf),
+    #[error(
+        "the held copy of snapshot {0} is gone (a later prune emptied it), so it cannot be put back"
+    )]
+    HeldGone(String),
+    #[error("snapshot {0} is in the store already, so there is nothing to put back")]
+    AlreadyBack(String),
+    #[error("no snapshot has the id {0}; `skilldeck snapshots` lists them")]
+    NoSuchId(String),
+    #[error("{id} is the id of snapshots of several skills ({}); name the skill with --skill", .dirs.join(", "))]
+    IdOfSeveral { id: String, dirs: Vec<String> },
 }
 
 impl SnapshotError {
@@ -83,6 +99,11 @@ impl SnapshotError {
                 | SnapshotError::UnknownId { .. }
                 | SnapshotError::AmbiguousId { .. }
                 | SnapshotError::Damaged { .. }
+                | SnapshotError::Gone(_)
+                | SnapshotError::HeldGone(_)
+                | SnapshotError::AlreadyBack(_)
+                | SnapshotError::NoSuchId(_)
+                | SnapshotError::IdOfSeveral { .. }
         )
     }
 }

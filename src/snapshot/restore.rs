@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use crate::install::{RootLock, SwapError};
 
 use super::losses::{WouldLose, nothing_lost};
-use super::{Snapshot, SnapshotError, Store};
+use super::{Reason, Snapshot, SnapshotError, Store};
 
 /// Why a snapshot was not restored. The folder is as it was.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +79,20 @@ pub fn restore(
     named: &Path,
     snapshot: &Snapshot,
 ) -> Result<Option<Restored>, RestoreError> {
+    restore_because(store, named, snapshot, Reason::BeforeRestore)
+}
+
+/// [`restore`], with what the folder held kept for `before` (an undo's restore keeps it as
+/// [`Reason::BeforeUndo`]); the restored content is kept as [`Reason::Restored`].
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_because(
+    store: &Store,
+    named: &Path,
+    snapshot: &Snapshot,
+    before: Reason,
+) -> Result<Option<Restored>, RestoreError> {
     if snapshot.info.truncated {
         return Err(RestoreError::Truncated(snapshot.id.clone()));
     }
@@ -100,7 +114,7 @@ pub fn restore(
             // beside the root, and keep the baseline it missed (no copy is made when the
             // latest snapshot already holds this content).
             drop(RootLock::acquire(root)?);
-            store.take(dir)?;
+            store.take(dir, Reason::Restored)?;
             return Ok(None);
         }
     }
@@ -111,7 +125,7 @@ pub fn restore(
     }
     let replaced = if present {
         // Taken last, just before the exchange, so it holds what is being replaced.
-        let kept = store.take_before_overwrite(dir)?;
+        let kept = store.take_before_overwrite(dir, before)?;
         lock.replace(staged, &name)?;
         Some(kept.snapshot)
     } else {
@@ -119,6 +133,6 @@ pub fn restore(
         None
     };
     drop(lock);
-    let baseline = store.take(dir)?.snapshot;
+    let baseline = store.take(dir, Reason::Restored)?.snapshot;
     Ok(Some(Restored { replaced, baseline }))
 }

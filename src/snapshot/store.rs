@@ -5,6 +5,8 @@
 //!     <id>/info.json     digest, truncated, skipped links, folder, time
 //!     <id>/files/...     the copied files (0600, 0700 when executable)
 //!     <id>/changed       present once a later snapshot found different content
+//!     <id>/accepted      present once an accept found the content it already held
+//! <data dir>/snapshots-held/<stamp>/<history>/<id>/   snapshots deleted or pruned, kept for undo
 //! ```
 //!
 //! A snapshot is built in a staging directory beside its history and renamed into place, so it
@@ -14,6 +16,15 @@
 //! millisecond) and the first digits of its digest, so ids sort by time. Taking a snapshot of
 //! content the latest snapshot already holds makes no new copy: a hook that snapshots every
 //! skill a session used, every turn, keeps one copy per change, not one per turn.
+//!
+//! Each snapshot records why it was taken ([`Reason`]). An accept of content the latest
+//! snapshot already holds makes no copy either: it leaves an `accepted` marker in that
+//! snapshot instead, so a prune keeps it as the baseline the user chose ([`Snapshot::is_accepted`]).
+//!
+//! Deleting or pruning a snapshot removes nothing: it is renamed, in one step, into the held
+//! area beside the store (one folder per operation), where `undo` finds it to put it back. A
+//! prune empties for good what earlier deletes and prunes held, and says how much that frees;
+//! nothing else ever does.
 //!
 //! The store is the user's, but anything that can write their home can edit it, so nothing
 //! read from it is taken on trust before it is used ([`Damage`]): a snapshot must sit in the
@@ -47,6 +58,7 @@ use super::{COPY_BOUND, SnapshotError};
 
 const INFO_FILE: &str = "info.json";
 const CHANGED_FILE: &str = "changed";
+const ACCEPTED_FILE: &str = "accepted";
 const FILES_DIR: &str = "files";
 const STAGING_PREFIX: &str = ".staging-";
 
@@ -68,6 +80,8 @@ pub struct Info {
     pub taken_at: SystemTime,
     /// Why it was taken.
     pub reason: Reason,
+    /// An accept found this content already kept here, and made it the baseline.
+    pub accepted: bool,
 }
 
 /// `info.json` as written.
@@ -154,8 +168,58 @@ impl Snapshot {
                 dir: stored.dir,
                 taken_at,
                 reason: stored.reason,
+                accepted: path.join(ACCEPTED_FILE).exists(),
             },
         })
+    }
+
+    /// Whether the user chose it as a baseline: taken by an accept, or found by one.
+    pub fn is_accepted(&self) -> bool {
+        self.info.reason.is_baseline() || self.info.accepted
+    }
+
+    /// Record that an accept found this content already kept here.
+    ///
+    /// # Errors
+    /// When the marker cannot be written.
+    pub fn mark_accepted(&mut self) -> Result<(), SnapshotError> {
+        let path = self.path.join(ACCEPTED_FILE);
+        match create_private(&path, false) {
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(source) => return Err(SnapshotError::write(path, source)),
+        }
+        self.info.accepted = true;
+        Ok(())
+    }
+
+    /// Take back [`Snapshot::mark_accepted`] (an undo of the accept that wrote it).
+    ///
+    /// # Errors
+    /// When the marker is there but cannot be removed.
+    pub fn unmark_accepted(&mut self) -> Result<(), SnapshotError> {
+        let path = self.path.join(ACCEPTED_FILE);
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(source) => return Err(SnapshotError::write(path, source)),
+        }
+        self.info.accepted = false;
+        Ok(())
+    }
+
+    /// The bytes its copied files take.
+    pub fn size(&self) -> u64 {
+        bytes_under(&self.files())
+    }
+
+    /// The name of the history directory it is kept in.
+    pub fn history_name(&self) -> String {
+        self.path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default()
     }
 }
 
@@ -334,6 +398,9 @@ impl Snapshot {
     }
 }
 
+/// One snapshot folder of a history: its id, and its snapshot or why it could not be read.
+pub type Loaded = (String, Result<Snapshot, SnapshotError>);
+
 /// What taking a snapshot did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Taken {
@@ -394,16 +461,18 @@ impl Store {
         Self { dir: dir.into() }
     }
 
-    /// Snapshot the skill folder at `skill_dir`: on demand, and at import as the baseline.
+    /// Snapshot the skill folder at `skill_dir` for `reason`: on demand, and at import as the
+    /// baseline.
     ///
     /// When the latest snapshot of the folder holds the same content, no copy is made and
-    /// that snapshot is returned with `fresh` false. Otherwise a new snapshot is kept beside
-    /// the earlier ones, and the one that was latest is marked changed.
+    /// that snapshot is returned with `fresh` false (keeping the reason it was taken for).
+    /// Otherwise a new snapshot is kept beside the earlier ones, and the one that was latest
+    /// is marked changed.
     ///
     /// # Errors
     /// When the folder is not a skill, a file cannot be read, or the store cannot be written.
-    pub fn take(&self, skill_dir: &Path) -> Result<Taken, SnapshotError> {
-        self.take_with(skill_dir, Durability::Written)
+    pub fn take(&self, skill_dir: &Path, reason: Reason) -> Result<Taken, SnapshotError> {
+        self.take_with(skill_dir, reason, Durability::Written)
     }
 
     /// Snapshot the skill folder at `skill_dir` before skilldeck overwrites, updates or
@@ -412,17 +481,36 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::take`].
-    pub fn take_before_overwrite(&self, skill_dir: &Path) -> Result<Taken, SnapshotError> {
-        self.take_with(skill_dir, Durability::Synced)
+    pub fn take_before_overwrite(
+        &self,
+        skill_dir: &Path,
+        reason: Reason,
+    ) -> Result<Taken, SnapshotError> {
+        self.take_with(skill_dir, reason, Durability::Synced)
     }
 
     /// Accept the skill's current content as its new baseline (the app's `a`): the latest
-    /// snapshot is what diffs and the changed view compare against, so this is taking one.
+    /// snapshot is what diffs and the changed view compare against, so this is taking one,
+    /// [`Reason::Accepted`]. When the latest already holds the content, it is marked
+    /// accepted instead ([`Snapshot::is_accepted`]).
     ///
     /// # Errors
-    /// As [`Store::take`].
+    /// [`SnapshotError::Gone`] when the folder is gone or no longer a skill; else as
+    /// [`Store::take`].
     pub fn accept(&self, skill_dir: &Path) -> Result<Taken, SnapshotError> {
-        self.take(skill_dir)
+        let mut taken = match self.take(skill_dir, Reason::Accepted) {
+            Err(SnapshotError::NotSkill(_)) => {
+                return Err(SnapshotError::Gone(skill_dir.to_path_buf()));
+            }
+            Err(SnapshotError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                return Err(SnapshotError::Gone(skill_dir.to_path_buf()));
+            }
+            other => other?,
+        };
+        if !taken.fresh && !taken.snapshot.is_accepted() {
+            taken.snapshot.mark_accepted()?;
+        }
+        Ok(taken)
     }
 
     /// Every snapshot of the folder at `skill_dir`, oldest first.
@@ -482,11 +570,228 @@ impl Store {
         }
     }
 
+    /// The skill folder whose snapshot has the id `id`, or one starting with it, among every
+    /// snapshot in the store.
+    ///
+    /// # Errors
+    /// [`SnapshotError::NoSuchId`] when none has it, [`SnapshotError::IdOfSeveral`] when
+    /// snapshots of several folders do, [`SnapshotError::AmbiguousId`] when several of one do.
+    pub fn dir_of(&self, id: &str) -> Result<PathBuf, SnapshotError> {
+        if id.is_empty() || id.starts_with('.') || id.contains(['/', '\\']) {
+            return Err(SnapshotError::NoSuchId(id.to_owned()));
+        }
+        let found: Vec<Snapshot> = self
+            .each_history()?
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter(|s| s.id.starts_with(id))
+            .collect();
+        let exact: Vec<&Snapshot> = found.iter().filter(|s| s.id == id).collect();
+        let chosen: Vec<&Snapshot> = if exact.is_empty() {
+            found.iter().collect()
+        } else {
+            exact
+        };
+        let mut dirs: Vec<&Path> = chosen.iter().map(|s| s.info.dir.as_path()).collect();
+        dirs.dedup();
+        match (dirs.len(), chosen.len()) {
+            (0, _) => Err(SnapshotError::NoSuchId(id.to_owned())),
+            (1, 1) => Ok(dirs[0].to_path_buf()),
+            (1, _) => Err(SnapshotError::AmbiguousId {
+                id: id.to_owned(),
+                ids: chosen.iter().map(|s| s.id.clone()).collect(),
+            }),
+            _ => Err(SnapshotError::IdOfSeveral {
+                id: id.to_owned(),
+                dirs: dirs.iter().map(|d| d.display().to_string()).collect(),
+            }),
+        }
+    }
+
     /// Every snapshot in the store, grouped by skill folder, each group oldest first.
     ///
     /// # Errors
     /// When the store cannot be read or holds a damaged snapshot.
     pub fn all(&self) -> Result<Vec<Snapshot>, SnapshotError> {
+        let mut all = Vec::new();
+        for history in self.history_dirs()? {
+            all.extend(self.history_in(&history)?);
+        }
+        Ok(all)
+    }
+
+    /// How many snapshots the store keeps and the bytes they take.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub fn usage(&self) -> Result<StoreUsage, SnapshotError> {
+        let mut usage = StoreUsage::default();
+        for history in self.history_dirs()? {
+            for entry in fs::read_dir(&history)
+                .at(&history, SnapshotError::read)?
+                .filter_map(Result::ok)
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            {
+                usage.snapshots += 1;
+                usage.bytes += bytes_under(&entry.path());
+            }
+        }
+        usage.held_bytes = bytes_under(&self.held_dir());
+        Ok(usage)
+    }
+
+    /// Where deleted and pruned snapshots are held for `undo`: beside the store.
+    pub fn held_dir(&self) -> PathBuf {
+        let name = self
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.dir.with_file_name(format!("{name}-held"))
+    }
+
+    /// A new folder in the held area for one operation's snapshots, named after `stamp`.
+    ///
+    /// # Errors
+    /// When the held area cannot be written.
+    pub fn new_hold(&self, stamp: &str) -> Result<PathBuf, SnapshotError> {
+        let held = self.held_dir();
+        create_private_dirs(&held)?;
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("{stamp}-"))
+            .rand_bytes(4)
+            .tempdir_in(&held)
+            .at(&held, SnapshotError::write)?;
+        Ok(dir.keep())
+    }
+
+    /// Move `snapshot` out of the store into `hold` (made by [`Store::new_hold`]), in one
+    /// rename, under its history's lock: it is no longer listed, and nothing of it is lost.
+    /// Returns where it is held.
+    ///
+    /// # Errors
+    /// When it is not in this store or cannot be moved.
+    pub fn hold(&self, snapshot: &Snapshot, hold: &Path) -> Result<PathBuf, SnapshotError> {
+        let history_name = snapshot.history_name();
+        let history = self.dir.join(&history_name);
+        if snapshot.path != history.join(&snapshot.id) {
+            return Err(snapshot.damaged(Damage::Misplaced(snapshot.info.dir.clone())));
+        }
+        let _lock = lock_history(&history)?;
+        let into = hold.join(&history_name);
+        create_private_dirs(&into)?;
+        let held = into.join(&snapshot.id);
+        fs::rename(&snapshot.path, &held).at(&snapshot.path, SnapshotError::write)?;
+        sync_dir(&history).at(&history, SnapshotError::write)?;
+        Ok(held)
+    }
+
+    /// Put back the snapshot `id` held at `held` into the history `history_name`, refusing
+    /// when the held copy is gone or a snapshot of that id is in the store again.
+    ///
+    /// # Errors
+    /// [`SnapshotError::HeldGone`], [`SnapshotError::AlreadyBack`], or a failure to move it.
+    pub fn put_back(&self, held: &Path, history_name: &str, id: &str) -> Result<(), SnapshotError> {
+        let plain =
+            |name: &str| !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\']);
+        let in_hold = held.starts_with(self.held_dir())
+            && !held
+                .components()
+                .any(|c| c == std::path::Component::ParentDir);
+        if !plain(history_name) || !plain(id) || !in_hold {
+            return Err(SnapshotError::HeldGone(id.to_owned()));
+        }
+        if !fs::symlink_metadata(held).is_ok_and(|m| m.is_dir()) {
+            return Err(SnapshotError::HeldGone(id.to_owned()));
+        }
+        let history = self.dir.join(history_name);
+        make_history(&self.dir, &history)?;
+        let _lock = lock_history(&history)?;
+        let target = history.join(id);
+        if fs::symlink_metadata(&target).is_ok() {
+            return Err(SnapshotError::AlreadyBack(id.to_owned()));
+        }
+        fs::rename(held, &target).at(held, SnapshotError::write)?;
+        sync_dir(&history).at(&history, SnapshotError::write)
+    }
+
+    /// The folders of the held area, each one operation's, oldest first, with their bytes.
+    ///
+    /// # Errors
+    /// When the held area cannot be read.
+    pub fn holds(&self) -> Result<Vec<(PathBuf, u64)>, SnapshotError> {
+        let held = self.held_dir();
+        let entries = match fs::read_dir(&held) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(source) => return Err(SnapshotError::read(held, source)),
+        };
+        let mut holds: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .collect();
+        holds.sort();
+        Ok(holds
+            .into_iter()
+            .map(|hold| {
+                let bytes = bytes_under(&hold);
+                (hold, bytes)
+            })
+            .collect())
+    }
+
+    /// Empty one folder of the held area for good.
+    ///
+    /// # Errors
+    /// When it cannot be removed.
+    pub fn empty_hold(&self, hold: &Path) -> Result<(), SnapshotError> {
+        if hold.parent() != Some(self.held_dir().as_path()) {
+            return Err(SnapshotError::write(
+                hold.to_path_buf(),
+                io::Error::other("it is not in the held area"),
+            ));
+        }
+        fs::remove_dir_all(hold).at(hold, SnapshotError::write)
+    }
+
+    /// Every history in the store, each one skill folder's, as its snapshots (oldest first)
+    /// or the failure to read them; a damaged record fails only its own snapshot.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub fn each_history(&self) -> Result<Vec<Vec<Result<Snapshot, SnapshotError>>>, SnapshotError> {
+        Ok(self
+            .history_dirs()?
+            .iter()
+            .map(|history| self.loaded_in(history))
+            .collect())
+    }
+
+    /// Every snapshot of the folder at `skill_dir`, oldest first, each loaded or the failure
+    /// to load it (with its id): what a history shows, damaged ones included.
+    ///
+    /// # Errors
+    /// When the history cannot be read.
+    pub fn history_lenient(&self, skill_dir: &Path) -> Result<Vec<Loaded>, SnapshotError> {
+        let real = fs::canonicalize(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
+        let history = self.history_dir(&real);
+        Ok(self
+            .snapshot_dirs(&history)?
+            .into_iter()
+            .map(|path| {
+                let id = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let loaded = load_unlinked(&path);
+                (id, loaded)
+            })
+            .collect())
+    }
+
+    fn history_dirs(&self) -> Result<Vec<PathBuf>, SnapshotError> {
         let entries = match fs::read_dir(&self.dir) {
             Ok(entries) => entries,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -498,19 +803,14 @@ impl Store {
             .map(|e| e.path())
             .collect();
         histories.sort();
-        let mut all = Vec::new();
-        for history in histories {
-            all.extend(self.history_in(&history)?);
-        }
-        Ok(all)
+        Ok(histories)
     }
 
-    /// How many snapshots the store keeps and the bytes they take.
-    ///
-    /// # Errors
-    /// When the store cannot be read.
-    pub fn usage(&self) -> Result<StoreUsage, SnapshotError> {
-        todo!("issue 14: store usage")
+    fn loaded_in(&self, history: &Path) -> Vec<Result<Snapshot, SnapshotError>> {
+        match self.snapshot_dirs(history) {
+            Ok(paths) => paths.iter().map(|path| load_unlinked(path)).collect(),
+            Err(error) => vec![Err(error)],
+        }
     }
 
     /// Whether the folder's content differs from its latest snapshot.
@@ -524,7 +824,12 @@ impl Store {
         compare_with(latest, skill_dir)
     }
 
-    fn take_with(&self, skill_dir: &Path, durability: Durability) -> Result<Taken, SnapshotError> {
+    fn take_with(
+        &self,
+        skill_dir: &Path,
+        reason: Reason,
+        durability: Durability,
+    ) -> Result<Taken, SnapshotError> {
         let listing = Listing::read(skill_dir)?;
         let history = self.history_dir(&listing.root);
         let new_history = make_history(&self.dir, &history)?;
@@ -565,7 +870,8 @@ impl Store {
             changed: false,
             dir: listing.root,
             taken_at,
-            reason: Reason::Unrecorded,
+            reason,
+            accepted: false,
         };
         let stored = Stored {
             digest: info.digest.clone(),
@@ -605,23 +911,27 @@ impl Store {
         })
     }
 
+    /// Where the snapshot `id` of the folder `real_dir` (links resolved) is kept.
+    pub(super) fn snapshot_path(&self, real_dir: &Path, id: &str) -> PathBuf {
+        self.history_dir(real_dir).join(id)
+    }
+
     /// The directory of one skill folder's snapshots.
     fn history_dir(&self, real_dir: &Path) -> PathBuf {
         self.dir.join(history_name(real_dir))
     }
 
     fn history_in(&self, history: &Path) -> Result<Vec<Snapshot>, SnapshotError> {
-        // The store never makes links: one here would have the records read from elsewhere.
-        let linked = |path: &Path| fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
-        let damaged = |path: &Path| SnapshotError::Damaged {
-            id: path
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            damage: Damage::Link,
-        };
-        if linked(history) {
-            return Err(damaged(history));
+        self.snapshot_dirs(history)?
+            .iter()
+            .map(|path| load_unlinked(path))
+            .collect()
+    }
+
+    /// The snapshot folders of one history, sorted (so by time).
+    fn snapshot_dirs(&self, history: &Path) -> Result<Vec<PathBuf>, SnapshotError> {
+        if is_link(history) {
+            return Err(link_damage(history));
         }
         let entries = match fs::read_dir(history) {
             Ok(entries) => entries,
@@ -634,15 +944,42 @@ impl Store {
             .map(|e| e.path())
             .collect();
         ids.sort();
-        ids.iter()
-            .map(|path| {
-                if linked(path) {
-                    return Err(damaged(path));
-                }
-                Snapshot::load(path)
-            })
-            .collect()
+        Ok(ids)
     }
+}
+
+// The store never makes links: one here would have the records read from elsewhere.
+fn is_link(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink())
+}
+
+fn link_damage(path: &Path) -> SnapshotError {
+    SnapshotError::Damaged {
+        id: path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        damage: Damage::Link,
+    }
+}
+
+fn load_unlinked(path: &Path) -> Result<Snapshot, SnapshotError> {
+    if is_link(path) {
+        return Err(link_damage(path));
+    }
+    Snapshot::load(path)
+}
+
+/// The bytes of the files under `dir`, links not followed; 0 when it cannot be read.
+fn bytes_under(dir: &Path) -> u64 {
+    walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum()
 }
 
 /// The name of one skill folder's history directory: its name for people, then the start of
@@ -908,6 +1245,7 @@ mod tests {
                 dir: PathBuf::new(),
                 taken_at: future,
                 reason: Reason::Unrecorded,
+                accepted: false,
             },
         };
         let next = next_time(Some(&latest));
@@ -921,13 +1259,13 @@ mod tests {
         fs::create_dir_all(&skill).unwrap();
         fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\n").unwrap();
         let store = Store::at(tmp.path().join("store"));
-        let first = store.take(&skill).unwrap().snapshot;
+        let first = store.take(&skill, Reason::Manual).unwrap().snapshot;
         let history = first.path.parent().unwrap().to_path_buf();
         // A snapshot killed half-way leaves its staging directory, however young.
         let crashed = history.join(format!("{STAGING_PREFIX}killed"));
         fs::create_dir_all(crashed.join(FILES_DIR)).unwrap();
         fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\nedited\n").unwrap();
-        store.take(&skill).unwrap();
+        store.take(&skill, Reason::Manual).unwrap();
         assert!(!crashed.exists());
         assert_eq!(store.history(&skill).unwrap().len(), 2);
     }
@@ -940,13 +1278,15 @@ mod tests {
         fs::create_dir_all(&skill).unwrap();
         fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\n").unwrap();
         let store = Store::at(tmp.path().join("store"));
-        let history = store.take(&skill).unwrap().snapshot.path;
+        let history = store.take(&skill, Reason::Manual).unwrap().snapshot.path;
         let history = history.parent().unwrap().to_path_buf();
         let held = lock_history(&history).unwrap();
         let (sender, receiver) = std::sync::mpsc::channel();
         let (store2, skill2) = (store.clone(), skill.clone());
         let waiter = std::thread::spawn(move || {
-            sender.send(store2.take(&skill2).map(|t| t.fresh)).unwrap();
+            sender
+                .send(store2.take(&skill2, Reason::Manual).map(|t| t.fresh))
+                .unwrap();
         });
         assert!(
             receiver.recv_timeout(Duration::from_millis(200)).is_err(),
@@ -956,6 +1296,84 @@ mod tests {
         let fresh = receiver.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(!fresh.unwrap());
         waiter.join().unwrap();
+    }
+
+    fn demo(tmp: &Path) -> (PathBuf, Store) {
+        let skill = tmp.join("demo");
+        fs::create_dir_all(&skill).unwrap();
+        fs::write(skill.join(SKILL_FILE), "---\nname: demo\n---\n").unwrap();
+        (skill, Store::at(tmp.join("store")))
+    }
+
+    #[test]
+    fn an_accept_of_kept_content_marks_the_latest_and_records_no_copy() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (skill, store) = demo(tmp.path());
+        let first = store.take(&skill, Reason::Manual).unwrap().snapshot;
+        assert!(!first.is_accepted());
+        let accepted = store.accept(&skill).unwrap();
+        assert!(!accepted.fresh);
+        assert_eq!(accepted.snapshot.id, first.id);
+        let again = store.latest(&skill).unwrap().unwrap();
+        assert!(again.info.accepted && again.is_accepted());
+        assert_eq!(again.info.reason, Reason::Manual);
+        fs::write(skill.join("new.md"), "x").unwrap();
+        let fresh = store.accept(&skill).unwrap();
+        assert!(fresh.fresh);
+        assert_eq!(fresh.snapshot.info.reason, Reason::Accepted);
+        assert!(!fresh.snapshot.info.accepted && fresh.snapshot.is_accepted());
+    }
+
+    #[test]
+    fn a_held_snapshot_is_counted_and_put_back_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (skill, store) = demo(tmp.path());
+        let snapshot = store.take(&skill, Reason::Manual).unwrap().snapshot;
+        let bytes = store.usage().unwrap().bytes;
+        assert!(bytes > 0);
+        assert_eq!(store.usage().unwrap().snapshots, 1);
+        let hold = store.new_hold("20261201-000000-000").unwrap();
+        assert!(hold.starts_with(tmp.path().join("store-held")));
+        let held = store.hold(&snapshot, &hold).unwrap();
+        let usage = store.usage().unwrap();
+        assert_eq!(
+            (usage.snapshots, usage.bytes, usage.held_bytes),
+            (0, 0, bytes)
+        );
+        let history = snapshot.history_name();
+        store.put_back(&held, &history, &snapshot.id).unwrap();
+        assert_eq!(store.latest(&skill).unwrap().unwrap(), snapshot);
+        assert!(matches!(
+            store.put_back(&held, &history, &snapshot.id),
+            Err(SnapshotError::HeldGone(_))
+        ));
+        // Another copy of it, held: refused, the one in the store stands.
+        let copy = hold.join(&history).join("copy");
+        fs::create_dir_all(&copy).unwrap();
+        assert!(matches!(
+            store.put_back(&copy, &history, &snapshot.id),
+            Err(SnapshotError::AlreadyBack(_))
+        ));
+        // An edited journal cannot aim a put-back outside the held area or the store.
+        assert!(matches!(
+            store.put_back(&skill, &history, &snapshot.id),
+            Err(SnapshotError::HeldGone(_))
+        ));
+        assert!(matches!(
+            store.put_back(&copy, "../elsewhere", "x"),
+            Err(SnapshotError::HeldGone(_))
+        ));
+    }
+
+    #[test]
+    fn an_accept_of_a_gone_folder_is_a_sentence() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (skill, store) = demo(tmp.path());
+        store.take(&skill, Reason::Manual).unwrap();
+        fs::remove_file(skill.join(SKILL_FILE)).unwrap();
+        let error = store.accept(&skill).unwrap_err();
+        assert!(matches!(error, SnapshotError::Gone(_)), "{error:?}");
+        assert!(error.to_string().contains("there is nothing to accept"));
     }
 
     fn content_digest_of_nothing() -> SnapshotDigest {

@@ -159,7 +159,9 @@ impl Scene {
             Operation::Restore => {
                 // A snapshot of the old content, then the skill edited since.
                 old();
-                store(&machine).take(&skill).unwrap();
+                store(&machine)
+                    .take(&skill, skilldeck::snapshot::Reason::Manual)
+                    .unwrap();
                 fs::write(skill.join("SKILL.md"), skill_md("demo") + "edited\n").unwrap();
                 fs::remove_dir_all(skill.join("old/part3")).unwrap();
             }

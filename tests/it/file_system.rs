@@ -150,7 +150,7 @@ fn scanning_digesting_and_snapshotting_skills_that_change_underneath() {
             for problem in &skill.problems {
                 assert!(!problem.to_string().trim().is_empty());
             }
-            match store.take(&skill.dir) {
+            match store.take(&skill.dir, skilldeck::snapshot::Reason::Manual) {
                 Ok(kept) => {
                     taken += 1;
                     // A snapshot is whole whatever happened to the folder meanwhile.

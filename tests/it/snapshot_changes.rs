@@ -40,7 +40,10 @@ fn changed_unchanged_gone_and_modified_without_a_snapshot() {
     let drifted = bench.skill("drifted", NOTES);
     let plain = bench.skill("plain", NOTES);
     for dir in [&edited, &same, &gone] {
-        bench.store.take(dir).unwrap();
+        bench
+            .store
+            .take(dir, skilldeck::snapshot::Reason::Manual)
+            .unwrap();
     }
     fs::write(edited.join("notes.md"), "one\nTWO\n").unwrap();
     fs::remove_dir_all(&gone).unwrap();
@@ -69,7 +72,10 @@ fn changed_unchanged_gone_and_modified_without_a_snapshot() {
 
     // Accepting (a new snapshot) takes it off the list; so does a first snapshot of drifted.
     bench.store.accept(&edited).unwrap();
-    bench.store.take(&drifted).unwrap();
+    bench
+        .store
+        .take(&drifted, skilldeck::snapshot::Reason::Manual)
+        .unwrap();
     let found = changes::changes(&bench.store, &skills).unwrap();
     let dirs: Vec<&Path> = found.changed.iter().map(|c| c.dir.as_path()).collect();
     assert_eq!(dirs, [gone.as_path()]);
@@ -86,7 +92,11 @@ fn the_latest_snapshot_comes_before_the_installers_copy() {
         changes::baseline(&bench.store, &dir, Some(&pristine)).unwrap(),
         Some(Baseline::Pristine(pristine.clone()))
     );
-    let taken = bench.store.take(&dir).unwrap().snapshot;
+    let taken = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     assert_eq!(
         changes::baseline(&bench.store, &dir, Some(&pristine)).unwrap(),
         Some(Baseline::Snapshot(taken))

@@ -61,7 +61,10 @@ fn a_snapshot_holds_the_files_and_their_digest() {
         )
         .unwrap();
     }
-    let taken = bench.store.take(&dir).unwrap();
+    let taken = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap();
     assert!(taken.fresh);
     let snapshot = taken.snapshot;
     assert_eq!(tree(&snapshot.files()), tree(&dir));
@@ -89,10 +92,17 @@ fn a_snapshot_holds_the_files_and_their_digest() {
 fn a_second_snapshot_of_changed_content_keeps_the_first_and_marks_it_changed() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[("refs/a.md", "first\n")]);
-    let first = bench.store.take(&dir).unwrap().snapshot;
+    let first = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     let first_files = tree(&first.files());
     fs::write(dir.join("refs/a.md"), "second\n").unwrap();
-    let second = bench.store.take(&dir).unwrap();
+    let second = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap();
     assert!(second.fresh);
     assert_ne!(second.snapshot.id, first.id);
     assert_ne!(second.snapshot.info.digest, first.info.digest);
@@ -119,14 +129,23 @@ fn a_second_snapshot_of_changed_content_keeps_the_first_and_marks_it_changed() {
 fn a_snapshot_of_unchanged_content_makes_no_new_copy() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[]);
-    let first = bench.store.take(&dir).unwrap();
-    let again = bench.store.take(&dir).unwrap();
+    let first = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap();
+    let again = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap();
     assert!(!again.fresh);
     assert_eq!(again.snapshot, first.snapshot);
     assert_eq!(bench.store.history(&dir).unwrap().len(), 1);
     // The baseline the app's `a` accepts is the same call.
     assert!(!bench.store.accept(&dir).unwrap().fresh);
-    let kept = bench.store.take_before_overwrite(&dir).unwrap();
+    let kept = bench
+        .store
+        .take_before_overwrite(&dir, skilldeck::snapshot::Reason::BeforeUpdate)
+        .unwrap();
     assert_eq!(kept.snapshot.id, first.snapshot.id);
 }
 
@@ -136,8 +155,16 @@ fn snapshots_of_two_folders_with_one_name_have_their_own_histories() {
     let one = bench.skill("same", &[]);
     let other = bench.root.join("elsewhere/same");
     write_skill(&other, &[("x.md", "x")]);
-    let a = bench.store.take(&one).unwrap().snapshot;
-    let b = bench.store.take(&other).unwrap().snapshot;
+    let a = bench
+        .store
+        .take(&one, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
+    let b = bench
+        .store
+        .take(&other, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     assert_ne!(a.path.parent(), b.path.parent());
     assert_eq!(bench.store.all().unwrap().len(), 2);
     assert_eq!(bench.store.history(&one).unwrap(), [a]);
@@ -160,7 +187,12 @@ fn links_out_links_to_folders_loops_and_fifos_neither_hang_nor_bring_outside_fil
     crate::common::fifo(&dir.join("pipe"));
     let store = bench.store.clone();
     let taken_dir = dir.clone();
-    let snapshot = within(move || store.take(&taken_dir).unwrap().snapshot);
+    let snapshot = within(move || {
+        store
+            .take(&taken_dir, skilldeck::snapshot::Reason::Manual)
+            .unwrap()
+            .snapshot
+    });
     let files = tree(&snapshot.files());
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["SKILL.md", "alias.md", "refs/a.md"]);
@@ -185,7 +217,11 @@ fn version_control_data_is_left_out() {
         "demo",
         &[(".git/config", "[core]"), ("sub/.svn/entries", "x")],
     );
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     let names: Vec<String> = tree(&snapshot.files())
         .into_iter()
         .map(|(n, _)| n)
@@ -202,7 +238,12 @@ fn a_skill_over_the_copy_bound_keeps_only_skill_md_and_is_marked_truncated() {
     drop(big);
     let store = bench.store.clone();
     let taken_dir = dir.clone();
-    let snapshot = within(move || store.take(&taken_dir).unwrap().snapshot);
+    let snapshot = within(move || {
+        store
+            .take(&taken_dir, skilldeck::snapshot::Reason::Manual)
+            .unwrap()
+            .snapshot
+    });
     assert!(snapshot.info.truncated);
     let names: Vec<String> = tree(&snapshot.files())
         .into_iter()
@@ -229,7 +270,11 @@ fn compare_tells_same_changed_gone_and_never_snapshotted() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[]);
     assert_eq!(bench.store.compare(&dir).unwrap(), Comparison::NoSnapshot);
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     assert_eq!(
         bench.store.compare(&dir).unwrap(),
         Comparison::Same(snapshot.clone())
@@ -250,9 +295,17 @@ fn compare_tells_same_changed_gone_and_never_snapshotted() {
 fn find_takes_an_id_or_its_start_and_says_when_it_cannot() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[]);
-    let first = bench.store.take(&dir).unwrap().snapshot;
+    let first = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::write(dir.join("x.md"), "x").unwrap();
-    let second = bench.store.take(&dir).unwrap().snapshot;
+    let second = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     assert_eq!(bench.store.find(&dir, None).unwrap(), second);
     assert_eq!(
         bench.store.find(&dir, Some(&first.id)).unwrap().id,
@@ -291,7 +344,11 @@ fn the_diff_model_names_every_kind_of_change() {
             ("run.sh", "#!/bin/sh\n"),
         ],
     );
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::write(dir.join("refs/a.md"), "one\nTWO two\nthree\n").unwrap();
     fs::remove_file(dir.join("gone.md")).unwrap();
     fs::write(dir.join("image.bin"), "\0\x01\x03\x04").unwrap();
@@ -362,7 +419,11 @@ fn the_diff_model_names_every_kind_of_change() {
 fn a_skill_that_is_gone_diffs_as_every_file_removed() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[("a.md", "a\n")]);
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::remove_dir_all(&dir).unwrap();
     let model = diff::diff(&snapshot, &dir).unwrap();
     assert!(model.files.iter().all(|f| f.status() == Status::Removed));
@@ -373,7 +434,11 @@ fn a_skill_that_is_gone_diffs_as_every_file_removed() {
 fn restore_brings_the_digest_back_and_keeps_what_it_replaced() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[("refs/a.md", "original\n")]);
-    let original = bench.store.take(&dir).unwrap().snapshot;
+    let original = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::write(dir.join("refs/a.md"), "edited\n").unwrap();
     fs::write(dir.join("extra.md"), "added later\n").unwrap();
     let edited_digest = content_digest(&dir).unwrap();
@@ -414,9 +479,16 @@ fn restore_brings_the_digest_back_and_keeps_what_it_replaced() {
 fn a_restore_rerun_after_a_crash_keeps_the_baseline_it_missed() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[("a.md", "original\n")]);
-    let original = bench.store.take(&dir).unwrap().snapshot;
+    let original = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::write(dir.join("a.md"), "edited\n").unwrap();
-    bench.store.take(&dir).unwrap();
+    bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap();
     // What the killed restore left: the content swapped back, the old content still in its
     // staging folder beside the root, no baseline taken.
     fs::write(dir.join("a.md"), "original\n").unwrap();
@@ -444,7 +516,11 @@ fn a_restore_rerun_after_a_crash_keeps_the_baseline_it_missed() {
 fn restore_puts_back_a_skill_that_was_deleted() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[("a.md", "a\n")]);
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::remove_dir_all(&dir).unwrap();
     let restored = restore::restore(&bench.store, &dir, &snapshot)
         .unwrap()
@@ -458,7 +534,11 @@ fn restore_puts_back_a_skill_that_was_deleted() {
 fn restore_refuses_to_lose_what_no_snapshot_keeps() {
     let bench = Bench::new();
     let dir = bench.skill("demo", &[("a.md", "a\n")]);
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     write_files(
         &dir,
         &[
@@ -549,7 +629,11 @@ fn a_planted_token_is_replaced_in_the_export_and_nowhere_else() {
         ],
     );
     let before = tree(&dir);
-    let snapshot = bench.store.take(&dir).unwrap().snapshot;
+    let snapshot = bench
+        .store
+        .take(&dir, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     let packed = export::export(&dir).unwrap();
     assert_eq!(
         packed.redacted,

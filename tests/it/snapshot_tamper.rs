@@ -236,7 +236,7 @@ fn a_folder_outside_every_root_that_is_gone_is_not_created_by_a_restore() {
     let outside = machine.root().join("elsewhere/planted");
     write_skill(&outside, &[("run.sh", "echo hi\n")]);
     skilldeck::snapshot::Store::open(&machine.env())
-        .take(&outside)
+        .take(&outside, skilldeck::snapshot::Reason::Manual)
         .unwrap();
     fs::remove_dir_all(&outside).unwrap();
     let output = run(&machine, &["restore", outside.to_str().unwrap()], 1);

@@ -440,6 +440,21 @@ fn describe(entry: &Entry, home: &Path) -> Vec<String> {
             Was::Link(target) => format!("{dir} becomes a link to {} again", shown(target)),
         });
     }
+    // The snapshot store's own changes: deletes, prunes, accepts.
+    use crate::operations::journal::StoreChange;
+    for change in &entry.store {
+        let of = format!("snapshot {} of {}", change.id(), shown(change.dir()));
+        lines.push(match change {
+            StoreChange::Held { .. } => format!("{of} goes back into the store"),
+            StoreChange::Added { .. } => {
+                format!("{of} is held aside; the baseline before it is the latest again")
+            }
+            StoreChange::Marked { .. } => format!("{of} is no longer marked accepted"),
+            StoreChange::PutBack { .. } | StoreChange::Unmarked { .. } => {
+                format!("{of} was already put back")
+            }
+        });
+    }
     for settings in &entry.settings {
         let file = shown(&settings.file);
         lines.push(match &settings.was {
