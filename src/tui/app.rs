@@ -13,6 +13,7 @@ use crate::scan::Progress;
 use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::geometry::{Geometry, WrappedPreview};
+use super::history::{Clock, History};
 use super::import::{Import, Step};
 use super::keymap::Mode;
 use super::manage::{Copies, Pick, Running, Summary, Target};
@@ -246,6 +247,10 @@ pub struct App {
     pub copies: Option<Copies>,
     /// The plan asked for last; a plan for another request is dropped.
     pub plan_request: u64,
+    /// The history of one skill, when open.
+    pub history: Option<History>,
+    /// The time relative times are drawn against, ticked before each frame.
+    pub clock: Clock,
 }
 
 impl App {
@@ -261,7 +266,8 @@ impl App {
     }
 
     /// Which keys apply now: a message's, else the overlay's, else the import's step, else the
-    /// diff's, else the screen's.
+    /// diff's (a diff opened from the history is over it), else the history's, else the
+    /// screen's.
     pub fn mode(&self) -> Mode {
         if !self.messages.is_empty() {
             return Mode::Message;
@@ -290,6 +296,9 @@ impl App {
         }
         if self.diff.is_some() {
             return Mode::Diff;
+        }
+        if self.history.is_some() {
+            return Mode::History;
         }
         if self.copies.is_some() {
             return Mode::Copies;
@@ -326,6 +335,10 @@ impl App {
                 .diff
                 .as_ref()
                 .is_some_and(|d| d.view == Loading::Waiting)
+            || self
+                .history
+                .as_ref()
+                .is_some_and(|h| h.view == Loading::Waiting)
     }
 
     /// A new request number.
