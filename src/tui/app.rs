@@ -247,6 +247,9 @@ pub struct App {
     pub copies: Option<Copies>,
     /// The plan asked for last; a plan for another request is dropped.
     pub plan_request: u64,
+    /// The note to show when the scan under way ends, instead of its summary: the result of
+    /// the task that asked for the scan.
+    pub after_scan: Option<Status>,
     /// The history of one skill, when open.
     pub history: Option<History>,
     /// The time relative times are drawn against, ticked before each frame.

@@ -469,7 +469,7 @@ const CASES: &[Case] = &[
         msgs: |_| {
             let mut msgs = keys(&[Down, Down]);
             msgs.push(Msg::TaskDone {
-                result: Ok("Restored alpha to snapshot s2-by-hand; what it held is kept as snapshot s5 (u puts it back).".to_owned()),
+                result: Ok("What alpha held is kept as snapshot s5; it is back to snapshot s2-by-hand (u undoes that).".to_owned()),
                 rescan: true,
             });
             msgs
@@ -483,6 +483,13 @@ const CASES: &[Case] = &[
             assert!(effects.contains(&Effect::StartScan));
             assert!(status(app).contains("kept as snapshot s5"));
             let mut app = app.clone();
+            // The scan the restore asked for ends without hiding what the restore said.
+            update(&mut app, Msg::ScanDone(Box::new(deck())));
+            assert!(
+                status(&app).contains("kept as snapshot s5"),
+                "{}",
+                status(&app)
+            );
             let mut newer = steps();
             newer.push(Step {
                 snapshot: snapshot("s5-before-restore", 0, Reason::BeforeRestore),

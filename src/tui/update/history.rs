@@ -142,7 +142,8 @@ fn on_snapshot(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(row) = history.selected().cloned() else {
         let text = match &history.view {
             Loading::Waiting => "The history is still being read.".to_owned(),
-            _ => format!(
+            Loading::Failed(why) => why.clone(),
+            Loading::Ready(_) => format!(
                 "{} has no snapshot yet: {} in the skill list takes one.",
                 history.name,
                 keymap::key_for(Mode::Skills, Action::Snapshot)

@@ -56,10 +56,12 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.scan = Scan::Done;
             // The files may have changed since the preview was read.
             app.preview = Preview::Empty;
-            app.status = Some(Status {
+            // A task's result outlives the scan it asked for: it says what was just done.
+            let summary = Status {
                 text: skills::scan_summary(app),
                 warning: false,
-            });
+            };
+            app.status = Some(app.after_scan.take().unwrap_or(summary));
             let mut effects = skills::follow_selection(app);
             // What was found may have changed the history open (a restore elsewhere, an undo).
             effects.extend(history::reread(app));
@@ -385,7 +387,8 @@ fn task_done(app: &mut App, result: Result<String, String>, rescan: bool) -> Vec
         // The list keeps its note: the scan's own summary would hide what was just done.
         let note = app.status.clone();
         effects.extend(start_scan(app));
-        app.status = note;
+        app.status.clone_from(&note);
+        app.after_scan = note;
     }
     effects
 }

@@ -141,8 +141,9 @@ pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, i
                     Some(Restored {
                         replaced: Some(replaced),
                         ..
+                    // What it held first: the line may be cut, and that is what undo needs.
                     }) => format!(
-                        "Restored {name} to snapshot {id}; what it held is kept as snapshot {} ({} puts it back).",
+                        "What {name} held is kept as snapshot {}; it is back to snapshot {id} ({} undoes that).",
                         replaced.id,
                         crate::tui::keymap::key_for(
                             crate::tui::keymap::Mode::Changed,
