@@ -13,7 +13,7 @@ use crate::scan::Progress;
 use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::geometry::{Geometry, WrappedPreview};
-use super::history::{Clock, History};
+use super::history::{Clock, HistoryView, SnapshotRow};
 use super::import::{Import, Step};
 use super::keymap::Mode;
 use super::manage::{Copies, Pick, Running, Summary, Target};
@@ -147,6 +147,41 @@ pub struct DiffState {
     pub view: Loading<Box<DiffView>>,
     /// The first row shown.
     pub scroll: usize,
+}
+
+/// The history view of one skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct History {
+    /// The history asked for last; an answer to another request is dropped.
+    pub request: u64,
+    pub name: String,
+    pub dir: PathBuf,
+    pub shown_dir: String,
+    pub view: Loading<Box<HistoryView>>,
+    /// Index into the rows (newest first).
+    pub selected: usize,
+    /// The snapshot marked to be compared with another, by id.
+    pub marked: Option<String>,
+    /// The diff this view opened, by request, and the effect that makes it again after a task
+    /// changed the skill.
+    pub diffed: Option<(u64, Effect)>,
+}
+
+impl History {
+    pub fn rows(&self) -> &[SnapshotRow] {
+        match &self.view {
+            Loading::Ready(view) => &view.rows,
+            _ => &[],
+        }
+    }
+
+    pub fn selected(&self) -> Option<&SnapshotRow> {
+        self.rows().get(self.selected)
+    }
+
+    pub fn row(&self, id: &str) -> Option<&SnapshotRow> {
+        self.rows().iter().find(|r| r.id == id)
+    }
 }
 
 /// The search line.

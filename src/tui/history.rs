@@ -1,18 +1,15 @@
 //! One skill's history as the app shows it: every snapshot of it, newest first, with why it
 //! was taken, its size and what changed since the one before; how much the whole store holds;
-//! and the clock relative times are drawn against. Built on a worker from the domain's
+//! and the clock relative times are drawn against (the view's own state, its selection and its
+//! mark, is [`super::app::History`]). Built on a worker from the domain's
 //! [`crate::snapshot::history`]; the times are kept as times, and said in words ("3 min ago")
 //! only when drawn, against the [`Clock`] the runtime ticks, so they are never stale.
 
-use std::path::PathBuf;
 use std::time::SystemTime;
 
 use crate::snapshot::StoreUsage;
 use crate::snapshot::history::{Step, Summary};
 use crate::text::human::{ago, size};
-
-use super::app::Loading;
-use super::msg::Effect;
 
 /// The time relative times are said against: the runtime sets it before each frame, and tests
 /// fix it.
@@ -161,41 +158,6 @@ pub fn change_signs(row: &SnapshotRow) -> String {
             s.files_added, s.files_modified, s.files_removed, s.lines_added, s.lines_removed
         ),
         _ => change_text(row),
-    }
-}
-
-/// The history view of one skill.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct History {
-    /// The history asked for last; an answer to another request is dropped.
-    pub request: u64,
-    pub name: String,
-    pub dir: PathBuf,
-    pub shown_dir: String,
-    pub view: Loading<Box<HistoryView>>,
-    /// Index into the rows (newest first).
-    pub selected: usize,
-    /// The snapshot marked to be compared with another, by id.
-    pub marked: Option<String>,
-    /// The diff this view opened, by request, and the effect that makes it again after a task
-    /// changed the skill.
-    pub diffed: Option<(u64, Effect)>,
-}
-
-impl History {
-    pub fn rows(&self) -> &[SnapshotRow] {
-        match &self.view {
-            Loading::Ready(view) => &view.rows,
-            _ => &[],
-        }
-    }
-
-    pub fn selected(&self) -> Option<&SnapshotRow> {
-        self.rows().get(self.selected)
-    }
-
-    pub fn row(&self, id: &str) -> Option<&SnapshotRow> {
-        self.rows().iter().find(|r| r.id == id)
     }
 }
 

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use super::{manage, note, rows_of, step, warn};
 use crate::text::human::size;
-use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
-use crate::tui::history::{History, HistoryView, SnapshotRow};
+use crate::tui::app::{App, Confirm, DiffState, History, Loading, Overlay, Screen};
+use crate::tui::history::{HistoryView, SnapshotRow};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Effect};
 
