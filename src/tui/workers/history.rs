@@ -141,3 +141,30 @@ pub fn delete(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id
         Msg::TaskDone { result, rescan }
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roots::Environment;
+
+    #[test]
+    fn a_snapshot_is_diffed_against_the_files_now_by_its_id() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::new(Environment::new(tmp.path()), tmp.path());
+        let dir = tmp.path().join(".claude/skills/notes");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "---\nname: notes\n---\nfirst\n").unwrap();
+        let store = Store::open(&machine.env);
+        let taken = store.take(&dir).unwrap().snapshot;
+        std::fs::write(dir.join("SKILL.md"), "---\nname: notes\n---\nsecond\n").unwrap();
+
+        let view = diff_snapshots(&machine, "notes", &dir, &taken.id, None).unwrap();
+        assert!(matches!(&view.against, Against::Snapshot { id, .. } if *id == taken.id));
+        assert_eq!((view.added, view.removed), (1, 1));
+        assert_eq!(view.files.len(), 1);
+
+        // An id the store does not have is a sentence, not a panic.
+        let unknown = diff_snapshots(&machine, "notes", &dir, "nope", None).unwrap_err();
+        assert!(unknown.contains("nope"), "{unknown}");
+    }
+}
