@@ -10,6 +10,10 @@
 //! user's skills of which two changed since, and two archives in `~/Downloads` to import (one
 //! of them hostile). These rules turn the files into that machine:
 //!
+//! - each folder `history/<n>/` holds earlier contents of skills, by their paths: before
+//!   anything else is laid out, step 1's files are written and each skill folder they are in
+//!   snapshotted, then step 2's over them, and so on, so those skills have a history of
+//!   several snapshots (code-review has three: two from here and the one below);
 //! - a `SKILL.md` whose frontmatter holds `content-digest: ""` is sealed as an installer seals
 //!   it: the digest of its skill's files is written in (ownership-record-and-digest.md §2.4);
 //! - the skills in [`SNAPSHOTTED`] are then snapshotted, through the snapshot store, into the
@@ -47,6 +51,8 @@ const DRIFT_SUFFIX: &str = ".drift";
 const EDIT_SUFFIX: &str = ".edit";
 /// Folders packed into archives in the sandbox's downloads folder, for the import picker.
 const BUNDLES: &str = "bundles";
+/// Earlier contents of skills, one folder per step of their history, oldest first.
+const HISTORY: &str = "history";
 const DOWNLOADS: &str = "home/Downloads";
 /// The time of every file in the packed bundles: 2026-10-31T00:00:00Z.
 const BUNDLE_TIME: u64 = 1_793_404_800;
@@ -191,6 +197,10 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
     let ends = |asset: &Asset, suffix: &str| asset.path.to_string_lossy().ends_with(suffix);
     let (bundles, all): (Vec<Asset>, Vec<Asset>) =
         all.into_iter().partition(|a| a.path.starts_with(BUNDLES));
+    let (history, all): (Vec<Asset>, Vec<Asset>) =
+        all.into_iter().partition(|a| a.path.starts_with(HISTORY));
+    let store = Store::open(&machine(root).env);
+    lay_out_history(root, &store, &history, now)?;
     let (drifts, all): (Vec<Asset>, Vec<Asset>) =
         all.into_iter().partition(|a| ends(a, DRIFT_SUFFIX));
     let (edits, files): (Vec<Asset>, Vec<Asset>) =
@@ -212,7 +222,6 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
             now,
         )?;
     }
-    let store = Store::open(&machine(root).env);
     for skill in SNAPSHOTTED {
         store.take(&root.join(skill), crate::snapshot::Reason::Installed)?;
     }
@@ -227,6 +236,44 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
     pack_bundles(root, &bundles, now)?;
     let git = root.join(PROJECT).join(".git");
     fs::create_dir_all(&git).map_err(|source| DemoError::Write { path: git, source })?;
+    Ok(())
+}
+
+/// Write each step of `history/` over the skills it holds, oldest first, and snapshot each of
+/// those skills after each step.
+fn lay_out_history(
+    root: &Path,
+    store: &Store,
+    history: &[Asset],
+    now: SystemTime,
+) -> Result<(), DemoError> {
+    // `history/<n>/<path>`: the step, then the file's path in the sandbox.
+    let mut steps: Vec<(u32, PathBuf, &Asset)> = history
+        .iter()
+        .filter_map(|asset| {
+            let mut parts = asset.path.strip_prefix(HISTORY).ok()?.iter();
+            let step = parts.next()?.to_str()?.parse().ok()?;
+            Some((step, parts.collect(), asset))
+        })
+        .collect();
+    steps.sort_by_key(|(step, _, _)| *step);
+    let mut numbers: Vec<u32> = steps.iter().map(|(step, _, _)| *step).collect();
+    numbers.dedup();
+    for number in numbers {
+        let mut skills: Vec<PathBuf> = Vec::new();
+        for (_, path, asset) in steps.iter().filter(|(step, _, _)| *step == number) {
+            write(root, path, asset.contents, Mode::Create, age_of(path), now)?;
+            // The folder that holds a step's `SKILL.md` is the skill it is a step of.
+            if path.file_name() == Some(SKILL_FILE.as_ref())
+                && let Some(skill) = path.parent()
+            {
+                skills.push(skill.to_path_buf());
+            }
+        }
+        for skill in skills {
+            store.take(&root.join(skill))?;
+        }
+    }
     Ok(())
 }
 
@@ -527,6 +574,26 @@ mod tests {
         assert!(script.unwrap().executable);
         let refusal = crate::bundle::read(&downloads.join("handy-prompts.zip")).unwrap_err();
         assert_eq!(refusal.code(), "unsafe_path");
+    }
+
+    #[test]
+    fn code_review_has_a_history_of_three_different_snapshots() {
+        let tmp = tempfile::tempdir().unwrap();
+        let sandbox = Sandbox::create_in(tmp.path()).unwrap();
+        let store = Store::open(&sandbox.machine().env);
+        let dir = sandbox.home().join(".claude/skills/code-review");
+        let history = store.history(&dir).unwrap();
+        assert_eq!(history.len(), 3);
+        let mut digests: Vec<String> = history
+            .iter()
+            .map(|s| format!("{:?}", s.info.digest))
+            .collect();
+        digests.dedup();
+        assert_eq!(digests.len(), 3, "each step holds other content");
+        // The first had no checklist; the history's files are not laid out as files.
+        assert!(!history[0].files().join("checklist.md").exists());
+        assert!(history[1].files().join("checklist.md").exists());
+        assert!(!sandbox.root().join(HISTORY).exists());
     }
 
     #[test]

@@ -39,6 +39,8 @@ const SHOTS: &[(&str, &str)] = &[
     ("changed", "3"),
     // code-review since its snapshot: a changed word in SKILL.md, two in checklist.md.
     ("diff", "3\n"),
+    // code-review's history: three snapshots, the second selected.
+    ("history", "3hj"),
     ("import", "i"),
     ("import-preview", "iteam\n"),
     // The import would replace the user's code-review: its diff first, y to go on.

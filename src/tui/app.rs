@@ -13,6 +13,7 @@ use crate::scan::Progress;
 use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::geometry::{Geometry, WrappedPreview};
+use super::history::{Clock, HistoryView, SnapshotRow};
 use super::import::{Import, Step};
 use super::keymap::Mode;
 use super::manage::{Copies, Pick, Running, Summary, Target};
@@ -148,6 +149,41 @@ pub struct DiffState {
     pub scroll: usize,
 }
 
+/// The history view of one skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct History {
+    /// The history asked for last; an answer to another request is dropped.
+    pub request: u64,
+    pub name: String,
+    pub dir: PathBuf,
+    pub shown_dir: String,
+    pub view: Loading<Box<HistoryView>>,
+    /// Index into the rows (newest first).
+    pub selected: usize,
+    /// The snapshot marked to be compared with another, by id.
+    pub marked: Option<String>,
+    /// The diff this view opened, by request, and the effect that makes it again after a task
+    /// changed the skill.
+    pub diffed: Option<(u64, Effect)>,
+}
+
+impl History {
+    pub fn rows(&self) -> &[SnapshotRow] {
+        match &self.view {
+            Loading::Ready(view) => &view.rows,
+            _ => &[],
+        }
+    }
+
+    pub fn selected(&self) -> Option<&SnapshotRow> {
+        self.rows().get(self.selected)
+    }
+
+    pub fn row(&self, id: &str) -> Option<&SnapshotRow> {
+        self.rows().iter().find(|r| r.id == id)
+    }
+}
+
 /// The search line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Search {
@@ -246,6 +282,13 @@ pub struct App {
     pub copies: Option<Copies>,
     /// The plan asked for last; a plan for another request is dropped.
     pub plan_request: u64,
+    /// The note to show when the scan under way ends, instead of its summary: the result of
+    /// the task that asked for the scan.
+    pub after_scan: Option<Status>,
+    /// The history of one skill, when open.
+    pub history: Option<History>,
+    /// The time relative times are drawn against, ticked before each frame.
+    pub clock: Clock,
 }
 
 impl App {
@@ -261,7 +304,8 @@ impl App {
     }
 
     /// Which keys apply now: a message's, else the overlay's, else the import's step, else the
-    /// diff's, else the screen's.
+    /// diff's (a diff opened from the history is over it), else the history's, else the
+    /// screen's.
     pub fn mode(&self) -> Mode {
         if !self.messages.is_empty() {
             return Mode::Message;
@@ -290,6 +334,9 @@ impl App {
         }
         if self.diff.is_some() {
             return Mode::Diff;
+        }
+        if self.history.is_some() {
+            return Mode::History;
         }
         if self.copies.is_some() {
             return Mode::Copies;
@@ -326,6 +373,10 @@ impl App {
                 .diff
                 .as_ref()
                 .is_some_and(|d| d.view == Loading::Waiting)
+            || self
+                .history
+                .as_ref()
+                .is_some_and(|h| h.view == Loading::Waiting)
     }
 
     /// A new request number.

@@ -20,6 +20,8 @@ pub enum Against {
     Pristine(String),
     /// What an import would write over it.
     Import,
+    /// Not the files now: one snapshot (`old`) against a later one (`new`), from the history.
+    Between { old: String, new: String },
 }
 
 /// A diff, ready to draw.

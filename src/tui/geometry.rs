@@ -41,6 +41,8 @@ pub struct Panes<T> {
     pub bundle: T,
     /// An import's destinations.
     pub destination: T,
+    /// A skill's history.
+    pub history: T,
 }
 
 /// The geometry of every pane, as the app keeps it between frames.
@@ -69,6 +71,7 @@ impl Geometry {
             (&mut self.picker, laid.picker),
             (&mut self.bundle, laid.bundle),
             (&mut self.destination, laid.destination),
+            (&mut self.history, laid.history),
         ];
         for (kept, drawn) in pairs {
             *kept = drawn.unwrap_or(PaneGeometry {

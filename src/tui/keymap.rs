@@ -38,6 +38,8 @@ pub enum Mode {
     Working,
     /// What a batch did and refused.
     Summary,
+    /// Every snapshot of one skill.
+    History,
 }
 
 impl Mode {
@@ -64,6 +66,7 @@ impl Mode {
             Mode::Pick => "Choosing an agent or a scope",
             Mode::Working => "An action under way",
             Mode::Summary => "What an action did",
+            Mode::History => "History: a skill's snapshots",
         }
     }
 
@@ -90,6 +93,7 @@ impl Mode {
             Mode::Pick => "choice",
             Mode::Working => "action under way",
             Mode::Summary => "summary",
+            Mode::History => "history",
         }
     }
 
@@ -215,8 +219,8 @@ use KeyCode::{
     BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Tab, Up,
 };
 use Mode::{
-    Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Help, Imported, Message,
-    Pick, Picker, Refused, Replace, Roots, Search, Skills, Summary, Working,
+    Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Help, History, Imported,
+    Message, Pick, Picker, Refused, Replace, Roots, Search, Skills, Summary, Working,
 };
 
 /// The three screens.
@@ -234,6 +238,7 @@ const LISTS: &[Mode] = &[
     Help,
     Copies,
     Pick,
+    History,
 ];
 /// Where letters are text, so only the arrows and paging keys move.
 const TYPING_LISTS: &[Mode] = &[Search, Picker];
@@ -262,7 +267,7 @@ const fn bind(
 /// of an action in a mode is the one sentences name (`q` quits, though Ctrl-c does too).
 pub static BINDINGS: &[Binding] = &[
     bind(
-        &[Skills, Roots, Changed, Diff],
+        &[Skills, Roots, Changed, Diff, History],
         &[Key::char('?')],
         Action::ToggleHelp,
         "show this help",
@@ -309,6 +314,13 @@ pub static BINDINGS: &[Binding] = &[
         Action::OpenDiff,
         "diff it against its latest snapshot, or else its installer's untouched copy",
         None,
+    ),
+    bind(
+        &[Skills, Changed, Diff],
+        &[Key::char('h')],
+        Action::OpenHistory,
+        "its history: every snapshot, when and why it was taken; diff, restore or delete one",
+        Some("history"),
     ),
     bind(
         &[Changed, Diff],
@@ -486,7 +498,42 @@ pub static BINDINGS: &[Binding] = &[
         Some("copies"),
     ),
     bind(
-        &[Skills, Roots, Changed],
+        &[History],
+        &[Key::code(Enter), Key::char('D')],
+        Action::OpenDiff,
+        "diff the snapshot against the files now; with another marked, the two (older → newer)",
+        Some("diff"),
+    ),
+    bind(
+        &[History],
+        &[Key::char(' '), Key::char('c')],
+        Action::ToggleMark,
+        "mark the snapshot (or unmark it), to diff another against it",
+        Some("mark"),
+    ),
+    bind(
+        &[History],
+        &[Key::char('R')],
+        Action::Restore,
+        "restore the skill to this snapshot (asks first; what it holds now is snapshotted first)",
+        Some("restore"),
+    ),
+    bind(
+        &[History],
+        &[Key::char('x'), Key::code(Delete)],
+        Action::Remove,
+        "delete the snapshot (asks first; it is held aside, so undo brings it back)",
+        Some("delete"),
+    ),
+    bind(
+        &[History],
+        &[Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "close the history",
+        Some("close"),
+    ),
+    bind(
+        &[Skills, Roots, Changed, History],
         &[Key::char('u')],
         Action::Undo,
         "undo the last operation (asks first, saying what it puts back)",
@@ -971,6 +1018,25 @@ mod tests {
             (Roots, plain('u'), Some(Action::Undo)),
             (Changed, plain('u'), Some(Action::Undo)),
             (Diff, plain('u'), None),
+            (Skills, plain('h'), Some(Action::OpenHistory)),
+            (Changed, plain('h'), Some(Action::OpenHistory)),
+            (Diff, plain('h'), Some(Action::OpenHistory)),
+            (Roots, plain('h'), None),
+            (History, key(Enter, none), Some(Action::OpenDiff)),
+            (History, plain('D'), Some(Action::OpenDiff)),
+            (History, plain(' '), Some(Action::ToggleMark)),
+            (History, plain('c'), Some(Action::ToggleMark)),
+            (History, plain('R'), Some(Action::Restore)),
+            (History, plain('x'), Some(Action::Remove)),
+            (History, key(Delete, none), Some(Action::Remove)),
+            (History, plain('u'), Some(Action::Undo)),
+            (History, plain('j'), Some(Action::Down)),
+            (History, key(End, none), Some(Action::Bottom)),
+            (History, key(Esc, none), Some(Action::Back)),
+            (History, plain('q'), Some(Action::Back)),
+            (History, plain('?'), Some(Action::ToggleHelp)),
+            (History, plain('h'), None),
+            (History, plain('a'), None),
             (Copies, plain('x'), Some(Action::Remove)),
             (Copies, plain('-'), Some(Action::Disable)),
             (Copies, plain('M'), Some(Action::MoveTo)),

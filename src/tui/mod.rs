@@ -23,6 +23,7 @@ pub mod changes;
 pub mod diff;
 pub mod geometry;
 pub mod headless;
+pub mod history;
 pub mod import;
 pub mod keymap;
 pub mod manage;

@@ -15,6 +15,9 @@ pub fn translate(app: &App, event: &MouseEvent) -> Option<Msg> {
     let at = Position::new(event.column, event.row);
     let panes = &app.panes;
     let pane = match app.screen {
+        _ if app.history.is_some() && app.diff.is_none() => {
+            panes.history.area.contains(at).then_some(Pane::List)
+        }
         Screen::Roots => panes.roots.area.contains(at).then_some(Pane::List),
         Screen::Changed => panes.changed.area.contains(at).then_some(Pane::List),
         Screen::Skills => [
@@ -35,6 +38,10 @@ pub fn translate(app: &App, event: &MouseEvent) -> Option<Msg> {
         MouseEventKind::ScrollUp => pane.map(|p| Msg::Scroll(p, -WHEEL_ROWS)),
         MouseEventKind::Down(MouseButton::Left) if !help && app.is_uncovered() => {
             let (geometry, len) = match app.screen {
+                _ if app.history.is_some() => (
+                    panes.history,
+                    app.history.as_ref().map_or(0, |h| h.rows().len()),
+                ),
                 Screen::Skills => (panes.list, app.visible.len()),
                 Screen::Roots => (panes.roots, app.shown_roots().len()),
                 Screen::Changed => (panes.changed, app.changes.shown().len()),

@@ -2,12 +2,14 @@
 //! the runtime to do in the world (`Effect`).
 
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use crate::scan::Progress;
 
 use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::geometry::Laid;
+use super::history::HistoryView;
 use super::import::{
     BundleView, ConflictView, DestinationView, ImportedView, PlaceView, RefusalView,
 };
@@ -99,6 +101,8 @@ pub enum Action {
     Undo,
     /// Show only the skills some agent's settings turn off, or everything again.
     ToggleDisabled,
+    /// Open the selected skill's history: every snapshot of it.
+    OpenHistory,
 }
 
 /// One of the panes of the skill screen.
@@ -174,6 +178,13 @@ pub enum Msg {
         to: Destination,
         plans: Vec<(Target, Result<PlanView, String>)>,
     },
+    /// A skill's history asked for with `request`, or why it could not be read.
+    History {
+        request: u64,
+        history: Result<Box<HistoryView>, String>,
+    },
+    /// The clock's time now, for the relative times drawn ("3 min ago").
+    Tick(SystemTime),
     /// What an undo would revert now (a line per thing it puts back), nothing when the journal
     /// has nothing left to revert, or why the journal could not be read.
     UndoNext(Result<Option<Vec<String>>, String>),
@@ -276,6 +287,26 @@ pub enum Effect {
         request: u64,
         to: Destination,
         skills: Vec<Target>,
+    },
+    /// Read the history of the skill at `dir`, and how much the snapshot store holds.
+    ReadHistory {
+        request: u64,
+        dir: PathBuf,
+    },
+    /// Diff the snapshot `old` of the skill at `dir` against `new`, another snapshot of it,
+    /// or against the files now when `new` is `None`.
+    DiffSnapshots {
+        request: u64,
+        name: String,
+        dir: PathBuf,
+        old: String,
+        new: Option<String>,
+    },
+    /// Delete the snapshot `snapshot` of the skill at `dir` (held aside, so undo brings it back).
+    DeleteSnapshot {
+        name: String,
+        dir: PathBuf,
+        snapshot: String,
     },
     /// Find what an undo would revert now.
     AskUndo,

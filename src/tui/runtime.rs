@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -24,13 +24,15 @@ use super::msg::{Effect, Msg};
 use super::update::update;
 use super::view;
 use super::workers::import::{ImportSession, spawn_import};
-use super::workers::{self, manage, tasks};
+use super::workers::{self, history, manage, tasks};
 use crate::roots::Machine;
 
 /// The poll timeout while a worker's answer is awaited.
 const WAITING: Duration = Duration::from_millis(15);
 /// The poll timeout otherwise; nothing needs the loop until input arrives.
 const IDLE: Duration = Duration::from_secs(5);
+/// How often a screen that shows relative times is drawn again with no key pressed.
+const CLOCK: Duration = Duration::from_secs(1);
 /// Input events handled before a frame is drawn, so a held key cannot starve the screen.
 const BURST: usize = 64;
 
@@ -84,6 +86,8 @@ pub struct Runtime<B: Backend> {
     import: Option<ImportSession>,
     /// The batch under way and the flag that stops it, if one is.
     batch: Option<(u64, Arc<AtomicBool>)>,
+    /// When the last frame was drawn.
+    drawn: Instant,
 }
 
 impl<B: Backend> Runtime<B> {
@@ -107,6 +111,7 @@ impl<B: Backend> Runtime<B> {
             mouse,
             import: None,
             batch: None,
+            drawn: Instant::now(),
         })
     }
 
@@ -131,7 +136,13 @@ impl<B: Backend> Runtime<B> {
         self.start();
         self.draw()?;
         while self.app.running {
-            let timeout = if self.app.waiting() { WAITING } else { IDLE };
+            let timeout = if self.app.waiting() {
+                WAITING
+            } else if self.app.history.is_some() {
+                CLOCK
+            } else {
+                IDLE
+            };
             let mut changed = false;
             if let Some(event) = events.next(timeout)? {
                 changed |= self.handle(&event);
@@ -143,6 +154,8 @@ impl<B: Backend> Runtime<B> {
                 }
             }
             changed |= self.pump();
+            // Relative times on screen ("3 min ago") age with no key pressed.
+            changed |= self.app.history.is_some() && self.drawn.elapsed() >= CLOCK;
             if changed && self.app.running {
                 self.draw()?;
             }
@@ -216,6 +229,9 @@ impl<B: Backend> Runtime<B> {
     /// # Errors
     /// When the terminal cannot be drawn on.
     pub fn draw(&mut self) -> io::Result<()> {
+        // The clock relative times are said against is the time of this frame.
+        self.dispatch(Msg::Tick(SystemTime::now()));
+        self.drawn = Instant::now();
         let app = &self.app;
         let mut laid = None;
         self.terminal
@@ -296,6 +312,19 @@ impl<B: Backend> Runtime<B> {
                 to,
                 skills,
             } => manage::plan(machine, tx, request, to, skills),
+            Effect::ReadHistory { request, dir } => history::read(machine, tx, request, dir),
+            Effect::DiffSnapshots {
+                request,
+                name,
+                dir,
+                old,
+                new,
+            } => history::diff(machine, tx, request, name, dir, (old, new)),
+            Effect::DeleteSnapshot {
+                name,
+                dir,
+                snapshot,
+            } => history::delete(machine, tx, name, dir, snapshot),
             Effect::AskUndo => manage::ask_undo(machine, tx),
             Effect::Undo => manage::undo(machine, tx),
         }

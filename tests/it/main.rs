@@ -46,6 +46,7 @@ mod terminal_injection;
 mod tui_agents;
 mod tui_e2e;
 mod tui_flows;
+mod tui_history;
 mod tui_manage;
 mod tui_snapshots;
 mod tui_update;

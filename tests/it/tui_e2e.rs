@@ -611,3 +611,70 @@ fn mark_two_snapshot_both_at_once_and_open_the_copies_of_a_shadowed_name() {
     tmux.keys(&["q"]);
     assert_restored(&tmux, &machine.root());
 }
+
+/// Issue 14's acceptance: in the history view an older snapshot is chosen and restored (after
+/// the question), the result names the snapshot that now holds what it replaced, the folder on
+/// disk holds the older content; then undo (after its question) puts the newer content back.
+#[test]
+fn an_older_snapshot_restored_from_the_history_and_undone() {
+    use skilldeck::snapshot::Store;
+
+    let machine = Machine::new();
+    let skill = machine.home.join(".claude/skills/notes");
+    crate::common::write_skill(&skill, &[("notes.md", "the first version\n")]);
+    let store = Store::open(&machine.env());
+    // Two snapshots of different content: the older one is what gets restored.
+    let older = store.take(&skill).unwrap().snapshot;
+    fs::write(skill.join("notes.md"), "the second version\n").unwrap();
+    let newer = store.take(&skill).unwrap().snapshot;
+    assert_ne!(older.info.digest, newer.info.digest);
+
+    let socket = machine.root().join("tmux.sock");
+    let command = session_command(&machine, "", "");
+    // Wide enough for the whole result line, which names two snapshots.
+    let tmux = Tmux::start(socket, &machine.start, 160, 30, &command);
+    tmux.wait_for("the skill list", |s| s.contains("Found 1 skill"));
+    tmux.keys(&["h"]);
+    tmux.wait_for("the history", |s| {
+        s.contains("History of notes") && s.contains("2 snapshots")
+    });
+    // Newest first: the older one is the second row.
+    tmux.keys(&["j"]);
+    tmux.wait_for("the older one selected", |s| {
+        s.contains(&format!("{}:", older.id))
+    });
+    tmux.keys(&["R"]);
+    let question = tmux.wait_for("the restore question", |s| {
+        s.contains("Restore notes to snapshot")
+    });
+    assert!(question.contains(&older.id), "{question}");
+    assert!(question.contains("snapshotted first"), "{question}");
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("the restore's result", |s| {
+        s.contains("is back to snapshot")
+    });
+    // What the folder held (the newer content) is the newer snapshot, named in the result.
+    assert!(
+        screen.contains(&format!("kept as snapshot {}", newer.id)),
+        "{screen}"
+    );
+    assert_eq!(
+        fs::read_to_string(skill.join("notes.md")).unwrap(),
+        "the first version\n"
+    );
+    tmux.keys(&["u"]);
+    tmux.wait_for("the undo question", |s| {
+        s.contains("Undo the last operation?")
+    });
+    tmux.keys(&["y"]);
+    tmux.wait_for("the undo's result", |s| s.contains("Undone:"));
+    assert_eq!(
+        fs::read_to_string(skill.join("notes.md")).unwrap(),
+        "the second version\n"
+    );
+    // q closes the history, and q again quits.
+    tmux.keys(&["q"]);
+    tmux.wait_for("the history to close", |s| !s.contains("History of notes"));
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &machine.root());
+}

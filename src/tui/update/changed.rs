@@ -260,6 +260,13 @@ fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
             Against::Snapshot { id, age } => {
                 ask_restore(app, &name, &dir, &view.shown_dir, id, *age)
             }
+            Against::Between { .. } => {
+                warn(
+                    app,
+                    "This diff is between two snapshots; restore one of them from the history.",
+                );
+                Vec::new()
+            }
             Against::Pristine(_) | Against::Import => {
                 warn(
                     app,

@@ -2,10 +2,11 @@
 //! effects the runtime should carry out. It does no I/O, so every behaviour is a plain test.
 //!
 //! A key's action is handled by what has the keyboard ([`App::mode`]): an overlay, the import
-//! flow ([`import`]), the diff view and the changed screen ([`changed`]), or the skill list and
-//! the roots ([`skills`]). The actions every screen shares are handled here.
+//! flow ([`import`]), the diff view and the changed screen ([`changed`]), a skill's history
+//! ([`history`]), or the skill list and the roots ([`skills`]). The actions every screen shares are handled here.
 
 mod changed;
+mod history;
 mod import;
 mod manage;
 mod skills;
@@ -13,6 +14,7 @@ mod skills;
 use crate::scan::Progress;
 
 use super::app::{App, ExportPrompt, Loading, Overlay, Preview, Scan, Screen, Status};
+use super::history::Clock;
 use super::keymap::Mode;
 use super::msg::{Action, Effect, Msg, Pane};
 
@@ -54,11 +56,16 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.scan = Scan::Done;
             // The files may have changed since the preview was read.
             app.preview = Preview::Empty;
-            app.status = Some(Status {
+            // A task's result outlives the scan it asked for: it says what was just done.
+            let summary = Status {
                 text: skills::scan_summary(app),
                 warning: false,
-            });
-            skills::follow_selection(app)
+            };
+            app.status = Some(app.after_scan.take().unwrap_or(summary));
+            let mut effects = skills::follow_selection(app);
+            // What was found may have changed the history open (a restore elsewhere, an undo).
+            effects.extend(history::reread(app));
+            effects
         }
         Msg::Changes(result) => {
             changed::found(app, result);
@@ -91,6 +98,14 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Batch { id, event } => manage::batch_event(app, id, event),
         Msg::Planned { request, to, plans } => manage::planned(app, request, to, plans),
         Msg::UndoNext(next) => manage::undo_next(app, next),
+        Msg::History { request, history } => {
+            history::arrived(app, request, history);
+            Vec::new()
+        }
+        Msg::Tick(now) => {
+            app.clock = Clock(now);
+            Vec::new()
+        }
         Msg::Failed(message) => {
             if matches!(app.scan, Scan::Running(_)) {
                 app.scan = Scan::Done;
@@ -126,6 +141,7 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Working => manage::working_act(app, action),
         mode if mode.is_import() => import::act(app, action),
         Mode::Diff => changed::diff_act(app, action),
+        Mode::History => history::act(app, action),
         Mode::Copies => manage::copies_act(app, action),
         // The managing actions of the skill list, on the marked skills or the one under the
         // cursor; the list's own actions otherwise.
@@ -173,6 +189,7 @@ fn shared(app: &mut App, action: Action) -> Option<Vec<Effect>> {
         Action::Import => import::open(app),
         Action::Undo => manage::ask_undo(app),
         Action::ToggleAllAgents => toggle_all_agents(app),
+        Action::OpenHistory => history::open(app),
         _ => return None,
     };
     Some(effects)
@@ -336,6 +353,9 @@ fn start_task(app: &mut App, effect: Effect) -> Vec<Effect> {
         Effect::TakeSnapshot { name, .. } => format!("Snapshotting {name}…"),
         Effect::Accept { name, .. } => format!("Keeping {name} as it is now…"),
         Effect::Restore { name, .. } => format!("Restoring {name}…"),
+        Effect::DeleteSnapshot { name, snapshot, .. } => {
+            format!("Deleting snapshot {snapshot} of {name}…")
+        }
         Effect::Export { name, .. } => format!("Exporting {name}…"),
         Effect::Undo => "Undoing…".to_owned(),
         Effect::Run(batch) => {
@@ -357,12 +377,18 @@ fn task_done(app: &mut App, result: Result<String, String>, rescan: bool) -> Vec
         Ok(text) => note(app, &text),
         Err(text) => app.messages.push(text),
     }
-    let mut effects = changed::refresh_diff(app);
+    let mut effects = if history::owns_diff(app) {
+        history::refresh_diff(app)
+    } else {
+        changed::refresh_diff(app)
+    };
+    effects.extend(history::reread(app));
     if rescan && !matches!(app.scan, Scan::Running(_)) {
         // The list keeps its note: the scan's own summary would hide what was just done.
         let note = app.status.clone();
         effects.extend(start_scan(app));
-        app.status = note;
+        app.status.clone_from(&note);
+        app.after_scan = note;
     }
     effects
 }
@@ -383,6 +409,7 @@ fn select(app: &mut App, index: usize) -> Vec<Effect> {
             app.changes.selected = index.min(app.changes.shown().len().saturating_sub(1));
             Vec::new()
         }
+        Mode::History => history::select(app, index),
         _ => Vec::new(),
     }
 }
@@ -399,6 +426,7 @@ fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
         }
         mode if mode.is_import() => import::move_by(app, rows),
         Mode::Diff => changed::scroll_diff(app, rows),
+        Mode::History => history::move_by(app, rows),
         Mode::Changed => changed::move_by(app, rows),
         _ => skills::move_by(app, rows),
     }

@@ -60,15 +60,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, laid: &
             let inner = block.inner(area);
             frame.render_widget(block, area);
             if diff.is_empty() {
-                let text = vec![
-                    Line::raw(format!(
+                let same = match &diff.against {
+                    Against::Between { old, new } => {
+                        format!("Snapshots {old} and {new} hold the same: nothing changed.")
+                    }
+                    against => format!(
                         "{} holds what {} holds: nothing changed.",
                         diff.shown_dir,
-                        against_text(&diff.against)
-                    )),
-                    Line::raw(""),
-                    back(),
-                ];
+                        against_text(against)
+                    ),
+                };
+                let text = vec![Line::raw(same), Line::raw(""), back()];
                 frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), inner);
                 return;
             }
@@ -82,7 +84,10 @@ fn title(diff: &DiffView, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!(" {} ", diff.name), theme.title),
         Span::styled(
-            format!("· {} → now ", against_text(&diff.against)),
+            match &diff.against {
+                Against::Between { .. } => format!("· {} ", against_text(&diff.against)),
+                _ => format!("· {} → now ", against_text(&diff.against)),
+            },
             theme.label,
         ),
         Span::styled("· ", theme.dim),
@@ -100,6 +105,7 @@ pub fn against_text(against: &Against) -> String {
         },
         Against::Pristine(path) => format!("the installer's copy {path}"),
         Against::Import => "what the import writes".to_owned(),
+        Against::Between { old, new } => format!("snapshot {old} → snapshot {new}"),
     }
 }
 

@@ -11,6 +11,7 @@ mod export;
 mod footer;
 mod header;
 mod help;
+mod history;
 mod import;
 mod list;
 mod manage;
@@ -52,6 +53,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     header::draw(frame, top, app);
     match (&app.diff, app.screen) {
         (Some(diff), _) => diff::draw(frame, body, app, diff, &mut laid),
+        (None, _) if app.history.is_some() => {
+            if let Some(history) = &app.history {
+                history::draw(frame, body, app, history, &mut laid);
+            }
+        }
         (None, _) if app.copies.is_some() => {
             if let Some(copies) = &app.copies {
                 copies::draw(frame, body, app, copies);

@@ -2,12 +2,14 @@
 //! progress, a few times a second at most, then comparing the skills with their snapshots),
 //! the `SKILL.md` reader (which serves only the latest request, so holding `j` down reads one
 //! file, not hundreds), the tasks a key asks for ([`tasks`]: a diff, a snapshot, a restore, an
-//! export, a folder for the picker), an import's session ([`import`]) and the managing
-//! operations ([`manage`]: batches, plans, undo). Each catches its own
+//! export, a folder for the picker), a skill's history ([`history`]: reading it, diffing and
+//! deleting its snapshots), an import's session ([`import`]) and the managing operations
+//! ([`manage`]: batches, plans, undo). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
 //! tearing the terminal down. They do their work by asking the domain (`scan`, `snapshot`,
 //! `bundle`, `install`); the app itself touches no file.
 
+pub mod history;
 pub mod import;
 pub mod manage;
 pub mod tasks;

@@ -141,9 +141,14 @@ pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, i
                     Some(Restored {
                         replaced: Some(replaced),
                         ..
+                    // What it held first: the line may be cut, and that is what undo needs.
                     }) => format!(
-                        "Restored {name} to snapshot {id}; what it held is kept as snapshot {}.",
-                        replaced.id
+                        "What {name} held is kept as snapshot {}; it is back to snapshot {id} ({} undoes that).",
+                        replaced.id,
+                        crate::tui::keymap::key_for(
+                            crate::tui::keymap::Mode::Changed,
+                            crate::tui::msg::Action::Undo
+                        )
                     ),
                     Some(Restored { replaced: None, .. }) => {
                         format!("Brought {name} back from snapshot {id}.")
@@ -203,7 +208,7 @@ pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to
 }
 
 /// `text`, and that the journal missed it when it did.
-fn with_journal(text: String, unjournalled: Option<JournalError>) -> String {
+pub(super) fn with_journal(text: String, unjournalled: Option<JournalError>) -> String {
     match unjournalled {
         Some(error) => format!("{text} But {error}, so undo will not know of it."),
         None => text,

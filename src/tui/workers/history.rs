@@ -1,0 +1,170 @@
+//! The history view's work, each on a thread of its own: a skill's history and the store's
+//! size, a snapshot diffed against the files now or against another snapshot, and a snapshot
+//! deleted. Each answers with one message: the result for the app, or a sentence saying why not.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::time::SystemTime;
+
+use crate::operations;
+use crate::roots::Machine;
+use crate::snapshot::{Store, diff, history};
+
+use super::tasks::with_journal;
+use super::{guarded, spawn};
+use crate::text::human::size;
+use crate::text::sanitize;
+use crate::text::{Unsafe, human};
+use crate::tui::diff::{Against, DiffView};
+use crate::tui::history::HistoryView;
+use crate::tui::msg::Msg;
+
+/// Read the history of the skill at `dir`, with how much the store holds.
+pub fn read(machine: &Machine, tx: Sender<Msg>, request: u64, dir: PathBuf) {
+    let machine = machine.clone();
+    spawn("skilldeck-history", tx, move |_| {
+        let history = guarded(|| read_history(&machine, &dir))
+            .unwrap_or_else(|panic| Err(format!("Reading the history stopped: {panic}")))
+            .map(Box::new);
+        Msg::History { request, history }
+    });
+}
+
+/// The history of the skill at `dir`, as the app shows it.
+pub fn read_history(machine: &Machine, dir: &Path) -> Result<HistoryView, String> {
+    let store = Store::open(&machine.env);
+    let steps = history::history(&store, dir).map_err(|error| {
+        sanitize::line(&format!(
+            "The history of {} could not be read: {error}",
+            human::path(dir, machine.home(), Unsafe::Dropped)
+        ))
+    })?;
+    // The store's size is for the title; the history shows without it.
+    let usage = store
+        .usage()
+        .map_err(|error| sanitize::line(&format!("the store's size could not be read: {error}")));
+    Ok(HistoryView::new(steps, usage))
+}
+
+/// Diff the snapshot `old` of the skill `name` at `dir` against the snapshot `new`, or
+/// against the files now when `new` is `None`.
+pub fn diff(
+    machine: &Machine,
+    tx: Sender<Msg>,
+    request: u64,
+    name: String,
+    dir: PathBuf,
+    (old, new): (String, Option<String>),
+) {
+    let machine = machine.clone();
+    spawn("skilldeck-diff", tx, move |_| {
+        let diff = guarded(|| diff_snapshots(&machine, &name, &dir, &old, new.as_deref()))
+            .unwrap_or_else(|panic| Err(format!("The diff stopped: {panic}")))
+            .map(Box::new);
+        Msg::Diff { request, diff }
+    });
+}
+
+/// The diff of two snapshots, or of one and the files now, as the app shows it.
+pub fn diff_snapshots(
+    machine: &Machine,
+    name: &str,
+    dir: &Path,
+    old: &str,
+    new: Option<&str>,
+) -> Result<DiffView, String> {
+    let store = Store::open(&machine.env);
+    let failed = |error: &dyn std::fmt::Display| sanitize::line(&error.to_string());
+    let old = store.find(dir, Some(old)).map_err(|e| failed(&e))?;
+    let (against, diff) = match new {
+        None => (
+            Against::Snapshot {
+                id: old.id.clone(),
+                age: SystemTime::now().duration_since(old.info.taken_at).ok(),
+            },
+            diff::diff(&old, dir).map_err(|e| failed(&e))?,
+        ),
+        Some(new) => {
+            let new = store.find(dir, Some(new)).map_err(|e| failed(&e))?;
+            (
+                Against::Between {
+                    old: sanitize::line(&old.id),
+                    new: sanitize::line(&new.id),
+                },
+                diff::between_snapshots(&old, &new, dir).map_err(|e| failed(&e))?,
+            )
+        }
+    };
+    let mut view = DiffView::new(
+        name,
+        dir.to_path_buf(),
+        human::path(dir, machine.home(), Unsafe::Dropped),
+        against,
+    );
+    view.push(None, &diff);
+    Ok(view)
+}
+
+/// Delete the snapshot `id` of the skill `name` at `dir`; held aside, so undo brings it back.
+pub fn delete(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id: String) {
+    let machine = machine.clone();
+    spawn("skilldeck-delete", tx, move |_| {
+        let result = guarded(|| operations::snapshot::delete(&machine, &dir, &id));
+        let (result, rescan) = match result {
+            Err(panic) => (Err(format!("The delete stopped: {panic}")), false),
+            Ok(Err(error)) => (
+                Err(sanitize::line(&format!(
+                    "Snapshot {id} of {name} was not deleted: {error}"
+                ))),
+                false,
+            ),
+            Ok(Ok(deleted)) => {
+                let mut text = format!(
+                    "Deleted snapshot {} of {name} ({}); {} brings it back.",
+                    deleted.snapshot.id,
+                    size(deleted.bytes),
+                    crate::tui::keymap::key_for(
+                        crate::tui::keymap::Mode::History,
+                        crate::tui::msg::Action::Undo
+                    )
+                );
+                if deleted.was_latest {
+                    text.push_str(" It was the latest: the one before it is now the baseline.");
+                }
+                (
+                    Ok(sanitize::line(&with_journal(text, deleted.unjournalled))),
+                    // What the changed screen compares against moved back one.
+                    deleted.was_latest,
+                )
+            }
+        };
+        Msg::TaskDone { result, rescan }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roots::Environment;
+
+    #[test]
+    fn a_snapshot_is_diffed_against_the_files_now_by_its_id() {
+        let tmp = tempfile::tempdir().unwrap();
+        let machine = Machine::new(Environment::new(tmp.path()), tmp.path());
+        let dir = tmp.path().join(".claude/skills/notes");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), "---\nname: notes\n---\nfirst\n").unwrap();
+        let store = Store::open(&machine.env);
+        let taken = store.take(&dir).unwrap().snapshot;
+        std::fs::write(dir.join("SKILL.md"), "---\nname: notes\n---\nsecond\n").unwrap();
+
+        let view = diff_snapshots(&machine, "notes", &dir, &taken.id, None).unwrap();
+        assert!(matches!(&view.against, Against::Snapshot { id, .. } if *id == taken.id));
+        assert_eq!((view.added, view.removed), (1, 1));
+        assert_eq!(view.files.len(), 1);
+
+        // An id the store does not have is a sentence, not a panic.
+        let unknown = diff_snapshots(&machine, "notes", &dir, "nope", None).unwrap_err();
+        assert!(unknown.contains("nope"), "{unknown}");
+    }
+}
