@@ -259,7 +259,7 @@ fn lay_out_history(
     steps.sort_by_key(|(step, _, _)| *step);
     let mut numbers: Vec<u32> = steps.iter().map(|(step, _, _)| *step).collect();
     numbers.dedup();
-    for number in numbers {
+    for &number in &numbers {
         let mut skills: Vec<PathBuf> = Vec::new();
         for (_, path, asset) in steps.iter().filter(|(step, _, _)| *step == number) {
             write(root, path, asset.contents, Mode::Create, age_of(path), now)?;
@@ -270,8 +270,14 @@ fn lay_out_history(
                 skills.push(skill.to_path_buf());
             }
         }
+        // The first step is what was installed; the later ones were kept by hand.
+        let reason = if number == numbers[0] {
+            crate::snapshot::Reason::Installed
+        } else {
+            crate::snapshot::Reason::Manual
+        };
         for skill in skills {
-            store.take(&root.join(skill))?;
+            store.take(&root.join(skill), reason)?;
         }
     }
     Ok(())

@@ -624,9 +624,9 @@ fn an_older_snapshot_restored_from_the_history_and_undone() {
     crate::common::write_skill(&skill, &[("notes.md", "the first version\n")]);
     let store = Store::open(&machine.env());
     // Two snapshots of different content: the older one is what gets restored.
-    let older = store.take(&skill).unwrap().snapshot;
+    let older = store.take(&skill, skilldeck::snapshot::Reason::Manual).unwrap().snapshot;
     fs::write(skill.join("notes.md"), "the second version\n").unwrap();
-    let newer = store.take(&skill).unwrap().snapshot;
+    let newer = store.take(&skill, skilldeck::snapshot::Reason::Manual).unwrap().snapshot;
     assert_ne!(older.info.digest, newer.info.digest);
 
     let socket = machine.root().join("tmux.sock");

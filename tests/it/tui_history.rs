@@ -45,6 +45,7 @@ fn snapshot(id: &str, before: u64, reason: Reason) -> Snapshot {
             truncated: false,
             skipped_links: 0,
             changed: false,
+            accepted: false,
             dir: dir("alpha"),
             taken_at: now() - Duration::from_secs(before),
             reason,
