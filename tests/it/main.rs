@@ -36,6 +36,7 @@ mod readme_agents;
 mod readme_keys;
 mod snapshot_changes;
 mod snapshot_cli;
+mod snapshot_diff_between;
 mod snapshot_diff_bounds;
 mod snapshot_store;
 mod snapshot_tamper;
