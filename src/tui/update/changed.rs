@@ -280,9 +280,11 @@ pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Put the keys at `row`, a hunk or a file jumped to: kept as it is, even past the furthest
+/// the diff scrolls, so the view marks the last hunk and file once they are reached
+/// ([`crate::tui::diff::jump`]).
 fn set_scroll(app: &mut App, row: usize) {
-    let max = app.panes.diff.max;
     if let Some(diff) = &mut app.diff {
-        diff.scroll = row.min(max);
+        diff.scroll = row;
     }
 }
