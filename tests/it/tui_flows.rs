@@ -189,7 +189,11 @@ fn accept_keeps_what_is_there_as_the_new_baseline() {
         let before = std::fs::read(&manifest).unwrap();
         // release-notes is the third changed skill.
         screen.press("3jj");
+        // Accept asks first, and nothing is done before yes.
         screen.press("a");
+        snap("accept_question", size, &screen);
+        assert_eq!(screen.runtime.app().changes.shown().len(), 3);
+        screen.press("y");
         snap("accepted", size, &screen);
         assert_eq!(
             std::fs::read(&manifest).unwrap(),
@@ -219,7 +223,7 @@ fn changed_then_diff_then_restore_then_accept() {
     screen.press("\nRy\u{1b}");
     assert_eq!(screen.runtime.app().changes.shown().len(), 2);
     // Now release-notes is the second; its diff, then a.
-    screen.press("j\na");
+    screen.press("j\nay");
     let text = screen.text();
     assert!(text.contains("nothing changed"), "{text}");
     screen.press("\u{1b}");

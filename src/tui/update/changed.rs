@@ -86,17 +86,10 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             }
         },
         Action::Accept | Action::Snapshot | Action::Export if gone => {
-            warn(
-                app,
-                &format!(
-                    "{} is gone; {} brings it back from its snapshot.",
-                    change.name,
-                    keymap::key_for(Mode::Changed, Action::Restore)
-                ),
-            );
+            refuse_gone(app, &change.name);
             Vec::new()
         }
-        Action::Accept => accept(app, change.name, change.dir),
+        Action::Accept => ask_accept(app, &change.name, &change.dir, change.since.snapshot()),
         Action::Snapshot => start_task(
             app,
             Effect::TakeSnapshot {
@@ -128,8 +121,49 @@ pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     Vec::new()
 }
 
-fn accept(app: &mut App, name: String, dir: PathBuf) -> Vec<Effect> {
-    start_task(app, Effect::Accept { name, dir })
+/// Ask before accepting: the skill as it is now becomes what later changes are diffed against.
+/// `baseline` is the snapshot it is diffed against now, if it has one.
+fn ask_accept(app: &mut App, name: &str, dir: &Path, baseline: Option<&str>) -> Vec<Effect> {
+    let undo = keymap::key_for(Mode::Changed, Action::Undo);
+    let kept = match baseline {
+        Some(id) => format!(
+            "The snapshot it replaces as baseline, {id}, stays in its history; {undo} undoes."
+        ),
+        None => format!(
+            "It has no snapshot yet: this takes its first, which later changes are diffed against; {undo} undoes."
+        ),
+    };
+    app.overlay = Overlay::Confirm(Confirm {
+        title: format!("Accept {name} as it is now as its baseline?"),
+        lines: vec![kept],
+        yes: "accept".to_owned(),
+        then: None,
+        effect: Effect::Accept {
+            name: name.to_owned(),
+            dir: dir.to_path_buf(),
+        },
+    });
+    Vec::new()
+}
+
+/// Refuse an action on a skill whose folder is gone, with what can be done instead: the
+/// changed screen knows it is gone.
+fn refuse_gone(app: &mut App, name: &str) {
+    warn(
+        app,
+        &format!(
+            "{name} is gone; {} brings it back from its snapshot.",
+            keymap::key_for(Mode::Changed, Action::Restore)
+        ),
+    );
+}
+
+/// Whether the changed screen found the folder at `dir` gone.
+fn is_gone(app: &App, dir: &Path) -> bool {
+    app.changes
+        .shown()
+        .iter()
+        .any(|c| c.dir == dir && matches!(c.since, SinceView::Gone { .. }))
 }
 
 /// Ask before restoring: a restore replaces the folder.
@@ -252,8 +286,16 @@ fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
         return Vec::new();
     };
     let (name, dir) = (view.name.clone(), view.dir.clone());
+    let baseline = match &view.against {
+        Against::Snapshot { id, .. } => Some(id.as_str()),
+        Against::Pristine(_) | Against::Import => None,
+    };
     match action {
-        Action::Accept => accept(app, name, dir),
+        Action::Accept | Action::Snapshot | Action::Export if is_gone(app, &dir) => {
+            refuse_gone(app, &name);
+            Vec::new()
+        }
+        Action::Accept => ask_accept(app, &name, &dir, baseline),
         Action::Snapshot => start_task(app, Effect::TakeSnapshot { name, dir }),
         Action::Export => ask_export(app, &name, &dir),
         Action::Restore => match &view.against {
