@@ -865,9 +865,14 @@ fn keys(mode: Mode, action: Action) -> impl Iterator<Item = Key> {
 
 /// The footer's hints for `mode`: the first key of each binding with a hint, and its word.
 pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
+    hints_offered(mode, |_| true)
+}
+
+/// [`hints`], leaving out the actions the state on screen does not `offer`.
+pub fn hints_offered(mode: Mode, offer: impl Fn(Action) -> bool) -> Vec<(String, &'static str)> {
     BINDINGS
         .iter()
-        .filter(|b| b.modes.contains(&mode))
+        .filter(|b| b.modes.contains(&mode) && offer(b.action))
         .filter_map(|b| Some((b.keys.first()?.name(), b.hint?)))
         .collect()
 }

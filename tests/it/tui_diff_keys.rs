@@ -254,3 +254,168 @@ fn past_the_furthest_scroll_the_view_stays_at_the_end_and_scrolling_starts_from_
     open.press(Action::Up);
     assert_eq!(open.at(), max - 1);
 }
+
+// --- The "no snapshot yet" diff: every key the footer offers works, or is not offered ------
+
+/// The footer's last line.
+fn footer(open: &Open) -> String {
+    open.screen().lines().last().unwrap().trim().to_owned()
+}
+
+/// The app with the diff of `demo` in `view` (a state of the diff view) open.
+fn open_in(view: Loading<Box<DiffView>>) -> Open {
+    let mut open = Open::new(diff_of(1, 1), 24);
+    open.app.diff.as_mut().unwrap().view = view;
+    open.draw();
+    open
+}
+
+fn against_pristine() -> DiffView {
+    let mut view = diff_of(2, 1);
+    view.against = Against::Pristine("~/clone/demo".to_owned());
+    view
+}
+
+#[test]
+fn the_diff_against_the_installers_copy_offers_no_restore_and_what_it_offers_works() {
+    let mut open = open_in(Loading::Ready(Box::new(against_pristine())));
+    let hints = footer(&open);
+    assert_eq!(
+        hints,
+        "? help  a accept  s snapshot  e export  n hunk  ] file  q close"
+    );
+    open.press(Action::Restore);
+    assert!(
+        open.said()
+            .unwrap()
+            .starts_with("Only a snapshot can be restored")
+    );
+    assert!(matches!(
+        open.app.overlay,
+        skilldeck::tui::app::Overlay::None
+    ));
+    // a asks, saying the first snapshot is taken.
+    open.press(Action::Accept);
+    let skilldeck::tui::app::Overlay::Confirm(question) = &open.app.overlay else {
+        panic!("{:?}", open.app.overlay)
+    };
+    assert!(question.lines[0].starts_with("It has no snapshot yet"));
+    let effects = update(&mut open.app, Msg::Action(Action::Confirm));
+    assert!(
+        matches!(&effects[..], [skilldeck::tui::msg::Effect::Accept { name, .. }] if name == "demo")
+    );
+}
+
+#[test]
+fn a_diff_with_nothing_to_compare_with_offers_snapshot_accept_and_export_and_they_work() {
+    let mut open = open_in(Loading::Failed(
+        "No snapshot of demo was taken, and its installer keeps no copy of it to compare with"
+            .to_owned(),
+    ));
+    assert_eq!(
+        footer(&open),
+        "? help  a accept  s snapshot  e export  q close"
+    );
+    let effects = update(&mut open.app, Msg::Action(Action::Snapshot));
+    assert!(
+        matches!(&effects[..], [skilldeck::tui::msg::Effect::TakeSnapshot { name, .. }] if name == "demo"),
+        "{effects:?}"
+    );
+    let mut open = open_in(Loading::Failed("nothing".to_owned()));
+    open.press(Action::Accept);
+    assert!(matches!(
+        open.app.overlay,
+        skilldeck::tui::app::Overlay::Confirm(_)
+    ));
+    let mut open = open_in(Loading::Failed("nothing".to_owned()));
+    open.press(Action::Export);
+    assert!(matches!(
+        open.app.overlay,
+        skilldeck::tui::app::Overlay::Export(_)
+    ));
+    // What it does not offer says why, and changes nothing.
+    for action in [
+        Action::Restore,
+        Action::NextHunk,
+        Action::PreviousHunk,
+        Action::NextFile,
+        Action::PreviousFile,
+    ] {
+        let mut open = open_in(Loading::Failed("nothing".to_owned()));
+        let effects = update(&mut open.app, Msg::Action(action));
+        assert!(effects.is_empty(), "{action:?}");
+        assert!(open.said().is_some(), "{action:?} says nothing");
+        assert!(matches!(
+            open.app.overlay,
+            skilldeck::tui::app::Overlay::None
+        ));
+    }
+    // Esc goes back.
+    let mut open = open_in(Loading::Failed("nothing".to_owned()));
+    open.press(Action::Back);
+    assert!(open.app.diff.is_none());
+}
+
+#[test]
+fn an_empty_diff_offers_no_jumps_and_one_being_made_offers_only_help_and_close() {
+    let against = Against::Snapshot {
+        id: "snap".to_owned(),
+        age: None,
+    };
+    let empty = DiffView::new(
+        "demo",
+        PathBuf::from("/s/demo"),
+        "~/s/demo".to_owned(),
+        against,
+    );
+    let open = open_in(Loading::Ready(Box::new(empty)));
+    assert_eq!(
+        footer(&open),
+        "? help  R restore  a accept  s snapshot  e export  q close"
+    );
+    let mut open = open_in(Loading::Waiting);
+    assert_eq!(footer(&open), "? help  q close");
+    for action in [
+        Action::Accept,
+        Action::Snapshot,
+        Action::Export,
+        Action::Restore,
+    ] {
+        let effects = update(&mut open.app, Msg::Action(action));
+        assert!(effects.is_empty(), "{action:?}");
+        assert!(matches!(
+            open.app.overlay,
+            skilldeck::tui::app::Overlay::None
+        ));
+    }
+    // A single file at the top has nowhere to jump to between files.
+    let open = open_in(Loading::Ready(Box::new(diff_of(1, 2))));
+    assert_eq!(
+        footer(&open),
+        "? help  R restore  a accept  s snapshot  e export  n hunk  q close"
+    );
+}
+
+#[test]
+fn the_no_snapshot_diffs_on_screen_offer_only_what_works() {
+    use crate::common::app::{SIZES, demo, settings};
+    for size in SIZES {
+        // deploy-staging has no snapshot and no installer's copy: nothing to diff against.
+        let (_sandbox, mut screen) = demo(size);
+        screen.press("/deploy\n").press("D");
+        let text = screen.text();
+        assert!(
+            text.contains("No snapshot of deploy-staging was taken"),
+            "{text}"
+        );
+        settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("diff_nothing_to_compare_{}x{}", size.0, size.1),
+                screen.backend()
+            );
+        });
+        // s, which the footer and the sentence offer, snapshots it.
+        screen.press("s");
+        assert!(screen.text().contains("Kept snapshot"), "{}", screen.text());
+    }
+}

@@ -7,7 +7,7 @@ use super::{ask_export, note, rows_of, shared, start_task, step, warn};
 use crate::text::human::ago;
 use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
-use crate::tui::diff::{Against, DiffView, jump};
+use crate::tui::diff::{Against, DiffView, jump, offers};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
 
@@ -158,14 +158,6 @@ fn refuse_gone(app: &mut App, name: &str) {
     );
 }
 
-/// Whether the changed screen found the folder at `dir` gone.
-fn is_gone(app: &App, dir: &Path) -> bool {
-    app.changes
-        .shown()
-        .iter()
-        .any(|c| c.dir == dir && matches!(c.since, SinceView::Gone { .. }))
-}
-
 /// Ask before restoring: a restore replaces the folder.
 fn ask_restore(
     app: &mut App,
@@ -262,8 +254,12 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(state) = &app.diff else {
         return Vec::new();
     };
-    let Loading::Ready(view) = &state.view else {
+    if !offers(app, state, action) {
+        refuse_in_diff(app, action);
         return Vec::new();
+    }
+    let Loading::Ready(view) = &state.view else {
+        return on_diffed_skill(app, action);
     };
     let at = state.scroll;
     let target = match action {
@@ -280,35 +276,52 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Snapshot, accept, restore or export the skill the diff is of.
+/// Say why a key the diff does not offer now does nothing ([`offers`]: the footer leaves it
+/// out).
+fn refuse_in_diff(app: &mut App, action: Action) {
+    let Some(state) = &app.diff else {
+        return;
+    };
+    let name = state.name.clone();
+    let waiting = state.view == Loading::Waiting;
+    let pristine =
+        matches!(&state.view, Loading::Ready(v) if matches!(v.against, Against::Pristine(_)));
+    match action {
+        _ if waiting => note(app, "The diff is still being made."),
+        Action::Restore if pristine => warn(
+            app,
+            "Only a snapshot can be restored; this diff is against the installer's own copy.",
+        ),
+        Action::Restore => warn(
+            app,
+            &format!("No snapshot of {name} was taken, so there is none to restore."),
+        ),
+        Action::Accept | Action::Snapshot | Action::Export => refuse_gone(app, &name),
+        _ => note(app, "No more that way."),
+    }
+}
+
+/// Snapshot, accept, restore or export the skill the diff is of (offered: [`offers`]).
 fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(Loading::Ready(view)) = app.diff.as_ref().map(|d| d.view.clone()) else {
+    let Some(state) = &app.diff else {
         return Vec::new();
     };
-    let (name, dir) = (view.name.clone(), view.dir.clone());
-    let baseline = match &view.against {
-        Against::Snapshot { id, .. } => Some(id.as_str()),
-        Against::Pristine(_) | Against::Import => None,
+    let (name, dir) = (state.name.clone(), state.dir.clone());
+    let against = match &state.view {
+        Loading::Ready(view) => Some((view.against.clone(), view.shown_dir.clone())),
+        _ => None,
+    };
+    let baseline = match &against {
+        Some((Against::Snapshot { id, age }, shown_dir)) => Some((id.clone(), *age, shown_dir)),
+        _ => None,
     };
     match action {
-        Action::Accept | Action::Snapshot | Action::Export if is_gone(app, &dir) => {
-            refuse_gone(app, &name);
-            Vec::new()
-        }
-        Action::Accept => ask_accept(app, &name, &dir, baseline),
+        Action::Accept => ask_accept(app, &name, &dir, baseline.as_ref().map(|b| b.0.as_str())),
         Action::Snapshot => start_task(app, Effect::TakeSnapshot { name, dir }),
         Action::Export => ask_export(app, &name, &dir),
-        Action::Restore => match &view.against {
-            Against::Snapshot { id, age } => {
-                ask_restore(app, &name, &dir, &view.shown_dir, id, *age)
-            }
-            Against::Pristine(_) | Against::Import => {
-                warn(
-                    app,
-                    "Only a snapshot can be restored; this diff is against the installer's own copy.",
-                );
-                Vec::new()
-            }
+        Action::Restore => match &baseline {
+            Some((id, age, shown_dir)) => ask_restore(app, &name, &dir, shown_dir, id, *age),
+            None => Vec::new(),
         },
         _ => Vec::new(),
     }
