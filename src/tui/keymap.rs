@@ -293,8 +293,8 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills],
         &[Key::char('d')],
         Action::ToggleDrifted,
-        "only drifted skills (modified since installed), or all again",
-        Some("drifted"),
+        "only modified skills (their files differ from their installer's record), or all again",
+        Some("modified"),
     ),
     bind(
         &[Skills, Changed],
@@ -363,7 +363,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills, Roots],
         &[Key::char('3')],
         Action::ShowChanged,
-        "the skills changed since their snapshots (or since installed)",
+        "the skills changed since their snapshots, and modified ones never snapshotted",
         Some("changed"),
     ),
     bind(
@@ -1121,7 +1121,7 @@ mod tests {
     fn the_footer_comes_from_the_table() {
         let skills = hints(Skills);
         assert_eq!(skills[0], ("?".to_owned(), "help"));
-        assert!(skills.contains(&("d".to_owned(), "drifted")));
+        assert!(skills.contains(&("d".to_owned(), "modified")));
         assert!(skills.contains(&("/".to_owned(), "search")));
         assert!(skills.contains(&("s".to_owned(), "snapshot")));
         assert!(skills.contains(&("f".to_owned(), "source")));

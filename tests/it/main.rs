@@ -47,6 +47,7 @@ mod tui_diff_keys;
 mod tui_e2e;
 mod tui_flows;
 mod tui_manage;
+mod tui_markers;
 mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;

@@ -238,12 +238,10 @@ fn browse_filter_help_quit_and_the_terminal_is_restored() {
         s.contains("The bravo-intact skill.") && s.contains("files match the record")
     });
 
-    // Only the drifted skills.
+    // Only the modified skills.
     tmux.keys(&["d"]);
-    let screen = tmux.wait_for("the drifted filter", |s| {
-        s.contains("Skills 1/3")
-            && s.contains("drifted")
-            && s.contains("files changed since installed")
+    let screen = tmux.wait_for("the modified filter", |s| {
+        s.contains("Skills 1/3 · modified") && s.contains("files differ from its record")
     });
     assert!(!screen.contains("alpha-notes"), "{screen}");
     assert!(screen.contains("charlie-drifted"), "{screen}");
