@@ -7,9 +7,10 @@ use super::{ask_export, note, rows_of, shared, start_task, step, warn};
 use crate::text::human::ago;
 use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
-use crate::tui::diff::{Against, DiffView, jump, offers};
+use crate::tui::diff::{Against, DiffView, jump};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
+use crate::tui::offers;
 
 /// The changed skills arrived.
 pub(super) fn found(app: &mut App, result: Result<Changes, String>) {
@@ -254,7 +255,7 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(state) = &app.diff else {
         return Vec::new();
     };
-    if !offers(app, state, action) {
+    if !offers::diff(app, state, action) {
         refuse_in_diff(app, action);
         return Vec::new();
     }
@@ -276,8 +277,8 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Say why a key the diff does not offer now does nothing ([`offers`]: the footer leaves it
-/// out).
+/// Say why a key the diff does not offer now does nothing ([`offers::diff`]: the footer
+/// leaves it out).
 fn refuse_in_diff(app: &mut App, action: Action) {
     let Some(state) = &app.diff else {
         return;
@@ -301,7 +302,7 @@ fn refuse_in_diff(app: &mut App, action: Action) {
     }
 }
 
-/// Snapshot, accept, restore or export the skill the diff is of (offered: [`offers`]).
+/// Snapshot, accept, restore or export the skill the diff is of (offered: [`offers::diff`]).
 fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(state) = &app.diff else {
         return Vec::new();

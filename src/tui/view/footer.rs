@@ -1,6 +1,6 @@
 //! The two bottom lines: the status line (the scan's progress gauge while it runs, else the
 //! latest note) and the key hints, which come from the keymap table, less those the state on
-//! screen does not offer (`tui::diff::offers`).
+//! screen does not offer (`tui::offers`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -122,7 +122,7 @@ pub fn draw_hints(frame: &mut Frame, area: Rect, app: &App) {
     let mut used = 1;
     let mode = app.mode();
     let offered = |action| match &app.diff {
-        Some(state) if mode == keymap::Mode::Diff => crate::tui::diff::offers(app, state, action),
+        Some(state) if mode == keymap::Mode::Diff => crate::tui::offers::diff(app, state, action),
         _ => true,
     };
     for (key, word) in keymap::hints_offered(mode, offered) {
