@@ -295,7 +295,7 @@ fn refuse_in_diff(app: &mut App, action: Action) {
         ),
         Action::Restore => warn(
             app,
-            &format!("No snapshot of {name} was taken, so there is none to restore."),
+            &format!("This diff of {name} is against no snapshot, so there is none to restore."),
         ),
         Action::Accept | Action::Snapshot | Action::Export => refuse_gone(app, &name),
         _ => note(app, "No more that way."),
@@ -308,12 +308,12 @@ fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
         return Vec::new();
     };
     let (name, dir) = (state.name.clone(), state.dir.clone());
-    let against = match &state.view {
-        Loading::Ready(view) => Some((view.against.clone(), view.shown_dir.clone())),
-        _ => None,
-    };
-    let baseline = match &against {
-        Some((Against::Snapshot { id, age }, shown_dir)) => Some((id.clone(), *age, shown_dir)),
+    // The snapshot the diff is against, when it is against one.
+    let baseline = match &state.view {
+        Loading::Ready(view) => match &view.against {
+            Against::Snapshot { id, age } => Some((id.clone(), *age, view.shown_dir.clone())),
+            Against::Pristine(_) | Against::Import => None,
+        },
         _ => None,
     };
     match action {
