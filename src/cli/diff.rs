@@ -1,5 +1,6 @@
-//! `skilldeck diff`: what changed in a skill since a snapshot, as a unified diff — coloured on
-//! a terminal, plain when piped or when `NO_COLOR` is set.
+//! `skilldeck diff`: what changed in a skill since a snapshot, or from one snapshot to a later
+//! one (`--to`), as a unified diff — coloured on a terminal, plain when piped or when
+//! `NO_COLOR` is set.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -14,20 +15,42 @@ use crate::text::escape;
 use super::{Failure, Outcome, target};
 use crate::text::{Unsafe, human};
 
-pub type Args = target::SnapshotOf;
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    of: target::SnapshotOf,
+
+    /// Compare with this snapshot, by id or the start of one, instead of the files now
+    #[arg(long, value_name = "ID", requires = "snapshot")]
+    to: Option<String>,
+}
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let store = Store::open(&machine.env);
-    let (dir, snapshot) = args.resolve(machine, &store)?;
-    let diff = diff::diff(&snapshot, &dir)?;
+    let (dir, snapshot) = args.of.resolve(machine, &store)?;
     let home = machine.env.home();
     let taken_at = humantime::format_rfc3339_seconds(snapshot.info.taken_at);
+    let old = format!("snapshot {} ({taken_at})", snapshot.id);
+    let (diff, new) = match &args.to {
+        Some(to) => {
+            let later = store.find(&dir, Some(to))?;
+            let diff = diff::between_snapshots(&snapshot, &later, &dir)?;
+            let taken_at = humantime::format_rfc3339_seconds(later.info.taken_at);
+            (diff, format!("snapshot {} ({taken_at})", later.id))
+        }
+        None => (
+            diff::diff(&snapshot, &dir)?,
+            format!("{} now", human::path(&dir, home, Unsafe::Escaped)),
+        ),
+    };
     if diff.is_empty() {
-        let mut text = format!(
-            "{} matches snapshot {} ({taken_at}).\n",
-            human::path(&dir, home, Unsafe::Escaped),
-            snapshot.id
-        );
+        let mut text = match &args.to {
+            Some(_) => format!("{new} holds what {old} holds.\n"),
+            None => format!(
+                "{} matches {old}.\n",
+                human::path(&dir, home, Unsafe::Escaped)
+            ),
+        };
         // Said even when nothing else changed: check may see these where diff cannot.
         for row in diff::rows(&diff) {
             text.push_str(&row.text());
@@ -40,10 +63,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}snapshot {} ({taken_at}) -> {} now: {} files changed, +{added} -{removed}{}",
+        "{}{old} -> {new}: {} files changed, +{added} -{removed}{}",
         HEADER.render(),
-        snapshot.id,
-        human::path(&dir, home, Unsafe::Escaped),
         diff.files.len(),
         HEADER.render_reset()
     );

@@ -50,6 +50,22 @@ impl SinceView {
     }
 }
 
+/// Whether the comparison found the skill at `dir` changed since its latest snapshot (the list
+/// and the detail mark it so, apart from the state `modified`).
+pub fn changed_since_snapshot(changes: &[ChangeView], dir: &Path) -> bool {
+    changes
+        .iter()
+        .any(|c| c.dir == dir && matches!(c.since, SinceView::Snapshot { .. }))
+}
+
+/// Whether the comparison found the folder at `dir` gone: what can be done to it is only
+/// restoring it.
+pub fn is_gone(changes: &[ChangeView], dir: &Path) -> bool {
+    changes
+        .iter()
+        .any(|c| c.dir == dir && matches!(c.since, SinceView::Gone { .. }))
+}
+
 /// The changed skills as shown, by name, compared at `now`; `skills` gives the names, sources
 /// and owners of those still on disk.
 pub fn views(

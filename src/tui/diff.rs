@@ -208,6 +208,28 @@ impl DiffView {
     pub fn file_at(&self, row: usize) -> Option<usize> {
         self.files.iter().rposition(|f| f.row <= row)
     }
+
+    /// The index in `hunks` of the hunk `row` is in: the last one starting at or before it,
+    /// in the same file.
+    pub fn hunk_at(&self, row: usize) -> Option<usize> {
+        let hunk = self.hunks.iter().rposition(|&start| start <= row)?;
+        let file = self.file_at(row).map(|f| self.files[f].row);
+        (file <= Some(self.hunks[hunk])).then_some(hunk)
+    }
+
+    /// Where the keys are, for the title: `hunk 2/5 · file 1/3`; a count of what is not
+    /// reached yet.
+    pub fn position(&self, row: usize) -> String {
+        let at = |index: Option<usize>, total: usize, what: &str| match index {
+            Some(i) => format!("{what} {}/{total}", i + 1),
+            None => crate::text::human::count(total, what),
+        };
+        format!(
+            "{} · {}",
+            at(self.hunk_at(row), self.hunks.len(), "hunk"),
+            at(self.file_at(row), self.files.len(), "file")
+        )
+    }
 }
 
 /// The changed words of a line as they are highlighted: words changed with only spaces
@@ -239,7 +261,10 @@ fn mark(file: &diff::FileDiff) -> FileMark {
 }
 
 /// Where a jump from `at` lands among `starts` (rows in order): the next start after `at`, or
-/// the last one before it; `None` when there is none that way.
+/// the last one before it; `None` when there is none that way. The row landed on is kept as
+/// it is, even past the furthest the diff scrolls (the last hunks of a diff cannot be its top
+/// line): the view draws from as far as it scrolls and marks the hunk and file landed on, so
+/// the keys reach the last of each.
 pub fn jump(starts: impl IntoIterator<Item = usize>, at: usize, forward: bool) -> Option<usize> {
     let mut starts = starts.into_iter();
     if forward {

@@ -298,8 +298,8 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills],
         &[Key::char('d')],
         Action::ToggleDrifted,
-        "only drifted skills (modified since installed), or all again",
-        Some("drifted"),
+        "only modified skills (their files differ from their installer's record), or all again",
+        Some("modified"),
     ),
     bind(
         &[Skills, Changed],
@@ -375,7 +375,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills, Roots],
         &[Key::char('3')],
         Action::ShowChanged,
-        "the skills changed since their snapshots (or since installed)",
+        "the skills changed since their snapshots, and modified ones never snapshotted",
         Some("changed"),
     ),
     bind(
@@ -912,9 +912,14 @@ fn keys(mode: Mode, action: Action) -> impl Iterator<Item = Key> {
 
 /// The footer's hints for `mode`: the first key of each binding with a hint, and its word.
 pub fn hints(mode: Mode) -> Vec<(String, &'static str)> {
+    hints_offered(mode, |_| true)
+}
+
+/// [`hints`], leaving out the actions the state on screen does not `offer`.
+pub fn hints_offered(mode: Mode, offer: impl Fn(Action) -> bool) -> Vec<(String, &'static str)> {
     BINDINGS
         .iter()
-        .filter(|b| b.modes.contains(&mode))
+        .filter(|b| b.modes.contains(&mode) && offer(b.action))
         .filter_map(|b| Some((b.keys.first()?.name(), b.hint?)))
         .collect()
 }
@@ -1182,7 +1187,7 @@ mod tests {
     fn the_footer_comes_from_the_table() {
         let skills = hints(Skills);
         assert_eq!(skills[0], ("?".to_owned(), "help"));
-        assert!(skills.contains(&("d".to_owned(), "drifted")));
+        assert!(skills.contains(&("d".to_owned(), "modified")));
         assert!(skills.contains(&("/".to_owned(), "search")));
         assert!(skills.contains(&("s".to_owned(), "snapshot")));
         assert!(skills.contains(&("f".to_owned(), "source")));

@@ -30,6 +30,7 @@ pub mod manage;
 pub mod model;
 pub mod mouse;
 pub mod msg;
+pub mod offers;
 pub mod runtime;
 mod session;
 mod signals;

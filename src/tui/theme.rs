@@ -14,6 +14,8 @@ use super::model::Presence;
 pub struct Theme {
     pub intact: Style,
     pub modified: Style,
+    /// Changed since its latest snapshot: not the same as `modified`.
+    pub changed: Style,
     pub unrecorded: Style,
     pub unreadable: Style,
     pub unverifiable: Style,
@@ -64,6 +66,7 @@ impl Theme {
         Self {
             intact: fg(Color::Green),
             modified: fg(Color::Red).add_modifier(Modifier::BOLD),
+            changed: fg(Color::LightYellow).add_modifier(Modifier::BOLD),
             unrecorded: fg(Color::Gray),
             unreadable: fg(Color::Magenta).add_modifier(Modifier::BOLD),
             unverifiable: fg(Color::Yellow),
@@ -101,6 +104,7 @@ impl Theme {
         Self {
             intact: none,
             modified: bold,
+            changed: bold,
             unrecorded: none,
             unreadable: bold,
             unverifiable: none,
@@ -183,6 +187,12 @@ pub fn presence_marker(presence: &Presence) -> &'static str {
     }
 }
 
+/// The marker of a skill whose files differ from its latest snapshot ("changed since
+/// snapshot"): another meaning, and so another shape, than the state `modified` (`▲`), which
+/// says its files differ from its installer's record.
+pub const CHANGED_MARKER: &str = "±";
+/// The marker of a skill whose folder is gone, though a snapshot of it is kept.
+pub const GONE_MARKER: &str = "✗";
 /// The marker of a skill that some agent runs another copy of.
 pub const SHADOWED_MARKER: &str = "◐";
 /// Before the name of a marked skill, in the list.
@@ -200,6 +210,7 @@ mod tests {
         let styles = [
             plain.intact,
             plain.modified,
+            plain.changed,
             plain.unrecorded,
             plain.unreadable,
             plain.unverifiable,

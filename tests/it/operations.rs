@@ -139,7 +139,7 @@ fn the_apps_snapshot_restore_accept_and_import_are_journalled_too() {
         "{restore:?}"
     );
 
-    screen.press("j\na\u{1b}");
+    screen.press("j\nay\u{1b}");
     assert_eq!(log().last().unwrap().operation, Operation::Accept);
 
     screen.press("\u{1b}1iteam\n\n\ny");

@@ -394,10 +394,20 @@ fn the_diff_model_names_every_kind_of_change() {
 
     let new = by_path("added.md");
     assert_eq!(new.status(), Status::Added);
-    assert_eq!(new.body, Body::Whole { lines: Some(2) });
+    // An added or removed text file shows its lines, all added or all removed.
+    let Body::Hunks(hunks) = &new.body else {
+        panic!("{:?}", new.body)
+    };
+    assert_eq!(hunks.len(), 1);
+    assert!(hunks[0].lines.iter().all(|l| l.kind == LineKind::Added));
     assert_eq!((new.added, new.new.as_ref().unwrap().size), (2, 9));
     let gone = by_path("gone.md");
     assert_eq!((gone.status(), gone.removed), (Status::Removed, 1));
+    let Body::Hunks(hunks) = &gone.body else {
+        panic!("{:?}", gone.body)
+    };
+    assert_eq!(hunks[0].header(), "@@ -1,1 +0,0 @@");
+    assert_eq!(hunks[0].lines[0].kind, LineKind::Removed);
     let image = by_path("image.bin");
     assert_eq!(image.body, Body::Binary);
     assert_ne!(

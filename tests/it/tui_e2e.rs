@@ -238,12 +238,10 @@ fn browse_filter_help_quit_and_the_terminal_is_restored() {
         s.contains("The bravo-intact skill.") && s.contains("files match the record")
     });
 
-    // Only the drifted skills.
+    // Only the modified skills.
     tmux.keys(&["d"]);
-    let screen = tmux.wait_for("the drifted filter", |s| {
-        s.contains("Skills 1/3")
-            && s.contains("drifted")
-            && s.contains("files changed since installed")
+    let screen = tmux.wait_for("the modified filter", |s| {
+        s.contains("Skills 1/3 · modified") && s.contains("files differ from its record")
     });
     assert!(!screen.contains("alpha-notes"), "{screen}");
     assert!(screen.contains("charlie-drifted"), "{screen}");
@@ -624,9 +622,15 @@ fn an_older_snapshot_restored_from_the_history_and_undone() {
     crate::common::write_skill(&skill, &[("notes.md", "the first version\n")]);
     let store = Store::open(&machine.env());
     // Two snapshots of different content: the older one is what gets restored.
-    let older = store.take(&skill, skilldeck::snapshot::Reason::Manual).unwrap().snapshot;
+    let older = store
+        .take(&skill, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     fs::write(skill.join("notes.md"), "the second version\n").unwrap();
-    let newer = store.take(&skill, skilldeck::snapshot::Reason::Manual).unwrap().snapshot;
+    let newer = store
+        .take(&skill, skilldeck::snapshot::Reason::Manual)
+        .unwrap()
+        .snapshot;
     assert_ne!(older.info.digest, newer.info.digest);
 
     let socket = machine.root().join("tmux.sock");
@@ -644,8 +648,9 @@ fn an_older_snapshot_restored_from_the_history_and_undone() {
         s.contains(&format!("{}:", older.id))
     });
     tmux.keys(&["R"]);
+    // Whole, not half-drawn: the question ends with what is snapshotted first.
     let question = tmux.wait_for("the restore question", |s| {
-        s.contains("Restore notes to snapshot")
+        s.contains("Restore notes to snapshot") && s.contains("snapshotted first")
     });
     assert!(question.contains(&older.id), "{question}");
     assert!(question.contains("snapshotted first"), "{question}");

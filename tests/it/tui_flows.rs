@@ -112,17 +112,22 @@ fn next_hunk_and_next_file_move_through_the_diff() {
         };
         let (hunks, files) = (view.hunks.clone(), view.files.clone());
         assert_eq!(files.len(), 2);
+        // The keys land on the hunk and the file even where the diff ends before either can be
+        // its top line; the title says which.
         screen.press("n");
-        assert_eq!(
-            scroll(&screen),
-            hunks[0].min(screen.runtime.app().panes.diff.max)
-        );
+        assert_eq!(scroll(&screen), hunks[0]);
         screen.press("]");
-        let second = files[1].row.min(screen.runtime.app().panes.diff.max);
-        assert_eq!(scroll(&screen), second);
+        assert_eq!(scroll(&screen), files[1].row);
         screen.press("[");
         assert_eq!(scroll(&screen), files[0].row);
         snap("diff_next_file", size, screen.press("]"));
+        let last = format!("hunk {n}/{n}", n = hunks.len());
+        for _ in &hunks {
+            screen.press("n");
+        }
+        assert_eq!(scroll(&screen), *hunks.last().unwrap());
+        let text = screen.text();
+        assert!(text.contains(&last) && text.contains("file 2/2"), "{text}");
     }
 }
 
@@ -184,7 +189,11 @@ fn accept_keeps_what_is_there_as_the_new_baseline() {
         let before = std::fs::read(&manifest).unwrap();
         // release-notes is the third changed skill.
         screen.press("3jj");
+        // Accept asks first, and nothing is done before yes.
         screen.press("a");
+        snap("accept_question", size, &screen);
+        assert_eq!(screen.runtime.app().changes.shown().len(), 3);
+        screen.press("y");
         snap("accepted", size, &screen);
         assert_eq!(
             std::fs::read(&manifest).unwrap(),
@@ -214,7 +223,7 @@ fn changed_then_diff_then_restore_then_accept() {
     screen.press("\nRy\u{1b}");
     assert_eq!(screen.runtime.app().changes.shown().len(), 2);
     // Now release-notes is the second; its diff, then a.
-    screen.press("j\na");
+    screen.press("j\nay");
     let text = screen.text();
     assert!(text.contains("nothing changed"), "{text}");
     screen.press("\u{1b}");

@@ -577,9 +577,27 @@ const CASES: &[Case] = &[
         },
     },
     Case {
-        name: "a accepts what the skill holds now",
+        name: "a asks first, naming the skill and the baseline it replaces",
         start: loaded,
         msgs: |_| keys(&[ShowChanged, Accept]),
+        check: |app, effects| {
+            assert!(effects.is_empty());
+            assert_eq!(app.tasks, 0);
+            let Overlay::Confirm(question) = &app.overlay else {
+                panic!("{:?}", app.overlay)
+            };
+            assert_eq!(question.title, "Accept alpha as it is now as its baseline?");
+            assert_eq!(
+                question.lines,
+                ["The snapshot it replaces as baseline, snap-a, stays in its history; u undoes."]
+            );
+            assert_eq!(question.yes, "accept");
+        },
+    },
+    Case {
+        name: "y accepts what the skill holds now",
+        start: loaded,
+        msgs: |_| keys(&[ShowChanged, Accept, Confirm]),
         check: |app, effects| {
             assert_eq!(
                 effects,
@@ -589,6 +607,75 @@ const CASES: &[Case] = &[
                 }]
             );
             assert_eq!(app.tasks, 1);
+            assert_eq!(app.overlay, Overlay::None);
+        },
+    },
+    Case {
+        name: "Esc at the accept question accepts nothing",
+        start: loaded,
+        msgs: |_| keys(&[ShowChanged, Accept, Back]),
+        check: |app, effects| {
+            assert!(effects.is_empty());
+            assert_eq!(app.tasks, 0);
+            assert_eq!(app.status.as_ref().unwrap().text, "Nothing was changed.");
+        },
+    },
+    Case {
+        name: "accepting a skill with no snapshot says it takes the first",
+        start: loaded,
+        msgs: |_| keys(&[ShowChanged, Down, Accept]),
+        check: |app, effects| {
+            assert!(effects.is_empty());
+            let Overlay::Confirm(question) = &app.overlay else {
+                panic!("{:?}", app.overlay)
+            };
+            assert_eq!(question.title, "Accept beta as it is now as its baseline?");
+            assert!(question.lines[0].starts_with("It has no snapshot yet: this takes its first"));
+        },
+    },
+    Case {
+        name: "a in the diff asks first too, and y accepts",
+        start: diffing,
+        msgs: |_| keys(&[Accept]),
+        check: |app, effects| {
+            assert!(effects.is_empty());
+            let Overlay::Confirm(question) = &app.overlay else {
+                panic!("{:?}", app.overlay)
+            };
+            assert_eq!(question.title, "Accept alpha as it is now as its baseline?");
+            assert!(question.lines[0].contains("snap-a"));
+            let mut app = app.clone();
+            let effects = update(&mut app, Msg::Action(Confirm));
+            assert_eq!(
+                effects,
+                [Effect::Accept {
+                    name: "alpha".to_owned(),
+                    dir: dir("alpha"),
+                }]
+            );
+        },
+    },
+    Case {
+        name: "in the diff of a gone skill, accept, snapshot and export are refused before asking",
+        start: || {
+            let mut app = loaded();
+            for msg in keys(&[ShowChanged, Bottom, OpenDiff]) {
+                update(&mut app, msg);
+            }
+            diff_ready(
+                &mut app,
+                Against::Snapshot {
+                    id: "snap-g".to_owned(),
+                    age: None,
+                },
+            );
+            app
+        },
+        msgs: |_| keys(&[Accept, Snapshot, Export]),
+        check: |app, effects| {
+            assert!(effects.is_empty());
+            assert_eq!(app.overlay, Overlay::None);
+            assert!(app.status.as_ref().unwrap().text.contains("gamma is gone"));
         },
     },
     Case {

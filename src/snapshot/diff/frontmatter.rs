@@ -18,13 +18,15 @@ pub struct FrontmatterChange {
 }
 
 impl FrontmatterChange {
-    /// Compare the frontmatters of two `SKILL.md` texts (`None`: not text).
+    /// Compare the frontmatters of two `SKILL.md` texts (`None`: not text). The sides are
+    /// named old and new, as the diff's `a/` and `b/` are: a snapshot and the folder now, two
+    /// snapshots, an installer's copy and the folder, or the folder and what an import writes.
     pub fn between(old: Option<&str>, new: Option<&str>) -> Self {
         let parse = |side: &str, text: Option<&str>| match text {
             None => Err(format!("the {side} SKILL.md is not text")),
             Some(text) => Frontmatter::parse(text).map_err(|e| format!("{side}: {e}")),
         };
-        match (parse("snapshot's", old), parse("current", new)) {
+        match (parse("old", old), parse("new", new)) {
             (Ok(old), Ok(new)) => {
                 let mut change = Self::default();
                 compare_maps("", &old.fields, &new.fields, &mut change);
@@ -102,7 +104,7 @@ mod tests {
     #[test]
     fn an_unreadable_side_is_said() {
         let change = FrontmatterChange::between(Some("---\nname: a\n---\n"), Some("no fences"));
-        assert!(change.unreadable.unwrap().starts_with("current: "));
+        assert!(change.unreadable.unwrap().starts_with("new: "));
         let binary = FrontmatterChange::between(None, Some("---\n---\n"));
         assert!(binary.unreadable.is_some());
     }

@@ -1,6 +1,7 @@
-//! What changed between a snapshot and the skill folder on disk, as a model that the command
-//! line prints and the terminal app draws: per file, added, removed or modified; text files as
-//! hunks of lines with context, each changed line carrying the ranges of the words that changed
+//! What changed between a snapshot and the skill folder on disk (or a later snapshot), as a
+//! model that the command line prints and the terminal app draws: per file, added, removed or
+//! modified; text files as hunks of lines with context (an added or removed one as all its
+//! lines), each changed line carrying the ranges of the words that changed
 //! in it; binary files, and files past a bound of the diff ([`limits`]), summarised by size
 //! and digest; executable-bit changes; and the frontmatter keys that changed.
 //!
@@ -45,8 +46,8 @@ pub struct SkillDiff {
     pub files: Vec<FileDiff>,
     /// The frontmatter keys that changed, when `SKILL.md` did.
     pub frontmatter: Option<FrontmatterChange>,
-    /// The snapshot kept only `SKILL.md` (its folder was over the copy bound), so only that
-    /// file is compared.
+    /// A snapshot compared kept only `SKILL.md` (its folder was over the copy bound), so only
+    /// that file is compared.
     pub truncated: bool,
     /// What the folder holds now that no snapshot keeps (version-control data, links out,
     /// special files), so no diff compares it: said, so "no change" never hides it.
@@ -85,7 +86,7 @@ pub struct FileDiff {
     /// The file on disk; `None` when it was removed since.
     pub new: Option<Blob>,
     pub body: Body,
-    /// Lines added and removed: the hunks' counts, or a whole added or removed text file's.
+    /// Lines added and removed: the hunks' counts.
     pub added: usize,
     pub removed: usize,
 }
@@ -121,11 +122,10 @@ impl FileDiff {
 /// What is shown of a changed file's content.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Body {
-    /// A modified text file: its changes with context.
+    /// A text file: a modified one's changes with context, an added or removed one's every
+    /// line (none for an empty file).
     Hunks(Vec<Hunk>),
-    /// An added or removed file, summarised: its line count when it is text.
-    Whole { lines: Option<usize> },
-    /// A modified file that is not text on one side or both.
+    /// A file that is not text on one side or both: summarised by size and digest.
     Binary,
     /// A file past a bound of the diff: summarised by its size and digest, as a binary file.
     TooLarge(Bound),
@@ -202,18 +202,24 @@ pub fn diff(snapshot: &Snapshot, dir: &Path) -> Result<SkillDiff, SnapshotError>
     if snapshot.info.truncated {
         new.retain(|f| f.rel == SKILL_FILE);
     }
-    let (mut diff, kept) = diff_files(
+    let (mut diff, [kept, _]) = diff_files(
         &on_disk(&old),
         &on_disk(&new),
         snapshot.info.truncated,
         &LIMITS,
     )?;
-    // A truncated snapshot's digest covers files it does not hold.
-    if !snapshot.info.truncated && kept != snapshot.info.digest {
-        return Err(snapshot.damaged(Damage::Digest));
-    }
+    check_digest(snapshot, &kept)?;
     diff.not_compared = not_compared;
     Ok(diff)
+}
+
+/// Refuse a snapshot whose files, as the diff read them, do not match its digest. A truncated
+/// snapshot's digest covers files it does not hold, so it cannot be checked.
+fn check_digest(snapshot: &Snapshot, read: &SnapshotDigest) -> Result<(), SnapshotError> {
+    if !snapshot.info.truncated && *read != snapshot.info.digest {
+        return Err(snapshot.damaged(Damage::Digest));
+    }
+    Ok(())
 }
 
 /// Compare two snapshots of the skill folder at `dir`: what changed from `old` to `new`. Both
@@ -226,8 +232,19 @@ pub fn between_snapshots(
     new: &Snapshot,
     dir: &Path,
 ) -> Result<SkillDiff, SnapshotError> {
-    let _ = (old, new, dir);
-    todo!("issue 14: diff two snapshots")
+    let (old_files, new_files) = (old.kept(dir)?, new.kept(dir)?);
+    // When either kept only SKILL.md, only SKILL.md can be compared; every file of the other
+    // is still read, for its digest.
+    let truncated = old.info.truncated || new.info.truncated;
+    let (diff, [old_read, new_read]) = diff_files(
+        &on_disk(&old_files),
+        &on_disk(&new_files),
+        truncated,
+        &LIMITS,
+    )?;
+    check_digest(old, &old_read)?;
+    check_digest(new, &new_read)?;
+    Ok(diff)
 }
 
 /// Compare an untouched copy of a skill that its installer keeps elsewhere (a marketplace
@@ -320,17 +337,18 @@ fn on_disk(entries: &[Entry]) -> Vec<Side<'_>> {
     entries.iter().map(Side::Disk).collect()
 }
 
-/// Compare two sides, each sorted by path, within `limits`; with the digest of the old side as
-/// read, for a snapshot's to be checked against its record.
+/// Compare two sides, each sorted by path, within `limits`; with the digest of each side as
+/// read, for a snapshot's to be checked against its record. When `truncated`, only `SKILL.md`
+/// is compared, and the other files are only hashed.
 fn diff_files(
     old: &[Side<'_>],
     new: &[Side<'_>],
     truncated: bool,
     limits: &Limits,
-) -> Result<(SkillDiff, SnapshotDigest), SnapshotError> {
+) -> Result<(SkillDiff, [SnapshotDigest; 2]), SnapshotError> {
     let mut files = Vec::new();
     let mut frontmatter = None;
-    let mut old_digest = DigestBuilder::default();
+    let (mut old_digest, mut new_digest) = (DigestBuilder::default(), DigestBuilder::default());
     let mut budget = Budget::new(limits);
     let (mut old_hashing, mut new_hashing) = (HashBudget::default(), HashBudget::default());
     let (mut o, mut n) = (old.iter().peekable(), new.iter().peekable());
@@ -342,21 +360,30 @@ fn diff_files(
             (Some(_), None) => (o.next(), None),
             _ => (None, n.next()),
         };
-        let old = pair
-            .0
-            .map(|side| side.load(limits.file_bytes, &mut old_hashing))
-            .transpose()?;
-        let new = pair
-            .1
-            .map(|side| side.load(limits.file_bytes, &mut new_hashing))
-            .transpose()?;
         let path = pair
             .0
             .or(pair.1)
             .map(|side| side.rel().to_owned())
             .unwrap_or_default();
+        let compared = !truncated || path == SKILL_FILE;
+        // A file that is not compared is only hashed: none of it is held.
+        let limit = if compared { limits.file_bytes } else { 0 };
+        let old = pair
+            .0
+            .map(|side| side.load(limit, &mut old_hashing))
+            .transpose()?;
+        let new = pair
+            .1
+            .map(|side| side.load(limit, &mut new_hashing))
+            .transpose()?;
         if let Some(old) = &old {
             old_digest.add(&path, old.blob.executable, &old.hash);
+        }
+        if let Some(new) = &new {
+            new_digest.add(&path, new.blob.executable, &new.hash);
+        }
+        if !compared {
+            continue;
         }
         if path == SKILL_FILE
             && let (Some(old), Some(new)) = (&old, &new)
@@ -374,7 +401,7 @@ fn diff_files(
         truncated,
         not_compared: Vec::new(),
     };
-    Ok((diff, old_digest.finish()))
+    Ok((diff, [old_digest.finish(), new_digest.finish()]))
 }
 
 /// What one diff has spent of its [`Limits`] so far.
@@ -519,24 +546,10 @@ fn compare(
     new: Option<Loaded>,
     budget: &mut Budget<'_>,
 ) -> Option<FileDiff> {
-    let whole = |side: &Loaded| match (&side.bytes, side.text()) {
-        (None, _) => (Body::TooLarge(Bound::FileBytes), 0),
-        (Some(_), Some(text)) => {
-            let lines = text.lines().count();
-            (Body::Whole { lines: Some(lines) }, lines)
-        }
-        (Some(_), None) => (Body::Whole { lines: None }, 0),
-    };
     let (body, added, removed) = match (&old, &new) {
         (None, None) => return None,
-        (None, Some(new)) => {
-            let (body, lines) = whole(new);
-            (body, lines, 0)
-        }
-        (Some(old), None) => {
-            let (body, lines) = whole(old);
-            (body, 0, lines)
-        }
+        (None, Some(side)) => whole(side, LineKind::Added, budget),
+        (Some(side), None) => whole(side, LineKind::Removed, budget),
         // A side past the hashing budget was never read: it can be told neither equal nor not.
         (Some(a), Some(b)) if a.blob.sha256.is_empty() || b.blob.sha256.is_empty() => {
             (Body::TooLarge(Bound::FileBytes), 0, 0)
@@ -545,22 +558,7 @@ fn compare(
         (Some(a), Some(b)) if a.blob.sha256 == b.blob.sha256 => (Body::SameContent, 0, 0),
         (Some(a), Some(b)) => match (&a.bytes, &b.bytes, a.text(), b.text()) {
             (None, _, _, _) | (_, None, _, _) => (Body::TooLarge(Bound::FileBytes), 0, 0),
-            (_, _, Some(old), Some(new)) => match budget.admit(old, new) {
-                Some(bound) => (Body::TooLarge(bound), 0, 0),
-                None => {
-                    let hunks = hunks_within(old, new, budget.limits);
-                    let shown = hunks.iter().map(|h| h.lines.len() + 1).sum();
-                    if budget.show(shown) {
-                        let (added, removed) = (
-                            lines_of(&hunks, LineKind::Added),
-                            lines_of(&hunks, LineKind::Removed),
-                        );
-                        (Body::Hunks(hunks), added, removed)
-                    } else {
-                        (Body::TooLarge(Bound::DiffLines), 0, 0)
-                    }
-                }
-            },
+            (_, _, Some(old), Some(new)) => line_diff(old, new, budget),
             _ => (Body::Binary, 0, 0),
         },
     };
@@ -572,6 +570,35 @@ fn compare(
         added,
         removed,
     })
+}
+
+/// A file only one side holds: a text one as a hunk of all its lines, added or removed, within
+/// the bounds a modified file's hunks are; a binary one, summarised.
+fn whole(side: &Loaded, kind: LineKind, budget: &mut Budget<'_>) -> (Body, usize, usize) {
+    match (&side.bytes, side.text()) {
+        (None, _) => (Body::TooLarge(Bound::FileBytes), 0, 0),
+        (Some(_), Some(text)) if kind == LineKind::Added => line_diff("", text, budget),
+        (Some(_), Some(text)) => line_diff(text, "", budget),
+        (Some(_), None) => (Body::Binary, 0, 0),
+    }
+}
+
+/// The hunks between two texts, with their added and removed counts, when the diff's budget
+/// admits them; else the bound they are past.
+fn line_diff(old: &str, new: &str, budget: &mut Budget<'_>) -> (Body, usize, usize) {
+    if let Some(bound) = budget.admit(old, new) {
+        return (Body::TooLarge(bound), 0, 0);
+    }
+    let hunks = hunks_within(old, new, budget.limits);
+    let shown = hunks.iter().map(|h| h.lines.len() + 1).sum();
+    if !budget.show(shown) {
+        return (Body::TooLarge(Bound::DiffLines), 0, 0);
+    }
+    let (added, removed) = (
+        lines_of(&hunks, LineKind::Added),
+        lines_of(&hunks, LineKind::Removed),
+    );
+    (Body::Hunks(hunks), added, removed)
 }
 
 /// How many lines of `kind` the hunks hold: a file's added or removed count.
@@ -915,6 +942,115 @@ mod tests {
         // Unequal sides, which the edges cannot pair, show without highlights.
         let hunks = hunks_within("a quick b\n", "a slow b\nmore\n", &limits);
         assert!(hunks[0].lines.iter().all(|l| l.changed.is_empty()));
+    }
+
+    fn memory<'a>(rel: &'a str, bytes: &'a [u8]) -> Side<'a> {
+        Side::Memory {
+            rel,
+            bytes,
+            executable: false,
+        }
+    }
+
+    #[test]
+    fn an_added_or_removed_text_file_is_a_hunk_of_all_its_lines() {
+        let (diff, _) = diff_files(
+            &[memory("gone.md", b"a\nb\n")],
+            &[memory("new.md", b"x\ny\nz\n")],
+            false,
+            &LIMITS,
+        )
+        .unwrap();
+        let [gone, new] = &diff.files[..] else {
+            panic!("{:?}", diff.files)
+        };
+        let Body::Hunks(hunks) = &new.body else {
+            panic!("{:?}", new.body)
+        };
+        assert_eq!(hunks.len(), 1);
+        assert_eq!(hunks[0].header(), "@@ -0,0 +1,3 @@");
+        assert_eq!(kinds(&hunks[0]), "+++");
+        assert_eq!((new.added, new.removed), (3, 0));
+        let Body::Hunks(hunks) = &gone.body else {
+            panic!("{:?}", gone.body)
+        };
+        assert_eq!(hunks[0].header(), "@@ -1,2 +0,0 @@");
+        assert_eq!(kinds(&hunks[0]), "--");
+        assert_eq!((gone.added, gone.removed), (0, 2));
+    }
+
+    #[test]
+    fn an_added_file_past_a_bound_is_summarised_with_the_bound() {
+        let lines = "line\n".repeat(11);
+        let small = |limits: Limits| {
+            diff_files(&[], &[memory("new.md", lines.as_bytes())], false, &limits)
+                .unwrap()
+                .0
+                .files
+                .remove(0)
+        };
+        let past = |file: FileDiff| (file.body, file.added);
+        assert_eq!(
+            past(small(Limits {
+                file_lines: 10,
+                ..LIMITS
+            })),
+            (Body::TooLarge(Bound::FileLines), 0)
+        );
+        assert_eq!(
+            past(small(Limits {
+                diff_lines: 10,
+                ..LIMITS
+            })),
+            (Body::TooLarge(Bound::DiffLines), 0)
+        );
+        assert_eq!(
+            past(small(Limits {
+                line_bytes: 4,
+                ..LIMITS
+            })),
+            (Body::TooLarge(Bound::LineBytes), 0)
+        );
+        assert_eq!(
+            past(small(Limits {
+                diff_bytes: 10,
+                ..LIMITS
+            })),
+            (Body::TooLarge(Bound::DiffBytes), 0)
+        );
+        assert_eq!(
+            past(small(Limits {
+                file_bytes: 10,
+                ..LIMITS
+            })),
+            (Body::TooLarge(Bound::FileBytes), 0)
+        );
+        assert!(matches!(past(small(LIMITS)), (Body::Hunks(_), 11)));
+        // A removed one the same.
+        let (diff, _) = diff_files(
+            &[memory("gone.md", lines.as_bytes())],
+            &[],
+            false,
+            &Limits {
+                file_lines: 10,
+                ..LIMITS
+            },
+        )
+        .unwrap();
+        assert_eq!(diff.files[0].body, Body::TooLarge(Bound::FileLines));
+        let rows: Vec<String> = rows(&diff).iter().map(Row::text).collect();
+        assert!(
+            rows[2].starts_with("deleted file, too large to diff (over "),
+            "{rows:?}"
+        );
+    }
+
+    #[test]
+    fn an_added_binary_file_is_summarised() {
+        let (diff, _) =
+            diff_files(&[], &[memory("x.bin", &[0, 1, 2, 255])], false, &LIMITS).unwrap();
+        assert_eq!(diff.files[0].body, Body::Binary);
+        assert_eq!(diff.files[0].added, 0);
     }
 
     #[test]

@@ -46,7 +46,7 @@ pub fn rows(diff: &SkillDiff) -> Vec<Row<'_>> {
     let mut rows = Vec::new();
     if diff.truncated {
         rows.push(Row::Note(
-            "the snapshot kept only SKILL.md (its skill was over the copy bound); other files are not compared".to_owned(),
+            "a snapshot compared kept only SKILL.md (its skill was over the copy bound); other files are not compared".to_owned(),
         ));
     }
     if !diff.not_compared.is_empty() {
@@ -90,6 +90,9 @@ pub fn rows(diff: &SkillDiff) -> Vec<Row<'_>> {
         }
         match &file.body {
             Body::Hunks(hunks) => {
+                if let Some(summary) = whole_file(file, &count(file.added + file.removed, "line")) {
+                    rows.push(Row::Summary(summary));
+                }
                 for hunk in hunks {
                     rows.push(Row::Hunk(hunk));
                     for line in &hunk.lines {
@@ -100,27 +103,14 @@ pub fn rows(diff: &SkillDiff) -> Vec<Row<'_>> {
                     }
                 }
             }
-            Body::Whole { lines } => {
-                let (what, blob) = match (&file.old, &file.new) {
-                    (_, Some(new)) if file.status() == Status::Added => ("new file", new),
-                    (Some(old), _) => ("deleted file", old),
-                    _ => continue,
-                };
-                let lines = lines.map_or_else(|| "binary".to_owned(), |n| count(n, "line"));
-                rows.push(Row::Summary(format!(
-                    "{what}: {}, {lines}",
-                    blob_text(blob)
-                )));
-            }
-            Body::Binary => {
-                if let (Some(old), Some(new)) = (&file.old, &file.new) {
-                    rows.push(Row::Summary(format!(
-                        "binary file changed: {} -> {}",
-                        blob_text(old),
-                        blob_text(new)
-                    )));
-                }
-            }
+            Body::Binary => match (&file.old, &file.new) {
+                (Some(old), Some(new)) => rows.push(Row::Summary(format!(
+                    "binary file changed: {} -> {}",
+                    blob_text(old),
+                    blob_text(new)
+                ))),
+                _ => rows.extend(whole_file(file, "binary").map(Row::Summary)),
+            },
             Body::TooLarge(bound) => rows.push(Row::Summary(match (&file.old, &file.new) {
                 (Some(old), Some(new)) => format!(
                     "too large to diff ({bound}): {} -> {}",
@@ -140,6 +130,17 @@ pub fn rows(diff: &SkillDiff) -> Vec<Row<'_>> {
         }
     }
     rows
+}
+
+/// `new file: 3 bytes, sha256:…, 1 line`: what an added or removed file is, above its lines;
+/// `None` for a file both sides hold.
+fn whole_file(file: &FileDiff, what: &str) -> Option<String> {
+    let (said, blob) = match (file.status(), &file.old, &file.new) {
+        (Status::Added, _, Some(new)) => ("new file", new),
+        (Status::Removed, Some(old), _) => ("deleted file", old),
+        _ => return None,
+    };
+    Some(format!("{said}: {}, {what}", blob_text(blob)))
 }
 
 fn mode(executable: bool) -> &'static str {
@@ -213,7 +214,7 @@ mod tests {
     }
 
     #[test]
-    fn added_removed_binary_and_mode_changes_are_summarised() {
+    fn added_files_show_their_lines_and_binary_and_mode_changes_are_summarised() {
         let file = |path: &str, old, new, body| FileDiff {
             path: path.into(),
             old,
@@ -224,18 +225,16 @@ mod tests {
         };
         let diff = SkillDiff {
             files: vec![
-                file(
-                    "new.md",
-                    None,
-                    Some(blob(3, false)),
-                    Body::Whole { lines: Some(1) },
-                ),
-                file(
-                    "gone.bin",
-                    Some(blob(1, false)),
-                    None,
-                    Body::Whole { lines: None },
-                ),
+                FileDiff {
+                    added: 1,
+                    ..file(
+                        "new.md",
+                        None,
+                        Some(blob(3, false)),
+                        Body::Hunks(hunks("", "x\n")),
+                    )
+                },
+                file("gone.bin", Some(blob(1, false)), None, Body::Binary),
                 file(
                     "x.png",
                     Some(blob(2, false)),
@@ -260,6 +259,8 @@ mod tests {
                 "--- /dev/null".to_owned(),
                 "+++ b/new.md".to_owned(),
                 format!("new file: 3 bytes, sha256:{sha}, 1 line"),
+                "@@ -0,0 +1,1 @@".to_owned(),
+                "+x".to_owned(),
                 "--- a/gone.bin".to_owned(),
                 "+++ /dev/null".to_owned(),
                 format!("deleted file: 1 byte, sha256:{sha}, binary"),

@@ -10,6 +10,7 @@ use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::diff::{Against, DiffView, jump};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
+use crate::tui::offers;
 
 /// The changed skills arrived.
 pub(super) fn found(app: &mut App, result: Result<Changes, String>) {
@@ -86,17 +87,10 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             }
         },
         Action::Accept | Action::Snapshot | Action::Export if gone => {
-            warn(
-                app,
-                &format!(
-                    "{} is gone; {} brings it back from its snapshot.",
-                    change.name,
-                    keymap::key_for(Mode::Changed, Action::Restore)
-                ),
-            );
+            refuse_gone(app, &change.name);
             Vec::new()
         }
-        Action::Accept => accept(app, change.name, change.dir),
+        Action::Accept => ask_accept(app, &change.name, &change.dir, change.since.snapshot()),
         Action::Snapshot => start_task(
             app,
             Effect::TakeSnapshot {
@@ -128,8 +122,41 @@ pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     Vec::new()
 }
 
-fn accept(app: &mut App, name: String, dir: PathBuf) -> Vec<Effect> {
-    start_task(app, Effect::Accept { name, dir })
+/// Ask before accepting: the skill as it is now becomes what later changes are diffed against.
+/// `baseline` is the snapshot it is diffed against now, if it has one.
+fn ask_accept(app: &mut App, name: &str, dir: &Path, baseline: Option<&str>) -> Vec<Effect> {
+    let undo = keymap::key_for(Mode::Changed, Action::Undo);
+    let kept = match baseline {
+        Some(id) => format!(
+            "The snapshot it replaces as baseline, {id}, stays in its history; {undo} undoes."
+        ),
+        None => format!(
+            "It has no snapshot yet: this takes its first, which later changes are diffed against; {undo} undoes."
+        ),
+    };
+    app.overlay = Overlay::Confirm(Confirm {
+        title: format!("Accept {name} as it is now as its baseline?"),
+        lines: vec![kept],
+        yes: "accept".to_owned(),
+        then: None,
+        effect: Effect::Accept {
+            name: name.to_owned(),
+            dir: dir.to_path_buf(),
+        },
+    });
+    Vec::new()
+}
+
+/// Refuse an action on a skill whose folder is gone, with what can be done instead: the
+/// changed screen knows it is gone.
+fn refuse_gone(app: &mut App, name: &str) {
+    warn(
+        app,
+        &format!(
+            "{name} is gone; {} brings it back from its snapshot.",
+            keymap::key_for(Mode::Changed, Action::Restore)
+        ),
+    );
 }
 
 /// Ask before restoring: a restore replaces the folder.
@@ -228,8 +255,12 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(state) = &app.diff else {
         return Vec::new();
     };
-    let Loading::Ready(view) = &state.view else {
+    if !offers::diff(app, state, action) {
+        refuse_in_diff(app, action);
         return Vec::new();
+    }
+    let Loading::Ready(view) = &state.view else {
+        return on_diffed_skill(app, action);
     };
     let at = state.scroll;
     let target = match action {
@@ -246,34 +277,58 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Snapshot, accept, restore or export the skill the diff is of.
+/// Say why a key the diff does not offer now does nothing ([`offers::diff`]: the footer
+/// leaves it out).
+fn refuse_in_diff(app: &mut App, action: Action) {
+    let Some(state) = &app.diff else {
+        return;
+    };
+    let name = state.name.clone();
+    let waiting = state.view == Loading::Waiting;
+    let pristine =
+        matches!(&state.view, Loading::Ready(v) if matches!(v.against, Against::Pristine(_)));
+    let between =
+        matches!(&state.view, Loading::Ready(v) if matches!(v.against, Against::Between { .. }));
+    match action {
+        _ if waiting => note(app, "The diff is still being made."),
+        Action::Restore if between => warn(
+            app,
+            "This diff is between two snapshots; restore one of them from the history.",
+        ),
+        Action::Restore if pristine => warn(
+            app,
+            "Only a snapshot can be restored; this diff is against the installer's own copy.",
+        ),
+        Action::Restore => warn(
+            app,
+            &format!("This diff of {name} is against no snapshot, so there is none to restore."),
+        ),
+        Action::Accept | Action::Snapshot | Action::Export => refuse_gone(app, &name),
+        _ => note(app, "No more that way."),
+    }
+}
+
+/// Snapshot, accept, restore or export the skill the diff is of (offered: [`offers::diff`]).
 fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(Loading::Ready(view)) = app.diff.as_ref().map(|d| d.view.clone()) else {
+    let Some(state) = &app.diff else {
         return Vec::new();
     };
-    let (name, dir) = (view.name.clone(), view.dir.clone());
+    let (name, dir) = (state.name.clone(), state.dir.clone());
+    // The snapshot the diff is against, when it is against one.
+    let baseline = match &state.view {
+        Loading::Ready(view) => match &view.against {
+            Against::Snapshot { id, age } => Some((id.clone(), *age, view.shown_dir.clone())),
+            Against::Pristine(_) | Against::Import | Against::Between { .. } => None,
+        },
+        _ => None,
+    };
     match action {
-        Action::Accept => accept(app, name, dir),
+        Action::Accept => ask_accept(app, &name, &dir, baseline.as_ref().map(|b| b.0.as_str())),
         Action::Snapshot => start_task(app, Effect::TakeSnapshot { name, dir }),
         Action::Export => ask_export(app, &name, &dir),
-        Action::Restore => match &view.against {
-            Against::Snapshot { id, age } => {
-                ask_restore(app, &name, &dir, &view.shown_dir, id, *age)
-            }
-            Against::Between { .. } => {
-                warn(
-                    app,
-                    "This diff is between two snapshots; restore one of them from the history.",
-                );
-                Vec::new()
-            }
-            Against::Pristine(_) | Against::Import => {
-                warn(
-                    app,
-                    "Only a snapshot can be restored; this diff is against the installer's own copy.",
-                );
-                Vec::new()
-            }
+        Action::Restore => match &baseline {
+            Some((id, age, shown_dir)) => ask_restore(app, &name, &dir, shown_dir, id, *age),
+            None => Vec::new(),
         },
         _ => Vec::new(),
     }
@@ -287,9 +342,11 @@ pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Put the keys at `row`, a hunk or a file jumped to: kept as it is, even past the furthest
+/// the diff scrolls, so the view marks the last hunk and file once they are reached
+/// ([`crate::tui::diff::jump`]).
 fn set_scroll(app: &mut App, row: usize) {
-    let max = app.panes.diff.max;
     if let Some(diff) = &mut app.diff {
-        diff.scroll = row.min(max);
+        diff.scroll = row;
     }
 }

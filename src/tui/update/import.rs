@@ -292,7 +292,6 @@ fn install(app: &mut App, force: bool) -> Vec<Effect> {
 }
 
 fn jump_in_replacements(app: &mut App, action: Action) {
-    let max = app.panes.diff.max;
     let Some(import) = &mut app.import else {
         return;
     };
@@ -305,8 +304,9 @@ fn jump_in_replacements(app: &mut App, action: Action) {
         Action::NextFile => jump(diff.files.iter().map(|f| f.row), *scroll, true),
         _ => jump(diff.files.iter().map(|f| f.row), *scroll, false),
     };
+    // Kept past the furthest the diff scrolls, as the diff view keeps it (`tui::diff::jump`).
     if let Some(row) = target {
-        *scroll = row.min(max);
+        *scroll = row;
     }
 }
 

@@ -21,17 +21,29 @@ use super::{has_focus, pane};
 
 /// The width of the "since" column.
 const SINCE: usize = 29;
-/// The marker of a skill that is gone.
-const GONE_MARKER: &str = "✗";
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
     let [table, about] = Layout::vertical([Constraint::Fill(1), Constraint::Length(6)]).areas(area);
     let changes = &app.changes;
+    let modified = changes
+        .shown()
+        .iter()
+        .filter(|c| matches!(c.since, SinceView::Installed { .. }))
+        .count();
     let mut title = vec![Span::styled(
-        format!(" Changed since their snapshots: {} ", changes.shown().len()),
+        format!(
+            " Changed since their snapshots: {} ",
+            changes.shown().len() - modified
+        ),
         theme.title,
     )];
+    if modified > 0 {
+        title.push(Span::styled(
+            format!("· {modified} modified, never snapshotted "),
+            theme.label,
+        ));
+    }
     if changes.unreadable > 0 {
         title.push(Span::styled(
             format!("· {} could not be compared ", changes.unreadable),
@@ -114,10 +126,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     }
 }
 
+/// `±` changed since its snapshot, `▲` modified (never snapshotted, it differs from its
+/// installer's record: the list's state), `✗` gone.
 fn marker(since: &SinceView, theme: &Theme) -> (&'static str, Style) {
     match since {
-        SinceView::Gone { .. } => (GONE_MARKER, theme.warning),
-        SinceView::Snapshot { .. } | SinceView::Installed { .. } => (
+        SinceView::Gone { .. } => (theme::GONE_MARKER, theme.warning),
+        SinceView::Snapshot { .. } => (theme::CHANGED_MARKER, theme.changed),
+        SinceView::Installed { .. } => (
             theme::state_marker(crate::record::State::Modified),
             theme.modified,
         ),

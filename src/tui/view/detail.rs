@@ -11,6 +11,7 @@ use ratatui::widgets::Paragraph;
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
+use crate::tui::changes::changed_since_snapshot;
 use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::model::{Entry, SkillView, Verdict};
@@ -146,8 +147,16 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
             theme.warning,
         );
     }
+    if changed_since_snapshot(app.changes.shown(), &skill.dir) {
+        sheet.field(
+            "Snapshot",
+            &format!("{} changed since its snapshot", theme::CHANGED_MARKER),
+            theme.changed,
+        );
+    }
+    // "Modified" is the state's word; this is only when its files were last written.
     if let Some(age) = skill.age {
-        sheet.field("Modified", &ago(age), plain);
+        sheet.field("Written", &ago(age), plain);
     }
     agents(&mut sheet, skill, app);
     owner(&mut sheet, skill);
@@ -159,7 +168,7 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
 fn state_meaning(state: State) -> &'static str {
     match state {
         State::Intact => "files match the record",
-        State::Modified => "files changed since installed",
+        State::Modified => "files differ from its record",
         State::Unrecorded => "no installer's record",
         State::Unreadable => "could not be read to tell",
         State::Unverifiable => "the installer's record cannot be checked",

@@ -56,7 +56,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, laid: &
             );
         }
         Loading::Ready(diff) => {
-            let block = pane(title(diff, theme), true, theme);
+            let mut block = pane(title(diff, theme), true, theme);
+            if !diff.is_empty() {
+                // Where the keys are, said even when the diff ends before the hunk landed on
+                // can be its top line.
+                block = block.title_bottom(
+                    Line::styled(format!(" {} ", diff.position(state.scroll)), theme.label)
+                        .right_aligned(),
+                );
+            }
             let inner = block.inner(area);
             frame.render_widget(block, area);
             if diff.is_empty() {
@@ -79,7 +87,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, state: &DiffState, laid: &
     }
 }
 
-/// ` code-review: snapshot 20261129-… (3 h ago) → now · 2 files +3 −1 `
+/// ` code-review · snapshot 20261129-… (3 h ago) → now · +3 −1 `
 fn title(diff: &DiffView, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(format!(" {} ", diff.name), theme.title),
@@ -109,13 +117,14 @@ pub fn against_text(against: &Against) -> String {
     }
 }
 
-/// The changed files beside the diff itself, scrolled to `scroll`. Says how many rows it
-/// showed and how far the diff can scroll.
+/// The changed files beside the diff itself, from `at` as far as the diff scrolls, the hunk and
+/// the file `at` is in marked (`at` may be past the furthest the diff scrolls: a hunk jumped
+/// to near its end). Says how many rows it showed and how far the diff can scroll.
 pub fn body(
     frame: &mut Frame,
     area: Rect,
     diff: &DiffView,
-    scroll: usize,
+    at: usize,
     theme: &Theme,
     laid: &mut Laid,
 ) {
@@ -124,9 +133,10 @@ pub fn body(
         .spacing(1)
         .areas(area);
     let max = furthest(diff, rows);
-    let first = scroll.min(max);
-    file_list(frame, files, diff, first, theme);
-    let shown = draw_rows(frame, rows, diff, first, theme);
+    let first = at.min(max);
+    file_list(frame, files, diff, diff.file_at(at), theme);
+    let current = diff.hunk_at(at).map(|h| diff.hunks[h]);
+    let shown = draw_rows(frame, rows, diff, first, current, theme);
     laid.panes.diff = Some(PaneGeometry {
         area,
         rows,
@@ -136,8 +146,13 @@ pub fn body(
     });
 }
 
-fn file_list(frame: &mut Frame, area: Rect, diff: &DiffView, first: usize, theme: &Theme) {
-    let current = diff.file_at(first);
+fn file_list(
+    frame: &mut Frame,
+    area: Rect,
+    diff: &DiffView,
+    current: Option<usize>,
+    theme: &Theme,
+) {
     let columns = usize::from(area.width);
     let mut lines = Vec::new();
     // Keep the current file in view when the list is longer than the pane.
@@ -166,13 +181,28 @@ fn file_list(frame: &mut Frame, area: Rect, diff: &DiffView, first: usize, theme
     frame.render_widget(Paragraph::new(lines), area);
 }
 
-/// Draw the rows from `first` down, wrapped to the width; how many rows were shown.
-fn draw_rows(frame: &mut Frame, area: Rect, diff: &DiffView, first: usize, theme: &Theme) -> usize {
+/// Draw the rows from `first` down, wrapped to the width, the header of the `current` hunk (a
+/// row) marked; how many rows were shown.
+fn draw_rows(
+    frame: &mut Frame,
+    area: Rect,
+    diff: &DiffView,
+    first: usize,
+    current: Option<usize>,
+    theme: &Theme,
+) -> usize {
     let columns = usize::from(area.width);
     let mut lines: Vec<Line<'static>> = Vec::new();
     let mut shown = 0;
-    for row in &diff.rows[first.min(diff.rows.len())..] {
-        let wrapped = wrap(row, columns, theme);
+    let first = first.min(diff.rows.len());
+    for (n, row) in diff.rows[first..].iter().enumerate() {
+        let mut wrapped = wrap(row, columns, theme);
+        if Some(first + n) == current {
+            wrapped = wrapped
+                .into_iter()
+                .map(|line| line.patch_style(theme.selected))
+                .collect();
+        }
         if lines.len() + wrapped.len() > usize::from(area.height) && shown > 0 {
             break;
         }

@@ -1,5 +1,6 @@
 //! The two bottom lines: the status line (the scan's progress gauge while it runs, else the
-//! latest note) and the key hints, which come from the keymap table.
+//! latest note) and the key hints, which come from the keymap table, less those the state on
+//! screen does not offer (`tui::offers`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -119,7 +120,12 @@ pub fn draw_hints(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
-    for (key, word) in keymap::hints(app.mode()) {
+    let mode = app.mode();
+    let offered = |action| match &app.diff {
+        Some(state) if mode == keymap::Mode::Diff => crate::tui::offers::diff(app, state, action),
+        _ => true,
+    };
+    for (key, word) in keymap::hints_offered(mode, offered) {
         let needed = width::of(&key) + 1 + width::of(word) + 2;
         if used + needed > usize::from(area.width) {
             break;

@@ -116,6 +116,20 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
     let plain = ratatui::style::Style::new();
     row(
         &mut out,
+        format!("{} changed", theme::CHANGED_MARKER),
+        theme.changed,
+        "changed since snapshot: the files differ from its latest snapshot (the changed screen); not the same as modified",
+        plain,
+    );
+    row(
+        &mut out,
+        format!("{} gone", theme::GONE_MARKER),
+        theme.warning,
+        "its folder is gone; a snapshot of it is kept, which restore brings back (the changed screen)",
+        plain,
+    );
+    row(
+        &mut out,
         format!("{} problems", theme::PROBLEM_MARKER),
         theme.warning,
         "breaks the Agent Skills specification, or part of it could not be read",
@@ -170,7 +184,9 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
 fn state_help(state: State) -> &'static str {
     match state {
         State::Intact => "an installer's record, and the files match its digest",
-        State::Modified => "an installer's record, and the files changed since (drifted)",
+        State::Modified => {
+            "an installer's record, and the files differ from it: not the same as changed since snapshot"
+        }
         State::Unrecorded => "no installer's record: written by hand or by a tool that keeps none",
         State::Unreadable => "could not be read far enough to tell",
         State::Unverifiable => "an installer's record whose hash cannot be recomputed from disk",

@@ -1,5 +1,5 @@
-//! The skill list: one row per skill shown, with its state marker, problem and shadowed
-//! markers, name, source badge and agents. Only the rows on screen are built, so a list of
+//! The skill list: one row per skill shown, with its state marker, the changed-since-snapshot,
+//! problem and shadowed markers, name, source badge and agents. Only the rows on screen are built, so a list of
 //! twenty thousand costs what a list of forty does.
 
 use ratatui::Frame;
@@ -10,6 +10,7 @@ use crate::record::State;
 use crate::roots::AgentId;
 use crate::text::width;
 use crate::tui::app::{App, By, Filter, Scan};
+use crate::tui::changes::changed_since_snapshot;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::model::SkillView;
@@ -19,7 +20,8 @@ use crate::tui::theme::{self, Theme};
 
 use super::{has_focus, pane, search};
 
-/// Columns before the name: mark, state marker, space, problem marker, shadowed marker, space.
+/// Columns before the name: mark, state marker, changed-since-snapshot marker, problem marker,
+/// shadowed marker, space.
 const MARKS: usize = 6;
 const BADGE: usize = 7;
 
@@ -93,6 +95,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
                 .iter()
                 .any(|v| v.winner.is_some() && app.shows_agent(v.agent)),
             marked: app.marked.contains(&skill.dir),
+            changed: changed_since_snapshot(app.changes.shown(), &skill.dir),
         };
         let line = columns.row(skill, &shown, theme, selected).style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
@@ -115,7 +118,7 @@ fn title(app: &App) -> Line<'static> {
     } = &app.filter;
     let mut notes: Vec<String> = Vec::new();
     match state {
-        Some(State::Modified) => notes.push("drifted".to_owned()),
+        Some(State::Modified) => notes.push("modified".to_owned()),
         Some(state) => notes.push(format!("state: {state}")),
         None => {}
     }
@@ -154,6 +157,8 @@ struct Shown {
     agents: Vec<AgentId>,
     shadowed: bool,
     marked: bool,
+    /// Its files differ from its latest snapshot, as the changed screen found.
+    changed: bool,
 }
 
 /// How many agent ids the column names before it counts the rest.
@@ -276,10 +281,15 @@ impl Columns {
         } else {
             Span::raw(" ")
         };
+        let changed = if shown.changed {
+            Span::styled(theme::CHANGED_MARKER, theme.changed)
+        } else {
+            Span::raw(" ")
+        };
         let mut spans = vec![
             mark,
             Span::styled(theme::state_marker(skill.state), theme.state(skill.state)),
-            Span::raw(" "),
+            changed,
             Span::styled(problem, theme.warning),
             Span::styled(shadowed, quiet),
             Span::raw(" "),

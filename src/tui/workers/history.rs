@@ -155,7 +155,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("SKILL.md"), "---\nname: notes\n---\nfirst\n").unwrap();
         let store = Store::open(&machine.env);
-        let taken = store.take(&dir, crate::snapshot::Reason::Manual).unwrap().snapshot;
+        let taken = store
+            .take(&dir, crate::snapshot::Reason::Manual)
+            .unwrap()
+            .snapshot;
         std::fs::write(dir.join("SKILL.md"), "---\nname: notes\n---\nsecond\n").unwrap();
 
         let view = diff_snapshots(&machine, "notes", &dir, &taken.id, None).unwrap();

@@ -1,0 +1,30 @@
+//! Which keys the state on screen offers: one rule that the footer's hints and the keys both
+//! follow, so every key the footer shows works there, and a key it leaves out says why.
+
+use crate::tui::app::{App, DiffState, Loading};
+use crate::tui::changes::is_gone;
+use crate::tui::diff::Against;
+use crate::tui::msg::Action;
+
+/// Whether the diff view offers `action` as `state` stands, the one rule the footer's hints and
+/// the keys both follow: restore only against a snapshot; accept, snapshot and export while the
+/// skill is there (a diff that could not be made, for want of anything to compare with, still
+/// has a skill to snapshot); the jumps only where there is somewhere to jump to. Every other
+/// action of the mode is always offered.
+pub fn diff(app: &App, state: &DiffState, action: Action) -> bool {
+    let ready = match &state.view {
+        Loading::Ready(view) => Some(view),
+        _ => None,
+    };
+    match action {
+        Action::Restore => ready.is_some_and(|v| matches!(v.against, Against::Snapshot { .. })),
+        Action::Accept | Action::Snapshot | Action::Export => {
+            state.view != Loading::Waiting && !is_gone(app.changes.shown(), &state.dir)
+        }
+        Action::NextHunk | Action::PreviousHunk => ready.is_some_and(|v| !v.hunks.is_empty()),
+        Action::NextFile | Action::PreviousFile => {
+            ready.is_some_and(|v| v.files.len() > 1 || v.files.first().is_some_and(|f| f.row > 0))
+        }
+        _ => true,
+    }
+}
