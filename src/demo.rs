@@ -41,7 +41,7 @@ use include_dir::{Dir, include_dir};
 use crate::record::digest_of;
 use crate::roots::Machine;
 use crate::skill::SKILL_FILE;
-use crate::snapshot::{SnapshotError, Store};
+use crate::snapshot::{Reason, SnapshotError, Store};
 
 static ASSETS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets/demo");
 
@@ -53,6 +53,8 @@ const EDIT_SUFFIX: &str = ".edit";
 const BUNDLES: &str = "bundles";
 /// Earlier contents of skills, one folder per step of their history, oldest first.
 const HISTORY: &str = "history";
+/// How long ago the steps of `history/` were snapshotted: the first, then every later one.
+const HISTORY_AGES: [u64; 2] = [12 * DAY, 3 * DAY + 4 * HOUR];
 const DOWNLOADS: &str = "home/Downloads";
 /// The time of every file in the packed bundles: 2026-10-31T00:00:00Z.
 const BUNDLE_TIME: u64 = 1_793_404_800;
@@ -223,7 +225,13 @@ fn lay_out(root: &Path, now: SystemTime) -> Result<(), DemoError> {
         )?;
     }
     for skill in SNAPSHOTTED {
-        store.take(&root.join(skill), crate::snapshot::Reason::Installed)?;
+        // A skill with a history had its latest content accepted; the others were installed.
+        let dir = root.join(skill);
+        let reason = match store.latest(&dir) {
+            Ok(Some(_)) => Reason::Accepted,
+            _ => Reason::Installed,
+        };
+        store.take(&dir, reason)?;
     }
     for drift in &drifts {
         let target = drift.path.with_extension("");
@@ -270,14 +278,15 @@ fn lay_out_history(
                 skills.push(skill.to_path_buf());
             }
         }
-        // The first step is what was installed; the later ones were kept by hand.
-        let reason = if number == numbers[0] {
-            crate::snapshot::Reason::Installed
+        // The first step is what was installed; the later ones were kept by hand, days apart.
+        let (reason, age) = if number == numbers[0] {
+            (Reason::Installed, HISTORY_AGES[0])
         } else {
-            crate::snapshot::Reason::Manual
+            (Reason::Manual, HISTORY_AGES[1])
         };
+        let at = now - Duration::from_secs(age);
         for skill in skills {
-            store.take(&root.join(skill), reason)?;
+            store.take_dated(&root.join(skill), reason, at)?;
         }
     }
     Ok(())

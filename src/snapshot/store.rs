@@ -472,7 +472,21 @@ impl Store {
     /// # Errors
     /// When the folder is not a skill, a file cannot be read, or the store cannot be written.
     pub fn take(&self, skill_dir: &Path, reason: Reason) -> Result<Taken, SnapshotError> {
-        self.take_with(skill_dir, reason, Durability::Written)
+        self.take_with(skill_dir, reason, Durability::Written, SystemTime::now())
+    }
+
+    /// As [`Store::take`], dated `at` instead of now (and never before the latest snapshot):
+    /// for a history laid out after the fact, as the demo's is.
+    ///
+    /// # Errors
+    /// As [`Store::take`].
+    pub fn take_dated(
+        &self,
+        skill_dir: &Path,
+        reason: Reason,
+        at: SystemTime,
+    ) -> Result<Taken, SnapshotError> {
+        self.take_with(skill_dir, reason, Durability::Written, at)
     }
 
     /// Snapshot the skill folder at `skill_dir` before skilldeck overwrites, updates or
@@ -486,7 +500,7 @@ impl Store {
         skill_dir: &Path,
         reason: Reason,
     ) -> Result<Taken, SnapshotError> {
-        self.take_with(skill_dir, reason, Durability::Synced)
+        self.take_with(skill_dir, reason, Durability::Synced, SystemTime::now())
     }
 
     /// Accept the skill's current content as its new baseline (the app's `a`): the latest
@@ -829,6 +843,7 @@ impl Store {
         skill_dir: &Path,
         reason: Reason,
         durability: Durability,
+        now: SystemTime,
     ) -> Result<Taken, SnapshotError> {
         let listing = Listing::read(skill_dir)?;
         let history = self.history_dir(&listing.root);
@@ -862,7 +877,7 @@ impl Store {
                     .ok_or(SnapshotError::Changed(listing.root.clone()))?
             }
         };
-        let taken_at = next_time(latest.as_ref());
+        let taken_at = next_time(latest.as_ref(), now);
         let info = Info {
             digest: copy.digest,
             truncated: copy.truncated,
@@ -1114,11 +1129,11 @@ fn write_info(
     Ok(())
 }
 
-/// Now, or just after the latest snapshot when the clock says otherwise, so ids keep the order
-/// snapshots were taken in.
-fn next_time(latest: Option<&Snapshot>) -> SystemTime {
+/// `now`, or just after the latest snapshot when the clock says otherwise, so ids keep the
+/// order snapshots were taken in.
+fn next_time(latest: Option<&Snapshot>, now: SystemTime) -> SystemTime {
     // To the millisecond, as `info.json` keeps it.
-    let since_epoch = SystemTime::now()
+    let since_epoch = now
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default();
     let now = SystemTime::UNIX_EPOCH + Duration::from_millis(since_epoch.as_millis() as u64);
@@ -1248,7 +1263,7 @@ mod tests {
                 accepted: false,
             },
         };
-        let next = next_time(Some(&latest));
+        let next = next_time(Some(&latest), SystemTime::now());
         assert!(snapshot_id(next, &digest) > latest.id);
     }
 

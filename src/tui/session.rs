@@ -51,6 +51,13 @@ impl Drop for Session {
     }
 }
 
+/// Restore the terminal from outside the UI thread, saying nothing: the terminal may be gone,
+/// and a sentence written to it would fail (`ratatui::restore` would then panic in `eprintln!`).
+pub fn restore_from_elsewhere() {
+    let _ = execute!(stdout(), DisableMouseCapture);
+    let _ = ratatui::try_restore();
+}
+
 fn chain_panic_hook(ui_thread: ThreadId) {
     let ratatuis = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

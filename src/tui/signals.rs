@@ -8,13 +8,23 @@
 //! stops a process means the first was not heeded: the terminal is restored from here and the
 //! process ends as the signal asks.
 //!
+//! A terminal that went away can leave the UI thread no way out: crossterm 0.29 reads a hung-up
+//! terminal again and again inside its input wait, never returning even past its timeout
+//! (crossterm-rs/crossterm#793). So once a signal is heard, the app has [`GRACE`] to end as `q`
+//! ends; still here after that, it is stuck there, and the terminal is restored from here and
+//! the process ended as the signal asks.
+//!
 //! signal-hook is the crate crossterm itself uses for SIGWINCH (already in the tree); it runs
 //! the handler that only records the signal, and hands it to a thread where anything may be done.
 
 use std::io;
 use std::sync::mpsc::Sender;
+use std::time::Duration;
 
 use super::msg::Msg;
+
+/// How long the app has to end after a signal before the watcher ends it.
+pub const GRACE: Duration = Duration::from_secs(3);
 
 /// Watches for the signals while it lives.
 pub struct Watcher {
@@ -39,15 +49,25 @@ pub fn watch(tx: Sender<Msg>) -> io::Result<Watcher> {
     let thread = std::thread::Builder::new()
         .name("skilldeck-signals".to_owned())
         .spawn(move || {
-            let mut heard = false;
-            for signal in signals.forever() {
-                if heard {
-                    ratatui::restore();
-                    let _ = low_level::emulate_default_handler(signal);
+            let Some(first) = signals.forever().next() else {
+                return;
+            };
+            let _ = tx.send(Msg::Signal(first));
+            let _ = low_level::raise(SIGWINCH);
+            // The app ends and closes the handle; a second signal, or the grace running out,
+            // means it will not.
+            let since = std::time::Instant::now();
+            let mut unheeded = None;
+            while unheeded.is_none() && !signals.is_closed() {
+                unheeded = signals.pending().next();
+                if since.elapsed() >= GRACE {
+                    unheeded = Some(first);
                 }
-                heard = true;
-                let _ = tx.send(Msg::Signal(signal));
-                let _ = low_level::raise(SIGWINCH);
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            if let Some(signal) = unheeded {
+                super::session::restore_from_elsewhere();
+                let _ = low_level::emulate_default_handler(signal);
             }
         })?;
     Ok(Watcher {

@@ -447,6 +447,34 @@ fn sigterm_and_sighup_leave_the_terminal_restored() {
     }
 }
 
+/// A terminal that goes away (its tmux server killed) hangs up on the app, whose input wait
+/// then never returns (crossterm#793): the app must still end, not spin on the dead terminal.
+#[test]
+fn the_app_ends_when_its_terminal_goes_away() {
+    let machine = fixture();
+    let tmux = open_on(&machine, "", "");
+    tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+    let pid = app_pid(&tmux);
+    let _ = tmux.run(&["kill-server"]);
+    let proc_dir = PathBuf::from(format!("/proc/{pid}"));
+    let started = std::time::Instant::now();
+    while proc_dir.exists() && !is_zombie(&proc_dir) {
+        if started.elapsed() > DEADLINE {
+            kill("KILL", &pid);
+            panic!("the app was still running {DEADLINE:?} after its terminal went away");
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+/// Whether the process at `/proc/<pid>` has ended and only waits to be reaped.
+fn is_zombie(proc_dir: &Path) -> bool {
+    fs::read_to_string(proc_dir.join("stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'))
+    })
+}
+
 #[test]
 fn a_panic_inside_the_app_leaves_the_terminal_restored() {
     let machine = fixture();

@@ -4,13 +4,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
-use std::time::SystemTime;
 
 use crate::operations;
 use crate::roots::Machine;
 use crate::snapshot::{Store, diff, history};
 
-use super::tasks::with_journal;
+use super::tasks::{against_snapshot, spawn_diff, with_journal};
 use super::{guarded, spawn};
 use crate::text::human::size;
 use crate::text::sanitize;
@@ -57,11 +56,8 @@ pub fn diff(
     (old, new): (String, Option<String>),
 ) {
     let machine = machine.clone();
-    spawn("skilldeck-diff", tx, move |_| {
-        let diff = guarded(|| diff_snapshots(&machine, &name, &dir, &old, new.as_deref()))
-            .unwrap_or_else(|panic| Err(format!("The diff stopped: {panic}")))
-            .map(Box::new);
-        Msg::Diff { request, diff }
+    spawn_diff(tx, request, move || {
+        diff_snapshots(&machine, &name, &dir, &old, new.as_deref())
     });
 }
 
@@ -78,10 +74,7 @@ pub fn diff_snapshots(
     let old = store.find(dir, Some(old)).map_err(|e| failed(&e))?;
     let (against, diff) = match new {
         None => (
-            Against::Snapshot {
-                id: old.id.clone(),
-                age: SystemTime::now().duration_since(old.info.taken_at).ok(),
-            },
+            against_snapshot(&old),
             diff::diff(&old, dir).map_err(|e| failed(&e))?,
         ),
         Some(new) => {

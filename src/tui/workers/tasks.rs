@@ -12,7 +12,7 @@ use crate::roots::Machine;
 use crate::snapshot::changes::{self, Baseline};
 use crate::snapshot::export::{ExportError, Unscanned};
 use crate::snapshot::restore::Restored;
-use crate::snapshot::{Comparison, Store};
+use crate::snapshot::{Comparison, Snapshot, Store};
 
 use super::{guarded, spawn};
 use crate::text::sanitize;
@@ -32,8 +32,30 @@ pub fn diff(
     pristine: Option<PathBuf>,
 ) {
     let machine = machine.clone();
+    spawn_diff(tx, request, move || {
+        make_diff(&machine, &name, &dir, pristine.as_deref())
+    });
+}
+
+/// A diff against `snapshot`, aged as of now.
+pub fn against_snapshot(snapshot: &Snapshot) -> Against {
+    Against::Snapshot {
+        id: snapshot.id.clone(),
+        age: SystemTime::now()
+            .duration_since(snapshot.info.taken_at)
+            .ok(),
+    }
+}
+
+/// Make a diff on a thread of its own and answer with it: every diff the app shows, whatever
+/// it is against, arrives as one [`Msg::Diff`].
+pub fn spawn_diff(
+    tx: Sender<Msg>,
+    request: u64,
+    make: impl FnOnce() -> Result<DiffView, String> + Send + 'static,
+) {
     spawn("skilldeck-diff", tx, move |_| {
-        let diff = guarded(|| make_diff(&machine, &name, &dir, pristine.as_deref()))
+        let diff = guarded(make)
             .unwrap_or_else(|panic| Err(format!("The diff stopped: {panic}")))
             .map(Box::new);
         Msg::Diff { request, diff }
@@ -62,12 +84,7 @@ pub fn make_diff(
             ))
         })?;
     let against = match &baseline {
-        Baseline::Snapshot(snapshot) => Against::Snapshot {
-            id: snapshot.id.clone(),
-            age: SystemTime::now()
-                .duration_since(snapshot.info.taken_at)
-                .ok(),
-        },
+        Baseline::Snapshot(snapshot) => against_snapshot(snapshot),
         Baseline::Pristine(path) => Against::Pristine(human::path(path, home, Unsafe::Dropped)),
     };
     let diff = changes::diff_against(&baseline, dir).map_err(|e| failed(&e))?;
