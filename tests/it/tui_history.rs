@@ -790,3 +790,25 @@ fn the_selection_stays_in_view() {
         }
     }
 }
+
+/// The selected row's "since the one before" is drawn in the selection's colours, not dimmed:
+/// dark grey on the selection's dark grey could not be read.
+#[test]
+fn the_selected_rows_changes_can_be_read() {
+    let mut app = browsing();
+    update(&mut app, Msg::Action(Down));
+    update(&mut app, Msg::Action(Down));
+    let terminal = drawn(&mut app, (120, 24));
+    let buffer = terminal.backend().buffer();
+    let selected_row = (0..buffer.area.height)
+        .find(|&y| {
+            (0..buffer.area.width).any(|x| buffer[(x, y)].bg == ratatui::style::Color::DarkGray)
+        })
+        .expect("a selected row");
+    let text: String = (0..buffer.area.width)
+        .map(|x| buffer[(x, selected_row)].symbol().to_owned())
+        .collect();
+    let at = text.find("+1").expect("the change column in the selected row") as u16;
+    let cell = &buffer[(at, selected_row)];
+    assert_ne!(cell.fg, cell.bg, "{text}");
+}

@@ -80,8 +80,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, history: &History, laid: &
         .take(rows);
     for (y, (i, row)) in (rows_area.y..).zip(shown) {
         let marked = history.marked.as_deref() == Some(row.id.as_str());
-        let line = columns.row(app, row, marked, theme);
-        let line = if i == history.selected {
+        let selected = i == history.selected;
+        let line = columns.row(app, row, marked, selected, theme);
+        let line = if selected {
             line.style(theme.selected)
         } else {
             line
@@ -158,7 +159,14 @@ impl Columns {
         head
     }
 
-    fn row(&self, app: &App, row: &SnapshotRow, marked: bool, theme: &Theme) -> Line<'static> {
+    fn row(
+        &self,
+        app: &App,
+        row: &SnapshotRow,
+        marked: bool,
+        selected: bool,
+        theme: &Theme,
+    ) -> Line<'static> {
         let theme_tag = |tag: &str, style: Style| Span::styled(width::pad(tag, TAG), style);
         let tag = if row.damaged {
             theme_tag("damaged", theme.warning)
@@ -191,7 +199,9 @@ impl Columns {
             } else {
                 change_signs(row)
             };
-            spans.push(Span::styled(width::fit(&text, self.change), theme.dim));
+            // Dim text on the selection's grey would not be seen.
+            let style = if selected { Style::new() } else { theme.dim };
+            spans.push(Span::styled(width::fit(&text, self.change), style));
         }
         Line::from(spans)
     }
