@@ -7,6 +7,11 @@
 //!    end with the scan, into an empty data directory, against `cp -r` of the same skills
 //!    folder into an empty directory, alternating runs in the same session.
 //!
+//! 3. One skill's history (`snapshots SKILL`, the app's history view) with 50 snapshots of a
+//!    skill of three files and 100 KiB, each snapshot one edit apart: `history::history` in
+//!    process, against `sha256sum` of the same snapshot files (the reading and hashing the
+//!    history's digest checks cannot skip), alternating runs.
+//!
 //! Run: `cargo bench --bench snapshot -- 2000` (skill count optional; default 2000).
 
 mod common;
@@ -32,6 +37,67 @@ fn main() {
         .unwrap_or(2000);
     diff_bench();
     snapshot_bench(skills);
+    history_bench();
+}
+
+const HISTORY_SNAPSHOTS: usize = 50;
+
+fn history_bench() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path().join("skills/long-lived");
+    fs::create_dir_all(&dir).expect("dir");
+    fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: long-lived\ndescription: d\n---\n",
+    )
+    .expect("write");
+    let reference = "A line of reference text that the skill points its agent to.\n".repeat(1600);
+    fs::write(dir.join("reference.md"), &reference).expect("write");
+    let store = Store::at(tmp.path().join("snapshots"));
+    for edit in 0..HISTORY_SNAPSHOTS {
+        fs::write(dir.join("notes.md"), format!("edit {edit}\n")).expect("write");
+        store
+            .take(&dir, skilldeck::snapshot::Reason::Manual)
+            .expect("snapshot");
+    }
+    let kept: Vec<std::path::PathBuf> = walkdir::WalkDir::new(tmp.path().join("snapshots"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.file_type().is_file() && e.path().components().any(|c| c.as_os_str() == "files")
+        })
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    let sha256sum = || {
+        let mut command = Command::new("sha256sum");
+        command.args(&kept);
+        command
+    };
+    let mut ours = Vec::new();
+    let mut theirs = Vec::new();
+    for _ in 0..COPY_RUNS {
+        let started = Instant::now();
+        let steps = skilldeck::snapshot::history::history(&store, &dir).expect("history");
+        ours.push(started.elapsed());
+        assert_eq!(steps.len(), HISTORY_SNAPSHOTS);
+        assert!(steps.iter().all(|s| !s.damaged));
+        theirs.push(time(sha256sum()));
+    }
+    ours.sort();
+    theirs.sort();
+    let (a, b) = (ours[COPY_RUNS / 2], theirs[COPY_RUNS / 2]);
+    println!();
+    println!(
+        "| snapshots | files | history::history (median) | sha256sum of them (median) | ratio |"
+    );
+    println!("|---:|---:|---:|---:|---:|");
+    println!(
+        "| {HISTORY_SNAPSHOTS} | {} | {:.1} ms | {:.1} ms | {:.2}× |",
+        kept.len(),
+        ms(a),
+        ms(b),
+        ms(a) / ms(b)
+    );
 }
 
 fn diff_bench() {

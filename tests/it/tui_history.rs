@@ -808,7 +808,9 @@ fn the_selected_rows_changes_can_be_read() {
     let text: String = (0..buffer.area.width)
         .map(|x| buffer[(x, selected_row)].symbol().to_owned())
         .collect();
-    let at = text.find("+1").expect("the change column in the selected row") as u16;
+    let at = text
+        .find("+1")
+        .expect("the change column in the selected row") as u16;
     let cell = &buffer[(at, selected_row)];
     assert_ne!(cell.fg, cell.bg, "{text}");
 }
