@@ -151,7 +151,7 @@ fn said(done: &prune::Pruned, policy: &Policy, machine: &Machine) -> String {
             out,
             "No snapshot is due: the last {} of each skill, accepted baselines and everything younger than {} are kept.",
             policy.keep.max(1),
-            humantime::format_duration(policy.older_than)
+            human::span(policy.older_than)
         );
     } else {
         let _ = writeln!(
@@ -176,7 +176,8 @@ fn said(done: &prune::Pruned, policy: &Policy, machine: &Machine) -> String {
             let _ = writeln!(out, "  {line}");
         }
     }
-    if !done.emptied.is_empty() {
+    // Holds an undo already emptied free nothing, and are not worth a sentence.
+    if done.emptied_bytes > 0 {
         let _ = writeln!(
             out,
             "{empty} the copies earlier deletes and prunes held ({} freed); those can no longer be undone.",

@@ -88,14 +88,14 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     };
                     text.push_str(&format!(
                         "Passed over the {} of {}: {why}.\n",
-                        name(skipped),
+                        skipped.operation.in_words(),
                         skipped.at
                     ));
                 }
                 for one in std::iter::once(&done).chain(&done.with) {
                     text.push_str(&format!(
                         "Undid the {} of {}:\n",
-                        name(&one.reverted),
+                        one.reverted.operation.in_words(),
                         one.reverted.at
                     ));
                     for change in &one.entry.changes {

@@ -42,6 +42,28 @@ pub enum Operation {
     Undo,
 }
 
+impl Operation {
+    /// The operation in a sentence: `the import`, `the snapshot delete` (the journal and
+    /// `undo --list` keep its one-word name).
+    pub fn in_words(self) -> &'static str {
+        match self {
+            Operation::Import => "import",
+            Operation::Restore => "restore",
+            Operation::Snapshot => "snapshot",
+            Operation::Accept => "accept",
+            Operation::Remove => "remove",
+            Operation::Disable => "disable",
+            Operation::Enable => "enable",
+            Operation::Link => "link",
+            Operation::Copy => "copy",
+            Operation::Move => "move",
+            Operation::DeleteSnapshot => "snapshot delete",
+            Operation::Prune => "prune",
+            Operation::Undo => "undo",
+        }
+    }
+}
+
 /// What a folder held before the operation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

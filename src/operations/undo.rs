@@ -243,7 +243,7 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
         return Err(UndoError::Nothing);
     };
     let store = Store::open(&machine.env);
-    let operation = operation_name(entry.operation);
+    let operation = entry.operation.in_words().to_owned();
     // Every change checked before any is made: a refusal leaves everything as it was.
     let mut steps = Vec::new();
     for change in &entry.changes {
@@ -312,14 +312,6 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
         with: Vec::new(),
         stopped: None,
     })
-}
-
-/// The operation's name in sentences: `import`, `remove`, ...
-fn operation_name(operation: Operation) -> String {
-    serde_json::to_value(operation)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// Whether `change` can be reverted now, and how; `None` for one that changed nothing.

@@ -53,6 +53,17 @@ pub fn ago(span: Duration) -> String {
     }
 }
 
+/// A length of time for people, in its largest whole unit: `30 days`, `12 h`, `5 min`, `40 s`.
+pub fn span(span: Duration) -> String {
+    let seconds = span.as_secs();
+    match seconds {
+        s if s >= 86_400 && s % 86_400 == 0 => count((s / 86_400) as usize, "day"),
+        s if s >= 3_600 && s % 3_600 == 0 => format!("{} h", s / 3_600),
+        s if s >= 60 && s % 60 == 0 => format!("{} min", s / 60),
+        s => format!("{s} s"),
+    }
+}
+
 /// Rows of cells as columns lined up in display columns (a CJK character takes two, a
 /// combining mark none); the last column is never padded.
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
@@ -116,6 +127,21 @@ mod tests {
             path(Path::new("/etc/x\u{1b}[2Jy"), home, Unsafe::Dropped),
             "/etc/xy"
         );
+    }
+
+    #[test]
+    fn spans_are_said_in_their_largest_whole_unit() {
+        let cases = [
+            (30 * 86_400, "30 days"),
+            (86_400, "1 day"),
+            (36 * 3_600, "36 h"),
+            (90 * 60, "90 min"),
+            (61, "61 s"),
+            (0, "0 s"),
+        ];
+        for (seconds, want) in cases {
+            assert_eq!(span(Duration::from_secs(seconds)), want);
+        }
     }
 
     #[test]

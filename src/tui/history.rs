@@ -35,6 +35,8 @@ impl Clock {
 pub fn relative(at: SystemTime, now: SystemTime) -> String {
     match now.duration_since(at) {
         Ok(span) => ago(span),
+        // Taken since the clock last ticked: a moment, not a clock set back.
+        Err(ahead) if ahead.duration().as_secs() < 60 => ago(ahead.duration()),
         Err(ahead) => format!(
             "{} ahead of this clock",
             ago(ahead.duration()).replace(" ago", "")
@@ -203,6 +205,8 @@ mod tests {
             relative(now + Duration::from_secs(2 * 86_400), now),
             "2 days ahead of this clock"
         );
+        // Taken a moment after the clock last ticked, before the frame that shows it.
+        assert_eq!(relative(now + Duration::from_millis(400), now), "just now");
     }
 
     #[test]

@@ -93,6 +93,11 @@ fn a_deleted_snapshot_comes_back_byte_for_byte_with_undo() {
         "{}",
         text(&output)
     );
+    assert!(
+        text(&output).contains("Undid the snapshot delete of "),
+        "{}",
+        text(&output)
+    );
     assert_eq!(ids(&machine, &dir), all);
     assert_eq!(tree(&middle.path), before);
     assert_eq!(store(&machine).usage().unwrap().held_bytes, 0);
@@ -149,10 +154,13 @@ fn prune_keeps_the_last_n_accepted_and_latest_and_a_dry_run_writes_nothing() {
     // Young snapshots are kept whatever else.
     let output = machine.run_expecting(&["snapshots", "prune", "--keep", "1"], 0);
     assert!(
-        text(&output).contains("No snapshot is due"),
+        text(&output).contains("No snapshot is due")
+            && text(&output).contains("younger than 30 days are kept"),
         "{}",
         text(&output)
     );
+    // Nothing was held, so nothing is said to be emptied.
+    assert!(!text(&output).contains("Emptied"), "{}", text(&output));
     assert_eq!(ids(&machine, &dir).len(), 4);
 
     let before = tree(machine.root().as_path());
