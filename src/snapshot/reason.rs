@@ -30,8 +30,10 @@ pub enum Reason {
     Accepted,
     /// Taken of a skill an agent session used (`skilldeck snapshot --transcript`).
     Transcript,
-    /// Taken before skilldeck recorded why.
+    /// Taken before skilldeck recorded why, or for a reason this version does not know (a
+    /// later one's): the reason is not part of the digest, so it never makes a snapshot damaged.
     #[default]
+    #[serde(other)]
     Unrecorded,
 }
 
@@ -57,5 +59,22 @@ impl Reason {
     /// Whether a prune keeps it whatever its age: a baseline the user chose.
     pub fn is_baseline(self) -> bool {
         matches!(self, Reason::Accepted)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_this_version_does_not_know_reads_as_unrecorded() {
+        let read: Reason = serde_json::from_str("\"before_a_sync\"").unwrap();
+        assert_eq!(read, Reason::Unrecorded);
+        let read: Reason = serde_json::from_str("\"before_restore\"").unwrap();
+        assert_eq!(read, Reason::BeforeRestore);
+        assert_eq!(
+            serde_json::to_string(&Reason::Accepted).unwrap(),
+            "\"accepted\""
+        );
     }
 }

@@ -429,7 +429,7 @@ pub fn undo(machine: &Machine, tx: Sender<Msg>) {
 /// What undoing `entry` puts back, one line per folder and settings file, display-safe.
 fn describe(entry: &Entry, home: &Path) -> Vec<String> {
     let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
-    let operation = format!("{:?}", entry.operation).to_lowercase();
+    let operation = entry.operation.in_words();
     let mut lines = vec![format!("the {operation} of {}", entry.at)];
     for change in &entry.changes {
         let dir = shown(&change.dir);
@@ -468,7 +468,7 @@ fn describe(entry: &Entry, home: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::operations::journal::{Change, Operation, SettingsChange};
+    use crate::operations::journal::{Change, Operation, SettingsChange, StoreChange};
     use std::path::PathBuf;
 
     /// A machine in a temporary folder with the skills `names` in Claude Code's user root.
@@ -618,6 +618,25 @@ mod tests {
                 "~/.claude/skills/pdf gets back what snapshot s1 kept",
                 "~/.claude/settings.json gets its earlier bytes back",
             ]
+        );
+    }
+
+    #[test]
+    fn a_snapshot_delete_is_named_in_words() {
+        let home = PathBuf::from("/home/u");
+        let mut entry = Entry::now(Operation::DeleteSnapshot, Vec::new());
+        entry.at = "2026-12-01T12:00:00.000Z".to_owned();
+        entry.store.push(StoreChange::Held {
+            dir: home.join(".claude/skills/pdf"),
+            id: "s1".to_owned(),
+            history: "pdf-0".to_owned(),
+            held: home.join("held"),
+        });
+        let said = describe(&entry, &home);
+        assert_eq!(said[0], "the snapshot delete of 2026-12-01T12:00:00.000Z");
+        assert!(
+            said[1].contains("snapshot s1 of ~/.claude/skills/pdf"),
+            "{said:?}"
         );
     }
 }
