@@ -27,8 +27,9 @@ const TAG: usize = 7;
 const SIZE: usize = 9;
 /// The narrowest the "since the one before" column is shown at; narrower, the lines below say it.
 const CHANGE: usize = 14;
-/// The lines below the table.
-const ABOUT: u16 = 4;
+/// The lines below the table: the selected snapshot in words (three lines at 80 columns), then
+/// what the keys do with it.
+const ABOUT: u16 = 5;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, history: &History, laid: &mut Laid) {
     let theme = &app.theme;
