@@ -63,9 +63,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{}{old} -> {new}: {} files changed, +{added} -{removed}{}",
+        "{}{old} -> {new}: {} changed, +{added} -{removed}{}",
         HEADER.render(),
-        diff.files.len(),
+        human::count(diff.files.len(), "file"),
         HEADER.render_reset()
     );
     for row in diff::rows(&diff) {

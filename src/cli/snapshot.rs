@@ -47,6 +47,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     } else {
         Reason::Manual
     };
+    // Every name named nothing: the refusals were said, and there is nothing to sum up.
+    if dirs.is_empty() && outcome == Outcome::Negative {
+        return Ok(outcome);
+    }
     let done = operations::snapshot::snapshot_because(machine, dirs, reason);
     let results = done.taken.into_iter().map(|(dir, result)| {
         let attempt = match result {
@@ -128,7 +132,10 @@ fn named_by_arguments(args: &[String], machine: &Machine) -> (Vec<PathBuf>, Outc
     for arg in args {
         let found = target::matching(&inventory, arg);
         if found.is_empty() {
-            let _ = super::eprint(&format!("skilldeck: no skill is named {arg}\n"));
+            let _ = super::eprint(&format!(
+                "skilldeck: no skill is named {arg}{}\n",
+                target::did_you_mean(&inventory, arg)
+            ));
             outcome = Outcome::Negative;
         }
         for skill in found {

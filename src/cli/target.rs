@@ -56,6 +56,26 @@ pub fn matching<'a>(inventory: &'a Inventory, arg: &str) -> Vec<&'a Skill> {
         .collect()
 }
 
+/// The skill names on the machine closest to `arg`, a misspelt name (`brand-guideline` for
+/// `brand-guidelines`): as `, did you mean X?`, or nothing when none is close.
+pub fn did_you_mean(inventory: &Inventory, arg: &str) -> String {
+    // Clap's own rule for suggesting a subcommand: a Jaro similarity over 0.8.
+    let mut close: Vec<(f64, &str)> = inventory
+        .skills
+        .iter()
+        .map(|skill| (strsim::jaro(arg, &skill.name), skill.name.as_str()))
+        .filter(|(score, _)| *score > 0.8)
+        .collect();
+    close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    close.dedup_by(|a, b| a.1 == b.1);
+    let names: Vec<&str> = close.iter().take(3).map(|(_, name)| *name).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean {one}?"),
+        [rest @ .., last] => format!("; did you mean {} or {last}?", rest.join(", ")),
+    }
+}
+
 /// The one skill folder `arg` names, links resolved, for a command that works on one.
 ///
 /// # Errors
@@ -85,7 +105,8 @@ pub fn one(inventory: &Inventory, store: &Store, arg: &str) -> Result<PathBuf, F
     match dirs.len() {
         1 => Ok(dirs.swap_remove(0)),
         0 => Err(Failure::Refused(format!(
-            "no skill is named {arg} and no snapshot was taken of a folder by that name"
+            "no skill is named {arg} and no snapshot was taken of a folder by that name{}",
+            did_you_mean(inventory, arg)
         ))),
         _ => Err(Failure::Usage(format!(
             "{arg} names {} skills: {}; name one by its folder",
@@ -120,9 +141,14 @@ pub fn live<'a>(
                     builtin.agent.display_name(),
                     builtin.agent.id()
                 ),
-                None => format!(
-                    "no skill is named {arg}, and no skill folder is at that path; `skilldeck list` shows them"
-                ),
+                None => match did_you_mean(inventory, arg) {
+                    none if none.is_empty() => format!(
+                        "no skill is named {arg}, and no skill folder is at that path; `skilldeck list` shows them"
+                    ),
+                    suggestion => format!(
+                        "no skill is named {arg}, and no skill folder is at that path{suggestion}"
+                    ),
+                },
             }))
         }
         _ => {

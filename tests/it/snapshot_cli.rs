@@ -244,6 +244,51 @@ fn naming_nothing_exits_1_with_a_sentence() {
     contains(&stderr(&output), "has the id nope");
 }
 
+/// A misspelt name is answered with the names close to it, by every command that takes one;
+/// a name close to none gets no guess; and a snapshot of nothing sums nothing up.
+#[test]
+fn a_misspelt_name_gets_a_did_you_mean() {
+    let machine = Machine::new();
+    write_skill(&skills_root(&machine).join("brand-guidelines"), &[]);
+    write_skill(&skills_root(&machine).join("pdf"), &[]);
+    for args in [
+        &["snapshot", "brand-guideline"][..],
+        &["diff", "brand-guideline"],
+        &["remove", "brand-guidlines"],
+        &["export", "brandguidelines", "-o", "out.tar.gz"],
+    ] {
+        let output = run(&machine, args, 1);
+        contains(&stderr(&output), "did you mean brand-guidelines?");
+    }
+    let output = run(&machine, &["snapshot", "zzzz"], 1);
+    assert!(
+        !stderr(&output).contains("did you mean"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        !String::from_utf8_lossy(&output.stdout).contains("snapshots kept"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
+
+#[test]
+fn one_changed_file_is_one_file_changed() {
+    let machine = Machine::new();
+    let dir = skills_root(&machine).join("demo");
+    write_skill(&dir, &[]);
+    run(&machine, &["snapshot", "demo"], 0);
+    fs::write(dir.join("notes.md"), "a note\n").unwrap();
+    let output = run(&machine, &["diff", "demo"], 1);
+    let header = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(header.ends_with(": 1 file changed, +1 -0"), "{header}");
+}
+
 #[test]
 fn a_name_shared_by_two_skills_must_be_given_as_a_folder() {
     let machine = Machine::new();
