@@ -17,8 +17,9 @@ pub struct Args {
     #[arg(value_name = "SKILL")]
     skill: String,
 
-    /// The archive to write; a file already there is kept unless --force is given
-    #[arg(short, long, value_name = "FILE.tar.gz")]
+    /// The archive to write (FILE.tar.gz or FILE.tgz), or a folder to write SKILL.tar.gz into
+    /// (SKILL-2.tar.gz, … when that is taken); a file already there is kept unless --force
+    #[arg(short, long, value_name = "FILE.tar.gz|DIR")]
     output: PathBuf,
 
     /// Replace a file already at the output path (only once the new export is whole)
@@ -45,12 +46,17 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     };
     let exported = export::export(machine, &dir, &output, args.force, unscanned)?;
     let packed = &exported.package;
+    // Where it went: a folder given means a file in it, named here.
+    let written = if args.output.is_dir() {
+        human::path(&exported.path, machine.env.home(), Unsafe::Escaped)
+    } else {
+        args.output.display().to_string()
+    };
     let mut text = format!(
-        "Exported {} ({}, {} bytes) to {}",
+        "Exported {} ({}) to {written}, a {} archive",
         human::path(&dir, machine.env.home(), Unsafe::Escaped),
         count(packed.files, "file"),
-        packed.archive.len(),
-        args.output.display()
+        human::size(packed.archive.len() as u64)
     );
     if packed.redacted.is_empty() {
         text.push_str("; no secrets found.\n");

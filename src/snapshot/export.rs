@@ -60,6 +60,8 @@ pub enum ExportError {
     Write { path: PathBuf, source: io::Error },
     #[error("there is already a file at {}; nothing was exported (give another name, or --force to replace it)", .0.display())]
     Exists(PathBuf),
+    #[error("{} is not a .tar.gz name, and an export is a gzip-compressed tar: name it FILE.tar.gz (or give a folder to export into); nothing was exported", .0.display())]
+    NotTarGz(PathBuf),
 }
 
 impl ExportError {
@@ -74,7 +76,8 @@ impl ExportError {
             | ExportError::ArchiveTooLarge { .. }
             | ExportError::Definition(_)
             | ExportError::NotImportable(_)
-            | ExportError::Exists(_) => true,
+            | ExportError::Exists(_)
+            | ExportError::NotTarGz(_) => true,
             ExportError::Snapshot(error) => error.is_refusal(),
             ExportError::Write { .. } => false,
         }

@@ -289,6 +289,34 @@ fn one_changed_file_is_one_file_changed() {
     assert!(header.ends_with(": 1 file changed, +1 -0"), "{header}");
 }
 
+/// `-o` a folder exports into it under a name not taken; `-o` a name of another format is
+/// refused in a sentence and writes nothing.
+#[test]
+fn export_into_a_folder_and_refuse_a_zip_name() {
+    let machine = Machine::new();
+    write_skill(&skills_root(&machine).join("demo"), &[]);
+    let into = machine.root().join("exports");
+    fs::create_dir_all(&into).unwrap();
+    for expected in ["demo.tar.gz", "demo-2.tar.gz"] {
+        let output = run(
+            &machine,
+            &["export", "demo", "-o", into.to_str().unwrap()],
+            0,
+        );
+        let said = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(said.contains(expected), "{said}");
+        assert!(into.join(expected).is_file(), "{said}");
+    }
+    let zip = machine.root().join("demo.zip");
+    let output = run(
+        &machine,
+        &["export", "demo", "-o", zip.to_str().unwrap()],
+        1,
+    );
+    contains(&stderr(&output), "is not a .tar.gz name");
+    assert!(!zip.exists());
+}
+
 #[test]
 fn a_name_shared_by_two_skills_must_be_given_as_a_folder() {
     let machine = Machine::new();
