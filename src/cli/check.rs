@@ -10,6 +10,9 @@ use crate::ownership::{Method, Owner};
 use crate::record::State;
 use crate::roots::Machine;
 use crate::scan::Skill;
+use crate::snapshot::Store;
+use crate::snapshot::changes::{self, Baseline};
+use crate::snapshot::diff::Status;
 
 use super::agents::{AllAgents, Shown};
 use super::json::{self, AgentsJson, SkillJson};
@@ -77,9 +80,11 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 human::path(&skill.dir, home, Unsafe::Escaped)
             );
         };
+        let store = Store::open(&machine.env);
         for skill in &modified {
             heading(&mut out, "modified", skill);
             let _ = writeln!(out, "          {}", how(skill, home));
+            let _ = writeln!(out, "          {}", which_files(&store, skill));
         }
         for skill in &unverified {
             heading(&mut out, "unverified", skill);
@@ -164,6 +169,52 @@ fn how_peer(state: State, owner: &Owner, home: &Path) -> String {
         _ => note.to_owned(),
     };
     format!("installed by {}{from}; {said}", owner.installer)
+}
+
+/// Which files of a modified skill changed, when something keeps what it was (its latest
+/// snapshot, or its installer's untouched copy; a record keeps only a digest of them all), and
+/// the command that shows how.
+fn which_files(store: &Store, skill: &Skill) -> String {
+    let pristine = skill.owner.as_ref().and_then(|o| o.pristine.as_deref());
+    let diff_it = format!("`skilldeck diff {}` shows how", skill.name);
+    let baseline = match changes::baseline(store, &skill.real_dir, pristine) {
+        Ok(Some(baseline)) => baseline,
+        _ => {
+            return format!(
+                "the record keeps no copy to say which files changed; `skilldeck snapshot {}` keeps one from now on",
+                skill.name
+            );
+        }
+    };
+    let since = match &baseline {
+        Baseline::Snapshot(snapshot) => format!("its snapshot {}", snapshot.id),
+        Baseline::Pristine(_) => "the installer's untouched copy".to_owned(),
+    };
+    match changes::diff_against(&baseline, &skill.real_dir) {
+        Ok(diff) if diff.is_empty() => {
+            format!("its files match {since}; the record is what differs")
+        }
+        Ok(diff) => {
+            let files: Vec<String> = diff
+                .files
+                .iter()
+                .map(|file| {
+                    let mark = match file.status() {
+                        Status::Added => 'A',
+                        Status::Removed => 'D',
+                        Status::Modified => 'M',
+                    };
+                    format!("{mark} {}", file.path)
+                })
+                .collect();
+            format!(
+                "{} changed since {since}: {}; {diff_it}",
+                count(files.len(), "file"),
+                files.join(", ")
+            )
+        }
+        Err(error) => format!("compared with {since}: {error}"),
+    }
 }
 
 /// How a modified or unverifiable skill stands against its record.

@@ -70,6 +70,29 @@ fn check_fails_naming_the_modified_skill_and_how() {
     assert_eq!(json["modified"][0]["state"], "modified");
 }
 
+/// A record keeps one digest of every file, so check says which files changed only from a
+/// copy that keeps them (a snapshot), and points to `diff`; with no copy it says how to keep one.
+#[test]
+fn check_names_the_changed_files_when_a_snapshot_keeps_them() {
+    let machine = Machine::new();
+    let edited = install(&machine, "edited");
+    fs::write(edited.join("references/a.md"), "changed\n").unwrap();
+    let text = stdout(&machine.run(&["check"]));
+    assert!(
+        text.contains("the record keeps no copy to say which files changed; `skilldeck snapshot edited` keeps one"),
+        "{text}"
+    );
+    assert_eq!(machine.run(&["snapshot", "edited"]).status.code(), Some(0));
+    fs::write(edited.join("references/a.md"), "changed again\n").unwrap();
+    fs::write(edited.join("notes.md"), "new\n").unwrap();
+    let text = stdout(&machine.run(&["check"]));
+    assert!(
+        text.contains("2 files changed since its snapshot ")
+            && text.contains(": A notes.md, M references/a.md; `skilldeck diff edited` shows how"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_link_added_inside_a_recorded_skill_is_named_by_check() {
     let machine = Machine::new();
