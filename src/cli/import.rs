@@ -14,7 +14,7 @@ use super::agents::{AllAgents, Shown};
 use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson};
 use super::progress::Reporter;
 use super::{Failure, Outcome};
-use crate::text::human::count;
+use crate::text::human::{self, count};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -245,10 +245,10 @@ fn preview(
     for skill in chosen {
         let _ = write!(
             out,
-            "{}  {}, {} bytes",
+            "{}  {}, {}",
             skill.name,
             count(skill.files.len(), "file"),
-            skill.size()
+            human::size(skill.size())
         );
         match steps.and_then(|s| s.iter().find(|step| step.skill.name == skill.name)) {
             Some(step) => {
@@ -265,12 +265,7 @@ fn preview(
         }
     }
     if !bundle.left_out.is_empty() {
-        let _ = writeln!(
-            out,
-            "left out ({}): {}",
-            bundle.left_out.len(),
-            bundle.left_out.join(", ")
-        );
+        let _ = writeln!(out, "{}", left_out(&bundle.left_out));
     }
     if !bundle.set_aside.is_empty() {
         let _ = writeln!(out, "set aside as metadata: {}", bundle.set_aside.len());
@@ -278,8 +273,85 @@ fn preview(
     for note in &bundle.notes {
         let _ = writeln!(out, "note: {note}");
     }
+    let files: usize = chosen.iter().map(|skill| skill.files.len()).sum();
+    let bytes: u64 = chosen.iter().map(|skill| skill.size()).sum();
+    let _ = writeln!(
+        out,
+        "Dry run: {} ({}, {}) {}; nothing was written.",
+        count(chosen.len(), "skill"),
+        count(files, "file"),
+        human::size(bytes),
+        match destination {
+            Some(destination) => format!("would be installed into {}", destination.root.display()),
+            None => "chosen; --to DIR or --agent ID installs them".to_owned(),
+        }
+    );
     super::print(&out)?;
     Ok(Outcome::Done)
+}
+
+/// The bundle's files outside every skill, summarised by the folder they are in (a repository
+/// leaves out hundreds: its docs, its tests); `--json` lists each one.
+fn left_out(paths: &[String]) -> String {
+    const SHOWN: usize = 8;
+    // Below the folder they all share (an archive's `repo-main/`), by the folder each is in.
+    let shared = paths
+        .iter()
+        .map(|path| path.rsplit_once('/').map_or("", |(dir, _)| dir))
+        .reduce(|a, b| {
+            let common = a
+                .split('/')
+                .zip(b.split('/'))
+                .take_while(|(x, y)| x == y)
+                .count();
+            let end = a
+                .split('/')
+                .take(common)
+                .map(|part| part.len() + 1)
+                .sum::<usize>();
+            &a[..end.saturating_sub(1).min(a.len())]
+        })
+        .unwrap_or("");
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for path in paths {
+        let rest = if shared.is_empty() {
+            path.as_str()
+        } else {
+            path.strip_prefix(shared)
+                .map_or(path.as_str(), |rest| rest.trim_start_matches('/'))
+        };
+        let group = match rest.split_once('/') {
+            Some((top, _)) if shared.is_empty() => format!("{top}/"),
+            Some((top, _)) => format!("{shared}/{top}/"),
+            None => path.clone(),
+        };
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((group, 1)),
+        }
+    }
+    groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut shown: Vec<String> = groups
+        .iter()
+        .take(SHOWN)
+        .map(|(group, n)| match n {
+            1 => group.clone(),
+            n => format!("{group} ({n})"),
+        })
+        .collect();
+    if groups.len() > SHOWN {
+        shown.push(format!("and {} more", groups.len() - SHOWN));
+    }
+    let all = if paths.len() > SHOWN {
+        "; --json lists every one"
+    } else {
+        ""
+    };
+    format!(
+        "left out, outside every skill: {}: {}{all}",
+        count(paths.len(), "file"),
+        shown.join(", ")
+    )
 }
 
 fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
@@ -299,4 +371,43 @@ fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
         super::print(&out)?;
     }
     Ok(Outcome::Done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::left_out;
+
+    fn paths(list: &[&str]) -> Vec<String> {
+        list.iter().map(|p| (*p).to_owned()).collect()
+    }
+
+    #[test]
+    fn left_out_files_are_summed_up_by_folder_below_the_one_they_share() {
+        let said = left_out(&paths(&["repo/b/c.md", "repo/b/d/e.md", "repo/x.md"]));
+        assert_eq!(
+            said,
+            "left out, outside every skill: 3 files: repo/b/ (2), repo/x.md"
+        );
+        let said = left_out(&paths(&["README.md", "docs/x.md"]));
+        assert_eq!(
+            said,
+            "left out, outside every skill: 2 files: README.md, docs/"
+        );
+        let said = left_out(&paths(&["repo/docs/a.md"]));
+        assert_eq!(
+            said,
+            "left out, outside every skill: 1 file: repo/docs/a.md"
+        );
+    }
+
+    #[test]
+    fn many_folders_are_cut_short_and_json_named_for_the_rest() {
+        let many: Vec<String> = (0..20).map(|i| format!("r/dir{i:02}/f.md")).collect();
+        let said = left_out(&many);
+        assert!(
+            said.contains("r/dir00/, ") && said.ends_with(", and 12 more; --json lists every one"),
+            "{said}"
+        );
+        assert!(said.len() < 200, "{said}");
+    }
 }

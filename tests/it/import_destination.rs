@@ -136,6 +136,17 @@ fn a_link_that_stays_inside_the_project_is_followed_and_named() {
         "the preview names where the files land: {}",
         String::from_utf8_lossy(&dry.stdout)
     );
+    let last = String::from_utf8_lossy(&dry.stdout)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        last.starts_with("Dry run: 1 skill (")
+            && last.contains("would be installed into ")
+            && last.ends_with("; nothing was written."),
+        "{last}"
+    );
     let done = import_to_project(&machine, &[]);
     assert!(
         done.status.success(),
