@@ -312,7 +312,8 @@ fn left_out(paths: &[String]) -> String {
             &a[..end.saturating_sub(1).min(a.len())]
         })
         .unwrap_or("");
-    let mut groups: Vec<(String, usize)> = Vec::new();
+    // Each group with its first file, which stands for it when it is the only one.
+    let mut groups: Vec<(String, usize, &str)> = Vec::new();
     for path in paths {
         let rest = if shared.is_empty() {
             path.as_str()
@@ -325,17 +326,17 @@ fn left_out(paths: &[String]) -> String {
             Some((top, _)) => format!("{shared}/{top}/"),
             None => path.clone(),
         };
-        match groups.iter_mut().find(|(g, _)| *g == group) {
-            Some((_, n)) => *n += 1,
-            None => groups.push((group, 1)),
+        match groups.iter_mut().find(|(g, _, _)| *g == group) {
+            Some((_, n, _)) => *n += 1,
+            None => groups.push((group, 1, path)),
         }
     }
     groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let mut shown: Vec<String> = groups
         .iter()
         .take(SHOWN)
-        .map(|(group, n)| match n {
-            1 => group.clone(),
+        .map(|(group, n, first)| match n {
+            1 => (*first).to_owned(),
             n => format!("{group} ({n})"),
         })
         .collect();
@@ -388,10 +389,19 @@ mod tests {
             said,
             "left out, outside every skill: 3 files: repo/b/ (2), repo/x.md"
         );
-        let said = left_out(&paths(&["README.md", "docs/x.md"]));
+        let said = left_out(&paths(&["README.md", "docs/x.md", "docs/y.md"]));
         assert_eq!(
             said,
-            "left out, outside every skill: 2 files: README.md, docs/"
+            "left out, outside every skill: 3 files: docs/ (2), README.md"
+        );
+        // A folder with one file left out is named by that file.
+        let said = left_out(&paths(&[
+            "r/.claude-plugin/marketplace.json",
+            "r/README.md",
+        ]));
+        assert_eq!(
+            said,
+            "left out, outside every skill: 2 files: r/.claude-plugin/marketplace.json, r/README.md"
         );
         let said = left_out(&paths(&["repo/docs/a.md"]));
         assert_eq!(
@@ -405,7 +415,8 @@ mod tests {
         let many: Vec<String> = (0..20).map(|i| format!("r/dir{i:02}/f.md")).collect();
         let said = left_out(&many);
         assert!(
-            said.contains("r/dir00/, ") && said.ends_with(", and 12 more; --json lists every one"),
+            said.contains("r/dir00/f.md, ")
+                && said.ends_with(", and 12 more; --json lists every one"),
             "{said}"
         );
         assert!(said.len() < 200, "{said}");
