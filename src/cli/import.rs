@@ -94,6 +94,14 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     match result {
         Ok(imported) => {
             let outcome = done(args, &imported.installed)?;
+            // Installed where nothing will load it: said, since it is rarely what was meant.
+            let loaders = Loaders::of(machine, &root, args);
+            if loaders.readers.is_empty() {
+                super::eprint(&format!(
+                    "skilldeck: no agent reads {}, so no agent will load what was installed there; --agent ID installs into an agent's own folder\n",
+                    root.display()
+                ))?;
+            }
             super::warn_unjournalled(imported.unjournalled.as_ref())?;
             match imported.missed_baselines.first() {
                 // Installed, but without the snapshot later diffs and restores start from: the

@@ -398,3 +398,39 @@ fn a_watch_that_says_stop_cancels_before_anything_is_put_in_place() {
     assert_eq!(staged.asked, 2);
     assert_eq!(snapshot(&machine.root()), before);
 }
+
+/// Into a folder no agent reads, the install is made and said to be unseen by every agent;
+/// into an agent's own folder, no such warning.
+#[test]
+fn installing_where_no_agent_reads_says_so() {
+    let machine = Machine::new();
+    let source = two_skills(&machine);
+    let nowhere = machine.root().join("skills");
+    let output = machine.run(&[
+        "import",
+        source.to_str().unwrap(),
+        "--to",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("so no agent will load what was installed there"),
+        "{stderr}"
+    );
+    assert!(nowhere.join("alpha/SKILL.md").is_file());
+
+    let read = machine.home.join(".claude/skills");
+    let output = machine.run(&[
+        "import",
+        source.to_str().unwrap(),
+        "--to",
+        read.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        !String::from_utf8_lossy(&output.stderr).contains("no agent will load"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
