@@ -735,19 +735,7 @@ impl Store {
     /// # Errors
     /// When the held area cannot be read.
     pub fn holds(&self) -> Result<Vec<(PathBuf, u64)>, SnapshotError> {
-        let held = self.held_dir();
-        let entries = match fs::read_dir(&held) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(SnapshotError::read(held, source)),
-        };
-        let mut holds: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .collect();
-        holds.sort();
-        Ok(holds
+        Ok(listed(&self.held_dir(), is_dir)?
             .into_iter()
             .map(|hold| {
                 let bytes = bytes_under(&hold);
@@ -806,18 +794,7 @@ impl Store {
     }
 
     fn history_dirs(&self) -> Result<Vec<PathBuf>, SnapshotError> {
-        let entries = match fs::read_dir(&self.dir) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(SnapshotError::read(self.dir.clone(), source)),
-        };
-        let mut histories: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-            .map(|e| e.path())
-            .collect();
-        histories.sort();
-        Ok(histories)
+        listed(&self.dir, is_dir)
     }
 
     fn loaded_in(&self, history: &Path) -> Vec<Result<Snapshot, SnapshotError>> {
@@ -948,19 +925,31 @@ impl Store {
         if is_link(history) {
             return Err(link_damage(history));
         }
-        let entries = match fs::read_dir(history) {
-            Ok(entries) => entries,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(source) => return Err(SnapshotError::read(history.to_path_buf(), source)),
-        };
-        let mut ids: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .map(|e| e.path())
-            .collect();
-        ids.sort();
-        Ok(ids)
+        // Dot names are the store's own: staging directories, a lock file.
+        listed(history, |e| {
+            !e.file_name().to_string_lossy().starts_with('.')
+        })
     }
+}
+
+/// The entries of `dir` that `keep` keeps, sorted; none when `dir` is not there.
+fn listed(dir: &Path, keep: impl Fn(&fs::DirEntry) -> bool) -> Result<Vec<PathBuf>, SnapshotError> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => return Err(SnapshotError::read(dir.to_path_buf(), source)),
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| keep(e))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+fn is_dir(entry: &fs::DirEntry) -> bool {
+    entry.file_type().is_ok_and(|t| t.is_dir())
 }
 
 // The store never makes links: one here would have the records read from elsewhere.

@@ -9,7 +9,7 @@ use crate::operations;
 use crate::roots::Machine;
 use crate::snapshot::{Store, diff, history};
 
-use super::tasks::{against_snapshot, spawn_diff, with_journal};
+use super::tasks::{against_snapshot, diff_view, spawn_diff, with_journal};
 use super::{guarded, spawn};
 use crate::text::human::size;
 use crate::text::sanitize;
@@ -88,14 +88,7 @@ pub fn diff_snapshots(
             )
         }
     };
-    let mut view = DiffView::new(
-        name,
-        dir.to_path_buf(),
-        human::path(dir, machine.home(), Unsafe::Dropped),
-        against,
-    );
-    view.push(None, &diff);
-    Ok(view)
+    Ok(diff_view(machine, name, dir, against, &diff))
 }
 
 /// Delete the snapshot `id` of the skill `name` at `dir`; held aside, so undo brings it back.

@@ -10,6 +10,7 @@ use crate::bundle::browse;
 use crate::operations::{self, JournalError};
 use crate::roots::Machine;
 use crate::snapshot::changes::{self, Baseline};
+use crate::snapshot::diff::SkillDiff;
 use crate::snapshot::export::{ExportError, Unscanned};
 use crate::snapshot::restore::Restored;
 use crate::snapshot::{Comparison, Snapshot, Store};
@@ -88,14 +89,25 @@ pub fn make_diff(
         Baseline::Pristine(path) => Against::Pristine(human::path(path, home, Unsafe::Dropped)),
     };
     let diff = changes::diff_against(&baseline, dir).map_err(|e| failed(&e))?;
+    Ok(diff_view(machine, name, dir, against, &diff))
+}
+
+/// `diff` of the skill `name` at `dir`, against `against`, as the app shows it.
+pub fn diff_view(
+    machine: &Machine,
+    name: &str,
+    dir: &Path,
+    against: Against,
+    diff: &SkillDiff,
+) -> DiffView {
     let mut view = DiffView::new(
         name,
         dir.to_path_buf(),
-        human::path(dir, home, Unsafe::Dropped),
+        human::path(dir, machine.home(), Unsafe::Dropped),
         against,
     );
-    view.push(None, &diff);
-    Ok(view)
+    view.push(None, diff);
+    view
 }
 
 /// Snapshot the skill at `dir`; with `accept`, as its new baseline (the same, said so).
