@@ -16,6 +16,7 @@ use super::geometry::{Geometry, WrappedPreview};
 use super::history::{Clock, HistoryView, SnapshotRow};
 use super::import::{Import, Step};
 use super::keymap::Mode;
+use super::line::LineEdit;
 use super::manage::{Copies, Pick, Running, Summary, Target};
 use super::model::{Deck, SkillView, Sort};
 use super::msg::{Effect, Pane};
@@ -77,7 +78,7 @@ pub struct Confirm {
 pub struct ExportPrompt {
     pub name: String,
     pub dir: PathBuf,
-    pub text: String,
+    pub text: LineEdit,
     /// The marked skills, when there are: the text is then a folder for their archives.
     pub batch: Vec<Target>,
 }

@@ -4,6 +4,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use strum::VariantArray;
 
+use super::line::Edit;
 use super::msg::Action;
 
 /// Which keys apply: what has the keyboard. `Mode::VARIANTS` lists them all.
@@ -216,7 +217,7 @@ impl Binding {
 }
 
 use KeyCode::{
-    BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Tab, Up,
+    BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up,
 };
 use Mode::{
     Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Help, History, Imported,
@@ -242,6 +243,8 @@ const LISTS: &[Mode] = &[
 ];
 /// Where letters are text, so only the arrows and paging keys move.
 const TYPING_LISTS: &[Mode] = &[Search, Picker];
+/// Where a line of text is edited like a shell's.
+const EDITING: &[Mode] = &[Search, Export];
 /// The views of a diff.
 const DIFFS: &[Mode] = &[Diff, Replace];
 /// The steps of an import that Esc cancels.
@@ -729,6 +732,55 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
+        EDITING,
+        &[Key::code(Left)],
+        Action::Edit(Edit::Left),
+        "move the cursor a character left",
+        None,
+    ),
+    bind(
+        EDITING,
+        &[Key::code(Right)],
+        Action::Edit(Edit::Right),
+        "move the cursor a character right",
+        None,
+    ),
+    bind(
+        EDITING,
+        &[Key::code(Home), Key::ctrl('a')],
+        Action::Edit(Edit::Home),
+        "move the cursor to the start",
+        None,
+    ),
+    bind(
+        EDITING,
+        &[Key::code(End), Key::ctrl('e')],
+        Action::Edit(Edit::End),
+        "move the cursor to the end",
+        None,
+    ),
+    bind(
+        EDITING,
+        &[Key::code(Delete)],
+        Action::Edit(Edit::EraseForward),
+        "erase the character under the cursor",
+        None,
+    ),
+    bind(
+        EDITING,
+        &[Key::ctrl('u')],
+        Action::Edit(Edit::EraseToStart),
+        "erase everything before the cursor",
+        None,
+    ),
+    bind(
+        EDITING,
+        &[Key::ctrl('w')],
+        Action::Edit(Edit::EraseWord),
+        "erase the word before the cursor (a folder of a path)",
+        None,
+    ),
+    bind(
         TYPING_LISTS,
         &[Key::code(Up)],
         Action::Up,
@@ -1134,7 +1186,26 @@ mod tests {
             (Search, key(Esc, none), Some(Action::Back)),
             (Search, key(Down, none), Some(Action::Down)),
             (Search, key(KeyCode::Char('c'), ctrl), Some(Action::Quit)),
-            (Search, key(KeyCode::Char('w'), ctrl), None),
+            (
+                Search,
+                key(KeyCode::Char('w'), ctrl),
+                Some(Action::Edit(Edit::EraseWord)),
+            ),
+            (Search, key(KeyCode::Char('x'), ctrl), None),
+            (Search, key(Left, none), Some(Action::Edit(Edit::Left))),
+            (Export, key(Right, none), Some(Action::Edit(Edit::Right))),
+            (Export, key(Home, none), Some(Action::Edit(Edit::Home))),
+            (Export, key(End, none), Some(Action::Edit(Edit::End))),
+            (
+                Export,
+                key(KeyCode::Char('u'), ctrl),
+                Some(Action::Edit(Edit::EraseToStart)),
+            ),
+            (
+                Export,
+                key(Delete, none),
+                Some(Action::Edit(Edit::EraseForward)),
+            ),
             (Help, plain('q'), Some(Action::Back)),
             (Help, plain('?'), Some(Action::Back)),
             (Help, plain('j'), Some(Action::Down)),

@@ -26,6 +26,7 @@ pub mod headless;
 pub mod history;
 pub mod import;
 pub mod keymap;
+pub mod line;
 pub mod manage;
 pub mod model;
 pub mod mouse;

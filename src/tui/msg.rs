@@ -13,6 +13,7 @@ use super::history::HistoryView;
 use super::import::{
     BundleView, ConflictView, DestinationView, ImportedView, PlaceView, RefusalView,
 };
+use super::line::Edit;
 use super::manage::{Batch, BatchEvent, Destination, PlanView, Target};
 use super::model::Deck;
 
@@ -38,6 +39,8 @@ pub enum Action {
     /// A character typed into the search line, the picker's filter or a prompt.
     Type(char),
     Erase,
+    /// Move the cursor of what is being typed, or erase part of it.
+    Edit(Edit),
     /// Keep the search and go back to the list.
     AcceptSearch,
     CycleSource,

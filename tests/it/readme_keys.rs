@@ -38,9 +38,14 @@ fn the_readme_lists_the_keys_of_the_keymap() {
         .expect("README.md has the end-of-keys marker")
         + start;
     let expected = table();
+    if readme[start..end] != expected && std::env::var_os("SKILLDECK_WRITE_README").is_some() {
+        let written = format!("{}{expected}{}", &readme[..start], &readme[end..]);
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"), written).unwrap();
+        return;
+    }
     assert!(
         readme[start..end] == expected,
-        "README.md's keys differ from the keymap; paste this between the markers:\n\n{expected}"
+        "README.md's keys differ from the keymap; paste this between the markers (or run it with SKILLDECK_WRITE_README=1):\n\n{expected}"
     );
 }
 
@@ -103,9 +108,10 @@ fn names_a_key(text: &str, keys: &[String]) -> Option<String> {
         let before = if i == 0 { "" } else { words[i - 1] };
         let key = keys.iter().find(|k| {
             let trimmed = bare(word);
-            // A one-character word is a key only where a sentence uses it as one; the longer
-            // names (Esc, Enter, Ctrl-c, ↑) are keys wherever they stand.
-            if k.len() == 1 && k.is_ascii() {
+            // A one-character word is a key only where a sentence uses it as one (`→` also
+            // says "becomes"); the longer names (Esc, Enter, Ctrl-c) are keys wherever they
+            // stand.
+            if k.chars().count() == 1 {
                 (trimmed == **k || *word == format!("({k}") || *word == format!("{k}:"))
                     && (DOES.contains(&next)
                         || next.starts_with("(or")
@@ -231,6 +237,7 @@ fn the_check_below_catches_a_key_written_into_a_sentence() {
         ("Mouse is off; m (or --mouse) turns it on.", "m"),
         ("Nothing was written. Enter picks another.", "Enter"),
         ("y: replace them", "y"),
+        ("Press → to go on.", "→"),
     ];
     for (sentence, key) in written {
         assert_eq!(
@@ -244,6 +251,7 @@ fn the_check_below_catches_a_key_written_into_a_sentence() {
         "a page down",
         "A snapshot keeps what a skill holds",
         "Reading skills…",
+        "snapshot 3 → snapshot 5",
     ] {
         assert_eq!(names_a_key(sentence, &keys), None, "{sentence}");
     }

@@ -217,7 +217,7 @@ fn snapshot_accept_and_export_of_marked_skills_are_one_batch() {
     let Overlay::Export(prompt) = &app.overlay else {
         panic!()
     };
-    assert_eq!(prompt.text, "~/work");
+    assert_eq!(prompt.text.text(), "~/work");
     assert_eq!(prompt.batch.len(), 2);
     press(&mut app, &[Type('/'), Type('x'), Choose]);
     let Overlay::Confirm(question) = &app.overlay else {

@@ -1260,7 +1260,7 @@ fn esc_cancels_every_step_before_the_install() {
 /// What the export prompt holds, when it is open.
 fn export_text(app: &App) -> Option<&str> {
     match &app.overlay {
-        Overlay::Export(prompt) => Some(prompt.text.as_str()),
+        Overlay::Export(prompt) => Some(prompt.text.text()),
         _ => None,
     }
 }

@@ -10,6 +10,7 @@ use crate::roots::{AgentId, Scope, Source};
 use super::{note, rows_of, start_scan, step, warn};
 use crate::tui::app::{App, Confirm, ExportPrompt, Overlay, Scan};
 use crate::tui::keymap::{self, Mode};
+use crate::tui::line::LineEdit;
 use crate::tui::manage::{
     Batch, BatchEvent, Choice, Copies, Destination, How, Job, Pick, PlanView, Running, Summary,
     Target, Then, Value, count, listed, names,
@@ -182,7 +183,7 @@ fn ask_export(app: &mut App, skills: Vec<Target>) -> Vec<Effect> {
     app.overlay = Overlay::Export(ExportPrompt {
         name: names(&skills),
         dir: std::path::PathBuf::new(),
-        text,
+        text: LineEdit::new(text),
         batch: skills,
     });
     Vec::new()

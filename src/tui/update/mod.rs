@@ -16,6 +16,7 @@ use crate::scan::Progress;
 use super::app::{App, ExportPrompt, Loading, Overlay, Preview, Scan, Screen, Status};
 use super::history::Clock;
 use super::keymap::Mode;
+use super::line::{Edit, LineEdit};
 use super::msg::{Action, Effect, Msg, Pane};
 
 /// Apply `msg` to `app`; what comes back is for the runtime to do.
@@ -305,7 +306,7 @@ fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
     app.overlay = Overlay::Export(ExportPrompt {
         name: name.to_owned(),
         dir: dir.to_path_buf(),
-        text,
+        text: LineEdit::new(text),
         batch: Vec::new(),
     });
     Vec::new()
@@ -316,16 +317,19 @@ fn export_prompt(app: &mut App, action: Action) -> Vec<Effect> {
         return Vec::new();
     };
     match action {
-        Action::Type(c) => prompt.text.push(c),
+        Action::Type(c) => prompt.text.insert(c),
         Action::Erase => {
-            prompt.text.pop();
+            prompt.text.apply(Edit::EraseBack);
         }
-        Action::Choose if prompt.text.trim().is_empty() => {
+        Action::Edit(edit) => {
+            prompt.text.apply(edit);
+        }
+        Action::Choose if prompt.text.text().trim().is_empty() => {
             warn(app, "Type the path of the archive to write.");
         }
         Action::Choose if !prompt.batch.is_empty() => {
             let skills = std::mem::take(&mut prompt.batch);
-            let folder = prompt.text.trim().to_owned();
+            let folder = prompt.text.text().trim().to_owned();
             app.overlay = Overlay::None;
             return manage::export_to(app, skills, folder);
         }
@@ -333,7 +337,7 @@ fn export_prompt(app: &mut App, action: Action) -> Vec<Effect> {
             let effect = Effect::Export {
                 name: prompt.name.clone(),
                 dir: prompt.dir.clone(),
-                to: prompt.text.trim().to_owned(),
+                to: prompt.text.text().trim().to_owned(),
             };
             app.overlay = Overlay::None;
             return start_task(app, effect);

@@ -25,14 +25,12 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
     );
     let inner = block.inner(box_area);
     // What was typed is shown as it will be used, but never raw: a pasted escape is text.
-    let typed = sanitize::line(&prompt.text);
     let room = usize::from(inner.width).saturating_sub(3);
-    let shown: String = if width::of(&typed) > room {
-        let skip = typed.chars().count().saturating_sub(room);
-        typed.chars().skip(skip).collect()
-    } else {
-        typed
-    };
+    let (first, _) = prompt.text.window(room);
+    let typed: Vec<char> = prompt.text.text().chars().collect();
+    let before: String = typed[first..prompt.text.cursor_chars()].iter().collect();
+    let shown = sanitize::line(&typed[first..].iter().collect::<String>());
+    let cursor = width::of(&sanitize::line(&before));
     let what = if prompt.batch.is_empty() {
         "A .tar.gz of its files, secrets removed, at most 5 MiB, to:"
     } else {
@@ -40,10 +38,7 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
     };
     let body = vec![
         Line::styled(what, theme.dim),
-        Line::from(vec![
-            Span::styled("> ", theme.key),
-            Span::raw(shown.clone()),
-        ]),
+        Line::from(vec![Span::styled("> ", theme.key), Span::raw(shown)]),
         Line::raw(""),
         Line::styled(
             format!(
@@ -59,7 +54,7 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
         Paragraph::new(body).block(block).wrap(Wrap { trim: false }),
         box_area,
     );
-    let x = inner.x + 2 + u16::try_from(width::of(&shown)).unwrap_or(0);
+    let x = inner.x + 2 + u16::try_from(cursor).unwrap_or(0);
     frame.set_cursor_position(Position::new(
         x.min(inner.right().saturating_sub(1)),
         inner.y + 1,
