@@ -570,3 +570,26 @@ fn every_action_in_the_viewer_is_handled_without_a_panic() {
         }
     }
 }
+
+#[test]
+fn the_wheel_scrolls_the_viewer_wherever_the_pointer_is() {
+    use ratatui::crossterm::event::{KeyModifiers, MouseEvent, MouseEventKind};
+    let mut app = reading();
+    app.mouse = true;
+    for (kind, rows) in [
+        (MouseEventKind::ScrollDown, 3),
+        (MouseEventKind::ScrollUp, -3),
+    ] {
+        let event = MouseEvent {
+            kind,
+            column: 10,
+            row: 5,
+            modifiers: KeyModifiers::NONE,
+        };
+        let msg = skilldeck::tui::mouse::translate(&app, &event);
+        assert!(
+            matches!(msg, Some(Msg::Scroll(_, r)) if r == rows),
+            "{msg:?}"
+        );
+    }
+}

@@ -3,7 +3,8 @@
 //!
 //! A key's action is handled by what has the keyboard ([`App::mode`]): an overlay, the import
 //! flow ([`import`]), the diff view and the changed screen ([`changed`]), a skill's history
-//! ([`history`]), or the skill list and the roots ([`skills`]). The actions every screen shares are handled here.
+//! ([`history`]), a skill's files, its editor and its path ([`viewer`]), or the skill list and
+//! the roots ([`skills`]). The actions every screen shares are handled here.
 
 mod changed;
 mod history;
