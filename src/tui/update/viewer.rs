@@ -40,8 +40,7 @@ pub(super) fn list_act(app: &mut App, action: Action) -> Vec<Effect> {
                     line.depth == 0 && line.path.as_os_str().eq_ignore_ascii_case("SKILL.md")
                 })
                 .map_or_else(|| PathBuf::from("SKILL.md"), |line| line.path.clone());
-            let dir = skill.dir.clone();
-            edit(app, dir, &manifest)
+            edit(&skill.dir, &manifest)
         }
         Action::CopyPath => {
             let (dir, shown) = (skill.dir.clone(), skill.shown_dir.clone());
@@ -98,8 +97,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             let Some(file) = viewer.current().map(|f| f.path.clone()) else {
                 return Vec::new();
             };
-            let dir = viewer.dir.clone();
-            edit(app, dir, &file)
+            edit(&viewer.dir, &file)
         }
         Action::CopyPath => {
             let (dir, shown) = (viewer.dir.clone(), viewer.shown_dir.clone());
@@ -162,8 +160,8 @@ pub(super) fn arrived(app: &mut App, request: u64, file: Result<FileText, String
 }
 
 /// Hand the terminal to the editor on `file` of the skill at `dir`.
-fn edit(app: &mut App, dir: PathBuf, file: &std::path::Path) -> Vec<Effect> {
-    note(app, "Editing…");
+fn edit(dir: &std::path::Path, file: &std::path::Path) -> Vec<Effect> {
+    // No note: the terminal is the editor's before another frame is drawn.
     vec![Effect::Edit(dir.join(file))]
 }
 
