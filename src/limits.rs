@@ -97,3 +97,8 @@ pub const SNAPSHOT_INFO_BYTES: u64 = 64 * KIB;
 /// The most of a transcript `snapshot --from-transcript` reads. It is streamed a line at a
 /// time, so this bounds time, not memory: a long session's transcript is tens of megabytes.
 pub const TRANSCRIPT_BYTES: u64 = 1024 * MIB;
+
+/// The bytes of one file the app's viewer reads: the first this many are shown, and the rest
+/// is said to be left out. Five times the largest file of the skill repositories measured, and
+/// a few seconds of scrolling from one end to the other.
+pub const VIEW_FILE_BYTES: u64 = MIB;

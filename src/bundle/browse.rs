@@ -37,6 +37,8 @@ pub struct Found {
     pub name: String,
     pub path: PathBuf,
     pub kind: FoundKind,
+    /// Its name starts with a dot: the picker leaves it out until asked to show it.
+    pub hidden: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,8 +47,8 @@ pub enum FoundKind {
     Archive { size: u64 },
 }
 
-/// The folders and archives in `dir`. Hidden entries (a leading dot) are left out, and so is
-/// anything that cannot be looked at; a link counts as what it leads to.
+/// The folders and archives in `dir`, hidden ones (a leading dot) marked as such; anything
+/// that cannot be looked at is left out, and a link counts as what it leads to.
 ///
 /// # Errors
 /// When `dir` cannot be read.
@@ -55,9 +57,7 @@ pub fn browse(dir: &Path) -> io::Result<Place> {
     let mut entries = Vec::new();
     for entry in fs::read_dir(&dir)?.filter_map(Result::ok) {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
-            continue;
-        }
+        let hidden = name.starts_with('.');
         let path = entry.path();
         let Ok(meta) = fs::metadata(&path) else {
             continue;
@@ -69,7 +69,12 @@ pub fn browse(dir: &Path) -> io::Result<Place> {
         } else {
             continue;
         };
-        entries.push(Found { name, path, kind });
+        entries.push(Found {
+            name,
+            path,
+            kind,
+            hidden,
+        });
     }
     entries.sort_by(|a, b| {
         let folder = |f: &Found| f.kind != FoundKind::Folder;
@@ -111,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn folders_then_archives_hidden_and_other_files_left_out() {
+    fn folders_then_archives_hidden_marked_and_other_files_left_out() {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path();
         for dir in ["zeta", "Alpha", ".hidden"] {
@@ -122,8 +127,20 @@ mod tests {
         }
         let place = browse(root).unwrap();
         let names: Vec<&str> = place.entries.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(names, ["Alpha", "zeta", "a.tar.gz", "b.zip"]);
-        assert_eq!(place.entries[2].kind, FoundKind::Archive { size: 5 });
+        assert_eq!(
+            names,
+            [
+                ".hidden",
+                "Alpha",
+                "zeta",
+                ".secret.tar",
+                "a.tar.gz",
+                "b.zip"
+            ]
+        );
+        let hidden: Vec<bool> = place.entries.iter().map(|f| f.hidden).collect();
+        assert_eq!(hidden, [true, false, false, true, false, false]);
+        assert_eq!(place.entries[4].kind, FoundKind::Archive { size: 5 });
         assert_eq!(place.parent.as_deref(), root.parent());
         assert!(browse(&root.join("missing")).is_err());
     }

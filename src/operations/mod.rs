@@ -12,6 +12,7 @@ pub mod import;
 pub mod journal;
 mod keeping;
 pub mod paths;
+pub mod peek;
 pub mod prune;
 pub mod remove;
 pub mod restore;

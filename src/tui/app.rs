@@ -21,6 +21,7 @@ use super::manage::{Copies, Pick, Running, Summary, Target};
 use super::model::{Deck, SkillView, Sort};
 use super::msg::{Effect, Pane};
 use super::theme::Theme;
+use super::viewer::Viewer;
 
 /// What the app is opened with.
 #[derive(Clone, Debug, Default)]
@@ -288,6 +289,8 @@ pub struct App {
     pub after_scan: Option<Status>,
     /// The history of one skill, when open.
     pub history: Option<History>,
+    /// The viewer of one skill's files, when open.
+    pub viewer: Option<Viewer>,
     /// The time relative times are drawn against, ticked before each frame.
     pub clock: Clock,
 }
@@ -336,6 +339,13 @@ impl App {
         if self.diff.is_some() {
             return Mode::Diff;
         }
+        if let Some(viewer) = &self.viewer {
+            return if viewer.open.is_some() {
+                Mode::Reading
+            } else {
+                Mode::Files
+            };
+        }
         if self.history.is_some() {
             return Mode::History;
         }
@@ -378,6 +388,11 @@ impl App {
                 .history
                 .as_ref()
                 .is_some_and(|h| h.view == Loading::Waiting)
+            || self
+                .viewer
+                .as_ref()
+                .and_then(|v| v.open.as_ref())
+                .is_some_and(|o| o.text == super::viewer::Reading::Waiting)
     }
 
     /// A new request number.

@@ -43,6 +43,8 @@ pub struct Panes<T> {
     pub destination: T,
     /// A skill's history.
     pub history: T,
+    /// The viewer's list of a skill's files, or the file read in it.
+    pub viewer: T,
 }
 
 /// The geometry of every pane, as the app keeps it between frames.
@@ -72,6 +74,7 @@ impl Geometry {
             (&mut self.bundle, laid.bundle),
             (&mut self.destination, laid.destination),
             (&mut self.history, laid.history),
+            (&mut self.viewer, laid.viewer),
         ];
         for (kept, drawn) in pairs {
             *kept = drawn.unwrap_or(PaneGeometry {

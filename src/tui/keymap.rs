@@ -33,6 +33,10 @@ pub enum Mode {
     Message,
     /// Every copy of one name, and which each agent runs.
     Copies,
+    /// A skill's files, to choose one to read.
+    Files,
+    /// One file of a skill, being read.
+    Reading,
     /// A small list asking which agent or which scope.
     Pick,
     /// A batch under way.
@@ -64,6 +68,8 @@ impl Mode {
             Mode::Help => "Help",
             Mode::Message => "Messages",
             Mode::Copies => "Copies of one name (shadowing)",
+            Mode::Files => "A skill's files",
+            Mode::Reading => "Reading a file of a skill",
             Mode::Pick => "Choosing an agent or a scope",
             Mode::Working => "An action under way",
             Mode::Summary => "What an action did",
@@ -91,6 +97,8 @@ impl Mode {
             Mode::Help => "help",
             Mode::Message => "message",
             Mode::Copies => "copies",
+            Mode::Files => "files",
+            Mode::Reading => "file",
             Mode::Pick => "choice",
             Mode::Working => "action under way",
             Mode::Summary => "summary",
@@ -220,8 +228,9 @@ use KeyCode::{
     BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up,
 };
 use Mode::{
-    Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Help, History, Imported,
-    Message, Pick, Picker, Refused, Replace, Roots, Search, Skills, Summary, Working,
+    Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Files, Help, History,
+    Imported, Message, Pick, Picker, Reading, Refused, Replace, Roots, Search, Skills, Summary,
+    Working,
 };
 
 /// The three screens.
@@ -240,11 +249,20 @@ const LISTS: &[Mode] = &[
     Copies,
     Pick,
     History,
+    Files,
+    Reading,
 ];
 /// Where letters are text, so only the arrows and paging keys move.
 const TYPING_LISTS: &[Mode] = &[Search, Picker];
 /// Where a line of text is edited like a shell's.
-const EDITING: &[Mode] = &[Search, Export];
+const EDITING: &[Mode] = &[Search, Export, Picker];
+/// Where ← and Ctrl-U edit the line as well. The picker keeps ← for the folder above and
+/// Ctrl-U for a page up, as its list had them before it took typed paths: its line is short
+/// and typed at its end, Home, End, → and Ctrl-W move and erase in it, and a file manager's
+/// ← going up is what a person browsing folders reaches for.
+const EDITING_ALL_KEYS: &[Mode] = &[Search, Export];
+/// Where a skill's files are read.
+const READING: &[Mode] = &[Skills, Files, Reading];
 /// The views of a diff.
 const DIFFS: &[Mode] = &[Diff, Replace];
 /// The steps of an import that Esc cancels.
@@ -270,7 +288,9 @@ const fn bind(
 /// of an action in a mode is the one sentences name (`q` quits, though Ctrl-c does too).
 pub static BINDINGS: &[Binding] = &[
     bind(
-        &[Skills, Roots, Changed, Diff, History],
+        &[
+            Skills, Roots, Changed, Diff, History, Picker, Files, Reading,
+        ],
         &[Key::char('?')],
         Action::ToggleHelp,
         "show this help",
@@ -571,6 +591,62 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
+        &[Skills],
+        &[Key::char('v')],
+        Action::OpenFiles,
+        "its files: choose one to read (text shown safely, a binary file by its size)",
+        Some("files"),
+    ),
+    bind(
+        READING,
+        &[Key::char('E')],
+        Action::OpenEditor,
+        "open its SKILL.md (or the file chosen) in $VISUAL or $EDITOR, else vi; the app comes back when it ends",
+        Some("edit"),
+    ),
+    bind(
+        READING,
+        &[Key::char('p')],
+        Action::CopyPath,
+        "copy its folder's path to the clipboard (OSC 52: over SSH, and in tmux with set-clipboard on)",
+        Some("copy path"),
+    ),
+    bind(
+        &[Files],
+        &[Key::code(Enter), Key::char('l')],
+        Action::Choose,
+        "read the file under the cursor",
+        Some("read"),
+    ),
+    bind(
+        &[Files],
+        &[Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "close the files",
+        Some("close"),
+    ),
+    bind(
+        &[Reading],
+        &[Key::char(']')],
+        Action::NextFile,
+        "the next file",
+        Some("file"),
+    ),
+    bind(
+        &[Reading],
+        &[Key::char('[')],
+        Action::PreviousFile,
+        "the previous file",
+        None,
+    ),
+    bind(
+        &[Reading],
+        &[Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "back to the list of files",
+        Some("back"),
+    ),
+    bind(
         DIFFS,
         &[Key::char('n')],
         Action::NextHunk,
@@ -732,7 +808,7 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
-        EDITING,
+        EDITING_ALL_KEYS,
         &[Key::code(Left)],
         Action::Edit(Edit::Left),
         "move the cursor a character left",
@@ -767,7 +843,7 @@ pub static BINDINGS: &[Binding] = &[
         None,
     ),
     bind(
-        EDITING,
+        EDITING_ALL_KEYS,
         &[Key::ctrl('u')],
         Action::Edit(Edit::EraseToStart),
         "erase everything before the cursor",
@@ -828,6 +904,13 @@ pub static BINDINGS: &[Binding] = &[
         Action::Erase,
         "erase a letter of the filter; with none, the folder above",
         None,
+    ),
+    bind(
+        &[Picker],
+        &[Key::ctrl('t')],
+        Action::ToggleHidden,
+        "show hidden folders and archives (a leading dot), or leave them out again",
+        Some("hidden"),
     ),
     bind(
         &[Bundle],
@@ -1146,6 +1229,38 @@ mod tests {
             (Picker, key(Left, none), Some(Action::Parent)),
             (Picker, key(Backspace, none), Some(Action::Erase)),
             (Picker, key(Esc, none), Some(Action::Back)),
+            // `?` is the help there too; `/`, `~` and `.` are typed (a path).
+            (Picker, plain('?'), Some(Action::ToggleHelp)),
+            (Picker, plain('/'), Some(Action::Type('/'))),
+            (Picker, plain('~'), Some(Action::Type('~'))),
+            (
+                Picker,
+                key(KeyCode::Char('t'), ctrl),
+                Some(Action::ToggleHidden),
+            ),
+            (Picker, key(Home, none), Some(Action::Edit(Edit::Home))),
+            (Picker, key(Right, none), Some(Action::Edit(Edit::Right))),
+            (
+                Picker,
+                key(KeyCode::Char('w'), ctrl),
+                Some(Action::Edit(Edit::EraseWord)),
+            ),
+            // ← and Ctrl-U keep their picker meanings: the folder above, a page up.
+            (Picker, key(KeyCode::Char('u'), ctrl), Some(Action::PageUp)),
+            (Search, key(Left, none), Some(Action::Edit(Edit::Left))),
+            // A skill's files: open them, edit, copy the path; read one, step through them.
+            (Skills, plain('v'), Some(Action::OpenFiles)),
+            (Skills, plain('E'), Some(Action::OpenEditor)),
+            (Skills, plain('p'), Some(Action::CopyPath)),
+            (Files, key(Enter, none), Some(Action::Choose)),
+            (Files, plain('j'), Some(Action::Down)),
+            (Files, plain('E'), Some(Action::OpenEditor)),
+            (Files, plain('q'), Some(Action::Back)),
+            (Reading, plain(']'), Some(Action::NextFile)),
+            (Reading, key(PageDown, none), Some(Action::PageDown)),
+            (Reading, plain('p'), Some(Action::CopyPath)),
+            (Reading, key(Esc, none), Some(Action::Back)),
+            (Reading, plain('x'), None),
             (Bundle, plain(' '), Some(Action::ToggleSkill)),
             (Bundle, key(Enter, none), Some(Action::Choose)),
             (Bundle, plain('j'), Some(Action::Down)),

@@ -38,6 +38,7 @@ mod signals;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod viewer;
 pub mod workers;
 
 use std::io::{self, IsTerminal};
@@ -87,8 +88,9 @@ pub fn run(options: Options) -> Result<Ending, AppError> {
     let (session, terminal) = session::Session::open().map_err(AppError::Setup)?;
     let mouse = session::MouseCapture::new(options.setup.mouse).map_err(AppError::Setup)?;
     let app = App::new(options.setup);
-    let mut runtime =
-        Runtime::new(terminal, app, options.machine, Box::new(mouse)).map_err(AppError::Setup)?;
+    let mut runtime = Runtime::new(terminal, app, options.machine, Box::new(mouse))
+        .map_err(AppError::Setup)?
+        .with_outside(Box::new(session::Handover));
     let signals = signals::watch(runtime.sender()).map_err(AppError::Setup)?;
     let result = runtime
         .run(&mut debug_panic::events())

@@ -209,6 +209,9 @@ pub struct TreeLine {
     pub depth: usize,
     pub name: String,
     pub entry: Entry,
+    /// Its path below the skill's folder, as the file system has it: what the viewer and the
+    /// editor open. Never shown as it is.
+    pub path: PathBuf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -509,10 +512,12 @@ fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
         let common = open.iter().zip(&parts).take_while(|(a, b)| a == b).count();
         open.truncate(common);
         for folder in &parts[common..] {
+            let below: PathBuf = file.path.iter().take(open.len() + 1).collect();
             lines.push(TreeLine {
                 depth: open.len(),
                 name: folder.clone(),
                 entry: Entry::Folder,
+                path: below,
             });
             open.push(folder.clone());
         }
@@ -523,6 +528,7 @@ fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
                 size: file.size,
                 executable: file.executable,
             },
+            path: file.path.clone(),
         });
     }
     lines

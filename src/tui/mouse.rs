@@ -29,8 +29,11 @@ pub fn translate(app: &App, event: &MouseEvent) -> Option<Msg> {
         .find(|(area, _)| area.contains(at))
         .map(|(_, pane)| pane),
     };
-    // Over the help, the diff or an import, the wheel scrolls what is open.
-    let help = app.overlay == Overlay::Help || app.diff.is_some() || app.import.is_some();
+    // Over the help, the diff, an import or the viewer, the wheel scrolls what is open.
+    let help = app.overlay == Overlay::Help
+        || app.diff.is_some()
+        || app.import.is_some()
+        || app.viewer.is_some();
     match event.kind {
         MouseEventKind::ScrollDown if help => Some(Msg::Scroll(Pane::List, WHEEL_ROWS)),
         MouseEventKind::ScrollUp if help => Some(Msg::Scroll(Pane::List, -WHEEL_ROWS)),

@@ -16,6 +16,7 @@ use super::import::{
 use super::line::Edit;
 use super::manage::{Batch, BatchEvent, Destination, PlanView, Target};
 use super::model::Deck;
+use super::viewer::FileText;
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
 /// `Action::iter()` goes through them all (`Type` with the character `'\0'`), so the tests
@@ -35,6 +36,12 @@ pub enum Action {
     PreviousPane,
     /// Focus the `SKILL.md` preview.
     OpenPreview,
+    /// Open the selected skill's files, to read any of them.
+    OpenFiles,
+    /// Open the skill's `SKILL.md`, or the file chosen, in the person's editor.
+    OpenEditor,
+    /// Copy the selected skill's folder path to the terminal's clipboard.
+    CopyPath,
     StartSearch,
     /// A character typed into the search line, the picker's filter or a prompt.
     Type(char),
@@ -79,6 +86,8 @@ pub enum Action {
     Choose,
     /// Go up to the folder above, in the picker.
     Parent,
+    /// Show hidden folders (a leading dot) in the picker, or leave them out again.
+    ToggleHidden,
     /// Take or leave the skill under the cursor, in an import's preview.
     ToggleSkill,
     /// Say yes to what is asked.
@@ -148,6 +157,13 @@ pub enum Msg {
         dir: PathBuf,
         text: Result<Vec<String>, String>,
     },
+    /// A file of a skill read for the viewer, for the read asked for with `request`.
+    FileRead {
+        request: u64,
+        file: Result<FileText, String>,
+    },
+    /// The editor the person ran on a skill's file has ended, or why it did not run well.
+    Edited(Result<(), String>),
     /// A diff asked for with `request`, or why it could not be made.
     Diff {
         request: u64,
@@ -229,6 +245,17 @@ pub enum ImportEvent {
 pub enum Effect {
     StartScan,
     ReadPreview(PathBuf),
+    /// Read the file `file` of the skill at `dir` for the viewer, within its bounds.
+    ReadFile {
+        request: u64,
+        dir: PathBuf,
+        file: PathBuf,
+    },
+    /// Hand the terminal to the person's editor on `file` (a skill's), and take it back when
+    /// the editor ends.
+    Edit(PathBuf),
+    /// Put `text` on the terminal's clipboard (OSC 52).
+    Copy(String),
     SetMouse(bool),
     /// Diff the skill at `dir` against its latest snapshot, else the installer's untouched
     /// copy at `pristine`.

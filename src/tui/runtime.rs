@@ -5,9 +5,15 @@
 //! One thread reads input (`poll` with a timeout) and drains the workers' channel; no other
 //! thread touches the terminal. While a worker's answer is awaited the poll is short, so a
 //! preview shows up at once; otherwise the loop sleeps until a key arrives.
+//!
+//! Two effects need the terminal itself rather than a frame: the person's editor, which gets
+//! the terminal for as long as it runs (the app steps off it and comes back, as lazygit does),
+//! and the clipboard, reached with OSC 52. Both go through an [`Outside`], so a test's backend
+//! runs the editor with no terminal to hand over.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -25,6 +31,7 @@ use super::update::update;
 use super::view;
 use super::workers::import::{ImportSession, spawn_import};
 use super::workers::{self, history, manage, tasks};
+use crate::operations::paths;
 use crate::roots::Machine;
 
 /// The poll timeout while a worker's answer is awaited.
@@ -74,6 +81,39 @@ impl MouseSwitch for NoMouse {
     }
 }
 
+/// What the app asks of the terminal besides frames.
+pub trait Outside {
+    /// Run `command` in the foreground with the terminal handed to it, then take it back.
+    ///
+    /// # Errors
+    /// When the command cannot be started, or the terminal cannot be taken back.
+    fn run(&mut self, command: &mut Command) -> io::Result<ExitStatus>;
+
+    /// Put `text` on the terminal's clipboard.
+    ///
+    /// # Errors
+    /// When the terminal cannot be written to.
+    fn copy(&mut self, text: &str) -> io::Result<()>;
+}
+
+/// For a backend with no terminal behind it: the command runs with nothing to read or write
+/// to, and there is no clipboard to copy to.
+pub struct Detached;
+
+impl Outside for Detached {
+    fn run(&mut self, command: &mut Command) -> io::Result<ExitStatus> {
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+    }
+
+    fn copy(&mut self, _text: &str) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 pub struct Runtime<B: Backend> {
     terminal: Terminal<B>,
     app: App,
@@ -82,6 +122,7 @@ pub struct Runtime<B: Backend> {
     rx: Receiver<Msg>,
     previews: Sender<PathBuf>,
     mouse: Box<dyn MouseSwitch>,
+    outside: Box<dyn Outside>,
     /// The import under way, if one is.
     import: Option<ImportSession>,
     /// The batch under way and the flag that stops it, if one is.
@@ -109,10 +150,18 @@ impl<B: Backend> Runtime<B> {
             rx,
             previews,
             mouse,
+            outside: Box::new(Detached),
             import: None,
             batch: None,
             drawn: Instant::now(),
         })
+    }
+
+    /// The same runtime, with the editor and the clipboard going through `outside`.
+    #[must_use]
+    pub fn with_outside(mut self, outside: Box<dyn Outside>) -> Self {
+        self.outside = outside;
+        self
     }
 
     pub fn app(&self) -> &App {
@@ -257,6 +306,20 @@ impl<B: Backend> Runtime<B> {
             Effect::ReadPreview(dir) => {
                 let _ = self.previews.send(dir);
             }
+            Effect::ReadFile { request, dir, file } => {
+                workers::viewer::read(tx, request, dir, file);
+            }
+            Effect::Edit(file) => {
+                let result = self.edit(&file);
+                self.dispatch(Msg::Edited(result));
+            }
+            Effect::Copy(text) => {
+                if let Err(error) = self.outside.copy(&text) {
+                    let _ = tx.send(Msg::Failed(format!(
+                        "The path could not be copied: the terminal refused it ({error})."
+                    )));
+                }
+            }
             Effect::SetMouse(on) => {
                 if let Err(error) = self.mouse.set(on) {
                     let _ = tx.send(Msg::Failed(format!(
@@ -278,8 +341,13 @@ impl<B: Backend> Runtime<B> {
                 snapshot,
             } => tasks::restore(machine, tx, name, dir, snapshot),
             Effect::Export { name, dir, to } => tasks::export(machine, tx, name, dir, to),
-            Effect::Browse { request, dir } => tasks::browse(machine, tx, request, dir),
+            Effect::Browse { request, dir } => {
+                // A path typed into the picker may start with `~/`.
+                let dir = dir.map(|dir| paths::typed(machine, &dir));
+                tasks::browse(machine, tx, request, dir);
+            }
             Effect::ReadBundle { session, source } => {
+                let source = paths::typed(machine, &source);
                 // A session before this one is let go (and stopped) as it is replaced.
                 self.import = Some(spawn_import(machine, tx, session, source));
             }
@@ -329,4 +397,58 @@ impl<B: Backend> Runtime<B> {
             Effect::Undo => manage::undo(machine, tx),
         }
     }
+}
+
+impl<B: Backend> Runtime<B> {
+    /// Hand the terminal to the person's editor on `file` and take it back: the mouse is let
+    /// go while the editor runs, and the whole screen is drawn again after it. An editor that
+    /// does not start is a sentence; the terminal comes back either way.
+    fn edit(&mut self, file: &Path) -> Result<(), String> {
+        let editor = editor();
+        let mut command = editor_command(&editor, file);
+        if self.app.mouse {
+            let _ = self.mouse.set(false);
+        }
+        let ran = self.outside.run(&mut command);
+        if self.app.mouse {
+            let _ = self.mouse.set(true);
+        }
+        // What the editor drew is on the screen the app draws on: all of it is drawn again.
+        let _ = self.terminal.clear();
+        let shown = crate::text::sanitize::line(&editor);
+        match ran {
+            Err(error) => Err(format!(
+                "The editor ({shown}) could not be started: {error}. Set $VISUAL or $EDITOR to the editor you use."
+            )),
+            // The shell's own code for a command it cannot find or run.
+            Ok(status) if matches!(status.code(), Some(126 | 127)) => Err(format!(
+                "The editor ({shown}) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use."
+            )),
+            Ok(status) if !status.success() => Err(format!(
+                "The editor ({shown}) ended with {status}; the skill is scanned again all the same."
+            )),
+            Ok(_) => Ok(()),
+        }
+    }
+}
+
+/// The person's editor: `$VISUAL`, else `$EDITOR`, else `vi`, as git and lazygit choose it.
+fn editor() -> String {
+    ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|value| !value.trim().is_empty())
+        .unwrap_or_else(|| "vi".to_owned())
+}
+
+/// The editor run on `file` through the shell, as git runs it, so an editor set with its
+/// arguments (`code --wait`) works; the file is an argument, never part of the shell's text.
+fn editor_command(editor: &str, file: &Path) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg(format!("{editor} \"$@\""))
+        .arg(editor)
+        .arg(file);
+    command
 }

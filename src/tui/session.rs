@@ -1,20 +1,26 @@
 //! The terminal for the length of the app: raw mode and the alternate screen through ratatui
-//! (whose panic hook restores them), the mouse reporting the app may turn on, and a panic hook
-//! chained in front of ratatui's that also turns the mouse off.
+//! (whose panic hook restores them), the mouse reporting the app may turn on, a panic hook
+//! chained in front of ratatui's that also turns the mouse off, and what the app does on the
+//! terminal outside its frames ([`Handover`]): stepping off it while the person's editor runs,
+//! and the clipboard through OSC 52.
 //!
 //! A worker thread's panic is caught by the worker and shown in the app, so the hook lets it
 //! pass without restoring the terminal or printing over the screen; only a panic on the UI
 //! thread ends the session.
 
-use std::io::{self, Stdout, stdout};
+use std::io::{self, Stdout, Write, stdout};
+use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::{self, ThreadId};
 
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 
-use super::runtime::MouseSwitch;
+use base64::Engine as _;
+
+use super::runtime::{MouseSwitch, Outside};
 
 /// Whether the app holds the terminal now.
 static OPEN: AtomicBool = AtomicBool::new(false);
@@ -69,6 +75,36 @@ fn chain_panic_hook(ui_thread: ThreadId) {
     }));
 }
 
+/// The real terminal's outside: a program run in the foreground gets the terminal as the shell
+/// would give it (the main screen, cooked mode), and the app takes it back after, whatever the
+/// program did; the clipboard is written with OSC 52, which terminals honour over SSH and tmux
+/// passes on with `set-clipboard`.
+pub struct Handover;
+
+impl Outside for Handover {
+    fn run(&mut self, command: &mut Command) -> io::Result<ExitStatus> {
+        ratatui::try_restore()?;
+        let status = command.status();
+        // Taken back even when the program could not start.
+        enable_raw_mode()?;
+        execute!(stdout(), EnterAlternateScreen)?;
+        status
+    }
+
+    fn copy(&mut self, text: &str) -> io::Result<()> {
+        let mut out = stdout();
+        out.write_all(osc52(text).as_bytes())?;
+        out.flush()
+    }
+}
+
+/// The sequence that puts `text` on the clipboard: base64, so nothing in it reaches the
+/// terminal as a control character.
+fn osc52(text: &str) -> String {
+    let payload = base64::engine::general_purpose::STANDARD.encode(text);
+    format!("\x1b]52;c;{payload}\x07")
+}
+
 /// Mouse reporting on the real terminal, turned off again when dropped.
 pub struct MouseCapture {
     out: Stdout,
@@ -113,6 +149,19 @@ mod tests {
     use super::*;
     use std::sync::Arc;
     use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn the_clipboard_gets_base64_whatever_the_path_holds() {
+        assert_eq!(osc52("/a b"), "\x1b]52;c;L2EgYg==\x07");
+        let hostile = osc52("/x\x1b]0;pwned\x07/y");
+        let payload = &hostile[7..hostile.len() - 1];
+        assert!(
+            payload
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+/=".contains(c)),
+            "{hostile:?}"
+        );
+    }
 
     #[test]
     fn a_worker_panic_leaves_the_terminal_alone_and_a_ui_panic_restores_it() {

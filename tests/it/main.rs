@@ -51,6 +51,8 @@ mod tui_flows;
 mod tui_history;
 mod tui_manage;
 mod tui_markers;
+mod tui_reading;
+mod tui_reading_screens;
 mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;

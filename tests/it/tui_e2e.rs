@@ -258,6 +258,68 @@ fn browse_filter_help_quit_and_the_terminal_is_restored() {
     assert_restored(&tmux, &machine.root());
 }
 
+/// `E` hands the terminal to `$EDITOR` and takes it back, as lazygit does: the editor runs
+/// on the main screen in cooked mode (it reads a line typed with Enter), the app comes back on
+/// its alternate screen and scans again, so the edit shows as drift; an editor that does not
+/// start is a sentence, and the terminal is the app's again either way.
+#[test]
+fn the_editor_gets_the_terminal_and_the_app_takes_it_back() {
+    let machine = fixture();
+    let root = machine.root();
+    let editor = root.join("editor.sh");
+    fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\n\
+             if [ -e '{root}/fail' ]; then exit 127; fi\n\
+             printf '\\nedited by the test\\n' >> \"$1\"\n\
+             echo \"EDITOR-WAITING $(basename \"$(dirname \"$1\")\")\"\n\
+             read answer\n\
+             echo \"$answer\" > '{root}/answer'\n",
+            root = root.display()
+        ),
+    )
+    .unwrap();
+    let mut permissions = fs::metadata(&editor).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    fs::set_permissions(&editor, permissions).unwrap();
+    let tmux = open_on(&machine, &format!("EDITOR='{}'", editor.display()), "");
+    tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+    tmux.keys(&["j"]);
+    tmux.wait_for("bravo's detail", |s| s.contains("files match the record"));
+
+    tmux.keys(&["E"]);
+    tmux.wait_for("the editor", |s| s.contains("EDITOR-WAITING bravo-intact"));
+    assert_eq!(
+        tmux.pane("#{alternate_on}"),
+        "0",
+        "the editor is not on the main screen"
+    );
+    tmux.keys(&["ok", "Enter"]);
+    let screen = tmux.wait_for("the app back, the edit seen as drift", |s| {
+        s.contains("Back from the editor") && s.contains("files differ from its record")
+    });
+    assert!(screen.contains("bravo-intact"), "{screen}");
+    assert_eq!(tmux.pane("#{alternate_on}"), "1");
+    // The editor read its line as a shell would give it: the terminal was not raw.
+    assert_eq!(fs::read_to_string(root.join("answer")).unwrap(), "ok\n");
+    let manifest =
+        fs::read_to_string(machine.home.join(".claude/skills/bravo-intact/SKILL.md")).unwrap();
+    assert!(manifest.ends_with("edited by the test\n"), "{manifest}");
+
+    // An editor that cannot start: a sentence, over the app, on its own screen.
+    fs::write(root.join("fail"), "").unwrap();
+    tmux.keys(&["E"]);
+    tmux.wait_for("the sentence", |s| s.contains("could not be started"));
+    assert_eq!(tmux.pane("#{alternate_on}"), "1");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the message to close", |s| {
+        !s.contains("could not be started")
+    });
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &root);
+}
+
 #[test]
 fn the_mouse_flag_and_key_switch_reporting_and_quitting_turns_it_off() {
     let machine = fixture();

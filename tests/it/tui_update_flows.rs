@@ -199,6 +199,7 @@ fn place() -> PlaceView {
         key: name.to_lowercase(),
         path: PathBuf::from(format!("/dl/{name}")),
         kind,
+        hidden: false,
     };
     PlaceView {
         dir: PathBuf::from("/dl"),
@@ -929,7 +930,7 @@ const CASES: &[Case] = &[
         msgs: |_| keys(&[Type('T'), Type('a')]),
         check: |app, _| {
             let picker = &app.import.as_ref().unwrap().picker;
-            assert_eq!(picker.filter, "Ta");
+            assert_eq!(picker.filter.text(), "Ta");
             // This folder, then team.tar.gz; the folder above is not offered while filtering.
             assert_eq!(picker.rows().len(), 2);
             assert_eq!(picker.selected, 1);
@@ -1416,8 +1417,9 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         );
         app
     };
-    let starts: [fn() -> App; 13] = [
+    let starts: [fn() -> App; 14] = [
         || App::new(Setup::default()),
+        crate::tui_reading::reading,
         loaded,
         diffing,
         picking,

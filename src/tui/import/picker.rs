@@ -1,9 +1,11 @@
 //! The import picker's state: the folder shown, what it holds (folders and archives, listed by
-//! a worker through [`crate::bundle::browse`]), the name filter and the cursor.
+//! a worker through [`crate::bundle::browse`]), the line typed (a filter on names, or a path
+//! when it starts like one), whether hidden entries are shown, and the cursor.
 
 use std::path::{Path, PathBuf};
 
-use crate::bundle::browse::{FoundKind, Place};
+use crate::bundle::browse::{FoundKind, Place, is_archive_name};
+use crate::tui::line::LineEdit;
 
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -25,6 +27,8 @@ pub struct EntryView {
     pub key: String,
     pub path: PathBuf,
     pub kind: FoundKind,
+    /// Its name starts with a dot.
+    pub hidden: bool,
 }
 
 impl PlaceView {
@@ -43,6 +47,7 @@ impl PlaceView {
                         name,
                         path: found.path,
                         kind: found.kind,
+                        hidden: found.hidden,
                     }
                 })
                 .collect(),
@@ -71,9 +76,21 @@ pub struct Picker {
     pub place: Option<PlaceView>,
     /// Why the folder asked for could not be listed.
     pub error: Option<String>,
-    pub filter: String,
+    /// A filter on names, or a path ([`Picker::typed_path`]).
+    pub filter: LineEdit,
+    /// Hidden folders and archives (a leading dot) are shown.
+    pub hidden: bool,
     /// Index into [`Picker::rows`].
     pub selected: usize,
+}
+
+/// Where a typed path leads, as far as the picker can tell without looking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Typed {
+    /// A folder to list (`~/` is the home folder, for the worker to expand).
+    Folder(PathBuf),
+    /// An archive to read, by the ending of its name.
+    Archive(PathBuf),
 }
 
 impl Picker {
@@ -83,23 +100,104 @@ impl Picker {
             return Vec::new();
         };
         let mut rows = vec![PickRow::ThisFolder];
-        if place.parent.is_some() && self.filter.is_empty() {
+        let filter = self.name_filter().unwrap_or_default().to_lowercase();
+        if place.parent.is_some() && filter.is_empty() {
             rows.push(PickRow::Up);
         }
-        let filter = self.filter.to_lowercase();
         rows.extend(
             place
                 .entries
                 .iter()
                 .enumerate()
-                .filter(|(_, e)| e.key.contains(&filter))
+                .filter(|(_, e)| (self.hidden || !e.hidden) && e.key.contains(&filter))
                 .map(|(i, _)| PickRow::Entry(i)),
         );
         rows
     }
 
+    /// The line typed when it filters names: anything that does not start like a path.
+    pub fn name_filter(&self) -> Option<&str> {
+        let text = self.filter.text();
+        (!is_path(text)).then_some(text)
+    }
+
+    /// Where the line typed leads, when it is a path: from `/`, from the home folder with `~`,
+    /// or from the folder shown with `.` (`./x`, `../x`, `.` and `..`). A name with the
+    /// ending of an archive is read as one; anything else is listed as a folder.
+    pub fn typed_path(&self) -> Option<Typed> {
+        let text = self.filter.text();
+        if !is_path(text) {
+            return None;
+        }
+        let path = if text.starts_with('.') {
+            self.place
+                .as_ref()
+                .map_or_else(|| PathBuf::from(text), |place| place.dir.join(text))
+        } else {
+            PathBuf::from(text)
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Some(if is_archive_name(&name) {
+            Typed::Archive(path)
+        } else {
+            Typed::Folder(path)
+        })
+    }
+
+    /// How many hidden entries the folder shown has.
+    pub fn hidden_count(&self) -> usize {
+        self.place
+            .as_ref()
+            .map_or(0, |p| p.entries.iter().filter(|e| e.hidden).count())
+    }
+
     /// The entry under the cursor, when it is one.
     pub fn selected_row(&self) -> Option<PickRow> {
         self.rows().get(self.selected).copied()
+    }
+}
+
+/// Whether a typed line is a path rather than a filter on names.
+fn is_path(text: &str) -> bool {
+    text.starts_with(['/', '~', '.'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picker(typed: &str) -> Picker {
+        Picker {
+            place: Some(PlaceView {
+                dir: PathBuf::from("/dl"),
+                ..PlaceView::default()
+            }),
+            filter: LineEdit::new(typed),
+            ..Picker::default()
+        }
+    }
+
+    #[test]
+    fn a_line_starting_like_a_path_is_one_and_anything_else_a_filter() {
+        let cases = [
+            ("/srv/skills", Some(Typed::Folder("/srv/skills".into()))),
+            ("~/Downloads", Some(Typed::Folder("~/Downloads".into()))),
+            ("./team.zip", Some(Typed::Archive("/dl/./team.zip".into()))),
+            ("../up", Some(Typed::Folder("/dl/../up".into()))),
+            (
+                "/a b/my skills.tar.gz",
+                Some(Typed::Archive("/a b/my skills.tar.gz".into())),
+            ),
+            ("team", None),
+            ("", None),
+        ];
+        for (typed, want) in cases {
+            let picker = picker(typed);
+            assert_eq!(picker.typed_path(), want, "{typed:?}");
+            assert_eq!(picker.name_filter().is_some(), want.is_none(), "{typed:?}");
+        }
     }
 }

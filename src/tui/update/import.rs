@@ -7,8 +7,10 @@ use crate::roots::{AgentId, Scope};
 use super::{note, rows_of, step, warn};
 use crate::tui::app::App;
 use crate::tui::diff::jump;
+use crate::tui::import::picker::Typed;
 use crate::tui::import::{Import, PickRow, Picker, PlaceView, Progress, Step};
 use crate::tui::keymap::{self, Mode};
+use crate::tui::line::Edit;
 use crate::tui::msg::{Action, Effect, ImportEvent};
 
 use crate::bundle::browse::FoundKind;
@@ -44,6 +46,8 @@ pub(super) fn listed(app: &mut App, request: u64, place: Result<PlaceView, Strin
             app.picker_dir = Some(place.dir.clone());
             picker.place = Some(place);
             picker.error = None;
+            // Kept until the folder is there: a path typed wrong can be corrected.
+            picker.filter.clear();
             picker.selected = first_entry(picker);
         }
         // The folder before stays shown, with the reason this one could not be.
@@ -165,15 +169,42 @@ fn picking(app: &mut App, action: Action) -> Vec<Effect> {
     let picker = &mut import.picker;
     match action {
         Action::Type(c) => {
-            picker.filter.push(c);
+            picker.filter.insert(c);
             picker.selected = first_entry(picker);
             Vec::new()
         }
         Action::Erase if !picker.filter.is_empty() => {
-            picker.filter.pop();
+            picker.filter.apply(Edit::EraseBack);
             picker.selected = first_entry(picker);
             Vec::new()
         }
+        Action::Edit(edit) => {
+            if picker.filter.apply(edit) {
+                picker.selected = first_entry(picker);
+            }
+            Vec::new()
+        }
+        Action::ToggleHidden => {
+            picker.hidden = !picker.hidden;
+            picker.selected = first_entry(picker);
+            let hidden = picker.hidden_count();
+            let text = match (picker.hidden, hidden) {
+                (true, 0) => "Hidden entries shown; this folder has none.".to_owned(),
+                (true, n) => format!("Hidden entries shown: {n} here."),
+                (false, _) => "Hidden entries left out again.".to_owned(),
+            };
+            note(app, &text);
+            Vec::new()
+        }
+        Action::ToggleHelp => super::shared(app, action).unwrap_or_default(),
+        Action::Choose if picker.typed_path().is_some() => match picker.typed_path() {
+            Some(Typed::Archive(path)) => {
+                let shown = crate::text::sanitize::line(picker.filter.text());
+                read(app, path, shown)
+            }
+            Some(Typed::Folder(path)) => browse(app, path),
+            None => Vec::new(),
+        },
         Action::Erase | Action::Parent => {
             match picker.place.as_ref().and_then(|p| p.parent.clone()) {
                 Some(parent) => browse(app, parent),
@@ -217,7 +248,6 @@ fn browse(app: &mut App, dir: std::path::PathBuf) -> Vec<Effect> {
     let picker = &mut import.picker;
     picker.request = request;
     picker.loading = true;
-    picker.filter.clear();
     vec![Effect::Browse {
         request,
         dir: Some(dir),

@@ -3,13 +3,15 @@
 //!
 //! A key's action is handled by what has the keyboard ([`App::mode`]): an overlay, the import
 //! flow ([`import`]), the diff view and the changed screen ([`changed`]), a skill's history
-//! ([`history`]), or the skill list and the roots ([`skills`]). The actions every screen shares are handled here.
+//! ([`history`]), a skill's files, its editor and its path ([`viewer`]), or the skill list and
+//! the roots ([`skills`]). The actions every screen shares are handled here.
 
 mod changed;
 mod history;
 mod import;
 mod manage;
 mod skills;
+mod viewer;
 
 use crate::scan::Progress;
 
@@ -86,6 +88,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Msg::FileRead { request, file } => {
+            viewer::arrived(app, request, file);
+            Vec::new()
+        }
+        Msg::Edited(result) => viewer::edited(app, result),
         Msg::Diff { request, diff } => {
             changed::diff_arrived(app, request, diff);
             Vec::new()
@@ -144,6 +151,8 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Diff => changed::diff_act(app, action),
         Mode::History => history::act(app, action),
         Mode::Copies => manage::copies_act(app, action),
+        Mode::Files | Mode::Reading => viewer::act(app, action),
+        Mode::Skills if viewer::from_list(action) => viewer::list_act(app, action),
         // The managing actions of the skill list, on the marked skills or the one under the
         // cursor; the list's own actions otherwise.
         Mode::Skills => manage::act(app, action).unwrap_or_else(|| skills::act(app, action)),
@@ -431,6 +440,7 @@ fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
         mode if mode.is_import() => import::move_by(app, rows),
         Mode::Diff => changed::scroll_diff(app, rows),
         Mode::History => history::move_by(app, rows),
+        Mode::Files | Mode::Reading => viewer::move_by(app, rows),
         Mode::Changed => changed::move_by(app, rows),
         _ => skills::move_by(app, rows),
     }

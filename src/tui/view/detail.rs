@@ -1,9 +1,13 @@
 //! The detail pane: where the selected skill is, where it came from, which agents load it and
 //! which copy each of them runs, who installed it and whether its files still match the record,
 //! what is wrong with it, and its files with sizes and executable bits.
+//!
+//! Its name, state and problems are held at the top, where a long description cannot push them
+//! out of view; the rest scrolls below them, with its position in the title. Paths wrap after a
+//! `/`, so no folder's name is split across two lines unless it is wider than the pane.
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -28,30 +32,60 @@ const DIGEST_DIGITS: usize = 12;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
-    let block = pane(
-        Line::styled(" Detail ", theme.title),
-        has_focus(app, Pane::Detail),
-        theme,
-    );
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
+    let inner = Rect {
+        x: area.x.saturating_add(1),
+        y: area.y.saturating_add(1),
+        width: area.width.saturating_sub(2),
+        height: area.height.saturating_sub(2),
+    };
     let mut geometry = PaneGeometry {
         area,
         rows: inner,
         ..PaneGeometry::default()
     };
+    let mut title = vec![Span::styled(" Detail ", theme.title)];
     let Some(skill) = app.selected_skill() else {
         laid.panes.detail = Some(geometry);
+        frame.render_widget(
+            pane(Line::from(title), has_focus(app, Pane::Detail), theme),
+            area,
+        );
         return;
     };
-    let lines = lines(skill, usize::from(inner.width), app);
+    let columns = usize::from(inner.width);
     let rows = usize::from(inner.height);
-    let max = lines.len().saturating_sub(rows);
-    geometry.page = rows;
+    let (mut held, mut body) = (head(skill, columns, app), lines(skill, columns, app));
+    // The held lines take at most three fifths of the pane; what does not fit scrolls, first.
+    let room = (rows * 3 / 5).max(1);
+    if held.len() > room {
+        let rest = held.split_off(room);
+        body.splice(0..0, rest);
+    }
+    let body_rows = rows.saturating_sub(held.len());
+    let max = body.len().saturating_sub(body_rows);
+    let first = app.detail_scroll.min(max);
+    if max > 0 {
+        let last = (first + body_rows).min(body.len());
+        title.push(Span::styled(
+            format!("{}-{last} of {} ", first + 1, body.len()),
+            theme.dim,
+        ));
+    }
+    frame.render_widget(
+        pane(Line::from(title), has_focus(app, Pane::Detail), theme),
+        area,
+    );
+    let held_rows = u16::try_from(held.len()).unwrap_or(u16::MAX);
+    let [top, rest] =
+        Layout::vertical([Constraint::Length(held_rows), Constraint::Fill(1)]).areas(inner);
+    frame.render_widget(Paragraph::new(held), top);
+    geometry.rows = rest;
+    geometry.page = body_rows;
     geometry.max = max;
+    geometry.offset = first;
     laid.panes.detail = Some(geometry);
-    let scroll = u16::try_from(app.detail_scroll.min(max)).unwrap_or(u16::MAX);
-    frame.render_widget(Paragraph::new(lines).scroll((scroll, 0)), inner);
+    let scroll = u16::try_from(first).unwrap_or(u16::MAX);
+    frame.render_widget(Paragraph::new(body).scroll((scroll, 0)), rest);
 }
 
 /// Lines of text laid out for a pane `columns` wide.
@@ -62,7 +96,7 @@ struct Sheet<'t> {
 }
 
 impl Sheet<'_> {
-    /// `label` then `value`, the value wrapped under itself.
+    /// `label` then `value`, the value wrapped under itself, after a space or a `/`.
     fn field(&mut self, label: &str, value: &str, style: Style) {
         self.field_spans(label, vec![Span::styled(value.to_owned(), style)]);
     }
@@ -74,7 +108,10 @@ impl Sheet<'_> {
         let head = Span::styled(width::pad(label, LABEL), self.theme.label);
         if let [only] = spans.as_slice() {
             let style = only.style;
-            for (i, part) in width::wrap(&only.content, room).into_iter().enumerate() {
+            for (i, part) in wrap_at_separators(&only.content, room)
+                .into_iter()
+                .enumerate()
+            {
                 let left = if i == 0 {
                     head.clone()
                 } else {
@@ -104,11 +141,15 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
         columns,
         theme,
     };
-    sheet.text(&skill.name, theme.title);
+    // Where the state's meaning does not fit beside it, it opens what scrolls, so the held
+    // lines keep their room for the problems.
+    if !meaning_fits(skill, columns) {
+        sheet.field("State", state_meaning(skill.state), theme.dim);
+    }
     if let Some(description) = &skill.description {
         sheet.text(description, Style::new());
+        sheet.lines.push(Line::raw(""));
     }
-    sheet.lines.push(Line::raw(""));
     let plain = Style::new();
     sheet.field("Folder", &skill.shown_dir, plain);
     if let Some(real) = &skill.real_dir {
@@ -125,9 +166,33 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
         source.push(Span::styled(format!("  plugin {plugin}"), theme.dim));
     }
     sheet.field_spans("Source", source);
+    // "Modified" is the state's word; this is only when its files were last written.
+    if let Some(age) = skill.age {
+        sheet.field("Written", &ago(age), plain);
+    }
+    agents(&mut sheet, skill, app);
+    owner(&mut sheet, skill);
+    record(&mut sheet, skill);
+    files(&mut sheet, skill);
+    sheet.lines
+}
+
+/// What is held at the top: the name, the state, the problems, and a change since the last
+/// snapshot.
+fn head(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let mut sheet = Sheet {
+        lines: Vec::new(),
+        columns,
+        theme,
+    };
+    // On one line: the list beside it has the name in full when it is cut here.
+    sheet
+        .lines
+        .push(Line::styled(width::fit(&skill.name, columns), theme.title));
     let state = format!("{} {}", theme::state_marker(skill.state), skill.state);
     let meaning = state_meaning(skill.state);
-    if LABEL + width::of(&state) + 2 + width::of(meaning) <= columns {
+    if meaning_fits(skill, columns) {
         sheet.field_spans(
             "State",
             vec![
@@ -137,7 +202,6 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
         );
     } else {
         sheet.field("State", &state, theme.state(skill.state));
-        sheet.field("", meaning, theme.dim);
     }
     for (i, problem) in skill.problems.iter().enumerate() {
         let label = if i == 0 { "Problems" } else { "" };
@@ -154,15 +218,47 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
             theme.changed,
         );
     }
-    // "Modified" is the state's word; this is only when its files were last written.
-    if let Some(age) = skill.age {
-        sheet.field("Written", &ago(age), plain);
-    }
-    agents(&mut sheet, skill, app);
-    owner(&mut sheet, skill);
-    record(&mut sheet, skill);
-    files(&mut sheet, skill);
     sheet.lines
+}
+
+/// `text` in lines of at most `columns`, broken after a space or a `/`: a path wraps between
+/// its folders. A part wider than the line (a folder's name longer than the pane) is broken
+/// where it must.
+fn wrap_at_separators(text: &str, columns: usize) -> Vec<String> {
+    let columns = columns.max(1);
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut used = 0;
+    for part in text.split_inclusive([' ', '/']) {
+        let bare = width::of(part.trim_end_matches(' '));
+        if used + bare > columns && used > 0 {
+            out.push(current.trim_end().to_owned());
+            current.clear();
+            used = 0;
+        }
+        if bare > columns {
+            for c in part.chars() {
+                let w = width::of_char(c);
+                if used + w > columns {
+                    out.push(std::mem::take(&mut current));
+                    used = 0;
+                }
+                current.push(c);
+                used += w;
+            }
+        } else {
+            current.push_str(part);
+            used += width::of(part);
+        }
+    }
+    out.push(current.trim_end().to_owned());
+    out
+}
+
+/// Whether the state's meaning fits on the state's line.
+fn meaning_fits(skill: &SkillView, columns: usize) -> bool {
+    let state = width::of(&skill.state.to_string()) + 2;
+    LABEL + state + 2 + width::of(state_meaning(skill.state)) <= columns
 }
 
 fn state_meaning(state: State) -> &'static str {
@@ -410,6 +506,22 @@ fn files(sheet: &mut Sheet, skill: &SkillView) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_wrap_between_folders_and_a_long_name_where_it_must() {
+        assert_eq!(
+            wrap_at_separators("~/.claude/skills/brand-guidelines", 20),
+            ["~/.claude/skills/", "brand-guidelines"]
+        );
+        assert_eq!(
+            wrap_at_separators("claude-code runs ~/p/skills/x", 18),
+            ["claude-code runs", "~/p/skills/x"]
+        );
+        assert_eq!(wrap_at_separators("/abcdefgh", 4), ["/", "abcd", "efgh"]);
+        for line in wrap_at_separators("~/a folder/with spaces/漢字漢字/x", 7) {
+            assert!(width::of(&line) <= 7, "{line:?}");
+        }
+    }
 
     #[test]
     fn digests_are_shortened_for_the_eye() {

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Gauge, Paragraph, Wrap};
+use ratatui::widgets::{Clear, Paragraph, Wrap};
 
 use crate::text::width;
 use crate::tui::keymap::{self, Mode};
@@ -146,12 +146,12 @@ pub fn draw_progress(frame: &mut Frame, area: Rect, running: &Running, theme: &T
     } else {
         running.done as f64 / running.total as f64
     };
-    frame.render_widget(
-        Gauge::default()
-            .ratio(ratio.clamp(0.0, 1.0))
-            .gauge_style(theme.gauge)
-            .label(format!("{}/{}", running.done, running.total)),
+    super::gauge::draw(
+        frame,
         gauge,
+        ratio,
+        &format!("{}/{}", running.done, running.total),
+        theme.gauge,
     );
 }
 

@@ -9,6 +9,7 @@ mod detail;
 mod diff;
 mod export;
 mod footer;
+mod gauge;
 mod header;
 mod help;
 mod history;
@@ -19,6 +20,7 @@ mod message;
 mod preview;
 mod roots;
 mod search;
+mod viewer;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -56,6 +58,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
         (None, _) if app.history.is_some() => {
             if let Some(history) = &app.history {
                 history::draw(frame, body, app, history, &mut laid);
+            }
+        }
+        (None, _) if app.viewer.is_some() => {
+            if let Some(viewer) = &app.viewer {
+                viewer::draw(frame, body, app, viewer, &mut laid);
             }
         }
         (None, _) if app.copies.is_some() => {

@@ -13,6 +13,7 @@ pub mod history;
 pub mod import;
 pub mod manage;
 pub mod tasks;
+pub mod viewer;
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Gauge, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::App;
 use crate::tui::import::{ImportedView, Progress};
@@ -48,11 +48,12 @@ pub fn installing(frame: &mut Frame, area: Rect, app: &App, progress: &Progress)
     } else {
         progress.files_done as f64 / progress.files_total as f64
     };
-    frame.render_widget(
-        Gauge::default()
-            .ratio(ratio.clamp(0.0, 1.0))
-            .gauge_style(theme.gauge),
+    crate::tui::view::gauge::draw(
+        frame,
         gauge.inner(ratatui::layout::Margin::new(1, 0)),
+        ratio,
+        &crate::tui::view::gauge::percent(progress.files_done, progress.files_total),
+        theme.gauge,
     );
     let note_text = if progress.cancelling {
         "Cancelling: the install stops before any skill is put in place, if it still can…"
