@@ -36,6 +36,7 @@ mod properties;
 mod prune;
 mod readme_agents;
 mod readme_keys;
+mod refusal_codes;
 mod snapshot_changes;
 mod snapshot_cli;
 mod snapshot_diff_between;
