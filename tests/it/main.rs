@@ -7,6 +7,7 @@ mod agree;
 mod architecture;
 mod bad_input;
 mod cli;
+mod cli_list_filters;
 mod common;
 mod crash;
 mod cross_check;
