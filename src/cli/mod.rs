@@ -91,7 +91,8 @@ impl Cli {
 enum Command {
     /// List every skill found, with source, agents, record, state and digest
     List(list::Args),
-    /// Verify recorded skills against their digests; exit 1 when any was modified
+    /// Verify recorded skills (all, or those named) against their digests; exit 1 when any was
+    /// modified
     Check(check::Args),
     /// Import skills from a folder or an archive, judged whole and installed atomically
     Import(import::Args),

@@ -7,6 +7,7 @@ mod agree;
 mod architecture;
 mod bad_input;
 mod cli;
+mod cli_check_named;
 mod cli_list_filters;
 mod common;
 mod crash;
