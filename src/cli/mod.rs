@@ -15,6 +15,7 @@ mod progress;
 mod prune;
 mod remove;
 mod restore;
+mod roots;
 mod share;
 mod snapshot;
 mod snapshots;
@@ -122,6 +123,8 @@ enum Command {
     Move(share::MoveArgs),
     /// Revert the last journalled operation (--list shows the journal)
     Undo(undo::Args),
+    /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
+    Roots(roots::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -229,6 +232,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Copy(args) => share::run_link(&args, &machine, Share::Copy),
         Command::Move(args) => share::run_move(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
+        Command::Roots(args) => roots::run(&args, &machine),
     }
 }
 

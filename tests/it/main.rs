@@ -9,6 +9,7 @@ mod bad_input;
 mod cli;
 mod cli_check_named;
 mod cli_list_filters;
+mod cli_roots;
 mod common;
 mod crash;
 mod cross_check;
