@@ -10,6 +10,7 @@ mod export;
 mod history;
 mod import;
 mod json;
+mod lint;
 mod list;
 mod progress;
 mod prune;
@@ -125,6 +126,8 @@ enum Command {
     Undo(undo::Args),
     /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
     Roots(roots::Args),
+    /// Check skill folders against the Agent Skills specification, for authors and CI
+    Lint(lint::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -215,6 +218,10 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
             "--demo and --mouse open the terminal app, so they take no subcommand".to_owned(),
         ));
     }
+    // Linting reads the folders named, not the machine's roots.
+    if let Command::Lint(args) = &command {
+        return lint::run(args);
+    }
     let machine = Machine::from_process(project_dir(cli.project.as_deref())?)?;
     match command {
         Command::List(args) => list::run(&args, &machine),
@@ -233,6 +240,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Move(args) => share::run_move(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),
+        Command::Lint(args) => lint::run(&args),
     }
 }
 
