@@ -57,6 +57,9 @@ enum Class {
     Folder,
     /// A folder only known because something lies below it.
     Implied,
+    /// A link, device or other entry: nothing may lie below it, as a link's target would
+    /// then be written through.
+    Entry(EntryKind),
 }
 
 /// The members of one bundle as a reader gathers them.
@@ -135,7 +138,8 @@ impl<'l> Members<'l> {
         }
         let class = match kind {
             Kind::Folder => Class::Folder,
-            Kind::File { .. } | Kind::Other(_) => Class::File,
+            Kind::File { .. } => Class::File,
+            Kind::Other(entry) => Class::Entry(entry),
         };
         self.place(&parts, class)?;
         self.held.push(Member { parts, kind });
@@ -166,7 +170,25 @@ impl<'l> Members<'l> {
                     self.folded.insert(folded.clone(), prefix.to_vec());
                     self.exact.insert(prefix.to_vec(), wanted);
                 }
-                (Some(Class::File), Class::File) | (Some(Class::Folder), Class::Folder) => {
+                // A member below a link (or another entry that is not a folder) is named by
+                // what it would be written through.
+                (Some(Class::Entry(kind)), Class::Implied) => {
+                    return Err(Refusal::EntryAsFolder {
+                        path: prefix.join("/"),
+                        kind,
+                        below: Some(parts.join("/")),
+                    });
+                }
+                (Some(Class::Folder | Class::Implied), Class::Entry(kind))
+                | (Some(Class::Entry(kind)), Class::Folder) => {
+                    return Err(Refusal::EntryAsFolder {
+                        path: prefix.join("/"),
+                        kind,
+                        below: self.below(prefix),
+                    });
+                }
+                (Some(Class::File | Class::Entry(_)), Class::File | Class::Entry(_))
+                | (Some(Class::Folder), Class::Folder) => {
                     return Err(Refusal::DuplicatePath(prefix.join("/")));
                 }
                 (Some(Class::File), _) | (Some(Class::Folder | Class::Implied), Class::File) => {
@@ -179,6 +201,14 @@ impl<'l> Members<'l> {
             }
         }
         Ok(())
+    }
+
+    /// A member held below the folder `prefix`, to name in a sentence.
+    fn below(&self, prefix: &[String]) -> Option<String> {
+        self.held
+            .iter()
+            .find(|m| m.parts.len() > prefix.len() && m.parts.starts_with(prefix))
+            .map(|m| m.parts.join("/"))
     }
 }
 
@@ -236,6 +266,38 @@ mod tests {
                 ("demo", Kind::Folder)
             ]),
             Ok(())
+        );
+    }
+
+    #[test]
+    fn nothing_lies_below_a_link() {
+        let link = || Kind::Other(EntryKind::SymbolicLink);
+        let through = |below: Option<&str>| {
+            Err(Refusal::EntryAsFolder {
+                path: "demo/lnk".into(),
+                kind: EntryKind::SymbolicLink,
+                below: below.map(str::to_owned),
+            })
+        };
+        assert_eq!(
+            hold_all(&[("demo/lnk", link()), ("demo/lnk/x", file())]),
+            through(Some("demo/lnk/x"))
+        );
+        assert_eq!(
+            hold_all(&[("demo/lnk/x", file()), ("demo/lnk", link())]),
+            through(Some("demo/lnk/x"))
+        );
+        assert_eq!(
+            hold_all(&[("demo/lnk", Kind::Folder), ("demo/lnk", link())]),
+            through(None)
+        );
+        assert_eq!(
+            hold_all(&[("demo/lnk", link()), ("demo/lnk", Kind::Folder)]),
+            through(None)
+        );
+        assert_eq!(
+            hold_all(&[("demo/lnk", link()), ("demo/lnk", file())]),
+            Err(Refusal::DuplicatePath("demo/lnk".into()))
         );
     }
 

@@ -25,6 +25,13 @@ pub enum Refusal {
     UnsafePath { path: String, why: PathProblem },
     #[error("{path} is {kind}, not a regular file or a folder")]
     UnsupportedEntry { path: String, kind: EntryKind },
+    #[error("{path} is {kind} but is also stored as a folder{}", below_it(.below.as_deref()))]
+    EntryAsFolder {
+        path: String,
+        kind: EntryKind,
+        /// A member stored below it, when one is.
+        below: Option<String>,
+    },
     #[error("{0} appears more than once")]
     DuplicatePath(String),
     #[error("{0} is stored both as a file and as a folder")]
@@ -67,7 +74,7 @@ impl Refusal {
             Refusal::UnreadableSource { .. } => "unreadable_source",
             Refusal::MalformedArchive { .. } => "malformed_archive",
             Refusal::UnsafePath { .. } => "unsafe_path",
-            Refusal::UnsupportedEntry { .. } => "unsupported_entry",
+            Refusal::UnsupportedEntry { .. } | Refusal::EntryAsFolder { .. } => "unsupported_entry",
             Refusal::DuplicatePath(_) => "duplicate_path",
             Refusal::FileAndFolder(_) | Refusal::Collision { .. } => "path_conflict",
             Refusal::TooManyEntries(_) => "too_many_entries",
@@ -89,6 +96,12 @@ impl Refusal {
 
 fn at_member(at: Option<&str>) -> String {
     at.map(|member| format!(" at {member}")).unwrap_or_default()
+}
+
+fn below_it(below: Option<&str>) -> String {
+    below
+        .map(|member| format!(", with {member} below it"))
+        .unwrap_or_default()
 }
 
 /// What makes a path one skilldeck will not write.

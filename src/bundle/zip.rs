@@ -95,6 +95,16 @@ pub fn read(bytes: &[u8], members: &mut Members) -> Result<(), Refusal> {
             entry.size(),
         ));
     }
+    // The zip crate keeps one entry per name, so a second member of a name is found in the
+    // central directory itself, once every name has been judged.
+    if archive.has_duplicate_names()
+        && let Some(name) = records::repeated_name(bytes, archive.central_directory_start())
+    {
+        let shown = escape::bytes(&name);
+        return Err(Refusal::DuplicatePath(
+            shown.strip_suffix('/').unwrap_or(&shown).to_owned(),
+        ));
+    }
     archive
         .validate_header_consistency()
         .map_err(|e| corrupt(&e))?;
@@ -170,6 +180,20 @@ mod records {
             extra: record.bytes(46 + name_len, extra_len)?,
             end: 46 + name_len + extra_len,
         })
+    }
+
+    /// The first name the central directory starting at `start` gives twice.
+    pub fn repeated_name(bytes: &[u8], start: u64) -> Option<Vec<u8>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut offset = start;
+        while let Some(head) = central(bytes, offset) {
+            if !seen.insert(head.name) {
+                return Some(head.name.to_vec());
+            }
+            let comment = Record::at(bytes, offset)?.u16(32)?;
+            offset += (head.end + usize::from(comment)) as u64;
+        }
+        None
     }
 
     /// A local header, with its CRC and sizes (`u32::MAX` for a size kept in zip64).

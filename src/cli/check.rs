@@ -1,5 +1,6 @@
-//! `skilldeck check`: verify every recorded skill against its installer's record, and exit 1
-//! when any was modified; those whose record cannot be verified are listed apart.
+//! `skilldeck check [SKILL]...`: verify every recorded skill (or those named) against its
+//! installer's record, and exit 1 when any was modified; those whose record cannot be verified
+//! are listed apart.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -9,19 +10,32 @@ use serde::Serialize;
 use crate::ownership::{Method, Owner};
 use crate::record::State;
 use crate::roots::Machine;
-use crate::scan::Skill;
+use crate::scan::{Inventory, Skill};
 use crate::snapshot::Store;
 use crate::snapshot::changes::{self, Baseline};
 use crate::snapshot::diff::Status;
 
 use super::agents::{AllAgents, Shown};
 use super::json::{self, AgentsJson, SkillJson};
-use super::{Failure, Outcome};
+use super::{Failure, Outcome, target};
 use crate::text::Unsafe;
 use crate::text::human::{self, count};
 
+const AFTER_HELP: &str = "\
+A name checks every copy of that name on the machine; a folder checks that skill alone. A name
+that matches no skill is refused (exit 1) with the closest names, before anything is checked.
+
+Examples:
+  skilldeck check
+  skilldeck check pdf brand-guidelines
+  skilldeck check ~/.claude/skills/pdf --json";
+
 #[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
+    /// Skills to check, by name or folder [default: every recorded skill]
+    #[arg(value_name = "SKILL")]
+    skills: Vec<String>,
     /// Print JSON instead of sentences
     #[arg(long)]
     json: bool,
@@ -37,6 +51,10 @@ struct CheckJson<'a> {
     unverified: Vec<SkillJson<'a>>,
     /// Recorded skills whose record cannot be checked against their files.
     unverifiable: Vec<SkillJson<'a>>,
+    /// Skills named on the command line that carry no record to check them against (absent
+    /// when none was named).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unrecorded: Option<Vec<SkillJson<'a>>>,
     problems: Vec<String>,
     #[serde(flatten)]
     agents: AgentsJson<'a>,
@@ -44,11 +62,22 @@ struct CheckJson<'a> {
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
-    let recorded: Vec<&Skill> = inventory
-        .skills
+    let chosen = match named(&inventory, &args.skills) {
+        Ok(chosen) => chosen,
+        Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
+    };
+    let recorded: Vec<&Skill> = chosen
         .iter()
+        .copied()
         .filter(|s| s.owner.is_some())
         .collect();
+    let unrecorded: Option<Vec<&Skill>> = (!args.skills.is_empty()).then(|| {
+        chosen
+            .iter()
+            .copied()
+            .filter(|s| s.owner.is_none())
+            .collect()
+    });
     let in_state = |state: State| -> Vec<&Skill> {
         recorded
             .iter()
@@ -66,6 +95,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             modified: listed(&modified, shown),
             unverified: listed(&unverified, shown),
             unverifiable: listed(&unverifiable, shown),
+            unrecorded: unrecorded.as_deref().map(|skills| listed(skills, shown)),
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
             agents: AgentsJson::new(shown),
         })?;
@@ -96,6 +126,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             heading(&mut out, "unverifiable", skill);
             let _ = writeln!(out, "          {}", how(skill, home));
         }
+        for skill in unrecorded.iter().flatten() {
+            heading(&mut out, "unrecorded", skill);
+            let _ = writeln!(out, "          no installer's record to check it against");
+        }
         for problem in &inventory.problems {
             let _ = writeln!(out, "! {problem}");
         }
@@ -103,8 +137,13 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         let _ = match (recorded.len(), modified.len(), unverifiable.len()) {
             (0, _, _) => writeln!(
                 out,
-                "No skill carries an installer's record ({} found).",
-                count(inventory.skills.len(), "skill")
+                "No skill carries an installer's record ({} {}).",
+                count(chosen.len(), "skill"),
+                if args.skills.is_empty() {
+                    "found"
+                } else {
+                    "named"
+                }
             ),
             (_, 0, 0) => writeln!(out, "{} intact.", count(intact, "recorded skill")),
             (all, 0, u) => writeln!(
@@ -130,6 +169,33 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     } else {
         Outcome::Negative
     })
+}
+
+/// The skills `args` name, each name resolved as other commands resolve it (every copy of a
+/// name, or the skill whose folder it is), or every skill when none is named.
+///
+/// # Errors
+/// [`Failure::Refused`] for the first name that matches nothing, with the closest names.
+fn named<'a>(inventory: &'a Inventory, args: &[String]) -> Result<Vec<&'a Skill>, Failure> {
+    if args.is_empty() {
+        return Ok(inventory.skills.iter().collect());
+    }
+    let mut chosen: Vec<&Skill> = Vec::new();
+    for arg in args {
+        let found = target::matching(inventory, arg);
+        if found.is_empty() {
+            return Err(Failure::Refused(format!(
+                "no skill is named {arg}, and no skill folder is at that path{}",
+                target::did_you_mean(inventory, arg)
+            )));
+        }
+        for skill in found {
+            if !chosen.iter().any(|c| std::ptr::eq(*c, skill)) {
+                chosen.push(skill);
+            }
+        }
+    }
+    Ok(chosen)
 }
 
 fn listed<'a>(skills: &[&'a Skill], shown: Shown<'_>) -> Vec<SkillJson<'a>> {

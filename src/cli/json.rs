@@ -14,7 +14,7 @@ use crate::install::{Action, Installed, Step};
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Effect, Source};
-use crate::scan::{Inventory, RootEntry, Skill};
+use crate::scan::{Builtin, Inventory, RootEntry, Skill};
 
 use super::agents::Shown;
 
@@ -224,16 +224,20 @@ impl<'a> AgentsJson<'a> {
 }
 
 impl<'a> ListJson<'a> {
-    pub fn new(inventory: &'a Inventory, shown: Shown<'a>) -> Self {
+    /// Every root of `inventory`, with the `skills` and `builtins` of it a listing keeps.
+    pub fn new(
+        inventory: &'a Inventory,
+        skills: &[&'a Skill],
+        builtins: &[&'a Builtin],
+        shown: Shown<'a>,
+    ) -> Self {
         Self {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
-            skills: inventory
-                .skills
+            skills: skills
                 .iter()
                 .map(|skill| SkillJson::new(skill, shown))
                 .collect(),
-            builtin: inventory
-                .builtins
+            builtin: builtins
                 .iter()
                 .map(|b| BuiltinJson {
                     agent: b.agent,

@@ -1,45 +1,162 @@
-//! `skilldeck list`: every skill found, with source, agents, record, state and digest.
+//! `skilldeck list`: every skill found, with source, agents, record, state and digest; or
+//! only those an agent loads, of a source, or whose name matches a glob.
 
 use std::fmt::Write as _;
 
-use crate::record::State;
-use crate::roots::{AgentId, Effect, Machine};
-use crate::scan::{Inventory, LeftOut, Skill};
+use globset::{Glob, GlobMatcher};
 
+use crate::record::State;
+use crate::roots::{AgentId, Effect, Machine, Source};
+use crate::scan::{Builtin, Inventory, LeftOut, Skill};
+
+use super::agent_args::agent_id;
 use super::agents::{AllAgents, Shown};
-use super::json::{self, ListJson};
+use super::json::{self, AgentsJson, ListJson};
 use super::{Failure, Outcome};
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
 
+const AFTER_HELP: &str = "\
+Filters combine: a skill is listed when it passes every filter given, and a filter given twice
+passes either value. A plugin's skill matches --name by `plugin:skill` or by `skill` alone.
+Exit 1 when filters are given and nothing matches them.
+
+Examples:
+  skilldeck list --agent claude-code --source user
+  skilldeck list --name 'pdf*' --name 'docx' --json
+  skilldeck list --source plugin --all-agents";
+
 #[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct Args {
     /// Print JSON (the shape in PRODUCT.md) instead of a table
     #[arg(long)]
     json: bool,
     #[command(flatten)]
     agents: AllAgents,
+    /// Only the skills this agent loads (an agent's id, as `claude-code` or `codex`)
+    #[arg(long = "agent", value_name = "ID", value_parser = agent_id)]
+    agent_filter: Vec<AgentId>,
+    /// Only the skills of this source: plugin, organization, user, project, builtin or unknown
+    #[arg(long = "source", value_name = "SOURCE", value_parser = source)]
+    source_filter: Vec<Source>,
+    /// Only the skills whose name matches this glob (`*`, `?`, `[abc]`, `{a,b}`)
+    #[arg(long = "name", value_name = "GLOB", value_parser = name_glob)]
+    name_filter: Vec<GlobMatcher>,
+}
+
+/// `--source`: one of the sources, by the name the listing shows.
+fn source(name: &str) -> Result<Source, String> {
+    Source::ALL
+        .into_iter()
+        .find(|source| source.as_str() == name)
+        .ok_or_else(|| {
+            let known: Vec<&str> = Source::ALL.iter().map(|s| s.as_str()).collect();
+            format!("no source {name:?}; the sources are {}", known.join(", "))
+        })
+}
+
+/// `--name`: a glob over the whole name.
+fn name_glob(pattern: &str) -> Result<GlobMatcher, String> {
+    Glob::new(pattern)
+        .map(|glob| glob.compile_matcher())
+        .map_err(|error| error.to_string())
+}
+
+impl Args {
+    fn filtered(&self) -> bool {
+        !(self.agent_filter.is_empty()
+            && self.source_filter.is_empty()
+            && self.name_filter.is_empty())
+    }
+
+    fn name_matches(&self, name: &str, plugin: Option<&str>) -> bool {
+        let bare = plugin
+            .and_then(|plugin| name.strip_prefix(plugin))
+            .and_then(|rest| rest.strip_prefix(':'));
+        self.name_filter.is_empty()
+            || self
+                .name_filter
+                .iter()
+                .any(|glob| glob.is_match(name) || bare.is_some_and(|bare| glob.is_match(bare)))
+    }
+
+    fn keeps(&self, skill: &Skill) -> bool {
+        (self.agent_filter.is_empty() || self.agent_filter.iter().any(|a| skill.agents.contains(a)))
+            && (self.source_filter.is_empty() || self.source_filter.contains(&skill.source))
+            && self.name_matches(&skill.name, skill.plugin.as_deref())
+    }
+
+    fn keeps_builtin(&self, builtin: &Builtin) -> bool {
+        (self.agent_filter.is_empty() || self.agent_filter.contains(&builtin.agent))
+            && (self.source_filter.is_empty() || self.source_filter.contains(&Source::Builtin))
+            && self.name_matches(builtin.name, None)
+    }
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
-    let shown = Shown::new(&inventory.installed, &args.agents);
+    let skills: Vec<&Skill> = inventory.skills.iter().filter(|s| args.keeps(s)).collect();
+    let builtins: Vec<&Builtin> = inventory
+        .builtins
+        .iter()
+        .filter(|b| args.keeps_builtin(b))
+        .collect();
+    // An agent asked for by name is shown in AGENTS, installed here or not.
+    let mut agents = inventory.installed.clone();
+    agents.extend(
+        args.agent_filter
+            .iter()
+            .filter(|agent| !inventory.installed.contains(agent)),
+    );
+    let shown = Shown::new(&agents, &args.agents);
     if args.json {
-        json::print(&ListJson::new(&inventory, shown))?;
+        let mut list = ListJson::new(&inventory, &skills, &builtins, shown);
+        list.agents = AgentsJson::new(Shown::new(&inventory.installed, &args.agents));
+        json::print(&list)?;
     } else {
-        super::print(&render(&inventory, shown, machine.env.home()))?;
+        let listing = Listing {
+            inventory: &inventory,
+            skills: &skills,
+            builtins: &builtins,
+            filtered: args.filtered(),
+        };
+        super::print(&render(&listing, shown, machine.env.home()))?;
     }
-    Ok(Outcome::Done)
+    Ok(
+        if args.filtered() && skills.is_empty() && builtins.is_empty() {
+            Outcome::Negative
+        } else {
+            Outcome::Done
+        },
+    )
 }
 
-fn render(inventory: &Inventory, shown: Shown<'_>, home: &std::path::Path) -> String {
-    if inventory.skills.is_empty() {
+/// What one listing shows: the skills and built-in skills its filters keep.
+struct Listing<'a> {
+    inventory: &'a Inventory,
+    skills: &'a [&'a Skill],
+    builtins: &'a [&'a Builtin],
+    filtered: bool,
+}
+
+fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> String {
+    let inventory = listing.inventory;
+    if listing.skills.is_empty() {
+        if listing.filtered {
+            let mut out = format!(
+                "No skill matches these filters (of {} found).\n",
+                inventory.skills.len()
+            );
+            out.push_str(&builtins_line(listing.builtins, shown));
+            return out;
+        }
         let searched = inventory.roots.len();
         return format!(
             "No skills found in the {searched} roots searched (`skilldeck list --json` shows them).\n"
         );
     }
-    let rows: Vec<Vec<String>> = inventory
+    let rows: Vec<Vec<String>> = listing
         .skills
         .iter()
         .map(|skill| {
@@ -65,9 +182,10 @@ fn render(inventory: &Inventory, shown: Shown<'_>, home: &std::path::Path) -> St
         &["NAME", "SOURCE", "STATE", "INSTALLER", "AGENTS", "DIR"],
         &rows,
     );
-    let details: Vec<&Skill> = inventory
+    let details: Vec<&Skill> = listing
         .skills
         .iter()
+        .copied()
         .filter(|s| {
             !s.problems.is_empty()
                 || shadowings(s, shown).next().is_some()
@@ -131,7 +249,7 @@ fn render(inventory: &Inventory, shown: Shown<'_>, home: &std::path::Path) -> St
         let _ = writeln!(out, "! {problem}");
     }
     out.push('\n');
-    out.push_str(&summary(inventory, shown));
+    out.push_str(&summary(listing, shown));
     out
 }
 
@@ -163,38 +281,54 @@ fn shadowings<'s>(
         .filter(move |s| shown.keeps(s.agent))
 }
 
-fn summary(inventory: &Inventory, shown: Shown<'_>) -> String {
-    let count = |state: State| inventory.skills.iter().filter(|s| s.state == state).count();
+fn summary(listing: &Listing<'_>, shown: Shown<'_>) -> String {
+    let skills = listing.skills;
+    let count = |state: State| skills.iter().filter(|s| s.state == state).count();
     let states: Vec<String> = State::ALL
         .into_iter()
         .map(|state| (state, count(state)))
         .filter(|(_, n)| *n > 0)
         .map(|(state, n)| format!("{n} {state}"))
         .collect();
-    let roots = inventory.roots.iter().filter(|r| r.skills > 0).count();
-    let shadowed = inventory
-        .skills
+    let roots = if listing.filtered {
+        let mut roots: Vec<usize> = skills
+            .iter()
+            .flat_map(|s| s.roots.iter().copied())
+            .collect();
+        roots.sort_unstable();
+        roots.dedup();
+        roots.len()
+    } else {
+        listing
+            .inventory
+            .roots
+            .iter()
+            .filter(|r| r.skills > 0)
+            .count()
+    };
+    let shadowed = skills
         .iter()
         .filter(|s| shadowings(s, shown).next().is_some())
         .count();
-    let with_problems = inventory
-        .skills
-        .iter()
-        .filter(|s| !s.problems.is_empty())
-        .count();
+    let with_problems = skills.iter().filter(|s| !s.problems.is_empty()).count();
+    let of = if listing.filtered {
+        format!(" (of {})", listing.inventory.skills.len())
+    } else {
+        String::new()
+    };
     format!(
-        "{} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
-        inventory.skills.len(),
+        "{}{of} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
+        skills.len(),
         states.join(", "),
-        agents_line(inventory, shown),
-        builtins_line(inventory, shown)
+        agents_line(listing.inventory, shown),
+        builtins_line(listing.builtins, shown)
     )
 }
 
 /// How many skills each agent shown ships inside itself, which cost its context too.
-fn builtins_line(inventory: &Inventory, shown: Shown<'_>) -> String {
+fn builtins_line(builtins: &[&Builtin], shown: Shown<'_>) -> String {
     let mut counts: Vec<(AgentId, usize)> = Vec::new();
-    for builtin in inventory.builtins.iter().filter(|b| shown.keeps(b.agent)) {
+    for builtin in builtins.iter().filter(|b| shown.keeps(b.agent)) {
         match counts.iter_mut().find(|(agent, _)| *agent == builtin.agent) {
             Some((_, count)) => *count += 1,
             None => counts.push((builtin.agent, 1)),

@@ -10,11 +10,13 @@ mod export;
 mod history;
 mod import;
 mod json;
+mod lint;
 mod list;
 mod progress;
 mod prune;
 mod remove;
 mod restore;
+mod roots;
 mod share;
 mod snapshot;
 mod snapshots;
@@ -91,7 +93,8 @@ impl Cli {
 enum Command {
     /// List every skill found, with source, agents, record, state and digest
     List(list::Args),
-    /// Verify recorded skills against their digests; exit 1 when any was modified
+    /// Verify recorded skills (all, or those named) against their digests; exit 1 when any was
+    /// modified
     Check(check::Args),
     /// Import skills from a folder or an archive, judged whole and installed atomically
     Import(import::Args),
@@ -121,6 +124,10 @@ enum Command {
     Move(share::MoveArgs),
     /// Revert the last journalled operation (--list shows the journal)
     Undo(undo::Args),
+    /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
+    Roots(roots::Args),
+    /// Check skill folders against the Agent Skills specification, for authors and CI
+    Lint(lint::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -211,6 +218,10 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
             "--demo and --mouse open the terminal app, so they take no subcommand".to_owned(),
         ));
     }
+    // Linting reads the folders named, not the machine's roots.
+    if let Command::Lint(args) = &command {
+        return lint::run(args);
+    }
     let machine = Machine::from_process(project_dir(cli.project.as_deref())?)?;
     match command {
         Command::List(args) => list::run(&args, &machine),
@@ -228,6 +239,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Copy(args) => share::run_link(&args, &machine, Share::Copy),
         Command::Move(args) => share::run_move(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
+        Command::Roots(args) => roots::run(&args, &machine),
+        Command::Lint(args) => lint::run(&args),
     }
 }
 

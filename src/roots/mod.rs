@@ -124,10 +124,37 @@ impl Root {
         agents
     }
 
+    /// What the first agent to read it calls it ("Claude Code personal skills").
+    pub fn label(&self) -> &'static str {
+        self.uses.first().map(|u| u.rule.label).unwrap_or_default()
+    }
+
+    /// Every agent with a use for this root, loading from it or not (Claude Code keeps its
+    /// marketplace clones in one), each once, in table order.
+    pub fn owners(&self) -> Vec<AgentId> {
+        let mut owners: Vec<AgentId> = self.uses.iter().map(|u| u.rule.agent).collect();
+        owners.sort();
+        owners.dedup();
+        owners
+    }
+
     /// Whether any row lays this root out as `layout`.
     pub fn has_layout(&self, wanted: impl Fn(Layout) -> bool) -> bool {
         self.uses.iter().any(|u| wanted(u.rule.layout))
     }
+}
+
+/// Whether a listing of roots that shows the agents `shown` keeps a root with these `owners`
+/// (the agents with a use for it) holding `skills`: a folder holding skills is kept whoever
+/// reads it, what an agent ships inside itself (`built_in`) and an empty folder only when a
+/// shown agent has a use for it, since most of the table's agents are not on a given machine.
+pub fn root_shown(
+    skills: usize,
+    owners: &[AgentId],
+    built_in: bool,
+    shown: impl Fn(AgentId) -> bool,
+) -> bool {
+    (skills > 0 && !built_in) || owners.iter().any(|&agent| shown(agent))
 }
 
 /// Every root of one run.

@@ -224,6 +224,19 @@ fn builtins(env: &Environment, roots: &RootSet, skills: &[Skill]) -> Vec<Builtin
         .collect()
 }
 
+/// The built-in skills grouped by the agent that ships them, in table order: each agent's are
+/// one row of the roots, as no folder holds them.
+pub fn builtins_by_agent(builtins: &[Builtin]) -> Vec<(AgentId, Vec<&Builtin>)> {
+    let mut groups: Vec<(AgentId, Vec<&Builtin>)> = Vec::new();
+    for builtin in builtins {
+        match groups.iter_mut().find(|(agent, _)| *agent == builtin.agent) {
+            Some((_, own)) => own.push(builtin),
+            None => groups.push((builtin.agent, vec![builtin])),
+        }
+    }
+    groups
+}
+
 /// A root with what the scan found in it.
 #[derive(Clone, Debug)]
 pub struct RootEntry {

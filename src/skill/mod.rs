@@ -82,6 +82,17 @@ pub fn manifest_text(bytes: &[u8]) -> Result<&str, ManifestError> {
     std::str::from_utf8(bytes).map_err(|_| ManifestError::NotUtf8)
 }
 
+/// Every way the skill folder `dir`, called `dir_name`, breaks the specification: the lint a
+/// listing shows for it, read as a scan reads it.
+///
+/// # Errors
+/// When its `SKILL.md` cannot be read as text.
+pub fn lint_dir(dir: &Path, dir_name: &str) -> Result<Vec<Lint>, ManifestError> {
+    let bytes = read_manifest(dir)?;
+    let text = manifest_text(&bytes)?;
+    Ok(Declared::read(text, dir_name).lints)
+}
+
 /// What a skill says about itself.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Declared {

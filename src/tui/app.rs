@@ -434,10 +434,12 @@ impl App {
             .iter()
             .enumerate()
             .filter(|(_, root)| {
-                // A folder holding skills is shown whoever reads it; what an agent ships
-                // inside itself only when that agent is.
-                (root.skills > 0 && root.presence != super::model::Presence::BuiltIn)
-                    || root.owners.iter().any(|a| self.shows_agent(*a))
+                crate::roots::root_shown(
+                    root.skills,
+                    &root.owners,
+                    root.presence == super::model::Presence::BuiltIn,
+                    |agent| self.shows_agent(agent),
+                )
             })
             .map(|(i, _)| i)
             .collect()

@@ -537,12 +537,9 @@ fn tree(files: &[SkillFile]) -> Vec<TreeLine> {
 /// One row per agent that ships skills inside itself, after the folders: they cost its
 /// context like the others, and no folder holds them.
 fn builtin_roots(builtins: &[Builtin]) -> Vec<RootView> {
-    let mut agents: Vec<AgentId> = builtins.iter().map(|b| b.agent).collect();
-    agents.dedup();
-    agents
+    crate::scan::builtins_by_agent(builtins)
         .into_iter()
-        .map(|agent| {
-            let own: Vec<&Builtin> = builtins.iter().filter(|b| b.agent == agent).collect();
+        .map(|(agent, own)| {
             let names = |overridden: bool| -> Vec<&str> {
                 own.iter()
                     .filter(|b| b.overridden_by.is_some() == overridden)
@@ -575,19 +572,10 @@ fn root_view(entry: &RootEntry, home: &Path) -> RootView {
     let root = &entry.root;
     RootView {
         shown_path: human::path(&root.path, home, Unsafe::Dropped),
-        label: root
-            .uses
-            .first()
-            .map(|u| u.rule.label.to_owned())
-            .unwrap_or_default(),
+        label: root.label().to_owned(),
         scope: root.scope(),
         agents: root.agents(),
-        owners: {
-            let mut owners: Vec<AgentId> = root.uses.iter().map(|u| u.rule.agent).collect();
-            owners.sort();
-            owners.dedup();
-            owners
-        },
+        owners: root.owners(),
         presence: match &root.state {
             RootState::Directory => Presence::Exists,
             RootState::Missing => Presence::Missing,

@@ -225,8 +225,8 @@ fn cases() -> Vec<Case> {
                 .header(&link("demo/lnk", b'2', "../.."))
                 .file("demo/lnk/.bashrc", "x")
                 .end(),
-            "path_conflict",
-            "demo/lnk",
+            "unsupported_entry",
+            "demo/lnk is a symbolic link",
         ),
         case(
             "16 hard link in a skill",
