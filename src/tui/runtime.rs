@@ -277,7 +277,12 @@ impl<B: Backend> Runtime<B> {
                 dir,
                 snapshot,
             } => tasks::restore(machine, tx, name, dir, snapshot),
-            Effect::Export { name, dir, to } => tasks::export(machine, tx, name, dir, to),
+            Effect::Export {
+                name,
+                dir,
+                to,
+                numbered,
+            } => tasks::export(machine, tx, name, dir, to, numbered),
             Effect::Browse { request, dir } => tasks::browse(machine, tx, request, dir),
             Effect::ReadBundle { session, source } => {
                 // A session before this one is let go (and stopped) as it is replaced.

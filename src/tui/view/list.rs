@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use crate::record::State;
 use crate::roots::AgentId;
-use crate::text::width;
+use crate::text::{sanitize, width};
 use crate::tui::app::{App, By, Filter, Scan};
 use crate::tui::changes::changed_since_snapshot;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
@@ -117,6 +117,11 @@ fn title(app: &App) -> Line<'static> {
         disabled,
     } = &app.filter;
     let mut notes: Vec<String> = Vec::new();
+    if !app.search.query.is_empty() {
+        // Typed text, shown but never raw.
+        let query = sanitize::line(app.search.query.text());
+        notes.push(format!("\u{201c}{}\u{201d}", width::fit(&query, 24)));
+    }
     match state {
         Some(State::Modified) => notes.push("modified".to_owned()),
         Some(state) => notes.push(format!("state: {state}")),
