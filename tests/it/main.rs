@@ -49,6 +49,7 @@ mod tui_diff_keys;
 mod tui_e2e;
 mod tui_flows;
 mod tui_history;
+mod tui_list_export;
 mod tui_list_update;
 mod tui_manage;
 mod tui_markers;
