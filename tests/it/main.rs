@@ -50,6 +50,7 @@ mod tui_e2e;
 mod tui_flows;
 mod tui_history;
 mod tui_list_export;
+mod tui_list_snapshots;
 mod tui_list_update;
 mod tui_manage;
 mod tui_markers;
