@@ -1,6 +1,7 @@
 //! The skill list: one row per skill shown, with its state marker, the changed-since-snapshot,
-//! problem and shadowed markers, name, source badge and agents. Only the rows on screen are built, so a list of
-//! twenty thousand costs what a list of forty does.
+//! problem and shadowed markers, name, source badge, modified time, installer and agents, each
+//! column as wide as what it holds. Only the rows on screen are built, and the widths are
+//! measured without building any, so a list of twenty thousand costs what a list of forty does.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -201,6 +202,25 @@ pub(super) fn agents_cell(shown: &[AgentId], loaded_by: usize, room: usize) -> S
     format!("{}{count}", width::fit(ids[0], room - width::of(&count)))
 }
 
+/// How wide [`agents_cell`] is with all the room it wants, worked out without building it.
+fn agents_natural(app: &App, agents: &[AgentId]) -> usize {
+    if agents.is_empty() {
+        return 1;
+    }
+    let mut shown = agents.iter().filter(|a| app.shows_agent(**a));
+    let named: Vec<usize> = shown.by_ref().take(IDS).map(|a| a.id().len()).collect();
+    if named.is_empty() {
+        return width::of("none installed");
+    }
+    let rest = shown.count();
+    let ids = named.iter().sum::<usize>() + named.len() - 1;
+    if rest == 0 {
+        ids
+    } else {
+        ids + 2 + rest.to_string().len()
+    }
+}
+
 /// How wide each column is: worked out from what the skills shown hold, so no column is
 /// wider than its widest value and the name gets what is left.
 struct Columns {
@@ -230,8 +250,7 @@ impl Widest {
         for &index in &app.visible {
             let skill = &app.deck.skills[index];
             widest.name = widest.name.max(width::of(&skill.name));
-            let agents = agents_cell(&app.shown_of(&skill.agents), skill.agents.len(), usize::MAX);
-            widest.agents = widest.agents.max(width::of(&agents));
+            widest.agents = widest.agents.max(agents_natural(app, &skill.agents));
             if let Some(owner) = &skill.owner {
                 let installer = width::of(&owner.installer);
                 widest.installer = widest.installer.max(installer);
@@ -533,6 +552,17 @@ mod tests {
         // Sorted by modified: the modified column comes before the agents.
         let recent = Columns::for_width(58, &widest(25, 29, 13, 30), true);
         assert_eq!(recent.modified, MODIFIED);
+    }
+
+    #[test]
+    fn the_agents_natural_width_is_the_cells_with_all_the_room_it_wants() {
+        let app = App::default();
+        let all: Vec<AgentId> = AgentId::all().collect();
+        for n in 0..all.len() {
+            let agents = &all[..n];
+            let cell = agents_cell(agents, n, usize::MAX);
+            assert_eq!(agents_natural(&app, agents), width::of(&cell), "{cell}");
+        }
     }
 
     #[test]
