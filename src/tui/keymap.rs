@@ -924,7 +924,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Export],
         &[Key::code(Enter)],
         Action::Choose,
-        "export to the path typed (a folder that exists; no file is replaced)",
+        "export to the path typed (a folder: into it, under a free name; no file is replaced)",
         Some("export"),
     ),
     bind(

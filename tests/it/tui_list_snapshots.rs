@@ -209,3 +209,61 @@ fn the_crowded_list_sorted_by_modified_and_searched() {
         }
     });
 }
+
+/// The search line draws its cursor where the edits put it, and a query longer than the line
+/// scrolls to keep it in view.
+#[test]
+fn the_search_line_shows_its_cursor() {
+    use ratatui::backend::Backend;
+    use skilldeck::tui::line::Edit;
+
+    let cases: &[(&str, usize, usize)] = &[
+        // Typed, then the cursor moved left twice: two columns before the end.
+        ("docs", 2, 1 + 2),
+        ("do", 0, 1 + 2),
+        // Home: right after the slash.
+        ("plantuml", 8, 1),
+    ];
+    for &(typed, lefts, column) in cases {
+        let mut app = crowded();
+        update(&mut app, Msg::Action(Action::StartSearch));
+        for c in typed.chars() {
+            update(&mut app, Msg::Action(Action::Type(c)));
+        }
+        for _ in 0..lefts {
+            update(&mut app, Msg::Action(Action::Edit(Edit::Left)));
+        }
+        let mut terminal = test_terminal(80, 24);
+        terminal
+            .draw(|frame| drop(view::draw(frame, &app)))
+            .unwrap();
+        let text = format!("{}", terminal.backend());
+        let (y, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(&format!("│/{typed}")))
+            .unwrap_or_else(|| panic!("no search line:\n{text}"));
+        // The line as drawn has a quote before the first column.
+        let slash = line.chars().position(|c| c == '/').unwrap() - 1;
+        let at = terminal.backend_mut().get_cursor_position().unwrap();
+        assert_eq!(
+            (usize::from(at.x), usize::from(at.y)),
+            (slash + column, y),
+            "{typed} with {lefts} moves left"
+        );
+    }
+    // A long query: the cursor at its end stays on the line, in the list pane.
+    let mut app = crowded();
+    update(&mut app, Msg::Action(Action::StartSearch));
+    for c in "a-skill-with-a-name-far-longer".chars() {
+        update(&mut app, Msg::Action(Action::Type(c)));
+    }
+    let mut terminal = test_terminal(60, 15);
+    terminal
+        .draw(|frame| drop(view::draw(frame, &app)))
+        .unwrap();
+    let text = format!("{}", terminal.backend());
+    assert!(text.contains("│/th-a-name-far-longer │"), "{text}");
+    let at = terminal.backend_mut().get_cursor_position().unwrap();
+    assert!(at.x < 23, "{at:?}");
+}
