@@ -50,9 +50,30 @@ pub fn export(
     replace: bool,
     unscanned: Unscanned,
 ) -> Result<Exported, ExportError> {
-    let path = destination(&paths::typed(machine, to), dir)?;
+    let path = destination(&paths::typed(machine, to), names_folder(to), dir)?;
     let package = export::export_with(dir, unscanned)?;
     package.write_to(&path, replace)?;
+    Ok(Exported { path, package })
+}
+
+/// [`export`] to the name the app proposed: when a file already has it, the first
+/// `NAME-2.tar.gz`, `NAME-3.tar.gz`, … beside it that no file has, so a second export of a
+/// skill never collides with the first. Nothing is ever replaced.
+///
+/// # Errors
+/// As [`export`].
+pub fn export_numbered(
+    machine: &Machine,
+    dir: &Path,
+    to: &Path,
+    unscanned: Unscanned,
+) -> Result<Exported, ExportError> {
+    let mut path = destination(&paths::typed(machine, to), names_folder(to), dir)?;
+    if let (Some(folder), Some(file)) = (path.parent(), path.file_name()) {
+        path = free_in(folder, &file.to_string_lossy());
+    }
+    let package = export::export_with(dir, unscanned)?;
+    package.write_to(&path, false)?;
     Ok(Exported { path, package })
 }
 
@@ -61,31 +82,57 @@ pub fn export(
 /// file there has; else `to` itself, when its name ends in `.tar.gz` or `.tgz`.
 ///
 /// # Errors
-/// [`ExportError::NotTarGz`] for a file name that says another format (`pdf.zip`).
-fn destination(to: &Path, dir: &Path) -> Result<PathBuf, ExportError> {
+/// [`ExportError::NoFolder`] when the folder it would go into is not there (`folder` when the
+/// path was typed as one, with a trailing `/`); [`ExportError::NotTarGz`] for a file name that says another
+/// format (`pdf.zip`).
+fn destination(to: &Path, folder: bool, dir: &Path) -> Result<PathBuf, ExportError> {
     if to.is_dir() {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "skill".to_owned());
-        let first = archive_name(&name);
-        let stem = first.trim_end_matches(".tar.gz");
-        let free = std::iter::once(first.clone())
-            .chain((2..).map(|n| format!("{stem}-{n}.tar.gz")))
-            .map(|file| to.join(file))
-            .find(|path| std::fs::symlink_metadata(path).is_err())
-            .unwrap_or_else(|| to.join(first));
-        return Ok(free);
+        return Ok(free_in(to, &archive_name(&name)));
+    }
+    if folder {
+        return Err(ExportError::NoFolder(to.to_path_buf()));
     }
     let named = to
         .file_name()
         .map(|n| n.to_string_lossy().to_lowercase())
         .unwrap_or_default();
-    if named.ends_with(".tar.gz") || named.ends_with(".tgz") {
-        Ok(to.to_path_buf())
-    } else {
-        Err(ExportError::NotTarGz(to.to_path_buf()))
+    if !(named.ends_with(".tar.gz") || named.ends_with(".tgz")) {
+        return Err(ExportError::NotTarGz(to.to_path_buf()));
     }
+    match to.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            Err(ExportError::NoFolder(folder.to_path_buf()))
+        }
+        _ => Ok(to.to_path_buf()),
+    }
+}
+
+/// Whether a path as typed names a folder whatever is there: it ends with a separator.
+fn names_folder(typed: &Path) -> bool {
+    typed
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::MAIN_SEPARATOR)
+}
+
+/// `first` in `folder`, or the first `STEM-2.EXT`, `STEM-3.EXT`, … there that no file has
+/// (the extension is `.tar.gz` or `.tgz`, kept whole).
+fn free_in(folder: &Path, first: &str) -> PathBuf {
+    let lower = first.to_lowercase();
+    let cut = [".tar.gz", ".tgz"]
+        .iter()
+        .find(|ext| lower.ends_with(*ext))
+        .map_or(first.len(), |ext| first.len() - ext.len());
+    let (stem, ext) = first.split_at(cut);
+    std::iter::once(first.to_owned())
+        .chain((2..).map(|n| format!("{stem}-{n}{ext}")))
+        .map(|file| folder.join(file))
+        .find(|path| std::fs::symlink_metadata(path).is_err())
+        .unwrap_or_else(|| folder.join(first))
 }
 
 #[cfg(test)]
@@ -97,29 +144,61 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let skill = Path::new("/skills/pdf");
         assert_eq!(
-            destination(tmp.path(), skill).unwrap(),
+            destination(tmp.path(), false, skill).unwrap(),
             tmp.path().join("pdf.tar.gz")
         );
         std::fs::write(tmp.path().join("pdf.tar.gz"), "").unwrap();
         std::fs::write(tmp.path().join("pdf-2.tar.gz"), "").unwrap();
         assert_eq!(
-            destination(tmp.path(), skill).unwrap(),
+            destination(tmp.path(), false, skill).unwrap(),
             tmp.path().join("pdf-3.tar.gz")
         );
     }
 
     #[test]
-    fn a_file_name_must_say_tar_gz() {
+    fn a_missing_folder_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
         let skill = Path::new("/skills/pdf");
-        for good in ["/out/pdf.tar.gz", "/out/PDF.TGZ"] {
-            assert_eq!(
-                destination(Path::new(good), skill).unwrap(),
-                Path::new(good)
-            );
+        let missing = tmp.path().join("nope");
+        for typed in [missing.join("pdf.tar.gz"), missing.join("deeper/pdf.tgz")] {
+            let Err(ExportError::NoFolder(folder)) = destination(&typed, false, skill) else {
+                panic!("{typed:?} was not refused");
+            };
+            assert_eq!(folder, typed.parent().unwrap());
+        }
+        let slash = PathBuf::from(format!("{}/", missing.display()));
+        assert!(names_folder(&slash) && !names_folder(&missing));
+        assert!(matches!(
+            destination(&slash, true, skill),
+            Err(ExportError::NoFolder(_))
+        ));
+    }
+
+    #[test]
+    fn a_taken_name_is_numbered_keeping_its_extension() {
+        let tmp = tempfile::tempdir().unwrap();
+        assert_eq!(free_in(tmp.path(), "a.tgz"), tmp.path().join("a.tgz"));
+        std::fs::write(tmp.path().join("a.tgz"), "").unwrap();
+        assert_eq!(free_in(tmp.path(), "a.tgz"), tmp.path().join("a-2.tgz"));
+        std::fs::write(tmp.path().join("b.TAR.GZ"), "").unwrap();
+        assert_eq!(
+            free_in(tmp.path(), "b.TAR.GZ"),
+            tmp.path().join("b-2.TAR.GZ")
+        );
+    }
+
+    #[test]
+    fn a_file_name_must_say_tar_gz() {
+        let tmp = tempfile::tempdir().unwrap();
+        let skill = Path::new("/skills/pdf");
+        for good in ["pdf.tar.gz", "PDF.TGZ"] {
+            let good = tmp.path().join(good);
+            assert_eq!(destination(&good, false, skill).unwrap(), good);
         }
         for bad in ["/out/pdf.zip", "/out/pdf.tar", "/out/pdf"] {
+            // The name is judged before the folder it would go in.
             assert!(matches!(
-                destination(Path::new(bad), skill),
+                destination(Path::new(bad), false, skill),
                 Err(ExportError::NotTarGz(_))
             ));
         }

@@ -60,6 +60,8 @@ pub enum ExportError {
     Write { path: PathBuf, source: io::Error },
     #[error("there is already a file at {}; nothing was exported (give another name, or --force to replace it)", .0.display())]
     Exists(PathBuf),
+    #[error("there is no folder {}; nothing was exported (create it first, or give a folder that exists)", .0.display())]
+    NoFolder(PathBuf),
     #[error("{} is not a .tar.gz name, and an export is a gzip-compressed tar: name it FILE.tar.gz (or give a folder to export into); nothing was exported", .0.display())]
     NotTarGz(PathBuf),
 }
@@ -77,7 +79,8 @@ impl ExportError {
             | ExportError::Definition(_)
             | ExportError::NotImportable(_)
             | ExportError::Exists(_)
-            | ExportError::NotTarGz(_) => true,
+            | ExportError::NotTarGz(_)
+            | ExportError::NoFolder(_) => true,
             ExportError::Snapshot(error) => error.is_refusal(),
             ExportError::Write { .. } => false,
         }

@@ -186,10 +186,10 @@ impl History {
     }
 }
 
-/// The search line.
+/// The search line: names and descriptions that hold its text, whatever the case.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Search {
-    pub query: String,
+    pub query: LineEdit,
     /// The line has the keyboard.
     pub typing: bool,
     /// The query before typing began, put back when the search is cancelled.
@@ -532,7 +532,7 @@ impl App {
     }
 
     fn refresh_keeping(&mut self, keep: Option<PathBuf>) {
-        let query = self.search.query.to_lowercase();
+        let query = self.search.query.text().to_lowercase();
         let filter = &self.filter;
         let skills = &self.deck.skills;
         // The deck comes ordered every way already (on the scan worker), so no key sorts.
@@ -562,7 +562,17 @@ fn shows(skill: &SkillView, filter: &Filter, query: &str) -> bool {
             .installer
             .as_ref()
             .is_none_or(|by| installed_by(skill, by))
-        && (query.is_empty() || skill.search_key.contains(query))
+        && matches(skill, query)
+}
+
+/// Whether the skill's name or description holds `query` (already in lower case).
+fn matches(skill: &SkillView, query: &str) -> bool {
+    query.is_empty()
+        || skill.search_key.contains(query)
+        || skill
+            .description
+            .as_deref()
+            .is_some_and(|d| d.to_lowercase().contains(query))
 }
 
 fn installed_by(skill: &SkillView, by: &By) -> bool {

@@ -314,7 +314,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills],
         &[Key::char('/')],
         Action::StartSearch,
-        "search skill names as you type",
+        "search names and descriptions as you type",
         Some("search"),
     ),
     bind(
@@ -412,15 +412,29 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills],
         &[Key::char('f')],
         Action::CycleSource,
-        "filter by source (where it is from): plugin, organization, user, project, unknown, all",
+        "filter by source (where it is from): each one some skill has, then all",
         Some("source"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('F')],
+        Action::CycleSourceBack,
+        "the source filter the other way round",
+        None,
     ),
     bind(
         &[Skills],
         &[Key::char('a')],
         Action::CycleAgent,
-        "filter by the agent that loads it (one of the agents shown)",
+        "filter by the agent that loads it (each agent shown that loads one), then all",
         Some("agent"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::ctrl('a')],
+        Action::CycleAgentBack,
+        "the agent filter the other way round",
+        None,
     ),
     bind(
         &[Skills, Roots, Destination],
@@ -438,10 +452,24 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Skills],
+        &[Key::char('W')],
+        Action::CycleInstallerBack,
+        "the installer filter the other way round",
+        None,
+    ),
+    bind(
+        &[Skills],
         &[Key::char('t')],
         Action::CycleState,
-        "filter by state: intact, modified, unrecorded, unreadable, unverifiable, all",
+        "filter by state: each one some skill is in (intact, modified, …), then all",
         Some("state"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('T')],
+        Action::CycleStateBack,
+        "the state filter the other way round",
+        None,
     ),
     bind(
         &[Skills],
@@ -734,7 +762,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills, Roots, Changed, Diff, Help, Message, Copies, Pick],
         &[Key::code(Esc)],
         Action::Back,
-        "close, or step back; quits from the skill list",
+        "close, or step back; in the skill list, clear the search, then the filters (q quits)",
         None,
     ),
     bind(
@@ -970,7 +998,7 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Confirm],
-        &[Key::char('n'), Key::code(Esc)],
+        &[Key::char('n'), Key::code(Esc), Key::char('q')],
         Action::Back,
         "no",
         Some("no"),
@@ -979,7 +1007,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Export],
         &[Key::code(Enter)],
         Action::Choose,
-        "export to the path typed (a folder that exists; no file is replaced)",
+        "export to the path typed (a folder: into it, under a free name; no file is replaced)",
         Some("export"),
     ),
     bind(
@@ -1132,6 +1160,18 @@ mod tests {
             (Destination, plain('A'), Some(Action::ToggleAllAgents)),
             (Changed, plain('A'), None),
             (Skills, plain('t'), Some(Action::CycleState)),
+            (
+                Skills,
+                key(KeyCode::Char('T'), shift),
+                Some(Action::CycleStateBack),
+            ),
+            (Skills, plain('F'), Some(Action::CycleSourceBack)),
+            (Skills, plain('W'), Some(Action::CycleInstallerBack)),
+            (
+                Skills,
+                key(KeyCode::Char('a'), ctrl),
+                Some(Action::CycleAgentBack),
+            ),
             (Skills, plain('o'), Some(Action::CycleSort)),
             (Skills, plain('?'), Some(Action::ToggleHelp)),
             (Skills, plain('q'), Some(Action::Quit)),
@@ -1278,7 +1318,7 @@ mod tests {
             (Confirm, plain('y'), Some(Action::Confirm)),
             (Confirm, plain('n'), Some(Action::Back)),
             (Confirm, key(Esc, none), Some(Action::Back)),
-            (Confirm, plain('q'), None),
+            (Confirm, plain('q'), Some(Action::Back)),
             (Export, plain('x'), Some(Action::Type('x'))),
             (Export, plain('/'), Some(Action::Type('/'))),
             (Export, key(Backspace, none), Some(Action::Erase)),
@@ -1390,7 +1430,7 @@ mod tests {
         assert_eq!(key_for(Picker, Action::Quit), "Ctrl-c");
         assert_eq!(key_for(Skills, Action::Confirm), NO_KEY);
         assert!(!binds(Skills, Action::Confirm));
-        assert_eq!(keys_for(Confirm, Action::Back), "n or Esc");
+        assert_eq!(keys_for(Confirm, Action::Back), "n, Esc or q");
         assert_eq!(keys_for(Message, Action::Back), "Esc, Enter or q");
         assert_eq!(keys_for(Bundle, Action::ToggleSkill), "Space");
     }

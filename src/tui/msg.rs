@@ -51,11 +51,16 @@ pub enum Action {
     /// Keep the search and go back to the list.
     AcceptSearch,
     CycleSource,
+    /// The filters cycled the other way round.
+    CycleSourceBack,
     CycleAgent,
+    CycleAgentBack,
     /// Show every agent, or only the agents installed on this machine again.
     ToggleAllAgents,
     CycleState,
+    CycleStateBack,
     CycleInstaller,
+    CycleInstallerBack,
     /// Show only the skills whose files no longer match their record, or everything again.
     ToggleDrifted,
     CycleSort,
@@ -175,6 +180,13 @@ pub enum Msg {
         result: Result<String, String>,
         rescan: bool,
     },
+    /// An export did not happen: why, as a sentence, and what was typed, to ask again with.
+    ExportFailed {
+        name: String,
+        dir: PathBuf,
+        to: String,
+        why: String,
+    },
     /// A folder listed for the import picker, for the listing asked for with `request`.
     Listing {
         request: u64,
@@ -284,6 +296,9 @@ pub enum Effect {
         name: String,
         dir: PathBuf,
         to: String,
+        /// `to` is the name the app proposed: a file already there is not refused, the
+        /// archive takes the first `NAME-2.tar.gz`, … free beside it.
+        numbered: bool,
     },
     /// List a folder for the picker; the start folder when `None`.
     Browse {

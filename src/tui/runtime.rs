@@ -340,7 +340,12 @@ impl<B: Backend> Runtime<B> {
                 dir,
                 snapshot,
             } => tasks::restore(machine, tx, name, dir, snapshot),
-            Effect::Export { name, dir, to } => tasks::export(machine, tx, name, dir, to),
+            Effect::Export {
+                name,
+                dir,
+                to,
+                numbered,
+            } => tasks::export(machine, tx, name, dir, to, numbered),
             Effect::Browse { request, dir } => {
                 // A path typed into the picker may start with `~/`.
                 let dir = dir.map(|dir| paths::typed(machine, &dir));

@@ -261,16 +261,16 @@ fn export_asks_where_and_writes_an_archive_the_reader_accepts() {
             "{}",
             screen.text()
         );
-        // A second export to the same path replaces nothing, and says so.
+        // A second export under the name offered replaces nothing: it takes the next name.
         let first = std::fs::read(&archive).unwrap();
         screen.press("e\n");
         assert!(
-            screen.text().contains("already a file"),
+            screen.text().contains("pdf-forms-2.tar.gz"),
             "{}",
             screen.text()
         );
+        assert!(sandbox.project().join("pdf-forms-2.tar.gz").is_file());
         assert_eq!(std::fs::read(&archive).unwrap(), first);
-        screen.press("\n");
     }
 }
 

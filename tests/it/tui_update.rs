@@ -189,12 +189,10 @@ const CASES: &[Case] = &[
         },
     },
     Case {
-        name: "after unknown the source filter is off",
+        name: "after the last source a skill has, the source filter is off",
         start: loaded,
         msgs: || {
             keys(&[
-                CycleSource,
-                CycleSource,
                 CycleSource,
                 CycleSource,
                 CycleSource,
@@ -210,22 +208,15 @@ const CASES: &[Case] = &[
     Case {
         name: "a filter that matches nothing empties the preview",
         start: loaded,
-        msgs: || {
-            keys(&[
-                CycleSource,
-                CycleSource,
-                CycleSource,
-                CycleSource,
-                CycleSource,
-            ])
-        },
+        msgs: || keys(&[CycleSource, CycleState]),
         check: |app, effects| {
-            assert_eq!(app.filter.source, Some(Source::Builtin));
+            assert_eq!(app.filter.source, Some(Source::Plugin));
+            assert_eq!(app.filter.state, Some(State::Intact));
             assert!(app.visible.is_empty());
             assert!(app.selected_skill().is_none());
             assert_eq!(app.preview, Preview::Empty);
-            // The first four filters each moved to a new skill; the last found none.
-            assert_eq!(effects.len(), 4);
+            // The first filter moved to a new skill; the second found none.
+            assert_eq!(effects.len(), 1);
         },
     },
     Case {
@@ -305,7 +296,7 @@ const CASES: &[Case] = &[
         msgs: || keys(&[StartSearch, Type('G'), Type('a')]),
         check: |app, effects| {
             assert_eq!(app.mode(), Mode::Search);
-            assert_eq!(app.search.query, "Ga");
+            assert_eq!(app.search.query.text(), "Ga");
             assert_eq!(names(app), ["gamma"]);
             assert_eq!(effects, [Effect::ReadPreview(dir("gamma"))]);
         },
@@ -321,7 +312,7 @@ const CASES: &[Case] = &[
         start: loaded,
         msgs: || keys(&[StartSearch, Type('g'), Type('a'), Erase, Erase]),
         check: |app, _| {
-            assert_eq!(app.search.query, "");
+            assert_eq!(app.search.query.text(), "");
             assert_eq!(names(app).len(), 6);
         },
     },
@@ -350,7 +341,7 @@ const CASES: &[Case] = &[
         },
         check: |app, _| {
             assert_eq!(app.mode(), Mode::Skills);
-            assert_eq!(app.search.query, "e");
+            assert_eq!(app.search.query.text(), "e");
             assert!(app.running);
         },
     },
@@ -385,10 +376,16 @@ const CASES: &[Case] = &[
         check: |app, _| assert!(!app.running),
     },
     Case {
-        name: "Esc from the list quits",
+        name: "Esc from the list, with nothing to clear, does not quit",
         start: loaded,
-        msgs: || keys(&[Back]),
-        check: |app, _| assert!(!app.running),
+        msgs: || keys(&[Back, Back]),
+        check: |app, _| {
+            assert!(app.running);
+            assert_eq!(
+                app.status.as_ref().unwrap().text,
+                "Nothing to clear; q quits."
+            );
+        },
     },
     Case {
         name: "Esc from another pane goes back to the list",

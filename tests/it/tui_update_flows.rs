@@ -814,6 +814,7 @@ const CASES: &[Case] = &[
                     name: "alpha".to_owned(),
                     dir: dir("alpha"),
                     to: "~/work/alpha.tar.gz".to_owned(),
+                    numbered: true,
                 }]
             );
             assert_eq!(app.overlay, Overlay::None);
@@ -1301,6 +1302,7 @@ fn a_failure_over_the_export_prompt_keeps_what_was_typed() {
                 name: "alpha".to_owned(),
                 dir: dir("alpha"),
                 to: "~/work/alpha.tar.xz".to_owned(),
+                numbered: false,
             }],
             "{said}"
         );

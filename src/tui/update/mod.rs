@@ -98,6 +98,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::TaskDone { result, rescan } => task_done(app, result, rescan),
+        Msg::ExportFailed { name, dir, to, why } => export_failed(app, name, dir, to, why),
         Msg::Listing { request, place } => {
             import::listed(app, request, place);
             Vec::new()
@@ -306,18 +307,47 @@ fn confirm(app: &mut App, action: Action) -> Vec<Effect> {
 /// Ask where to export the skill `name` at `dir`: an archive named after it in the folder the
 /// app works in, which the person can change.
 fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
-    let file = crate::operations::export::archive_name(name);
-    let text = if app.work_dir.is_empty() {
-        file
-    } else {
-        format!("{}/{file}", app.work_dir.trim_end_matches('/'))
-    };
+    let text = proposed_export(app, name);
     app.overlay = Overlay::Export(ExportPrompt {
         name: name.to_owned(),
         dir: dir.to_path_buf(),
         text: LineEdit::new(text),
         batch: Vec::new(),
     });
+    Vec::new()
+}
+
+/// The archive the export prompt offers for the skill `name`: named after it, in the folder
+/// the app works in. Kept as it is, it is numbered when the name is taken (a second export).
+fn proposed_export(app: &App, name: &str) -> String {
+    let file = crate::operations::export::archive_name(name);
+    if app.work_dir.is_empty() {
+        file
+    } else {
+        format!("{}/{file}", app.work_dir.trim_end_matches('/'))
+    }
+}
+
+/// An export that did not happen: the sentence why, over the prompt opened again with what
+/// was typed, so it can be corrected rather than typed again.
+fn export_failed(
+    app: &mut App,
+    name: String,
+    dir: std::path::PathBuf,
+    to: String,
+    why: String,
+) -> Vec<Effect> {
+    app.tasks = app.tasks.saturating_sub(1);
+    app.status = None;
+    app.messages.push(why);
+    if app.overlay == Overlay::None {
+        app.overlay = Overlay::Export(ExportPrompt {
+            name,
+            dir,
+            text: LineEdit::new(to),
+            batch: Vec::new(),
+        });
+    }
     Vec::new()
 }
 
@@ -343,10 +373,15 @@ fn export_prompt(app: &mut App, action: Action) -> Vec<Effect> {
             return manage::export_to(app, skills, folder);
         }
         Action::Choose => {
+            let to = prompt.text.text().trim().to_owned();
+            let name = prompt.name.clone();
+            let dir = prompt.dir.clone();
+            let numbered = to == proposed_export(app, &name);
             let effect = Effect::Export {
-                name: prompt.name.clone(),
-                dir: prompt.dir.clone(),
-                to: prompt.text.text().trim().to_owned(),
+                name,
+                dir,
+                to,
+                numbered,
             };
             app.overlay = Overlay::None;
             return start_task(app, effect);
@@ -388,7 +423,11 @@ fn task_done(app: &mut App, result: Result<String, String>, rescan: bool) -> Vec
     app.tasks = app.tasks.saturating_sub(1);
     match result {
         Ok(text) => note(app, &text),
-        Err(text) => app.messages.push(text),
+        Err(text) => {
+            // The "…ing" note said it was under way; the message says how it ended.
+            app.status = None;
+            app.messages.push(text);
+        }
     }
     let mut effects = if history::owns_diff(app) {
         history::refresh_diff(app)
@@ -491,10 +530,14 @@ fn rows_of(action: Action, page_rows: usize) -> Option<i32> {
     })
 }
 
-/// The next of `all` after `current`, through "none" back to the first.
-fn cycle<T: Clone + PartialEq>(current: Option<&T>, all: &[T]) -> Option<T> {
-    match current.and_then(|c| all.iter().position(|a| a == c)) {
-        None => all.first().cloned(),
-        Some(i) => all.get(i + 1).cloned(),
+/// The next of `all` after `current` (the one before it, going back), through "none" round
+/// to the first (the last).
+fn cycle<T: Clone + PartialEq>(current: Option<&T>, all: &[T], forward: bool) -> Option<T> {
+    let at = current.and_then(|c| all.iter().position(|a| a == c));
+    match (at, forward) {
+        (None, true) => all.first().cloned(),
+        (None, false) => all.last().cloned(),
+        (Some(i), true) => all.get(i + 1).cloned(),
+        (Some(i), false) => i.checked_sub(1).and_then(|i| all.get(i)).cloned(),
     }
 }

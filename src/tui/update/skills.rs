@@ -4,7 +4,9 @@ use crate::record::State;
 use crate::roots::Source;
 
 use super::{cycle, rows_of, shared, step};
-use crate::tui::app::{App, By, Preview, Screen};
+use crate::tui::app::{App, By, Filter, Preview, Screen};
+use crate::tui::keymap::{self, Mode};
+use crate::tui::line::Edit;
 use crate::tui::model::Sort;
 use crate::tui::msg::{Action, Effect, Pane};
 
@@ -39,44 +41,58 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::StartSearch => {
             app.search.typing = true;
-            app.search.before = app.search.query.clone();
+            app.search.before = app.search.query.text().to_owned();
             app.focus = Pane::List;
             Vec::new()
         }
         Action::Type(c) => {
-            app.search.query.push(c);
+            app.search.query.insert(c);
             narrowed(app)
         }
-        Action::Erase => {
-            app.search.query.pop();
-            narrowed(app)
-        }
+        Action::Erase => edited(app, Edit::EraseBack),
+        Action::Edit(edit) => edited(app, edit),
         Action::AcceptSearch => {
             app.search.typing = false;
             Vec::new()
         }
-        Action::CycleSource => {
-            app.filter.source = cycle(app.filter.source.as_ref(), &Source::ALL);
+        Action::CycleSource | Action::CycleSourceBack => {
+            let had: Vec<Source> = Source::ALL
+                .into_iter()
+                .filter(|s| app.deck.skills.iter().any(|k| k.source == *s))
+                .collect();
+            app.filter.source = cycle(app.filter.source.as_ref(), &had, forward(action));
             narrowed(app)
         }
-        Action::CycleAgent => {
-            app.filter.agent = cycle(app.filter.agent.as_ref(), &app.shown_agents());
+        Action::CycleAgent | Action::CycleAgentBack => {
+            let had: Vec<_> = app
+                .shown_agents()
+                .into_iter()
+                .filter(|a| app.deck.skills.iter().any(|k| k.agents.contains(a)))
+                .collect();
+            app.filter.agent = cycle(app.filter.agent.as_ref(), &had, forward(action));
             narrowed(app)
         }
-        Action::CycleState => {
-            app.filter.state = cycle(app.filter.state.as_ref(), &State::ALL);
+        Action::CycleState | Action::CycleStateBack => {
+            let counts = app.deck.counts();
+            let had: Vec<State> = State::ALL
+                .into_iter()
+                .filter(|s| counts.in_state(*s) > 0)
+                .collect();
+            app.filter.state = cycle(app.filter.state.as_ref(), &had, forward(action));
             narrowed(app)
         }
-        Action::CycleInstaller => {
-            let mut all: Vec<By> = app
+        Action::CycleInstaller | Action::CycleInstallerBack => {
+            let mut had: Vec<By> = app
                 .deck
                 .installers()
                 .iter()
                 .cloned()
                 .map(By::Installer)
                 .collect();
-            all.push(By::Nobody);
-            app.filter.installer = cycle(app.filter.installer.as_ref(), &all);
+            if app.deck.skills.iter().any(|k| k.owner.is_none()) {
+                had.push(By::Nobody);
+            }
+            app.filter.installer = cycle(app.filter.installer.as_ref(), &had, forward(action));
             narrowed(app)
         }
         Action::ToggleDrifted => {
@@ -87,7 +103,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             narrowed(app)
         }
         Action::CycleSort => {
-            app.sort = cycle(Some(&app.sort), &Sort::ALL).unwrap_or_default();
+            app.sort = cycle(Some(&app.sort), &Sort::ALL, true).unwrap_or_default();
             narrowed(app)
         }
         Action::ClearFilters => {
@@ -111,20 +127,53 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     }
 }
 
+/// Esc steps back and never quits: out of the search line (putting back what it held), the
+/// roots, a pane; then it clears the search, then the filters; with nothing left to clear it
+/// says which key quits.
 fn back(app: &mut App) -> Vec<Effect> {
     if app.search.typing {
         app.search.typing = false;
-        app.search.query = std::mem::take(&mut app.search.before);
+        let before = std::mem::take(&mut app.search.before);
+        app.search.query.set(before);
         return narrowed(app);
     }
     if app.screen == Screen::Roots {
         app.screen = Screen::Skills;
     } else if app.focus != Pane::List {
         app.focus = Pane::List;
+    } else if !app.search.query.is_empty() {
+        app.search.query.clear();
+        super::note(app, "Search cleared.");
+        return narrowed(app);
+    } else if app.filter != Filter::default() {
+        app.filter = Filter::default();
+        super::note(app, "Filters cleared.");
+        return narrowed(app);
     } else {
-        app.running = false;
+        let quit = keymap::key_for(Mode::Skills, Action::Quit);
+        super::note(app, &format!("Nothing to clear; {quit} quits."));
     }
     Vec::new()
+}
+
+/// Whether a cycling action goes forward.
+fn forward(action: Action) -> bool {
+    !matches!(
+        action,
+        Action::CycleSourceBack
+            | Action::CycleAgentBack
+            | Action::CycleStateBack
+            | Action::CycleInstallerBack
+    )
+}
+
+/// An edit of the search line: the list narrows again only when the text changed.
+fn edited(app: &mut App, edit: Edit) -> Vec<Effect> {
+    if app.search.query.apply(edit) {
+        narrowed(app)
+    } else {
+        Vec::new()
+    }
 }
 
 /// After the search, a filter or the sort changed.

@@ -1,5 +1,5 @@
 //! The line where the archive a skill is exported to is typed: a name in the folder the app
-//! works in to start with.
+//! works in to start with; a folder typed means into it.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
     let shown = sanitize::line(&typed[first..].iter().collect::<String>());
     let cursor = width::of(&sanitize::line(&before));
     let what = if prompt.batch.is_empty() {
-        "A .tar.gz of its files, secrets removed, at most 5 MiB, to:"
+        "Secrets removed, at most 5 MiB: a .tar.gz file, or a folder to put it in:"
     } else {
         "A .tar.gz of each, named after it, secrets removed, into the folder:"
     };

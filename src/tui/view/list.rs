@@ -1,6 +1,7 @@
 //! The skill list: one row per skill shown, with its state marker, the changed-since-snapshot,
-//! problem and shadowed markers, name, source badge and agents. Only the rows on screen are built, so a list of
-//! twenty thousand costs what a list of forty does.
+//! problem and shadowed markers, name, source badge, modified time, installer and agents, each
+//! column as wide as what it holds. Only the rows on screen are built, and the widths are
+//! measured without building any, so a list of twenty thousand costs what a list of forty does.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -8,7 +9,7 @@ use ratatui::text::{Line, Span};
 
 use crate::record::State;
 use crate::roots::AgentId;
-use crate::text::width;
+use crate::text::{sanitize, width};
 use crate::tui::app::{App, By, Filter, Scan};
 use crate::tui::changes::changed_since_snapshot;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
@@ -39,7 +40,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         Constraint::Length(u16::from(searching)),
     ])
     .areas(inner);
-    let columns = Columns::for_width(usize::from(inner.width));
+    let columns = Columns::for_width(
+        usize::from(inner.width),
+        &Widest::of(app),
+        app.sort == Sort::Recent,
+    );
     frame.render_widget(columns.head(theme), head);
     search::draw(frame, search_area, app);
 
@@ -117,6 +122,11 @@ fn title(app: &App) -> Line<'static> {
         disabled,
     } = &app.filter;
     let mut notes: Vec<String> = Vec::new();
+    if !app.search.query.is_empty() {
+        // Typed text, shown but never raw.
+        let query = sanitize::line(app.search.query.text());
+        notes.push(format!("\u{201c}{}\u{201d}", width::fit(&query, 24)));
+    }
     match state {
         Some(State::Modified) => notes.push("modified".to_owned()),
         Some(state) => notes.push(format!("state: {state}")),
@@ -192,56 +202,152 @@ pub(super) fn agents_cell(shown: &[AgentId], loaded_by: usize, room: usize) -> S
     format!("{}{count}", width::fit(ids[0], room - width::of(&count)))
 }
 
-/// How wide each column is at one pane width.
+/// How wide [`agents_cell`] is with all the room it wants, worked out without building it.
+fn agents_natural(app: &App, agents: &[AgentId]) -> usize {
+    if agents.is_empty() {
+        return 1;
+    }
+    let mut shown = agents.iter().filter(|a| app.shows_agent(**a));
+    let named: Vec<usize> = shown.by_ref().take(IDS).map(|a| a.id().len()).collect();
+    if named.is_empty() {
+        return width::of("none installed");
+    }
+    let rest = shown.count();
+    let ids = named.iter().sum::<usize>() + named.len() - 1;
+    if rest == 0 {
+        ids
+    } else {
+        ids + 2 + rest.to_string().len()
+    }
+}
+
+/// How wide each column is: worked out from what the skills shown hold, so no column is
+/// wider than its widest value and the name gets what is left.
 struct Columns {
     name: usize,
+    /// The source badge; dropped (0) only where the name would have too little room.
+    source: usize,
     /// Who installed it, and where from when there is room.
+    by: usize,
+    agents: usize,
+    /// How long ago its newest file was modified.
+    modified: usize,
+}
+
+/// How wide the widest value of each column is, among the skills shown.
+#[derive(Debug, Default)]
+struct Widest {
+    name: usize,
+    installer: usize,
+    /// The installer and the repository after it.
     by: usize,
     agents: usize,
 }
 
+impl Widest {
+    fn of(app: &App) -> Self {
+        let mut widest = Widest::default();
+        for &index in &app.visible {
+            let skill = &app.deck.skills[index];
+            widest.name = widest.name.max(width::of(&skill.name));
+            widest.agents = widest.agents.max(agents_natural(app, &skill.agents));
+            if let Some(owner) = &skill.owner {
+                let installer = width::of(&owner.installer);
+                widest.installer = widest.installer.max(installer);
+                let from = owner.repository.as_deref().map_or(0, |r| 1 + width::of(r));
+                widest.by = widest.by.max(installer + from);
+            }
+        }
+        widest
+    }
+}
+
+/// The room a name always has before the other columns are shown, when it needs it.
+const NAME_FLOOR: usize = 12;
+/// How wide the name grows before the agents do, at least (or two fifths of the pane).
+const NAME_SHARE: usize = 32;
 /// The narrowest an optional column is shown at.
 const MIN_COLUMN: usize = 8;
-/// The widest installer name (`claude-plugin`).
+/// The widest installer name (`claude-plugin`), and the header's width.
 const INSTALLER: usize = 13;
+const INSTALLED_BY: usize = 12;
+/// The widest the agents column grows (three ids and a count).
+const AGENTS_CAP: usize = 40;
+/// The widest the installer column grows, with the repository.
+const BY_CAP: usize = 38;
+/// The modified column: its header, wider than any age in it (`59 min`).
+const MODIFIED: usize = 8;
 
 impl Columns {
-    /// The name first; then who installed it; then the agents; what is left widens the
-    /// installer column, which then says where the skill came from.
-    fn for_width(total: usize) -> Self {
-        let rest = total.saturating_sub(MARKS + 1 + BADGE);
-        let name = (rest * 2 / 5).clamp(15.min(rest), 22);
-        let mut left = rest.saturating_sub(name);
-        let by = if left > MIN_COLUMN {
-            left -= 1;
-            INSTALLER.min(left)
-        } else {
-            0
+    /// The name first, up to [`NAME_FLOOR`]; then the modified time, when the list is sorted
+    /// by it; then the source badge and the agents; then the name whole (up to its share); then who installed
+    /// it, and the modified time; then where it came from. Each column is as wide as its
+    /// widest value (up to a cap); what is left widens the name.
+    fn for_width(total: usize, widest: &Widest, by_recent: bool) -> Self {
+        let mut left = total.saturating_sub(MARKS);
+        let name_natural = widest.name.max(width::of("NAME"));
+        let mut columns = Columns {
+            name: name_natural.min(NAME_FLOOR).min(left),
+            source: 0,
+            by: 0,
+            agents: 0,
+            modified: 0,
         };
-        left -= by;
-        let agents = if left > MIN_COLUMN {
-            left -= 1;
-            left.min(26)
-        } else {
-            0
+        left -= columns.name;
+        // A column is shown at its narrowest when there is room for it and the space before it.
+        let take = |want: usize, left: &mut usize| -> usize {
+            if *left > want {
+                *left -= want + 1;
+                want
+            } else {
+                0
+            }
         };
-        left -= agents;
-        // Room to spare says where the skill came from, then widens the name.
-        let more = if by > 0 { left.min(24) } else { 0 };
-        Self {
-            name: name + left - more,
-            by: by + more,
-            agents,
+        // Sorted by it, the modified time comes first: it is what the order is by.
+        if by_recent {
+            columns.modified = take(MODIFIED, &mut left);
         }
+        columns.source = take(BADGE, &mut left);
+        let agents_natural = widest.agents.clamp(width::of("AGENTS"), AGENTS_CAP);
+        columns.agents = take(agents_natural.min(MIN_COLUMN), &mut left);
+        let grow = |column: &mut usize, to: usize, left: &mut usize| {
+            let more = to.saturating_sub(*column).min(*left);
+            *column += more;
+            *left -= more;
+        };
+        // The name whole, unless one name far longer than the rest would take every column.
+        let name_share = NAME_SHARE.max(total.saturating_sub(MARKS) * 2 / 5);
+        grow(&mut columns.name, name_natural.min(name_share), &mut left);
+        if columns.agents > 0 {
+            grow(&mut columns.agents, agents_natural, &mut left);
+        }
+        let installer = widest.installer.clamp(INSTALLED_BY, INSTALLER);
+        columns.by = take(installer, &mut left);
+        if !by_recent {
+            columns.modified = take(MODIFIED, &mut left);
+        }
+        if columns.by > 0 {
+            let by_natural = widest.by.min(BY_CAP);
+            // The repository is shown only where it gets a column's narrowest.
+            if by_natural >= columns.by + 1 + MIN_COLUMN && left > MIN_COLUMN {
+                grow(&mut columns.by, by_natural, &mut left);
+            }
+        }
+        // What is left: the longest names whole, then the padding after them.
+        columns.name += left;
+        columns
     }
 
     fn head(&self, theme: &Theme) -> Line<'static> {
-        let mut text = format!(
-            "{}{} {}",
-            " ".repeat(MARKS),
-            width::pad("NAME", self.name),
-            width::pad("SOURCE", BADGE)
-        );
+        let mut text = format!("{}{}", " ".repeat(MARKS), width::pad("NAME", self.name));
+        if self.source > 0 {
+            text.push(' ');
+            text.push_str(&width::pad("SOURCE", self.source));
+        }
+        if self.modified > 0 {
+            text.push(' ');
+            text.push_str(&width::pad("MODIFIED", self.modified));
+        }
         if self.by > 0 {
             text.push(' ');
             text.push_str(&width::pad("INSTALLED BY", self.by));
@@ -293,13 +399,20 @@ impl Columns {
             Span::styled(problem, theme.warning),
             Span::styled(shadowed, quiet),
             Span::raw(" "),
-            Span::raw(width::pad(&skill.name, self.name)),
-            Span::raw(" "),
-            Span::styled(
+            Span::raw(width::pad(&cut_middle(&skill.name, self.name), self.name)),
+        ];
+        if self.source > 0 {
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(
                 theme::source_badge(skill.source),
                 theme.source(skill.source),
-            ),
-        ];
+            ));
+        }
+        if self.modified > 0 {
+            let age = skill.age.map_or_else(|| "-".to_owned(), short_age);
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(width::pad(&age, self.modified), quiet));
+        }
         if self.by > 0 {
             spans.push(Span::raw(" "));
             spans.extend(self.by_spans(skill, quiet));
@@ -336,9 +449,121 @@ impl Columns {
     }
 }
 
+/// `name` in `columns`, cut in the middle when it is too long: the start and the end are
+/// what tell names apart (`docs-kit:api-reference`, `docs-kit:diagrams`), so both stay.
+fn cut_middle(name: &str, columns: usize) -> String {
+    if width::of(name) <= columns {
+        return name.to_owned();
+    }
+    if columns < 5 {
+        return width::fit(name, columns);
+    }
+    // A third for the start, the rest for the end, which differs more often.
+    let head_room = (columns - 1) / 3;
+    let head = width::fit(name, head_room + 1);
+    let head = head.trim_end_matches('…');
+    let tail_room = columns - 1 - width::of(head);
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in name.chars().rev() {
+        let w = width::of_char(c);
+        if used + w > tail_room {
+            break;
+        }
+        tail.push(c);
+        used += w;
+    }
+    tail.reverse();
+    format!("{head}…{}", tail.into_iter().collect::<String>())
+}
+
+/// How long ago, in a few columns: `now`, `12 min`, `5 h`, `3 d`.
+fn short_age(age: std::time::Duration) -> String {
+    let seconds = age.as_secs();
+    match seconds {
+        0..60 => "now".to_owned(),
+        60..3_600 => format!("{} min", seconds / 60),
+        3_600..86_400 => format!("{} h", seconds / 3_600),
+        _ => format!("{} d", seconds / 86_400),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_name_is_cut_in_the_middle_keeping_both_ends() {
+        assert_eq!(
+            cut_middle("docs-kit:api-reference", 22),
+            "docs-kit:api-reference"
+        );
+        assert_eq!(cut_middle("docs-kit:api-reference", 16), "docs-…-reference");
+        assert_eq!(
+            cut_middle("docs-kit:diagrams-mermaid", 16),
+            "docs-…ms-mermaid"
+        );
+        assert_eq!(cut_middle("漢字漢字漢字漢字漢字", 9), "漢…字漢字");
+        assert_eq!(cut_middle("abcdefgh", 4), "abc…");
+    }
+
+    #[test]
+    fn ages_read_short() {
+        use std::time::Duration;
+        assert_eq!(short_age(Duration::from_secs(5)), "now");
+        assert_eq!(short_age(Duration::from_secs(59 * 60)), "59 min");
+        assert_eq!(short_age(Duration::from_secs(5 * 3_600)), "5 h");
+        assert_eq!(short_age(Duration::from_secs(3 * 86_400 + 5)), "3 d");
+    }
+
+    fn widest(name: usize, agents: usize, installer: usize, by: usize) -> Widest {
+        Widest {
+            name,
+            installer,
+            by,
+            agents,
+        }
+    }
+
+    #[test]
+    fn columns_are_as_wide_as_what_they_hold_and_the_name_gets_the_rest() {
+        // Narrow: the name alone, whole up to its floor.
+        let narrow = Columns::for_width(22, &widest(25, 20, 13, 30), false);
+        assert_eq!((narrow.name, narrow.source, narrow.agents), (16, 0, 0));
+        // The source badge next, then the name grows before anything else is shown.
+        let small = Columns::for_width(30, &widest(25, 20, 13, 30), false);
+        assert_eq!((small.name, small.source, small.agents), (16, 7, 0));
+        let medium = Columns::for_width(58, &widest(25, 29, 13, 30), false);
+        assert_eq!((medium.name, medium.source), (25, 7));
+        assert_eq!(medium.agents, 58 - MARKS - 25 - 8 - 1);
+        assert_eq!(medium.by, 0);
+        // Wide: every column at its widest, the agents whole, the rest to the name.
+        let wide = Columns::for_width(98, &widest(25, 29, 13, 30), false);
+        assert_eq!(wide.agents, 29);
+        assert_eq!(wide.by, 13);
+        assert_eq!(wide.modified, MODIFIED);
+        assert_eq!(
+            MARKS + wide.name + 1 + wide.source + 1 + wide.modified + 1 + wide.by + 1 + wide.agents,
+            98
+        );
+        // Short names leave the room to the others, the installer's repository included.
+        let short = Columns::for_width(120, &widest(10, 29, 13, 35), false);
+        assert_eq!(short.by, 35);
+        // Sorted by modified: the modified column comes before the agents.
+        let recent = Columns::for_width(58, &widest(25, 29, 13, 30), true);
+        assert_eq!(recent.modified, MODIFIED);
+    }
+
+    #[test]
+    fn the_agents_natural_width_is_the_cells_with_all_the_room_it_wants() {
+        let app = App::default();
+        let all: Vec<AgentId> = AgentId::all().collect();
+        for n in 0..all.len() {
+            let agents = &all[..n];
+            let cell = agents_cell(agents, n, usize::MAX);
+            assert_eq!(agents_natural(&app, agents), width::of(&cell), "{cell}");
+        }
+    }
 
     #[test]
     fn the_agents_column_names_what_fits_and_counts_the_rest() {

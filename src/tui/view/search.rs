@@ -1,4 +1,4 @@
-//! The search line at the foot of the skill list: the query, and the cursor while typing.
+//! The search line at the foot of the skill list: the query, and its cursor while typing.
 
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
@@ -13,27 +13,27 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         return;
     }
     let theme = &app.theme;
-    // What was typed is shown as it will be matched, but never raw: a pasted escape is text.
-    let query = sanitize::line(&app.search.query);
-    let room = usize::from(area.width).saturating_sub(2);
-    // Keep the end of a long query in view, where the typing happens.
-    let shown: String = if width::of(&query) > room {
-        let skip = query.chars().count().saturating_sub(room);
-        query.chars().skip(skip).collect()
-    } else {
-        query
-    };
+    let line = &app.search.query;
+    let room = usize::from(area.width).saturating_sub(1);
+    // The window keeps the cursor in view; what was typed is shown as it will be matched,
+    // but never raw: a pasted escape is text.
+    let (first, _) = line.window(room);
+    let typed: Vec<char> = line.text().chars().collect();
+    let before: String = typed[first..line.cursor_chars()].iter().collect();
+    let shown = sanitize::line(&typed[first..].iter().collect::<String>());
+    let shown = width::fit(&shown, room);
     let style = if app.search.typing {
         theme.key
     } else {
         theme.warning
     };
     frame.render_widget(
-        Line::from(vec![Span::styled("/", style), Span::raw(shown.clone())]),
+        Line::from(vec![Span::styled("/", style), Span::raw(shown)]),
         area,
     );
     if app.search.typing {
-        let x = area.x + u16::try_from(1 + width::of(&shown)).unwrap_or(area.width);
+        let cursor = width::of(&sanitize::line(&before));
+        let x = area.x + u16::try_from(1 + cursor).unwrap_or(area.width);
         frame.set_cursor_position(Position::new(x.min(area.right().saturating_sub(1)), area.y));
     }
 }

@@ -191,49 +191,85 @@ pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, i
 }
 
 /// Export the skill at `dir` to `to`, as typed (`~/` is the home folder, a relative path is
-/// taken from the folder the app works in). A file already there is never replaced.
-pub fn export(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, to: String) {
+/// taken from the folder the app works in). A file already there is never replaced; the name
+/// the app proposed (`numbered`) is numbered instead. A failure says so in a sentence that
+/// names the path as the person sees it, and hands back what was typed.
+pub fn export(
+    machine: &Machine,
+    tx: Sender<Msg>,
+    name: String,
+    dir: PathBuf,
+    to: String,
+    numbered: bool,
+) {
     let machine = machine.clone();
     spawn("skilldeck-export", tx, move |_| {
         let home = machine.home();
         let result = guarded(|| {
-            operations::export::export(&machine, &dir, Path::new(&to), false, Unscanned::LeaveOut)
-        });
-        let text = match result {
-            Err(panic) => Err(format!("The export stopped: {panic}")),
-            Ok(Err(ExportError::Exists(path))) => Err(format!(
-                "There is already a file at {}; nothing was exported. Export again and give another name.",
-                human::path(&path, home, Unsafe::Dropped)
-            )),
-            Ok(Err(error)) => Err(sanitize::line(&format!("{name} was not exported: {error}"))),
-            Ok(Ok(exported)) => {
-                let secrets = match exported.package.redacted.len() {
-                    0 => "no secrets found".to_owned(),
-                    1 => "1 secret removed".to_owned(),
-                    n => format!("{n} secrets removed"),
-                };
-                // The app has no way to ask for them, so it says how to get them.
-                let left_out = match exported.package.left_out.len() {
-                    0 => String::new(),
-                    n => format!(
-                        " {} left out that could not be scanned or hold secrets; `skilldeck export` lists them.",
-                        if n == 1 {
-                            "1 file".to_owned()
-                        } else {
-                            format!("{n} files")
-                        }
-                    ),
-                };
-                Ok(sanitize::line(&format!(
-                    "Exported {name} ({} files, {} bytes) to {}; {secrets}.{left_out}",
-                    exported.package.files,
-                    exported.package.archive.len(),
-                    human::path(&exported.path, home, Unsafe::Dropped)
-                )))
+            let typed = Path::new(&to);
+            if numbered {
+                operations::export::export_numbered(&machine, &dir, typed, Unscanned::LeaveOut)
+            } else {
+                operations::export::export(&machine, &dir, typed, false, Unscanned::LeaveOut)
             }
+        });
+        let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+        let why = match result {
+            Err(panic) => format!("The export stopped: {panic}"),
+            Ok(Err(ExportError::Exists(path))) => format!(
+                "There is already a file at {}, so {name} was not exported; type another name, or a folder to export into.",
+                shown(&path)
+            ),
+            Ok(Err(ExportError::NoFolder(folder))) => format!(
+                "There is no folder {}, so {name} was not exported; create it first, or type a folder that exists.",
+                shown(&folder)
+            ),
+            Ok(Err(ExportError::NotTarGz(path))) => format!(
+                "{} is not a .tar.gz name, so {name} was not exported; end it with .tar.gz, or type a folder to export into.",
+                shown(&path)
+            ),
+            Ok(Err(ExportError::Write { path, source })) => format!(
+                "{} could not be written ({}), so {name} was not exported.",
+                shown(&path),
+                source.kind()
+            ),
+            Ok(Err(error)) => format!("{name} was not exported: {error}"),
+            Ok(Ok(exported)) => return done(Ok(exported_note(&name, &exported, home)), false),
         };
-        done(text, false)
+        Msg::ExportFailed {
+            name,
+            dir,
+            to,
+            why: sanitize::line(&why),
+        }
     });
+}
+
+/// What an export that happened says: where it went, what it left out, and why.
+fn exported_note(name: &str, exported: &operations::export::Exported, home: &Path) -> String {
+    let secrets = match exported.package.redacted.len() {
+        0 => "no secrets found".to_owned(),
+        1 => "1 secret removed".to_owned(),
+        n => format!("{n} secrets removed"),
+    };
+    // The app has no way to ask for them, so it says how to get them.
+    let left_out = match exported.package.left_out.len() {
+        0 => String::new(),
+        n => format!(
+            " {} left out that could not be scanned or hold secrets; `skilldeck export` lists them.",
+            if n == 1 {
+                "1 file".to_owned()
+            } else {
+                format!("{n} files")
+            }
+        ),
+    };
+    sanitize::line(&format!(
+        "Exported {name} ({} files, {} bytes) to {}; {secrets}.{left_out}",
+        exported.package.files,
+        exported.package.archive.len(),
+        human::path(&exported.path, home, Unsafe::Dropped)
+    ))
 }
 
 /// `text`, and that the journal missed it when it did.
