@@ -9,7 +9,7 @@ use skilldeck::cli::{self, Cli};
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return cli::refuse_arguments(&error),
+        Err(error) => return cli::refuse_arguments(error),
     };
     let result = if cli.opens_app() {
         skilldeck::launch::run(&cli.app, cli.project.as_deref())

@@ -175,13 +175,34 @@ pub enum Outcome {
 /// for), and give its exit code. Its messages quote the arguments, which may hold anything a
 /// terminal acts on, so they are escaped like every other sentence; help and version are
 /// skilldeck's own text and keep their styling.
-pub fn refuse_arguments(error: &clap::Error) -> ExitCode {
+pub fn refuse_arguments(error: clap::Error) -> ExitCode {
     if !error.use_stderr() {
         let _ = error.print();
         return ExitCode::SUCCESS;
     }
+    let error = best_suggestion_first(error);
     let _ = eprint(&error.to_string());
     ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+/// clap lists the subcommands like a misspelt one with the likeliest last (`remvoe`: "restore",
+/// "remove"), and a reader takes the first: put them in the order of the same similarity clap
+/// measures (Jaro), the likeliest first.
+fn best_suggestion_first(mut error: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let typed = match error.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(typed)) => typed.clone(),
+        _ => return error,
+    };
+    if let Some(ContextValue::Strings(names)) = error.get(ContextKind::SuggestedSubcommand) {
+        let mut names = names.clone();
+        names.sort_by(|a, b| strsim::jaro(&typed, b).total_cmp(&strsim::jaro(&typed, a)));
+        error.insert(
+            ContextKind::SuggestedSubcommand,
+            ContextValue::Strings(names),
+        );
+    }
+    error
 }
 
 /// The exit code the contract gives `result`, after telling the user of a failure.

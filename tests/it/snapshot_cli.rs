@@ -273,6 +273,21 @@ fn a_misspelt_name_gets_a_did_you_mean() {
     );
 }
 
+/// A misspelt subcommand's suggestions start with the likeliest, which clap puts last.
+#[test]
+fn a_misspelt_command_is_answered_likeliest_first() {
+    let machine = Machine::new();
+    for (typed, first, then) in [("remvoe", "remove", "restore"), ("rmove", "remove", "move")] {
+        let output = run(&machine, &[typed], 2);
+        contains(
+            &stderr(&output),
+            &format!("similar subcommands exist: '{first}', '{then}'"),
+        );
+    }
+    let output = run(&machine, &["remov"], 2);
+    contains(&stderr(&output), "a similar subcommand exists: 'remove'");
+}
+
 #[test]
 fn one_changed_file_is_one_file_changed() {
     let machine = Machine::new();
