@@ -93,7 +93,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     watched.0.finish();
     match result {
         Ok(imported) => {
-            let outcome = done(args, &imported.installed)?;
+            let outcome = done(args, &imported.installed, &chosen)?;
             // Installed where nothing will load it: said, since it is rarely what was meant.
             let loaders = Loaders::of(machine, &root, args);
             if loaders.readers.is_empty() {
@@ -363,9 +363,29 @@ fn left_out(paths: &[String]) -> String {
     )
 }
 
-fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
+/// What was installed, each skill with the lint problems of its `SKILL.md`, as the dry run
+/// shows them: installing does not make them go away.
+fn done(
+    args: &Args,
+    installed: &[Installed],
+    chosen: &[&BundledSkill],
+) -> Result<Outcome, Failure> {
+    let lints = |name: &str| {
+        chosen
+            .iter()
+            .find(|skill| skill.name == name)
+            .map(|skill| {
+                skill
+                    .declared
+                    .lints
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     if args.json {
-        json::print(&ImportedJson::new(installed))?;
+        json::print(&ImportedJson::new(installed, lints))?;
     } else {
         let mut out = String::new();
         for skill in installed {
@@ -376,6 +396,9 @@ fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
                 skill.name,
                 skill.dir.display()
             );
+            for lint in lints(&skill.name) {
+                let _ = writeln!(out, "  ! {lint}");
+            }
         }
         super::print(&out)?;
     }

@@ -366,10 +366,12 @@ pub struct InstalledJson<'a> {
     pub name: &'a str,
     pub dir: Cow<'a, str>,
     pub action: Action,
+    /// The lint problems of its `SKILL.md`, as the dry run lists them.
+    pub problems: Vec<String>,
 }
 
 impl<'a> ImportedJson<'a> {
-    pub fn new(installed: &'a [Installed]) -> Self {
+    pub fn new(installed: &'a [Installed], problems: impl Fn(&str) -> Vec<String>) -> Self {
         Self {
             installed: installed
                 .iter()
@@ -377,6 +379,7 @@ impl<'a> ImportedJson<'a> {
                     name: &skill.name,
                     dir: skill.dir.to_string_lossy(),
                     action: skill.action,
+                    problems: problems(&skill.name),
                 })
                 .collect(),
         }

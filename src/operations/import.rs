@@ -200,7 +200,7 @@ fn first_loss(
     counts: impl Fn(&WouldLose) -> bool,
 ) -> Result<Option<Conflict>, Conflict> {
     for step in install::plan(root, chosen, true)? {
-        if step.action == Action::Install {
+        if matches!(step.action, Action::Install | Action::Unchanged) {
             continue;
         }
         if let Err(loss) = nothing_lost(REPLACING, &step.dir)

@@ -20,6 +20,7 @@ mod import_destination;
 mod import_folder;
 mod import_hostile;
 mod import_install;
+mod import_outcomes;
 mod import_readers;
 mod import_real_world;
 mod import_replace;
