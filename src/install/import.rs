@@ -167,7 +167,10 @@ pub fn plan<'b>(
 /// Refuse a root that cannot hold folders: the nearest existing path on the way to it (itself
 /// included) is not a folder (a file, or a link to anything but a folder). Said of that path,
 /// not of each skill below it, which would read as a skill already there.
-fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
+///
+/// # Errors
+/// The conflict naming that path; never forcible.
+pub fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
     let nearest = root
         .ancestors()
         .find(|path| path.symlink_metadata().is_ok());

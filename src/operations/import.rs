@@ -214,18 +214,23 @@ fn first_loss(
 
 /// Each skill of `chosen` that `root` holds in a form only `--force` (or nothing) may
 /// replace, with why: what the app asks about before it installs.
+///
+/// # Errors
+/// A root that cannot hold any skill (a file where it, or a folder on the way to it, should
+/// be): said once, of that path, rather than once for each skill as if each were there.
 pub fn conflicts<'b>(
     root: &Path,
     chosen: &[&'b BundledSkill],
-) -> Vec<(&'b BundledSkill, Conflict)> {
-    chosen
+) -> Result<Vec<(&'b BundledSkill, Conflict)>, Conflict> {
+    install::a_folder_on_the_way(root)?;
+    Ok(chosen
         .iter()
         .filter_map(|skill| {
             plan(root, &[*skill], false)
                 .err()
                 .map(|conflict| (*skill, conflict))
         })
-        .collect()
+        .collect())
 }
 
 /// The verb of the sentence that refuses a replacement that would lose files.

@@ -15,6 +15,7 @@ mod file_system;
 mod foreign_reads;
 mod fuzz_corpus;
 mod history;
+mod import_cancel_and_refuse;
 mod import_corpus;
 mod import_destination;
 mod import_folder;

@@ -213,10 +213,21 @@ impl Worker {
             human::path(root, home, Unsafe::Dropped),
             Against::Import,
         );
-        for (skill, conflict) in import::conflicts(root, chosen) {
+        let found = match import::conflicts(root, chosen) {
+            Ok(found) => found,
+            Err(refused) => {
+                let shown = human::path(&refused.dir, home, Unsafe::Dropped);
+                return Some(ImportEvent::DestinationRefused(sanitize::line(&format!(
+                    "{shown} {}: choose another destination.",
+                    refused.why
+                ))));
+            }
+        };
+        for (skill, conflict) in found {
             let shown_dir = human::path(&conflict.dir, home, Unsafe::Dropped);
             let why = sanitize::line(&conflict.why);
-            let heading = format!("{}: {shown_dir} {why}", skill.name);
+            let heading = format!("{}: {shown_dir} {why}", sanitize::name(&skill.name));
+            let (row, first_file) = (diff.rows.len(), diff.files.len());
             if !conflict.forcible {
                 diff.heading(&heading);
             } else {
@@ -228,11 +239,22 @@ impl Worker {
                 }
             }
             conflicts.push(ConflictView {
+                skill: skill.name.clone(),
+                row,
+                files: first_file..diff.files.len(),
                 name: sanitize::name(&skill.name),
                 shown_dir,
                 why,
                 forcible: conflict.forcible,
             });
+        }
+        // Several skills each have a SKILL.md: the diff's file list names each below its skill.
+        if conflicts.len() > 1 {
+            for conflict in &conflicts {
+                for file in &mut diff.files[conflict.files.clone()] {
+                    file.path = format!("{}/{}", conflict.name, file.path);
+                }
+            }
         }
         (!conflicts.is_empty()).then(|| ImportEvent::Conflicts {
             conflicts,
