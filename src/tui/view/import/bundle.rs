@@ -102,7 +102,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         }
         for lint in &skill.lints {
             lines.push(Line::styled(
-                format!("     {} {lint}", theme::PROBLEM_MARKER),
+                width::fit(&format!("     {} {lint}", theme::PROBLEM_MARKER), columns),
                 theme.warning,
             ));
         }
