@@ -14,6 +14,8 @@ use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
+use super::share::{NewCopy, WouldShadow, would_shadow};
+use crate::scan::{self, own_name_for};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
 ///
@@ -256,6 +258,56 @@ fn unreplaceable(dir: &Path, loss: &WouldLose) -> Conflict {
         why,
         forcible: false,
     }
+}
+
+/// For each skill of `chosen` to be installed into `root`, each of `readers` (agents that read
+/// `root`) that would then run it instead of another copy of its name, or go on running the
+/// other copy instead of it. The copy it updates or replaces, at the same place, is no rival.
+pub fn shadowing<'b>(
+    machine: &Machine,
+    root: &Path,
+    chosen: &[&'b BundledSkill],
+    readers: &[AgentId],
+) -> Vec<(&'b BundledSkill, WouldShadow)> {
+    let inventory = scan::scan(&machine.env, &machine.project, &|_| {});
+    let mut found = Vec::new();
+    for skill in chosen {
+        let to = root.join(&skill.name);
+        let declared = skill.declared.name.as_deref();
+        let copy = NewCopy {
+            root,
+            to: &to,
+            name_for: &|agent| own_name_for(agent, &skill.name, declared).into_owned(),
+            rival: &|other| other.dir != to && other.real_dir != to,
+        };
+        found.extend(
+            would_shadow(machine, &inventory, &copy, readers)
+                .into_iter()
+                .map(|shadow| (*skill, shadow)),
+        );
+    }
+    found
+}
+
+/// What a shadowing means, in one sentence both front ends say, with paths as `shown` gives
+/// them: what the agent `would` do, before the install, or will do.
+pub fn shadow_sentence(
+    shadow: &WouldShadow,
+    would: bool,
+    shown: &dyn Fn(&Path) -> String,
+) -> String {
+    format!(
+        "{} {} run {} instead of {}{}",
+        shadow.agent.display_name(),
+        if would { "would" } else { "will" },
+        shown(&shadow.winner),
+        shown(&shadow.loser),
+        if shadow.unsettled {
+            " (it picks one of the two, not always the same one)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// What an import did.

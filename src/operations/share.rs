@@ -310,6 +310,36 @@ fn shadowing(
     to: &Path,
     readers: &[AgentId],
 ) -> Vec<WouldShadow> {
+    let copy = NewCopy {
+        root,
+        to,
+        name_for: &|agent| skill.name_for(agent).into_owned(),
+        // A link reaches the same folder, and a moved folder is gone from where it was: only a
+        // copy competes with the skill it was made from.
+        rival: &|other| share == Share::Copy || other.real_dir != skill.real_dir,
+    };
+    would_shadow(machine, inventory, &copy, readers)
+}
+
+/// A copy of a skill about to be put at `to`, in the skills folder `root`.
+pub struct NewCopy<'a> {
+    pub root: &'a Path,
+    pub to: &'a Path,
+    /// The name each agent will know it by.
+    pub name_for: &'a dyn Fn(AgentId) -> String,
+    /// Whether a copy found competes with it (the copy it replaces, or it came from, may not).
+    pub rival: &'a dyn Fn(&Skill) -> bool,
+}
+
+/// For each of `readers` (agents that read `copy.root`), the copy of its name that agent runs
+/// now that the new copy would beat, or that would beat the new copy: what a link, a copy, a
+/// move and an import all warn of.
+pub fn would_shadow(
+    machine: &Machine,
+    inventory: &Inventory,
+    copy: &NewCopy<'_>,
+    readers: &[AgentId],
+) -> Vec<WouldShadow> {
     let roots = RootSet::resolve(&machine.env, &machine.project);
     let mut found = Vec::new();
     for &agent in readers {
@@ -317,19 +347,17 @@ fn shadowing(
         if behaviour == OnSameName::KeepsAll {
             continue;
         }
-        let Some(priority) = priority_at(&roots, root, agent) else {
+        let Some(priority) = priority_at(&roots, copy.root, agent) else {
             continue;
         };
-        let name = skill.name_for(agent);
+        let name = (copy.name_for)(agent);
         let new = Rank {
             priority: Some(priority),
             plugin_version: None,
-            dir: to,
+            dir: copy.to,
         };
         let rivals = inventory.skills.iter().filter(|other| {
-            // A link reaches the same folder, and a moved folder is gone from where it was:
-            // only a copy competes with the skill it was made from.
-            (share == Share::Copy || other.real_dir != skill.real_dir)
+            (copy.rival)(other)
                 && other.agents.contains(&agent)
                 && !other.shadowed_by.iter().any(|s| s.agent == agent)
                 && other.name_for(agent) == name
@@ -337,9 +365,9 @@ fn shadowing(
         for other in rivals {
             let new_wins = outranks(new, other.rank_for(agent)).is_lt();
             let (winner, loser) = if new_wins {
-                (to.to_path_buf(), other.dir.clone())
+                (copy.to.to_path_buf(), other.dir.clone())
             } else {
-                (other.dir.clone(), to.to_path_buf())
+                (other.dir.clone(), copy.to.to_path_buf())
             };
             found.push(WouldShadow {
                 agent,

@@ -25,6 +25,7 @@ mod import_outcomes;
 mod import_readers;
 mod import_real_world;
 mod import_replace;
+mod import_shadowing;
 mod import_snapshots;
 mod installed_agents;
 mod inventory;

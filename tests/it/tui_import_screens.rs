@@ -304,3 +304,51 @@ fn a_file_where_the_skills_folder_should_be_is_refused_at_the_destination() {
         }
     }
 }
+
+#[test]
+fn the_result_says_which_copy_an_agent_will_run_instead() {
+    for size in SIZES {
+        let machine = machine_with_big_bundle();
+        // A project copy of skill-01: Claude Code will run the personal one imported over it.
+        write_skill(&machine.repo.join(".claude/skills").join(name(1)), &[]);
+        fs::create_dir_all(machine.home.join(".claude")).unwrap();
+        let machine_copy = roots::Machine::new(machine.env(), &machine.start);
+        let mut screen = Screen::open(machine_copy, Setup::default(), size);
+        screen.press("ibig\n\n\n");
+        let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
+            panic!("not done: {}", screen.text());
+        };
+        let said: Vec<&String> = done
+            .warnings
+            .iter()
+            .filter(|w| w.contains("Claude Code will run"))
+            .collect();
+        assert_eq!(said.len(), 1, "{:?}", done.warnings);
+        assert!(
+            said[0].starts_with(
+                "skill-01: Claude Code will run ~/.claude/skills/skill-01 instead of "
+            ),
+            "{}",
+            said[0]
+        );
+        snap("import_result_shadowing", size, &screen);
+        assert!(
+            screen.text().contains("Claude Code will run"),
+            "{}",
+            screen.text()
+        );
+        // Once installed, the next import into the same place says it again (the project copy
+        // still loses), and every skill is unchanged.
+        screen.press("\n");
+        screen.press("ibig\n\n\n");
+        let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
+            panic!("not done: {}", screen.text());
+        };
+        assert!(
+            done.skills
+                .iter()
+                .all(|s| s.action == skilldeck::install::Action::Unchanged)
+        );
+        assert!(screen.text().contains("unchanged"), "{}", screen.text());
+    }
+}

@@ -181,14 +181,19 @@ impl Worker {
             cancel: &self.cancel,
             last: None,
         };
+        let shadowing = self.shadowing(root, &chosen);
         let result = import::install(&self.machine, root, &chosen, force, &mut reporter);
         let home = self.machine.home();
         Some(match result {
             Ok(imported) => {
-                let warnings = imported
-                    .missed_baselines
-                    .iter()
-                    .map(|missed| format!("No baseline snapshot: {missed}"))
+                let warnings = shadowing
+                    .into_iter()
+                    .chain(
+                        imported
+                            .missed_baselines
+                            .iter()
+                            .map(|missed| format!("No baseline snapshot: {missed}")),
+                    )
                     .chain(
                         imported
                             .unjournalled
@@ -201,6 +206,28 @@ impl Worker {
             Err(InstallError::Cancelled) => ImportEvent::Cancelled,
             Err(error) => ImportEvent::Done(Err(sanitize::line(&error.to_string()))),
         })
+    }
+
+    /// Who will run which copy once `chosen` is in `root`, weighed before the install (whose
+    /// copies would otherwise be their own rivals): among the agents installed here, or all
+    /// of them on a machine with none.
+    fn shadowing(&self, root: &Path, chosen: &[&BundledSkill]) -> Vec<String> {
+        let home = self.machine.home();
+        let installed = import::installed_agents(&self.machine);
+        let readers: Vec<_> = import::Readers::new(&self.machine)
+            .of_root(root)
+            .into_iter()
+            .filter(|agent| installed.is_empty() || installed.contains(agent))
+            .collect();
+        import::shadowing(&self.machine, root, chosen, &readers)
+            .iter()
+            .map(|(skill, shadow)| {
+                let sentence = import::shadow_sentence(shadow, false, &|path| {
+                    human::path(path, home, Unsafe::Dropped)
+                });
+                sanitize::line(&format!("{}: {sentence}", skill.name))
+            })
+            .collect()
     }
 
     /// The skills at `root` an install of `chosen` would replace, each with its diff.
