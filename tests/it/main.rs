@@ -52,6 +52,7 @@ mod tui_diff_keys;
 mod tui_e2e;
 mod tui_flows;
 mod tui_history;
+mod tui_import_flows;
 mod tui_import_screens;
 mod tui_manage;
 mod tui_markers;

@@ -115,10 +115,12 @@ impl BundleView {
         let Some(block) = blocks.get(cursor) else {
             return scroll;
         };
-        if block.len() > page {
+        // The first skill is shown with the bundle's heading above it.
+        let start = if cursor == 0 { 0 } else { block.start };
+        if block.end - start > page {
             block.start
         } else {
-            scroll.clamp(block.end.saturating_sub(page), block.start)
+            scroll.clamp(block.end.saturating_sub(page), start)
         }
     }
 
