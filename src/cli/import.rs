@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Installed, Progress, Step, Watch};
 use crate::operations::import::{self, NoDestination, Readers};
-use crate::operations::share::WouldShadow;
+use crate::operations::shadow::WouldShadow;
 use crate::roots::{AgentId, Machine, Scope};
 
 use super::agent_args::{ScopeArg, agent_id};

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{Action, Installed, Step};
-use crate::operations::share::WouldShadow;
+use crate::operations::shadow::WouldShadow;
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Effect, Source};

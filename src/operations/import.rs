@@ -14,7 +14,7 @@ use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
-use super::share::{NewCopy, WouldShadow, would_shadow};
+use super::shadow::{NewCopy, WouldShadow, would_shadow};
 use crate::scan::{self, own_name_for};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
@@ -358,9 +358,18 @@ pub fn install(
         }
         other => other,
     })?;
+    let mut missed_baselines = keeping.missed_baselines;
+    // A skill left as it was still has its baseline: the copy of it already kept (the store
+    // makes none twice), or the one an import stopped before could not take. Nothing changed,
+    // so the journal hears nothing of it.
+    for skill in installed.iter().filter(|s| s.action == Action::Unchanged) {
+        if let Err(error) = store.take(&skill.dir, Reason::Installed) {
+            missed_baselines.push(error);
+        }
+    }
     Ok(Imported {
         installed,
-        missed_baselines: keeping.missed_baselines,
+        missed_baselines,
         unjournalled,
     })
 }

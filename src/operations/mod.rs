@@ -15,6 +15,7 @@ pub mod paths;
 pub mod prune;
 pub mod remove;
 pub mod restore;
+pub mod shadow;
 pub mod share;
 pub mod snapshot;
 pub mod switch;
