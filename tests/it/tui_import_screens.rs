@@ -352,3 +352,26 @@ fn the_result_says_which_copy_an_agent_will_run_instead() {
         assert!(screen.text().contains("unchanged"), "{}", screen.text());
     }
 }
+
+#[test]
+fn a_destination_no_agent_installed_here_reads_is_said_to_be() {
+    // No agent's config folder exists: every folder is offered, and none is read by an agent
+    // installed here.
+    let machine = machine_with_big_bundle();
+    let mut screen = open(&machine, (120, 40));
+    screen.press("\n");
+    let text = screen.text();
+    assert!(
+        text.contains("No agent installed here reads ~/.claude/skills, so none would load"),
+        "{text}"
+    );
+    // With Claude Code installed, its folder is read: nothing to say.
+    fs::create_dir_all(machine.home.join(".claude")).unwrap();
+    let mut screen = open(&machine, (120, 40));
+    screen.press("\n");
+    assert!(
+        !screen.text().contains("No agent installed here"),
+        "{}",
+        screen.text()
+    );
+}
