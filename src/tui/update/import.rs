@@ -75,11 +75,12 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Step::Preview | Step::Refused(_) => preview(app, action),
         Step::Destination if action == Action::Choose => {
             let chosen = import.chosen_names();
-            import_mut(app).refused = None;
             install(app, false, chosen)
         }
         Step::Destination if action == Action::ToggleAllAgents => {
-            import_mut(app).refused = None;
+            if let Some(import) = &mut app.import {
+                import.refused = None;
+            }
             super::toggle_all_agents(app)
         }
         Step::Destination => Vec::new(),
@@ -288,12 +289,6 @@ fn preview(app: &mut App, action: Action) -> Vec<Effect> {
     }
 }
 
-/// The import, which the caller knows is open.
-fn import_mut(app: &mut App) -> &mut Import {
-    app.import
-        .get_or_insert_with(|| Import::new(0, Picker::default()))
-}
-
 /// Among the skills it would replace: keep one as it is (or replace it after all), replace
 /// the rest, or move through their diff.
 fn replacing(app: &mut App, action: Action) -> Vec<Effect> {
@@ -339,9 +334,11 @@ fn replacing(app: &mut App, action: Action) -> Vec<Effect> {
                 );
                 return Vec::new();
             }
-            let import = import_mut(app);
-            let rest: Vec<String> = import
-                .chosen_names()
+            let rest: Vec<String> = app
+                .import
+                .as_ref()
+                .map(Import::chosen_names)
+                .unwrap_or_default()
                 .into_iter()
                 .filter(|name| !kept.contains(name))
                 .collect();
@@ -370,6 +367,8 @@ fn install(app: &mut App, force: bool, skills: Vec<String>) -> Vec<Effect> {
         return Vec::new();
     };
     let root = destination.root.clone();
+    // What was said of the destination chosen before is no longer the question.
+    import.refused = None;
     import.step = if force {
         Step::Installing(Progress::default())
     } else {
