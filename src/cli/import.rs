@@ -7,11 +7,12 @@ use std::path::PathBuf;
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Installed, Progress, Step, Watch};
 use crate::operations::import::{self, NoDestination, Readers};
+use crate::operations::shadow::WouldShadow;
 use crate::roots::{AgentId, Machine, Scope};
 
 use super::agent_args::{ScopeArg, agent_id};
 use super::agents::{AllAgents, Shown};
-use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson};
+use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson, ShadowJson};
 use super::progress::Reporter;
 use super::{Failure, Outcome};
 use crate::text::human::{self, count};
@@ -74,12 +75,18 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         let destination = destination
             .as_deref()
             .map(|root| Loaders::of(machine, root, args));
+        let shadowing = destination
+            .as_ref()
+            .map(|d| shadowing(machine, d, &chosen))
+            .unwrap_or_default();
+        warn_of(&shadowing, true)?;
         return preview(
             args,
             &bundle,
             &chosen,
             steps.as_deref(),
             destination.as_ref(),
+            &shadowing,
         );
     }
     let Some(root) = destination else {
@@ -88,14 +95,17 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 .to_owned(),
         ));
     };
+    // Weighed before the install, whose copies would otherwise count as rivals of their own.
+    let loaders = Loaders::of(machine, &root, args);
+    let shadowing = shadowing(machine, &loaders, &chosen);
     let mut watched = Watched(Reporter::on_stderr("installing files"));
     let result = import::install(machine, &root, &chosen, args.force, &mut watched);
     watched.0.finish();
     match result {
         Ok(imported) => {
-            let outcome = done(args, &imported.installed)?;
+            let outcome = done(args, &imported.installed, &chosen, &shadowing)?;
+            warn_of(&shadowing, false)?;
             // Installed where nothing will load it: said, since it is rarely what was meant.
-            let loaders = Loaders::of(machine, &root, args);
             if loaders.readers.is_empty() {
                 super::eprint(&format!(
                     "skilldeck: no agent reads {}, so no agent will load what was installed there; --agent ID installs into an agent's own folder\n",
@@ -154,6 +164,34 @@ fn destination(args: &Args, machine: &Machine) -> Result<Option<PathBuf>, Failur
             Err(Failure::Refused(error.to_string()))
         }
     }
+}
+
+/// Who would run which copy once `chosen` is installed at the destination: among the agents
+/// that read it, those installed here unless `--all-agents`.
+fn shadowing<'b>(
+    machine: &Machine,
+    destination: &Loaders,
+    chosen: &[&'b BundledSkill],
+) -> Vec<(&'b BundledSkill, WouldShadow)> {
+    let readers = destination.shown().of(&destination.readers);
+    import::shadowing(machine, &destination.root, chosen, &readers)
+}
+
+/// Each shadowing on stderr, as a warning: what `would` happen on a dry run, what will once
+/// installed.
+fn warn_of(shadowing: &[(&BundledSkill, WouldShadow)], would: bool) -> Result<(), Failure> {
+    for (skill, shadow) in shadowing {
+        let sentence = import::shadow_sentence(shadow, would, &|path| path.display().to_string());
+        super::eprint(&format!("skilldeck: warning: {}: {sentence}\n", skill.name))?;
+    }
+    Ok(())
+}
+
+fn shadow_json<'a>(shadowing: &'a [(&'a BundledSkill, WouldShadow)]) -> Vec<ShadowJson<'a>> {
+    shadowing
+        .iter()
+        .map(|(skill, shadow)| ShadowJson::new(&skill.name, shadow))
+        .collect()
 }
 
 /// The install's progress, on a terminal.
@@ -229,9 +267,11 @@ fn preview(
     chosen: &[&BundledSkill],
     steps: Option<&[Step<'_>]>,
     destination: Option<&Loaders>,
+    shadowing: &[(&BundledSkill, WouldShadow)],
 ) -> Result<Outcome, Failure> {
     if args.json {
         let mut preview = PreviewJson::new(bundle, chosen, steps);
+        preview.shadowing = destination.map(|_| shadow_json(shadowing));
         preview.destination = destination.map(|d| DestinationJson {
             dir: d.root.to_string_lossy(),
             agents: d.shown().of(&d.readers),
@@ -363,9 +403,30 @@ fn left_out(paths: &[String]) -> String {
     )
 }
 
-fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
+/// What was installed, each skill with the lint problems of its `SKILL.md`, as the dry run
+/// shows them: installing does not make them go away.
+fn done(
+    args: &Args,
+    installed: &[Installed],
+    chosen: &[&BundledSkill],
+    shadowing: &[(&BundledSkill, WouldShadow)],
+) -> Result<Outcome, Failure> {
+    let lints = |name: &str| {
+        chosen
+            .iter()
+            .find(|skill| skill.name == name)
+            .map(|skill| {
+                skill
+                    .declared
+                    .lints
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     if args.json {
-        json::print(&ImportedJson::new(installed))?;
+        json::print(&ImportedJson::new(installed, lints, shadow_json(shadowing)))?;
     } else {
         let mut out = String::new();
         for skill in installed {
@@ -376,6 +437,9 @@ fn done(args: &Args, installed: &[Installed]) -> Result<Outcome, Failure> {
                 skill.name,
                 skill.dir.display()
             );
+            for lint in lints(&skill.name) {
+                let _ = writeln!(out, "  ! {lint}");
+            }
         }
         super::print(&out)?;
     }

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{Action, Installed, Step};
+use crate::operations::shadow::WouldShadow;
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Effect, Source};
@@ -284,6 +285,9 @@ pub struct PreviewJson<'a> {
     /// With a destination: the folder, and the agents that would load the skills there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destination: Option<DestinationJson<'a>>,
+    /// With a destination: who would run which copy, as [`ImportedJson::shadowing`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadowing: Option<Vec<ShadowJson<'a>>>,
 }
 
 #[derive(Serialize)]
@@ -355,6 +359,7 @@ impl<'a> PreviewJson<'a> {
             set_aside: &bundle.set_aside,
             notes: &bundle.notes,
             destination: None,
+            shadowing: None,
         }
     }
 }
@@ -363,6 +368,33 @@ impl<'a> PreviewJson<'a> {
 #[derive(Serialize)]
 pub struct ImportedJson<'a> {
     pub installed: Vec<InstalledJson<'a>>,
+    /// Each agent that runs a skill installed instead of another copy of its name, or runs the
+    /// other copy instead of it.
+    pub shadowing: Vec<ShadowJson<'a>>,
+}
+
+/// One agent's choice between a skill an import installs and another copy of its name.
+#[derive(Serialize)]
+pub struct ShadowJson<'a> {
+    pub skill: &'a str,
+    pub agent: AgentId,
+    /// The copy it runs, and the one it passes over.
+    pub winner: Cow<'a, str>,
+    pub loser: Cow<'a, str>,
+    /// It picks one of the two, not always the same (OpenCode).
+    pub unsettled: bool,
+}
+
+impl<'a> ShadowJson<'a> {
+    pub fn new(skill: &'a str, shadow: &'a WouldShadow) -> Self {
+        Self {
+            skill,
+            agent: shadow.agent,
+            winner: shadow.winner.to_string_lossy(),
+            loser: shadow.loser.to_string_lossy(),
+            unsettled: shadow.unsettled,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -370,17 +402,25 @@ pub struct InstalledJson<'a> {
     pub name: &'a str,
     pub dir: Cow<'a, str>,
     pub action: Action,
+    /// The lint problems of its `SKILL.md`, as the dry run lists them.
+    pub problems: Vec<String>,
 }
 
 impl<'a> ImportedJson<'a> {
-    pub fn new(installed: &'a [Installed]) -> Self {
+    pub fn new(
+        installed: &'a [Installed],
+        problems: impl Fn(&str) -> Vec<String>,
+        shadowing: Vec<ShadowJson<'a>>,
+    ) -> Self {
         Self {
+            shadowing,
             installed: installed
                 .iter()
                 .map(|skill| InstalledJson {
                     name: &skill.name,
                     dir: skill.dir.to_string_lossy(),
                     action: skill.action,
+                    problems: problems(&skill.name),
                 })
                 .collect(),
         }

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::existing::{Existing, judge};
 use super::swap::{RootLock, SwapError, sync_together};
 use crate::bundle::BundledSkill;
-use crate::record::{INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, stamp};
+use crate::record::{INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, is_executable, stamp};
 use crate::skill::SKILL_FILE;
 
 /// What an import does to one skill.
@@ -33,6 +33,10 @@ pub enum Action {
     /// An edited copy, or someone else's, was there, and `--force` was given.
     #[serde(rename = "replaced")]
     Replace,
+    /// skilldeck's own intact copy was there, byte for byte and mode for mode what the import
+    /// would write: left as it is.
+    #[serde(rename = "unchanged")]
+    Unchanged,
 }
 
 impl Action {
@@ -41,6 +45,7 @@ impl Action {
             Action::Install => "installed",
             Action::Update => "updated",
             Action::Replace => "replaced",
+            Action::Unchanged => "unchanged",
         }
     }
 }
@@ -150,7 +155,10 @@ pub fn plan<'b>(
         .iter()
         .map(|skill| {
             let dir = root.join(&skill.name);
-            let action = decide(&dir, judge(&dir), force)?;
+            let action = match decide(&dir, judge(&dir), force)? {
+                Action::Update if holds_already(&dir, skill) => Action::Unchanged,
+                action => action,
+            };
             Ok(Step { skill, dir, action })
         })
         .collect()
@@ -159,7 +167,10 @@ pub fn plan<'b>(
 /// Refuse a root that cannot hold folders: the nearest existing path on the way to it (itself
 /// included) is not a folder (a file, or a link to anything but a folder). Said of that path,
 /// not of each skill below it, which would read as a skill already there.
-fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
+///
+/// # Errors
+/// The conflict naming that path; never forcible.
+pub fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
     let nearest = root
         .ancestors()
         .find(|path| path.symlink_metadata().is_ok());
@@ -171,6 +182,24 @@ fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
         }),
         _ => Ok(()),
     }
+}
+
+/// Whether `dir`, skilldeck's intact copy, already holds what installing `skill` would write.
+/// Intact, its files are the ones its record's digest names; a `SKILL.md` equal to the one
+/// the install would write carries the same record and digest, so the same files: only the
+/// executable bits are left to compare.
+fn holds_already(dir: &Path, skill: &BundledSkill) -> bool {
+    let Ok(files) = sealed(skill) else {
+        return false;
+    };
+    files.iter().all(|file| {
+        let path = dir.join(file.path);
+        let same_mode = path
+            .symlink_metadata()
+            .is_ok_and(|meta| meta.is_file() && is_executable(&meta) == file.executable);
+        same_mode
+            && (file.path != SKILL_FILE || std::fs::read(&path).is_ok_and(|b| b == *file.bytes))
+    })
 }
 
 fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflict> {
@@ -217,11 +246,18 @@ pub fn install(
     }
     let lock = RootLock::acquire(root)?;
     let steps = plan(lock.root(), skills, force)?;
-    let files_total: usize = sealed.iter().map(Vec::len).sum();
+    // A skill there already as it would be written is left alone: nothing to stage or swap.
+    let written = |step: &Step<'_>| step.action != Action::Unchanged;
+    let files_total: usize = steps
+        .iter()
+        .zip(&sealed)
+        .filter(|(step, _)| written(step))
+        .map(|(_, files)| files.len())
+        .sum();
     let mut files_done = 0;
     // Every skill is staged before any is renamed in, and all are synced in one go.
     let mut staged = Vec::with_capacity(steps.len());
-    for (step, files) in steps.iter().zip(&sealed) {
+    for (step, files) in steps.iter().zip(&sealed).filter(|(step, _)| written(step)) {
         let name = step.skill.name.as_str();
         let staging = lock.stage(name)?;
         for file in files {
@@ -241,11 +277,11 @@ pub fn install(
         return Err(InstallError::Cancelled);
     }
     let mut installed = Vec::with_capacity(steps.len());
-    for (step, staging) in steps.iter().zip(staged) {
+    for (step, staging) in steps.iter().filter(|step| written(step)).zip(staged) {
         let name = step.skill.name.as_str();
         let dir = match step.action {
             Action::Install => lock.put_new(staging, name)?,
-            Action::Update | Action::Replace => {
+            Action::Update | Action::Replace | Action::Unchanged => {
                 watch
                     .before_replace(&step.dir)
                     .map_err(|source| InstallError::BeforeReplace {
@@ -262,6 +298,15 @@ pub fn install(
             action: step.action,
         });
     }
+    // Said in the order the skills were asked for, those left alone among them.
+    for step in steps.iter().filter(|step| !written(step)) {
+        installed.push(Installed {
+            name: step.skill.name.clone(),
+            dir: step.dir.clone(),
+            action: step.action,
+        });
+    }
+    installed.sort_by_key(|one| steps.iter().position(|step| step.skill.name == one.name));
     Ok(installed)
 }
 

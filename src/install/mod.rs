@@ -9,6 +9,7 @@ mod swap;
 
 pub use existing::{Existing, judge};
 pub use import::{
-    Action, Conflict, InstallError, Installed, Progress, Sealed, Step, Watch, install, plan, sealed,
+    Action, Conflict, InstallError, Installed, Progress, Sealed, Step, Watch, a_folder_on_the_way,
+    install, plan, sealed,
 };
 pub use swap::{RootLock, Staged, SwapError, sync_together};

@@ -77,6 +77,8 @@ pub struct RootLock {
     /// Where staging directories are made: the root's parent, or [`INSIDE_STAGING`] in a root
     /// on a mount of its own.
     staging: PathBuf,
+    /// The folders [`RootLock::acquire`] created, deepest first.
+    created: Vec<PathBuf>,
     _lock: File,
 }
 
@@ -87,6 +89,14 @@ impl RootLock {
     /// # Errors
     /// When the root cannot be created or resolved, or the lock file cannot be taken.
     pub fn acquire(root: &Path) -> Result<Self, SwapError> {
+        // The folders this writer creates on the way, deepest first: removed again when it
+        // lets go and they are still empty (a cancelled import leaves no empty skills folder),
+        // and never a folder that was there before.
+        let created: Vec<PathBuf> = root
+            .ancestors()
+            .take_while(|path| path.symlink_metadata().is_err())
+            .map(Path::to_path_buf)
+            .collect();
         fs::create_dir_all(root).at(root, SwapError::create_root)?;
         let root = fs::canonicalize(root).at(root, SwapError::create_root)?;
         let (Some(parent), Some(name)) = (root.parent(), root.file_name()) else {
@@ -98,6 +108,12 @@ impl RootLock {
         let parent = parent.to_path_buf();
         let prefix = format!(".{}.skilldeck-", name.to_string_lossy());
         let lock = lock_root(&root, &parent, &prefix)?;
+        if root.symlink_metadata().is_err() {
+            // The writer this one waited for created the folder, and removed it empty as it
+            // let go: this lock is on a folder no longer there, so the folder is made again.
+            drop(lock);
+            return Self::acquire(&root);
+        }
         let staging = if same_mount(&root, &parent).at(&root, SwapError::create_root)? {
             parent.clone()
         } else {
@@ -108,6 +124,7 @@ impl RootLock {
             parent,
             prefix,
             staging,
+            created,
             _lock: lock,
         };
         held.sweep();
@@ -211,6 +228,13 @@ impl Drop for RootLock {
     fn drop(&mut self) {
         // Still under the lock: the fields, the lock's handle among them, drop after this.
         self.remove_inside_staging();
+        // Only an empty folder is removed, so one that took a skill (or anything another
+        // program put there meanwhile) stays; and the first that stays keeps those above it.
+        for dir in &self.created {
+            if fs::remove_dir(dir).is_err() {
+                break;
+            }
+        }
     }
 }
 

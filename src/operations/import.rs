@@ -14,6 +14,8 @@ use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
+use super::shadow::{NewCopy, WouldShadow, would_shadow};
+use crate::scan::{self, own_name_for};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
 ///
@@ -200,7 +202,7 @@ fn first_loss(
     counts: impl Fn(&WouldLose) -> bool,
 ) -> Result<Option<Conflict>, Conflict> {
     for step in install::plan(root, chosen, true)? {
-        if step.action == Action::Install {
+        if matches!(step.action, Action::Install | Action::Unchanged) {
             continue;
         }
         if let Err(loss) = nothing_lost(REPLACING, &step.dir)
@@ -214,18 +216,23 @@ fn first_loss(
 
 /// Each skill of `chosen` that `root` holds in a form only `--force` (or nothing) may
 /// replace, with why: what the app asks about before it installs.
+///
+/// # Errors
+/// A root that cannot hold any skill (a file where it, or a folder on the way to it, should
+/// be): said once, of that path, rather than once for each skill as if each were there.
 pub fn conflicts<'b>(
     root: &Path,
     chosen: &[&'b BundledSkill],
-) -> Vec<(&'b BundledSkill, Conflict)> {
-    chosen
+) -> Result<Vec<(&'b BundledSkill, Conflict)>, Conflict> {
+    install::a_folder_on_the_way(root)?;
+    Ok(chosen
         .iter()
         .filter_map(|skill| {
             plan(root, &[*skill], false)
                 .err()
                 .map(|conflict| (*skill, conflict))
         })
-        .collect()
+        .collect())
 }
 
 /// The verb of the sentence that refuses a replacement that would lose files.
@@ -251,6 +258,56 @@ fn unreplaceable(dir: &Path, loss: &WouldLose) -> Conflict {
         why,
         forcible: false,
     }
+}
+
+/// For each skill of `chosen` to be installed into `root`, each of `readers` (agents that read
+/// `root`) that would then run it instead of another copy of its name, or go on running the
+/// other copy instead of it. The copy it updates or replaces, at the same place, is no rival.
+pub fn shadowing<'b>(
+    machine: &Machine,
+    root: &Path,
+    chosen: &[&'b BundledSkill],
+    readers: &[AgentId],
+) -> Vec<(&'b BundledSkill, WouldShadow)> {
+    let inventory = scan::scan(&machine.env, &machine.project, &|_| {});
+    let mut found = Vec::new();
+    for skill in chosen {
+        let to = root.join(&skill.name);
+        let declared = skill.declared.name.as_deref();
+        let copy = NewCopy {
+            root,
+            to: &to,
+            name_for: &|agent| own_name_for(agent, &skill.name, declared).into_owned(),
+            rival: &|other| other.dir != to && other.real_dir != to,
+        };
+        found.extend(
+            would_shadow(machine, &inventory, &copy, readers)
+                .into_iter()
+                .map(|shadow| (*skill, shadow)),
+        );
+    }
+    found
+}
+
+/// What a shadowing means, in one sentence both front ends say, with paths as `shown` gives
+/// them: what the agent `would` do, before the install, or will do.
+pub fn shadow_sentence(
+    shadow: &WouldShadow,
+    would: bool,
+    shown: &dyn Fn(&Path) -> String,
+) -> String {
+    format!(
+        "{} {} run {} instead of {}{}",
+        shadow.agent.display_name(),
+        if would { "would" } else { "will" },
+        shown(&shadow.winner),
+        shown(&shadow.loser),
+        if shadow.unsettled {
+            " (it picks one of the two, not always the same one)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// What an import did.
@@ -301,9 +358,18 @@ pub fn install(
         }
         other => other,
     })?;
+    let mut missed_baselines = keeping.missed_baselines;
+    // A skill left as it was still has its baseline: the copy of it already kept (the store
+    // makes none twice), or the one an import stopped before could not take. Nothing changed,
+    // so the journal hears nothing of it.
+    for skill in installed.iter().filter(|s| s.action == Action::Unchanged) {
+        if let Err(error) = store.take(&skill.dir, Reason::Installed) {
+            missed_baselines.push(error);
+        }
+    }
     Ok(Imported {
         installed,
-        missed_baselines: keeping.missed_baselines,
+        missed_baselines,
         unjournalled,
     })
 }

@@ -16,6 +16,7 @@ pub mod peek;
 pub mod prune;
 pub mod remove;
 pub mod restore;
+pub mod shadow;
 pub mod share;
 pub mod snapshot;
 pub mod switch;

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use crate::bundle::{self, Refusal};
 use crate::fs::{At, rename_no_replace, same_mount, sync_dir};
 use crate::install::{self, InstallError, RootLock, SwapError};
-use crate::roots::{AgentId, Machine, OnSameName, Priority, RootSet, Scope, Source};
-use crate::scan::{Inventory, Rank, Skill, outranks};
+use crate::roots::{AgentId, Machine, Scope, Source};
+use crate::scan::{Inventory, Skill};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 
@@ -23,6 +23,8 @@ use super::import::{NoDestination, Readers, destination};
 use super::journal::{Change, Journal, JournalError, Operation, Was};
 use super::keeping::Keeping;
 use super::remove::{self, RemoveError};
+pub use super::shadow::WouldShadow;
+use super::shadow::{NewCopy, would_shadow};
 use super::undo::make_link;
 
 /// How the skill gets to its new place.
@@ -53,19 +55,6 @@ impl Share {
             Share::Move => Operation::Move,
         }
     }
-}
-
-/// One agent would load another copy than before because of the plan.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WouldShadow {
-    pub agent: AgentId,
-    /// The copy that would win for `agent`.
-    pub winner: PathBuf,
-    /// The copy that would lose.
-    pub loser: PathBuf,
-    /// The agent picks one of the two copies, not always the same (OpenCode): `winner` is
-    /// only one of them.
-    pub unsettled: bool,
 }
 
 /// A link, copy or move worked out, not yet done.
@@ -310,58 +299,15 @@ fn shadowing(
     to: &Path,
     readers: &[AgentId],
 ) -> Vec<WouldShadow> {
-    let roots = RootSet::resolve(&machine.env, &machine.project);
-    let mut found = Vec::new();
-    for &agent in readers {
-        let behaviour = agent.on_same_name();
-        if behaviour == OnSameName::KeepsAll {
-            continue;
-        }
-        let Some(priority) = priority_at(&roots, root, agent) else {
-            continue;
-        };
-        let name = skill.name_for(agent);
-        let new = Rank {
-            priority: Some(priority),
-            plugin_version: None,
-            dir: to,
-        };
-        let rivals = inventory.skills.iter().filter(|other| {
-            // A link reaches the same folder, and a moved folder is gone from where it was:
-            // only a copy competes with the skill it was made from.
-            (share == Share::Copy || other.real_dir != skill.real_dir)
-                && other.agents.contains(&agent)
-                && !other.shadowed_by.iter().any(|s| s.agent == agent)
-                && other.name_for(agent) == name
-        });
-        for other in rivals {
-            let new_wins = outranks(new, other.rank_for(agent)).is_lt();
-            let (winner, loser) = if new_wins {
-                (to.to_path_buf(), other.dir.clone())
-            } else {
-                (other.dir.clone(), to.to_path_buf())
-            };
-            found.push(WouldShadow {
-                agent,
-                winner,
-                loser,
-                unsettled: behaviour == OnSameName::Unpredictable,
-            });
-        }
-    }
-    found
-}
-
-/// The best priority with which `agent` would load a skill from the folder `root`.
-fn priority_at(roots: &RootSet, root: &Path, agent: AgentId) -> Option<Priority> {
-    roots
-        .roots
-        .iter()
-        .filter(|r| r.path == root || r.real_path.as_deref() == Some(root))
-        .flat_map(|r| r.uses.iter())
-        .filter(|u| u.rule.agent == agent && u.rule.layout.loaded() && u.distrusted.is_none())
-        .map(|u| u.priority)
-        .min()
+    let copy = NewCopy {
+        root,
+        to,
+        name_for: &|agent| skill.name_for(agent).into_owned(),
+        // A link reaches the same folder, and a moved folder is gone from where it was: only a
+        // copy competes with the skill it was made from.
+        rival: &|other| share == Share::Copy || other.real_dir != skill.real_dir,
+    };
+    would_shadow(machine, inventory, &copy, readers)
 }
 
 /// Carry out `plan`; one that would shadow or be shadowed is refused unless `force`.

@@ -158,18 +158,7 @@ impl Skill {
         if self.plugin.is_some() && !plain {
             return Cow::Borrowed(&self.name);
         }
-        let own = match agent.name_from() {
-            NameFrom::Directory => self.dir_name(),
-            NameFrom::Frontmatter => self
-                .declared
-                .name
-                .as_deref()
-                .unwrap_or_else(|| self.dir_name()),
-        };
-        let name = match agent.agent().name_fix {
-            Some(fix) => fix(own),
-            None => Cow::Borrowed(own),
-        };
+        let name = own_name_for(agent, self.dir_name(), self.declared.name.as_deref());
         match &self.namespace {
             Some(namespace) if agent.agent().names_by_manifest => {
                 Cow::Owned(format!("{namespace}:{name}"))
@@ -180,6 +169,23 @@ impl Skill {
 
     pub fn is_shadowed(&self) -> bool {
         !self.shadowed_by.is_empty()
+    }
+}
+
+/// The name `agent` gives a skill folder of its own roots named `dir_name`, whose frontmatter
+/// says `declared`: also what a copy not yet installed will be known by.
+pub fn own_name_for<'a>(
+    agent: AgentId,
+    dir_name: &'a str,
+    declared: Option<&'a str>,
+) -> Cow<'a, str> {
+    let own = match agent.name_from() {
+        NameFrom::Directory => dir_name,
+        NameFrom::Frontmatter => declared.unwrap_or(dir_name),
+    };
+    match agent.agent().name_fix {
+        Some(fix) => fix(own),
+        None => Cow::Borrowed(own),
     }
 }
 

@@ -93,8 +93,13 @@ pub enum Action {
     Parent,
     /// Show hidden folders (a leading dot) in the picker, or leave them out again.
     ToggleHidden,
-    /// Take or leave the skill under the cursor, in an import's preview.
+    /// Take or leave the skill under the cursor, in an import's preview; replace or keep the
+    /// skill shown, among those it would replace.
     ToggleSkill,
+    /// Take every skill of an import's preview.
+    TakeAll,
+    /// Leave every skill of an import's preview.
+    TakeNone,
     /// Say yes to what is asked.
     Confirm,
     /// Mark the skill under the cursor, or unmark it: actions then apply to every marked skill.
@@ -242,6 +247,8 @@ pub enum ImportEvent {
         conflicts: Vec<ConflictView>,
         diff: Box<DiffView>,
     },
+    /// The destination cannot take skills at all, said in one sentence; it waits for another.
+    DestinationRefused(String),
     Progress {
         skill: String,
         files_done: usize,

@@ -42,7 +42,7 @@ fn pair(name: &str, action: &str) -> (String, String) {
 }
 
 #[test]
-fn absent_is_installed_ours_is_updated_edited_or_foreign_conflicts_until_forced() {
+fn absent_is_installed_ours_unchanged_edited_or_foreign_conflicts_until_forced() {
     let machine = Machine::new();
     let source = two_skills(&machine);
     let root = machine.root().join("skills");
@@ -59,7 +59,7 @@ fn absent_is_installed_ours_is_updated_edited_or_foreign_conflicts_until_forced(
     assert_eq!(code, Some(0), "{json}");
     assert_eq!(
         actions(&json),
-        [pair("alpha", "updated"), pair("beta", "updated")]
+        [pair("alpha", "unchanged"), pair("beta", "unchanged")]
     );
 
     // Edited: the whole import is refused before anything is written, even alpha's update.
@@ -83,7 +83,7 @@ fn absent_is_installed_ours_is_updated_edited_or_foreign_conflicts_until_forced(
     assert_eq!(code, Some(0), "{json}");
     assert_eq!(
         actions(&json),
-        [pair("alpha", "updated"), pair("beta", "replaced")]
+        [pair("alpha", "unchanged"), pair("beta", "replaced")]
     );
     assert!(!beta.join("mine.md").exists());
 
@@ -338,8 +338,18 @@ fn the_watch_hears_progress_and_is_asked_before_every_swap() {
         ]
     );
 
+    // The same again: nothing to swap, so the hook is not asked.
+    let mut same = Recorder::default();
+    let installed = install::install(&root, &skills, false, &mut same).unwrap();
+    assert!(installed.iter().all(|s| s.action == Action::Unchanged));
+    assert!(same.replaced.is_empty() && same.progress.is_empty());
+
+    // Both changed in the bundle: each is swapped, the hook asked first.
+    write_files(&source.join("alpha"), &[("new.md", "new")]);
+    write_files(&source.join("beta"), &[("new.md", "new")]);
+    let changed = bundle::read(&source).unwrap();
     let mut again = Recorder::default();
-    install::install(&root, &skills, false, &mut again).unwrap();
+    install::install(&root, &changed.select(&[]).unwrap(), false, &mut again).unwrap();
     let dirs: Vec<&PathBuf> = again.replaced.iter().map(|(dir, _)| dir).collect();
     assert_eq!(dirs, [&root.join("alpha"), &root.join("beta")]);
     assert!(again.replaced[0].1.contains("installed-by: \"skilldeck\""));

@@ -146,10 +146,10 @@ fn check_repository(archive_name: &str, skills_dir: &str) {
         assert_eq!(skill["record"]["installed_by"], "skilldeck", "{name}");
     }
 
-    // Again: an update, not a conflict.
+    // Again: unchanged, not a conflict.
     let (code, json) = import(&machine, &import_args);
     assert_eq!(code, Some(0), "{json}");
-    assert_eq!(actions(&json), ["updated"]);
+    assert_eq!(actions(&json), ["unchanged"]);
 
     // Edit one: a conflict, and nothing changes, until --force.
     let edited = root.join(&expected[0]).join("SKILL.md");

@@ -91,7 +91,7 @@ fn what_no_snapshot_keeps_is_never_replaced() {
             // The app asks the same operation, and is told it cannot be forced.
             let bundle = skilldeck::bundle::read(Path::new(&setup.source)).unwrap();
             let chosen: Vec<_> = bundle.skills.iter().collect();
-            let conflicts = import::conflicts(&setup.root, &chosen);
+            let conflicts = import::conflicts(&setup.root, &chosen).unwrap();
             assert_eq!(conflicts.len(), 1, "{name}");
             assert!(!conflicts[0].1.forcible, "{name}: {:?}", conflicts[0].1);
         }

@@ -302,6 +302,9 @@ fn replacing(forcible: bool) -> App {
             session,
             event: ImportEvent::Conflicts {
                 conflicts: vec![ConflictView {
+                    skill: "two".to_owned(),
+                    row: 0,
+                    files: 0..1,
                     name: "two".to_owned(),
                     shown_dir: "/h/.claude/skills/two".to_owned(),
                     why: "carries no installation record".to_owned(),
@@ -1096,13 +1099,20 @@ const CASES: &[Case] = &[
         },
     },
     Case {
-        name: "y cannot force a replacement of something that is not a skill folder",
+        name: "something that is not a skill folder is kept as it is: y installs the rest",
         start: || replacing(false),
-        msgs: |_| keys(&[Confirm]),
+        msgs: |_| keys(&[ToggleSkill, Confirm]),
         check: |app, effects| {
-            assert!(effects.is_empty());
-            assert_eq!(app.mode(), Mode::Replace);
-            assert!(app.status.as_ref().unwrap().warning);
+            // Space cannot take it: it stays kept.
+            assert_eq!(
+                effects,
+                [Effect::Install {
+                    session: session(app),
+                    root: PathBuf::from("/h/.claude/skills"),
+                    skills: vec!["one".to_owned(), "three".to_owned()],
+                    force: true,
+                }]
+            );
         },
     },
     Case {

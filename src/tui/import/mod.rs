@@ -29,12 +29,17 @@ pub struct Import {
     pub chosen: Vec<bool>,
     /// The skill under the cursor in the preview.
     pub cursor: usize,
+    /// The preview's first line shown: it follows the cursor, and past the last skill goes on
+    /// to the end (its files, the files left out).
+    pub scroll: usize,
     /// Every agent's skills folder at each scope, as the worker found them.
     pub every_destination: Vec<DestinationView>,
     /// The destinations offered: see [`Import::show_destinations`].
     pub destinations: Vec<DestinationView>,
     /// Index into `destinations`.
     pub destination: usize,
+    /// Why the destination last chosen cannot take skills (a file where a folder should be).
+    pub refused: Option<String>,
 }
 
 /// Where the import is.
@@ -51,6 +56,8 @@ pub enum Step {
     /// Skills at the destination that the import would replace, with the diff of each.
     Replace {
         conflicts: Vec<ConflictView>,
+        /// Which of `conflicts` are left as they are (not replaced); the rest still installs.
+        skipped: Vec<bool>,
         diff: Box<DiffView>,
         scroll: usize,
     },
@@ -77,9 +84,11 @@ impl Import {
             bundle: None,
             chosen: Vec::new(),
             cursor: 0,
+            scroll: 0,
             every_destination: Vec::new(),
             destinations: Vec::new(),
             destination: 0,
+            refused: None,
         }
     }
 
@@ -124,6 +133,14 @@ impl Import {
             .filter(|(_, chosen)| **chosen)
             .map(|(skill, _)| skill.name.clone())
             .collect()
+    }
+
+    /// The skill of `conflicts` whose part of the diff shows at `scroll`.
+    pub fn conflict_at(conflicts: &[ConflictView], scroll: usize) -> Option<usize> {
+        conflicts.iter().rposition(|c| c.row <= scroll).or(
+            // Above the first heading, the first skill is the one shown.
+            (!conflicts.is_empty()).then_some(0),
+        )
     }
 
     /// Whether the worker is busy for this import, so the runtime should look for its answer

@@ -2,6 +2,7 @@
 //! sizes, left-out files and lint problems, or the refusal; the destinations (agent × scope);
 //! the skills a replacement would change; and what was installed.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, Refusal};
@@ -78,6 +79,57 @@ impl BundleView {
     }
 }
 
+/// The lines of the preview above the first skill: the bundle's title, the keys, a blank.
+pub const PREVIEW_HEAD: usize = 3;
+
+impl BundleView {
+    /// Where each skill's block (its header, description, files and lint problems) sits among
+    /// the preview's lines, and how many lines the preview has in all (the left-out files,
+    /// the metadata set aside and the notes after the last skill). Every line is one row, cut
+    /// to the width rather than wrapped, so the update can scroll by it without the terminal.
+    pub fn layout(&self) -> (Vec<Range<usize>>, usize) {
+        let mut at = PREVIEW_HEAD;
+        let blocks = self
+            .skills
+            .iter()
+            .map(|skill| {
+                let start = at;
+                at += 1
+                    + usize::from(skill.description.is_some())
+                    + skill.files.len()
+                    + skill.lints.len();
+                start..at
+            })
+            .collect();
+        if !self.left_out.is_empty() {
+            at += 2 + self.left_out.len();
+        }
+        at += usize::from(self.set_aside > 0) + self.notes.len();
+        (blocks, at)
+    }
+
+    /// The first line shown for the skill `cursor` in `page` rows, from `scroll`: its whole
+    /// block when it fits, else from its header.
+    pub fn scroll_to(&self, cursor: usize, scroll: usize, page: usize) -> usize {
+        let (blocks, _) = self.layout();
+        let Some(block) = blocks.get(cursor) else {
+            return scroll;
+        };
+        // The first skill is shown with the bundle's heading above it.
+        let start = if cursor == 0 { 0 } else { block.start };
+        if block.end - start > page {
+            block.start
+        } else {
+            scroll.clamp(block.end.saturating_sub(page), start)
+        }
+    }
+
+    /// The furthest the preview scrolls in `page` rows: its last line on the last row.
+    pub fn furthest(&self, page: usize) -> usize {
+        self.layout().1.saturating_sub(page)
+    }
+}
+
 /// Why a bundle was refused: its code and its sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefusalView {
@@ -110,11 +162,17 @@ pub struct DestinationView {
 /// A skill an import would replace, and why it needs the person's word.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConflictView {
+    /// The name the install is asked for it by, as the bundle has it.
+    pub skill: String,
     pub name: String,
     pub shown_dir: String,
     pub why: String,
     /// Whether a replacement may be forced; a file in the way never is.
     pub forcible: bool,
+    /// The row of the replacements' diff where this skill's part begins.
+    pub row: usize,
+    /// Its changed files, as indexes into the diff's file list.
+    pub files: Range<usize>,
 }
 
 /// What an import did.

@@ -77,23 +77,18 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     match &import.step {
         Step::Picking => picking(app, action),
         Step::Preview | Step::Refused(_) => preview(app, action),
-        Step::Destination if action == Action::Choose => install(app, false),
-        Step::Destination if action == Action::ToggleAllAgents => super::toggle_all_agents(app),
-        Step::Replace { conflicts, .. } => match action {
-            Action::Confirm if conflicts.iter().all(|c| c.forcible) => install(app, true),
-            Action::Confirm => {
-                warn(
-                    app,
-                    "Something that is not a skill folder is in the way; move it away first.",
-                );
-                Vec::new()
+        Step::Destination if action == Action::Choose => {
+            let chosen = import.chosen_names();
+            install(app, false, chosen)
+        }
+        Step::Destination if action == Action::ToggleAllAgents => {
+            if let Some(import) = &mut app.import {
+                import.refused = None;
             }
-            Action::NextHunk | Action::PreviousHunk | Action::NextFile | Action::PreviousFile => {
-                jump_in_replacements(app, action);
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
+            super::toggle_all_agents(app)
+        }
+        Step::Destination => Vec::new(),
+        Step::Replace { .. } => replacing(app, action),
         _ => Vec::new(),
     }
 }
@@ -134,6 +129,7 @@ fn page_rows(app: &App) -> usize {
         Some(Step::Picking) => app.panes.picker.page,
         Some(Step::Replace { .. }) => app.panes.diff.page,
         Some(Step::Destination) => app.panes.destination.page,
+        Some(Step::Preview) => app.panes.bundle.page,
         _ => 1,
     }
 }
@@ -141,6 +137,8 @@ fn page_rows(app: &App) -> usize {
 /// Move the cursor of the step shown.
 pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     let max = app.panes.diff.max;
+    // Before the first frame, a page of one row.
+    let page = app.panes.bundle.page.max(1);
     let Some(import) = &mut app.import else {
         return Vec::new();
     };
@@ -150,11 +148,30 @@ pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
             import.picker.selected = step(import.picker.selected, rows, len);
         }
         Step::Preview => {
-            let len = import.bundle.as_ref().map_or(0, |b| b.skills.len());
-            import.cursor = step(import.cursor, rows, len);
+            let Some(bundle) = &import.bundle else {
+                return Vec::new();
+            };
+            let last = bundle.skills.len().saturating_sub(1);
+            let furthest = bundle.furthest(page);
+            if rows > 0 && (import.cursor == last || rows == i32::MAX) {
+                // Past the last skill the preview scrolls on, to its files and the files left
+                // out; the end itself for the last line key.
+                import.cursor = last;
+                let by = usize::try_from(rows).unwrap_or(usize::MAX);
+                import.scroll = import.scroll.saturating_add(by).min(furthest);
+                if rows < i32::MAX {
+                    import.scroll = import
+                        .scroll
+                        .max(bundle.scroll_to(last, import.scroll, page));
+                }
+            } else {
+                import.cursor = step(import.cursor, rows, bundle.skills.len());
+                import.scroll = bundle.scroll_to(import.cursor, import.scroll.min(furthest), page);
+            }
         }
         Step::Destination => {
             import.destination = step(import.destination, rows, import.destinations.len());
+            import.refused = None;
         }
         Step::Replace { scroll, .. } => *scroll = step((*scroll).min(max), rows, max + 1),
         _ => {}
@@ -282,6 +299,10 @@ fn preview(app: &mut App, action: Action) -> Vec<Effect> {
             }
             Vec::new()
         }
+        (Step::Preview, Action::TakeAll | Action::TakeNone) => {
+            import.chosen.fill(action == Action::TakeAll);
+            Vec::new()
+        }
         (Step::Preview, Action::Choose) => {
             if import.chosen.iter().any(|c| *c) {
                 import.step = Step::Destination;
@@ -298,9 +319,77 @@ fn preview(app: &mut App, action: Action) -> Vec<Effect> {
     }
 }
 
-/// Install the chosen skills into the destination under the cursor; `force` replaces the
-/// skills there that were shown.
-fn install(app: &mut App, force: bool) -> Vec<Effect> {
+/// Among the skills it would replace: keep one as it is (or replace it after all), replace
+/// the rest, or move through their diff.
+fn replacing(app: &mut App, action: Action) -> Vec<Effect> {
+    let Some(Step::Replace {
+        conflicts,
+        skipped,
+        scroll,
+        ..
+    }) = app.import.as_mut().map(|i| &mut i.step)
+    else {
+        return Vec::new();
+    };
+    match action {
+        Action::ToggleSkill => {
+            let Some(at) = Import::conflict_at(conflicts, *scroll) else {
+                return Vec::new();
+            };
+            if conflicts[at].forcible {
+                skipped[at] = !skipped[at];
+            } else {
+                warn(
+                    app,
+                    "That is not a skill folder, so it is kept as it is: move it away to install there.",
+                );
+            }
+            Vec::new()
+        }
+        Action::Confirm => {
+            let kept: Vec<String> = conflicts
+                .iter()
+                .zip(skipped.iter())
+                .filter(|(_, skipped)| **skipped)
+                .map(|(c, _)| c.skill.clone())
+                .collect();
+            let in_the_way = conflicts
+                .iter()
+                .zip(skipped.iter())
+                .any(|(c, skipped)| !c.forcible && !*skipped);
+            if in_the_way {
+                warn(
+                    app,
+                    "Something that is not a skill folder is in the way; move it away first.",
+                );
+                return Vec::new();
+            }
+            let rest: Vec<String> = app
+                .import
+                .as_ref()
+                .map(Import::chosen_names)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|name| !kept.contains(name))
+                .collect();
+            if rest.is_empty() {
+                app.import = None;
+                note(app, "Every skill was kept as it is; nothing was written.");
+                return Vec::new();
+            }
+            install(app, true, rest)
+        }
+        Action::NextHunk | Action::PreviousHunk | Action::NextFile | Action::PreviousFile => {
+            jump_in_replacements(app, action);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Install `skills` into the destination under the cursor; `force` replaces the skills there
+/// that were shown.
+fn install(app: &mut App, force: bool, skills: Vec<String>) -> Vec<Effect> {
     let Some(import) = &mut app.import else {
         return Vec::new();
     };
@@ -308,6 +397,8 @@ fn install(app: &mut App, force: bool) -> Vec<Effect> {
         return Vec::new();
     };
     let root = destination.root.clone();
+    // What was said of the destination chosen before is no longer the question.
+    import.refused = None;
     import.step = if force {
         Step::Installing(Progress::default())
     } else {
@@ -316,7 +407,7 @@ fn install(app: &mut App, force: bool) -> Vec<Effect> {
     vec![Effect::Install {
         session: import.session,
         root,
-        skills: import.chosen_names(),
+        skills,
         force,
     }]
 }
@@ -367,11 +458,20 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
         ImportEvent::Read(Err(refusal)) => import.step = Step::Refused(refusal),
         ImportEvent::Conflicts { .. } if cancelling => return cancelled(app),
         ImportEvent::Conflicts { conflicts, diff } => {
+            // What may not be replaced is kept from the start, so `y` installs the rest.
+            let skipped = conflicts.iter().map(|c| !c.forcible).collect();
             import.step = Step::Replace {
                 conflicts,
+                skipped,
                 diff,
                 scroll: 0,
             };
+        }
+        ImportEvent::DestinationRefused(_) if cancelling => return cancelled(app),
+        ImportEvent::DestinationRefused(why) => {
+            import.step = Step::Destination;
+            import.refused = Some(why.clone());
+            warn(app, &why);
         }
         ImportEvent::Progress {
             skill,

@@ -181,14 +181,19 @@ impl Worker {
             cancel: &self.cancel,
             last: None,
         };
+        let shadowing = self.shadowing(root, &chosen);
         let result = import::install(&self.machine, root, &chosen, force, &mut reporter);
         let home = self.machine.home();
         Some(match result {
             Ok(imported) => {
-                let warnings = imported
-                    .missed_baselines
-                    .iter()
-                    .map(|missed| format!("No baseline snapshot: {missed}"))
+                let warnings = shadowing
+                    .into_iter()
+                    .chain(
+                        imported
+                            .missed_baselines
+                            .iter()
+                            .map(|missed| format!("No baseline snapshot: {missed}")),
+                    )
                     .chain(
                         imported
                             .unjournalled
@@ -203,6 +208,28 @@ impl Worker {
         })
     }
 
+    /// Who will run which copy once `chosen` is in `root`, weighed before the install (whose
+    /// copies would otherwise be their own rivals): among the agents installed here, or all
+    /// of them on a machine with none.
+    fn shadowing(&self, root: &Path, chosen: &[&BundledSkill]) -> Vec<String> {
+        let home = self.machine.home();
+        let installed = import::installed_agents(&self.machine);
+        let readers: Vec<_> = import::Readers::new(&self.machine)
+            .of_root(root)
+            .into_iter()
+            .filter(|agent| installed.is_empty() || installed.contains(agent))
+            .collect();
+        import::shadowing(&self.machine, root, chosen, &readers)
+            .iter()
+            .map(|(skill, shadow)| {
+                let sentence = import::shadow_sentence(shadow, false, &|path| {
+                    human::path(path, home, Unsafe::Dropped)
+                });
+                sanitize::line(&format!("{}: {sentence}", skill.name))
+            })
+            .collect()
+    }
+
     /// The skills at `root` an install of `chosen` would replace, each with its diff.
     fn conflicts(&self, chosen: &[&BundledSkill], root: &Path) -> Option<ImportEvent> {
         let home = self.machine.home();
@@ -213,10 +240,21 @@ impl Worker {
             human::path(root, home, Unsafe::Dropped),
             Against::Import,
         );
-        for (skill, conflict) in import::conflicts(root, chosen) {
+        let found = match import::conflicts(root, chosen) {
+            Ok(found) => found,
+            Err(refused) => {
+                let shown = human::path(&refused.dir, home, Unsafe::Dropped);
+                return Some(ImportEvent::DestinationRefused(sanitize::line(&format!(
+                    "{shown} {}: choose another destination.",
+                    refused.why
+                ))));
+            }
+        };
+        for (skill, conflict) in found {
             let shown_dir = human::path(&conflict.dir, home, Unsafe::Dropped);
             let why = sanitize::line(&conflict.why);
-            let heading = format!("{}: {shown_dir} {why}", skill.name);
+            let heading = format!("{}: {shown_dir} {why}", sanitize::name(&skill.name));
+            let (row, first_file) = (diff.rows.len(), diff.files.len());
             if !conflict.forcible {
                 diff.heading(&heading);
             } else {
@@ -228,11 +266,22 @@ impl Worker {
                 }
             }
             conflicts.push(ConflictView {
+                skill: skill.name.clone(),
+                row,
+                files: first_file..diff.files.len(),
                 name: sanitize::name(&skill.name),
                 shown_dir,
                 why,
                 forcible: conflict.forcible,
             });
+        }
+        // Several skills each have a SKILL.md: the diff's file list names each below its skill.
+        if conflicts.len() > 1 {
+            for conflict in &conflicts {
+                for file in &mut diff.files[conflict.files.clone()] {
+                    file.path = format!("{}/{}", conflict.name, file.path);
+                }
+            }
         }
         (!conflicts.is_empty()).then(|| ImportEvent::Conflicts {
             conflicts,

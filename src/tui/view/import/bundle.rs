@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::text::human::size;
 use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::import::{Import, RefusalView};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
@@ -43,22 +43,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
             ),
         ]),
         Line::styled(
-            format!(
-                "{}: take or leave the skill under the cursor · {}: go on",
-                keymap::key_for(Mode::Bundle, Action::ToggleSkill),
-                keymap::key_for(Mode::Bundle, Action::Choose)
+            width::fit(
+                &format!(
+                    "{}: take or leave the skill under the cursor · {}/{}: all/none · {}: go on",
+                    keymap::key_for(Mode::Bundle, Action::ToggleSkill),
+                    keymap::key_for(Mode::Bundle, Action::TakeAll),
+                    keymap::key_for(Mode::Bundle, Action::TakeNone),
+                    keymap::key_for(Mode::Bundle, Action::Choose)
+                ),
+                columns,
             ),
             theme.dim,
         ),
         Line::raw(""),
     ];
-    let mut cursor_line = 0;
     for (i, skill) in bundle.skills.iter().enumerate() {
         let chosen = import.chosen.get(i).copied().unwrap_or(false);
         let selected = i == import.cursor;
-        if selected {
-            cursor_line = lines.len();
-        }
         let mark = if chosen { "[x]" } else { "[ ]" };
         let style = if selected {
             theme.selected
@@ -101,7 +102,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         }
         for lint in &skill.lints {
             lines.push(Line::styled(
-                format!("     {} {lint}", theme::PROBLEM_MARKER),
+                width::fit(&format!("     {} {lint}", theme::PROBLEM_MARKER), columns),
                 theme.warning,
             ));
         }
@@ -126,13 +127,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         lines.push(Line::styled(note.clone(), theme.dim));
     }
     let rows = usize::from(area.height);
-    let first = keep_in_view(app.panes.bundle.offset, cursor_line, rows);
+    // The update keeps the selected skill's block in view as it moves (`BundleView::layout`
+    // counts these same lines); a smaller terminal since only clamps it.
+    let first = import.scroll.min(bundle.furthest(rows));
     laid.panes.bundle = Some(PaneGeometry {
         area,
         rows: area,
         page: rows,
         offset: first,
-        max: lines.len().saturating_sub(rows),
+        max: bundle.furthest(rows),
     });
     let offset = u16::try_from(first).unwrap_or(u16::MAX);
     frame.render_widget(Paragraph::new(lines).scroll((offset, 0)), area);

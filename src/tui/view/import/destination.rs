@@ -4,6 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::roots::{AgentId, Scope};
 use crate::text::width;
@@ -13,8 +14,24 @@ use crate::tui::import::Import;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
     let theme = &app.theme;
+    // Why the folder last chosen cannot take skills; else a folder no agent shown reads.
+    let chosen = import.destinations.get(import.destination);
+    let warn = import.refused.clone().or_else(|| {
+        chosen
+            .filter(|d| app.shown_of(&d.readers).is_empty())
+            .map(|d| {
+                format!(
+                    "No agent installed here reads {}, so none would load what is installed there.",
+                    d.shown_root
+                )
+            })
+    });
+    // Wrapped, one sentence: as many rows as it takes, one at least (the title's space).
+    let warn_rows = warn.as_ref().map_or(1, |w| {
+        width::of(w).div_ceil(usize::from(area.width).max(1)).max(1)
+    });
     let [head, columns_head, list] = Layout::vertical([
-        Constraint::Length(2),
+        Constraint::Length(1 + u16::try_from(warn_rows).unwrap_or(1)),
         Constraint::Length(1),
         Constraint::Fill(1),
     ])
@@ -29,10 +46,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
             names.join(", ")
         )
     };
+    let [title, warning] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(head);
     frame.render_widget(
         Line::styled(width::fit(&what, usize::from(head.width)), theme.title),
-        head,
+        title,
     );
+    if let Some(warn) = warn {
+        frame.render_widget(
+            Paragraph::new(Line::styled(warn, theme.warning)).wrap(Wrap { trim: false }),
+            warning,
+        );
+    }
     // The folder, then who will load what is installed there; the folder keeps the larger
     // share, as it is what Enter chooses.
     let room = usize::from(list.width).saturating_sub(26);

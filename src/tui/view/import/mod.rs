@@ -54,9 +54,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         Step::Destination => destination::draw(frame, inner, app, import, laid),
         Step::Replace {
             conflicts,
+            skipped,
             diff,
             scroll,
-        } => replace::draw(frame, inner, app, conflicts, diff, *scroll, laid),
+        } => replace::draw(frame, inner, app, (conflicts, skipped), diff, *scroll, laid),
         Step::Reading(source) => {
             progress::waiting(frame, inner, app, &format!("Reading {source}…"))
         }

@@ -76,6 +76,10 @@ pub fn done(frame: &mut Frame, area: Rect, app: &App, result: &Result<ImportedVi
     match result {
         Ok(imported) => {
             lines.push(Line::styled("Done:", theme.title));
+            // First, so a long list of skills does not push them off the screen.
+            for warning in &imported.warnings {
+                lines.push(Line::styled(format!("! {warning}"), theme.warning));
+            }
             for skill in &imported.skills {
                 lines.push(Line::from(vec![
                     Span::styled(format!("  {:<10}", skill.action.as_str()), theme.intact),
@@ -88,9 +92,6 @@ pub fn done(frame: &mut Frame, area: Rect, app: &App, result: &Result<ImportedVi
                 "Each is recorded as installed by skilldeck, and kept as a snapshot: its baseline.",
                 theme.dim,
             ));
-            for warning in &imported.warnings {
-                lines.push(Line::styled(format!("! {warning}"), theme.warning));
-            }
         }
         Err(why) => {
             lines.push(Line::styled("The import stopped:", theme.warning));
