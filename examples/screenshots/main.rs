@@ -51,6 +51,11 @@ const SHOTS: &[(&str, &str)] = &[
     ("batch", "jjjjjjjjj  x"),
     // release-notes, which Claude Code's settings turn off.
     ("turned-off", "O"),
+    // pdf-forms's files, and its script read in the viewer.
+    ("files", "jjjjjjjjjv"),
+    ("reading", "jjjjjjjjjvj\n"),
+    // A search that reads descriptions (no name says 'pull'): the query in the list's title.
+    ("search", "/pull\n"),
 ];
 
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
