@@ -1,6 +1,7 @@
 //! What the app's viewer shows of one file of a skill: its first bytes as text, or that it is
-//! binary, with its size. The file is reached only below the skill's folder and only when it
-//! is a regular file ([`crate::fs::read`]), and at most [`VIEW_FILE_BYTES`] of it are read.
+//! binary, with its size. The file is reached only below the skill's folder (a link is followed
+//! only where it stays inside the folder) and only when it is a regular file
+//! ([`crate::fs::read`]), and at most [`VIEW_FILE_BYTES`] of it are read.
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -29,6 +30,8 @@ pub enum Content {
 pub enum PeekError {
     #[error("{path} is not a path inside the skill's folder")]
     Outside { path: String },
+    #[error("{path} is a link out of the skill's folder, to {target}; it is not shown")]
+    LinkOut { path: String, target: String },
     #[error("{path} cannot be read: {source}")]
     Unreadable {
         path: String,
@@ -53,12 +56,21 @@ fn peek_within(dir: &Path, relative: &Path, limit: u64) -> Result<Peek, PeekErro
     if !inside || relative.as_os_str().is_empty() {
         return Err(PeekError::Outside { path: shown() });
     }
-    let path: PathBuf = dir.join(relative);
     let unreadable = |source| PeekError::Unreadable {
         path: shown(),
         source,
     };
-    let file = open_regular(&path, Links::Follow).map_err(unreadable)?;
+    // Where the path leads once every link on it is followed: a skill's own link to another
+    // of its files is read, one out of the folder (to `~/.ssh`, say) is not.
+    let folder = dir.canonicalize().map_err(unreadable)?;
+    let path: PathBuf = dir.join(relative).canonicalize().map_err(unreadable)?;
+    if !path.starts_with(&folder) {
+        return Err(PeekError::LinkOut {
+            path: shown(),
+            target: path.to_string_lossy().into_owned(),
+        });
+    }
+    let file = open_regular(&path, Links::Refuse).map_err(unreadable)?;
     let size = file.metadata().map_err(unreadable)?.len();
     let mut bytes = Vec::with_capacity(usize::try_from(size.min(limit)).unwrap_or(0));
     // One byte past the bound tells a file cut short from one that is exactly the bound.
@@ -133,5 +145,33 @@ mod tests {
             peek(tmp.path(), Path::new("missing")),
             Err(PeekError::Unreadable { .. })
         ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_read_only_while_it_stays_inside_the_folder() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let skill = tmp.path().join("skill");
+        std::fs::create_dir_all(skill.join("docs")).unwrap();
+        std::fs::write(skill.join("docs/a.md"), "inside\n").unwrap();
+        std::fs::write(tmp.path().join("secret"), "outside\n").unwrap();
+        std::fs::create_dir(tmp.path().join("elsewhere")).unwrap();
+        std::fs::write(tmp.path().join("elsewhere/b.md"), "outside too\n").unwrap();
+        symlink("docs/a.md", skill.join("same.md")).unwrap();
+        symlink("../secret", skill.join("key.md")).unwrap();
+        symlink(tmp.path().join("elsewhere"), skill.join("more")).unwrap();
+        let same = peek(&skill, Path::new("same.md")).unwrap();
+        assert!(matches!(same.content, Content::Text { ref text, .. } if text == "inside\n"));
+        for out in ["key.md", "more/b.md"] {
+            assert!(
+                matches!(peek(&skill, Path::new(out)), Err(PeekError::LinkOut { .. })),
+                "{out}"
+            );
+        }
+        // A skill that is itself a link (a linked skill) is read through it.
+        symlink(&skill, tmp.path().join("linked")).unwrap();
+        let through = peek(&tmp.path().join("linked"), Path::new("docs/a.md")).unwrap();
+        assert_eq!(through.size, 7);
     }
 }
