@@ -48,11 +48,17 @@ pub fn pad(text: &str, columns: usize) -> String {
 /// `text` broken onto lines of at most `columns`, at spaces where it can and anywhere where a
 /// word is longer than a line. An empty text is one empty line.
 pub fn wrap(text: &str, columns: usize) -> Vec<String> {
+    wrap_after(text, columns, &[' '])
+}
+
+/// [`wrap`], breaking after any of `breaks` as well as after a space: with `/`, a path wraps
+/// between its folders.
+pub fn wrap_after(text: &str, columns: usize, breaks: &[char]) -> Vec<String> {
     let columns = columns.max(1);
     let mut out = Vec::new();
     let mut current = String::new();
     let mut used = 0;
-    for word in text.split_inclusive(' ') {
+    for word in text.split_inclusive(|c: char| c == ' ' || breaks.contains(&c)) {
         let width = word.width();
         let bare = word.trim_end_matches(' ').width();
         if used + bare > columns && used > 0 {

@@ -225,34 +225,7 @@ fn head(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
 /// its folders. A part wider than the line (a folder's name longer than the pane) is broken
 /// where it must.
 fn wrap_at_separators(text: &str, columns: usize) -> Vec<String> {
-    let columns = columns.max(1);
-    let mut out = Vec::new();
-    let mut current = String::new();
-    let mut used = 0;
-    for part in text.split_inclusive([' ', '/']) {
-        let bare = width::of(part.trim_end_matches(' '));
-        if used + bare > columns && used > 0 {
-            out.push(current.trim_end().to_owned());
-            current.clear();
-            used = 0;
-        }
-        if bare > columns {
-            for c in part.chars() {
-                let w = width::of_char(c);
-                if used + w > columns {
-                    out.push(std::mem::take(&mut current));
-                    used = 0;
-                }
-                current.push(c);
-                used += w;
-            }
-        } else {
-            current.push_str(part);
-            used += width::of(part);
-        }
-    }
-    out.push(current.trim_end().to_owned());
-    out
+    width::wrap_after(text, columns, &['/'])
 }
 
 /// Whether the state's meaning fits on the state's line.
