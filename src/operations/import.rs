@@ -15,7 +15,7 @@ use crate::snapshot::{Reason, SnapshotError, Store};
 use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
 use super::shadow::{NewCopy, WouldShadow, would_shadow};
-use crate::scan::{self, own_name_for};
+use crate::scan::{self, Inventory, own_name_for};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
 ///
@@ -270,6 +270,17 @@ pub fn shadowing<'b>(
     readers: &[AgentId],
 ) -> Vec<(&'b BundledSkill, WouldShadow)> {
     let inventory = scan::scan(&machine.env, &machine.project, &|_| {});
+    shadowing_in(machine, &inventory, root, chosen, readers)
+}
+
+/// [`shadowing`] against an inventory already taken, for weighing many roots at once.
+pub fn shadowing_in<'b>(
+    machine: &Machine,
+    inventory: &Inventory,
+    root: &Path,
+    chosen: &[&'b BundledSkill],
+    readers: &[AgentId],
+) -> Vec<(&'b BundledSkill, WouldShadow)> {
     let mut found = Vec::new();
     for skill in chosen {
         let to = root.join(&skill.name);
@@ -281,7 +292,7 @@ pub fn shadowing<'b>(
             rival: &|other| other.dir != to && other.real_dir != to,
         };
         found.extend(
-            would_shadow(machine, &inventory, &copy, readers)
+            would_shadow(machine, inventory, &copy, readers)
                 .into_iter()
                 .map(|shadow| (*skill, shadow)),
         );

@@ -91,6 +91,7 @@ fn destination(agent: AgentId, root: &str, readers: &[AgentId]) -> DestinationVi
         root: PathBuf::from(root),
         shown_root: root.to_owned(),
         readers: readers.to_vec(),
+        shadows: Vec::new(),
     }
 }
 

@@ -57,6 +57,7 @@ fn destinations() -> Vec<DestinationView> {
         root: PathBuf::from(root),
         shown_root: root.to_owned(),
         readers: vec![agent],
+        shadows: Vec::new(),
     };
     vec![
         at(AgentId::CLAUDE_CODE, Scope::User, "/h/.claude/skills"),

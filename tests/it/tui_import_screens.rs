@@ -353,6 +353,44 @@ fn the_result_says_which_copy_an_agent_will_run_instead() {
     }
 }
 
+/// The destination step says, for the folder under the cursor, which copy an agent would run
+/// once the chosen skills are there, before anything is installed.
+#[test]
+fn the_destination_says_which_copy_an_agent_would_run_before_installing() {
+    for size in SIZES {
+        let machine = machine_with_big_bundle();
+        write_skill(&machine.repo.join(".claude/skills").join(name(1)), &[]);
+        fs::create_dir_all(machine.home.join(".claude")).unwrap();
+        let machine_copy = roots::Machine::new(machine.env(), &machine.start);
+        let mut screen = Screen::open(machine_copy, Setup::default(), size);
+        screen.press("ibig\n\n");
+        let Some(import) = screen.app().import.as_ref() else {
+            panic!("no import: {}", screen.text());
+        };
+        assert!(
+            matches!(import.step, Step::Destination),
+            "{}",
+            screen.text()
+        );
+        snap("import_destination_shadowing", size, &screen);
+        // The sentence wraps inside the box: read it without the borders.
+        let text = screen.text().replace(['\n', '│', '"'], " ");
+        let squeezed: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            squeezed.contains("skill-01: Claude Code would run ~/.claude/skills/skill-01"),
+            "{text}"
+        );
+        // Nothing is installed yet.
+        assert!(!machine.home.join(".claude/skills").join(name(1)).exists());
+    }
+    // With no other copy of any of its names, nothing is said.
+    let machine = machine_with_big_bundle();
+    fs::create_dir_all(machine.home.join(".claude")).unwrap();
+    let mut screen = open(&machine, (120, 40));
+    screen.press("\n");
+    assert!(!screen.text().contains("would run"), "{}", screen.text());
+}
+
 #[test]
 fn a_destination_no_agent_installed_here_reads_is_said_to_be() {
     // No agent's config folder exists: every folder is offered, and none is read by an agent

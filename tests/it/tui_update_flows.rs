@@ -261,6 +261,7 @@ fn destinations() -> Vec<DestinationView> {
         root: PathBuf::from(root),
         shown_root: root.to_owned(),
         readers: vec![agent],
+        shadows: Vec::new(),
     };
     vec![
         at(AgentId::CODEX, Scope::User, "/h/.agents/skills"),

@@ -13,7 +13,7 @@ use crate::roots::AgentId;
 pub use picker::{PickRow, Picker, PlaceView};
 pub use preview::{
     BundleView, BundledSkillView, ConflictView, DestinationView, FileView, ImportedView,
-    RefusalView,
+    RefusalView, Shadowing,
 };
 
 /// One import, from the picker to its result.

@@ -157,6 +157,19 @@ pub struct DestinationView {
     pub shown_root: String,
     /// Every agent that loads skills from `root`, in table order.
     pub readers: Vec<AgentId>,
+    /// The copies a skill of the bundle installed here would shadow, or be shadowed by.
+    pub shadows: Vec<Shadowing>,
+}
+
+/// One agent that would run another copy than before, were one of the bundle's skills
+/// installed in a destination.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shadowing {
+    /// The skill, as the bundle names it.
+    pub skill: String,
+    pub agent: AgentId,
+    /// What the agent would run instead of what, display-safe.
+    pub sentence: String,
 }
 
 /// A skill an import would replace, and why it needs the person's word.

@@ -22,10 +22,13 @@ use crate::roots::Machine;
 use crate::snapshot::diff::before_replacing;
 
 use super::{guarded, spawn};
+use crate::scan;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
-use crate::tui::import::{BundleView, ConflictView, DestinationView, ImportedView, RefusalView};
+use crate::tui::import::{
+    BundleView, ConflictView, DestinationView, ImportedView, RefusalView, Shadowing,
+};
 use crate::tui::msg::{ImportEvent, Msg};
 
 /// How often the install reports progress at most.
@@ -118,7 +121,7 @@ impl Worker {
         let preview = BundleView::new(&bundle, source, home);
         self.send(
             tx,
-            ImportEvent::Read(Ok((Box::new(preview), self.destinations()))),
+            ImportEvent::Read(Ok((Box::new(preview), self.destinations(&bundle)))),
         );
         while let Ok(Command::Install {
             root,
@@ -141,17 +144,40 @@ impl Worker {
         });
     }
 
-    /// Every agent's skills folder at each scope it has one.
-    fn destinations(&self) -> Vec<DestinationView> {
+    /// Every agent's skills folder at each scope it has one, each with the copies the bundle's
+    /// skills would shadow or be shadowed by there (one scan weighs them all), so the choice
+    /// is made knowing it.
+    fn destinations(&self, bundle: &Bundle) -> Vec<DestinationView> {
         let home = self.machine.home();
+        let inventory = scan::scan(&self.machine.env, &self.machine.project, &|_| {});
+        let every: Vec<&BundledSkill> = bundle.skills.iter().collect();
         import::destinations(&self.machine)
             .into_iter()
-            .map(|destination| DestinationView {
-                agent: destination.agent,
-                scope: destination.scope,
-                shown_root: human::path(&destination.root, home, Unsafe::Dropped),
-                root: destination.root,
-                readers: destination.readers,
+            .map(|destination| {
+                let shadows = import::shadowing_in(
+                    &self.machine,
+                    &inventory,
+                    &destination.root,
+                    &every,
+                    &destination.readers,
+                )
+                .iter()
+                .map(|(skill, shadow)| Shadowing {
+                    skill: skill.name.clone(),
+                    agent: shadow.agent,
+                    sentence: sanitize::line(&import::shadow_sentence(shadow, true, &|path| {
+                        human::path(path, home, Unsafe::Dropped)
+                    })),
+                })
+                .collect();
+                DestinationView {
+                    agent: destination.agent,
+                    scope: destination.scope,
+                    shown_root: human::path(&destination.root, home, Unsafe::Dropped),
+                    root: destination.root,
+                    readers: destination.readers,
+                    shadows,
+                }
             })
             .collect()
     }

@@ -4,39 +4,51 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
 use crate::roots::{AgentId, Scope};
 use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
-use crate::tui::import::Import;
+use crate::tui::import::{DestinationView, Import};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
     let theme = &app.theme;
-    // Why the folder last chosen cannot take skills; else a folder no agent shown reads.
+    // Why the folder last chosen cannot take skills; else a folder no agent shown reads; else
+    // the copies the chosen skills would shadow there, or be shadowed by.
     let chosen = import.destinations.get(import.destination);
+    let names = import.chosen_names();
     let warn = import.refused.clone().or_else(|| {
-        chosen
-            .filter(|d| app.shown_of(&d.readers).is_empty())
-            .map(|d| {
-                format!(
-                    "No agent installed here reads {}, so none would load what is installed there.",
-                    d.shown_root
-                )
-            })
+        let destination = chosen?;
+        if app.shown_of(&destination.readers).is_empty() {
+            return Some(format!(
+                "No agent installed here reads {}, so none would load what is installed there.",
+                destination.shown_root
+            ));
+        }
+        shadow_warning(app, destination, &names)
     });
-    // Wrapped, one sentence: as many rows as it takes, one at least (the title's space).
-    let warn_rows = warn.as_ref().map_or(1, |w| {
-        width::of(w).div_ceil(usize::from(area.width).max(1)).max(1)
-    });
+    // Wrapped here, so the rows it is given are the rows it takes (one at least: the title's
+    // space).
+    // At most half the box, so the folders to choose from stay in view; what is cut says so.
+    let mut warn_lines = warn
+        .as_ref()
+        .map(|w| width::wrap(w, usize::from(area.width)))
+        .unwrap_or_default();
+    let most = usize::from(area.height / 2).max(1);
+    if warn_lines.len() > most {
+        warn_lines.truncate(most);
+        if let Some(last) = warn_lines.last_mut() {
+            *last = width::fit(&format!("{last} …"), usize::from(area.width));
+        }
+    }
+    let warn_rows = warn_lines.len().max(1);
     let [head, columns_head, list] = Layout::vertical([
         Constraint::Length(1 + u16::try_from(warn_rows).unwrap_or(1)),
         Constraint::Length(1),
         Constraint::Fill(1),
     ])
     .areas(area);
-    let names = import.chosen_names();
     let what = if names.len() == 1 {
         format!("Install {} into:", names.join(""))
     } else {
@@ -52,12 +64,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         Line::styled(width::fit(&what, usize::from(head.width)), theme.title),
         title,
     );
-    if let Some(warn) = warn {
-        frame.render_widget(
-            Paragraph::new(Line::styled(warn, theme.warning)).wrap(Wrap { trim: false }),
-            warning,
-        );
-    }
+    let warn_lines: Vec<Line> = warn_lines
+        .into_iter()
+        .map(|line| Line::styled(line, theme.warning))
+        .collect();
+    frame.render_widget(Paragraph::new(warn_lines), warning);
     // The folder, then who will load what is installed there; the folder keeps the larger
     // share, as it is what Enter chooses.
     let room = usize::from(list.width).saturating_sub(26);
@@ -128,6 +139,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         });
         frame.render_widget(line, Rect::new(list.x, y, list.width, 1));
     }
+}
+
+/// What installing the chosen skills into `destination` would change in which copy an agent
+/// shown runs, in one sentence; none when nothing would.
+fn shadow_warning(app: &App, destination: &DestinationView, names: &[String]) -> Option<String> {
+    let sentences: Vec<String> = destination
+        .shadows
+        .iter()
+        .filter(|s| names.contains(&s.skill) && !app.shown_of(&[s.agent]).is_empty())
+        .map(|s| format!("{}: {}", s.skill, s.sentence))
+        .collect();
+    (!sentences.is_empty()).then(|| format!("Installed here, {}.", sentences.join("; ")))
 }
 
 /// The agents shown that load skills from a folder, as many as fit, then how many more; a
