@@ -37,6 +37,55 @@ pub fn fit(text: &str, columns: usize) -> String {
     out
 }
 
+/// `name` in `columns`, cut in the middle when it is too long: the start and the end are
+/// what tell names (and paths) apart (`docs-kit:api-reference`, `docs-kit:diagrams`), so both
+/// stay.
+pub fn fit_middle(name: &str, columns: usize) -> String {
+    if of(name) <= columns {
+        return name.to_owned();
+    }
+    if columns < 5 {
+        return fit(name, columns);
+    }
+    // A third for the start, the rest for the end, which differs more often.
+    let head_room = (columns - 1) / 3;
+    let head = fit(name, head_room + 1);
+    let head = head.trim_end_matches('…');
+    let tail_room = columns - 1 - of(head);
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in name.chars().rev() {
+        let w = of_char(c);
+        if used + w > tail_room {
+            break;
+        }
+        tail.push(c);
+        used += w;
+    }
+    tail.reverse();
+    format!("{head}…{}", tail.into_iter().collect::<String>())
+}
+
+/// A relative `path` in `columns`: whole when it fits, else its first folder and its file with
+/// the folders between them left out (`skill-01/…/guide.md`), else its file alone
+/// (`…/guide.md`), else cut in the middle: the ends are what tell paths apart.
+pub fn fit_path(path: &str, columns: usize) -> String {
+    if of(path) <= columns {
+        return path.to_owned();
+    }
+    if let (Some((first, _)), Some((_, last))) = (path.split_once('/'), path.rsplit_once('/')) {
+        let ends = format!("{first}/…/{last}");
+        if of(&ends) <= columns && of(&ends) < of(path) {
+            return ends;
+        }
+        let file = format!("…/{last}");
+        if of(&file) <= columns {
+            return file;
+        }
+    }
+    fit_middle(path, columns)
+}
+
 /// `text` padded with spaces (or cut) to exactly `columns`.
 pub fn pad(text: &str, columns: usize) -> String {
     let mut out = fit(text, columns);
@@ -88,6 +137,38 @@ pub fn wrap_after(text: &str, columns: usize, breaks: &[char]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_path_keeps_its_first_folder_and_its_file() {
+        let cases: &[(&str, usize, &str)] = &[
+            ("skill-01/docs/guide.md", 22, "skill-01/docs/guide.md"),
+            ("skill-01/docs/guide.md", 21, "skill-01/…/guide.md"),
+            ("skill-01/scripts/run.sh", 19, "skill-01/…/run.sh"),
+            ("skill-01/scripts/run.sh", 12, "…/run.sh"),
+            ("skill-01/SKILL.md", 12, "…/SKILL.md"),
+            ("skill-01/SKILL.md", 9, "sk…ILL.md"),
+            ("a-very-long-file-name.md", 12, "a-v…-name.md"),
+        ];
+        for &(path, columns, shown) in cases {
+            assert_eq!(fit_path(path, columns), shown, "{path} in {columns}");
+            assert!(of(&fit_path(path, columns)) <= columns);
+        }
+    }
+
+    #[test]
+    fn a_long_name_is_cut_in_the_middle_keeping_both_ends() {
+        assert_eq!(
+            fit_middle("docs-kit:api-reference", 22),
+            "docs-kit:api-reference"
+        );
+        assert_eq!(fit_middle("docs-kit:api-reference", 16), "docs-…-reference");
+        assert_eq!(
+            fit_middle("docs-kit:diagrams-mermaid", 16),
+            "docs-…ms-mermaid"
+        );
+        assert_eq!(fit_middle("漢字漢字漢字漢字漢字", 9), "漢…字漢字");
+        assert_eq!(fit_middle("abcdefgh", 4), "abc…");
+    }
 
     #[test]
     fn fitting_counts_display_columns() {

@@ -170,7 +170,7 @@ fn file_list(
         lines.push(
             Line::from(vec![
                 Span::styled(format!("{} ", file.mark.letter()), theme.label),
-                Span::raw(width::pad(&file.path, room)),
+                Span::raw(width::pad(&width::fit_path(&file.path, room), room)),
                 Span::raw(" "),
                 Span::styled(format!("+{}", file.added), theme.added),
                 Span::styled(format!(" −{}", file.removed), theme.removed),

@@ -399,7 +399,10 @@ impl Columns {
             Span::styled(problem, theme.warning),
             Span::styled(shadowed, quiet),
             Span::raw(" "),
-            Span::raw(width::pad(&cut_middle(&skill.name, self.name), self.name)),
+            Span::raw(width::pad(
+                &width::fit_middle(&skill.name, self.name),
+                self.name,
+            )),
         ];
         if self.source > 0 {
             spans.push(Span::raw(" "));
@@ -449,34 +452,6 @@ impl Columns {
     }
 }
 
-/// `name` in `columns`, cut in the middle when it is too long: the start and the end are
-/// what tell names apart (`docs-kit:api-reference`, `docs-kit:diagrams`), so both stay.
-fn cut_middle(name: &str, columns: usize) -> String {
-    if width::of(name) <= columns {
-        return name.to_owned();
-    }
-    if columns < 5 {
-        return width::fit(name, columns);
-    }
-    // A third for the start, the rest for the end, which differs more often.
-    let head_room = (columns - 1) / 3;
-    let head = width::fit(name, head_room + 1);
-    let head = head.trim_end_matches('…');
-    let tail_room = columns - 1 - width::of(head);
-    let mut tail: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in name.chars().rev() {
-        let w = width::of_char(c);
-        if used + w > tail_room {
-            break;
-        }
-        tail.push(c);
-        used += w;
-    }
-    tail.reverse();
-    format!("{head}…{}", tail.into_iter().collect::<String>())
-}
-
 /// How long ago, in a few columns: `now`, `12 min`, `5 h`, `3 d`.
 fn short_age(age: std::time::Duration) -> String {
     let seconds = age.as_secs();
@@ -491,21 +466,6 @@ fn short_age(age: std::time::Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_long_name_is_cut_in_the_middle_keeping_both_ends() {
-        assert_eq!(
-            cut_middle("docs-kit:api-reference", 22),
-            "docs-kit:api-reference"
-        );
-        assert_eq!(cut_middle("docs-kit:api-reference", 16), "docs-…-reference");
-        assert_eq!(
-            cut_middle("docs-kit:diagrams-mermaid", 16),
-            "docs-…ms-mermaid"
-        );
-        assert_eq!(cut_middle("漢字漢字漢字漢字漢字", 9), "漢…字漢字");
-        assert_eq!(cut_middle("abcdefgh", 4), "abc…");
-    }
 
     #[test]
     fn ages_read_short() {
