@@ -98,8 +98,14 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
 }
 
 fn skills_screen(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
-    // A wide terminal gives the list room for who installed each skill and the agents.
-    let list = if area.width >= 110 { 50 } else { 40 };
+    // A wide terminal gives the list room for who installed each skill and the agents; a
+    // narrow one gives it half too, as 40 % of 60 columns leaves too little of a name to tell
+    // one from another.
+    let list = if area.width >= 110 || area.width < 80 {
+        50
+    } else {
+        40
+    };
     let [left, right] = Layout::horizontal([
         Constraint::Percentage(list),
         Constraint::Percentage(100 - list),
