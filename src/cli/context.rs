@@ -86,6 +86,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         )));
     }
     let inventory = super::scan(machine);
+    let mut env = machine.env.clone();
+    for name in listing::VARIABLES {
+        if let Some(value) = std::env::var_os(name).filter(|v| !v.is_empty()) {
+            env = env.with_var(name, value);
+        }
+    }
     let assume = Assume {
         context_tokens: args.context,
     };
@@ -93,7 +99,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         .into_iter()
         .filter(|a| args.agent.is_empty() || args.agent.contains(a))
         .filter(|a| !args.agent.is_empty() || inventory.installed.contains(a))
-        .filter_map(|a| listing::listing(&inventory, &machine.env, a, assume))
+        .filter_map(|a| listing::listing(&inventory, &env, a, assume))
         .collect();
     if args.json {
         super::json::print(&ContextJson {

@@ -117,6 +117,10 @@ pub(crate) struct Item<'a> {
     pub skill: Option<&'a Skill>,
 }
 
+/// The variables the listing rules read, beyond those the scan does: a caller building its
+/// environment from the process adds them.
+pub const VARIABLES: &[&str] = &[claude_code::BUDGET_VAR];
+
 /// The agents whose listings skilldeck can tell, in table order.
 pub const AGENTS: [AgentId; 4] = [
     AgentId::CLAUDE_CODE,
