@@ -129,12 +129,13 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
             entry
         })
         .collect();
-    entries.extend(
-        builtins
-            .iter()
-            .zip(&builtin_chars)
-            .map(|(b, &chars)| b.entry(Shown::Full, chars, 0)),
-    );
+    entries.extend(builtins.iter().zip(&builtin_chars).map(|(b, &chars)| {
+        // Its description's length is known from the measured entry, not its text.
+        let description = chars.saturating_sub(line(&b.name, "x") - 1);
+        let mut entry = b.entry(Shown::Full, chars, description);
+        entry.description_chars = description;
+        entry
+    }));
     Listing {
         agent: AgentId::CLAUDE_CODE,
         model: format!("{model}, {} tokens", grouped(context)),

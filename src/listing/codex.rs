@@ -7,7 +7,8 @@
 //! without descriptions fit, the room left is dealt out one description character at a time
 //! across the skills in that order (`render_lines_with_description_budget`); else lines
 //! without descriptions are kept in order while they fit and the rest omitted
-//! (`render_minimum_skill_lines_until_budget`). 0.171.0 always writes paths as `rN/REL`
+//! (`render_minimum_skill_lines_until_budget`). 0.171.0 cuts every description at 1,024
+//! characters first, and always writes paths as `rN/REL`
 //! against a table of roots, and the table costs nothing against the budget (found by
 //! experiment at seven context sizes).
 
@@ -23,6 +24,9 @@ use super::{Assume, Budget, Entry, Item, Listing, Shown, Unit, grouped};
 const DEFAULT_CONTEXT: u64 = 500_000;
 const DEFAULT_MODEL: &str = "gpt-6.2-sol";
 const PERCENT: u64 = 2;
+/// Codex 0.171.0 keeps the first 1,024 characters of a description, whatever the budget
+/// (found by experiment: every longer description reached the model cut there).
+const MAX_DESCRIPTION: usize = 1_024;
 
 pub(super) fn listing(
     items: Vec<Item<'_>>,
@@ -131,7 +135,12 @@ struct Line<'a> {
 impl Line<'_> {
     /// The line with the first `chars` characters of the description.
     fn text(&self, chars: usize) -> String {
-        let description: String = self.item.description.chars().take(chars).collect();
+        let description: String = self
+            .item
+            .description
+            .chars()
+            .take(chars.min(MAX_DESCRIPTION))
+            .collect();
         if description.is_empty() {
             format!("- {}: (file: {})", self.item.name, self.path)
         } else {
@@ -139,8 +148,9 @@ impl Line<'_> {
         }
     }
 
+    /// The characters of the description Codex keeps.
     fn description_chars(&self) -> usize {
-        self.item.description.chars().count()
+        self.item.description.chars().count().min(MAX_DESCRIPTION)
     }
 }
 
@@ -205,7 +215,7 @@ fn share_descriptions(lines: &[Line<'_>], mut remaining: usize) -> Vec<usize> {
             let base = tokens(bare);
             let mut costs = vec![0];
             let mut prefix = 0;
-            for c in l.item.description.chars() {
+            for c in l.item.description.chars().take(MAX_DESCRIPTION) {
                 prefix += c.len_utf8();
                 costs.push(tokens(bare + prefix + 1).saturating_sub(base));
             }
@@ -236,7 +246,7 @@ fn share_descriptions(lines: &[Line<'_>], mut remaining: usize) -> Vec<usize> {
 }
 
 fn entry(line: &Line<'_>, description_shown: usize) -> Entry {
-    let whole = line.description_chars();
+    let whole = line.item.description.chars().count();
     let shown = if description_shown >= whole && whole > 0 {
         Shown::Full
     } else if description_shown == 0 {

@@ -47,8 +47,9 @@ pub struct Entry {
     pub description_shown: usize,
     /// The characters of its whole description (for Claude Code, with `when_to_use`).
     pub description_chars: usize,
-    /// Whether its description is known: a built-in shipped inside the agent has none on disk,
-    /// so only its name is counted.
+    /// Whether its description was read: a built-in shipped inside the agent has none on disk,
+    /// so its entry is counted from the length skilldeck measured for it (Claude Code), or by
+    /// its name alone.
     pub description_known: bool,
 }
 
