@@ -220,3 +220,33 @@ fn when_to_use(item: &Item<'_>) -> Option<String> {
         .text("when_to_use")
         .map(str::to_owned)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_variable_wins_over_the_context_window() {
+        let env = Environment::new("/nonexistent").with_var(BUDGET_VAR, "40");
+        let listing = listing(Vec::new(), &env, Assume::default());
+        assert_eq!(listing.budget.unwrap().limit, 40);
+        let listing = listing_without_var(Some(100_000));
+        assert_eq!(listing.budget.unwrap().limit, 4_000);
+    }
+
+    fn listing_without_var(context: Option<u64>) -> Listing {
+        listing(
+            Vec::new(),
+            &Environment::new("/nonexistent"),
+            Assume {
+                context_tokens: context,
+            },
+        )
+    }
+
+    #[test]
+    fn a_built_in_is_counted_by_its_measured_entry() {
+        assert_eq!(builtin_line("dataviz"), 1447);
+        assert_eq!(builtin_line("unknown-one"), 2 + 11);
+    }
+}

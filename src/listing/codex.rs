@@ -264,3 +264,77 @@ fn entry(line: &Line<'_>, description_shown: usize) -> Entry {
         description_shown,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(name: &str, description: &str) -> Item<'static> {
+        Item {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            skill: None,
+        }
+    }
+
+    fn shown(items: &[Item<'_>], paths: &[&str], limit: usize) -> Vec<(Shown, usize)> {
+        let lines: Vec<Line<'_>> = items
+            .iter()
+            .zip(paths)
+            .map(|(item, path)| Line { item, path })
+            .collect();
+        render(&lines, limit)
+            .0
+            .into_iter()
+            .map(|e| (e.shown, e.description_shown))
+            .collect()
+    }
+
+    fn minimum(items: &[Item<'_>], paths: &[&str]) -> usize {
+        items
+            .iter()
+            .zip(paths)
+            .map(|(item, path)| cost(&Line { item, path }.text(0)))
+            .sum()
+    }
+
+    // Codex's `budgeted_rendering_redistributes_unused_description_budget`, in tokens: the
+    // short description takes what it needs and the long one the rest.
+    #[test]
+    fn room_a_short_description_leaves_goes_to_the_long_one() {
+        let items = [
+            item("long-skill", &"a".repeat(40)),
+            item("short-skill", "x"),
+        ];
+        let paths = ["r0/long/SKILL.md", "r0/short/SKILL.md"];
+        let limit = minimum(&items, &paths) + 6;
+        let got = shown(&items, &paths, limit);
+        assert_eq!(got[1], (Shown::Full, 1));
+        assert_eq!(got[0].0, Shown::Shortened);
+        assert!(got[0].1 > 1, "{got:?}");
+    }
+
+    // Codex's `budgeted_rendering_keeps_scanning_after_oversized_entry`: a line that does not
+    // fit is omitted and the next one still tried.
+    #[test]
+    fn an_oversized_line_is_omitted_and_the_next_still_fits() {
+        let items = [item(&"o".repeat(200), "d"), item("small", "d")];
+        let paths = ["r0/o/SKILL.md", "r0/s/SKILL.md"];
+        let small = cost(
+            &Line {
+                item: &items[1],
+                path: paths[1],
+            }
+            .text(0),
+        );
+        let got = shown(&items, &paths, small);
+        assert_eq!(got, [(Shown::Omitted, 0), (Shown::NameOnly, 0)]);
+    }
+
+    #[test]
+    fn a_description_past_1024_characters_is_cut_even_under_budget() {
+        let items = [item("big", &"b".repeat(1_500))];
+        let got = shown(&items, &["r0/big/SKILL.md"], usize::MAX);
+        assert_eq!(got, [(Shown::Shortened, 1_024)]);
+    }
+}
