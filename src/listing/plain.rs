@@ -1,44 +1,52 @@
-//! The agents that send every skill they load with no budget: Gemini CLI (each skill an
-//! `<skill>` element with `<name>`, `<description>` and `<location>` inside
-//! `<available_skills>`) and OpenCode (`- NAME: DESCRIPTION` lines, sent twice, #22236). The
-//! fixed text around the entries is not counted.
+//! The agents that send every skill they load with no budget, each entry an `<skill>` element
+//! inside `<available_skills>`, entries joined by newlines (the fixed text around them is not
+//! counted):
+//! - Gemini CLI 0.61.0 (`renderAgentSkills` in its bundle): `<name>`, `<description>` and
+//!   `<location>`; the names are repeated in the `activate_skill` tool's schema, not counted;
+//! - OpenCode 1.18.33 (`SystemPrompt.skills`, the `verbose` form): the same three, sorted by
+//!   name, once (the skill tool's description no longer repeats the list, as older versions
+//!   did, #22236), leaving out a skill without a description.
 
 use crate::roots::AgentId;
 
 use super::{Assume, Item, Listing, Shown};
 
 pub(super) fn gemini_cli(items: Vec<Item<'_>>, assume: Assume) -> Listing {
-    unbounded(AgentId::GEMINI_CLI, items, assume, 1, |item| {
-        let location = item
-            .dir()
-            .map(|d| d.join("SKILL.md").to_string_lossy().into_owned())
-            .unwrap_or_default();
-        format!(
-            "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{location}</location>\n  </skill>\n",
-            item.name, item.description
-        )
-    })
+    unbounded(AgentId::GEMINI_CLI, items, assume, false)
 }
 
 pub(super) fn opencode(items: Vec<Item<'_>>, assume: Assume) -> Listing {
-    unbounded(AgentId::OPENCODE, items, assume, 2, |item| {
-        format!("- {}: {}\n", item.name, item.description)
-    })
+    unbounded(AgentId::OPENCODE, items, assume, true)
+}
+
+/// One skill's element and the newline after it.
+fn element(item: &Item<'_>) -> String {
+    let location = item
+        .dir()
+        .map(|d| d.join("SKILL.md").to_string_lossy().into_owned())
+        .unwrap_or_default();
+    format!(
+        "  <skill>\n    <name>{}</name>\n    <description>{}</description>\n    <location>{location}</location>\n  </skill>\n",
+        item.name, item.description
+    )
 }
 
 fn unbounded(
     agent: AgentId,
     mut items: Vec<Item<'_>>,
     assume: Assume,
-    times: usize,
-    render: impl Fn(&Item<'_>) -> String,
+    needs_description: bool,
 ) -> Listing {
     items.sort_by(|a, b| a.name.cmp(&b.name));
     let entries: Vec<_> = items
         .iter()
         .map(|item| {
             let whole = item.description.chars().count();
-            item.entry(Shown::Full, render(item).chars().count() * times, whole)
+            if needs_description && whole == 0 && item.skill.is_some() {
+                item.entry(Shown::Omitted, 0, 0)
+            } else {
+                item.entry(Shown::Full, element(item).chars().count(), whole)
+            }
         })
         .collect();
     let chars = entries.iter().map(|e| e.chars).sum();
