@@ -153,3 +153,17 @@ fn claude_code_default_budget() {
     skill(&lab, "zz", &"Z".repeat(1_060));
     agree(&lab, &["s29"]);
 }
+
+/// A skill turned off (`skillOverrides` "off" in the user settings) is not in the listing and
+/// costs nothing: with `gamma` off, `beta`'s description fits in 521 and `delta`'s no longer.
+#[test]
+fn claude_code_leaves_a_skill_turned_off_out_of_the_budget() {
+    let Some(mut lab) = lab() else { return };
+    four(&lab);
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        "{\"skillOverrides\": {\"gamma\": \"off\"}}\n",
+    );
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "521");
+    agree(&lab, &["delta"]);
+}

@@ -169,3 +169,23 @@ fn codex_listing_at_the_default_model_budget() {
     lab.warm(ME);
     agree(&lab, "shortened");
 }
+
+/// Model context 12,000 tokens with `delta` turned off (`[[skills.config]]` enabled = false):
+/// it is out of the listing and the others share its room.
+#[test]
+fn codex_listing_leaves_a_skill_turned_off_out_of_the_budget() {
+    let Some(lab) = Lab::new() else { return };
+    fixture(&lab);
+    let delta = lab.project.join(".agents/skills/delta/SKILL.md");
+    lab.file(
+        &lab.home.join(".codex/config.toml"),
+        &format!(
+            "model_context_window = 12000\n\n[[skills.config]]\npath = \"{}\"\nenabled = false\n",
+            delta.display()
+        ),
+    );
+    lab.warm(ME);
+    let (claimed, _) = claimed(&lab, &lab.project, Agent::Codex);
+    assert!(!claimed.contains_key("delta"), "{claimed:?}");
+    agree(&lab, "shortened");
+}
