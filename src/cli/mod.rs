@@ -5,6 +5,7 @@
 mod agent_args;
 mod agents;
 mod check;
+mod context;
 mod diff;
 mod export;
 mod history;
@@ -126,6 +127,8 @@ enum Command {
     Undo(undo::Args),
     /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
     Roots(roots::Args),
+    /// What each agent's skill listing costs its model's context, and what it drops past its budget
+    Context(context::Args),
     /// Check skill folders against the Agent Skills specification, for authors and CI
     Lint(lint::Args),
 }
@@ -261,6 +264,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Move(args) => share::run_move(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),
+        Command::Context(args) => context::run(&args, &machine),
         Command::Lint(args) => lint::run(&args),
     }
 }

@@ -25,6 +25,8 @@ const LAYERS: &[&[&str]] = &[
     &["plugin"],
     &["ownership"],
     &["scan"],
+    // What each agent's skill listing costs its model's context, from the scan.
+    &["listing"],
     &["bundle"],
     &["install"],
     &["snapshot"],

@@ -8,6 +8,7 @@ mod architecture;
 mod bad_input;
 mod cli;
 mod cli_check_named;
+mod cli_context;
 mod cli_lint;
 mod cli_list_filters;
 mod cli_roots;

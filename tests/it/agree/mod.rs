@@ -25,6 +25,8 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod gemini_cli;
+mod listing_claude_code;
+mod listing_codex;
 mod manage;
 mod opencode;
 mod real_world;

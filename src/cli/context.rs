@@ -1,0 +1,204 @@
+//! `skilldeck context`: what each agent puts in its model's context for its skills — its
+//! budget, what the listing uses, and each skill's line as `full`, `shortened`, `name_only` or
+//! `omitted` with its cost — from `listing`, as text and JSON.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::listing::{self, Assume, Entry, Listing};
+use crate::roots::{AgentId, Machine};
+use crate::text::Unsafe;
+use crate::text::human::{self, table};
+
+use super::agent_args::agent_id;
+use super::{Failure, Outcome};
+
+const AFTER_HELP: &str = "\
+Each agent by its own rules: Claude Code holds its listing to 1% of the context window in
+characters (or SLASH_COMMAND_TOOL_CHAR_BUDGET) and drops whole descriptions past it; Codex to
+2% in tokens, shortening descriptions first, then omitting skills; Gemini CLI and OpenCode send
+everything. Tokens shown for a listing in characters are an estimate (characters / 4).
+
+Examples:
+  skilldeck context
+  skilldeck context --agent codex --context 272000
+  skilldeck context --json | jq '.agents[] | {agent, used, budget}'";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Print JSON instead of tables
+    #[arg(long)]
+    json: bool,
+    /// Only this agent (claude-code, codex, gemini-cli or opencode)
+    #[arg(long = "agent", value_name = "ID", value_parser = agent_id)]
+    agent: Vec<AgentId>,
+    /// The model's context window in tokens, instead of the agent's default model's
+    #[arg(long = "context", value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..))]
+    context: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct ContextJson<'a> {
+    agents: Vec<AgentJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct AgentJson<'a> {
+    agent: AgentId,
+    model: &'a str,
+    context_tokens: u64,
+    budget: Option<BudgetJson<'a>>,
+    /// In the budget's unit.
+    used: usize,
+    chars: usize,
+    estimated_tokens: usize,
+    assumptions: &'a [String],
+    skills: Vec<SkillJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct BudgetJson<'a> {
+    limit: usize,
+    unit: &'static str,
+    from: &'a str,
+}
+
+#[derive(Serialize)]
+struct SkillJson<'a> {
+    name: &'a str,
+    dir: Option<&'a Path>,
+    listed: &'static str,
+    chars: usize,
+    description_shown: usize,
+    description_chars: usize,
+    description_known: bool,
+}
+
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    if let Some(other) = args.agent.iter().find(|a| !listing::AGENTS.contains(a)) {
+        return Err(Failure::Usage(format!(
+            "--agent {}: skilldeck does not know how that agent lists its skills; it knows {}",
+            other.id(),
+            listing::AGENTS.map(|a| a.id()).join(", ")
+        )));
+    }
+    let inventory = super::scan(machine);
+    let mut env = machine.env.clone();
+    for name in listing::VARIABLES {
+        if let Some(value) = std::env::var_os(name).filter(|v| !v.is_empty()) {
+            env = env.with_var(name, value);
+        }
+    }
+    let assume = Assume {
+        context_tokens: args.context,
+    };
+    let listings: Vec<Listing> = listing::AGENTS
+        .into_iter()
+        .filter(|a| args.agent.is_empty() || args.agent.contains(a))
+        .filter(|a| !args.agent.is_empty() || inventory.installed.contains(a))
+        .filter_map(|a| listing::listing(&inventory, &env, a, assume))
+        .collect();
+    if args.json {
+        super::json::print(&ContextJson {
+            agents: listings.iter().map(agent_json).collect(),
+        })?;
+    } else {
+        super::print(&render(&listings, machine.env.home()))?;
+    }
+    Ok(Outcome::Done)
+}
+
+fn agent_json(listing: &Listing) -> AgentJson<'_> {
+    AgentJson {
+        agent: listing.agent,
+        model: &listing.model,
+        context_tokens: listing.context_tokens,
+        budget: listing.budget.as_ref().map(|b| BudgetJson {
+            limit: b.limit,
+            unit: b.unit.as_str(),
+            from: &b.from,
+        }),
+        used: listing.used,
+        chars: listing.chars,
+        estimated_tokens: listing.estimated_tokens(),
+        assumptions: &listing.assumptions,
+        skills: listing.entries.iter().map(skill_json).collect(),
+    }
+}
+
+fn skill_json(entry: &Entry) -> SkillJson<'_> {
+    SkillJson {
+        name: &entry.name,
+        dir: entry.dir.as_deref(),
+        listed: entry.shown.as_str(),
+        chars: entry.chars,
+        description_shown: entry.description_shown,
+        description_chars: entry.description_chars,
+        description_known: entry.description_known,
+    }
+}
+
+fn render(listings: &[Listing], home: &Path) -> String {
+    if listings.is_empty() {
+        return "No agent whose listing skilldeck knows is installed here (--agent names one).\n"
+            .to_owned();
+    }
+    let mut out = String::new();
+    for (i, listing) in listings.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "{} ({})", listing.agent.id(), listing.model);
+        match &listing.budget {
+            Some(budget) => {
+                let _ = writeln!(
+                    out,
+                    "  uses {} of {} {} ({}); {} characters, about {} tokens (an estimate)",
+                    listing.used,
+                    budget.limit,
+                    budget.unit.as_str(),
+                    budget.from,
+                    listing.chars,
+                    listing.estimated_tokens()
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  no budget; {} characters, about {} tokens (an estimate)",
+                    listing.chars,
+                    listing.estimated_tokens()
+                );
+            }
+        }
+        for assumption in &listing.assumptions {
+            let _ = writeln!(out, "  assumed: {assumption}");
+        }
+        if listing.entries.is_empty() {
+            out.push_str("  no skills\n");
+            continue;
+        }
+        let rows: Vec<Vec<String>> = listing
+            .entries
+            .iter()
+            .map(|e| {
+                vec![
+                    e.name.clone(),
+                    e.shown.as_str().to_owned(),
+                    e.chars.to_string(),
+                    e.dir.as_deref().map_or_else(
+                        || "(built in)".to_owned(),
+                        |d| human::path(d, home, Unsafe::Escaped),
+                    ),
+                ]
+            })
+            .collect();
+        for line in table(&["NAME", "LISTED", "CHARS", "DIR"], &rows).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    out
+}

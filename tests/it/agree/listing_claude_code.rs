@@ -1,0 +1,169 @@
+//! Claude Code 2.1.332's skill budget: the request it sends to a loopback sink holds the
+//! listing the model gets ("The following skills are available for use with the Skill tool:"
+//! then `- NAME: DESCRIPTION`, or `- NAME` once the description is dropped), and
+//! `skilldeck context --agent claude-code --json` must say exactly which descriptions are
+//! dropped. Bundled skills are turned off (`CLAUDE_CODE_DISABLE_BUNDLED_SKILLS=1`) so the
+//! listing holds only the fixture and the one built-in that stays (`plugin-authoring`); each
+//! case states its budget: `SLASH_COMMAND_TOOL_CHAR_BUDGET` in the environment or in the user
+//! settings' `env`, or the default model's (claude-opus-5-5), 30,000 characters.
+
+use std::path::Path;
+
+use super::listing_codex::{Shown, claimed};
+use super::{Agent, Lab, Sink, strings};
+
+const HEADER: &str = "The following skills are available for use with the Skill tool:\n\n";
+
+/// The listing in the request Claude Code sends: per name, the description characters shown.
+fn asked(lab: &Lab, cwd: &Path) -> Shown {
+    let sink = Sink::start();
+    let output = lab
+        .command(&Agent::ClaudeCode.program(&lab.prefix), cwd)
+        .env(
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", sink.port),
+        )
+        .args([
+            "-p",
+            "hi",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--max-turns",
+            "1",
+        ])
+        .output()
+        .expect("run claude");
+    let mut texts = Vec::new();
+    for body in sink.bodies() {
+        if let Ok(json) = serde_json::from_str(&body) {
+            strings(&json, &mut texts);
+        }
+    }
+    let text = texts
+        .iter()
+        .find_map(|t| t.find(HEADER).map(|at| &t[at + HEADER.len()..]))
+        .unwrap_or_else(|| {
+            panic!(
+                "claude sent no skill listing:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+    let text = text.split("\n\n").next().unwrap_or("");
+    let mut shown = Shown::new();
+    for entry in text.split("\n- ") {
+        let entry = entry.strip_prefix("- ").unwrap_or(entry);
+        match entry.split_once(": ") {
+            Some((name, description)) => {
+                shown.insert(name.to_owned(), Some(description.chars().count()))
+            }
+            None => shown.insert(entry.to_owned(), Some(0)),
+        };
+    }
+    shown
+}
+
+fn lab() -> Option<Lab> {
+    let mut lab = Lab::new()?;
+    lab.set("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "1");
+    Some(lab)
+}
+
+fn skill(lab: &Lab, name: &str, description: &str) {
+    lab.file(
+        &lab.project
+            .join(".claude/skills")
+            .join(name)
+            .join("SKILL.md"),
+        &format!("---\nname: {name}\ndescription: {description}\n---\nbody\n"),
+    );
+}
+
+/// Four skills whose entries take 109, 120, 109 and 109 characters, `beta` with a
+/// `when_to_use` that Claude Code appends after ` - `.
+fn four(lab: &Lab) {
+    skill(lab, "alpha", &"A".repeat(100));
+    lab.file(
+        &lab.project.join(".claude/skills/beta/SKILL.md"),
+        &format!(
+            "---\nname: beta\ndescription: {}\nwhen_to_use: WHEN-BETA\n---\nbody\n",
+            "B".repeat(100)
+        ),
+    );
+    skill(lab, "gamma", &"C".repeat(100));
+    skill(lab, "delta", &"D".repeat(100));
+}
+
+fn agree(lab: &Lab, dropped: &[&str]) {
+    let (claimed, listing) = claimed(lab, &lab.project, Agent::ClaudeCode);
+    let asked = asked(lab, &lab.project);
+    assert_eq!(
+        claimed, asked,
+        "skilldeck (left) and Claude Code (right) disagree on the listing; skilldeck said {listing:#}"
+    );
+    let named_only: Vec<&str> = listing["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["listed"] == "name_only")
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(named_only, dropped, "the case's own expectation");
+}
+
+/// Budget 521 characters by the variable: over it by 205, `beta`'s description (the longer)
+/// does not fit after `alpha`'s, `delta`'s still does, `gamma`'s no longer.
+#[test]
+fn claude_code_drops_the_descriptions_that_do_not_fit() {
+    let Some(mut lab) = lab() else { return };
+    four(&lab);
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "521");
+    agree(&lab, &["beta", "gamma"]);
+}
+
+/// Budget 623 characters from the user settings' `env`, which Claude Code applies.
+#[test]
+fn claude_code_budget_from_the_settings_env() {
+    let Some(lab) = lab() else { return };
+    four(&lab);
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        "{\"env\": {\"SLASH_COMMAND_TOOL_CHAR_BUDGET\": \"623\"}}\n",
+    );
+    agree(&lab, &["delta", "gamma"]);
+}
+
+/// Budget 726 characters: exactly the whole listing, so nothing is dropped.
+#[test]
+fn claude_code_keeps_a_listing_that_just_fits() {
+    let Some(mut lab) = lab() else { return };
+    four(&lab);
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "726");
+    agree(&lab, &[]);
+}
+
+/// The default model claude-opus-5-5's budget, 30,000 characters: twenty skills of 1,500
+/// characters and `zz` of 1,060 take 30,000 with `s29`'s dropped; `zz`'s fits to the character.
+#[test]
+fn claude_code_default_budget() {
+    let Some(lab) = lab() else { return };
+    for i in 10..30 {
+        skill(&lab, &format!("s{i}"), &"F".repeat(1_500));
+    }
+    skill(&lab, "zz", &"Z".repeat(1_060));
+    agree(&lab, &["s29"]);
+}
+
+/// A skill turned off (`skillOverrides` "off" in the user settings) is not in the listing and
+/// costs nothing: with `gamma` off, `beta`'s description fits in 521 and `delta`'s no longer.
+#[test]
+fn claude_code_leaves_a_skill_turned_off_out_of_the_budget() {
+    let Some(mut lab) = lab() else { return };
+    four(&lab);
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        "{\"skillOverrides\": {\"gamma\": \"off\"}}\n",
+    );
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "521");
+    agree(&lab, &["delta"]);
+}

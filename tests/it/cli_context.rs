@@ -1,0 +1,244 @@
+//! `skilldeck context`: per agent the budget, what the listing uses and each skill's line
+//! (`full`, `shortened`, `name_only`, `omitted`) with its cost, as text and JSON; a budget read
+//! where the agent reads it, `--context` in place of the default model's window, skills turned
+//! off left out, built-ins counted.
+
+use serde_json::Value;
+
+use crate::common::{Machine, write_files, write_skill};
+
+fn skill(machine: &Machine, root: &str, name: &str, description: &str) {
+    write_files(
+        &machine.home.join(root).join(name),
+        &[(
+            "SKILL.md",
+            &format!("---\nname: {name}\ndescription: {description}\n---\nbody\n"),
+        )],
+    );
+}
+
+fn context(machine: &Machine, args: &[&str], vars: &[(&str, &str)]) -> Value {
+    let mut command = machine.command(&[&["context", "--json"], args].concat());
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    let output = command.output().expect("run skilldeck");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+fn listed<'a>(agent: &'a Value, name: &str) -> &'a Value {
+    agent["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {agent:#}"))
+}
+
+#[test]
+fn claude_code_at_its_default_budget_lists_everything_and_counts_its_built_ins() {
+    let machine = Machine::new();
+    skill(&machine, ".claude/skills", "alpha", &"a".repeat(100));
+    let json = context(&machine, &["--agent", "claude-code"], &[]);
+    let agent = &json["agents"][0];
+    assert_eq!(agent["agent"], "claude-code");
+    assert_eq!(agent["context_tokens"], 750_000);
+    assert_eq!(agent["budget"]["limit"], 30_000);
+    assert_eq!(agent["budget"]["unit"], "characters");
+    let alpha = listed(agent, "alpha");
+    assert_eq!(alpha["listed"], "full");
+    assert_eq!(alpha["chars"], 2 + 5 + 2 + 100);
+    let dataviz = listed(agent, "dataviz");
+    assert_eq!(dataviz["dir"], Value::Null);
+    assert_eq!(dataviz["description_known"], false);
+    assert_eq!(dataviz["chars"], 1447);
+    let skills = agent["skills"].as_array().unwrap();
+    let sum: u64 = skills.iter().map(|s| s["chars"].as_u64().unwrap()).sum();
+    assert_eq!(
+        agent["used"].as_u64().unwrap(),
+        sum + skills.len() as u64 - 1,
+        "entries and the newlines between them"
+    );
+    assert_eq!(
+        agent["estimated_tokens"].as_u64().unwrap(),
+        agent["chars"].as_u64().unwrap().div_ceil(4)
+    );
+}
+
+#[test]
+fn claude_code_budget_from_the_variable_drops_descriptions_that_do_not_fit() {
+    let machine = Machine::new();
+    for name in ["alpha", "beta", "gamma"] {
+        skill(&machine, ".claude/skills", name, &"d".repeat(100));
+    }
+    let vars = [
+        ("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "1"),
+        ("SLASH_COMMAND_TOOL_CHAR_BUDGET", "510"),
+    ];
+    let json = context(&machine, &["--agent", "claude-code"], &vars);
+    let agent = &json["agents"][0];
+    assert_eq!(
+        agent["budget"]["from"],
+        "SLASH_COMMAND_TOOL_CHAR_BUDGET=510"
+    );
+    // plugin-authoring (275) + three names (7, 6, 7) + 3 newlines = 298; alpha's and beta's
+    // descriptions (+102 each) fit in 510, gamma's no longer.
+    assert_eq!(listed(agent, "alpha")["listed"], "full");
+    assert_eq!(listed(agent, "beta")["listed"], "full");
+    let gamma = listed(agent, "gamma");
+    assert_eq!(gamma["listed"], "name_only");
+    assert_eq!(gamma["chars"], 7);
+    assert_eq!(agent["used"], 298 + 204);
+}
+
+#[test]
+fn claude_code_budget_from_the_settings_env_and_a_skill_turned_off_is_left_out() {
+    let machine = Machine::new();
+    skill(&machine, ".claude/skills", "alpha", &"d".repeat(100));
+    skill(&machine, ".claude/skills", "beta", &"d".repeat(100));
+    write_files(
+        &machine.home.join(".claude"),
+        &[(
+            "settings.json",
+            r#"{"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "100"}, "skillOverrides": {"beta": "off"}}"#,
+        )],
+    );
+    let json = context(&machine, &["--agent", "claude-code"], &[]);
+    let agent = &json["agents"][0];
+    assert_eq!(agent["budget"]["limit"], 100);
+    assert_eq!(listed(agent, "alpha")["listed"], "name_only");
+    assert!(
+        !agent["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "beta"),
+        "a skill turned off is not listed: {agent:#}"
+    );
+}
+
+#[test]
+fn codex_shortens_then_omits_and_context_overrides_the_window() {
+    let machine = Machine::new();
+    skill(&machine, ".agents/skills", "long", &"l".repeat(400));
+    skill(&machine, ".agents/skills", "short", "s");
+    write_files(
+        &machine.home.join(".codex"),
+        &[("config.toml", "model_context_window = 5000\n")],
+    );
+    let json = context(&machine, &["--agent", "codex"], &[]);
+    let agent = &json["agents"][0];
+    assert_eq!(agent["budget"]["limit"], 100);
+    assert_eq!(agent["budget"]["unit"], "tokens");
+    assert!(
+        agent["model"]
+            .as_str()
+            .unwrap()
+            .contains("model_context_window")
+    );
+    assert_eq!(listed(agent, "long")["listed"], "shortened");
+    assert_eq!(listed(agent, "short")["listed"], "full");
+
+    // 10 tokens: `- long: (file: r0/long/SKILL.md)` and its newline take 9, so `short` is
+    // left out.
+    let json = context(&machine, &["--agent", "codex", "--context", "500"], &[]);
+    let agent = &json["agents"][0];
+    assert_eq!(agent["budget"]["limit"], 10);
+    assert_eq!(agent["context_tokens"], 500);
+    assert_eq!(listed(agent, "long")["listed"], "name_only");
+    assert_eq!(listed(agent, "short")["listed"], "omitted");
+    assert_eq!(listed(agent, "short")["chars"], 0);
+    assert_eq!(agent["used"], 9);
+}
+
+#[test]
+fn codex_default_model_window_and_no_budget_for_gemini_cli_and_opencode() {
+    let machine = Machine::new();
+    write_skill(&machine.home.join(".agents/skills/alpha"), &[]);
+    std::fs::create_dir_all(machine.home.join(".codex")).unwrap();
+    let json = context(
+        &machine,
+        &[
+            "--agent",
+            "codex",
+            "--agent",
+            "gemini-cli",
+            "--agent",
+            "opencode",
+        ],
+        &[],
+    );
+    let agents = json["agents"].as_array().unwrap();
+    assert_eq!(agents[0]["context_tokens"], 500_000);
+    assert_eq!(agents[0]["budget"]["limit"], 10_000);
+    assert!(agents[0]["model"].as_str().unwrap().contains("gpt-6.2-sol"));
+    for agent in &agents[1..] {
+        assert_eq!(agent["budget"], Value::Null, "{agent:#}");
+        assert!(
+            agent["skills"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|s| s["listed"] == "full")
+        );
+    }
+}
+
+#[test]
+fn the_text_says_budget_use_and_that_tokens_are_an_estimate() {
+    let machine = Machine::new();
+    skill(&machine, ".claude/skills", "alpha", "An alpha skill.");
+    let output = machine.run_expecting(&["context", "--agent", "claude-code"], 0);
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut lines = text.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("claude-code (default model"),
+        "{text}"
+    );
+    assert!(text.contains("of 30000 characters"), "{text}");
+    assert!(text.contains("(an estimate)"), "{text}");
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("alpha"))
+        .unwrap();
+    assert_eq!(
+        row.split_whitespace().take(3).collect::<Vec<_>>(),
+        ["alpha", "full", "24"],
+        "{row}"
+    );
+}
+
+#[test]
+fn an_agent_without_known_rules_is_refused_with_a_sentence() {
+    let machine = Machine::new();
+    let output = machine.run_expecting(&["context", "--agent", "amp"], 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--agent amp: skilldeck does not know how that agent lists its skills"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("claude-code, codex, gemini-cli, opencode"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn help_gives_an_example() {
+    let machine = Machine::new();
+    let output = machine.run_expecting(&["context", "--help"], 0);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("skilldeck context --agent codex --context 272000"),
+        "{text}"
+    );
+    assert!(text.contains("--context <TOKENS>"), "{text}");
+}
