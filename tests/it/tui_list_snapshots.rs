@@ -273,3 +273,34 @@ fn the_search_line_shows_its_cursor() {
     let at = terminal.backend_mut().get_cursor_position().unwrap();
     assert!(at.x < 30, "{at:?}");
 }
+
+/// The list's column widths are measured once and kept until the skills shown change: after a
+/// search, a filter or a toggle of every agent, the list is drawn as a fresh app draws it.
+#[test]
+fn the_kept_column_widths_follow_what_is_shown() {
+    let draw = |app: &App| {
+        let mut terminal = test_terminal(200, 50);
+        terminal.draw(|frame| drop(view::draw(frame, app))).unwrap();
+        format!("{}", terminal.backend())
+    };
+    let steps: &[&[Action]] = &[
+        &[Action::StartSearch, Action::Type('b'), Action::AcceptSearch],
+        &[Action::ToggleAllAgents],
+        &[Action::CycleSource, Action::CycleSource],
+        &[Action::ClearFilters],
+    ];
+    let mut kept = crowded();
+    draw(&kept);
+    let mut done: Vec<Action> = Vec::new();
+    for step in steps {
+        for &action in *step {
+            update(&mut kept, Msg::Action(action));
+            done.push(action);
+        }
+        let mut fresh = crowded();
+        for &action in &done {
+            update(&mut fresh, Msg::Action(action));
+        }
+        assert_eq!(draw(&kept), draw(&fresh), "after {done:?}");
+    }
+}

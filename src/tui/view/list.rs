@@ -245,7 +245,27 @@ struct Widest {
 }
 
 impl Widest {
+    /// Measured once for the skills shown, then read from `app.list_widths` until they change.
     fn of(app: &App) -> Self {
+        if let Some([name, installer, by, agents]) = app.list_widths.get() {
+            return Widest {
+                name,
+                installer,
+                by,
+                agents,
+            };
+        }
+        let widest = Self::measure(app);
+        app.list_widths.set(Some([
+            widest.name,
+            widest.installer,
+            widest.by,
+            widest.agents,
+        ]));
+        widest
+    }
+
+    fn measure(app: &App) -> Self {
         let mut widest = Widest::default();
         for &index in &app.visible {
             let skill = &app.deck.skills[index];
