@@ -11,6 +11,7 @@ use crate::ownership::{Owner, Upstream};
 use crate::record::{SkillFile, State};
 use crate::roots::{AgentId, Effect, OnSameName, RootState, Scope, Source};
 use crate::scan::{Builtin, Inventory, RootEntry, Skill};
+use crate::skill::SKILL_FILE;
 
 use crate::text::{Unsafe, human, sanitize};
 
@@ -145,6 +146,15 @@ pub struct SkillView {
 }
 
 impl SkillView {
+    /// Its `SKILL.md` as its folder spells it (Amp also reads `skill.md`), below the folder:
+    /// what the editor opens first and the viewer's cursor starts on.
+    pub fn manifest(&self) -> Option<&Path> {
+        self.tree
+            .iter()
+            .find(|line| line.depth == 0 && line.path.as_os_str().eq_ignore_ascii_case(SKILL_FILE))
+            .map(|line| line.path.as_path())
+    }
+
     /// Some agent runs another copy of this name.
     pub fn is_shadowed(&self) -> bool {
         self.verdicts.iter().any(|v| v.winner.is_some())

@@ -69,9 +69,10 @@ impl Viewer {
     /// The viewer on `skill`'s files, the cursor on its `SKILL.md`.
     pub fn new(skill: &SkillView) -> Self {
         let files = files(skill);
+        let manifest = skill.manifest();
         let selected = files
             .iter()
-            .position(|f| f.path.as_os_str().eq_ignore_ascii_case("SKILL.md"))
+            .position(|f| Some(f.path.as_path()) == manifest)
             .unwrap_or(0);
         Self {
             name: skill.name.clone(),

@@ -1,9 +1,10 @@
 //! A skill's files: the viewer's list and the file read in it, the editor run on the skill's
 //! `SKILL.md` or on the file chosen, and its folder's path copied to the clipboard.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{note, rows_of, shared, start_scan, step};
+use crate::skill::SKILL_FILE;
 use crate::text::sanitize;
 use crate::tui::app::{App, Scan};
 use crate::tui::msg::{Action, Effect};
@@ -34,12 +35,8 @@ pub(super) fn list_act(app: &mut App, action: Action) -> Vec<Effect> {
         }
         Action::OpenEditor => {
             let manifest = skill
-                .tree
-                .iter()
-                .find(|line| {
-                    line.depth == 0 && line.path.as_os_str().eq_ignore_ascii_case("SKILL.md")
-                })
-                .map_or_else(|| PathBuf::from("SKILL.md"), |line| line.path.clone());
+                .manifest()
+                .map_or_else(|| PathBuf::from(SKILL_FILE), Path::to_path_buf);
             edit(&skill.dir, &manifest)
         }
         Action::CopyPath => {
