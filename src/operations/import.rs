@@ -270,12 +270,14 @@ pub fn shadowing<'b>(
     readers: &[AgentId],
 ) -> Vec<(&'b BundledSkill, WouldShadow)> {
     let inventory = scan::scan(&machine.env, &machine.project, &|_| {});
-    shadowing_in(machine, &inventory, root, chosen, readers)
+    let roots = RootSet::resolve(&machine.env, &machine.project);
+    shadowing_in(&roots, &inventory, root, chosen, readers)
 }
 
-/// [`shadowing`] against an inventory already taken, for weighing many roots at once.
+/// [`shadowing`] against the machine's roots and an inventory already taken, for weighing
+/// many destinations at once.
 pub fn shadowing_in<'b>(
-    machine: &Machine,
+    roots: &RootSet,
     inventory: &Inventory,
     root: &Path,
     chosen: &[&'b BundledSkill],
@@ -292,7 +294,7 @@ pub fn shadowing_in<'b>(
             rival: &|other| other.dir != to && other.real_dir != to,
         };
         found.extend(
-            would_shadow(machine, inventory, &copy, readers)
+            would_shadow(roots, inventory, &copy, readers)
                 .into_iter()
                 .map(|shadow| (*skill, shadow)),
         );

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::roots::{AgentId, Machine, OnSameName, Priority, RootSet};
+use crate::roots::{AgentId, OnSameName, Priority, RootSet};
 use crate::scan::{Inventory, Rank, Skill, outranks};
 
 /// One agent would load another copy than before because of a new copy.
@@ -33,20 +33,21 @@ pub struct NewCopy<'a> {
 /// For each of `readers` (agents that read `copy.root`), the copy of its name that agent runs
 /// now that the new copy would beat, or that would beat the new copy: what a link, a copy, a
 /// move and an import all warn of.
+/// `roots` is the machine's [`RootSet`], resolved once by the caller however many copies it
+/// weighs.
 pub fn would_shadow(
-    machine: &Machine,
+    roots: &RootSet,
     inventory: &Inventory,
     copy: &NewCopy<'_>,
     readers: &[AgentId],
 ) -> Vec<WouldShadow> {
-    let roots = RootSet::resolve(&machine.env, &machine.project);
     let mut found = Vec::new();
     for &agent in readers {
         let behaviour = agent.on_same_name();
         if behaviour == OnSameName::KeepsAll {
             continue;
         }
-        let Some(priority) = priority_at(&roots, copy.root, agent) else {
+        let Some(priority) = priority_at(roots, copy.root, agent) else {
             continue;
         };
         let name = (copy.name_for)(agent);

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use crate::bundle::{self, Refusal};
 use crate::fs::{At, rename_no_replace, same_mount, sync_dir};
 use crate::install::{self, InstallError, RootLock, SwapError};
-use crate::roots::{AgentId, Machine, Scope, Source};
+use crate::roots::{AgentId, Machine, RootSet, Scope, Source};
 use crate::scan::{Inventory, Skill};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
@@ -307,7 +307,8 @@ fn shadowing(
         // copy competes with the skill it was made from.
         rival: &|other| share == Share::Copy || other.real_dir != skill.real_dir,
     };
-    would_shadow(machine, inventory, &copy, readers)
+    let roots = RootSet::resolve(&machine.env, &machine.project);
+    would_shadow(&roots, inventory, &copy, readers)
 }
 
 /// Carry out `plan`; one that would shadow or be shadowed is refused unless `force`.

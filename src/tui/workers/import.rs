@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Progress, Watch};
 use crate::operations::import;
-use crate::roots::Machine;
+use crate::roots::{Machine, RootSet};
 use crate::snapshot::diff::before_replacing;
 
 use super::{guarded, spawn};
@@ -150,12 +150,13 @@ impl Worker {
     fn destinations(&self, bundle: &Bundle) -> Vec<DestinationView> {
         let home = self.machine.home();
         let inventory = scan::scan(&self.machine.env, &self.machine.project, &|_| {});
+        let roots = RootSet::resolve(&self.machine.env, &self.machine.project);
         let every: Vec<&BundledSkill> = bundle.skills.iter().collect();
         import::destinations(&self.machine)
             .into_iter()
             .map(|destination| {
                 let shadows = import::shadowing_in(
-                    &self.machine,
+                    &roots,
                     &inventory,
                     &destination.root,
                     &every,
