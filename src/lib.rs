@@ -30,3 +30,4 @@ pub mod skill;
 pub mod snapshot;
 pub mod text;
 pub mod tui;
+pub mod usage;

@@ -102,3 +102,22 @@ pub const TRANSCRIPT_BYTES: u64 = 1024 * MIB;
 /// is said to be left out. Five times the largest file of the skill repositories measured, and
 /// a few seconds of scrolling from one end to the other.
 pub const VIEW_FILE_BYTES: u64 = MIB;
+
+/// The bounds on reading the agents' session logs for usage: the newest files first, each
+/// read up to `file_bytes`, until `files` or `total_bytes` is reached. A heavy user's
+/// `~/.claude/projects` holds a few thousand transcripts and a few GiB; a skill's use is
+/// written when it starts, so the newest sessions tell what is used now.
+pub struct UsageBounds {
+    /// Claude Code's global config, which holds its counters and much else.
+    pub counters_bytes: u64,
+    pub files: usize,
+    pub file_bytes: u64,
+    pub total_bytes: u64,
+}
+
+pub const USAGE: UsageBounds = UsageBounds {
+    counters_bytes: 64 * MIB,
+    files: 2_000,
+    file_bytes: 64 * MIB,
+    total_bytes: 2 * 1024 * MIB,
+};

@@ -94,6 +94,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     }
     let assume = Assume {
         context_tokens: args.context,
+        now: None,
     };
     let listings: Vec<Listing> = listing::AGENTS
         .into_iter()

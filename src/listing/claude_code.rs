@@ -8,17 +8,22 @@
 //!   settings too;
 //! - what counts is the whole listing: every entry and the newlines between them, its own
 //!   built-in skills' entries included;
-//! - each description (with `when_to_use` after ` - `) is capped at 1,536 characters;
-//! - over budget, the skills on disk (first in the listing, by name) are taken in listing order
-//!   and each keeps its whole description when it still fits, else is listed by name alone;
-//!   built-in skills keep theirs (found by experiment in homes with no usage counts, where
-//!   "least used first" leaves the listing's order: a description that does not fit is
-//!   dropped while a later, shorter one that does is kept).
+//! - each description (with `when_to_use` after ` - `) is capped at 1,536 units, past which it
+//!   is cut to 1,535 and an ellipsis (`skillListingMaxDescChars` in the user settings sets
+//!   another cap); lengths are JavaScript's, in UTF-16 units (an emoji is 2);
+//! - over budget, every skill keeps its name and the skills on disk are ranked by Claude
+//!   Code's own usage counters (`usage::counters::score`: uses halved for each week since), the most
+//!   used first and, among equals, in listing order (its sort is stable; in a home with no
+//!   counters a description that does not fit is dropped while a later, shorter one that does
+//!   is kept); each keeps its whole description when it still fits, else is listed by name
+//!   alone; built-in skills keep theirs. Read from 2.1.332's own code (`skillUsage`,
+//!   `usageCount × max(0.5^(days/7), 0.1)`) and checked by the same tests.
 
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use crate::roots::{AgentId, Environment};
-use crate::skill::{self, Frontmatter};
+use crate::usage::counters;
 
 use super::{Assume, Budget, Item, Listing, Shown, Unit, grouped};
 
@@ -27,6 +32,7 @@ use super::{Assume, Budget, Item, Listing, Shown, Unit, grouped};
 /// which is 750,000 tokens × 4 × 1 %.
 const DEFAULT_CONTEXT: u64 = 750_000;
 const DEFAULT_MODEL: &str = "claude-opus-5-5";
+/// `skillListingMaxDescChars`'s default.
 const MAX_DESCRIPTION: usize = 1_536;
 pub(super) const BUDGET_VAR: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";
 const DEFAULT_FRACTION: f64 = 0.01;
@@ -92,32 +98,55 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
             .position(|(name, _)| *name == b.name)
             .unwrap_or(usize::MAX)
     });
-    let descriptions: Vec<String> = items.iter().map(description).collect();
+    let cap = settings
+        .as_ref()
+        .and_then(|s| s.get("skillListingMaxDescChars"))
+        .and_then(serde_json::Value::as_u64)
+        .filter(|n| *n > 0)
+        .map_or(MAX_DESCRIPTION, |n| n as usize);
+    let descriptions: Vec<String> = items.iter().map(|item| description(item, cap)).collect();
     let full = |i: usize| line(&items[i].name, &descriptions[i]);
     let bare = |i: usize| line(&items[i].name, "");
-    let builtin_chars: Vec<usize> = builtins.iter().map(|b| builtin_line(&b.name)).collect();
+    let builtin_chars: Vec<usize> = builtins
+        .iter()
+        .map(|b| builtin_line(&b.name, cap))
+        .collect();
     let count = items.len() + builtins.len();
-    // Every entry by name, then each description in listing order that still fits.
+    // Every entry by name, then each description that still fits, the most used first; a
+    // stable sort, so skills never used keep the listing's order.
     let mut used: usize = (0..items.len()).map(bare).sum::<usize>()
         + builtin_chars.iter().sum::<usize>()
         + count.saturating_sub(1);
+    let now = assume.now.unwrap_or_else(SystemTime::now);
+    let counters = counters::claude_code(env);
+    let scores: Vec<f64> = items
+        .iter()
+        .map(|item| {
+            counters
+                .iter()
+                .find(|(name, _)| *name == item.name)
+                .map_or(0.0, |(_, uses)| counters::score(*uses, now))
+        })
+        .collect();
+    let mut ranked: Vec<usize> = (0..items.len()).collect();
+    ranked.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]));
     let mut named_only = vec![true; items.len()];
-    for (i, dropped) in named_only.iter_mut().enumerate() {
+    for i in ranked {
         let with = used - bare(i) + full(i);
         if with <= limit {
             used = with;
-            *dropped = false;
+            named_only[i] = false;
         }
     }
     let mut entries: Vec<_> = items
         .iter()
         .enumerate()
         .map(|(i, item)| {
-            let whole = whole_description(item).chars().count();
+            let whole = length(&whole_description(item));
             let mut entry = if named_only[i] {
                 item.entry(Shown::NameOnly, bare(i), 0)
             } else {
-                let shown = descriptions[i].chars().count();
+                let shown = length(&descriptions[i]);
                 let listed = if shown < whole {
                     Shown::Shortened
                 } else {
@@ -175,22 +204,35 @@ fn settings_text(settings: Option<&serde_json::Value>, path: &[&str]) -> Option<
     }
 }
 
-/// The characters of a built-in's entry as 2.1.332 sent it; by its name alone when unknown.
-fn builtin_line(name: &str) -> usize {
-    BUILTIN_CHARS
-        .iter()
-        .find(|(known, _)| *known == name)
-        .map_or_else(|| line(name, ""), |(_, chars)| *chars)
+/// The characters of a built-in's entry as 2.1.332 sent it, its description held to `cap`
+/// as every other; by its name alone when unknown.
+fn builtin_line(name: &str, cap: usize) -> usize {
+    let Some((_, chars)) = BUILTIN_CHARS.iter().find(|(known, _)| *known == name) else {
+        return line(name, "");
+    };
+    let head = line(name, "x") - 1;
+    let description = chars.saturating_sub(head);
+    if description > cap {
+        head + cap
+    } else {
+        *chars
+    }
 }
 
 /// The characters of `- NAME: DESCRIPTION` (`- NAME` without one).
 fn line(name: &str, description: &str) -> usize {
-    let name = name.chars().count();
+    let name = length(name);
     if description.is_empty() {
         2 + name
     } else {
-        2 + name + 2 + description.chars().count()
+        2 + name + 2 + length(description)
     }
+}
+
+/// A length as Claude Code measures it, in JavaScript's UTF-16 units: a character outside the
+/// Basic Multilingual Plane (most emoji) counts twice.
+fn length(text: &str) -> usize {
+    text.encode_utf16().count()
 }
 
 /// The description and `when_to_use` together, as Claude Code joins them.
@@ -202,23 +244,29 @@ fn whole_description(item: &Item<'_>) -> String {
     }
 }
 
-/// The shown description: the whole one cut at the cap.
-fn description(item: &Item<'_>) -> String {
-    whole_description(item)
-        .chars()
-        .take(MAX_DESCRIPTION)
-        .collect()
+/// The shown description: the whole one, or past the cap its first units and an ellipsis
+/// making up the cap.
+fn description(item: &Item<'_>, cap: usize) -> String {
+    let whole = whole_description(item);
+    if length(&whole) <= cap {
+        return whole;
+    }
+    let mut cut = String::new();
+    let mut units = 0;
+    for c in whole.chars() {
+        units += c.len_utf16();
+        if units > cap - 1 {
+            break;
+        }
+        cut.push(c);
+    }
+    cut.push('\u{2026}');
+    cut
 }
 
-/// The frontmatter's `when_to_use`, read from the skill's `SKILL.md`.
+/// The frontmatter's `when_to_use`, as the scan read it.
 fn when_to_use(item: &Item<'_>) -> Option<String> {
-    let dir = &item.skill?.dir;
-    let bytes = skill::read_manifest(dir).ok()?;
-    let text = skill::manifest_text(&bytes).ok()?;
-    Frontmatter::parse(text)
-        .ok()?
-        .text("when_to_use")
-        .map(str::to_owned)
+    item.skill?.declared.when_to_use.clone()
 }
 
 #[cfg(test)]
@@ -240,13 +288,15 @@ mod tests {
             &Environment::new("/nonexistent"),
             Assume {
                 context_tokens: context,
+                now: None,
             },
         )
     }
 
     #[test]
     fn a_built_in_is_counted_by_its_measured_entry() {
-        assert_eq!(builtin_line("dataviz"), 1447);
-        assert_eq!(builtin_line("unknown-one"), 2 + 11);
+        assert_eq!(builtin_line("dataviz", MAX_DESCRIPTION), 1447);
+        assert_eq!(builtin_line("dataviz", 100), 2 + 7 + 2 + 100);
+        assert_eq!(builtin_line("unknown-one", MAX_DESCRIPTION), 2 + 11);
     }
 }

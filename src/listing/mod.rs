@@ -108,6 +108,9 @@ impl Listing {
 pub struct Assume {
     /// The model's context window in tokens.
     pub context_tokens: Option<u64>,
+    /// The time usage is weighed at (Claude Code ranks skills by uses that fade by the week);
+    /// now when `None`.
+    pub now: Option<std::time::SystemTime>,
 }
 
 /// A skill as a listing rule sees it.

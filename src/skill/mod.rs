@@ -100,6 +100,9 @@ pub struct Declared {
     pub name: Option<String>,
     /// The frontmatter `description`, when it is a string.
     pub description: Option<String>,
+    /// The frontmatter `when_to_use`, when it is a string: Claude Code lists it after the
+    /// description, so it costs context like one.
+    pub when_to_use: Option<String>,
     /// The entries of the frontmatter `metadata` map that hold text, where installers such as
     /// gh skill write where a skill came from; agent-skill-installer's record keys are left to
     /// the record. A list, not a map: most skills have none or a few, and a listing holds many.
@@ -131,6 +134,7 @@ impl Declared {
             Ok(frontmatter) => Self {
                 name: frontmatter.text("name").map(str::to_owned),
                 description: frontmatter.text("description").map(str::to_owned),
+                when_to_use: frontmatter.text("when_to_use").map(str::to_owned),
                 metadata: frontmatter
                     .fields
                     .get("metadata")

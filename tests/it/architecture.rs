@@ -25,6 +25,8 @@ const LAYERS: &[&[&str]] = &[
     &["plugin"],
     &["ownership"],
     &["scan"],
+    // How often each skill was used, from the agents' counters and session logs.
+    &["usage"],
     // What each agent's skill listing costs its model's context, from the scan.
     &["listing"],
     &["bundle"],

@@ -55,7 +55,7 @@ fn asked(lab: &Lab, cwd: &Path) -> Shown {
         let entry = entry.strip_prefix("- ").unwrap_or(entry);
         match entry.split_once(": ") {
             Some((name, description)) => {
-                shown.insert(name.to_owned(), Some(description.chars().count()))
+                shown.insert(name.to_owned(), Some(description.encode_utf16().count()))
             }
             None => shown.insert(entry.to_owned(), Some(0)),
         };
@@ -166,4 +166,74 @@ fn claude_code_leaves_a_skill_turned_off_out_of_the_budget() {
     );
     lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "521");
     agree(&lab, &["delta"]);
+}
+
+/// Claude Code's own counters (`skillUsage` in `~/.claude.json`) rank the skills whose
+/// descriptions it keeps: the most used first, each use fading by half a week (never below a
+/// tenth). `gamma` (5 uses today), then `delta` (2 today), then `alpha` (10 uses 70 days ago,
+/// so 1), then `beta` (never): in 521 characters `gamma`'s and `delta`'s fit. Without the fading
+/// `alpha` would come first and keep its description.
+#[test]
+fn claude_code_drops_the_least_used_descriptions_first() {
+    let Some(mut lab) = lab() else { return };
+    four(&lab);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let day = 86_400_000;
+    lab.file(
+        &lab.home.join(".claude.json"),
+        &format!(
+            "{{\"skillUsage\": {{\"gamma\": {{\"usageCount\": 5, \"lastUsedAt\": {now}}}, \
+             \"delta\": {{\"usageCount\": 2, \"lastUsedAt\": {now}}}, \
+             \"alpha\": {{\"usageCount\": 10, \"lastUsedAt\": {}}}}}}}\n",
+            now - 70 * day
+        ),
+    );
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "521");
+    agree(&lab, &["alpha", "beta"]);
+}
+
+/// Claude Code measures in JavaScript's UTF-16 units: 60 emoji take 120 of the budget, not 60.
+/// `- emoji` and `- plain` by name, the one built-in and two newlines take 291; with 463, the
+/// emoji's description (122 with its `: `) fits and `plain`'s (102) no longer does, where
+/// counting characters would have kept both.
+#[test]
+fn claude_code_counts_an_emoji_twice() {
+    let Some(mut lab) = lab() else { return };
+    skill(&lab, "emoji", &"\u{1F600}".repeat(60));
+    skill(&lab, "plain", &"P".repeat(100));
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "463");
+    agree(&lab, &["plain"]);
+}
+
+/// A description past the 1,536-unit cap is cut to 1,535 and an ellipsis, in the listing and
+/// in its cost.
+#[test]
+fn claude_code_cuts_a_long_description_at_the_cap() {
+    let Some(lab) = lab() else { return };
+    skill(&lab, "long", &"L".repeat(2_000));
+    skill(&lab, "short", &"S".repeat(10));
+    agree(&lab, &[]);
+}
+
+/// `skillListingMaxDescChars` in the user settings sets the cap: at 50, `long`'s description
+/// is cut to 49 and an ellipsis.
+#[test]
+fn claude_code_takes_the_cap_from_the_settings() {
+    let Some(lab) = lab() else { return };
+    skill(&lab, "long", &"L".repeat(2_000));
+    skill(&lab, "short", &"S".repeat(10));
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        "{\"skillListingMaxDescChars\": 50}\n",
+    );
+    let (claimed, _) = super::listing_codex::claimed(&lab, &lab.project, Agent::ClaudeCode);
+    assert_eq!(
+        claimed.get("long"),
+        Some(&Some(50)),
+        "the case's own expectation"
+    );
+    agree(&lab, &[]);
 }

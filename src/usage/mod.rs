@@ -1,0 +1,155 @@
+//! How often each skill was used, and when last, per agent: read from what the agents keep on
+//! this machine — Claude Code's own counters (`counters`), and the session logs of Claude Code
+//! and Codex (`reading`). Reading is bounded by `limits::USAGE` (newest files first, byte caps)
+//! and cached, so the app can run it on a worker and the command line on every `list --json`.
+//! Knows nothing of the terminal.
+
+pub mod counters;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crate::roots::AgentId;
+use crate::scan::Skill;
+
+/// One agent's uses of one skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Use {
+    pub count: u64,
+    /// The latest use, when the evidence says when.
+    pub last: Option<SystemTime>,
+}
+
+impl Use {
+    fn merge(&mut self, other: Use) {
+        self.count += other.count;
+        self.last = self.last.max(other.last);
+    }
+}
+
+/// Where an agent's count comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// The agent's own counter (Claude Code's `skillUsage`): a lifetime total.
+    Counter,
+    /// The session logs read: uses within the files read, which the bounds may have cut.
+    Sessions,
+}
+
+impl Evidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Evidence::Counter => "counter",
+            Evidence::Sessions => "sessions",
+        }
+    }
+}
+
+/// One agent's uses of a skill, with where the count comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentUse {
+    pub agent: AgentId,
+    pub uses: Use,
+    pub from: Evidence,
+}
+
+/// What was read to find the uses, for people ("412 session files, 1.2 GiB, 30 left unread").
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// The files read (in part or whole), counters included.
+    pub files: usize,
+    pub bytes: u64,
+    /// Files found and not read because a bound was reached.
+    pub unread: usize,
+    /// Files (or lines) that could not be read or decoded, each passed over.
+    pub broken: usize,
+}
+
+/// Every use found, per agent: by skill folder (session logs name the folder) and by name
+/// (Claude Code's counters name the skill as it lists it).
+#[derive(Clone, Debug, Default)]
+pub struct Usage {
+    by_dir: HashMap<(AgentId, PathBuf), Use>,
+    by_name: HashMap<(AgentId, String), Use>,
+    pub reading: Reading,
+}
+
+impl Usage {
+    /// A use of the skill in `dir`, as a session log names it.
+    pub fn add_dir(&mut self, agent: AgentId, dir: PathBuf, uses: Use) {
+        self.by_dir
+            .entry((agent, dir))
+            .and_modify(|u| u.merge(uses))
+            .or_insert(uses);
+    }
+
+    /// An agent's own counter for the skill it lists as `name`.
+    pub fn add_counter(&mut self, agent: AgentId, name: String, uses: Use) {
+        self.by_name
+            .entry((agent, name))
+            .and_modify(|u| u.merge(uses))
+            .or_insert(uses);
+    }
+
+    /// Every agent's uses of `skill`, in agent order: the agent's counter when it keeps one for
+    /// the skill (its lifetime total; the latest use is the later of the counter's and the
+    /// logs'), else what the session logs say about its folder, reached by any path.
+    pub fn of(&self, skill: &Skill) -> Vec<AgentUse> {
+        let mut found: Vec<AgentUse> = Vec::new();
+        let dirs: Vec<&Path> = std::iter::once(skill.dir.as_path())
+            .chain(std::iter::once(skill.real_dir.as_path()))
+            .chain(skill.reached_by.iter().map(PathBuf::as_path))
+            .collect();
+        for agent in AgentId::all() {
+            let mut logged: Option<Use> = None;
+            let mut seen: Vec<&Path> = Vec::new();
+            for dir in &dirs {
+                if seen.contains(dir) {
+                    continue;
+                }
+                seen.push(dir);
+                if let Some(uses) = self.by_dir.get(&(agent, dir.to_path_buf())) {
+                    logged
+                        .get_or_insert(Use {
+                            count: 0,
+                            last: None,
+                        })
+                        .merge(*uses);
+                }
+            }
+            let counter = self
+                .by_name
+                .get(&(agent, skill.name_for(agent).into_owned()))
+                .copied();
+            let entry = match (counter, logged) {
+                (Some(counted), logged) => AgentUse {
+                    agent,
+                    uses: Use {
+                        count: counted.count,
+                        last: counted.last.max(logged.and_then(|l| l.last)),
+                    },
+                    from: Evidence::Counter,
+                },
+                (None, Some(logged)) => AgentUse {
+                    agent,
+                    uses: logged,
+                    from: Evidence::Sessions,
+                },
+                (None, None) => continue,
+            };
+            found.push(entry);
+        }
+        found
+    }
+
+    /// The latest use of `skill` by any agent.
+    pub fn last_used(&self, skill: &Skill) -> Option<SystemTime> {
+        self.of(skill).iter().filter_map(|u| u.uses.last).max()
+    }
+
+    /// An agent's own counter for the skill it lists as `name`.
+    pub fn counter(&self, agent: AgentId, name: &str) -> Option<Use> {
+        self.by_name.get(&(agent, name.to_owned())).copied()
+    }
+}
