@@ -2,15 +2,20 @@
 //! budget, what the listing uses, and each skill's line as `full`, `shortened`, `name_only` or
 //! `omitted` with its cost — from `listing`, as text and JSON.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::SystemTime;
 
 use serde::Serialize;
 
-use crate::listing::{self, Assume, Entry, Listing};
+use crate::limits;
+use crate::listing::{self, Assume, Entry, Listing, Shown};
 use crate::roots::{AgentId, Machine};
+use crate::scan::Inventory;
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
+use crate::usage::{self, Usage, Use};
 
 use super::agent_args::agent_id;
 use super::{Failure, Outcome};
@@ -75,6 +80,9 @@ struct SkillJson<'a> {
     description_shown: usize,
     description_chars: usize,
     description_known: bool,
+    /// The agent's uses of it, from its counters or session logs; 0 when none are recorded.
+    uses: u64,
+    last_used: Option<String>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -96,23 +104,45 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         context_tokens: args.context,
         now: None,
     };
+    let usage = usage::read(&machine.env, &limits::USAGE, None);
     let listings: Vec<Listing> = listing::AGENTS
         .into_iter()
         .filter(|a| args.agent.is_empty() || args.agent.contains(a))
         .filter(|a| !args.agent.is_empty() || inventory.installed.contains(a))
         .filter_map(|a| listing::listing(&inventory, &env, a, assume))
         .collect();
+    let uses = Uses::new(&inventory, &usage);
     if args.json {
         super::json::print(&ContextJson {
-            agents: listings.iter().map(agent_json).collect(),
+            agents: listings.iter().map(|l| agent_json(l, &uses)).collect(),
         })?;
     } else {
-        super::print(&render(&listings, machine.env.home()))?;
+        super::print(&render(&listings, &uses, machine.env.home()))?;
     }
     Ok(Outcome::Done)
 }
 
-fn agent_json(listing: &Listing) -> AgentJson<'_> {
+/// Each agent's uses of each skill it lists, by the skill's folder.
+struct Uses<'a>(HashMap<(AgentId, &'a Path), Use>);
+
+impl<'a> Uses<'a> {
+    fn new(inventory: &'a Inventory, usage: &Usage) -> Self {
+        let mut uses = HashMap::new();
+        for skill in &inventory.skills {
+            for found in usage.of(skill) {
+                uses.insert((found.agent, skill.dir.as_path()), found.uses);
+            }
+        }
+        Self(uses)
+    }
+
+    fn of(&self, agent: AgentId, entry: &Entry) -> Option<Use> {
+        let dir = entry.dir.as_deref()?;
+        self.0.get(&(agent, dir)).copied()
+    }
+}
+
+fn agent_json<'a>(listing: &'a Listing, uses: &Uses) -> AgentJson<'a> {
     AgentJson {
         agent: listing.agent,
         model: &listing.model,
@@ -126,11 +156,15 @@ fn agent_json(listing: &Listing) -> AgentJson<'_> {
         chars: listing.chars,
         estimated_tokens: listing.estimated_tokens(),
         assumptions: &listing.assumptions,
-        skills: listing.entries.iter().map(skill_json).collect(),
+        skills: listing
+            .entries
+            .iter()
+            .map(|e| skill_json(e, uses.of(listing.agent, e)))
+            .collect(),
     }
 }
 
-fn skill_json(entry: &Entry) -> SkillJson<'_> {
+fn skill_json(entry: &Entry, uses: Option<Use>) -> SkillJson<'_> {
     SkillJson {
         name: &entry.name,
         dir: entry.dir.as_deref(),
@@ -139,10 +173,15 @@ fn skill_json(entry: &Entry) -> SkillJson<'_> {
         description_shown: entry.description_shown,
         description_chars: entry.description_chars,
         description_known: entry.description_known,
+        uses: uses.map_or(0, |u| u.count),
+        last_used: uses
+            .and_then(|u| u.last)
+            .map(|t| humantime::format_rfc3339_seconds(t).to_string()),
     }
 }
 
-fn render(listings: &[Listing], home: &Path) -> String {
+fn render(listings: &[Listing], uses: &Uses, home: &Path) -> String {
+    let now = SystemTime::now();
     if listings.is_empty() {
         return "No agent whose listing skilldeck knows is installed here (--agent names one).\n"
             .to_owned();
@@ -186,10 +225,16 @@ fn render(listings: &[Listing], home: &Path) -> String {
             .entries
             .iter()
             .map(|e| {
+                let used = uses.of(listing.agent, e);
                 vec![
                     e.name.clone(),
                     e.shown.as_str().to_owned(),
                     e.chars.to_string(),
+                    used.map_or_else(|| "0".to_owned(), |u| u.count.to_string()),
+                    used.and_then(|u| u.last).map_or_else(
+                        || "-".to_owned(),
+                        |t| human::ago(now.duration_since(t).unwrap_or_default()),
+                    ),
                     e.dir.as_deref().map_or_else(
                         || "(built in)".to_owned(),
                         |d| human::path(d, home, Unsafe::Escaped),
@@ -197,9 +242,43 @@ fn render(listings: &[Listing], home: &Path) -> String {
                 ]
             })
             .collect();
-        for line in table(&["NAME", "LISTED", "CHARS", "DIR"], &rows).lines() {
+        for line in table(
+            &["NAME", "LISTED", "CHARS", "USES", "LAST USED", "DIR"],
+            &rows,
+        )
+        .lines()
+        {
             let _ = writeln!(out, "  {line}");
+        }
+        if let Some(sentence) = cut_short(listing) {
+            let _ = writeln!(out, "  {sentence}");
         }
     }
     out
+}
+
+/// What the budget cost the skills, for people: nothing when every description is whole.
+fn cut_short(listing: &Listing) -> Option<String> {
+    let count = |shown: Shown| listing.entries.iter().filter(|e| e.shown == shown).count();
+    let parts: Vec<String> = [
+        (Shown::Shortened, "shortened"),
+        (Shown::NameOnly, "listed by name only"),
+        (Shown::Omitted, "left out"),
+    ]
+    .into_iter()
+    .filter(|(shown, _)| count(*shown) > 0)
+    .map(|(shown, how)| format!("{} {how}", human::count(count(shown), "skill")))
+    .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    let rule = match listing.agent {
+        AgentId::CLAUDE_CODE => " (Claude Code keeps the most used skills' descriptions first)",
+        _ => "",
+    };
+    Some(format!(
+        "Past the budget: {}{rule}. Turn skills off with `skilldeck disable NAME --agent {}` to make room.",
+        parts.join(", "),
+        listing.agent.id()
+    ))
 }

@@ -242,3 +242,52 @@ fn help_gives_an_example() {
     );
     assert!(text.contains("--context <TOKENS>"), "{text}");
 }
+
+/// Claude Code's counters give each skill its uses and last use, in JSON and in the table; a
+/// listing past its budget says what it cost and which rule kept which descriptions.
+#[test]
+fn uses_come_from_claude_codes_counters_and_a_cut_listing_says_so() {
+    let machine = Machine::new();
+    for name in ["alpha", "beta", "gamma"] {
+        skill(&machine, ".claude/skills", name, &"d".repeat(100));
+    }
+    let at = 1_780_000_000_000_u64;
+    std::fs::write(
+        machine.home.join(".claude.json"),
+        format!(
+            "{{\"skillUsage\": {{\"gamma\": {{\"usageCount\": 7, \"lastUsedAt\": {at}}}, \
+             \"beta\": {{\"usageCount\": 2, \"lastUsedAt\": {at}}}}}}}"
+        ),
+    )
+    .unwrap();
+    // Every built-in's entry (6,198), the three names and 15 newlines take 6,234 of 6,400,
+    // which leaves room for one description of 102: the most used one, gamma's.
+    let vars = [("SLASH_COMMAND_TOOL_CHAR_BUDGET", "6400")];
+    let json = context(&machine, &["--agent", "claude-code"], &vars);
+    let agent = &json["agents"][0];
+    let gamma = listed(agent, "gamma");
+    assert_eq!(gamma["uses"], 7);
+    assert_eq!(gamma["last_used"], "2026-05-28T20:26:40Z");
+    assert_eq!(gamma["listed"], "full");
+    assert_eq!(listed(agent, "beta")["listed"], "name_only");
+    assert_eq!(listed(agent, "beta")["uses"], 2);
+    let alpha = listed(agent, "alpha");
+    assert_eq!(
+        (alpha["uses"].clone(), alpha["last_used"].clone()),
+        (0.into(), Value::Null)
+    );
+    let output = machine
+        .command(&["context", "--agent", "claude-code"])
+        .env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "6400")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("USES") && text.contains("LAST USED"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Past the budget: 2 skills listed by name only (Claude Code keeps the most used skills' descriptions first)"),
+        "{text}"
+    );
+}
