@@ -188,3 +188,20 @@ fn no_usage_reads_nothing() {
     let table = f.machine.run_expecting(&["list"], 0);
     assert!(!String::from_utf8_lossy(&table.stdout).contains("LAST USED"));
 }
+
+#[test]
+fn the_help_says_what_reading_costs_by_the_bounds_it_reads_to() {
+    let machine = Machine::new();
+    let help = machine.run_expecting(&["list", "--help"], 0);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("the newest 2,000 logs, up to 64 MiB of each and 2 GiB in all"),
+        "{help}"
+    );
+    let bounds = skilldeck::limits::USAGE;
+    assert_eq!(
+        (bounds.files, bounds.file_bytes, bounds.total_bytes),
+        (2_000, 64 << 20, 2 << 30),
+        "the help and the README name these bounds: change them there too"
+    );
+}
