@@ -8,7 +8,7 @@
 //!
 //! - Claude Code: a line naming a folder after "Base directory for this skill:" (Claude Code
 //!   2.1.332 writes it at the head of the skill's text, each time the Skill tool loads it):
-//!   one use per folder per line (`transcript`).
+//!   one use per folder per line (`transcript`), but for the skills a compaction puts back.
 //! - Codex: a `<skill>` injection, or a reader command on a skill's `SKILL.md` (`codex`).
 //!
 //! A use's time is its line's `timestamp` (RFC 3339, as both agents write it), else the log's
@@ -181,6 +181,8 @@ fn uses_in_line(
             }
             codex::Said::Used(dirs) => dirs,
         }
+    } else if reattached(&value) {
+        Vec::new()
     } else {
         transcript::dirs_in_value(&value)
     };
@@ -189,6 +191,14 @@ fn uses_in_line(
         .and_then(Value::as_str)
         .and_then(|t| humantime::parse_rfc3339_weak(t).ok());
     Some((dirs, at))
+}
+
+/// A Claude Code line that puts back skills already used: after compacting a conversation,
+/// 2.1.332 writes an `attachment` of type `invoked_skills` holding each skill's text again
+/// (its binary's `invoked_skills` with `skills.*.content`), which is not a new use.
+fn reattached(value: &Value) -> bool {
+    value.get("type").and_then(Value::as_str) == Some("attachment")
+        && value.pointer("/attachment/type").and_then(Value::as_str) == Some("invoked_skills")
 }
 
 #[cfg(test)]
@@ -222,6 +232,12 @@ mod tests {
         // A time that is not RFC 3339 is none: the log's own time stands in.
         let line = br#"{"timestamp":"yesterday","text":"Base directory for this skill: /a"}"#;
         assert_eq!(uses_in_line(claude, line, &mut seen).unwrap().1, None);
+        // Skills put back after a compaction are not used again.
+        let line = br#"{"type":"attachment","attachment":{"type":"invoked_skills","skills":[{"name":"a","content":"Base directory for this skill: /a"}]}}"#;
+        assert_eq!(
+            uses_in_line(claude, line, &mut seen),
+            Some((Vec::new(), None))
+        );
         // Codex's marker is its own; Claude Code's line means nothing in a rollout.
         let line = br#"{"text":"Base directory for this skill: /a"}"#;
         assert_eq!(
