@@ -445,3 +445,56 @@ fn no_logs_read_nothing_and_write_no_cache() {
     assert_eq!(found.reading, Reading::default());
     assert!(!cache.exists());
 }
+
+#[test]
+fn any_bytes_in_any_log_read_without_a_panic_and_every_log_is_counted() {
+    let h = Home::new();
+    // Fragments that steer the reader into each of its paths, joined at random.
+    let fragments: [&[u8]; 10] = [
+        b"Base directory for this skill: /s/a\n",
+        b"{\"timestamp\":\"2025-06-01T00:00:00Z\",\"text\":\"Base directory for this skill: ",
+        b"<skill>\n<path>/s/b/SKILL.md</path>",
+        b"{\"type\":\"turn_context\"}\n",
+        b"{\"type\":\"response_item\",\"payload\":{\"type\":\"function_call\",\"arguments\":\"{\\\"cmd\\\":\\\"cat /s/c/SKILL.md\\\"}\"}}\n",
+        b"\"}\n",
+        b"\xff\xfe\x00\n",
+        b"\n\n",
+        b"SKILL.md",
+        b"{\"type\":\"attachment\",\"attachment\":{\"type\":\"invoked_skills\"",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for i in 0..60 {
+        let mut bytes = Vec::new();
+        for _ in 0..next() % 40 {
+            bytes.extend_from_slice(fragments[(next() % 10) as usize]);
+        }
+        let path = if i % 2 == 0 {
+            h.claude(&format!("p/{i}.jsonl"))
+        } else {
+            h.codex(&format!("sessions/2025/06/01/rollout-{i}.jsonl"))
+        };
+        write_bytes(&path, &bytes, at(DAY0 + i));
+    }
+    let tiny = bounds(50, 300, 5_000);
+    let found = usage::read(&h.env(), &tiny, Some(&h.home.join("cache")));
+    assert_eq!(found.reading.files + found.reading.unread, 60);
+    assert!(found.reading.bytes <= 5_000);
+    // Read again from the cache: the same answer.
+    let again = usage::read(&h.env(), &tiny, Some(&h.home.join("cache")));
+    assert_eq!(again.reading.cached, found.reading.files);
+    assert_eq!(again.reading.broken, found.reading.broken);
+    for dir in ["/s/a", "/s/b", "/s/c"] {
+        for agent in [AgentId::CLAUDE_CODE, AgentId::CODEX] {
+            assert_eq!(
+                again.logged(agent, Path::new(dir)),
+                found.logged(agent, Path::new(dir))
+            );
+        }
+    }
+}
