@@ -106,13 +106,19 @@ pub const VIEW_FILE_BYTES: u64 = MIB;
 /// The bounds on reading the agents' session logs for usage: the newest files first, each
 /// read up to `file_bytes`, until `files` or `total_bytes` is reached. A heavy user's
 /// `~/.claude/projects` holds a few thousand transcripts and a few GiB; a skill's use is
-/// written when it starts, so the newest sessions tell what is used now.
+/// written when it starts, so the newest sessions tell what is used now. Which files are
+/// taken depends on their sizes and times alone: a file the usage cache holds unchanged is
+/// not read again, but counts against the bounds as if it were, so the answer does not change
+/// with the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UsageBounds {
     /// Claude Code's global config, which holds its counters and much else.
     pub counters_bytes: u64,
     pub files: usize,
     pub file_bytes: u64,
     pub total_bytes: u64,
+    /// skilldeck's own cache of what the logs held: a few hundred bytes per log file.
+    pub cache_bytes: u64,
 }
 
 pub const USAGE: UsageBounds = UsageBounds {
@@ -120,4 +126,5 @@ pub const USAGE: UsageBounds = UsageBounds {
     files: 2_000,
     file_bytes: 64 * MIB,
     total_bytes: 2 * 1024 * MIB,
+    cache_bytes: 64 * MIB,
 };

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::Component;
 
-use skilldeck::snapshot::transcript;
+use skilldeck::usage::transcript;
 
 pub fn check(data: &[u8]) {
     let dirs = transcript::skill_dirs(data).expect("reading from memory cannot fail");

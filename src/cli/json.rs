@@ -16,6 +16,7 @@ use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
 use crate::roots::{AgentId, Effect, Source};
 use crate::scan::{Builtin, Inventory, RootEntry, Skill};
+use crate::usage::{Reading, Usage};
 
 use super::agents::Shown;
 
@@ -196,16 +197,84 @@ impl<'a> SkillJson<'a> {
     }
 }
 
+/// A skill as `list --json` gives it: with each agent's uses of it, when usage was read.
+#[derive(Serialize)]
+pub struct ListedSkillJson<'a> {
+    #[serde(flatten)]
+    pub skill: SkillJson<'a>,
+    /// Each agent's uses, in agent order; empty for a skill never used, or with `--no-usage`.
+    pub usage: Vec<AgentUseJson>,
+    /// The latest use by any agent (RFC 3339), or null.
+    pub last_used: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct AgentUseJson {
+    pub agent: AgentId,
+    pub uses: u64,
+    pub last_used: Option<String>,
+    /// `counter` (the agent's own lifetime count) or `sessions` (the session logs read).
+    pub from: &'static str,
+}
+
+/// What was read to find the uses.
+#[derive(Serialize)]
+pub struct ReadingJson {
+    pub files: usize,
+    pub bytes: u64,
+    pub unread: usize,
+    pub cached: usize,
+    pub broken: usize,
+}
+
+impl ReadingJson {
+    fn new(reading: &Reading) -> Self {
+        Self {
+            files: reading.files,
+            bytes: reading.bytes,
+            unread: reading.unread,
+            cached: reading.cached,
+            broken: reading.broken,
+        }
+    }
+}
+
+/// A time as the JSON shapes give it: RFC 3339, to the second, in UTC.
+pub fn time(at: std::time::SystemTime) -> String {
+    humantime::format_rfc3339_seconds(at).to_string()
+}
+
+impl<'a> ListedSkillJson<'a> {
+    fn new(skill: &'a Skill, shown: Shown<'_>, usage: Option<&Usage>) -> Self {
+        let uses = usage.map(|usage| usage.of(skill)).unwrap_or_default();
+        Self {
+            skill: SkillJson::new(skill, shown),
+            last_used: uses.iter().filter_map(|u| u.uses.last).max().map(time),
+            usage: uses
+                .iter()
+                .map(|u| AgentUseJson {
+                    agent: u.agent,
+                    uses: u.uses.count,
+                    last_used: u.uses.last.map(time),
+                    from: u.from.as_str(),
+                })
+                .collect(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct ListJson<'a> {
     /// Every root, with every agent that reads it.
     pub roots: Vec<RootJson<'a>>,
-    pub skills: Vec<SkillJson<'a>>,
+    pub skills: Vec<ListedSkillJson<'a>>,
     pub builtin: Vec<BuiltinJson<'a>>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<String>,
     #[serde(flatten)]
     pub agents: AgentsJson<'a>,
+    /// What was read for the skills' usage; null with `--no-usage`.
+    pub usage_read: Option<ReadingJson>,
 }
 
 /// Which agents the skills' `agents` name: those installed here, or every one.
@@ -225,18 +294,20 @@ impl<'a> AgentsJson<'a> {
 }
 
 impl<'a> ListJson<'a> {
-    /// Every root of `inventory`, with the `skills` and `builtins` of it a listing keeps.
+    /// Every root of `inventory`, with the `skills` and `builtins` of it a listing keeps, and
+    /// the skills' uses when `usage` was read.
     pub fn new(
         inventory: &'a Inventory,
         skills: &[&'a Skill],
         builtins: &[&'a Builtin],
         shown: Shown<'a>,
+        usage: Option<&Usage>,
     ) -> Self {
         Self {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
             skills: skills
                 .iter()
-                .map(|skill| SkillJson::new(skill, shown))
+                .map(|skill| ListedSkillJson::new(skill, shown, usage))
                 .collect(),
             builtin: builtins
                 .iter()
@@ -248,6 +319,7 @@ impl<'a> ListJson<'a> {
                 .collect(),
             problems: inventory.problems.iter().map(ToString::to_string).collect(),
             agents: AgentsJson::new(shown),
+            usage_read: usage.map(|usage| ReadingJson::new(&usage.reading)),
         }
     }
 }

@@ -1,7 +1,9 @@
 //! `skilldeck list`: every skill found, with source, agents, record, state and digest; or
-//! only those an agent loads, of a source, or whose name matches a glob.
+//! only those an agent loads, of a source, whose name matches a glob, or that no agent used
+//! lately. `--json` gives each skill's uses per agent (`usage`).
 
 use std::fmt::Write as _;
+use std::time::{Duration, SystemTime};
 
 use globset::{Glob, GlobMatcher};
 
@@ -15,16 +17,24 @@ use super::json::{self, AgentsJson, ListJson};
 use super::{Failure, Outcome};
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
+use crate::usage::{self, Usage};
 
 const AFTER_HELP: &str = "\
 Filters combine: a skill is listed when it passes every filter given, and a filter given twice
 passes either value. A plugin's skill matches --name by `plugin:skill` or by `skill` alone.
 Exit 1 when filters are given and nothing matches them.
 
+Usage (--json's `usage` and `last_used`, and --unused) comes from Claude Code's own counters
+and from the session logs Claude Code and Codex keep (~/.claude/projects, ~/.codex/sessions):
+the newest 2,000 logs, up to 64 MiB of each and 2 GiB in all. The first reading of a large
+history takes seconds; what was read is cached in skilldeck's data folder, so later ones read
+only the logs that changed. --no-usage reads none of it.
+
 Examples:
   skilldeck list --agent claude-code --source user
   skilldeck list --name 'pdf*' --name 'docx' --json
-  skilldeck list --source plugin --all-agents";
+  skilldeck list --source plugin --all-agents
+  skilldeck list --unused 30";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -43,6 +53,13 @@ pub struct Args {
     /// Only the skills whose name matches this glob (`*`, `?`, `[abc]`, `{a,b}`)
     #[arg(long = "name", value_name = "GLOB", value_parser = name_glob)]
     name_filter: Vec<GlobMatcher>,
+    /// Only the skills no agent used in the last DAYS days, never-used ones included (built-in
+    /// skills are left out); the table shows when each was last used
+    #[arg(long, value_name = "DAYS", conflicts_with = "no_usage")]
+    unused: Option<u64>,
+    /// Read no usage: no counters, no session logs (--json gives empty `usage`)
+    #[arg(long)]
+    no_usage: bool,
 }
 
 /// `--source`: one of the sources, by the name the listing shows.
@@ -67,7 +84,24 @@ impl Args {
     fn filtered(&self) -> bool {
         !(self.agent_filter.is_empty()
             && self.source_filter.is_empty()
-            && self.name_filter.is_empty())
+            && self.name_filter.is_empty()
+            && self.unused.is_none())
+    }
+
+    /// The uses the listing needs: for `--json` and `--unused`, unless `--no-usage`.
+    fn usage(&self, machine: &Machine) -> Option<Usage> {
+        let needed = (self.json || self.unused.is_some()) && !self.no_usage;
+        needed.then(|| {
+            let cache = usage::cache_dir(&machine.env);
+            usage::read(&machine.env, &crate::limits::USAGE, Some(&cache))
+        })
+    }
+
+    /// `--unused DAYS`: the time before which a last use counts as none.
+    fn unused_since(&self, now: SystemTime) -> Option<SystemTime> {
+        let days = self.unused?;
+        let ago = Duration::from_secs(days.saturating_mul(86_400));
+        Some(now.checked_sub(ago).unwrap_or(SystemTime::UNIX_EPOCH))
     }
 
     fn name_matches(&self, name: &str, plugin: Option<&str>) -> bool {
@@ -96,11 +130,21 @@ impl Args {
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
-    let skills: Vec<&Skill> = inventory.skills.iter().filter(|s| args.keeps(s)).collect();
+    let usage = args.usage(machine);
+    let since = args.unused_since(SystemTime::now());
+    let unused = |skill: &Skill| match (since, &usage) {
+        (Some(since), Some(usage)) => usage.unused_since(skill, since),
+        _ => true,
+    };
+    let skills: Vec<&Skill> = inventory
+        .skills
+        .iter()
+        .filter(|s| args.keeps(s) && unused(s))
+        .collect();
     let builtins: Vec<&Builtin> = inventory
         .builtins
         .iter()
-        .filter(|b| args.keeps_builtin(b))
+        .filter(|b| args.keeps_builtin(b) && since.is_none())
         .collect();
     // An agent asked for by name is shown in AGENTS, installed here or not.
     let mut agents = inventory.installed.clone();
@@ -111,7 +155,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     );
     let shown = Shown::new(&agents, &args.agents);
     if args.json {
-        let mut list = ListJson::new(&inventory, &skills, &builtins, shown);
+        let mut list = ListJson::new(&inventory, &skills, &builtins, shown, usage.as_ref());
         list.agents = AgentsJson::new(Shown::new(&inventory.installed, &args.agents));
         json::print(&list)?;
     } else {
@@ -120,6 +164,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             skills: &skills,
             builtins: &builtins,
             filtered: args.filtered(),
+            last_used: usage.as_ref().filter(|_| since.is_some()),
         };
         super::print(&render(&listing, shown, machine.env.home()))?;
     }
@@ -138,6 +183,8 @@ struct Listing<'a> {
     skills: &'a [&'a Skill],
     builtins: &'a [&'a Builtin],
     filtered: bool,
+    /// With `--unused`: the uses, for a LAST USED column.
+    last_used: Option<&'a Usage>,
 }
 
 fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> String {
@@ -165,7 +212,7 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
             } else {
                 ""
             };
-            vec![
+            let mut row = vec![
                 format!("{}{shadowed}", skill.name),
                 skill.source.to_string(),
                 skill.state.to_string(),
@@ -174,14 +221,20 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
                     .as_ref()
                     .map_or_else(|| "-".to_owned(), |o| o.installer.to_string()),
                 shown.cell(&skill.agents),
-                human::path(&skill.dir, home, Unsafe::Escaped),
-            ]
+            ];
+            if let Some(usage) = listing.last_used {
+                row.push(last_used_cell(usage, skill));
+            }
+            row.push(human::path(&skill.dir, home, Unsafe::Escaped));
+            row
         })
         .collect();
-    let mut out = table(
-        &["NAME", "SOURCE", "STATE", "INSTALLER", "AGENTS", "DIR"],
-        &rows,
-    );
+    let mut headers = vec!["NAME", "SOURCE", "STATE", "INSTALLER", "AGENTS"];
+    if listing.last_used.is_some() {
+        headers.push("LAST USED");
+    }
+    headers.push("DIR");
+    let mut out = table(&headers, &rows);
     let details: Vec<&Skill> = listing
         .skills
         .iter()
@@ -251,6 +304,14 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
     out.push('\n');
     out.push_str(&summary(listing, shown));
     out
+}
+
+/// The day a skill was last used by any agent (UTC), or `never`.
+fn last_used_cell(usage: &Usage, skill: &Skill) -> String {
+    usage.last_used(skill).map_or_else(
+        || "never".to_owned(),
+        |at| json::time(at).chars().take(10).collect(),
+    )
 }
 
 /// What a modified or unverifiable skill's record says about its state.

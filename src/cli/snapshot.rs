@@ -10,8 +10,8 @@ use crate::limits::TRANSCRIPT_BYTES;
 use crate::operations;
 use crate::roots::Machine;
 use crate::scan;
-use crate::snapshot::transcript;
 use crate::snapshot::{Reason, SnapshotError, Taken};
+use crate::usage::transcript;
 
 use super::{Failure, Outcome, target};
 use crate::text::Unsafe;

@@ -6,7 +6,6 @@
 //! and is kept beside it. Around the store:
 //!
 //! - [`walk`] decides which files a snapshot holds (links, version control, special files);
-//! - [`transcript`] finds the skill folders an agent session used;
 //! - [`diff`] compares a snapshot with the folder on disk, as a model both the command line and
 //!   the terminal app draw;
 //! - [`changes`] says which skills changed and what each is diffed against (the app's
@@ -29,7 +28,6 @@ pub mod reason;
 pub mod redact;
 pub mod restore;
 mod store;
-pub mod transcript;
 pub mod walk;
 
 use std::io;

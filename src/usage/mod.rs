@@ -1,10 +1,19 @@
 //! How often each skill was used, and when last, per agent: read from what the agents keep on
 //! this machine — Claude Code's own counters (`counters`), and the session logs of Claude Code
-//! and Codex (`reading`). Reading is bounded by `limits::USAGE` (newest files first, byte caps)
-//! and cached, so the app can run it on a worker and the command line on every `list --json`.
-//! Knows nothing of the terminal.
+//! and Codex (`logs` finds them, `sessions` reads them, `transcript` and `codex` say what a
+//! use looks like in each). Reading is bounded by `limits::USAGE` (newest files first, byte
+//! caps) and cached (`cache`), so the app can run it on a worker and the command line on every
+//! `list --json`. Knows nothing of the terminal.
+//!
+//! Gemini CLI (`~/.gemini/tmp/*/chats/*.json`, `activate_skill` calls) and OpenCode (its own
+//! store) keep sessions too; they are not read yet.
 
+mod cache;
+mod codex;
 pub mod counters;
+pub mod logs;
+mod sessions;
+pub mod transcript;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -15,13 +24,18 @@ use crate::roots::{AgentId, Environment};
 use crate::scan::Skill;
 
 /// Every use the agents' counters and session logs on this machine record, read within
-/// `bounds`; `cache`, when given, is a folder where what was read is kept, so a file unchanged
-/// since is not read again.
+/// `bounds`; `cache`, when given, is a folder where what was read is kept (the callers pass
+/// [`cache_dir`]), so a file unchanged since is not read again.
 pub fn read(env: &Environment, bounds: &UsageBounds, cache: Option<&Path>) -> Usage {
-    let _ = (bounds, cache);
     let mut usage = Usage::default();
     counters::add_claude_code(env, &mut usage);
+    sessions::add(env, bounds, cache, &mut usage);
     usage
+}
+
+/// The folder skilldeck keeps its usage cache in: `usage/` in its data folder.
+pub fn cache_dir(env: &Environment) -> PathBuf {
+    env.data_dir().join("usage")
 }
 
 /// One agent's uses of one skill.
@@ -73,6 +87,8 @@ pub struct Reading {
     pub bytes: u64,
     /// Files found and not read because a bound was reached.
     pub unread: usize,
+    /// Files not read again because the cache holds them unchanged; their uses count.
+    pub cached: usize,
     /// Files (or lines) that could not be read or decoded, each passed over.
     pub broken: usize,
 }
@@ -157,6 +173,16 @@ impl Usage {
     /// The latest use of `skill` by any agent.
     pub fn last_used(&self, skill: &Skill) -> Option<SystemTime> {
         self.of(skill).iter().filter_map(|u| u.uses.last).max()
+    }
+
+    /// Whether no agent used `skill` at `since` or later: never used, or used only before.
+    pub fn unused_since(&self, skill: &Skill, since: SystemTime) -> bool {
+        self.last_used(skill).is_none_or(|last| last < since)
+    }
+
+    /// What the session logs say `agent` did with the skill folder `dir`, as they name it.
+    pub fn logged(&self, agent: AgentId, dir: &Path) -> Option<Use> {
+        self.by_dir.get(&(agent, dir.to_path_buf())).copied()
     }
 
     /// An agent's own counter for the skill it lists as `name`.

@@ -1,5 +1,6 @@
 //! The skill folders an agent session used, read from its transcript
-//! (skill-format-and-roots.md §3.6).
+//! (skill-format-and-roots.md §3.6): what `snapshot --from-transcript` snapshots, and what the
+//! usage reader counts in Claude Code's session logs (`sessions`).
 //!
 //! When an agent loads a skill it writes a line `Base directory for this skill: DIR` into the
 //! conversation: Claude Code with a path, OpenCode with a `file://` URL. A transcript is read
@@ -18,7 +19,7 @@ use serde_json::Value;
 pub const BASE_DIR_MARKER: &str = "Base directory for this skill:";
 
 /// The longest transcript line read; a longer one (a huge tool output) is passed over.
-const MAX_LINE: usize = 64 << 20;
+pub const MAX_LINE: usize = 64 << 20;
 
 /// Whether `text` can hold a base directory line: the test run on every line before any is
 /// decoded (seed 003's `HasBaseDir`).
@@ -89,7 +90,7 @@ fn clean(path: &Path) -> PathBuf {
 pub fn skill_dirs(mut reader: impl BufRead) -> io::Result<Vec<PathBuf>> {
     let mut found: Vec<PathBuf> = Vec::new();
     let mut line = Vec::new();
-    while read_line(&mut reader, &mut line)? {
+    while read_line(&mut reader, &mut line)? != Line::End {
         if !has_base_dir(&line) {
             continue;
         }
@@ -104,16 +105,29 @@ pub fn skill_dirs(mut reader: impl BufRead) -> io::Result<Vec<PathBuf>> {
 
 /// The folders one line names, whatever form the line has.
 fn dirs_in_line(line: &[u8]) -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
     if let Ok(value) = serde_json::from_slice::<Value>(line) {
-        each_string(&value, &mut |text| dirs.extend(base_dirs(text)));
-        return dirs;
+        return dirs_in_value(&value);
     }
+    let mut dirs = Vec::new();
     let text = String::from_utf8_lossy(line);
     for literal in string_literals(&text) {
         dirs.extend(base_dirs(&literal));
     }
     dirs.extend(base_dirs(&text));
+    dirs
+}
+
+/// The folders the "Base directory" lines of every string in a decoded JSON line name, each
+/// once, in order.
+pub fn dirs_in_value(value: &Value) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    each_string(value, &mut |text| {
+        for dir in base_dirs(text) {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+    });
     dirs
 }
 
@@ -156,12 +170,29 @@ fn string_literals(text: &str) -> Vec<String> {
     literals
 }
 
-/// Read one line into `line` (without its newline); false at the end. A line over
+/// What [`read_line`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A line that ended with a newline.
+    Whole,
+    /// The last line, with no newline after it (cut short, or still being written).
+    Unterminated,
+    /// A line over [`MAX_LINE`], read past rather than held: `line` is empty.
+    TooLong,
+    /// Nothing more to read.
+    End,
+}
+
+/// Read one line into `line` (without its newline), and say what it was. A line over
 /// [`MAX_LINE`] comes back empty, its bytes read past rather than held.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
+///
+/// # Errors
+/// The reader's own error.
+pub fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
     line.clear();
     let mut any = false;
     let mut too_long = false;
+    let mut ended = false;
     loop {
         let buffer = match reader.fill_buf() {
             Ok(buffer) => buffer,
@@ -185,10 +216,16 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> 
         let used = done.unwrap_or(buffer.len());
         reader.consume(used);
         if done.is_some() {
+            ended = true;
             break;
         }
     }
-    Ok(any)
+    Ok(match (any, too_long, ended) {
+        (false, _, _) => Line::End,
+        (true, true, _) => Line::TooLong,
+        (true, false, true) => Line::Whole,
+        (true, false, false) => Line::Unterminated,
+    })
 }
 
 #[cfg(test)]
@@ -281,5 +318,28 @@ Base directory for this skill: /s/b
         transcript.extend_from_slice(b"Base directory for this skill: /kept\n");
         let found = skill_dirs(io::BufReader::with_capacity(4096, &transcript[..])).unwrap();
         assert_eq!(found, [PathBuf::from("/kept")]);
+    }
+
+    #[test]
+    fn each_line_says_how_it_ended() {
+        let mut reader = io::BufReader::with_capacity(4, &b"ab\n\nlast"[..]);
+        let mut line = Vec::new();
+        let mut kinds = Vec::new();
+        loop {
+            let kind = read_line(&mut reader, &mut line).unwrap();
+            kinds.push((kind, String::from_utf8(line.clone()).unwrap()));
+            if kind == Line::End {
+                break;
+            }
+        }
+        assert_eq!(
+            kinds,
+            [
+                (Line::Whole, "ab".to_owned()),
+                (Line::Whole, String::new()),
+                (Line::Unterminated, "last".to_owned()),
+                (Line::End, String::new()),
+            ]
+        );
     }
 }

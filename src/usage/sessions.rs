@@ -1,0 +1,248 @@
+//! Uses read from the agents' session logs, within `limits::USAGE`: the logs (`logs`) newest
+//! first, each read up to `file_bytes`, until `files` logs are taken or `total_bytes` would be
+//! passed (the log that reaches it read up to what is left); every other log is counted
+//! unread. A log the cache holds unchanged is not read again.
+//!
+//! A log is read a line at a time, and a line is decoded only when a cheap byte search says it
+//! can name a skill. What counts as a use:
+//!
+//! - Claude Code: a line naming a folder after "Base directory for this skill:" (Claude Code
+//!   2.1.332 writes it at the head of the skill's text, each time the Skill tool loads it):
+//!   one use per folder per line (`transcript`), but for the skills a compaction puts back.
+//! - Codex: a `<skill>` injection, or a reader command on a skill's `SKILL.md` (`codex`).
+//!
+//! A use's time is its line's `timestamp` (RFC 3339, as both agents write it), else the log's
+//! modification time. A line that can name a skill and does not decode as JSON, and a line
+//! longer than `transcript::MAX_LINE`, are counted broken and passed over; so is a log that
+//! cannot be opened or read (a broken log is not cached, so it is tried again next time). The
+//! last line of a log cut short by a bound is not read; the last line of a log read whole
+//! is, newline or not.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufReader, Read as _};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde_json::Value;
+
+use crate::fs::{Links, open_regular};
+use crate::limits::UsageBounds;
+use crate::roots::{AgentId, Environment};
+
+use super::cache::{self, Cache, Held};
+use super::logs::{self, LogFile};
+use super::transcript::{self, Line};
+use super::{Usage, Use, codex};
+
+/// Adds the uses the session logs record to `usage`, and what was read to find them.
+pub fn add(env: &Environment, bounds: &UsageBounds, cache_dir: Option<&Path>, usage: &mut Usage) {
+    let found = logs::find(env);
+    usage.reading.broken += found.broken;
+    if found.files.is_empty() {
+        // No logs: nothing to read, and no cache to write (`list` costs nothing more).
+        return;
+    }
+    let before = cache_dir.map_or_else(Cache::default, |dir| cache::load(dir, bounds.cache_bytes));
+    let index = before.by_path();
+    let mut after = Cache::default();
+    let mut budget = bounds.total_bytes;
+    let mut taken = 0;
+    for log in &found.files {
+        if taken == bounds.files || budget == 0 {
+            usage.reading.unread += 1;
+            continue;
+        }
+        let limit = log.len.min(bounds.file_bytes).min(budget);
+        taken += 1;
+        budget -= limit;
+        let held = match before.held(&index, log, limit) {
+            Some(held) => {
+                usage.reading.cached += 1;
+                held
+            }
+            None => {
+                usage.reading.files += 1;
+                match read_log(log, limit) {
+                    Ok((held, bytes)) => {
+                        usage.reading.bytes += bytes;
+                        held
+                    }
+                    Err(Partial { held, bytes }) => {
+                        usage.reading.bytes += bytes;
+                        usage.reading.broken += 1;
+                        add_held(usage, log.agent, &held);
+                        continue;
+                    }
+                }
+            }
+        };
+        add_held(usage, log.agent, &held);
+        after.keep(log, limit, &held);
+    }
+    if let Some(dir) = cache_dir
+        && after != before
+    {
+        // The cache only saves work: a failure to write it leaves the last one.
+        let _ = after.save(dir);
+    }
+}
+
+fn add_held(usage: &mut Usage, agent: AgentId, held: &Held) {
+    usage.reading.broken += held.broken;
+    for (dir, uses) in &held.uses {
+        usage.add_dir(agent, dir.clone(), *uses);
+    }
+}
+
+/// What a log that failed part way held up to the failure.
+struct Partial {
+    held: Held,
+    bytes: u64,
+}
+
+/// The uses in `log`'s first `limit` bytes, and the bytes read.
+fn read_log(log: &LogFile, limit: u64) -> Result<(Held, u64), Partial> {
+    let file = open_regular(&log.path, Links::Follow).map_err(|_| Partial {
+        held: Held::default(),
+        bytes: 0,
+    })?;
+    let cut = limit < log.len;
+    let mut reader = BufReader::new(file.take(limit));
+    let mut found: BTreeMap<PathBuf, Use> = BTreeMap::new();
+    let mut broken = 0;
+    let mut seen = HashSet::new();
+    let mut line = Vec::new();
+    let failed = loop {
+        let kind = match transcript::read_line(&mut reader, &mut line) {
+            Ok(kind) => kind,
+            Err(_) => break true,
+        };
+        match kind {
+            Line::End => break false,
+            Line::TooLong => {
+                broken += 1;
+                continue;
+            }
+            Line::Unterminated if cut => break false,
+            Line::Whole | Line::Unterminated => {}
+        }
+        let Some((dirs, at)) = uses_in_line(log.agent, &line, &mut seen) else {
+            broken += 1;
+            continue;
+        };
+        let last = Some(at.unwrap_or(log.modified));
+        for dir in dirs {
+            found
+                .entry(dir)
+                .or_insert(Use {
+                    count: 0,
+                    last: None,
+                })
+                .merge(Use { count: 1, last });
+        }
+    };
+    let bytes = limit - reader.into_inner().limit();
+    let held = held(found, broken);
+    if failed {
+        Err(Partial { held, bytes })
+    } else {
+        Ok((held, bytes))
+    }
+}
+
+fn held(found: BTreeMap<PathBuf, Use>, broken: usize) -> Held {
+    Held {
+        uses: found.into_iter().collect(),
+        broken,
+    }
+}
+
+/// The skill folders one line uses and the line's time; `None` when the line can name a skill
+/// and does not decode.
+fn uses_in_line(
+    agent: AgentId,
+    line: &[u8],
+    seen: &mut HashSet<PathBuf>,
+) -> Option<(Vec<PathBuf>, Option<SystemTime>)> {
+    let may = if agent == AgentId::CODEX {
+        codex::may_say(line)
+    } else {
+        transcript::has_base_dir(line)
+    };
+    if !may {
+        return Some((Vec::new(), None));
+    }
+    let value = serde_json::from_slice::<Value>(line).ok()?;
+    let dirs = if agent == AgentId::CODEX {
+        match codex::said(&value, seen) {
+            codex::Said::TurnStarts => {
+                seen.clear();
+                Vec::new()
+            }
+            codex::Said::Used(dirs) => dirs,
+        }
+    } else if reattached(&value) {
+        Vec::new()
+    } else {
+        transcript::dirs_in_value(&value)
+    };
+    let at = value
+        .get("timestamp")
+        .and_then(Value::as_str)
+        .and_then(|t| humantime::parse_rfc3339_weak(t).ok());
+    Some((dirs, at))
+}
+
+/// A Claude Code line that puts back skills already used: after compacting a conversation,
+/// 2.1.332 writes an `attachment` of type `invoked_skills` holding each skill's text again
+/// (its binary's `invoked_skills` with `skills.*.content`), which is not a new use.
+fn reattached(value: &Value) -> bool {
+    value.get("type").and_then(Value::as_str) == Some("attachment")
+        && value.pointer("/attachment/type").and_then(Value::as_str) == Some("invoked_skills")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_decoded_only_when_it_can_name_a_skill() {
+        let mut seen = HashSet::new();
+        let claude = AgentId::CLAUDE_CODE;
+        assert_eq!(
+            uses_in_line(claude, b"{broken", &mut seen),
+            Some((Vec::new(), None)),
+            "no marker: never decoded, so not broken"
+        );
+        assert_eq!(
+            uses_in_line(
+                claude,
+                b"{\"x\": \"Base directory for this skill: /a",
+                &mut seen
+            ),
+            None
+        );
+        let line = br#"{"timestamp":"2025-06-01T00:00:01.500Z","text":"Base directory for this skill: /a"}"#;
+        let (dirs, at) = uses_in_line(claude, line, &mut seen).unwrap();
+        assert_eq!(dirs, [PathBuf::from("/a")]);
+        assert_eq!(
+            at,
+            Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(1_748_736_001_500))
+        );
+        // A time that is not RFC 3339 is none: the log's own time stands in.
+        let line = br#"{"timestamp":"yesterday","text":"Base directory for this skill: /a"}"#;
+        assert_eq!(uses_in_line(claude, line, &mut seen).unwrap().1, None);
+        // Skills put back after a compaction are not used again.
+        let line = br#"{"type":"attachment","attachment":{"type":"invoked_skills","skills":[{"name":"a","content":"Base directory for this skill: /a"}]}}"#;
+        assert_eq!(
+            uses_in_line(claude, line, &mut seen),
+            Some((Vec::new(), None))
+        );
+        // Codex's marker is its own; Claude Code's line means nothing in a rollout.
+        let line = br#"{"text":"Base directory for this skill: /a"}"#;
+        assert_eq!(
+            uses_in_line(AgentId::CODEX, line, &mut seen),
+            Some((Vec::new(), None))
+        );
+    }
+}
