@@ -104,7 +104,11 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         context_tokens: args.context,
         now: None,
     };
-    let usage = usage::read(&machine.env, &limits::USAGE, None);
+    let usage = usage::read(
+        &machine.env,
+        &limits::USAGE,
+        Some(&usage::cache_dir(&machine.env)),
+    );
     let listings: Vec<Listing> = listing::AGENTS
         .into_iter()
         .filter(|a| args.agent.is_empty() || args.agent.contains(a))
