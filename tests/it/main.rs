@@ -70,3 +70,4 @@ mod tui_reading_screens;
 mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;
+mod update;
