@@ -146,9 +146,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         Take::Ours => Resolution::Ours,
     });
     let resolve = move |_: &str| resolution;
-    let stopping = plans
-        .iter()
-        .find_map(|plan| stops(plan, resolution, args.yes));
+    let stopping = plans.iter().find_map(|plan| plan.stops(&resolve, args.yes));
     if args.dry_run || stopping.is_some() {
         report(args, machine, &plans, &[], resolution, stopping.as_ref())?;
         return match stopping {
@@ -181,32 +179,6 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         super::warn_unjournalled(updated.unjournalled.as_ref())?;
     }
     Ok(Outcome::Done)
-}
-
-/// Why `plan` cannot be applied as asked, found before anything is written.
-fn stops(plan: &Plan, resolution: Option<Resolution>, yes: bool) -> Option<UpdateError> {
-    let unsettled: Vec<(String, Clash)> = plan
-        .conflicts()
-        .into_iter()
-        .filter(|(path, _)| {
-            let file = plan.merge.files.iter().find(|f| f.path == *path);
-            let settles = |conflict: &crate::merge::Conflict| {
-                resolution.and_then(|how| conflict.resolve(how)).is_some()
-            };
-            !file.and_then(|f| f.conflict.as_ref()).is_some_and(settles)
-        })
-        .map(|(path, clash)| (path.to_owned(), clash))
-        .collect();
-    if !unsettled.is_empty() {
-        return Some(UpdateError::Conflicts {
-            dir: plan.dir.clone(),
-            files: unsettled,
-        });
-    }
-    (!plan.stale.is_empty() && !yes).then(|| UpdateError::WouldGoStale {
-        dir: plan.dir.clone(),
-        stale: plan.stale.clone(),
-    })
 }
 
 fn refuse(args: &Args, error: UpdateError) -> Result<Outcome, Failure> {

@@ -71,6 +71,48 @@ impl Plan {
             .collect()
     }
 
+    /// Why the update cannot go ahead with conflicts settled by `resolve`, and another
+    /// installer's record left stale only when `yes`; `None` when it can.
+    pub fn stops(
+        &self,
+        resolve: &dyn Fn(&str) -> Option<Resolution>,
+        yes: bool,
+    ) -> Option<UpdateError> {
+        self.settled(resolve, yes).err()
+    }
+
+    /// The skill's files after the update, as merged and settled (the record not yet
+    /// written again).
+    ///
+    /// # Errors
+    /// [`UpdateError::Conflicts`] naming the conflicts `resolve` left unsettled, else
+    /// [`UpdateError::WouldGoStale`] unless `yes`.
+    fn settled(
+        &self,
+        resolve: &dyn Fn(&str) -> Option<Resolution>,
+        yes: bool,
+    ) -> Result<Files, UpdateError> {
+        let files = self.merge.result(resolve).map_err(|unsettled| {
+            let files = self
+                .conflicts()
+                .into_iter()
+                .filter(|(path, _)| unsettled.iter().any(|u| u == path))
+                .map(|(path, clash)| (path.to_owned(), clash))
+                .collect();
+            UpdateError::Conflicts {
+                dir: self.dir.clone(),
+                files,
+            }
+        })?;
+        if !self.stale.is_empty() && !yes {
+            return Err(UpdateError::WouldGoStale {
+                dir: self.dir.clone(),
+                stale: self.stale.clone(),
+            });
+        }
+        Ok(files)
+    }
+
     /// Whether the update would change nothing: the upstream holds what the baseline does,
     /// so every file is as upstream has it or as edited here.
     pub fn up_to_date(&self) -> bool {
@@ -275,13 +317,7 @@ pub fn apply(
     yes: bool,
 ) -> Result<Updated, UpdateError> {
     let dir = &plan.dir;
-    let mut written = settle(plan, resolve)?;
-    if !plan.stale.is_empty() && !yes {
-        return Err(UpdateError::WouldGoStale {
-            dir: dir.clone(),
-            stale: plan.stale.clone(),
-        });
-    }
+    let mut written = plan.settled(resolve, yes)?;
     if plan.reseal {
         reseal(dir, &mut written, &plan.theirs)?;
     }
@@ -351,22 +387,6 @@ pub fn apply(
         before,
         baseline: upstream.snapshot.id,
         unjournalled,
-    })
-}
-
-/// The merged files with every conflict settled.
-fn settle(plan: &Plan, resolve: &dyn Fn(&str) -> Option<Resolution>) -> Result<Files, UpdateError> {
-    plan.merge.result(resolve).map_err(|unsettled| {
-        let files = plan
-            .conflicts()
-            .into_iter()
-            .filter(|(path, _)| unsettled.iter().any(|u| u == path))
-            .map(|(path, clash)| (path.to_owned(), clash))
-            .collect();
-        UpdateError::Conflicts {
-            dir: plan.dir.clone(),
-            files,
-        }
     })
 }
 
