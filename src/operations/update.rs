@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::fs::{Links, read_bounded};
-use crate::install::{RootLock, SwapError, sealed, sync_together};
+use crate::install::{InstallError, RootLock, SwapError, sealed, sync_together};
 use crate::merge::{self, Clash, Files, Merge, Resolution};
 use crate::ownership::Installer;
 use crate::record::{self, INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, stamp};
@@ -174,7 +174,7 @@ pub enum UpdateError {
     WouldGoStale { dir: PathBuf, stale: Vec<String> },
     #[error("{} was not updated: the update would leave it without a SKILL.md; nothing was written", .0.display())]
     NoManifest(PathBuf),
-    #[error("{}: the merged SKILL.md {error}; nothing was written", .dir.display())]
+    #[error("{}: the SKILL.md {error}; nothing was written", .dir.display())]
     Record { dir: PathBuf, error: StampError },
     #[error("{} changed while it was being updated; nothing was written, try again", .0.display())]
     ChangedSince(PathBuf),
@@ -184,6 +184,8 @@ pub enum UpdateError {
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
     Swap(#[from] SwapError),
+    #[error(transparent)]
+    Install(InstallError),
     #[error("{} could not be written: {source}", .path.display())]
     Write { path: PathBuf, source: io::Error },
 }
@@ -194,7 +196,7 @@ impl UpdateError {
         match self {
             UpdateError::Snapshot(error) => error.is_refusal(),
             UpdateError::WouldLose(WouldLose::Unreadable(error)) => error.is_refusal(),
-            UpdateError::Swap(_) | UpdateError::Write { .. } => false,
+            UpdateError::Swap(_) | UpdateError::Install(_) | UpdateError::Write { .. } => false,
             _ => true,
         }
     }
@@ -261,18 +263,22 @@ pub fn plan(
         .as_ref()
         .is_some_and(|record| record.installed_by == INSTALLED_BY);
     let theirs = if reseal {
-        match sealed(upstream) {
-            Ok(files) => files
-                .into_iter()
-                .map(|file| {
-                    (
-                        file.path.to_owned(),
-                        merge::File::new(file.bytes.into_owned(), file.executable),
-                    )
-                })
-                .collect(),
-            Err(_) => bundled(upstream),
-        }
+        sealed(upstream)
+            .map_err(|error| match error {
+                InstallError::Record { error, .. } => UpdateError::Record {
+                    dir: dir.clone(),
+                    error,
+                },
+                other => UpdateError::Install(other),
+            })?
+            .into_iter()
+            .map(|file| {
+                (
+                    file.path.to_owned(),
+                    merge::File::new(file.bytes.into_owned(), file.executable),
+                )
+            })
+            .collect()
     } else {
         bundled(upstream)
     };

@@ -474,3 +474,93 @@ fn help_teaches_the_three_way_update_local_edits_and_undo() {
         assert!(help.contains(wanted), "{wanted}: {help}");
     }
 }
+
+#[test]
+fn a_folder_holding_what_no_snapshot_keeps_is_not_updated() {
+    let case = Case::new();
+    fs::create_dir_all(case.skill.join(".git")).unwrap();
+    fs::write(case.skill.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    let v2 = case.upstream("v2", &[("notes.md", b"new\n")], &[]);
+    let refused = case.update(&v2, &[], 1);
+    assert!(
+        stderr(&refused).contains("would lose what no snapshot keeps"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(case.read("notes.md"), NOTES);
+}
+
+#[test]
+fn several_skills_are_updated_together_and_undone_together() {
+    let machine = Machine::new();
+    let root = machine.home.join(".claude/skills");
+    for name in ["alpha", "beta"] {
+        let v1 = machine.root().join(format!("up/v1/{name}"));
+        write_skill(&v1, &[("notes.md", NOTES)]);
+        machine.run_expecting(
+            &[
+                "import",
+                v1.to_str().unwrap(),
+                "--to",
+                root.to_str().unwrap(),
+            ],
+            0,
+        );
+    }
+    let before = snapshot(&root);
+    for name in ["alpha", "beta"] {
+        let v2 = machine.root().join(format!("up/v2/{name}"));
+        write_skill(&v2, &[("notes.md", "new\n")]);
+    }
+    let from = machine.root().join("up/v2");
+    machine.run_expecting(
+        &["update", "alpha", "beta", "--from", from.to_str().unwrap()],
+        0,
+    );
+    for name in ["alpha", "beta"] {
+        assert_eq!(
+            fs::read_to_string(root.join(name).join("notes.md")).unwrap(),
+            "new\n"
+        );
+    }
+    machine.run_expecting(&["undo"], 0);
+    assert_eq!(snapshot(&root), before);
+}
+
+#[test]
+fn one_skill_in_conflict_stops_the_others_too() {
+    let machine = Machine::new();
+    let root = machine.home.join(".claude/skills");
+    for name in ["alpha", "beta"] {
+        let v1 = machine.root().join(format!("up/v1/{name}"));
+        write_skill(&v1, &[("notes.md", NOTES)]);
+        machine.run_expecting(
+            &[
+                "import",
+                v1.to_str().unwrap(),
+                "--to",
+                root.to_str().unwrap(),
+            ],
+            0,
+        );
+        let v2 = machine.root().join(format!("up/v2/{name}"));
+        write_skill(&v2, &[("notes.md", "new\n")]);
+    }
+    fs::write(root.join("beta/notes.md"), "mine\n").unwrap();
+    let before = snapshot(&root);
+    let from = machine.root().join("up/v2");
+    let refused = machine.run_expecting(
+        &["update", "alpha", "beta", "--from", from.to_str().unwrap()],
+        1,
+    );
+    assert!(
+        stderr(&refused).contains("beta was not updated"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(
+        snapshot(&root),
+        before,
+        "nothing was written, alpha neither"
+    );
+}
