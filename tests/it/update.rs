@@ -564,3 +564,84 @@ fn one_skill_in_conflict_stops_the_others_too() {
         "nothing was written, alpha neither"
     );
 }
+
+/// A Claude Code plugin skill, `tools:lint`, installed into the plugin cache from a
+/// marketplace clone that keeps its untouched copy: the cached copy and the clone's.
+fn claude_plugin(machine: &Machine) -> (PathBuf, PathBuf) {
+    use crate::common::{copy_tree, write_files};
+    let plugins = machine.home.join(".claude/plugins");
+    let clone = plugins.join("marketplaces/mkt");
+    let head = "1111111111111111111111111111111111111111";
+    write_files(
+        &clone,
+        &[
+            (
+                ".claude-plugin/marketplace.json",
+                r#"{"name": "mkt", "plugins": [{"name": "tools", "source": "./plugins/tools", "version": "1.0.0"}]}"#,
+            ),
+            (".git/HEAD", "ref: refs/heads/main\n"),
+            (".git/refs/heads/main", &format!("{head}\n")),
+            (
+                "plugins/tools/.claude-plugin/plugin.json",
+                r#"{"name": "tools"}"#,
+            ),
+        ],
+    );
+    let pristine = clone.join("plugins/tools/skills/lint");
+    write_skill(&pristine, &[("rules.md", NOTES)]);
+    let cached = plugins.join("cache/mkt/tools/1.0.0");
+    copy_tree(&clone.join("plugins/tools"), &cached);
+    let installed = r#"{"version": 2, "plugins": {"tools@mkt": [{"scope": "user",
+        "installPath": "{path}", "version": "1.0.0", "installedAt": "2026-01-01T00:00:00.000Z",
+        "lastUpdated": "2026-01-01T00:00:00.000Z", "gitCommitSha": "{head}"}]}}"#
+        .replace("{path}", cached.to_str().unwrap())
+        .replace("{head}", head);
+    write_files(
+        &plugins,
+        &[
+            (
+                "known_marketplaces.json",
+                r#"{"mkt": {"source": {"source": "github", "repo": "example/mkt"}, "installLocation": "", "lastUpdated": "2026-01-01T00:00:00.000Z"}}"#,
+            ),
+            ("installed_plugins.json", &installed),
+        ],
+    );
+    (cached.join("skills/lint"), pristine)
+}
+
+#[test]
+fn a_plugin_skill_merges_against_its_installers_untouched_copy_only_with_yes() {
+    let machine = Machine::new();
+    let (cached, pristine) = claude_plugin(&machine);
+    fs::write(cached.join("rules.md"), NOTES.replace("1\n", "one, mine\n")).unwrap();
+    let up = machine.root().join("up/lint");
+    write_skill(&up, &[("rules.md", &NOTES.replace("9\n", "nine\n"))]);
+    let from = up.parent().unwrap().to_str().unwrap();
+    let skill = cached.to_str().unwrap();
+    let refused = machine.run_expecting(&["update", skill, "--from", from, "--json"], 1);
+    let json: Value = serde_json::from_slice(&refused.stdout).unwrap();
+    assert_eq!(json["refused"]["code"], "would_go_stale", "{json}");
+    let skill_json = &json["skills"][0];
+    assert_eq!(skill_json["status"], "would_go_stale");
+    assert_eq!(
+        skill_json["baseline"]["pristine"],
+        pristine.to_str().unwrap()
+    );
+    let stale = skill_json["stale"][0].as_str().unwrap();
+    assert!(stale.contains("claude-plugin installed it"), "{stale}");
+    assert_eq!(
+        fs::read_to_string(cached.join("rules.md")).unwrap(),
+        NOTES.replace("1\n", "one, mine\n")
+    );
+
+    machine.run_expecting(&["update", skill, "--from", from, "--yes"], 0);
+    assert_eq!(
+        fs::read_to_string(cached.join("rules.md")).unwrap(),
+        NOTES.replace("1\n", "one, mine\n").replace("9\n", "nine\n")
+    );
+    // The installer's own copy is never touched.
+    assert_eq!(
+        fs::read_to_string(pristine.join("rules.md")).unwrap(),
+        NOTES
+    );
+}
