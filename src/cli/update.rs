@@ -150,8 +150,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     if args.dry_run || stopping.is_some() {
         report(args, machine, &plans, &[], resolution, stopping.as_ref())?;
         return match stopping {
-            Some(error) if !args.json => Err(target::failure(error.is_refusal(), &error)),
-            Some(_) => Ok(Outcome::Negative),
+            Some(error) => stopped(args, &error),
             None => Ok(Outcome::Done),
         };
     }
@@ -166,11 +165,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Err(error) => {
                 // What was updated before is said, then why the rest was not.
                 report(args, machine, &plans, &done, resolution, Some(&error))?;
-                return if args.json {
-                    Ok(Outcome::Negative)
-                } else {
-                    Err(target::failure(error.is_refusal(), &error))
-                };
+                return stopped(args, &error);
             }
         }
     }
@@ -179,6 +174,19 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         super::warn_unjournalled(updated.unjournalled.as_ref())?;
     }
     Ok(Outcome::Done)
+}
+
+/// End the command on `error`, said in the JSON already printed with `--json`; the sentence
+/// goes to standard error either way, as every refusal's does.
+fn stopped(args: &Args, error: &UpdateError) -> Result<Outcome, Failure> {
+    let failure = target::failure(error.is_refusal(), error);
+    match failure {
+        Failure::Refused(message) if args.json => {
+            super::eprint(&format!("skilldeck: {message}\n"))?;
+            Ok(Outcome::Negative)
+        }
+        other => Err(other),
+    }
 }
 
 fn refuse(args: &Args, error: UpdateError) -> Result<Outcome, Failure> {
