@@ -19,6 +19,7 @@ pub mod install;
 pub mod launch;
 pub mod limits;
 pub mod listing;
+pub mod merge;
 pub mod operations;
 pub mod ownership;
 pub mod plugin;

@@ -24,6 +24,7 @@ mod snapshots;
 mod switch;
 mod target;
 mod undo;
+mod update;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -99,6 +100,8 @@ enum Command {
     Check(check::Args),
     /// Import skills from a folder or an archive, judged whole and installed atomically
     Import(import::Args),
+    /// Bring skills to a new upstream by a three-way merge that keeps local edits
+    Update(update::Args),
     /// Take snapshots of skills (all skills when none is named)
     Snapshot(snapshot::Args),
     /// List snapshots, or one skill's history; prune or delete them
@@ -251,6 +254,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::List(args) => list::run(&args, &machine),
         Command::Check(args) => check::run(&args, &machine),
         Command::Import(args) => import::run(&args, &machine),
+        Command::Update(args) => update::run(&args, &machine),
         Command::Snapshot(args) => snapshot::run(&args, &machine),
         Command::Snapshots(args) => snapshots::run(&args, &machine),
         Command::Diff(args) => diff::run(&args, &machine),

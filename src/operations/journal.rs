@@ -25,6 +25,8 @@ const JOURNAL_BOUND: u64 = 64 << 20;
 #[serde(rename_all = "snake_case")]
 pub enum Operation {
     Import,
+    /// An update: a new upstream merged with the local edits (`update`).
+    Update,
     Restore,
     Snapshot,
     Accept,
@@ -48,6 +50,7 @@ impl Operation {
     pub fn in_words(self) -> &'static str {
         match self {
             Operation::Import => "import",
+            Operation::Update => "update",
             Operation::Restore => "restore",
             Operation::Snapshot => "snapshot",
             Operation::Accept => "accept",

@@ -21,6 +21,7 @@ pub mod share;
 pub mod snapshot;
 pub mod switch;
 pub mod undo;
+pub mod update;
 
 pub use journal::{
     Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, StoreChange, Was,

@@ -22,6 +22,11 @@ pub enum Reason {
     BeforeRemove,
     /// What the folder held before an update replaced it.
     BeforeUpdate,
+    /// The upstream an update merged the folder's edits with, kept as the baseline the next
+    /// update merges against.
+    Upstream,
+    /// What an update put in place: the upstream with the user's edits merged in.
+    Updated,
     /// What the folder held before an undo replaced or removed it.
     BeforeUndo,
     /// The content a copy or a move put in place, kept as its baseline.
@@ -48,6 +53,8 @@ impl Reason {
             Reason::Restored => "restored content",
             Reason::BeforeRemove => "before a remove",
             Reason::BeforeUpdate => "before an update",
+            Reason::Upstream => "upstream baseline of an update",
+            Reason::Updated => "updated, local edits merged",
             Reason::BeforeUndo => "before an undo",
             Reason::Copied => "copied or moved here",
             Reason::Accepted => "accepted baseline",

@@ -503,6 +503,23 @@ impl Store {
         self.take_with(skill_dir, reason, Durability::Synced, SystemTime::now())
     }
 
+    /// Snapshot the skill files at `content` (a folder laid out as a skill) as a snapshot of
+    /// the skill folder `skill_dir`, which holds something else: the upstream an update merged
+    /// with the user's edits, kept as the baseline the next update merges against.
+    ///
+    /// # Errors
+    /// As [`Store::take`]; `skill_dir` must exist.
+    pub fn take_of(
+        &self,
+        skill_dir: &Path,
+        content: &Path,
+        reason: Reason,
+    ) -> Result<Taken, SnapshotError> {
+        let mut listing = Listing::read(content)?;
+        listing.root = fs::canonicalize(skill_dir).at(skill_dir, SnapshotError::read)?;
+        self.take_listing(listing, reason, Durability::Written, SystemTime::now())
+    }
+
     /// Accept the skill's current content as its new baseline (the app's `a`): the latest
     /// snapshot is what diffs and the changed view compare against, so this is taking one,
     /// [`Reason::Accepted`]. When the latest already holds the content, it is marked
@@ -822,7 +839,16 @@ impl Store {
         durability: Durability,
         now: SystemTime,
     ) -> Result<Taken, SnapshotError> {
-        let listing = Listing::read(skill_dir)?;
+        self.take_listing(Listing::read(skill_dir)?, reason, durability, now)
+    }
+
+    fn take_listing(
+        &self,
+        listing: Listing,
+        reason: Reason,
+        durability: Durability,
+        now: SystemTime,
+    ) -> Result<Taken, SnapshotError> {
         let history = self.history_dir(&listing.root);
         let new_history = make_history(&self.dir, &history)?;
         let _lock = lock_history(&history)?;

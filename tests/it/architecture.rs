@@ -16,6 +16,8 @@ const LAYERS: &[&[&str]] = &[
     // Display-safe text, the system calls under every write and untrusted read, and the
     // bounds every read is held to.
     &["text", "fs", "limits"],
+    // The three-way merge of a skill's files, on bytes alone.
+    &["merge"],
     // The skill model, then the ownership record and content digest written into it.
     &["skill"],
     &["record"],

@@ -71,5 +71,6 @@ mod tui_reading_screens;
 mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;
+mod update;
 mod usage_cache;
 mod usage_sessions;

@@ -1,0 +1,343 @@
+//! `skilldeck update SKILL... --from BUNDLE`: bring installed skills to a new upstream by a
+//! three-way merge that keeps the user's edits, or stop with nothing written.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::merge::{Clash, Resolution, Summary};
+use crate::operations::import;
+use crate::operations::update::{self, Baseline, Plan, UpdateError, Updated};
+use crate::roots::Machine;
+use crate::scan::Skill;
+use crate::text::{Unsafe, human};
+
+use super::json::RefusalJson;
+use super::{Failure, Outcome, target};
+
+const AFTER_HELP: &str = "\
+A three-way update compares three versions of each file of the skill: its baseline (what was
+installed: the snapshot skilldeck took when it installed the skill, or of the upstream the last
+update merged; else the untouched copy another installer keeps), the files now, and the new
+upstream in BUNDLE (a folder or an archive; the skill of the same folder name in it).
+
+Local edits are kept. A file only upstream changed takes upstream's version; a file only you
+changed keeps yours; a text file both changed in different lines gets both changes. When both
+changed the same lines, a binary file both changed, a file upstream deleted that you edited
+(or the other way round), or a file both added differently, that is a conflict: nothing is
+written and the conflicting files are named. --take theirs or --take ours settles every
+conflict with that side; --dry-run shows what would happen and writes nothing.
+
+skilldeck's record in SKILL.md is written again with the digest of the new upstream: a skill
+whose local edits were kept stays `modified`, one without edits is `intact`. A skill another
+installer recorded is updated only with --yes, since that installer's record would no longer
+match; the refusal says which record.
+
+Before an update rewrites a skill, what it held is snapshotted; the new upstream is kept as the
+baseline of the next update. `skilldeck undo` puts the skill back as it was, and the baseline
+before it.
+
+Exit codes: 0 updated (or already up to date); 1 refused: a conflict, a record that would go
+stale, no baseline, no such skill in BUNDLE; 2 usage error; 3 an I/O failure stopped the work.";
+
+/// Which side settles every conflict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Take {
+    /// The new upstream's version (its deletion, where it deleted the file)
+    Theirs,
+    /// The local version, with its edits
+    Ours,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// The skills, each by name (`pdf`) or by its folder
+    #[arg(value_name = "SKILL", required = true)]
+    skills: Vec<String>,
+    /// The new upstream: a folder or an archive holding the skills by their folder names
+    #[arg(long, value_name = "BUNDLE")]
+    from: PathBuf,
+    /// Show what the update would do, and write nothing
+    #[arg(long)]
+    dry_run: bool,
+    /// Print JSON instead of sentences
+    #[arg(long)]
+    json: bool,
+    /// Settle every conflict with this side
+    #[arg(long, value_enum, value_name = "SIDE")]
+    take: Option<Take>,
+    /// Update a skill another installer recorded, though its record will no longer match
+    #[arg(long)]
+    yes: bool,
+}
+
+#[derive(Serialize)]
+struct UpdateJson<'a> {
+    dry_run: bool,
+    skills: Vec<SkillJson<'a>>,
+    refused: Option<RefusalJson>,
+    undo: &'static str,
+}
+
+#[derive(Serialize)]
+struct SkillJson<'a> {
+    name: &'a str,
+    dir: &'a Path,
+    /// `up_to_date`, `updated`, `would_update`, `conflict`, `would_go_stale`.
+    status: &'static str,
+    baseline: BaselineJson<'a>,
+    written: bool,
+    before: Option<&'a str>,
+    new_baseline: Option<&'a str>,
+    stale: &'a [String],
+    files: Vec<FileJson<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum BaselineJson<'a> {
+    Snapshot(&'a str),
+    Pristine(&'a Path),
+}
+
+#[derive(Serialize)]
+struct FileJson<'a> {
+    path: &'a str,
+    summary: Summary,
+    conflict: Option<Clash>,
+    resolution: Option<Resolution>,
+}
+
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let inventory = super::scan(machine);
+    let mut chosen: Vec<&Skill> = Vec::new();
+    for arg in &args.skills {
+        match target::live(&inventory, machine, arg) {
+            Ok(skill) if !chosen.iter().any(|s| s.real_dir == skill.real_dir) => {
+                chosen.push(skill);
+            }
+            Ok(_) => {}
+            Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
+        }
+    }
+    let bundle = match import::read(&args.from) {
+        Ok(bundle) => bundle,
+        Err(refusal) => {
+            return target::refuse(
+                args.json,
+                refusal.code(),
+                Failure::Refused(refusal.to_string()),
+            );
+        }
+    };
+    // Every skill planned before any is written: one that cannot be updated stops them all.
+    let mut plans = Vec::new();
+    for skill in &chosen {
+        let planned = update::pick(&bundle, &args.from, &skill.real_dir)
+            .and_then(|upstream| update::plan(machine, skill, upstream));
+        match planned {
+            Ok(plan) => plans.push(plan),
+            Err(error) => return refuse(args, error),
+        }
+    }
+    let resolution = args.take.map(|take| match take {
+        Take::Theirs => Resolution::Theirs,
+        Take::Ours => Resolution::Ours,
+    });
+    let resolve = move |_: &str| resolution;
+    let stopping = plans.iter().find_map(|plan| plan.stops(&resolve, args.yes));
+    if args.dry_run || stopping.is_some() {
+        report(args, machine, &plans, &[], resolution, stopping.as_ref())?;
+        return match stopping {
+            Some(error) => stopped(args, &error),
+            None => Ok(Outcome::Done),
+        };
+    }
+    let batch = machine.in_a_batch();
+    let mut done: Vec<Updated> = Vec::new();
+    for plan in &plans {
+        if plan.up_to_date() {
+            continue;
+        }
+        match update::apply(&batch, plan, &resolve, args.yes) {
+            Ok(updated) => done.push(updated),
+            Err(error) => {
+                // What was updated before is said, then why the rest was not.
+                report(args, machine, &plans, &done, resolution, Some(&error))?;
+                return stopped(args, &error);
+            }
+        }
+    }
+    report(args, machine, &plans, &done, resolution, None)?;
+    for updated in &done {
+        super::warn_unjournalled(updated.unjournalled.as_ref())?;
+    }
+    Ok(Outcome::Done)
+}
+
+/// End the command on `error`, said in the JSON already printed with `--json`; the sentence
+/// goes to standard error either way, as every refusal's does.
+fn stopped(args: &Args, error: &UpdateError) -> Result<Outcome, Failure> {
+    let failure = target::failure(error.is_refusal(), error);
+    match failure {
+        Failure::Refused(message) if args.json => {
+            super::eprint(&format!("skilldeck: {message}\n"))?;
+            Ok(Outcome::Negative)
+        }
+        other => Err(other),
+    }
+}
+
+fn refuse(args: &Args, error: UpdateError) -> Result<Outcome, Failure> {
+    target::refuse(
+        args.json,
+        error.code(),
+        target::failure(error.is_refusal(), &error),
+    )
+}
+
+fn report(
+    args: &Args,
+    machine: &Machine,
+    plans: &[Plan],
+    done: &[Updated],
+    resolution: Option<Resolution>,
+    stopped: Option<&UpdateError>,
+) -> Result<(), Failure> {
+    if args.json {
+        let skills = plans
+            .iter()
+            .map(|plan| skill_json(args, plan, done, resolution, stopped))
+            .collect();
+        return super::json::print(&UpdateJson {
+            dry_run: args.dry_run,
+            skills,
+            refused: stopped.map(|error| RefusalJson {
+                code: error.code(),
+                message: error.to_string(),
+            }),
+            undo: "skilldeck undo",
+        });
+    }
+    let home = machine.home();
+    let mut text = String::new();
+    for plan in plans {
+        let shown = human::path(&plan.dir, home, Unsafe::Escaped);
+        let updated = done.iter().find(|u| u.dir == plan.dir);
+        let head = match updated {
+            _ if plan.up_to_date() => {
+                format!("{} ({shown}) is up to date with the upstream.\n", plan.name)
+            }
+            Some(_) => format!("Updated {} ({shown}):\n", plan.name),
+            None if args.dry_run => format!("Updating {} ({shown}) would do:\n", plan.name),
+            None => format!("{} ({shown}), as the update would merge it:\n", plan.name),
+        };
+        text.push_str(&head);
+        if plan.up_to_date() {
+            continue;
+        }
+        let width = plan
+            .merge
+            .files
+            .iter()
+            .map(|f| f.path.chars().count())
+            .max()
+            .unwrap_or(0);
+        for file in plan
+            .merge
+            .files
+            .iter()
+            .filter(|f| f.summary != Summary::Unchanged)
+        {
+            let what = match &file.conflict {
+                Some(conflict) => match resolution.filter(|how| conflict.resolve(*how).is_some()) {
+                    Some(Resolution::Theirs) => {
+                        format!("conflict ({}), took theirs", conflict.clash.describe())
+                    }
+                    Some(Resolution::Ours) => {
+                        format!("conflict ({}), kept ours", conflict.clash.describe())
+                    }
+                    _ => format!("conflict: {}", conflict.clash.describe()),
+                },
+                None => summary_words(file.summary).to_owned(),
+            };
+            text.push_str(&format!("  {:<width$}  {what}\n", file.path));
+        }
+        if let Some(updated) = updated {
+            match &updated.before {
+                Some(before) => text.push_str(&format!(
+                    "What it held before is snapshot {before}; the new upstream is its baseline, snapshot {}. `skilldeck undo` puts it back.\n",
+                    updated.baseline
+                )),
+                None => text.push_str(&format!(
+                    "Its files already held the merge; the new upstream is its baseline, snapshot {}.\n",
+                    updated.baseline
+                )),
+            }
+        }
+    }
+    super::print(&text)
+}
+
+fn skill_json<'a>(
+    args: &Args,
+    plan: &'a Plan,
+    done: &'a [Updated],
+    resolution: Option<Resolution>,
+    stopped: Option<&UpdateError>,
+) -> SkillJson<'a> {
+    let updated = done.iter().find(|u| u.dir == plan.dir);
+    let stopped_here = stopped.filter(|error| match error {
+        UpdateError::Conflicts { dir, .. } | UpdateError::WouldGoStale { dir, .. } => {
+            *dir == plan.dir
+        }
+        _ => false,
+    });
+    let status = match (updated, stopped_here) {
+        _ if plan.up_to_date() => "up_to_date",
+        (Some(_), _) => "updated",
+        (None, Some(UpdateError::Conflicts { .. })) => "conflict",
+        (None, Some(_)) => "would_go_stale",
+        (None, None) if args.dry_run => "would_update",
+        (None, None) => "not_updated",
+    };
+    SkillJson {
+        name: &plan.name,
+        dir: &plan.dir,
+        status,
+        baseline: match &plan.baseline {
+            Baseline::Snapshot(id) => BaselineJson::Snapshot(id),
+            Baseline::Pristine(path) => BaselineJson::Pristine(path),
+        },
+        written: updated.is_some_and(|u| u.written),
+        before: updated.and_then(|u| u.before.as_deref()),
+        new_baseline: updated.map(|u| u.baseline.as_str()),
+        stale: &plan.stale,
+        files: plan
+            .merge
+            .files
+            .iter()
+            .map(|file| FileJson {
+                path: &file.path,
+                summary: file.summary,
+                conflict: file.conflict.as_ref().map(|c| c.clash),
+                resolution: file.conflict.as_ref().and(resolution).filter(|how| {
+                    file.conflict
+                        .as_ref()
+                        .is_some_and(|c| c.resolve(*how).is_some())
+                }),
+            })
+            .collect(),
+    }
+}
+
+fn summary_words(summary: Summary) -> &'static str {
+    match summary {
+        Summary::Unchanged => "unchanged",
+        Summary::TookTheirs => "took theirs",
+        Summary::KeptOurs => "kept ours",
+        Summary::Merged => "merged",
+        Summary::Conflict => "conflict",
+    }
+}
