@@ -103,7 +103,7 @@ fn write_logs(home: &Path, mebibytes: usize) -> usize {
                 true,
             )
         };
-        fs::create_dir_all(path.parent().unwrap()).expect("log dir");
+        fs::create_dir_all(path.parent().expect("a log has a folder")).expect("log dir");
         let mut out = std::io::BufWriter::new(fs::File::create(&path).expect("log"));
         let mut written = 0;
         let mut line = 0;
