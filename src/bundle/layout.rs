@@ -383,7 +383,7 @@ impl<'m> Tree<'m> {
             } else if let Some(hidden) = dir.last().filter(|name| is_hidden(name)) {
                 format!("in the hidden folder {hidden}, which agents do not load as a skill")
             } else {
-                "deeper than the layouts look: under no skills folder, plugin or marketplace listing, and found only when no skill is".to_owned()
+                "where the layouts do not look (skills folders are walked three folders down, the top one), and the deep search runs only when they find no skill".to_owned()
             };
             out.push(PassedOver {
                 path: path.join("/"),
@@ -564,7 +564,11 @@ mod tests {
         ];
         let found = find(&members).unwrap();
         assert_eq!(found.skills, [split("skills/one")]);
-        assert!(found.passed_over[0].why.starts_with("deeper than"));
+        assert!(
+            found.passed_over[0]
+                .why
+                .starts_with("where the layouts do not look")
+        );
     }
 
     #[test]

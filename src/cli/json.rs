@@ -282,6 +282,11 @@ pub struct PreviewJson<'a> {
     pub left_out: &'a [String],
     pub set_aside: &'a [String],
     pub notes: &'a [String],
+    /// Each `SKILL.md` the bundle holds that is not one of its skills' manifests, with why.
+    pub passed_over: Vec<PassedOverJson<'a>>,
+    /// For a git source: where the bundle was fetched from, as it will be recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<&'a crate::record::upstream::Upstream>,
     /// With a destination: the folder, and the agents that would load the skills there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destination: Option<DestinationJson<'a>>,
@@ -304,6 +309,8 @@ pub struct PreviewSkillJson<'a> {
     pub name: &'a str,
     /// Where the skill's folder sits in the bundle.
     pub origin: &'a str,
+    /// The folder of the bundle it came from, which the preview groups by; empty at the top.
+    pub folder: &'a str,
     pub files: Vec<PreviewFileJson<'a>>,
     pub problems: Vec<String>,
     /// With a destination: what the import would do, and where.
@@ -311,6 +318,12 @@ pub struct PreviewSkillJson<'a> {
     pub action: Option<Action>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dir: Option<Cow<'a, str>>,
+}
+
+#[derive(Serialize)]
+pub struct PassedOverJson<'a> {
+    pub path: &'a str,
+    pub why: &'a str,
 }
 
 #[derive(Serialize)]
@@ -333,6 +346,7 @@ impl<'a> PreviewJson<'a> {
                 PreviewSkillJson {
                     name: &skill.name,
                     origin: &skill.origin,
+                    folder: &skill.folder,
                     files: skill
                         .files
                         .iter()
@@ -358,6 +372,15 @@ impl<'a> PreviewJson<'a> {
             left_out: &bundle.left_out,
             set_aside: &bundle.set_aside,
             notes: &bundle.notes,
+            passed_over: bundle
+                .passed_over
+                .iter()
+                .map(|p| PassedOverJson {
+                    path: &p.path,
+                    why: &p.why,
+                })
+                .collect(),
+            upstream: None,
             destination: None,
             shadowing: None,
         }
