@@ -135,6 +135,7 @@ pub fn fetch(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Fetched, Fet
                     "--depth",
                     "1",
                     "--no-tags",
+                    "--",
                     &spec.url,
                     commit,
                 ],
@@ -168,6 +169,9 @@ pub fn fetch(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Fetched, Fet
     }
     let commit = git.run(Some(&work), &["rev-parse", "HEAD"], None)?;
     let commit = commit.trim().to_owned();
+    // The repository's own folder is no part of the bundle: gone, it is not listed as set
+    // aside, nor walked. Left behind, the temporary folder's removal takes it anyway.
+    let _ = std::fs::remove_dir_all(work.join(".git"));
     progress(&format!(
         "fetched commit {}",
         &commit[..commit.len().min(12)]

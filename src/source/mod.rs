@@ -79,7 +79,8 @@ fn url_and_ref(text: &str) -> Option<(&str, Option<&str>)> {
         // `[user@]host:path`, as scp and git write it; a `/` before the `:` is a path.
         let colon = text.find(':')?;
         let host = &text[..colon];
-        if host.is_empty() || host.contains('/') || colon == 1 {
+        // A host that starts with `-` would be read as an option by ssh.
+        if host.is_empty() || host.contains('/') || host.starts_with('-') || colon == 1 {
             return None;
         }
         colon + 1
@@ -157,6 +158,7 @@ mod tests {
             "/abs/x",
             "a/../b",
             "ftp://h/x",
+            "-oProxyCommand=x:y",
         ] {
             assert_eq!(parse(local), Source::Local(PathBuf::from(local)), "{local}");
         }

@@ -166,6 +166,8 @@ fn a_local_repository_at_its_default_branch_a_tag_a_branch_and_a_commit() {
     assert_eq!(at_head["upstream"]["commit"], up.head.as_str());
     assert_eq!(at_head["upstream"]["path"], "");
     assert_eq!(at_head["skills"][0]["folder"], "skills");
+    // The repository's own `.git` is no part of what was fetched.
+    assert_eq!(at_head["set_aside"], serde_json::json!([]));
     // The fetched commit, not the work tree: an uncommitted file is not imported.
     write_files(
         &up.dir,
