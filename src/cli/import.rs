@@ -143,7 +143,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     watched.0.finish();
     match result {
         Ok(imported) => {
-            let outcome = done(args, &imported.installed, &chosen, &shadowing)?;
+            let outcome = done(args, &imported.installed, &chosen, &shadowing, from_git)?;
             warn_of(&shadowing, false)?;
             // Installed where nothing will load it: said, since it is rarely what was meant.
             if loaders.readers.is_empty() {
@@ -516,6 +516,7 @@ fn done(
     installed: &[Installed],
     chosen: &[&BundledSkill],
     shadowing: &[(&BundledSkill, WouldShadow)],
+    from_git: Option<&FromGit>,
 ) -> Result<Outcome, Failure> {
     let lints = |name: &str| {
         chosen
@@ -532,7 +533,13 @@ fn done(
             .unwrap_or_default()
     };
     if args.json {
-        json::print(&ImportedJson::new(installed, lints, shadow_json(shadowing)))?;
+        let mut imported = ImportedJson::new(installed, lints, shadow_json(shadowing));
+        for skill in &mut imported.installed {
+            skill.upstream = from_git
+                .zip(chosen.iter().find(|c| c.name == skill.name))
+                .map(|(from, chosen)| from.upstream_of(chosen));
+        }
+        json::print(&imported)?;
     } else {
         let mut out = String::new();
         for skill in installed {

@@ -427,6 +427,9 @@ pub struct InstalledJson<'a> {
     pub action: Action,
     /// The lint problems of its `SKILL.md`, as the dry run lists them.
     pub problems: Vec<String>,
+    /// From a git source: where it came from, as recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<crate::record::upstream::Upstream>,
 }
 
 impl<'a> ImportedJson<'a> {
@@ -444,6 +447,7 @@ impl<'a> ImportedJson<'a> {
                     dir: skill.dir.to_string_lossy(),
                     action: skill.action,
                     problems: problems(&skill.name),
+                    upstream: None,
                 })
                 .collect(),
         }
