@@ -4,7 +4,7 @@
 //! Under everything, `text` makes text from disk safe for a terminal and measures it, `fs`
 //! holds the system calls every write and every read of a file skilldeck did not write rely
 //! on, and `limits` every bound those reads are held to. The domain modules above them
-//! (`skill`, `record`, `roots`, `plugin`, `ownership`, `scan`, `listing`, `bundle`, `install`,
+//! (`skill`, `record`, `roots`, `plugin`, `ownership`, `scan`, `listing`, `bundle`, `source`, `install`,
 //! `snapshot`, `demo`, each using only those before it) know nothing of the terminal.
 //! `operations` holds each user-level action once, journalled; the command line in `cli` and
 //! the terminal app in `tui` both call it, neither knows the other, and `tui` knows nothing of
@@ -29,6 +29,7 @@ pub mod scan;
 pub mod settings;
 pub mod skill;
 pub mod snapshot;
+pub mod source;
 pub mod text;
 pub mod tui;
 pub mod usage;

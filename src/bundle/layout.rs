@@ -1,35 +1,114 @@
 //! Where the skills of a bundle are: the one place that decides what a skill is in a bundle.
 //!
 //! A skill is a folder whose root holds `SKILL.md`. A bundle with `SKILL.md` at its top is that
-//! one skill. Otherwise its skills are the folders at its top that hold one, and those under
-//! `skills/<name>/` and `.claude/skills/<name>/`, and those `.claude-plugin/marketplace.json`
-//! lists (what a Claude Code marketplace repository declares). When none is found at the top
-//! and everything sits below one folder, that folder is a wrapper, as a repository archive
-//! adds one (seed 000's rule), and the same search runs inside it. A skill found inside
-//! another is part of it, not a second skill. Hidden folders are not searched for skills, as
-//! agents skip them.
+//! one skill. Otherwise the search follows the skills CLI 1.7.1 (`discoverSkills` and
+//! `getPluginSkillPaths` in its published `dist/cli.mjs`), the widest reader of repositories of
+//! skills, so that a repository it installs from is read the same way here:
+//!
+//! - the folders at the bundle's top that hold a `SKILL.md`;
+//! - the containers [`CONTAINERS`] (`skills/`, its `.curated`, `.experimental` and `.system`,
+//!   and every agent's project folder such as `.claude/skills/`) walked three folders deep: a
+//!   folder holding a `SKILL.md` is a skill and is not walked further, any other folder is
+//!   walked into, dot-named ones too (`skills/.category/NAME/SKILL.md`), except [`SKIP_DIRS`];
+//! - the plugins of a marketplace (every file in [`MARKETPLACE_FILES`]: Claude Code's, Copilot's
+//!   and Codex's, with `metadata.pluginRoot`), and a plugin whose manifest sits at the top (any
+//!   of [`plugin::MANIFESTS`]: Claude Code, Codex, Copilot): the skills its entry or manifest
+//!   lists, each a skill or a folder of skills, else the plugin's own `skills/` (a Gemini CLI
+//!   extension's too; its `skills/SKILL.md` is a folder at the top holding one). The plugin
+//!   manifests and marketplace files are read by `plugin`, which knows them for installed
+//!   plugins too;
+//! - when none of these finds one: when everything sits below one folder, that folder is a
+//!   wrapper, as a repository archive adds one (seed 000's rule), and the search runs inside it;
+//!   and when that finds none either, every folder down to [`DEEP_SEARCH_DEPTH`] below the top,
+//!   as the skills CLI's `findSkillDirs` falls back to.
+//!
+//! Where skilldeck parts from the skills CLI, it is to install nothing an agent would not load:
+//! a hidden folder is never a skill (agents skip them; the walk still goes through dot-named
+//! categories), and a skill found inside another is one of its files, not a second skill. Every
+//! `SKILL.md` not taken as a skill's is [`PassedOver`] with the reason.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::members::{Kind, Member};
 use super::refusal::Refusal;
-use crate::plugin::{MARKETPLACE_FILE, parse_marketplace};
+use crate::plugin::{
+    self, MARKETPLACE_FILES, marketplace_plugin_root, parse_manifest, parse_marketplace,
+};
 use crate::skill::SKILL_FILE;
 
 type Parts = Vec<String>;
+
+/// The folders the skills CLI walks for skills, below the bundle's top (its
+/// `prioritySearchDirs` after the top itself, in its order).
+pub const CONTAINERS: [&str; 34] = [
+    "skills",
+    "skills/.curated",
+    "skills/.experimental",
+    "skills/.system",
+    ".agents/skills",
+    ".claude/skills",
+    ".cline/skills",
+    ".codebuddy/skills",
+    ".codex/skills",
+    ".commandcode/skills",
+    ".continue/skills",
+    ".factory/skills",
+    ".github/skills",
+    ".goose/skills",
+    ".grok/skills",
+    ".iflow/skills",
+    ".junie/skills",
+    ".kilo/skills",
+    ".kilocode/skills",
+    ".kimchi/skills",
+    ".kiro/skills",
+    ".minimax/skills",
+    ".mux/skills",
+    ".neovate/skills",
+    ".opencode/skills",
+    ".openhands/skills",
+    ".pi/skills",
+    ".posit/assistant/skills",
+    ".qoder/skills",
+    ".roo/skills",
+    ".trae/skills",
+    ".windsurf/skills",
+    ".zcode/skills",
+    ".zencoder/skills",
+];
+
+/// How many folders below a container the walk goes (the skills CLI's depth for its
+/// containers; the top itself is looked at one folder deep).
+const CONTAINER_DEPTH: usize = 3;
+
+/// How deep below the top the last-resort search looks (the skills CLI's `findSkillDirs`).
+pub const DEEP_SEARCH_DEPTH: usize = 5;
+
+/// Folders the skills CLI never walks into: built or fetched copies, not sources.
+pub const SKIP_DIRS: [&str; 5] = ["node_modules", ".git", "dist", "build", "__pycache__"];
 
 /// The skill folders of a bundle, and what the search noticed on the way.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Found {
     pub skills: Vec<Parts>,
     pub notes: Vec<String>,
+    /// Each `SKILL.md` that is not the manifest of a skill found, with why.
+    pub passed_over: Vec<PassedOver>,
+}
+
+/// A `SKILL.md` the search did not take as a skill's, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassedOver {
+    /// Its path in the bundle.
+    pub path: String,
+    pub why: String,
 }
 
 /// Find the skills among `members`.
 ///
 /// # Errors
 /// [`Refusal::NoSkills`] when there are none, [`Refusal::MissingManifest`] when a marketplace
-/// lists a folder that holds no skill.
+/// or a plugin manifest lists a folder that holds no skill.
 pub fn find(members: &[Member]) -> Result<Found, Refusal> {
     let tree = Tree::new(members);
     let mut found = Found::default();
@@ -41,10 +120,32 @@ pub fn find(members: &[Member]) -> Result<Found, Refusal> {
         skills = tree.search(std::slice::from_ref(wrapper), &mut found.notes)?;
     }
     if skills.is_empty() {
+        let mut deep = BTreeSet::new();
+        tree.deep(&[], 0, &mut deep);
+        skills = outermost(deep);
+    }
+    if skills.is_empty() {
         return Err(Refusal::NoSkills);
     }
+    found.passed_over = tree.passed_over(&skills);
     found.skills = skills;
     Ok(found)
+}
+
+/// The folders of `found` that are not inside another of them.
+fn outermost(found: BTreeSet<Parts>) -> Vec<Parts> {
+    let all: Vec<Parts> = found.iter().cloned().collect();
+    found
+        .into_iter()
+        .filter(|dir| {
+            !all.iter()
+                .any(|outer| outer.len() < dir.len() && dir.starts_with(outer))
+        })
+        .collect()
+}
+
+fn is_hidden(name: &str) -> bool {
+    name.starts_with('.')
 }
 
 /// The members by path, with every folder each implies.
@@ -88,18 +189,51 @@ impl<'m> Tree<'m> {
         self.by_path.contains_key(join(dir, SKILL_FILE).as_slice())
     }
 
-    fn member(&self, path: &[String]) -> Option<&'m Member> {
-        self.by_path.get(path).copied()
+    fn file(&self, path: &[String]) -> Option<&'m [u8]> {
+        match self.by_path.get(path) {
+            Some(Member {
+                kind: Kind::File { content, .. },
+                ..
+            }) => Some(content),
+            _ => None,
+        }
     }
 
-    /// The visible folders right below `dir` that are skills.
-    fn skill_children(&self, dir: &[String]) -> Vec<Parts> {
-        self.children(dir)
-            .into_iter()
-            .filter(|name| !name.starts_with('.'))
-            .map(|name| join(dir, &name))
-            .filter(|child| self.is_folder(child) && self.has_manifest(child))
-            .collect()
+    /// The skills below `dir`, `depth` folders deep: a folder holding a `SKILL.md` is a skill
+    /// (a hidden one is not, and neither is walked into); any other folder is walked, hidden
+    /// or not, except [`SKIP_DIRS`].
+    fn walk(&self, dir: &[String], depth: usize, found: &mut BTreeSet<Parts>) {
+        for name in self.children(dir) {
+            let child = join(dir, &name);
+            if !self.is_folder(&child) {
+                continue;
+            }
+            if self.has_manifest(&child) {
+                if !is_hidden(&name) {
+                    found.insert(child);
+                }
+                continue;
+            }
+            if depth > 1 && !SKIP_DIRS.contains(&name.as_str()) {
+                self.walk(&child, depth - 1, found);
+            }
+        }
+    }
+
+    /// Every folder down to [`DEEP_SEARCH_DEPTH`] below `dir` that holds a `SKILL.md`.
+    fn deep(&self, dir: &[String], depth: usize, found: &mut BTreeSet<Parts>) {
+        if depth > DEEP_SEARCH_DEPTH {
+            return;
+        }
+        if self.has_manifest(dir) && dir.last().is_some_and(|name| !is_hidden(name)) {
+            found.insert(dir.to_vec());
+        }
+        for name in self.children(dir) {
+            let child = join(dir, &name);
+            if self.is_folder(&child) && !SKIP_DIRS.contains(&name.as_str()) {
+                self.deep(&child, depth + 1, found);
+            }
+        }
     }
 
     /// Every skill the layouts find with `base` as the bundle's top.
@@ -108,33 +242,32 @@ impl<'m> Tree<'m> {
             return Ok(vec![base.to_vec()]);
         }
         let mut found: BTreeSet<Parts> = BTreeSet::new();
-        found.extend(self.skill_children(base));
-        found.extend(self.skill_children(&join(base, "skills")));
-        found.extend(self.skill_children(&[base, &[".claude".into(), "skills".into()]].concat()));
-        self.marketplace(base, &mut found, notes)?;
-        // A skill inside another skill is one of its files, not a skill of its own.
-        let all: Vec<Parts> = found.iter().cloned().collect();
-        found.retain(|dir| {
-            !all.iter()
-                .any(|outer| outer.len() < dir.len() && dir.starts_with(outer))
-        });
-        Ok(found.into_iter().collect())
+        self.walk(base, 1, &mut found);
+        for container in CONTAINERS {
+            self.walk(
+                &[base, &split(container)].concat(),
+                CONTAINER_DEPTH,
+                &mut found,
+            );
+        }
+        for file in MARKETPLACE_FILES {
+            self.marketplace(base, file, &mut found, notes)?;
+        }
+        self.plugin(base, None, &mut found, notes)?;
+        Ok(outermost(found))
     }
 
-    /// The skills `.claude-plugin/marketplace.json` at `base` lists: each local plugin's listed
-    /// skills (each a skill, or a folder of skills), or its own `skills/` when it lists none.
+    /// The skills the marketplace `file` at `base` lists: each local plugin's listed skills
+    /// (each a skill, or a folder of skills), or its own.
     fn marketplace(
         &self,
         base: &[String],
+        file: &str,
         found: &mut BTreeSet<Parts>,
         notes: &mut Vec<String>,
     ) -> Result<(), Refusal> {
-        let file_path: Parts = [base, &split(MARKETPLACE_FILE)].concat();
-        let Some(Member {
-            kind: Kind::File { content, .. },
-            ..
-        }) = self.member(&file_path)
-        else {
+        let file_path: Parts = [base, &split(file)].concat();
+        let Some(content) = self.file(&file_path) else {
             return Ok(());
         };
         let shown = file_path.join("/");
@@ -145,46 +278,128 @@ impl<'m> Tree<'m> {
                 return Ok(());
             }
         };
-        for plugin in plugins {
+        let root = match marketplace_plugin_root(content) {
+            None => base.to_vec(),
+            Some(root) => match inside(base, &root) {
+                Some(root) => root,
+                None => {
+                    notes.push(format!(
+                        "{shown} starts its plugins at {root:?}, outside the bundle"
+                    ));
+                    return Ok(());
+                }
+            },
+        };
+        for listed in plugins {
             // A plugin from elsewhere (a repository, a URL) has no folder in the bundle.
-            let Some(source) = plugin.local_source() else {
+            let Some(source) = listed.local_path() else {
                 continue;
             };
-            let Some(plugin_dir) = inside(base, source) else {
+            let Some(plugin_dir) = inside(&root, source) else {
                 notes.push(format!(
                     "{shown} lists the plugin {} at {:?}, outside the bundle",
-                    plugin.name, source
+                    listed.name, source
                 ));
                 continue;
             };
-            if plugin.skills.is_empty() {
-                if self.has_manifest(&plugin_dir) {
-                    found.insert(plugin_dir.clone());
-                }
-                found.extend(self.skill_children(&join(&plugin_dir, "skills")));
-                continue;
+            let entry = (!listed.skills.is_empty()).then_some((shown.as_str(), &listed.skills));
+            self.plugin(&plugin_dir, entry, found, notes)?;
+        }
+        Ok(())
+    }
+
+    /// The skills of the plugin at `plugin_dir`: those `listed` by the file named first, else
+    /// those its own manifest lists, else its `skills/` folder; and the plugin's folder itself
+    /// when it holds a `SKILL.md`.
+    fn plugin(
+        &self,
+        plugin_dir: &[String],
+        listed: Option<(&str, &Vec<String>)>,
+        found: &mut BTreeSet<Parts>,
+        notes: &mut Vec<String>,
+    ) -> Result<(), Refusal> {
+        if self.has_manifest(plugin_dir) {
+            found.insert(plugin_dir.to_vec());
+            return Ok(());
+        }
+        let own = plugin::MANIFESTS.iter().find_map(|manifest| {
+            let path: Parts = [plugin_dir, &split(manifest)].concat();
+            let content = self.file(&path)?;
+            Some((path.join("/"), parse_manifest(content)))
+        });
+        let own = match own {
+            Some((shown, Ok(manifest))) => Some((shown, manifest.skills)),
+            Some((shown, Err(why))) => {
+                notes.push(format!("{shown} could not be read ({why}); its plugin's skills were looked for in its skills/ folder"));
+                None
             }
-            for listed in &plugin.skills {
-                let Some(dir) = inside(&plugin_dir, listed) else {
-                    notes.push(format!("{shown} lists {listed:?}, outside the bundle"));
-                    continue;
-                };
-                if self.has_manifest(&dir) {
-                    found.insert(dir);
-                } else if self.is_folder(&dir) {
-                    let skills = self.skill_children(&dir);
-                    if skills.is_empty() {
-                        return Err(Refusal::MissingManifest(dir.join("/")));
-                    }
-                    found.extend(skills);
-                } else {
-                    notes.push(format!(
-                        "{shown} lists {listed}, which the bundle does not hold"
-                    ));
+            None => None,
+        };
+        let lists: Option<(String, Vec<String>)> = match listed {
+            Some((shown, skills)) => Some((shown.to_owned(), skills.clone())),
+            None => own.filter(|(_, skills)| !skills.is_empty()),
+        };
+        let Some((shown, skills)) = lists else {
+            self.walk(&join(plugin_dir, "skills"), CONTAINER_DEPTH, found);
+            return Ok(());
+        };
+        for relative in &skills {
+            let Some(dir) = inside(plugin_dir, relative) else {
+                notes.push(format!("{shown} lists {relative:?}, outside the bundle"));
+                continue;
+            };
+            if self.has_manifest(&dir) {
+                found.insert(dir);
+            } else if self.is_folder(&dir) {
+                let mut below = BTreeSet::new();
+                self.walk(&dir, CONTAINER_DEPTH, &mut below);
+                if below.is_empty() {
+                    return Err(Refusal::MissingManifest(dir.join("/")));
                 }
+                found.extend(below);
+            } else {
+                notes.push(format!(
+                    "{shown} lists {relative}, which the bundle does not hold"
+                ));
             }
         }
         Ok(())
+    }
+
+    /// Every `SKILL.md` of the tree that is not the manifest of one of `skills`, with why.
+    fn passed_over(&self, skills: &[Parts]) -> Vec<PassedOver> {
+        let mut out = Vec::new();
+        for path in self.by_path.keys() {
+            let Some((file, dir)) = path.split_last() else {
+                continue;
+            };
+            if file != SKILL_FILE || skills.iter().any(|s| s.as_slice() == dir) {
+                continue;
+            }
+            let why = if let Some(outer) = skills.iter().find(|s| dir.starts_with(s)) {
+                format!("inside the skill {}, so one of its files", shown_dir(outer))
+            } else if let Some(skipped) = dir.iter().find(|p| SKIP_DIRS.contains(&p.as_str())) {
+                format!("below {skipped}/, which is never searched for skills")
+            } else if let Some(hidden) = dir.last().filter(|name| is_hidden(name)) {
+                format!("in the hidden folder {hidden}, which agents do not load as a skill")
+            } else {
+                "where the layouts do not look (skills folders are walked three folders down, the top one), and the deep search runs only when they find no skill".to_owned()
+            };
+            out.push(PassedOver {
+                path: path.join("/"),
+                why,
+            });
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
+    }
+}
+
+fn shown_dir(dir: &[String]) -> String {
+    if dir.is_empty() {
+        "at the bundle's top".to_owned()
+    } else {
+        dir.join("/")
     }
 }
 
@@ -270,10 +485,172 @@ mod tests {
             skills(&["demo/SKILL.md", "demo/a/SKILL.md"]).unwrap(),
             ["demo"]
         );
-        // Two folders at the top: nothing is unwrapped.
+        // Two folders at the top: nothing is unwrapped, and the deep search finds it.
+        assert_eq!(skills(&["one/x/SKILL.md", "two/y.md"]).unwrap(), ["one/x"]);
+    }
+
+    #[test]
+    fn category_folders_below_skills_and_agent_folders_are_walked_three_deep() {
         assert_eq!(
-            skills(&["one/x/SKILL.md", "two/y.md"]),
-            Err(Refusal::NoSkills)
+            skills(&[
+                "skills/docs/pdf/SKILL.md",
+                "skills/docs/pdf/inner/SKILL.md",
+                "skills/.curated/one/SKILL.md",
+                "skills/.experimental/a/b/two/SKILL.md",
+                "skills/.category/three/SKILL.md",
+                "skills/a/b/c/too-deep/SKILL.md",
+                "skills/node_modules/dep/SKILL.md",
+                "skills/.hidden-skill/SKILL.md",
+                ".agents/skills/four/SKILL.md",
+                ".github/skills/tools/five/SKILL.md",
+                ".posit/assistant/skills/six/SKILL.md",
+            ])
+            .unwrap(),
+            [
+                ".agents/skills/four",
+                ".github/skills/tools/five",
+                ".posit/assistant/skills/six",
+                "skills/.category/three",
+                "skills/.curated/one",
+                "skills/.experimental/a/b/two",
+                "skills/docs/pdf",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_skill_file_left_out_is_said_why() {
+        let members: Vec<Member> = [
+            "skills/a/SKILL.md",
+            "skills/a/templates/SKILL.md",
+            "skills/node_modules/dep/SKILL.md",
+            "skills/.hidden/SKILL.md",
+            "skills/a/b/c/d/SKILL.md",
+        ]
+        .iter()
+        .map(|p| file(p, "x"))
+        .collect();
+        let found = find(&members).unwrap();
+        let why: Vec<(&str, &str)> = found
+            .passed_over
+            .iter()
+            .map(|p| (p.path.as_str(), p.why.as_str()))
+            .collect();
+        assert_eq!(why.len(), 4, "{why:?}");
+        assert!(why[0].1.contains("hidden folder .hidden"), "{why:?}");
+        assert!(why[1].1.starts_with("inside the skill skills/a"), "{why:?}");
+        assert!(why[2].1.starts_with("inside the skill skills/a"), "{why:?}");
+        assert!(why[3].1.contains("node_modules/"), "{why:?}");
+    }
+
+    #[test]
+    fn the_deep_search_comes_last_and_stops_five_folders_down() {
+        assert_eq!(
+            skills(&[
+                "a/b/c/d/one/SKILL.md",
+                "a/b/c/d/e/six/SKILL.md",
+                "z/dist/built/SKILL.md",
+                "z/README.md",
+            ])
+            .unwrap(),
+            ["a/b/c/d/one"]
+        );
+        let members = vec![file("a/b/c/d/e/six/SKILL.md", "x"), file("b.md", "x")];
+        assert_eq!(find(&members), Err(Refusal::NoSkills));
+        // A skill the layouts find leaves the deep ones out, each said why.
+        let members = vec![
+            file("skills/one/SKILL.md", "x"),
+            file("deep/er/x/SKILL.md", "x"),
+        ];
+        let found = find(&members).unwrap();
+        assert_eq!(found.skills, [split("skills/one")]);
+        assert!(
+            found.passed_over[0]
+                .why
+                .starts_with("where the layouts do not look")
+        );
+    }
+
+    #[test]
+    fn a_plugin_at_the_top_lists_its_skills_in_any_agents_manifest() {
+        for manifest in plugin::MANIFESTS {
+            let members = vec![
+                file(manifest, r#"{"name": "p", "skills": ["./extra", "./one"]}"#),
+                file("extra/a/SKILL.md", "x"),
+                file("extra/b/SKILL.md", "x"),
+                file("one/SKILL.md", "x"),
+                file("elsewhere/deep/c/SKILL.md", "x"),
+            ];
+            let found = find(&members).unwrap();
+            let names: Vec<String> = found.skills.iter().map(|s| s.join("/")).collect();
+            assert_eq!(names, ["extra/a", "extra/b", "one"], "{manifest}");
+        }
+        // Codex's form: one path, a folder of skills.
+        let members = vec![
+            file(
+                ".codex-plugin/plugin.json",
+                r#"{"name": "p", "skills": "./lib/"}"#,
+            ),
+            file("lib/x/SKILL.md", "x"),
+        ];
+        assert_eq!(find(&members).unwrap().skills, [split("lib/x")]);
+    }
+
+    #[test]
+    fn copilot_and_codex_marketplaces_and_a_plugin_root() {
+        let members = vec![
+            file(
+                ".github/plugin/marketplace.json",
+                r#"{"plugins": [{"name": "a", "source": "./plugins/a"}]}"#,
+            ),
+            file("plugins/a/skills/one/SKILL.md", "x"),
+            file(
+                ".agents/plugins/marketplace.json",
+                r#"{"plugins": [{"name": "b", "source": {"source": "local", "path": "./tools/b"}},
+                                {"name": "c", "source": {"source": "url", "url": "https://x/c.git"}}]}"#,
+            ),
+            file(
+                "tools/b/.codex-plugin/plugin.json",
+                r#"{"name": "b", "skills": "./own/"}"#,
+            ),
+            file("tools/b/own/two/SKILL.md", "x"),
+        ];
+        let names: Vec<String> = find(&members)
+            .unwrap()
+            .skills
+            .iter()
+            .map(|s| s.join("/"))
+            .collect();
+        assert_eq!(names, ["plugins/a/skills/one", "tools/b/own/two"]);
+        let members = vec![
+            file(
+                ".claude-plugin/marketplace.json",
+                r#"{"metadata": {"pluginRoot": "./plugins"}, "plugins": [{"name": "a", "source": "a"}]}"#,
+            ),
+            file("plugins/a/skills/cat/one/SKILL.md", "x"),
+        ];
+        assert_eq!(
+            find(&members).unwrap().skills,
+            [split("plugins/a/skills/cat/one")]
+        );
+    }
+
+    #[test]
+    fn a_gemini_extension_skills_folder_may_be_one_skill() {
+        let members = vec![
+            file("gemini-extension.json", r#"{"name": "e", "version": "1"}"#),
+            file("skills/SKILL.md", "x"),
+            file("skills/refs/a.md", "x"),
+        ];
+        assert_eq!(find(&members).unwrap().skills, [split("skills")]);
+        let members = vec![
+            file("gemini-extension.json", r#"{"name": "e", "version": "1"}"#),
+            file("skills/one/SKILL.md", "x"),
+            file("skills/two/SKILL.md", "x"),
+        ];
+        assert_eq!(
+            find(&members).unwrap().skills,
+            [split("skills/one"), split("skills/two")]
         );
     }
 

@@ -27,6 +27,7 @@ use crate::fs::{Links, open_regular};
 use crate::record::{INSTALLED_BY, INSTALLED_VERSION, stamp};
 use crate::skill::{self, Declared, MAX_MANIFEST_BYTES, ManifestError, SKILL_FILE};
 
+pub use layout::{CONTAINERS, DEEP_SEARCH_DEPTH, PassedOver, SKIP_DIRS};
 pub use limits::{Limits, limits};
 pub use members::is_metadata;
 pub use path::{collision_key, member_path, part_problem};
@@ -54,6 +55,8 @@ pub struct Bundle {
     /// What the search for skills noticed, such as a marketplace listing a skill the bundle
     /// does not hold.
     pub notes: Vec<String>,
+    /// Each `SKILL.md` that is not the manifest of one of the skills, with why.
+    pub passed_over: Vec<PassedOver>,
 }
 
 /// One skill of a bundle.
@@ -63,6 +66,10 @@ pub struct BundledSkill {
     pub name: String,
     /// Where its folder sits in the bundle; empty for a bundle that is one skill.
     pub origin: String,
+    /// The folder of the bundle it came from (`skills`, `skills/.curated`,
+    /// `plugins/docs/skills`), which its folder sits in; empty at the top. A preview groups the
+    /// skills by it.
+    pub folder: String,
     /// Its files, in the content digest's order.
     pub files: Vec<BundledFile>,
     /// What its `SKILL.md` says, and how far it follows the specification.
@@ -364,6 +371,7 @@ fn assemble(members: Members, top: &Top) -> Result<Bundle, Refusal> {
         left_out,
         set_aside,
         notes: found.notes,
+        passed_over: found.passed_over,
     })
 }
 
@@ -416,6 +424,10 @@ fn skill_at(
     let declared = Declared::read(text, &name);
     Ok(BundledSkill {
         name,
+        folder: dir
+            .split_last()
+            .map(|(_, folder)| folder.join("/"))
+            .unwrap_or_default(),
         origin,
         files,
         declared,

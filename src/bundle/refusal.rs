@@ -47,7 +47,7 @@ pub enum Refusal {
     #[error("{path} is {size} bytes, more than the {limit} one file may hold")]
     FileTooLarge { path: String, size: u64, limit: u64 },
     #[error(
-        "the source holds no skill: no SKILL.md at its root, in a folder at its top, under skills/ or .claude/skills/, or listed by .claude-plugin/marketplace.json"
+        "the source holds no skill: no SKILL.md at its root, in a folder at its top, under skills/ or an agent's skills folder (.claude/skills/, .agents/skills/, ...), listed by a plugin or marketplace, or anywhere five folders deep"
     )]
     NoSkills,
     #[error("the source holds no skill named {wanted}; it holds {held}")]

@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Installed, Progress, Step, Watch};
-use crate::operations::import::{self, NoDestination, Readers};
+use crate::operations::import::{self, FromGit, NoDestination, Readers};
 use crate::operations::shadow::WouldShadow;
 use crate::roots::{AgentId, Machine, Scope};
+use crate::source::{self, Source};
 
 use super::agent_args::{ScopeArg, agent_id};
 use super::agents::{AllAgents, Shown};
@@ -18,9 +19,14 @@ use super::{Failure, Outcome};
 use crate::text::human::{self, count};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = SOURCES)]
 pub struct Args {
-    /// A folder, a .tar, a .tar.gz or .tgz, or a .zip or .skill
+    /// A folder, a .tar, a .tar.gz or .tgz, a .zip or .skill; or a git repository: its URL, a
+    /// path to it, or OWNER/REPO on GitHub, each optionally followed by @REF
     source: PathBuf,
+    /// The folder of the git repository to import from, relative to its top
+    #[arg(long, value_name = "SUB")]
+    path: Option<String>,
     /// Install into this skills folder
     #[arg(long, value_name = "DIR", conflicts_with = "agent")]
     to: Option<PathBuf>,
@@ -50,15 +56,48 @@ pub struct Args {
     agents: AllAgents,
 }
 
+/// How a source is told apart, after the options in `--help`.
+const SOURCES: &str = "\
+Sources:
+  A path that exists is read as it is on disk, so a folder named like OWNER/REPO beats the
+  GitHub shorthand (write ./OWNER/REPO to be plain about it). A folder that is a git
+  repository's top is fetched from its commits (uncommitted changes are not imported).
+  A URL (https://, ssh://, git://, file://, or user@host:path) is a git repository, and
+  OWNER/REPO is https://github.com/OWNER/REPO.git. @REF picks a branch, a tag or a full
+  commit id (the default branch otherwise). Repositories are fetched with your own git
+  program, shallow, into a temporary folder removed after; where each skill came from is
+  recorded, for `outdated` and `update`.";
+
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let destination = match destination(args, machine) {
         Ok(destination) => destination,
         Err(Failure::Refused(why)) => return refused(args, "destination_conflict", &why),
         Err(failure) => return Err(failure),
     };
-    let bundle = match import::read(&args.source) {
-        Ok(bundle) => bundle,
-        Err(refusal) => return refused(args, refusal.code(), &refusal),
+    let read = match source::parse(&args.source, args.path.as_deref()) {
+        Source::Local(_) if args.path.is_some() => {
+            return Err(Failure::Usage(format!(
+                "--path picks a folder of a git repository, and {} is not one; name the folder to import instead",
+                args.source.display()
+            )));
+        }
+        Source::Local(path) => match import::read(&path) {
+            Ok(bundle) => Read::Local(bundle),
+            Err(refusal) => return refused(args, refusal.code(), &refusal),
+        },
+        Source::Git(spec) => {
+            let mut progress = |said: &str| {
+                let _ = super::eprint(&format!("skilldeck: {said}\n"));
+            };
+            match import::read_git(&spec, &mut progress) {
+                Ok(from) => Read::Git(from),
+                Err(error) => return refused(args, error.code(), &error),
+            }
+        }
+    };
+    let (bundle, from_git) = match &read {
+        Read::Local(bundle) => (bundle, None),
+        Read::Git(from) => (&from.bundle, Some(from)),
     };
     let chosen = match bundle.select(&args.skills) {
         Ok(chosen) => chosen,
@@ -82,11 +121,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         warn_of(&shadowing, true)?;
         return preview(
             args,
-            &bundle,
+            bundle,
             &chosen,
             steps.as_deref(),
             destination.as_ref(),
             &shadowing,
+            from_git,
         );
     }
     let Some(root) = destination else {
@@ -99,11 +139,11 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let loaders = Loaders::of(machine, &root, args);
     let shadowing = shadowing(machine, &loaders, &chosen);
     let mut watched = Watched(Reporter::on_stderr("installing files"));
-    let result = import::install(machine, &root, &chosen, args.force, &mut watched);
+    let result = import::install_from(machine, &root, &chosen, args.force, &mut watched, from_git);
     watched.0.finish();
     match result {
         Ok(imported) => {
-            let outcome = done(args, &imported.installed, &chosen, &shadowing)?;
+            let outcome = done(args, &imported.installed, &chosen, &shadowing, from_git)?;
             warn_of(&shadowing, false)?;
             // Installed where nothing will load it: said, since it is rarely what was meant.
             if loaders.readers.is_empty() {
@@ -113,6 +153,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 ))?;
             }
             super::warn_unjournalled(imported.unjournalled.as_ref())?;
+            for sentence in &imported.unrecorded {
+                super::eprint(&format!("skilldeck: warning: {sentence}\n"))?;
+            }
             match imported.missed_baselines.first() {
                 // Installed, but without the snapshot later diffs and restores start from: the
                 // work did not end as it should, so the exit says so.
@@ -136,6 +179,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),
         Err(error) => Err(Failure::Install(error)),
     }
+}
+
+/// The bundle read from disk, or the one fetched with where it came from.
+enum Read {
+    Local(Bundle),
+    Git(FromGit),
 }
 
 /// The root the skills go to, if the arguments name one.
@@ -268,9 +317,11 @@ fn preview(
     steps: Option<&[Step<'_>]>,
     destination: Option<&Loaders>,
     shadowing: &[(&BundledSkill, WouldShadow)],
+    from_git: Option<&FromGit>,
 ) -> Result<Outcome, Failure> {
     if args.json {
         let mut preview = PreviewJson::new(bundle, chosen, steps);
+        preview.upstream = from_git.map(|from| &from.upstream);
         preview.shadowing = destination.map(|_| shadow_json(shadowing));
         preview.destination = destination.map(|d| DestinationJson {
             dir: d.root.to_string_lossy(),
@@ -282,6 +333,25 @@ fn preview(
         return Ok(Outcome::Done);
     }
     let mut out = String::new();
+    if let Some(from) = from_git {
+        let upstream = &from.upstream;
+        let _ = writeln!(
+            out,
+            "from {}{}, commit {}{}",
+            upstream.repository,
+            upstream
+                .reference
+                .as_ref()
+                .map(|r| format!(" at {r}"))
+                .unwrap_or_default(),
+            upstream.commit,
+            if upstream.path.is_empty() {
+                String::new()
+            } else {
+                format!(", folder {}", upstream.path)
+            }
+        );
+    }
     if let Some(destination) = destination {
         let _ = writeln!(
             out,
@@ -290,7 +360,19 @@ fn preview(
             destination.sentence()
         );
     }
-    for skill in chosen {
+    // Grouped by the folder of the bundle each came from, in the bundle's order otherwise.
+    let mut grouped: Vec<&BundledSkill> = chosen.to_vec();
+    grouped.sort_by(|a, b| a.folder.cmp(&b.folder));
+    let mut folder: Option<&str> = None;
+    for skill in grouped {
+        if folder != Some(skill.folder.as_str()) {
+            folder = Some(skill.folder.as_str());
+            if skill.folder.is_empty() {
+                let _ = writeln!(out, "at the bundle's top:");
+            } else {
+                let _ = writeln!(out, "in {}/:", skill.folder);
+            }
+        }
         let _ = write!(
             out,
             "{}  {}, {}",
@@ -317,6 +399,9 @@ fn preview(
     }
     if !bundle.set_aside.is_empty() {
         let _ = writeln!(out, "set aside as metadata: {}", bundle.set_aside.len());
+    }
+    if !bundle.passed_over.is_empty() {
+        let _ = writeln!(out, "{}", passed_over(&bundle.passed_over));
     }
     for note in &bundle.notes {
         let _ = writeln!(out, "note: {note}");
@@ -403,6 +488,27 @@ fn left_out(paths: &[String]) -> String {
     )
 }
 
+/// The `SKILL.md` files not taken as skills, each with why, the first few named.
+fn passed_over(passed: &[crate::bundle::PassedOver]) -> String {
+    const SHOWN: usize = 8;
+    let mut named: Vec<String> = passed
+        .iter()
+        .take(SHOWN)
+        .map(|p| format!("{} ({})", p.path, p.why))
+        .collect();
+    if passed.len() > SHOWN {
+        named.push(format!(
+            "and {} more; --json lists every one",
+            passed.len() - SHOWN
+        ));
+    }
+    format!(
+        "not taken as skills: {}: {}",
+        count(passed.len(), "SKILL.md file"),
+        named.join("; ")
+    )
+}
+
 /// What was installed, each skill with the lint problems of its `SKILL.md`, as the dry run
 /// shows them: installing does not make them go away.
 fn done(
@@ -410,6 +516,7 @@ fn done(
     installed: &[Installed],
     chosen: &[&BundledSkill],
     shadowing: &[(&BundledSkill, WouldShadow)],
+    from_git: Option<&FromGit>,
 ) -> Result<Outcome, Failure> {
     let lints = |name: &str| {
         chosen
@@ -426,7 +533,13 @@ fn done(
             .unwrap_or_default()
     };
     if args.json {
-        json::print(&ImportedJson::new(installed, lints, shadow_json(shadowing)))?;
+        let mut imported = ImportedJson::new(installed, lints, shadow_json(shadowing));
+        for skill in &mut imported.installed {
+            skill.upstream = from_git
+                .zip(chosen.iter().find(|c| c.name == skill.name))
+                .map(|(from, chosen)| from.upstream_of(chosen));
+        }
+        json::print(&imported)?;
     } else {
         let mut out = String::new();
         for skill in installed {

@@ -354,6 +354,11 @@ pub struct PreviewJson<'a> {
     pub left_out: &'a [String],
     pub set_aside: &'a [String],
     pub notes: &'a [String],
+    /// Each `SKILL.md` the bundle holds that is not one of its skills' manifests, with why.
+    pub passed_over: Vec<PassedOverJson<'a>>,
+    /// For a git source: where the bundle was fetched from, as it will be recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<&'a crate::record::upstream::Upstream>,
     /// With a destination: the folder, and the agents that would load the skills there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub destination: Option<DestinationJson<'a>>,
@@ -376,6 +381,8 @@ pub struct PreviewSkillJson<'a> {
     pub name: &'a str,
     /// Where the skill's folder sits in the bundle.
     pub origin: &'a str,
+    /// The folder of the bundle it came from, which the preview groups by; empty at the top.
+    pub folder: &'a str,
     pub files: Vec<PreviewFileJson<'a>>,
     pub problems: Vec<String>,
     /// With a destination: what the import would do, and where.
@@ -383,6 +390,12 @@ pub struct PreviewSkillJson<'a> {
     pub action: Option<Action>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dir: Option<Cow<'a, str>>,
+}
+
+#[derive(Serialize)]
+pub struct PassedOverJson<'a> {
+    pub path: &'a str,
+    pub why: &'a str,
 }
 
 #[derive(Serialize)]
@@ -405,6 +418,7 @@ impl<'a> PreviewJson<'a> {
                 PreviewSkillJson {
                     name: &skill.name,
                     origin: &skill.origin,
+                    folder: &skill.folder,
                     files: skill
                         .files
                         .iter()
@@ -430,6 +444,15 @@ impl<'a> PreviewJson<'a> {
             left_out: &bundle.left_out,
             set_aside: &bundle.set_aside,
             notes: &bundle.notes,
+            passed_over: bundle
+                .passed_over
+                .iter()
+                .map(|p| PassedOverJson {
+                    path: &p.path,
+                    why: &p.why,
+                })
+                .collect(),
+            upstream: None,
             destination: None,
             shadowing: None,
         }
@@ -476,6 +499,9 @@ pub struct InstalledJson<'a> {
     pub action: Action,
     /// The lint problems of its `SKILL.md`, as the dry run lists them.
     pub problems: Vec<String>,
+    /// From a git source: where it came from, as recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<crate::record::upstream::Upstream>,
 }
 
 impl<'a> ImportedJson<'a> {
@@ -493,6 +519,7 @@ impl<'a> ImportedJson<'a> {
                     dir: skill.dir.to_string_lossy(),
                     action: skill.action,
                     problems: problems(&skill.name),
+                    upstream: None,
                 })
                 .collect(),
         }

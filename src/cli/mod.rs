@@ -98,7 +98,8 @@ enum Command {
     /// Verify recorded skills (all, or those named) against their digests; exit 1 when any was
     /// modified
     Check(check::Args),
-    /// Import skills from a folder or an archive, judged whole and installed atomically
+    /// Import skills from a folder, an archive or a git repository, judged whole and installed
+    /// atomically
     Import(import::Args),
     /// Bring skills to a new upstream by a three-way merge that keeps local edits
     Update(update::Args),

@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{self, Bundle, BundledSkill, Refusal};
 use crate::install::{self, Action, Conflict, InstallError, Installed, Step, Watch};
+use crate::record::upstream::{self, Upstream};
 use crate::roots::{AgentId, Machine, Project, RootSet, Scope};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
+use crate::source::git::{self, FetchError, Spec};
 
 use super::journal::{Journal, JournalError, Operation};
 use super::keeping::Keeping;
@@ -23,6 +25,102 @@ use crate::scan::{self, Inventory, own_name_for};
 /// The [`Refusal`] that says why it cannot be imported as it is; nothing was written.
 pub fn read(source: &Path) -> Result<Bundle, Refusal> {
     bundle::read(source)
+}
+
+/// A bundle read from a git repository, and where it came from.
+#[derive(Debug)]
+pub struct FromGit {
+    pub bundle: Bundle,
+    /// The repository, ref and commit, with the path of the folder read (each skill's own
+    /// path is this one's joined with its origin: [`FromGit::upstream_of`]).
+    pub upstream: Upstream,
+}
+
+impl FromGit {
+    /// Where `skill` (one of the bundle's) sits upstream.
+    pub fn upstream_of(&self, skill: &BundledSkill) -> Upstream {
+        let path = match (self.upstream.path.as_str(), skill.origin.as_str()) {
+            ("", origin) => origin.to_owned(),
+            (base, "") => base.to_owned(),
+            (base, origin) => format!("{base}/{origin}"),
+        };
+        Upstream {
+            path,
+            ..self.upstream.clone()
+        }
+    }
+}
+
+/// Why a git repository could not be imported from.
+#[derive(Debug, thiserror::Error)]
+pub enum GitImportError {
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    #[error("--path {path}: {why}")]
+    Path { path: String, why: String },
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+}
+
+impl GitImportError {
+    /// The code `--json` gives the refusal.
+    pub fn code(&self) -> &'static str {
+        match self {
+            GitImportError::Fetch(FetchError::NoGit) => "git_missing",
+            GitImportError::Fetch(_) => "fetch_failed",
+            GitImportError::Path { .. } => "no_such_path",
+            GitImportError::Refused(refusal) => refusal.code(),
+        }
+    }
+}
+
+/// Fetch the repository `spec` names (shallow, into a temporary folder removed before this
+/// returns, on error too) and read the bundle at its `--path` whole, judging every member as
+/// any bundle's; nothing is written anywhere else.
+///
+/// # Errors
+/// [`GitImportError`]: the fetch failed (git's own message), the path is not a folder of the
+/// repository, or the bundle's [`Refusal`].
+pub fn read_git(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<FromGit, GitImportError> {
+    let fetched = git::fetch(spec, progress)?;
+    let root = fetched.root();
+    let sub = spec.path.as_deref().unwrap_or_default();
+    let path_error = |why: &str| GitImportError::Path {
+        path: sub.to_owned(),
+        why: why.to_owned(),
+    };
+    let parts: Vec<&str> = sub
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if sub.starts_with('/') || sub.contains('\\') || parts.contains(&"..") {
+        return Err(path_error(
+            "must be a folder inside the repository, written with /",
+        ));
+    }
+    let dir = parts.iter().fold(root.clone(), |dir, part| dir.join(part));
+    // The repository's own links may lead anywhere on this machine: the folder read must be
+    // inside the fetched copy once they are resolved.
+    let inside = std::fs::canonicalize(&dir)
+        .ok()
+        .zip(std::fs::canonicalize(&root).ok())
+        .is_some_and(|(dir, root)| dir.starts_with(root) && dir.is_dir());
+    if !inside {
+        return Err(path_error(&format!(
+            "the repository holds no such folder at commit {}",
+            fetched.commit
+        )));
+    }
+    let bundle = bundle::read(&dir)?;
+    Ok(FromGit {
+        bundle,
+        upstream: Upstream {
+            repository: spec.repository.clone(),
+            reference: spec.reference.clone(),
+            commit: fetched.commit.clone(),
+            path: parts.join("/"),
+        },
+    })
 }
 
 /// A skills folder an import can install into.
@@ -332,6 +430,9 @@ pub struct Imported {
     pub missed_baselines: Vec<SnapshotError>,
     /// The journal could not be told, so `undo` will not know of this import.
     pub unjournalled: Option<JournalError>,
+    /// Sentences for the skills whose upstream could not be recorded (or an old record
+    /// forgotten): installed, but `outdated` and `update` will not know where from.
+    pub unrecorded: Vec<String>,
 }
 
 /// Install `chosen` into `root` (created when missing) with skilldeck's record.
@@ -349,6 +450,23 @@ pub fn install(
     chosen: &[&BundledSkill],
     force: bool,
     watch: &mut dyn Watch,
+) -> Result<Imported, InstallError> {
+    install_from(machine, root, chosen, force, watch, None)
+}
+
+/// [`install`], recording for each skill put in place where it came from when it came from
+/// a git repository (`from`), and forgetting an older record of a folder it replaces from
+/// elsewhere: the record always says where the files now there came from.
+///
+/// # Errors
+/// As [`install`].
+pub fn install_from(
+    machine: &Machine,
+    root: &Path,
+    chosen: &[&BundledSkill],
+    force: bool,
+    watch: &mut dyn Watch,
+    from: Option<&FromGit>,
 ) -> Result<Imported, InstallError> {
     // Read before the root is locked, only to give the plan's sentence rather than --force's
     // offer (a folder unreadable for the moment is left to the judgement under the lock).
@@ -380,9 +498,28 @@ pub fn install(
             missed_baselines.push(error);
         }
     }
+    let data_dir = machine.data_dir();
+    let mut unrecorded = Vec::new();
+    for done in &installed {
+        let Some(skill) = chosen.iter().find(|s| s.name == done.name) else {
+            continue;
+        };
+        let result = match from {
+            Some(from) => upstream::write(&data_dir, &done.dir, &from.upstream_of(skill)),
+            None => upstream::forget(&data_dir, &done.dir),
+        };
+        if let Err(error) = result {
+            unrecorded.push(format!(
+                "{}: where it came from could not be recorded in {}: {error}",
+                done.name,
+                data_dir.join(upstream::FOLDER).display()
+            ));
+        }
+    }
     Ok(Imported {
         installed,
         missed_baselines,
         unjournalled,
+        unrecorded,
     })
 }

@@ -41,6 +41,14 @@ pub const MANIFESTS: [&str; 4] = [
 /// The file that makes a folder a marketplace.
 pub const MARKETPLACE_FILE: &str = ".claude-plugin/marketplace.json";
 
+/// Every file an agent reads as a marketplace's listing: Claude Code's, then the one Copilot
+/// also reads, then Codex's (each agent's file here says which it asks).
+pub const MARKETPLACE_FILES: [&str; 3] = [
+    MARKETPLACE_FILE,
+    ".github/plugin/marketplace.json",
+    ".agents/plugins/marketplace.json",
+];
+
 /// One or several relative paths, as manifests write their `skills` field.
 #[derive(Debug, Default, Deserialize)]
 #[serde(untagged)]
@@ -74,6 +82,15 @@ struct ManifestFile {
 struct MarketplaceFile {
     #[serde(default)]
     plugins: Vec<MarketplaceEntryFile>,
+    #[serde(default)]
+    metadata: MarketplaceMetadata,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct MarketplaceMetadata {
+    /// The folder the plugins' relative sources start from (Claude Code's `pluginRoot`).
+    #[serde(default, rename = "pluginRoot")]
+    plugin_root: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -122,11 +139,27 @@ pub fn read_manifest(plugin_dir: &Path) -> Result<Option<Manifest>, ManifestProb
         return Ok(None);
     };
     let file: ManifestFile = read_json(&path)?;
-    Ok(Some(Manifest {
-        name: file.name.filter(|name| !name.is_empty()),
-        skills: file.skills.into_vec(),
-        version: file.version.as_str().map(str::to_owned),
-    }))
+    Ok(Some(file.into()))
+}
+
+/// What a plugin manifest held in memory says (a bundle being imported).
+///
+/// # Errors
+/// The JSON error, as a sentence.
+pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
+    let file: ManifestFile =
+        serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+    Ok(file.into())
+}
+
+impl From<ManifestFile> for Manifest {
+    fn from(file: ManifestFile) -> Self {
+        Manifest {
+            name: file.name.filter(|name| !name.is_empty()),
+            skills: file.skills.into_vec(),
+            version: file.version.as_str().map(str::to_owned),
+        }
+    }
 }
 
 /// A plugin as a marketplace lists it, wherever its source is.
@@ -148,6 +181,16 @@ impl Listed {
     /// The source when it is a path relative to the marketplace.
     pub fn local_source(&self) -> Option<&str> {
         self.source.as_str()
+    }
+
+    /// The plugin's folder relative to the marketplace in any agent's form: Claude Code's and
+    /// Copilot's relative path, or Codex's `{"source": "local", "path": "./plugins/p"}`.
+    pub fn local_path(&self) -> Option<&str> {
+        self.local_source().or_else(|| {
+            (self.source.get("source")?.as_str()? == "local")
+                .then(|| self.source.get("path")?.as_str())
+                .flatten()
+        })
     }
 }
 
@@ -178,6 +221,15 @@ pub fn parse_marketplace(bytes: &[u8]) -> Result<Vec<Listed>, String> {
     let file: MarketplaceFile =
         serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
     Ok(listing(file, None))
+}
+
+/// The folder a marketplace file held in memory says its plugins' sources start from, when it
+/// names one (`metadata.pluginRoot`).
+pub fn marketplace_plugin_root(bytes: &[u8]) -> Option<String> {
+    serde_json::from_slice::<MarketplaceFile>(bytes)
+        .ok()?
+        .metadata
+        .plugin_root
 }
 
 fn listing(file: MarketplaceFile, marketplace_dir: Option<&Path>) -> Vec<Listed> {

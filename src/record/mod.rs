@@ -5,6 +5,7 @@
 mod digest;
 mod parse;
 mod stamp;
+pub mod upstream;
 
 use std::fmt;
 

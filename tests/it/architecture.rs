@@ -32,6 +32,8 @@ const LAYERS: &[&[&str]] = &[
     // What each agent's skill listing costs its model's context, from the scan.
     &["listing"],
     &["bundle"],
+    // The git repositories an import fetches, with the user's own git.
+    &["source"],
     &["install"],
     &["snapshot"],
     &["demo"],
