@@ -65,8 +65,6 @@ pub struct EntryView {
     pub shown: Shown,
     /// The characters its line takes (0 when omitted).
     pub chars: usize,
-    /// The characters of its whole description.
-    pub description_chars: usize,
 }
 
 /// How one agent lists one skill.
@@ -100,7 +98,6 @@ impl Budgets {
                         dir: entry.dir.clone(),
                         shown: entry.shown,
                         chars: entry.chars,
-                        description_chars: entry.description_chars,
                     })
                     .collect();
                 entries.sort_by(|a, b| b.chars.cmp(&a.chars).then_with(|| a.name.cmp(&b.name)));
@@ -251,7 +248,7 @@ impl UsageView {
         }
     }
 
-    /// A view holding `uses`, by folder: for tests and the demo.
+    /// A view holding `uses`, by folder, as if `files` were read: what the app's tests draw.
     pub fn from_uses(uses: Vec<(PathBuf, Vec<UseView>)>, files: usize) -> Self {
         Self {
             by_dir: uses.into_iter().collect(),
@@ -273,11 +270,6 @@ impl UsageView {
     /// How many uses of the skill in `dir` the agents record.
     pub fn count(&self, dir: &Path) -> u64 {
         self.uses(dir).iter().map(|u| u.count).sum()
-    }
-
-    /// Whether the skill in `dir` was used at all.
-    pub fn used(&self, dir: &Path) -> bool {
-        self.count(dir) > 0 || self.last(dir).is_some()
     }
 }
 

@@ -379,6 +379,30 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "a scan after the uses were read keeps them shown until it reads its own, the view open",
+        start: open,
+        msgs: || {
+            let mut msgs = keys(&[NextPane, NextPane, Down]);
+            // Only Codex's listing this time: the view's cursor is kept within it.
+            let mut deck = deck().with_budgets(Budgets::of(&listings()[1..2]));
+            deck.set_usage(Uses::Reading);
+            msgs.push(Msg::ScanDone(Box::new(deck)));
+            msgs
+        },
+        check: |app, _| {
+            assert_eq!(
+                view_of(app),
+                BudgetView {
+                    agent: 0,
+                    selected: 0
+                }
+            );
+            assert_eq!(app.deck.budgets.agents[0].name, "Codex");
+            assert_eq!(app.deck.usage.view().unwrap().count(&dir("alpha")), 3);
+            assert!(app.usage_rereading && app.waiting());
+        },
+    },
+    Case {
         name: "n shows the skills not used in 7 days: alpha, used 3 days ago, is left out",
         start: budgeted,
         msgs: || keys(&[CycleUnused]),

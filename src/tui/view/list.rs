@@ -205,7 +205,7 @@ pub(super) fn cost_cell(cost: Option<Cost>) -> String {
         Some(Cost { chars, cut }) => {
             let mut text = crate::listing::grouped(chars as u64);
             if cut {
-                text.push_str(CUT_MARKER);
+                text.push_str(theme::CUT_MARKER);
             }
             text
         }
@@ -219,9 +219,6 @@ pub(super) fn pad_left(text: &str, columns: usize) -> String {
         " ".repeat(columns.saturating_sub(width::of(text)))
     )
 }
-
-/// After a cost some agent shortens or drops the description of.
-pub const CUT_MARKER: &str = "↓";
 
 /// The optional columns the deck has data for.
 #[derive(Clone, Copy, Debug, Default)]
