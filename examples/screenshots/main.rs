@@ -11,11 +11,12 @@ mod svg;
 use std::error::Error;
 use std::fs;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use resvg::{tiny_skia, usvg};
 
 use skilldeck::demo::Sandbox;
+use skilldeck::roots::Machine;
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::theme::Theme;
@@ -56,7 +57,34 @@ const SHOTS: &[(&str, &str)] = &[
     ("reading", "jjjjjjjjjvj\n"),
     // A search that reads descriptions (no name says 'pull'): the query in the list's title.
     ("search", "/pull\n"),
+    // What each agent's listing costs, Claude Code's budget cut so it drops the descriptions
+    // of the skills it never used ([`over_budget`]); two of those marked with Space.
+    ("budget", "Bjjjjjjjjjjjjjjj  "),
 ];
+
+/// The Claude Code budget the budget picture is taken with, in characters: below what the
+/// demo's listing takes, so Claude Code drops the descriptions of its least-used skills.
+const BUDGET: &str = "5800";
+
+/// The demo machine as the budget picture shows it: Claude Code's budget cut by its own
+/// variable, and its usage counters saying which skills it ran and when (the ones it keeps
+/// the descriptions of when over budget).
+fn over_budget(machine: &mut Machine) -> Result<(), Box<dyn Error>> {
+    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH)?;
+    let ago = |days: u64| (now.as_secs() - days * 86_400) * 1_000;
+    let counters = format!(
+        r#"{{"skillUsage": {{"code-review": {{"usageCount": 41, "lastUsedAt": {}}}, "pdf-forms": {{"usageCount": 6, "lastUsedAt": {}}}, "deploy-staging": {{"usageCount": 2, "lastUsedAt": {}}}}}}}"#,
+        ago(1),
+        ago(9),
+        ago(45)
+    );
+    fs::write(machine.env.home().join(".claude.json"), counters)?;
+    machine.env = machine
+        .env
+        .clone()
+        .with_var("SLASH_COMMAND_TOOL_CHAR_BUDGET", BUDGET);
+    Ok(())
+}
 
 const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
 const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
@@ -72,10 +100,14 @@ fn main() -> Result<(), Box<dyn Error>> {
             theme: Theme::colored(),
             work_dir: "~/src/acme-app".to_owned(),
         };
+        let mut machine = sandbox.machine();
+        if *name == "budget" {
+            over_budget(&mut machine)?;
+        }
         let mut screen = Headless::new(
             headless::test_terminal(WIDTH, HEIGHT),
             App::new(setup),
-            sandbox.machine(),
+            machine,
         )?
         .patience(PATIENCE);
         screen.start()?.press(keys)?;

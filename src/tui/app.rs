@@ -4,12 +4,14 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::time::SystemTime;
 
 use crate::record::State;
 use crate::roots::{AgentId, Source};
 
 use crate::scan::Progress;
 
+use super::budget::{BudgetView, UsageView, Uses};
 use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::geometry::{Geometry, WrappedPreview};
@@ -93,6 +95,8 @@ pub struct Filter {
     pub installer: Option<By>,
     /// Only the skills some agent's settings turn off.
     pub disabled: bool,
+    /// Only the skills not used in this many days (never used ones included).
+    pub unused_days: Option<u64>,
 }
 
 /// Who installed the skills the installer filter shows.
@@ -295,8 +299,12 @@ pub struct App {
     pub history: Option<History>,
     /// The viewer of one skill's files, when open.
     pub viewer: Option<Viewer>,
+    /// The budget view, when open.
+    pub budget: Option<BudgetView>,
     /// The time relative times are drawn against, ticked before each frame.
     pub clock: Clock,
+    /// The uses are read again after a rescan, the last ones shown meanwhile.
+    pub usage_rereading: bool,
 }
 
 impl App {
@@ -356,6 +364,9 @@ impl App {
         if self.copies.is_some() {
             return Mode::Copies;
         }
+        if self.budget.is_some() {
+            return Mode::Budget;
+        }
         match self.screen {
             Screen::Roots => Mode::Roots,
             Screen::Changed => Mode::Changed,
@@ -381,6 +392,8 @@ impl App {
         matches!(self.scan, Scan::Running(_))
             || (self.scan == Scan::Done && self.changes.skills == Loading::Waiting)
             || matches!(self.preview, Preview::Loading(_))
+            || matches!(self.deck.usage, Uses::Reading)
+            || self.usage_rereading
             || self.tasks > 0
             || self.batch.is_some()
             || self.import.as_ref().is_some_and(Import::waiting)
@@ -505,7 +518,12 @@ impl App {
     /// Take the deck of a new scan, keeping the selected skill selected when it is still there.
     pub fn replace_deck(&mut self, deck: Deck) {
         let keep = self.selected_skill().map(|s| s.dir.clone());
-        self.deck = deck;
+        let before = std::mem::replace(&mut self.deck, deck);
+        // The uses read for the last scan stand until this one's are read: they are by folder.
+        if matches!(self.deck.usage, Uses::Reading) && matches!(before.usage, Uses::Read(_)) {
+            self.deck.set_usage(before.usage);
+            self.usage_rereading = true;
+        }
         // A skill gone since (removed, moved) is no longer marked.
         let dirs: BTreeSet<&PathBuf> = self.deck.skills.iter().map(|s| &s.dir).collect();
         self.marked.retain(|dir| dirs.contains(dir));
@@ -521,6 +539,12 @@ impl App {
             if rows < 2 {
                 self.copies = None;
             }
+        }
+        if let Some(view) = &mut self.budget {
+            let agents = &self.deck.budgets.agents;
+            view.agent = view.agent.min(agents.len().saturating_sub(1));
+            let rows = agents.get(view.agent).map_or(0, |a| a.entries.len());
+            view.selected = view.selected.min(rows.saturating_sub(1));
         }
         self.refresh_keeping(keep);
         self.root_selected = self
@@ -540,6 +564,14 @@ impl App {
         let query = self.search.query.text().to_lowercase();
         let filter = &self.filter;
         let skills = &self.deck.skills;
+        // Used since this moment, a skill is left out by the "not used in N days" filter.
+        let since = filter.unused_days.map(|days| {
+            self.clock
+                .0
+                .checked_sub(std::time::Duration::from_secs(days * 86_400))
+                .unwrap_or(std::time::UNIX_EPOCH)
+        });
+        let usage = self.deck.usage.view();
         // The deck comes ordered every way already (on the scan worker), so no key sorts.
         self.visible = self
             .deck
@@ -547,6 +579,7 @@ impl App {
             .iter()
             .copied()
             .filter(|&i| shows(&skills[i], filter, &query))
+            .filter(|&i| since.is_none_or(|since| !used_since(usage, &skills[i].dir, since)))
             .collect();
         self.selected = keep
             .and_then(|dir| {
@@ -578,6 +611,12 @@ fn matches(skill: &SkillView, query: &str) -> bool {
             .description
             .as_deref()
             .is_some_and(|d| d.to_lowercase().contains(query))
+}
+
+/// Whether the skill in `dir` was used at `since` or later; while the uses are being read
+/// nothing is known to have been, so the filter leaves every skill in.
+fn used_since(usage: Option<&UsageView>, dir: &std::path::Path, since: SystemTime) -> bool {
+    usage.is_some_and(|view| view.last(dir).is_some_and(|last| last >= since))
 }
 
 fn installed_by(skill: &SkillView, by: &By) -> bool {

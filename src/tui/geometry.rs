@@ -43,6 +43,8 @@ pub struct Panes<T> {
     pub destination: T,
     /// A skill's history.
     pub history: T,
+    /// The budget view's skills of the agent under the cursor.
+    pub budget: T,
     /// The viewer's list of a skill's files, or the file read in it.
     pub viewer: T,
 }
@@ -74,6 +76,7 @@ impl Geometry {
             (&mut self.bundle, laid.bundle),
             (&mut self.destination, laid.destination),
             (&mut self.history, laid.history),
+            (&mut self.budget, laid.budget),
             (&mut self.viewer, laid.viewer),
         ];
         for (kept, drawn) in pairs {

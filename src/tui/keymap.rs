@@ -45,6 +45,8 @@ pub enum Mode {
     Summary,
     /// Every snapshot of one skill.
     History,
+    /// What each agent's listing of skills costs, and the skills in it.
+    Budget,
 }
 
 impl Mode {
@@ -74,6 +76,7 @@ impl Mode {
             Mode::Working => "An action under way",
             Mode::Summary => "What an action did",
             Mode::History => "History: a skill's snapshots",
+            Mode::Budget => "Budget: what each agent's listing costs",
         }
     }
 
@@ -103,6 +106,7 @@ impl Mode {
             Mode::Working => "action under way",
             Mode::Summary => "summary",
             Mode::History => "history",
+            Mode::Budget => "budget",
         }
     }
 
@@ -228,9 +232,9 @@ use KeyCode::{
     BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up,
 };
 use Mode::{
-    Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Files, Help, History,
-    Imported, Message, Pick, Picker, Reading, Refused, Replace, Roots, Search, Skills, Summary,
-    Working,
+    Budget, Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Files, Help,
+    History, Imported, Message, Pick, Picker, Reading, Refused, Replace, Roots, Search, Skills,
+    Summary, Working,
 };
 
 /// The three screens.
@@ -251,6 +255,7 @@ const LISTS: &[Mode] = &[
     History,
     Files,
     Reading,
+    Budget,
 ];
 /// Where letters are text, so only the arrows and paging keys move.
 const TYPING_LISTS: &[Mode] = &[Search, Picker];
@@ -289,7 +294,7 @@ const fn bind(
 pub static BINDINGS: &[Binding] = &[
     bind(
         &[
-            Skills, Roots, Changed, Diff, History, Picker, Files, Reading,
+            Skills, Roots, Changed, Diff, History, Picker, Files, Reading, Budget,
         ],
         &[Key::char('?')],
         Action::ToggleHelp,
@@ -403,6 +408,13 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Skills],
+        &[Key::char('B')],
+        Action::ShowBudget,
+        "the budget: what each agent's listing of skills costs its model, and what it drops",
+        Some("budget"),
+    ),
+    bind(
+        &[Skills],
         &[Key::char(' ')],
         Action::ToggleMark,
         "mark or unmark the skill: remove, off, on, link, copy, move, snapshot, accept and export then apply to every marked skill",
@@ -480,13 +492,20 @@ pub static BINDINGS: &[Binding] = &[
     ),
     bind(
         &[Skills],
-        &[Key::char('o')],
-        Action::CycleSort,
-        "sort by name, source, state, recently modified",
-        Some("sort"),
+        &[Key::char('n')],
+        Action::CycleUnused,
+        "only skills not used in 7, 30 or 90 days (never used ones included), then all",
+        None,
     ),
     bind(
         &[Skills],
+        &[Key::char('o')],
+        Action::CycleSort,
+        "sort by name, source, state, recently modified, cost, last used",
+        Some("sort"),
+    ),
+    bind(
+        &[Skills, Budget],
         &[Key::char('C')],
         Action::ClearMarks,
         "clear the marks",
@@ -549,6 +568,55 @@ pub static BINDINGS: &[Binding] = &[
         Some("copies"),
     ),
     bind(
+        &[Budget],
+        &[Key::code(Tab), Key::code(Right)],
+        Action::NextPane,
+        "the next agent",
+        Some("agent"),
+    ),
+    bind(
+        &[Budget],
+        &[Key::code(BackTab), Key::code(Left)],
+        Action::PreviousPane,
+        "the previous agent",
+        None,
+    ),
+    bind(
+        &[Budget],
+        &[Key::char(' ')],
+        Action::ToggleMark,
+        "mark or unmark the skill: remove, off and on then apply to every marked skill",
+        Some("mark"),
+    ),
+    bind(
+        &[Budget],
+        &[Key::char('-')],
+        Action::Disable,
+        "turn it off for one agent, in that agent's settings (asks which)",
+        Some("off"),
+    ),
+    bind(
+        &[Budget],
+        &[Key::char('+'), Key::char('=')],
+        Action::Enable,
+        "turn it on again for one agent (asks which)",
+        None,
+    ),
+    bind(
+        &[Budget],
+        &[Key::char('x'), Key::code(Delete)],
+        Action::Remove,
+        "remove it (asks first; snapshotted first, so undo brings it back)",
+        Some("remove"),
+    ),
+    bind(
+        &[Budget],
+        &[Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "back to the skill list",
+        Some("back"),
+    ),
+    bind(
         &[History],
         &[Key::code(Enter), Key::char('D')],
         Action::OpenDiff,
@@ -584,7 +652,7 @@ pub static BINDINGS: &[Binding] = &[
         Some("close"),
     ),
     bind(
-        &[Skills, Roots, Changed, History],
+        &[Skills, Roots, Changed, History, Budget],
         &[Key::char('u')],
         Action::Undo,
         "undo the last operation (asks first, saying what it puts back)",
@@ -1254,6 +1322,23 @@ mod tests {
             (Working, plain('q'), None),
             (Summary, key(Enter, none), Some(Action::Back)),
             (Summary, plain('q'), Some(Action::Back)),
+            (Skills, plain('B'), Some(Action::ShowBudget)),
+            (Skills, plain('n'), Some(Action::CycleUnused)),
+            (Budget, key(Tab, none), Some(Action::NextPane)),
+            (Budget, key(Right, none), Some(Action::NextPane)),
+            (Budget, key(BackTab, shift), Some(Action::PreviousPane)),
+            (Budget, key(Left, none), Some(Action::PreviousPane)),
+            (Budget, plain('j'), Some(Action::Down)),
+            (Budget, plain(' '), Some(Action::ToggleMark)),
+            (Budget, plain('-'), Some(Action::Disable)),
+            (Budget, plain('+'), Some(Action::Enable)),
+            (Budget, plain('x'), Some(Action::Remove)),
+            (Budget, plain('u'), Some(Action::Undo)),
+            (Budget, key(Esc, none), Some(Action::Back)),
+            (Budget, plain('q'), Some(Action::Back)),
+            (Budget, plain('?'), Some(Action::ToggleHelp)),
+            (Budget, plain('B'), None),
+            (Budget, plain('l'), None),
             (Skills, key(KeyCode::Char('j'), KeyModifiers::ALT), None),
             (Roots, plain('1'), Some(Action::ShowSkills)),
             (Roots, plain('3'), Some(Action::ShowChanged)),

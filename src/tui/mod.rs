@@ -19,6 +19,7 @@
 //! test can check that the terminal survives a panic.
 
 pub mod app;
+pub mod budget;
 pub mod changes;
 pub mod diff;
 pub mod geometry;

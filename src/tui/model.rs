@@ -15,14 +15,17 @@ use crate::skill::SKILL_FILE;
 
 use crate::text::{Unsafe, human, sanitize};
 
+use super::budget::{Budgets, Uses};
+
 /// Everything the app knows after a scan.
 #[derive(Clone, Debug, Default)]
 pub struct Deck {
     /// Sorted by name, then folder, as the scan gives them.
     pub skills: Vec<SkillView>,
     pub roots: Vec<RootView>,
-    /// Indexes into `skills` in each order of [`Sort::ALL`], worked out once.
-    orders: [Vec<usize>; 4],
+    /// Indexes into `skills` in each order of [`Sort::ALL`], worked out once (the cost's when
+    /// the listings are known, the last use's when the uses are).
+    orders: [Vec<usize>; Sort::ALL.len()],
     counts: Counts,
     /// The installers of its skills, by name, each once.
     installers: Vec<String>,
@@ -32,6 +35,10 @@ pub struct Deck {
     /// The agents with no setting that turns one skill off, each with the sentence that says
     /// so and what works instead.
     pub no_switch: Vec<(AgentId, String)>,
+    /// What each agent's listing costs, and how it shows each skill.
+    pub budgets: Budgets,
+    /// The skills' uses, read on a worker after the scan.
+    pub usage: Uses,
 }
 
 /// The order of the skill list.
@@ -42,10 +49,21 @@ pub enum Sort {
     Source,
     State,
     Recent,
+    /// Costliest in some agent's listing first.
+    Cost,
+    /// Most recently used first; never used last.
+    LastUsed,
 }
 
 impl Sort {
-    pub const ALL: [Sort; 4] = [Sort::Name, Sort::Source, Sort::State, Sort::Recent];
+    pub const ALL: [Sort; 6] = [
+        Sort::Name,
+        Sort::Source,
+        Sort::State,
+        Sort::Recent,
+        Sort::Cost,
+        Sort::LastUsed,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -53,19 +71,28 @@ impl Sort {
             Sort::Source => "source",
             Sort::State => "state",
             Sort::Recent => "recently modified",
+            Sort::Cost => "cost",
+            Sort::LastUsed => "last used",
         }
     }
 }
 
 impl Sort {
     /// `skills` (sorted by name) in this order; name breaks every tie, as the sorts are stable.
-    fn order(self, skills: &[SkillView]) -> Vec<usize> {
+    fn order(self, skills: &[SkillView], budgets: &Budgets, usage: &Uses) -> Vec<usize> {
         let mut order: Vec<usize> = (0..skills.len()).collect();
         match self {
             Sort::Name => {}
             Sort::Source => order.sort_by_key(|&i| skills[i].source),
             Sort::State => order.sort_by_key(|&i| state_rank(skills[i].state)),
             Sort::Recent => order.sort_by(|&a, &b| newest_first(&skills[a], &skills[b])),
+            Sort::Cost => order
+                .sort_by_key(|&i| std::cmp::Reverse(budgets.cost(&skills[i].dir).map(|c| c.chars))),
+            Sort::LastUsed => {
+                if let Some(view) = usage.view() {
+                    order.sort_by_key(|&i| std::cmp::Reverse(view.last(&skills[i].dir)));
+                }
+            }
         }
         order
     }
@@ -282,7 +309,8 @@ impl Deck {
 
     /// A deck of skills already sorted by name, and roots.
     pub fn from_views(skills: Vec<SkillView>, roots: Vec<RootView>) -> Self {
-        let orders = Sort::ALL.map(|sort| sort.order(&skills));
+        let (budgets, usage) = (Budgets::default(), Uses::default());
+        let orders = Sort::ALL.map(|sort| sort.order(&skills, &budgets, &usage));
         let counts = Counts::of(&skills, &roots);
         let mut installers: Vec<String> = skills
             .iter()
@@ -298,7 +326,27 @@ impl Deck {
             installers,
             installed: None,
             no_switch: Vec::new(),
+            budgets,
+            usage,
         }
+    }
+
+    /// The deck, knowing what each agent's listing costs.
+    pub fn with_budgets(mut self, budgets: Budgets) -> Self {
+        self.budgets = budgets;
+        self.sort_again(Sort::Cost);
+        self
+    }
+
+    /// Take in what is known of the skills' uses; the last use's order follows.
+    pub fn set_usage(&mut self, usage: Uses) {
+        self.usage = usage;
+        self.sort_again(Sort::LastUsed);
+    }
+
+    fn sort_again(&mut self, sort: Sort) {
+        let at = Sort::ALL.iter().position(|s| *s == sort).unwrap_or(0);
+        self.orders[at] = sort.order(&self.skills, &self.budgets, &self.usage);
     }
 
     /// The deck, knowing which agents have no setting that turns one skill off.

@@ -6,6 +6,7 @@ use std::time::SystemTime;
 
 use crate::scan::Progress;
 
+use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::geometry::Laid;
@@ -125,6 +126,10 @@ pub enum Action {
     ToggleDisabled,
     /// Open the selected skill's history: every snapshot of it.
     OpenHistory,
+    /// Open the budget view: what each agent's listing of skills costs, and the skills in it.
+    ShowBudget,
+    /// Show only the skills not used in 7, 30, 90 days, or everything again.
+    CycleUnused,
 }
 
 /// One of the panes of the skill screen.
@@ -219,6 +224,8 @@ pub enum Msg {
         request: u64,
         history: Result<Box<HistoryView>, String>,
     },
+    /// The skills' uses, read after a scan, or why they could not be.
+    Usage(Result<Box<UsageView>, String>),
     /// The clock's time now, for the relative times drawn ("3 min ago").
     Tick(SystemTime),
     /// What an undo would revert now (a line per thing it puts back), nothing when the journal

@@ -197,6 +197,8 @@ pub const GONE_MARKER: &str = "✗";
 pub const SHADOWED_MARKER: &str = "◐";
 /// Before the name of a marked skill, in the list.
 pub const MARKED_MARKER: &str = "*";
+/// After a skill's cost: some agent shortens or drops its description, past its budget.
+pub const CUT_MARKER: &str = "↓";
 /// The marker of a skill with problems.
 pub const PROBLEM_MARKER: &str = "!";
 

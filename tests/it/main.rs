@@ -57,6 +57,7 @@ mod snapshot_tamper;
 mod switch;
 mod terminal_injection;
 mod tui_agents;
+mod tui_budget;
 mod tui_diff_keys;
 mod tui_e2e;
 mod tui_flows;

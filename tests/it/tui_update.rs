@@ -287,7 +287,11 @@ const CASES: &[Case] = &[
     Case {
         name: "sorting comes back to name",
         start: loaded,
-        msgs: || keys(&[CycleSort, CycleSort, CycleSort, CycleSort]),
+        msgs: || {
+            keys(&[
+                CycleSort, CycleSort, CycleSort, CycleSort, CycleSort, CycleSort,
+            ])
+        },
         check: |app, _| assert_eq!(app.sort, Sort::Name),
     },
     Case {

@@ -1430,7 +1430,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         );
         app
     };
-    let starts: [fn() -> App; 14] = [
+    let starts: [fn() -> App; 15] = [
         || App::new(Setup::default()),
         crate::tui_reading::reading,
         loaded,
@@ -1445,6 +1445,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         managed,
         working,
         summarised,
+        crate::tui_budget::budgeted,
     ];
     let actions = every_action();
     let mut reached = std::collections::HashSet::new();

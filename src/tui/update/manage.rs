@@ -66,7 +66,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Option<Vec<Effect>> {
 }
 
 /// Remove, turn off or on, link, copy or move `skills`.
-fn on_skills(app: &mut App, action: Action, skills: Vec<Target>) -> Vec<Effect> {
+pub(super) fn on_skills(app: &mut App, action: Action, skills: Vec<Target>) -> Vec<Effect> {
     if skills.is_empty() {
         return Vec::new();
     }

@@ -6,6 +6,7 @@
 //! ([`history`]), a skill's files, its editor and its path ([`viewer`]), or the skill list and
 //! the roots ([`skills`]). The actions every screen shares are handled here.
 
+mod budget;
 mod changed;
 mod history;
 mod import;
@@ -111,6 +112,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             history::arrived(app, request, history);
             Vec::new()
         }
+        Msg::Usage(result) => budget::usage_arrived(app, result),
         Msg::Tick(now) => {
             app.clock = Clock(now);
             Vec::new()
@@ -152,8 +154,10 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Diff => changed::diff_act(app, action),
         Mode::History => history::act(app, action),
         Mode::Copies => manage::copies_act(app, action),
+        Mode::Budget => budget::act(app, action),
         Mode::Files | Mode::Reading => viewer::act(app, action),
         Mode::Skills if viewer::from_list(action) => viewer::list_act(app, action),
+        Mode::Skills if budget::from_list(action) => budget::list_act(app, action),
         // The managing actions of the skill list, on the marked skills or the one under the
         // cursor; the list's own actions otherwise.
         Mode::Skills => manage::act(app, action).unwrap_or_else(|| skills::act(app, action)),
@@ -472,6 +476,7 @@ fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
         // Nothing under a message, a question or a batch moves while it is up.
         Mode::Message | Mode::Confirm | Mode::Export | Mode::Working | Mode::Summary => Vec::new(),
         Mode::Pick | Mode::Copies => manage::move_by(app, rows),
+        Mode::Budget => budget::move_by(app, rows),
         Mode::Help => {
             scroll_help(app, rows);
             Vec::new()

@@ -173,6 +173,7 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
     agents(&mut sheet, skill, app);
     owner(&mut sheet, skill);
     record(&mut sheet, skill);
+    listing(&mut sheet, skill, app);
     files(&mut sheet, skill);
     sheet.lines
 }
@@ -241,6 +242,65 @@ fn state_meaning(state: State) -> &'static str {
         State::Unrecorded => "no installer's record",
         State::Unreadable => "could not be read to tell",
         State::Unverifiable => "the installer's record cannot be checked",
+    }
+}
+
+/// Per agent that lists it or used it: how its listing shows it, what its line costs, and how
+/// often and when last the agent used it (`…` while the uses are read).
+fn listing(sheet: &mut Sheet, skill: &SkillView, app: &App) {
+    let listed = app.deck.budgets.listed(&skill.dir);
+    let uses = app
+        .deck
+        .usage
+        .view()
+        .map_or(&[][..], |v| v.uses(&skill.dir));
+    let mut agents: Vec<crate::roots::AgentId> = listed
+        .iter()
+        .map(|l| l.agent)
+        .chain(uses.iter().map(|u| u.agent))
+        .filter(|a| app.shows_agent(*a))
+        .collect();
+    agents.sort();
+    agents.dedup();
+    for (i, agent) in agents.into_iter().enumerate() {
+        let mut parts: Vec<String> = Vec::new();
+        match listed.iter().find(|l| l.agent == agent) {
+            Some(l) => parts.push(format!(
+                "{}, {} chars",
+                crate::tui::budget::shown_words(l.shown),
+                crate::listing::grouped(l.chars as u64)
+            )),
+            None => parts.push("not listed".to_owned()),
+        }
+        let used = match (&app.deck.usage, uses.iter().find(|u| u.agent == agent)) {
+            (crate::tui::budget::Uses::Read(_), Some(u)) => {
+                let times = if u.count == 1 { "use" } else { "uses" };
+                let mut text = format!("{} {times}", u.count);
+                if let Some(last) = u.last {
+                    text.push_str(&format!(", last {}", app.clock.since(last)));
+                }
+                text.push_str(&format!(" ({})", u.from.as_str()));
+                text
+            }
+            (crate::tui::budget::Uses::Read(_), None) => "never used".to_owned(),
+            (crate::tui::budget::Uses::Failed(_), _) => "uses unknown".to_owned(),
+            _ => "uses …".to_owned(),
+        };
+        parts.push(used);
+        let label = if i == 0 { "Listing" } else { "" };
+        let style = if listed
+            .iter()
+            .any(|l| l.agent == agent && l.shown != crate::listing::Shown::Full)
+        {
+            sheet.theme.warning
+        } else {
+            Style::new()
+        };
+        sheet.field(
+            label,
+            &format!("{}: {}", agent.id(), parts.join(" · ")),
+            style,
+        );
     }
 }
 

@@ -149,6 +149,17 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
         "marked: the actions apply to every marked skill",
         plain,
     );
+    let cut = format!(
+        "after a cost: an agent shortens or drops its description, past its budget ({} shows which)",
+        keymap::key_for(Mode::Skills, Action::ShowBudget)
+    );
+    row(
+        &mut out,
+        format!("{} cut", theme::CUT_MARKER),
+        theme.warning,
+        &cut,
+        plain,
+    );
     row(
         &mut out,
         format!("{} exists", theme::presence_marker(&Presence::Exists)),

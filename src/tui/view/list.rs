@@ -11,6 +11,7 @@ use crate::record::State;
 use crate::roots::AgentId;
 use crate::text::{sanitize, width};
 use crate::tui::app::{App, By, Filter, Scan};
+use crate::tui::budget::{Cost, Uses};
 use crate::tui::changes::changed_since_snapshot;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::keymap::{self, Mode};
@@ -40,11 +41,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         Constraint::Length(u16::from(searching)),
     ])
     .areas(inner);
-    let columns = Columns::for_width(
-        usize::from(inner.width),
-        &Widest::of(app),
-        app.sort == Sort::Recent,
-    );
+    // The cost and the last use where the deck knows them, for skills there are.
+    let some = !app.deck.skills.is_empty();
+    let extra = Extra {
+        cost: some && !app.deck.budgets.is_empty(),
+        used: some && !matches!(app.deck.usage, Uses::Unknown),
+    };
+    let columns = Columns::for_width(usize::from(inner.width), &Widest::of(app), app.sort, extra);
     frame.render_widget(columns.head(theme), head);
     search::draw(frame, search_area, app);
 
@@ -101,6 +104,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
                 .any(|v| v.winner.is_some() && app.shows_agent(v.agent)),
             marked: app.marked.contains(&skill.dir),
             changed: changed_since_snapshot(app.changes.shown(), &skill.dir),
+            cost: app.deck.budgets.cost(&skill.dir),
+            last_used: last_used(app, &skill.dir),
         };
         let line = columns.row(skill, &shown, theme, selected).style(style);
         frame.render_widget(line, Rect::new(rows_area.x, y, rows_area.width, 1));
@@ -120,6 +125,7 @@ fn title(app: &App) -> Line<'static> {
         state,
         installer,
         disabled,
+        unused_days,
     } = &app.filter;
     let mut notes: Vec<String> = Vec::new();
     if !app.search.query.is_empty() {
@@ -149,6 +155,9 @@ fn title(app: &App) -> Line<'static> {
     if *disabled {
         notes.push("turned off".to_owned());
     }
+    if let Some(days) = unused_days {
+        notes.push(format!("not used in {days} d"));
+    }
     if app.sort != Sort::Name {
         notes.push(format!("sort: {}", app.sort.label()));
     }
@@ -169,6 +178,53 @@ struct Shown {
     marked: bool,
     /// Its files differ from its latest snapshot, as the changed screen found.
     changed: bool,
+    cost: Option<Cost>,
+    /// `3 d`, `never`, `…` while the uses are read.
+    last_used: String,
+}
+
+/// The last use of the skill in `dir`, in a few columns: how long ago, `never`, `…` while the
+/// uses are read, `?` when they could not be.
+pub(super) fn last_used(app: &App, dir: &std::path::Path) -> String {
+    match &app.deck.usage {
+        Uses::Unknown | Uses::Reading => "…".to_owned(),
+        Uses::Failed(_) => "?".to_owned(),
+        Uses::Read(view) => match view.last(dir) {
+            Some(at) => short_age(app.clock.0.duration_since(at).unwrap_or_default()),
+            None if view.count(dir) > 0 => "used".to_owned(),
+            None => "never".to_owned(),
+        },
+    }
+}
+
+/// A skill's cost in its column: `1,234`, and a mark when some agent shortens or drops its
+/// description.
+pub(super) fn cost_cell(cost: Option<Cost>) -> String {
+    match cost {
+        None => "-".to_owned(),
+        Some(Cost { chars, cut }) => {
+            let mut text = crate::listing::grouped(chars as u64);
+            if cut {
+                text.push_str(theme::CUT_MARKER);
+            }
+            text
+        }
+    }
+}
+
+/// `text` right-aligned in `columns`, as numbers are.
+pub(super) fn pad_left(text: &str, columns: usize) -> String {
+    format!(
+        "{}{text}",
+        " ".repeat(columns.saturating_sub(width::of(text)))
+    )
+}
+
+/// The optional columns the deck has data for.
+#[derive(Clone, Copy, Debug, Default)]
+struct Extra {
+    cost: bool,
+    used: bool,
 }
 
 /// How many agent ids the column names before it counts the rest.
@@ -232,6 +288,10 @@ struct Columns {
     agents: usize,
     /// How long ago its newest file was modified.
     modified: usize,
+    /// The characters of its line in the agents' listings.
+    cost: usize,
+    /// How long ago it was last used.
+    used: usize,
 }
 
 /// How wide the widest value of each column is, among the skills shown.
@@ -297,13 +357,20 @@ const AGENTS_CAP: usize = 40;
 const BY_CAP: usize = 38;
 /// The modified column: its header, wider than any age in it (`59 min`).
 const MODIFIED: usize = 8;
+/// The cost column: wider than any cost in it (`12,345*`).
+const COST: usize = 7;
+/// The last use column: its header.
+const LAST_USED: usize = 9;
 
 impl Columns {
     /// The name first, up to [`NAME_FLOOR`]; then the modified time, when the list is sorted
     /// by it; then the source badge and the agents; then the name whole (up to its share); then who installed
     /// it, and the modified time; then where it came from. Each column is as wide as its
     /// widest value (up to a cap); what is left widens the name.
-    fn for_width(total: usize, widest: &Widest, by_recent: bool) -> Self {
+    /// The cost and the last use come after who installed it (before the modified time), or
+    /// first when the list is sorted by them.
+    fn for_width(total: usize, widest: &Widest, sort: Sort, extra: Extra) -> Self {
+        let by_recent = sort == Sort::Recent;
         let mut left = total.saturating_sub(MARKS);
         let name_natural = widest.name.max(width::of("NAME"));
         let mut columns = Columns {
@@ -312,6 +379,8 @@ impl Columns {
             by: 0,
             agents: 0,
             modified: 0,
+            cost: 0,
+            used: 0,
         };
         left -= columns.name;
         // A column is shown at its narrowest when there is room for it and the space before it.
@@ -326,6 +395,12 @@ impl Columns {
         // Sorted by it, the modified time comes first: it is what the order is by.
         if by_recent {
             columns.modified = take(MODIFIED, &mut left);
+        }
+        if extra.cost && sort == Sort::Cost {
+            columns.cost = take(COST, &mut left);
+        }
+        if extra.used && sort == Sort::LastUsed {
+            columns.used = take(LAST_USED, &mut left);
         }
         columns.source = take(BADGE, &mut left);
         let agents_natural = widest.agents.clamp(width::of("AGENTS"), AGENTS_CAP);
@@ -343,6 +418,12 @@ impl Columns {
         }
         let installer = widest.installer.clamp(INSTALLED_BY, INSTALLER);
         columns.by = take(installer, &mut left);
+        if extra.cost && columns.cost == 0 {
+            columns.cost = take(COST, &mut left);
+        }
+        if extra.used && columns.used == 0 {
+            columns.used = take(LAST_USED, &mut left);
+        }
         if !by_recent {
             columns.modified = take(MODIFIED, &mut left);
         }
@@ -367,6 +448,14 @@ impl Columns {
         if self.modified > 0 {
             text.push(' ');
             text.push_str(&width::pad("MODIFIED", self.modified));
+        }
+        if self.cost > 0 {
+            text.push(' ');
+            text.push_str(&pad_left("COST", self.cost));
+        }
+        if self.used > 0 {
+            text.push(' ');
+            text.push_str(&width::pad("LAST USED", self.used));
         }
         if self.by > 0 {
             text.push(' ');
@@ -435,6 +524,20 @@ impl Columns {
             let age = skill.age.map_or_else(|| "-".to_owned(), short_age);
             spans.push(Span::raw(" "));
             spans.push(Span::styled(width::pad(&age, self.modified), quiet));
+        }
+        if self.cost > 0 {
+            let cell = cost_cell(shown.cost);
+            let style = if shown.cost.is_some_and(|c| c.cut) {
+                theme.warning
+            } else {
+                quiet
+            };
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(pad_left(&cell, self.cost), style));
+        }
+        if self.used > 0 {
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(width::pad(&shown.last_used, self.used), quiet));
         }
         if self.by > 0 {
             spans.push(Span::raw(" "));
@@ -508,17 +611,17 @@ mod tests {
     #[test]
     fn columns_are_as_wide_as_what_they_hold_and_the_name_gets_the_rest() {
         // Narrow: the name alone, whole up to its floor.
-        let narrow = Columns::for_width(22, &widest(25, 20, 13, 30), false);
+        let narrow = Columns::for_width(22, &widest(25, 20, 13, 30), Sort::Name, Extra::default());
         assert_eq!((narrow.name, narrow.source, narrow.agents), (16, 0, 0));
         // The source badge next, then the name grows before anything else is shown.
-        let small = Columns::for_width(30, &widest(25, 20, 13, 30), false);
+        let small = Columns::for_width(30, &widest(25, 20, 13, 30), Sort::Name, Extra::default());
         assert_eq!((small.name, small.source, small.agents), (16, 7, 0));
-        let medium = Columns::for_width(58, &widest(25, 29, 13, 30), false);
+        let medium = Columns::for_width(58, &widest(25, 29, 13, 30), Sort::Name, Extra::default());
         assert_eq!((medium.name, medium.source), (25, 7));
         assert_eq!(medium.agents, 58 - MARKS - 25 - 8 - 1);
         assert_eq!(medium.by, 0);
         // Wide: every column at its widest, the agents whole, the rest to the name.
-        let wide = Columns::for_width(98, &widest(25, 29, 13, 30), false);
+        let wide = Columns::for_width(98, &widest(25, 29, 13, 30), Sort::Name, Extra::default());
         assert_eq!(wide.agents, 29);
         assert_eq!(wide.by, 13);
         assert_eq!(wide.modified, MODIFIED);
@@ -527,10 +630,11 @@ mod tests {
             98
         );
         // Short names leave the room to the others, the installer's repository included.
-        let short = Columns::for_width(120, &widest(10, 29, 13, 35), false);
+        let short = Columns::for_width(120, &widest(10, 29, 13, 35), Sort::Name, Extra::default());
         assert_eq!(short.by, 35);
         // Sorted by modified: the modified column comes before the agents.
-        let recent = Columns::for_width(58, &widest(25, 29, 13, 30), true);
+        let recent =
+            Columns::for_width(58, &widest(25, 29, 13, 30), Sort::Recent, Extra::default());
         assert_eq!(recent.modified, MODIFIED);
     }
 

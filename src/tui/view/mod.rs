@@ -2,6 +2,7 @@
 //! app; what it laid out (each pane's area, page, offset and furthest scroll, and the preview
 //! wrapped to its width) it hands back as a [`Laid`], which the runtime gives to `update`.
 
+mod budget;
 mod changed;
 mod confirm;
 mod copies;
@@ -68,6 +69,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
         (None, _) if app.copies.is_some() => {
             if let Some(copies) = &app.copies {
                 copies::draw(frame, body, app, copies);
+            }
+        }
+        (None, _) if app.budget.is_some() => {
+            if let Some(view) = app.budget {
+                budget::draw(frame, body, app, view, &mut laid);
             }
         }
         (None, Screen::Skills) => skills_screen(frame, body, app, &mut laid),

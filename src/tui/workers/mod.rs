@@ -4,7 +4,8 @@
 //! file, not hundreds), the tasks a key asks for ([`tasks`]: a diff, a snapshot, a restore, an
 //! export, a folder for the picker), a skill's history ([`history`]: reading it, diffing and
 //! deleting its snapshots), an import's session ([`import`]) and the managing operations
-//! ([`manage`]: batches, plans, undo). Each catches its own
+//! ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
+//! agent's listing (`listing`), and another reads the skills' uses (`usage`). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
 //! tearing the terminal down. They do their work by asking the domain (`scan`, `snapshot`,
 //! `bundle`, `install`); the app itself touches no file.
@@ -23,16 +24,23 @@ use std::sync::mpsc::{self, Sender};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::limits;
+use crate::listing::{self, Assume};
 use crate::roots::Machine;
 use crate::scan::{self, Inventory};
 use crate::skill;
 use crate::snapshot::Store;
 use crate::snapshot::changes::{self, Subject};
+use crate::usage;
 
+use super::budget::{Budgets, UsageView, Uses};
 use super::changes::views;
 use super::model::Deck;
 use super::msg::{Changes, Msg};
 use crate::text::sanitize;
+
+/// The folder under skilldeck's data where what the usage reader read is cached.
+const USAGE_CACHE: &str = "usage-cache";
 
 /// How often the scan reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);
@@ -46,6 +54,7 @@ pub fn spawn_scan(machine: Machine, tx: Sender<Msg>) {
             Err(panic) => return Msg::Failed(format!("The scan stopped: {panic}")),
         };
         let _ = tx.send(Msg::ScanDone(Box::new(deck)));
+        spawn_usage(machine.clone(), inventory.clone(), tx.clone());
         let changes = guarded(|| find_changes(&machine, &inventory))
             .unwrap_or_else(|panic| Err(format!("Comparing the skills stopped: {panic}")));
         Msg::Changes(changes)
@@ -89,9 +98,34 @@ fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
         *last = Some(Instant::now());
         let _ = tx.send(Msg::ScanProgress(progress));
     });
-    let deck = Deck::new(&inventory, machine.env.home(), SystemTime::now())
-        .with_no_switch(manage::without_switch());
+    let listings: Vec<_> = listing::AGENTS
+        .into_iter()
+        .filter(|agent| inventory.installed.contains(agent))
+        .filter_map(|agent| listing::listing(&inventory, &machine.env, agent, Assume::default()))
+        .collect();
+    let mut deck = Deck::new(&inventory, machine.env.home(), SystemTime::now())
+        .with_no_switch(manage::without_switch())
+        .with_budgets(Budgets::of(&listings));
+    deck.set_usage(Uses::Reading);
     (deck, inventory)
+}
+
+/// Read the skills' uses from the agents' counters and session logs on a thread of its own,
+/// after the scan: on a machine with years of sessions it takes seconds, and the list is
+/// usable meanwhile. What was read is cached beside skilldeck's data, so the next read skips
+/// the files unchanged since.
+fn spawn_usage(machine: Machine, inventory: Inventory, tx: Sender<Msg>) {
+    spawn("skilldeck-usage", tx, move |_| {
+        let cache = machine.data_dir().join(USAGE_CACHE);
+        let read = guarded(|| {
+            let usage = usage::read(&machine.env, &limits::USAGE, Some(&cache));
+            UsageView::of(&usage, &inventory)
+        });
+        Msg::Usage(
+            read.map(Box::new)
+                .map_err(|panic| format!("Reading the skills' uses stopped: {panic}")),
+        )
+    });
 }
 
 /// The skills of `inventory` that changed since their snapshots (or since installed).
