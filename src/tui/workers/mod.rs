@@ -39,9 +39,6 @@ use super::model::Deck;
 use super::msg::{Changes, Msg};
 use crate::text::sanitize;
 
-/// The folder under skilldeck's data where what the usage reader read is cached.
-const USAGE_CACHE: &str = "usage-cache";
-
 /// How often the scan reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 
@@ -116,7 +113,7 @@ fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
 /// the files unchanged since.
 fn spawn_usage(machine: Machine, inventory: Inventory, tx: Sender<Msg>) {
     spawn("skilldeck-usage", tx, move |_| {
-        let cache = machine.data_dir().join(USAGE_CACHE);
+        let cache = usage::cache_dir(&machine.env);
         let read = guarded(|| {
             let usage = usage::read(&machine.env, &limits::USAGE, Some(&cache));
             UsageView::of(&usage, &inventory)
