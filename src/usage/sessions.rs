@@ -23,6 +23,7 @@ use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::fs::{Links, open_regular};
@@ -33,6 +34,9 @@ use super::cache::{self, Cache, Held};
 use super::logs::{self, LogFile};
 use super::transcript::{self, Line};
 use super::{Usage, Use, codex};
+
+/// The read buffer of one log: large, since logs are read whole and most lines are passed over.
+const READ_BUFFER: usize = 256 << 10;
 
 /// Adds the uses the session logs record to `usage`, and what was read to find them.
 pub fn add(env: &Environment, bounds: &UsageBounds, cache_dir: Option<&Path>, usage: &mut Usage) {
@@ -45,35 +49,46 @@ pub fn add(env: &Environment, bounds: &UsageBounds, cache_dir: Option<&Path>, us
     let before = cache_dir.map_or_else(Cache::default, |dir| cache::load(dir, bounds.cache_bytes));
     let index = before.by_path();
     let mut after = Cache::default();
+    // Which logs are taken, and how far each is read, is decided from their metadata alone,
+    // before any is read; then the logs the cache does not hold are read on every core.
     let mut budget = bounds.total_bytes;
-    let mut taken = 0;
+    let mut taken: Vec<(&LogFile, u64, Option<Held>)> = Vec::new();
     for log in &found.files {
-        if taken == bounds.files || budget == 0 {
+        if taken.len() == bounds.files || budget == 0 {
             usage.reading.unread += 1;
             continue;
         }
         let limit = log.len.min(bounds.file_bytes).min(budget);
-        taken += 1;
         budget -= limit;
-        let held = match before.held(&index, log, limit) {
-            Some(held) => {
+        taken.push((log, limit, before.held(&index, log, limit)));
+    }
+    let outcomes: Vec<(&LogFile, u64, Outcome)> = taken
+        .into_par_iter()
+        .map(|(log, limit, cached)| {
+            let outcome = match cached {
+                Some(held) => Outcome::Cached(held),
+                None => Outcome::Read(read_log(log, limit)),
+            };
+            (log, limit, outcome)
+        })
+        .collect();
+    for (log, limit, outcome) in outcomes {
+        let held = match outcome {
+            Outcome::Cached(held) => {
                 usage.reading.cached += 1;
                 held
             }
-            None => {
+            Outcome::Read(Ok((held, bytes))) => {
                 usage.reading.files += 1;
-                match read_log(log, limit) {
-                    Ok((held, bytes)) => {
-                        usage.reading.bytes += bytes;
-                        held
-                    }
-                    Err(Partial { held, bytes }) => {
-                        usage.reading.bytes += bytes;
-                        usage.reading.broken += 1;
-                        add_held(usage, log.agent, &held);
-                        continue;
-                    }
-                }
+                usage.reading.bytes += bytes;
+                held
+            }
+            Outcome::Read(Err(Partial { held, bytes })) => {
+                usage.reading.files += 1;
+                usage.reading.bytes += bytes;
+                usage.reading.broken += 1;
+                add_held(usage, log.agent, &held);
+                continue;
             }
         };
         add_held(usage, log.agent, &held);
@@ -94,6 +109,12 @@ fn add_held(usage: &mut Usage, agent: AgentId, held: &Held) {
     }
 }
 
+/// One log taken: what the cache held of it, or what reading it found.
+enum Outcome {
+    Cached(Held),
+    Read(Result<(Held, u64), Partial>),
+}
+
 /// What a log that failed part way held up to the failure.
 struct Partial {
     held: Held,
@@ -107,7 +128,7 @@ fn read_log(log: &LogFile, limit: u64) -> Result<(Held, u64), Partial> {
         bytes: 0,
     })?;
     let cut = limit < log.len;
-    let mut reader = BufReader::new(file.take(limit));
+    let mut reader = BufReader::with_capacity(READ_BUFFER, file.take(limit));
     let mut found: BTreeMap<PathBuf, Use> = BTreeMap::new();
     let mut broken = 0;
     let mut seen = HashSet::new();
