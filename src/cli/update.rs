@@ -1,15 +1,20 @@
-//! `skilldeck update SKILL... --from BUNDLE`: bring installed skills to a new upstream by a
-//! three-way merge that keeps the user's edits, or stop with nothing written.
+//! `skilldeck update SKILL... [--from SOURCE]`: bring installed skills to a new upstream by a
+//! three-way merge that keeps the user's edits, or stop with nothing written. The upstream is
+//! SOURCE (any source `import` reads: a folder, an archive, a git repository), else the
+//! repository each skill was imported from, as recorded then, fetched again at its ref.
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use crate::bundle::Bundle;
 use crate::merge::{Clash, Resolution, Summary};
-use crate::operations::import;
+use crate::operations::import::{self, FromGit};
 use crate::operations::update::{self, Baseline, Plan, UpdateError, Updated};
+use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
 use crate::scan::Skill;
+use crate::source::{self, Source, git::Spec};
 use crate::text::{Unsafe, human};
 
 use super::json::RefusalJson;
@@ -19,7 +24,10 @@ const AFTER_HELP: &str = "\
 A three-way update compares three versions of each file of the skill: its baseline (what was
 installed: the snapshot skilldeck took when it installed the skill, or of the upstream the last
 update merged; else the untouched copy another installer keeps), the files now, and the new
-upstream in BUNDLE (a folder or an archive; the skill of the same folder name in it).
+upstream: --from SOURCE (a folder, an archive, or a git repository as `import` takes it, with
+@REF and --path; the skill of the same folder name in it), else the repository the skill was
+imported from, fetched again at the branch or tag it was imported at (so a moved tag or a new
+commit on the branch is the new upstream; a commit id stays where it is).
 
 Local edits are kept. A file only upstream changed takes upstream's version; a file only you
 changed keeps yours; a text file both changed in different lines gets both changes. When both
@@ -55,9 +63,13 @@ pub struct Args {
     /// The skills, each by name (`pdf`) or by its folder
     #[arg(value_name = "SKILL", required = true)]
     skills: Vec<String>,
-    /// The new upstream: a folder or an archive holding the skills by their folder names
-    #[arg(long, value_name = "BUNDLE")]
-    from: PathBuf,
+    /// The new upstream: a folder, an archive or a git repository holding the skills by their
+    /// folder names; without it, the repository each skill was imported from
+    #[arg(long, value_name = "SOURCE")]
+    from: Option<PathBuf>,
+    /// With a git repository as SOURCE, the folder of it to read
+    #[arg(long, value_name = "SUB", requires = "from")]
+    path: Option<String>,
     /// Show what the update would do, and write nothing
     #[arg(long)]
     dry_run: bool,
@@ -121,25 +133,33 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
         }
     }
-    let bundle = match import::read(&args.from) {
-        Ok(bundle) => bundle,
-        Err(refusal) => {
-            return target::refuse(
-                args.json,
-                refusal.code(),
-                Failure::Refused(refusal.to_string()),
-            );
-        }
-    };
-    // Every skill planned before any is written: one that cannot be updated stops them all.
+    let mut reads: Vec<Read> = Vec::new();
     let mut plans = Vec::new();
+    let mut from_of: Vec<usize> = Vec::new();
+    // Every skill planned before any is written: one that cannot be updated stops them all.
     for skill in &chosen {
-        let planned = update::pick(&bundle, &args.from, &skill.real_dir)
+        let wanted = match wanted(args, machine, skill) {
+            Ok(wanted) => wanted,
+            Err(outcome) => return outcome,
+        };
+        let index = match reads.iter().position(|r| r.wanted == wanted) {
+            Some(index) => index,
+            None => match read(args, wanted) {
+                Ok(read) => {
+                    reads.push(read);
+                    reads.len() - 1
+                }
+                Err(outcome) => return outcome,
+            },
+        };
+        let read = &reads[index];
+        let planned = update::pick(read.bundle(), &read.label, &skill.real_dir)
             .and_then(|upstream| update::plan(machine, skill, upstream));
         match planned {
             Ok(plan) => plans.push(plan),
             Err(error) => return refuse(args, error),
         }
+        from_of.push(index);
     }
     let resolution = args.take.map(|take| match take {
         Take::Theirs => Resolution::Theirs,
@@ -156,17 +176,25 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     }
     let batch = machine.in_a_batch();
     let mut done: Vec<Updated> = Vec::new();
-    for plan in &plans {
-        if plan.up_to_date() {
-            continue;
-        }
-        match update::apply(&batch, plan, &resolve, args.yes) {
-            Ok(updated) => done.push(updated),
-            Err(error) => {
-                // What was updated before is said, then why the rest was not.
-                report(args, machine, &plans, &done, resolution, Some(&error))?;
-                return stopped(args, &error);
+    for ((plan, skill), from) in plans.iter().zip(&chosen).zip(&from_of) {
+        if !plan.up_to_date() {
+            match update::apply(&batch, plan, &resolve, args.yes) {
+                Ok(updated) => done.push(updated),
+                Err(error) => {
+                    // What was updated before is said, then why the rest was not.
+                    report(args, machine, &plans, &done, resolution, Some(&error))?;
+                    return stopped(args, &error);
+                }
             }
+        }
+        // The commit it now matches, up to date or updated, for the next `update`.
+        if let Some(upstream) = reads[*from].upstream_of(&skill.real_dir)
+            && let Err(error) = upstream::write(&machine.data_dir(), &skill.real_dir, &upstream)
+        {
+            super::eprint(&format!(
+                "skilldeck: where {} came from could not be recorded ({error}); the next update needs --from\n",
+                human::path(&skill.real_dir, machine.env.home(), Unsafe::Escaped)
+            ))?;
         }
     }
     report(args, machine, &plans, &done, resolution, None)?;
@@ -174,6 +202,119 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         super::warn_unjournalled(updated.unjournalled.as_ref())?;
     }
     Ok(Outcome::Done)
+}
+
+/// Where one skill's new upstream is read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Wanted {
+    /// What `--from` names, the same for every skill.
+    Given(Source),
+    /// The repository the skill was imported from, at the ref it was imported at.
+    Recorded(Spec),
+}
+
+/// A source read: its bundle, and for a git repository where it was fetched from.
+struct Read {
+    wanted: Wanted,
+    /// How the source is named in a refusal.
+    label: PathBuf,
+    got: Got,
+}
+
+/// What reading a source gave.
+enum Got {
+    Bundle(Bundle),
+    Git(FromGit),
+}
+
+impl Read {
+    fn bundle(&self) -> &Bundle {
+        match &self.got {
+            Got::Bundle(bundle) => bundle,
+            Got::Git(git) => &git.bundle,
+        }
+    }
+
+    /// Where the skill that was in `dir` came from, when it came from a repository.
+    fn upstream_of(&self, dir: &Path) -> Option<Upstream> {
+        let Got::Git(git) = &self.got else {
+            return None;
+        };
+        let skill = update::pick(&git.bundle, &self.label, dir).ok()?;
+        Some(git.upstream_of(skill))
+    }
+}
+
+/// Where `skill`'s new upstream is: `--from`, else its recorded upstream; a sentence when it
+/// has none.
+fn wanted(
+    args: &Args,
+    machine: &Machine,
+    skill: &Skill,
+) -> Result<Wanted, Result<Outcome, Failure>> {
+    if let Some(from) = &args.from {
+        return match source::parse(from, args.path.as_deref()) {
+            Source::Local(_) if args.path.is_some() => Err(Err(Failure::Usage(format!(
+                "--path picks a folder of a git repository, and {} is not one; name the folder instead",
+                from.display()
+            )))),
+            given => Ok(Wanted::Given(given)),
+        };
+    }
+    let Some(recorded) = upstream::of(&machine.data_dir(), &skill.real_dir) else {
+        return Err(target::refuse(
+            args.json,
+            "no_upstream",
+            Failure::Refused(format!(
+                "skilldeck did not import {} from a git repository, so it does not know where to update it from; give the new upstream with --from SOURCE",
+                human::path(&skill.real_dir, machine.env.home(), Unsafe::Escaped)
+            )),
+        ));
+    };
+    let path = Some(recorded.path.as_str()).filter(|p| !p.is_empty());
+    let local = Path::new(&recorded.repository);
+    let spec = if local.is_absolute() {
+        Spec::local(local, recorded.reference.as_deref(), path)
+    } else {
+        Spec::remote(&recorded.repository, recorded.reference.as_deref(), path)
+    };
+    Ok(Wanted::Recorded(spec))
+}
+
+/// Read (and for a repository, fetch) what `wanted` names.
+fn read(args: &Args, wanted: Wanted) -> Result<Read, Result<Outcome, Failure>> {
+    let spec = match &wanted {
+        Wanted::Given(Source::Local(path)) => {
+            return match import::read(path) {
+                Ok(bundle) => Ok(Read {
+                    label: path.clone(),
+                    wanted,
+                    got: Got::Bundle(bundle),
+                }),
+                Err(refusal) => Err(target::refuse(
+                    args.json,
+                    refusal.code(),
+                    Failure::Refused(refusal.to_string()),
+                )),
+            };
+        }
+        Wanted::Given(Source::Git(spec)) | Wanted::Recorded(spec) => spec.clone(),
+    };
+    let mut progress = |said: &str| {
+        let _ = super::eprint(&format!("skilldeck: {said}\n"));
+    };
+    match import::read_git(&spec, &mut progress) {
+        Ok(git) => Ok(Read {
+            label: PathBuf::from(&spec.repository),
+            wanted,
+            got: Got::Git(git),
+        }),
+        Err(error) => Err(target::refuse(
+            args.json,
+            error.code(),
+            Failure::Refused(error.to_string()),
+        )),
+    }
 }
 
 /// End the command on `error`, said in the JSON already printed with `--json`; the sentence

@@ -75,5 +75,6 @@ mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;
 mod update;
+mod update_git;
 mod usage_cache;
 mod usage_sessions;
