@@ -13,6 +13,7 @@ mod import;
 mod json;
 mod lint;
 mod list;
+mod outdated;
 mod progress;
 mod prune;
 mod remove;
@@ -103,6 +104,8 @@ enum Command {
     Import(import::Args),
     /// Bring skills to a new upstream by a three-way merge that keeps local edits
     Update(update::Args),
+    /// Which skills imported from a git repository upstream has moved past, and which were edited
+    Outdated(outdated::Args),
     /// Take snapshots of skills (all skills when none is named)
     Snapshot(snapshot::Args),
     /// List snapshots, or one skill's history; prune or delete them
@@ -256,6 +259,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Check(args) => check::run(&args, &machine),
         Command::Import(args) => import::run(&args, &machine),
         Command::Update(args) => update::run(&args, &machine),
+        Command::Outdated(args) => outdated::run(&args, &machine),
         Command::Snapshot(args) => snapshot::run(&args, &machine),
         Command::Snapshots(args) => snapshots::run(&args, &machine),
         Command::Diff(args) => diff::run(&args, &machine),

@@ -271,14 +271,7 @@ fn wanted(
             )),
         ));
     };
-    let path = Some(recorded.path.as_str()).filter(|p| !p.is_empty());
-    let local = Path::new(&recorded.repository);
-    let spec = if local.is_absolute() {
-        Spec::local(local, recorded.reference.as_deref(), path)
-    } else {
-        Spec::remote(&recorded.repository, recorded.reference.as_deref(), path)
-    };
-    Ok(Wanted::Recorded(spec))
+    Ok(Wanted::Recorded(Spec::recorded(&recorded)))
 }
 
 /// Read (and for a repository, fetch) what `wanted` names.

@@ -22,8 +22,8 @@ pub use lock::lock_folder;
 pub(crate) use read::mkfifo;
 pub use read::{Links, is_link_loop, open_folder, open_regular, read_bounded};
 pub use write::{
-    create_new, dir_builder, exchange, rename_no_replace, same_mount, set_mode, set_path_mode,
-    sync_dir, sync_tree,
+    create_new, dir_builder, exchange, rename_no_replace, replace_file, same_mount, set_mode,
+    set_path_mode, sync_dir, sync_tree,
 };
 
 /// An I/O result whose error is told with the path it happened at.

@@ -193,6 +193,26 @@ pub fn sync_tree(_dir: &Path, entries: &[(PathBuf, bool)]) -> io::Result<()> {
     Ok(())
 }
 
+/// Write `bytes` to `path` whole or not at all: a temporary file in the same folder (made if
+/// missing), synced, then renamed over `path`. For skilldeck's own small files (records of
+/// where skills came from, the last answers of `outdated`), which a crash must never leave
+/// half written.
+///
+/// # Errors
+/// When the folder cannot be made or written.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write as _;
+    let folder = path
+        .parent()
+        .ok_or_else(|| io::Error::other("a file to replace has a folder"))?;
+    std::fs::create_dir_all(folder)?;
+    let mut temp = tempfile::NamedTempFile::new_in(folder)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|error| error.error)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

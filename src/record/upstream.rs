@@ -9,7 +9,7 @@
 //! which the three-way merge would then have to merge and the agents would load, and a copy of
 //! the folder shared or exported would carry a claim about its origin that no longer holds.
 
-use std::io::{self, Write as _};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -70,19 +70,13 @@ pub fn of(data_dir: &Path, skill_dir: &Path) -> Option<Upstream> {
 /// When the data folder cannot be written.
 pub fn write(data_dir: &Path, skill_dir: &Path, upstream: &Upstream) -> io::Result<()> {
     let path = record_path(data_dir, skill_dir);
-    let folder = data_dir.join(FOLDER);
-    std::fs::create_dir_all(&folder)?;
     let file = RecordFile {
         skill_dir: key_dir(skill_dir),
         upstream: upstream.clone(),
     };
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(io::Error::other)?;
     bytes.push(b'\n');
-    let mut temp = tempfile::NamedTempFile::new_in(&folder)?;
-    temp.write_all(&bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(&path).map_err(|error| error.error)?;
-    Ok(())
+    crate::fs::replace_file(&path, &bytes)
 }
 
 /// Forget where the skill folder `skill_dir` came from: it was replaced from elsewhere.

@@ -51,6 +51,19 @@ impl Spec {
         }
     }
 
+    /// Where a skill recorded as coming from `upstream` is fetched from again: its repository
+    /// (a local one by its path) at its ref, the skill's own folder in it.
+    pub fn recorded(upstream: &crate::record::upstream::Upstream) -> Self {
+        let path = Some(upstream.path.as_str()).filter(|p| !p.is_empty());
+        let reference = upstream.reference.as_deref();
+        let local = Path::new(&upstream.repository);
+        if local.is_absolute() {
+            Self::local(local, reference, path)
+        } else {
+            Self::remote(&upstream.repository, reference, path)
+        }
+    }
+
     /// The repository and ref as a sentence names them, a password in the URL hidden.
     pub fn shown(&self) -> String {
         let repository = without_password(&self.repository);
@@ -177,6 +190,66 @@ pub fn fetch(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Fetched, Fet
         &commit[..commit.len().min(12)]
     ));
     Ok(Fetched { dir, commit })
+}
+
+/// What `spec`'s ref names upstream now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Latest {
+    /// The commit the branch, the tag (peeled) or the default branch is at.
+    Commit(String),
+    /// The ref is a commit id: it never moves.
+    Pinned,
+}
+
+/// Ask the repository where `spec`'s ref is now, without fetching its contents
+/// (`git ls-remote`): what `outdated` compares the recorded commit with.
+///
+/// # Errors
+/// [`FetchError`]: no `git`, git's own message, or a ref the repository does not have.
+pub fn latest(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Latest, FetchError> {
+    let reference = spec.reference.as_deref();
+    if reference.is_some_and(is_full_commit) {
+        return Ok(Latest::Pinned);
+    }
+    let what = spec.shown();
+    progress(&format!("asking {what} where it is"));
+    let git = Git { what: &what };
+    let asked = reference.unwrap_or("HEAD");
+    // git matches patterns against the names' ends, so an annotated tag's commit (`^{}`) is
+    // asked for by name.
+    let peeled = format!("{asked}^{{}}");
+    let listed = git.run(None, &["ls-remote", "--", &spec.url, asked, &peeled], None)?;
+    // A tag is listed twice when annotated: its own object, then `^{}`, the commit it names.
+    let wanted = |name: &str| match reference {
+        None => name == "HEAD",
+        Some(r) => {
+            name == format!("refs/heads/{r}")
+                || name == format!("refs/tags/{r}")
+                || name == format!("refs/tags/{r}^{{}}")
+                || name == r
+        }
+    };
+    let mut found: Option<(bool, String)> = None;
+    for line in listed.lines() {
+        let Some((commit, name)) = line.split_once('\t') else {
+            continue;
+        };
+        if wanted(name) {
+            let peeled = name.ends_with("^{}");
+            if found
+                .as_ref()
+                .is_none_or(|(was_peeled, _)| peeled && !was_peeled)
+            {
+                found = Some((peeled, commit.to_owned()));
+            }
+        }
+    }
+    found
+        .map(|(_, commit)| Latest::Commit(commit))
+        .ok_or_else(|| FetchError::Failed {
+            what,
+            message: format!("it has no branch or tag named {asked}"),
+        })
 }
 
 /// A full SHA-1 or SHA-256 commit id.

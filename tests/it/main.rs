@@ -40,6 +40,7 @@ mod inventory;
 mod left_out;
 mod manage;
 mod operations;
+mod outdated;
 mod ownership;
 mod ownership_agents;
 mod plugins;
