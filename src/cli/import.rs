@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Installed, Progress, Step, Watch};
-use crate::operations::import::{self, FromGit, NoDestination, Readers};
+use crate::operations::import::{self, FromGit, NoDestination, Read, Readers};
 use crate::operations::shadow::WouldShadow;
 use crate::roots::{AgentId, Machine, Scope};
 use crate::source::{self, Source};
@@ -95,10 +95,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             }
         }
     };
-    let (bundle, from_git) = match &read {
-        Read::Local(bundle) => (bundle, None),
-        Read::Git(from) => (&from.bundle, Some(from)),
-    };
+    let (bundle, from_git) = (read.bundle(), read.from_git());
     let chosen = match bundle.select(&args.skills) {
         Ok(chosen) => chosen,
         Err(refusal) => return refused(args, refusal.code(), &refusal),
@@ -179,12 +176,6 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),
         Err(error) => Err(Failure::Install(error)),
     }
-}
-
-/// The bundle read from disk, or the one fetched with where it came from.
-enum Read {
-    Local(Bundle),
-    Git(FromGit),
 }
 
 /// The root the skills go to, if the arguments name one.

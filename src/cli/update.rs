@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::bundle::Bundle;
 use crate::merge::{Clash, Resolution, Summary};
-use crate::operations::import::{self, FromGit};
+use crate::operations::import;
 use crate::operations::update::{self, Baseline, Plan, UpdateError, Updated};
 use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
@@ -218,28 +218,17 @@ struct Read {
     wanted: Wanted,
     /// How the source is named in a refusal.
     label: PathBuf,
-    got: Got,
-}
-
-/// What reading a source gave.
-enum Got {
-    Bundle(Bundle),
-    Git(FromGit),
+    got: import::Read,
 }
 
 impl Read {
     fn bundle(&self) -> &Bundle {
-        match &self.got {
-            Got::Bundle(bundle) => bundle,
-            Got::Git(git) => &git.bundle,
-        }
+        self.got.bundle()
     }
 
     /// Where the skill that was in `dir` came from, when it came from a repository.
     fn upstream_of(&self, dir: &Path) -> Option<Upstream> {
-        let Got::Git(git) = &self.got else {
-            return None;
-        };
+        let git = self.got.from_git()?;
         let skill = update::pick(&git.bundle, &self.label, dir).ok()?;
         Some(git.upstream_of(skill))
     }
@@ -282,7 +271,7 @@ fn read(args: &Args, wanted: Wanted) -> Result<Read, Result<Outcome, Failure>> {
                 Ok(bundle) => Ok(Read {
                     label: path.clone(),
                     wanted,
-                    got: Got::Bundle(bundle),
+                    got: import::Read::Local(bundle),
                 }),
                 Err(refusal) => Err(target::refuse(
                     args.json,
@@ -300,7 +289,7 @@ fn read(args: &Args, wanted: Wanted) -> Result<Read, Result<Outcome, Failure>> {
         Ok(git) => Ok(Read {
             label: PathBuf::from(&spec.repository),
             wanted,
-            got: Got::Git(git),
+            got: import::Read::Git(git),
         }),
         Err(error) => Err(target::refuse(
             args.json,

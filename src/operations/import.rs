@@ -51,6 +51,29 @@ impl FromGit {
     }
 }
 
+/// What reading a source gave: a bundle read from disk, or one fetched with where it came from.
+pub enum Read {
+    Local(Bundle),
+    Git(FromGit),
+}
+
+impl Read {
+    pub fn bundle(&self) -> &Bundle {
+        match self {
+            Read::Local(bundle) => bundle,
+            Read::Git(from) => &from.bundle,
+        }
+    }
+
+    /// Where the bundle was fetched from, when it came from a repository.
+    pub fn from_git(&self) -> Option<&FromGit> {
+        match self {
+            Read::Local(_) => None,
+            Read::Git(from) => Some(from),
+        }
+    }
+}
+
 /// Why a git repository could not be imported from.
 #[derive(Debug, thiserror::Error)]
 pub enum GitImportError {

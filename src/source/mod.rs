@@ -52,6 +52,14 @@ pub fn parse(given: &Path, path: Option<&str>) -> Source {
     Source::Local(given.to_path_buf())
 }
 
+/// Whether `text` names a remote repository by its words alone — a URL git fetches, or
+/// `OWNER/REPO` — without looking at the disk: how the app's picker tells a repository typed
+/// from a filter on names (the worker then reads it with [`parse`], where a path on disk
+/// still wins).
+pub fn names_repository(text: &str) -> bool {
+    url_and_ref(text).is_some() || github_shorthand(text).is_some()
+}
+
 /// `dir`, made absolute, when it is the top of a git work tree or a bare repository, as git
 /// itself recognises one (`HEAD`, `objects/` and `refs/` in its git folder).
 fn repository_folder(dir: &Path) -> Option<PathBuf> {
@@ -122,6 +130,22 @@ fn github_shorthand(text: &str) -> Option<(&str, Option<&str>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repository_is_told_from_a_name_by_its_words() {
+        for text in [
+            "anthropics/skills",
+            "anthropics/skills@v1",
+            "https://example.org/r.git",
+            "git@github.com:o/r.git",
+            "file:///srv/r@main",
+        ] {
+            assert!(names_repository(text), "{text}");
+        }
+        for text in ["pdf", "pdf-forms", "a b/c", "", "-x/y"] {
+            assert!(!names_repository(text), "{text}");
+        }
+    }
 
     fn remote(url: &str, reference: Option<&str>) -> Source {
         Source::Git(git::Spec::remote(url, reference, None))

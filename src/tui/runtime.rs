@@ -352,7 +352,8 @@ impl<B: Backend> Runtime<B> {
                 tasks::browse(machine, tx, request, dir);
             }
             Effect::ReadBundle { session, source } => {
-                let source = paths::typed(machine, &source);
+                // The worker reads what was typed: a path from the project folder, or a
+                // repository's name.
                 // A session before this one is let go (and stopped) as it is replaced.
                 self.import = Some(spawn_import(machine, tx, session, source));
             }

@@ -64,6 +64,7 @@ mod tui_e2e;
 mod tui_flows;
 mod tui_history;
 mod tui_import_flows;
+mod tui_import_git;
 mod tui_import_screens;
 mod tui_list_export;
 mod tui_list_snapshots;

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::bundle::browse::{FoundKind, Place, is_archive_name};
+use crate::source;
 use crate::tui::line::LineEdit;
 
 use crate::text::sanitize;
@@ -91,6 +92,8 @@ pub enum Typed {
     Folder(PathBuf),
     /// An archive to read, by the ending of its name.
     Archive(PathBuf),
+    /// A git repository (a URL, or `OWNER/REPO`), with its `@REF`, for the worker to fetch.
+    Repository(String),
 }
 
 impl Picker {
@@ -118,16 +121,17 @@ impl Picker {
     /// The line typed when it filters names: anything that does not start like a path.
     pub fn name_filter(&self) -> Option<&str> {
         let text = self.filter.text();
-        (!is_path(text)).then_some(text)
+        (!is_path(text) && !source::names_repository(text)).then_some(text)
     }
 
-    /// Where the line typed leads, when it is a path: from `/`, from the home folder with `~`,
+    /// Where the line typed leads, when it is a repository (a URL or `OWNER/REPO`, by
+    /// `source::names_repository`) or a path: from `/`, from the home folder with `~`,
     /// or from the folder shown with `.` (`./x`, `../x`, `.` and `..`). A name with the
     /// ending of an archive is read as one; anything else is listed as a folder.
     pub fn typed_path(&self) -> Option<Typed> {
         let text = self.filter.text();
         if !is_path(text) {
-            return None;
+            return source::names_repository(text).then(|| Typed::Repository(text.to_owned()));
         }
         let path = if text.starts_with('.') {
             self.place
@@ -181,7 +185,7 @@ mod tests {
     }
 
     #[test]
-    fn a_line_starting_like_a_path_is_one_and_anything_else_a_filter() {
+    fn a_line_starting_like_a_path_or_naming_a_repository_is_one_and_anything_else_a_filter() {
         let cases = [
             ("/srv/skills", Some(Typed::Folder("/srv/skills".into()))),
             ("~/Downloads", Some(Typed::Folder("~/Downloads".into()))),
@@ -190,6 +194,14 @@ mod tests {
             (
                 "/a b/my skills.tar.gz",
                 Some(Typed::Archive("/a b/my skills.tar.gz".into())),
+            ),
+            (
+                "anthropics/skills@v1",
+                Some(Typed::Repository("anthropics/skills@v1".into())),
+            ),
+            (
+                "https://example.org/r.git",
+                Some(Typed::Repository("https://example.org/r.git".into())),
             ),
             ("team", None),
             ("", None),

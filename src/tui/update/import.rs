@@ -220,6 +220,10 @@ fn picking(app: &mut App, action: Action) -> Vec<Effect> {
                 read(app, path, shown)
             }
             Some(Typed::Folder(path)) => browse(app, path),
+            Some(Typed::Repository(text)) => {
+                let shown = crate::text::sanitize::line(&text);
+                read(app, std::path::PathBuf::from(text), shown)
+            }
             None => Vec::new(),
         },
         Action::Erase | Action::Parent => {

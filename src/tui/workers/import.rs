@@ -17,9 +17,11 @@ use std::time::{Duration, Instant};
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{InstallError, Progress, Watch};
-use crate::operations::import;
+use crate::operations::import::{self, Read};
+use crate::operations::paths;
 use crate::roots::{Machine, RootSet};
 use crate::snapshot::diff::before_replacing;
+use crate::source::{self, Source};
 
 use super::{guarded, spawn};
 use crate::scan;
@@ -110,18 +112,48 @@ struct Worker {
 
 impl Worker {
     /// Read, then serve the app's commands; the last event of the session is returned.
-    fn run(&self, source: &Path, commands: &Receiver<Command>, tx: &Sender<Msg>) -> ImportEvent {
+    fn run(&self, typed: &Path, commands: &Receiver<Command>, tx: &Sender<Msg>) -> ImportEvent {
         let home = self.machine.home();
-        let bundle = match import::read(source) {
-            Ok(bundle) => bundle,
-            Err(refusal) => {
-                return ImportEvent::Read(Err(RefusalView::new(&refusal, source, home)));
+        // The one rule of what a source is (`source::parse`): a path on disk, taken from the
+        // project folder as the picker shows it, wins over a repository's name.
+        let on_disk = paths::typed(&self.machine, typed);
+        let parsed = match source::parse(&on_disk, None) {
+            Source::Local(_) if !on_disk.exists() => match source::parse(typed, None) {
+                Source::Git(spec) => Source::Git(spec),
+                Source::Local(_) => Source::Local(on_disk.clone()),
+            },
+            parsed => parsed,
+        };
+        // What the preview names: the path, or the repository and ref.
+        let shown = match &parsed {
+            Source::Git(spec) => PathBuf::from(spec.shown()),
+            Source::Local(_) => on_disk.clone(),
+        };
+        let source = shown.as_path();
+        let read = match parsed {
+            Source::Local(path) => import::read(&path)
+                .map(Read::Local)
+                .map_err(|refusal| RefusalView::new(&refusal, source, home)),
+            // git's progress is not shown: the screen says what is being read until it is.
+            Source::Git(spec) => {
+                import::read_git(&spec, &mut |_| {})
+                    .map(Read::Git)
+                    .map_err(|error| RefusalView {
+                        source: sanitize::line(&spec.shown()),
+                        code: error.code().to_owned(),
+                        sentence: sanitize::line(&error.to_string()),
+                    })
             }
         };
-        let preview = BundleView::new(&bundle, source, home);
+        let read = match read {
+            Ok(read) => read,
+            Err(refused) => return ImportEvent::Read(Err(refused)),
+        };
+        let bundle = read.bundle();
+        let preview = BundleView::new(bundle, source, home);
         self.send(
             tx,
-            ImportEvent::Read(Ok((Box::new(preview), self.destinations(&bundle)))),
+            ImportEvent::Read(Ok((Box::new(preview), self.destinations(bundle)))),
         );
         while let Ok(Command::Install {
             root,
@@ -129,7 +161,7 @@ impl Worker {
             force,
         }) = commands.recv()
         {
-            match self.install(&bundle, &root, &skills, force, tx) {
+            match self.install(&read, &root, &skills, force, tx) {
                 Some(last) => return last,
                 None => continue,
             }
@@ -186,13 +218,13 @@ impl Worker {
     /// Install, or send back what would be replaced and return `None` to wait for the word.
     fn install(
         &self,
-        bundle: &Bundle,
+        read: &Read,
         root: &Path,
         names: &[String],
         force: bool,
         tx: &Sender<Msg>,
     ) -> Option<ImportEvent> {
-        let chosen = match bundle.select(names) {
+        let chosen = match read.bundle().select(names) {
             Ok(chosen) => chosen,
             Err(refusal) => {
                 return Some(ImportEvent::Done(Err(sanitize::line(&refusal.to_string()))));
@@ -209,7 +241,14 @@ impl Worker {
             last: None,
         };
         let shadowing = self.shadowing(root, &chosen);
-        let result = import::install(&self.machine, root, &chosen, force, &mut reporter);
+        let result = import::install_from(
+            &self.machine,
+            root,
+            &chosen,
+            force,
+            &mut reporter,
+            read.from_git(),
+        );
         let home = self.machine.home();
         Some(match result {
             Ok(imported) => {

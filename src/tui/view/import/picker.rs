@@ -58,8 +58,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, picker: &Picker, laid: &mu
             format!("{choose} reads this archive; nothing is written until you choose where."),
             theme.dim,
         ),
+        (None, false, Some(Typed::Repository(_))) => Line::styled(
+            format!(
+                "{choose} fetches this repository with your git (shallow, @REF for a branch or tag); nothing is written until you choose where."
+            ),
+            theme.dim,
+        ),
         (None, false, None) => Line::styled(
-            "Folders and archives (.tar .tar.gz .tgz .zip .skill); nothing is read until one is chosen.",
+            "Pick a folder or archive, or type OWNER/REPO or a git URL; nothing is read until chosen.",
             theme.dim,
         ),
     };
