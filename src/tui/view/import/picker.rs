@@ -135,7 +135,7 @@ fn typed_line(frame: &mut Frame, area: Rect, app: &App, picker: &Picker) {
     let line = &picker.filter;
     let (text, style, cursor) = if line.is_empty() {
         (
-            "type to filter by name, or a path: / ~ .".to_owned(),
+            "type to filter by name, a path (/ ~ .), or OWNER/REPO".to_owned(),
             theme.dim,
             0,
         )
