@@ -200,8 +200,9 @@ fn assert_restored_after(tmux: &Tmux, root: &Path, code: i32) -> String {
     );
     // The shell's text from before the app is on the screen again.
     assert!(screen.contains("SHELL-BEFORE-THE-APP"), "{screen}");
+    // The shell makes the file before `stty -g` writes its line into it: wait for the line.
     tmux.wait_for("the tty settings to be saved", |_| {
-        root.join("stty-after").exists()
+        fs::read_to_string(root.join("stty-after")).is_ok_and(|s| s.ends_with('\n'))
     });
     let before = fs::read_to_string(root.join("stty-before")).unwrap();
     let after = fs::read_to_string(root.join("stty-after")).unwrap();
