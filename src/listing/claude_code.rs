@@ -19,11 +19,12 @@
 //!   alone; built-in skills keep theirs. Read from 2.1.332's own code (`skillUsage`,
 //!   `usageCount × max(0.5^(days/7), 0.1)`) and checked by the same tests.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
 use crate::roots::{AgentId, Environment};
-use crate::usage::counters;
+use crate::usage::{Use, counters};
 
 use super::{Assume, Budget, Item, Listing, Shown, Unit, grouped};
 
@@ -118,14 +119,14 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
         + builtin_chars.iter().sum::<usize>()
         + count.saturating_sub(1);
     let now = assume.now.unwrap_or_else(SystemTime::now);
-    let counters = counters::claude_code(env);
+    // A lookup by name: a machine may have thousands of skills and as many counters.
+    let counters: HashMap<String, Use> = counters::claude_code(env).into_iter().collect();
     let scores: Vec<f64> = items
         .iter()
         .map(|item| {
             counters
-                .iter()
-                .find(|(name, _)| *name == item.name)
-                .map_or(0.0, |(_, uses)| counters::score(*uses, now))
+                .get(&item.name)
+                .map_or(0.0, |uses| counters::score(*uses, now))
         })
         .collect();
     let mut ranked: Vec<usize> = (0..items.len()).collect();

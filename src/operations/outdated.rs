@@ -5,7 +5,7 @@
 //! the last results are kept with their time, so the app and `outdated --offline` show them
 //! without asking again.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -113,12 +113,4 @@ pub fn last(machine: &Machine) -> Option<Outdated> {
 /// The repository and ref alone: one question answers every skill fetched from it.
 fn without_path(spec: Spec) -> Spec {
     Spec { path: None, ..spec }
-}
-
-/// Whether `dir` is among the skills `outdated` says upstream has moved past.
-pub fn is_behind(outdated: &Outdated, dir: &Path) -> bool {
-    outdated
-        .skills
-        .iter()
-        .any(|c| c.dir == dir && c.moved() == Some(true))
 }

@@ -184,9 +184,4 @@ impl Usage {
     pub fn logged(&self, agent: AgentId, dir: &Path) -> Option<Use> {
         self.by_dir.get(&(agent, dir.to_path_buf())).copied()
     }
-
-    /// An agent's own counter for the skill it lists as `name`.
-    pub fn counter(&self, agent: AgentId, name: &str) -> Option<Use> {
-        self.by_name.get(&(agent, name.to_owned())).copied()
-    }
 }
