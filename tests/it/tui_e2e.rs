@@ -690,8 +690,10 @@ fn mark_two_snapshot_both_at_once_and_open_the_copies_of_a_shadowed_name() {
         !s.contains("2 marked") && !s.contains("Snapshotting")
     });
     tmux.keys(&["g", "S"]);
+    // A capture can land while a frame is being written: wait for the whole view, the copy
+    // that loses included, before asserting on it.
     let copies = tmux.wait_for("the copies of alpha-notes", |s| {
-        s.contains("Copies of alpha-notes: 2")
+        s.contains("Copies of alpha-notes: 2") && s.contains("loses for")
     });
     assert!(copies.contains("loses for"), "{copies}");
     // Esc and q sent together would read as Alt-q.
