@@ -7,14 +7,13 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::bundle::Bundle;
 use crate::merge::{Clash, Resolution, Summary};
-use crate::operations::import;
-use crate::operations::update::{self, Baseline, Plan, UpdateError, Updated};
-use crate::record::upstream::{self, Upstream};
+use crate::operations::update::{
+    self, Baseline, Fetched, Plan, UpdateError, Updated, UpstreamError, Wanted,
+};
 use crate::roots::Machine;
 use crate::scan::Skill;
-use crate::source::{self, Source, git::Spec};
+use crate::source::{self, Source};
 use crate::text::{Unsafe, human};
 
 use super::json::RefusalJson;
@@ -133,7 +132,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
         }
     }
-    let mut reads: Vec<Read> = Vec::new();
+    let mut reads: Vec<Fetched> = Vec::new();
     let mut plans = Vec::new();
     let mut from_of: Vec<usize> = Vec::new();
     // Every skill planned before any is written: one that cannot be updated stops them all.
@@ -188,9 +187,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             }
         }
         // The commit it now matches, up to date or updated, for the next `update`.
-        if let Some(upstream) = reads[*from].upstream_of(&skill.real_dir)
-            && let Err(error) = upstream::write(&machine.data_dir(), &skill.real_dir, &upstream)
-        {
+        if let Err(error) = reads[*from].remember(machine, &skill.real_dir) {
             super::eprint(&format!(
                 "skilldeck: where {} came from could not be recorded ({error}); the next update needs --from\n",
                 human::path(&skill.real_dir, machine.env.home(), Unsafe::Escaped)
@@ -204,36 +201,6 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     Ok(Outcome::Done)
 }
 
-/// Where one skill's new upstream is read from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Wanted {
-    /// What `--from` names, the same for every skill.
-    Given(Source),
-    /// The repository the skill was imported from, at the ref it was imported at.
-    Recorded(Spec),
-}
-
-/// A source read: its bundle, and for a git repository where it was fetched from.
-struct Read {
-    wanted: Wanted,
-    /// How the source is named in a refusal.
-    label: PathBuf,
-    got: import::Read,
-}
-
-impl Read {
-    fn bundle(&self) -> &Bundle {
-        self.got.bundle()
-    }
-
-    /// Where the skill that was in `dir` came from, when it came from a repository.
-    fn upstream_of(&self, dir: &Path) -> Option<Upstream> {
-        let git = self.got.from_git()?;
-        let skill = update::pick(&git.bundle, &self.label, dir).ok()?;
-        Some(git.upstream_of(skill))
-    }
-}
-
 /// Where `skill`'s new upstream is: `--from`, else its recorded upstream; a sentence when it
 /// has none.
 fn wanted(
@@ -241,62 +208,39 @@ fn wanted(
     machine: &Machine,
     skill: &Skill,
 ) -> Result<Wanted, Result<Outcome, Failure>> {
-    if let Some(from) = &args.from {
-        return match source::parse(from, args.path.as_deref()) {
-            Source::Local(_) if args.path.is_some() => Err(Err(Failure::Usage(format!(
-                "--path picks a folder of a git repository, and {} is not one; name the folder instead",
-                from.display()
-            )))),
-            given => Ok(Wanted::Given(given)),
-        };
+    let given = args
+        .from
+        .as_ref()
+        .map(|from| source::parse(from, args.path.as_deref()));
+    if let (Some(Source::Local(from)), Some(_)) = (&given, &args.path) {
+        return Err(Err(Failure::Usage(format!(
+            "--path picks a folder of a git repository, and {} is not one; name the folder instead",
+            from.display()
+        ))));
     }
-    let Some(recorded) = upstream::of(&machine.data_dir(), &skill.real_dir) else {
-        return Err(target::refuse(
+    Wanted::of(machine, &skill.real_dir, given.as_ref()).map_err(|error| match error {
+        UpstreamError::NoUpstream(dir) => target::refuse(
             args.json,
             "no_upstream",
             Failure::Refused(format!(
                 "skilldeck did not import {} from a git repository, so it does not know where to update it from; give the new upstream with --from SOURCE",
-                human::path(&skill.real_dir, machine.env.home(), Unsafe::Escaped)
+                human::path(&dir, machine.env.home(), Unsafe::Escaped)
             )),
-        ));
-    };
-    Ok(Wanted::Recorded(Spec::recorded(&recorded)))
+        ),
+        other => refuse_upstream(args, &other),
+    })
 }
 
-/// Read (and for a repository, fetch) what `wanted` names.
-fn read(args: &Args, wanted: Wanted) -> Result<Read, Result<Outcome, Failure>> {
-    let spec = match &wanted {
-        Wanted::Given(Source::Local(path)) => {
-            return match import::read(path) {
-                Ok(bundle) => Ok(Read {
-                    label: path.clone(),
-                    wanted,
-                    got: import::Read::Local(bundle),
-                }),
-                Err(refusal) => Err(target::refuse(
-                    args.json,
-                    refusal.code(),
-                    Failure::Refused(refusal.to_string()),
-                )),
-            };
-        }
-        Wanted::Given(Source::Git(spec)) | Wanted::Recorded(spec) => spec.clone(),
-    };
+/// Read (and for a repository, fetch) what `wanted` names, saying how the fetch goes.
+fn read(args: &Args, wanted: Wanted) -> Result<Fetched, Result<Outcome, Failure>> {
     let mut progress = |said: &str| {
         let _ = super::eprint(&format!("skilldeck: {said}\n"));
     };
-    match import::read_git(&spec, &mut progress) {
-        Ok(git) => Ok(Read {
-            label: PathBuf::from(&spec.repository),
-            wanted,
-            got: import::Read::Git(git),
-        }),
-        Err(error) => Err(target::refuse(
-            args.json,
-            error.code(),
-            Failure::Refused(error.to_string()),
-        )),
-    }
+    Fetched::read(wanted, &mut progress).map_err(|error| refuse_upstream(args, &error))
+}
+
+fn refuse_upstream(args: &Args, error: &UpstreamError) -> Result<Outcome, Failure> {
+    target::refuse(args.json, error.code(), Failure::Refused(error.to_string()))
 }
 
 /// End the command on `error`, said in the JSON already printed with `--json`; the sentence

@@ -29,6 +29,10 @@ use crate::snapshot::losses::{WouldLose, nothing_lost_in};
 use crate::snapshot::walk::Listing;
 use crate::snapshot::{COPY_BOUND, Reason, SnapshotError, Store};
 
+mod upstream;
+
+pub use upstream::{Fetched, UpstreamError, Wanted};
+
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
 
 /// The verb of the sentence that refuses an update that would lose files.
