@@ -78,5 +78,6 @@ mod tui_update;
 mod tui_update_flows;
 mod update;
 mod update_git;
+mod update_git_cases;
 mod usage_cache;
 mod usage_sessions;
