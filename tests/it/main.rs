@@ -41,6 +41,7 @@ mod left_out;
 mod manage;
 mod operations;
 mod outdated;
+mod outdated_records;
 mod ownership;
 mod ownership_agents;
 mod plugins;
