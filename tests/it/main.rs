@@ -79,5 +79,6 @@ mod tui_update;
 mod tui_update_flows;
 mod update;
 mod update_git;
+mod upstream_journal;
 mod usage_cache;
 mod usage_sessions;
