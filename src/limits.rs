@@ -78,6 +78,10 @@ pub const RECORD_FILE_BYTES: u64 = 16 * MIB;
 /// A person writes these by hand; they run to kilobytes.
 pub const SETTINGS_FILE_BYTES: u64 = MIB;
 
+/// The largest file of kept `outdated` answers read back: a few hundred bytes per skill whose
+/// upstream is known, so ten thousand skills still fit many times over.
+pub const OUTDATED_FILE_BYTES: u64 = 16 * MIB;
+
 /// The largest per-skill policy file read (Codex's `agents/openai.yaml`): a few lines.
 pub const POLICY_FILE_BYTES: u64 = 64 * KIB;
 

@@ -1,13 +1,13 @@
-//! `skilldeck outdated`: for every skill imported from a git repository, whether upstream has
-//! moved past the commit it was installed from, and whether the local copy was edited — asking
-//! each repository (`git ls-remote`) only when run, or showing the last answers with
-//! `--offline`.
+//! `skilldeck outdated`: for every skill whose upstream a record names (skilldeck's own, the
+//! skills CLI's locks, gh skill's metadata, Claude Code's plugin installs, ...), whether
+//! upstream has moved past what was recorded, and whether the local copy was edited — asking
+//! each repository only when run, or showing the last answers with `--offline`.
 
 use std::time::SystemTime;
 
 use serde::Serialize;
 
-use crate::operations::outdated::{self, Checked, Outdated};
+use crate::operations::outdated::{self, Checked, Compares, Outdated};
 use crate::roots::Machine;
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
@@ -15,14 +15,21 @@ use crate::text::human::{self, table};
 use super::{Failure, Outcome};
 
 const AFTER_HELP: &str = "\
-Only skills skilldeck imported from a git repository know their upstream (the repository, the
-ref they were imported at, and the commit). Each repository is asked where that ref is now with
-your own git (`git ls-remote`: no contents are fetched); a commit id never moves. The answers
-are kept with their time: --offline shows the last ones without asking again.
+A skill knows its upstream when a record names it: skilldeck's own, for what it imported from a
+git repository (the repository, the ref, the commit); the skills CLI's locks and gh skill's
+metadata (the repository, the ref, and the git tree of the skill's folder); Claude Code's plugin
+installs and SkillPort (the commit). Each repository is asked with your own git: where the ref
+is now (`git ls-remote`, no contents fetched) for a commit, the folder's tree (a shallow fetch
+of trees, no file contents) for a tree id, so a tree moves only when the skill's own files do.
+A commit id or a gh skill pin never moves. Codex, Copilot and Gemini CLI record only the version
+they installed, and SkillKit and OpenSkills neither commit nor hash: their skills are listed
+with what cannot be told. EDITED is the skill against that same record (`?` when it cannot be
+checked). The answers are kept with their time: --offline shows the last ones without asking.
 
-`skilldeck update NAME` then merges the new upstream into the skill, keeping your edits.
+`skilldeck update NAME` then merges the new upstream into a skill skilldeck imported, keeping
+your edits.
 
-Exit codes: 0 every skill is up to date; 1 some upstream has moved, or could not be asked.
+Exit codes: 0 no upstream has moved; 1 some upstream has moved, or could not be asked.
 
 Examples:
   skilldeck outdated
@@ -52,13 +59,22 @@ struct CheckedJson<'a> {
     repository: &'a str,
     #[serde(rename = "ref")]
     reference: Option<&'a str>,
-    commit: &'a str,
+    /// `null` when the record names no commit.
+    commit: Option<&'a str>,
     latest: Option<&'a str>,
-    /// `null` when the repository could not be asked, or the ref is a commit id.
+    /// `null` when the repository could not be asked, the ref is a commit id, or the record
+    /// holds nothing to compare.
     moved: Option<bool>,
     pinned: bool,
     edited: bool,
     error: Option<&'a str>,
+    record: &'a str,
+    /// The skill's folder in the repository; `null` for its top, or when the record says none.
+    path: Option<&'a str>,
+    compares: Compares,
+    recorded: Option<&'a str>,
+    edits_known: bool,
+    note: Option<&'a str>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -90,7 +106,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let behind = outdated
         .skills
         .iter()
-        .any(|c| c.moved() != Some(false) && !c.pinned);
+        .any(|c| c.moved() == Some(true) || c.error.is_some());
     Ok(if behind {
         Outcome::Negative
     } else {
@@ -104,12 +120,18 @@ fn checked_json(checked: &Checked) -> CheckedJson<'_> {
         dir: &checked.dir,
         repository: &checked.upstream.repository,
         reference: checked.upstream.reference.as_deref(),
-        commit: &checked.upstream.commit,
+        commit: Some(checked.upstream.commit.as_str()).filter(|c| !c.is_empty()),
         latest: checked.latest.as_deref(),
         moved: checked.moved(),
         pinned: checked.pinned,
         edited: checked.edited,
         error: checked.error.as_deref(),
+        record: &checked.record,
+        path: Some(checked.upstream.path.as_str()).filter(|p| !p.is_empty()),
+        compares: checked.compares,
+        recorded: checked.recorded.as_deref(),
+        edits_known: checked.edits_known,
+        note: checked.note.as_deref(),
     }
 }
 
@@ -119,8 +141,8 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
         .duration_since(outdated.checked_at)
         .unwrap_or_default();
     if outdated.skills.is_empty() {
-        return "No skill here was imported from a git repository, so none knows its upstream \
-                (`skilldeck import OWNER/REPO` records it).\n"
+        return "No skill here knows its upstream: none was imported from a git repository \
+                (`skilldeck import OWNER/REPO` records it) or installed by a tool that records one.\n"
             .to_owned();
     }
     let rows: Vec<Vec<String>> = outdated
@@ -130,12 +152,23 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
             let status = match (c.moved(), c.pinned) {
                 (_, true) => "pinned".to_owned(),
                 (Some(true), _) => format!(
-                    "moved: {} → {}",
-                    short(&c.upstream.commit),
+                    "moved: {}{} → {}",
+                    if c.compares == Compares::Tree {
+                        "tree "
+                    } else {
+                        ""
+                    },
+                    short(c.recorded.as_deref().unwrap_or(&c.upstream.commit)),
                     short(c.latest.as_deref().unwrap_or_default())
                 ),
                 (Some(false), _) => "up to date".to_owned(),
+                (None, _) if c.note.is_some() => "cannot tell".to_owned(),
                 (None, _) => "not asked".to_owned(),
+            };
+            let edited = match (c.edits_known, c.edited) {
+                (false, _) => "?",
+                (true, true) => "yes",
+                (true, false) => "no",
             };
             let upstream = match &c.upstream.reference {
                 Some(r) => format!("{}@{r}", c.upstream.repository),
@@ -144,17 +177,21 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
             vec![
                 c.name.clone(),
                 status,
-                if c.edited { "yes" } else { "no" }.to_owned(),
+                edited.to_owned(),
+                c.record.clone(),
                 upstream,
                 human::path(&c.dir, home, Unsafe::Escaped),
             ]
         })
         .collect();
     // Printed through `cli::print`, which makes every character from disk safe to show.
-    let mut out = table(&["NAME", "UPSTREAM", "EDITED", "FROM", "DIR"], &rows);
+    let mut out = table(
+        &["NAME", "UPSTREAM", "EDITED", "RECORD", "FROM", "DIR"],
+        &rows,
+    );
     for c in &outdated.skills {
-        if let Some(error) = &c.error {
-            out.push_str(&format!("{}: {error}\n", c.name));
+        if let Some(said) = c.error.as_ref().or(c.note.as_ref()) {
+            out.push_str(&format!("{}: {said}\n", c.name));
         }
     }
     out.push_str(&format!(

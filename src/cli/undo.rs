@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::operations::undo::{self, Listed};
-use crate::operations::{Change, Entry, StoreChange, Was};
+use crate::operations::{Change, Entry, StoreChange, Was, upstream_record};
 use crate::roots::Machine;
 use crate::text::{Unsafe, human};
 
@@ -15,10 +15,12 @@ const AFTER_HELP: &str = "\
 Every operation that changes a skill folder or an agent's settings file is journalled, with
 the snapshot or backup that holds what was there before. `skilldeck undo` reverts the latest
 one not yet undone (imports, restores, removals, links, copies, moves, disables, enables,
-accepts, snapshot deletes and prunes); run it again to go further back. Snapshots taken by
+accepts, updates, snapshot deletes and prunes); run it again to go further back. Snapshots taken by
 hand changed nothing and are passed over. Undoing an accept makes the baseline before it the
 latest again; undoing a delete or a prune puts the snapshots back, unless a later prune
-emptied the copies it held.
+emptied the copies it held. skilldeck's record of where a skill came from in a git repository
+goes back with the folder: undoing an import forgets it, undoing a removal or a move puts it
+back where it was, undoing an update names the commit before.
 
 An undo checks every folder first: when one changed since the operation (edited, replaced,
 removed), the undo refuses and changes nothing, so no later work is overwritten. A folder the
@@ -104,6 +106,13 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     for change in &one.entry.store {
                         text.push_str(&format!("  {}\n", undid_in_store(machine, change)));
                     }
+                    for change in &one.entry.upstream {
+                        let dir = short(machine, &change.dir);
+                        text.push_str(&format!(
+                            "  {}\n",
+                            upstream_record::undone_in_words(change, &dir)
+                        ));
+                    }
                     for file in &one.entry.settings {
                         text.push_str(&format!(
                             "  put back {}\n",
@@ -126,7 +135,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             args.json,
             match error {
                 undo::UndoError::Nothing => "nothing_to_undo",
-                undo::UndoError::ChangedSince { .. } => "changed_since",
+                undo::UndoError::ChangedSince { .. }
+                | undo::UndoError::RecordChangedSince { .. } => "changed_since",
                 _ => "refused",
             },
             target::failure(error.is_refusal(), &error),
@@ -167,6 +177,12 @@ fn list(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     .store
                     .iter()
                     .map(|s| format!("snapshot {} of {}", s.id(), short(machine, s.dir()))),
+            )
+            .chain(
+                l.entry
+                    .upstream
+                    .iter()
+                    .map(|u| format!("where {} came from", short(machine, &u.dir))),
             )
             .collect();
         text.push_str(&format!(

@@ -152,8 +152,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             },
         };
         let read = &reads[index];
-        let planned = update::pick(read.bundle(), &read.label, &skill.real_dir)
-            .and_then(|upstream| update::plan(machine, skill, upstream));
+        // Applied, the plan records where the skill now comes from with its files.
+        let planned = read.plan(machine, skill);
         match planned {
             Ok(plan) => plans.push(plan),
             Err(error) => return refuse(args, error),
@@ -186,8 +186,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 }
             }
         }
-        // The commit it now matches, up to date or updated, for the next `update`.
-        if let Err(error) = reads[*from].remember(machine, &skill.real_dir) {
+        // The commit it now matches when up to date (an update recorded it already), for the
+        // next `update`; in the batch, so one undo puts it back with the rest.
+        if let Err(error) = reads[*from].remember(&batch, &skill.real_dir) {
             super::eprint(&format!(
                 "skilldeck: where {} came from could not be recorded ({error}); the next update needs --from\n",
                 human::path(&skill.real_dir, machine.env.home(), Unsafe::Escaped)

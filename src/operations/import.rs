@@ -14,9 +14,10 @@ use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 use crate::source::git::{self, FetchError, Spec};
 
-use super::journal::{Journal, JournalError, Operation};
+use super::journal::{Entry, Journal, JournalError, Operation};
 use super::keeping::Keeping;
 use super::shadow::{NewCopy, WouldShadow, would_shadow};
+use super::upstream_record;
 use crate::scan::{self, Inventory, own_name_for};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
@@ -500,8 +501,27 @@ pub fn install_from(
     let store = Store::open(&machine.env);
     let mut keeping = Keeping::new(&store, watch, Reason::Installed);
     let result = install::install(root, chosen, force, &mut keeping);
-    let changes = std::mem::take(&mut keeping.changes);
-    let unjournalled = Journal::record(machine, Operation::Import, changes);
+    let mut entry = Entry::now(Operation::Import, std::mem::take(&mut keeping.changes));
+    // Where each skill put in place came from, in the same entry, so undo forgets it with
+    // the skill (and remembers the record a replaced folder had).
+    let mut unrecorded = Vec::new();
+    if let Ok(installed) = &result {
+        for done in installed {
+            let Some(skill) = chosen.iter().find(|s| s.name == done.name) else {
+                continue;
+            };
+            let now = from.map(|from| from.upstream_of(skill));
+            match upstream_record::set(machine, &done.dir, now.as_ref()) {
+                Ok(change) => entry.upstream.extend(change),
+                Err(error) => unrecorded.push(format!(
+                    "{}: where it came from could not be recorded in {}: {error}",
+                    done.name,
+                    machine.data_dir().join(upstream::FOLDER).display()
+                )),
+            }
+        }
+    }
+    let unjournalled = Journal::record_entry(machine, entry);
     let installed = result.map_err(|error| match error {
         // Found under the lock: the same refusal the plan gives.
         InstallError::BeforeReplace { dir, source } => {
@@ -519,24 +539,6 @@ pub fn install_from(
     for skill in installed.iter().filter(|s| s.action == Action::Unchanged) {
         if let Err(error) = store.take(&skill.dir, Reason::Installed) {
             missed_baselines.push(error);
-        }
-    }
-    let data_dir = machine.data_dir();
-    let mut unrecorded = Vec::new();
-    for done in &installed {
-        let Some(skill) = chosen.iter().find(|s| s.name == done.name) else {
-            continue;
-        };
-        let result = match from {
-            Some(from) => upstream::write(&data_dir, &done.dir, &from.upstream_of(skill)),
-            None => upstream::forget(&data_dir, &done.dir),
-        };
-        if let Err(error) = result {
-            unrecorded.push(format!(
-                "{}: where it came from could not be recorded in {}: {error}",
-                done.name,
-                data_dir.join(upstream::FOLDER).display()
-            ));
         }
     }
     Ok(Imported {

@@ -12,6 +12,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use crate::fs::{Links, read_bounded};
+use crate::record::upstream::Upstream;
 use crate::roots::Machine;
 
 /// The journal's file, in the data directory.
@@ -140,6 +141,17 @@ impl StoreChange {
     }
 }
 
+/// One change to skilldeck's record of where a skill folder came from
+/// (`record::upstream`): what the record said before the operation and after it, `None` for
+/// no record. `dir` is the folder as the record is keyed (its links resolved), so the record
+/// is found again after the folder is gone or back.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UpstreamChange {
+    pub dir: PathBuf,
+    pub was: Option<Upstream>,
+    pub now: Option<Upstream>,
+}
+
 // What a settings file held and holds after an edit: defined with the settings editors,
 // which sit below the operations, and journalled here.
 pub use crate::settings::{SettingsChange, SettingsWas};
@@ -157,6 +169,10 @@ pub struct Entry {
     /// What it changed in the snapshot store: snapshots held aside, added, marked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub store: Vec<StoreChange>,
+    /// What it changed in skilldeck's upstream record (entries written before this was
+    /// journalled have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upstream: Vec<UpstreamChange>,
     /// For an undo: the `at` of the entry it undid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undoes: Option<String>,
@@ -174,6 +190,7 @@ impl Entry {
             changes,
             settings: Vec::new(),
             store: Vec::new(),
+            upstream: Vec::new(),
             undoes: None,
             batch: None,
         }
@@ -267,9 +284,13 @@ impl Journal {
     }
 
     /// Record `entry` on `machine`'s journal, when it changed anything (a folder, a settings
-    /// file or the snapshot store).
+    /// file, the snapshot store or the upstream record).
     pub fn record_entry(machine: &Machine, entry: Entry) -> Option<JournalError> {
-        if entry.changes.is_empty() && entry.settings.is_empty() && entry.store.is_empty() {
+        if entry.changes.is_empty()
+            && entry.settings.is_empty()
+            && entry.store.is_empty()
+            && entry.upstream.is_empty()
+        {
             return None;
         }
         Self::of(machine).append(&entry).err()
@@ -386,6 +407,7 @@ mod tests {
             changes: vec![change("/r/a", Was::Kept("s9".into()), Some("s10"))],
             settings: Vec::new(),
             store: Vec::new(),
+            upstream: Vec::new(),
             undoes: None,
             batch: None,
         };

@@ -23,7 +23,9 @@ pub mod snapshot;
 pub mod switch;
 pub mod undo;
 pub mod update;
+pub mod upstream_record;
 
 pub use journal::{
-    Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, StoreChange, Was,
+    Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, StoreChange,
+    UpstreamChange, Was,
 };

@@ -19,7 +19,8 @@ use crate::scan::Skill;
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotDigest, SnapshotError, Store};
 
-use super::journal::{Change, Journal, JournalError, Operation, Was};
+use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use super::upstream_record;
 
 /// What a removal did.
 #[derive(Debug)]
@@ -154,6 +155,9 @@ pub fn remove(
         }
     }
     let mut kept = None;
+    let mut forgotten = Vec::new();
+    // Keyed while the folder is there to resolve its links.
+    let record_key = crate::record::upstream::key_dir(&skill.real_dir);
     if in_a_root && failure.is_none() {
         match take_out(
             &Store::open(&machine.env),
@@ -170,12 +174,20 @@ pub fn remove(
                 });
                 removed.push(skill.real_dir.clone());
                 kept = Some(id);
+                // Where it came from goes with it, and comes back with an undo. A record
+                // that cannot be removed is no failure of the removal: it names a folder no
+                // longer there, which nothing reads, and every install there rewrites it.
+                if let Ok(change) = upstream_record::set(machine, &record_key, None) {
+                    forgotten.extend(change);
+                }
             }
             Err(error) => failure = Some(error),
         }
     }
     // What was done is journalled even when a later step failed, so undo knows of it.
-    let unjournalled = Journal::record(machine, Operation::Remove, changes);
+    let mut entry = Entry::now(Operation::Remove, changes);
+    entry.upstream = forgotten;
+    let unjournalled = Journal::record_entry(machine, entry);
     if let Some(error) = failure {
         return Err(error);
     }

@@ -20,12 +20,14 @@ use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::import::{NoDestination, Readers, destination};
-use super::journal::{Change, Journal, JournalError, Operation, Was};
+use super::journal::{Change, Entry, Journal, JournalError, Operation, UpstreamChange, Was};
 use super::keeping::Keeping;
 use super::remove::{self, RemoveError};
 pub use super::shadow::WouldShadow;
 use super::shadow::{NewCopy, would_shadow};
 use super::undo::make_link;
+use super::upstream_record;
+use crate::record::upstream;
 
 /// How the skill gets to its new place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,17 +325,38 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
             shadowing: plan.shadowing.clone(),
         });
     }
+    // Keyed while the folder is there to resolve its links.
+    let record_key = upstream::key_dir(&plan.real_from);
     let (changes, missed_baseline) = match plan.share {
         Share::Link => (vec![link(plan)?], None),
         Share::Copy => copy(machine, plan)?,
         Share::Move => move_folder(machine, plan)?,
     };
-    let unjournalled = Journal::record(machine, plan.share.operation(), changes);
+    let mut entry = Entry::now(plan.share.operation(), changes);
+    if plan.share == Share::Move {
+        entry.upstream = record_follows(machine, &record_key, &plan.to);
+    }
+    let unjournalled = Journal::record_entry(machine, entry);
     Ok(Shared {
         plan: plan.clone(),
         missed_baseline,
         unjournalled,
     })
+}
+
+/// Where a moved folder came from, recorded at its new place and forgotten at the old one,
+/// so `update` and `outdated` follow it; the changes, for the move's journal entry. The record
+/// only saves naming the upstream again: one that cannot be written leaves the old one, and
+/// the move stands.
+fn record_follows(machine: &Machine, from: &Path, to: &Path) -> Vec<UpstreamChange> {
+    let Some(recorded) = upstream::of(&machine.data_dir(), from) else {
+        return Vec::new();
+    };
+    let Ok(arrived) = upstream_record::set(machine, to, Some(&recorded)) else {
+        return Vec::new();
+    };
+    let left = upstream_record::set(machine, from, None).ok().flatten();
+    arrived.into_iter().chain(left).collect()
 }
 
 /// The root and the folder name of `plan`'s destination.
@@ -441,6 +464,9 @@ fn move_folder(
     sync_dir(from_root).at(from_root, ShareError::io)?;
     drop(second_lock);
     drop(first_lock);
+    // The baseline an update merges against goes along, before the snapshot of what arrived.
+    // Without it the move still stands: `update` there says it has no baseline.
+    let _ = super::update::carry_baseline(&store, from, &to);
     let (baseline, missed) = match store.take(&to, Reason::Copied) {
         Ok(taken) => (Some(taken.snapshot.id), None),
         Err(error) => (None, Some(error)),

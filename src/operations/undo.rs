@@ -21,6 +21,7 @@ use crate::snapshot::{Reason, Snapshot, SnapshotError, Store, content_digest};
 
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
 use super::remove::{self, RemoveError};
+use super::upstream_record;
 
 /// One journal entry, as `undo --list` shows it.
 #[derive(Debug)]
@@ -63,6 +64,11 @@ pub enum UndoError {
     )]
     Unverifiable { path: PathBuf, operation: String },
     #[error(
+        "where {} came from was recorded again since that {operation}; undoing it would overwrite the later record, so nothing was undone",
+        .dir.display()
+    )]
+    RecordChangedSince { dir: PathBuf, operation: String },
+    #[error(
         "{} lies in no root skilldeck knows, so undo does not create it; nothing was undone",
         .0.display()
     )]
@@ -90,6 +96,7 @@ impl UndoError {
             UndoError::Nothing
             | UndoError::ChangedSince { .. }
             | UndoError::Unverifiable { .. }
+            | UndoError::RecordChangedSince { .. }
             | UndoError::NotInARoot(_) => true,
             UndoError::Snapshot(error) => error.is_refusal(),
             UndoError::Restore(error) => error.is_refusal(),
@@ -138,8 +145,9 @@ pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
 /// (a snapshot taken by hand), or it only held snapshots aside and a later prune emptied
 /// them for good, so nothing of it can be undone and it must not stop undo going further.
 fn changed_nothing(entry: &Entry) -> bool {
-    let untouched =
-        entry.settings.is_empty() && entry.changes.iter().all(|c| c.was == Was::Untouched);
+    let untouched = entry.settings.is_empty()
+        && entry.upstream.is_empty()
+        && entry.changes.iter().all(|c| c.was == Was::Untouched);
     untouched && (entry.store.is_empty() || emptied(entry))
 }
 
@@ -258,6 +266,16 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
     for change in &entry.store {
         store_steps.push(check_store(&store, change)?);
     }
+    // A record of where a skill came from that changed since is a later import's or
+    // update's: it is not overwritten.
+    for change in &entry.upstream {
+        if !upstream_record::holds(machine, change) {
+            return Err(UndoError::RecordChangedSince {
+                dir: change.dir.clone(),
+                operation: operation.clone(),
+            });
+        }
+    }
     let mut settings_done = Vec::new();
     let mut failure = None;
     for change in &entry.settings {
@@ -291,6 +309,21 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
                 Ok(change) => done.store.push(change),
                 Err(error) => {
                     failure = Some(error.into());
+                    break;
+                }
+            }
+        }
+    }
+    if failure.is_none() {
+        // Last, so the folders are back (or gone) when their records are.
+        for change in &entry.upstream {
+            match upstream_record::revert(machine, change) {
+                Ok(reverted) => done.upstream.extend(reverted),
+                Err(source) => {
+                    failure = Some(UndoError::io(
+                        machine.data_dir().join(crate::record::upstream::FOLDER),
+                        source,
+                    ));
                     break;
                 }
             }

@@ -43,8 +43,9 @@ struct RecordFile {
 }
 
 /// The folder a record is keyed by: `dir` with its links resolved when it exists, so a skill
-/// reached through a linked skills folder has the record it was installed with.
-fn key_dir(dir: &Path) -> PathBuf {
+/// reached through a linked skills folder has the record it was installed with. Kept, it
+/// finds the same record when the folder is gone or back.
+pub fn key_dir(dir: &Path) -> PathBuf {
     std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
 }
 

@@ -252,6 +252,82 @@ pub fn latest(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Latest, Fet
         })
 }
 
+/// Where a ref is now, and the git tree ids of folders there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trees {
+    pub commit: String,
+    /// Each folder asked for, in order: its tree id, or `None` when the commit has no such
+    /// folder.
+    pub trees: Vec<Option<String>>,
+}
+
+/// The ids of the git trees of `folders` (`/`-separated, empty for the top) of `spec`'s
+/// repository at its ref now: what the skills CLI and gh skill record of a skill
+/// (`skillFolderHash`, `github-tree-sha`), so what tells whether the skill's folder, rather
+/// than the repository, has moved. Fetched once, shallow and with no file contents
+/// (`--filter=blob:none`; a server that cannot filter sends them anyway, which costs time, not
+/// the answer), into a temporary folder removed after.
+///
+/// # Errors
+/// [`FetchError`]: no `git`, or git's own message.
+pub fn trees(
+    spec: &Spec,
+    folders: &[&str],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Trees, FetchError> {
+    let what = spec.shown();
+    let dir = tempfile::Builder::new()
+        .prefix("skilldeck-git-")
+        .tempdir()
+        .map_err(|error| FetchError::Temporary {
+            what: what.clone(),
+            error: error.to_string(),
+        })?;
+    progress(&format!("asking {what} for its folders' trees"));
+    let git = Git { what: &what };
+    let work = dir.path();
+    git.run(Some(work), &["init", "--quiet", "--bare"], None)?;
+    let asked = spec.reference.as_deref().unwrap_or("HEAD");
+    git.run(
+        Some(work),
+        &[
+            "fetch",
+            "--quiet",
+            "--depth",
+            "1",
+            "--filter=blob:none",
+            "--no-tags",
+            "--",
+            &spec.url,
+            asked,
+        ],
+        None,
+    )?;
+    let commit = git.run(Some(work), &["rev-parse", "FETCH_HEAD^{commit}"], None)?;
+    let trees = folders
+        .iter()
+        .map(|folder| {
+            let folder = folder.trim_matches('/');
+            if folder.is_empty() {
+                let top = git.run(Some(work), &["rev-parse", "FETCH_HEAD^{tree}"], None);
+                return top.ok().map(|tree| tree.trim().to_owned());
+            }
+            // `MODE tree ID\tPATH` for a folder; a file, or nothing, is no skill folder.
+            let listed = git.run(Some(work), &["ls-tree", "FETCH_HEAD", "--", folder], None);
+            let listed = listed.ok()?;
+            let (entry, _) = listed.lines().next()?.split_once('\t')?;
+            match entry.split(' ').collect::<Vec<_>>()[..] {
+                [_, "tree", id] => Some(id.to_owned()),
+                _ => None,
+            }
+        })
+        .collect();
+    Ok(Trees {
+        commit: commit.trim().to_owned(),
+        trees,
+    })
+}
+
 /// A full SHA-1 or SHA-256 commit id.
 fn is_full_commit(reference: &str) -> bool {
     matches!(reference.len(), 40 | 64) && reference.chars().all(|c| c.is_ascii_hexdigit())

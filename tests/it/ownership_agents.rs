@@ -26,7 +26,7 @@ fn machine_with(agent: &str) -> Machine {
     machine
 }
 
-fn lay(from: &Path, to: &Path, root: &Path) {
+pub fn lay(from: &Path, to: &Path, root: &Path) {
     fs::create_dir_all(to).unwrap();
     for entry in fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();

@@ -27,13 +27,15 @@ use crate::scan::Skill;
 use crate::skill::SKILL_FILE;
 use crate::snapshot::losses::{WouldLose, nothing_lost_in};
 use crate::snapshot::walk::Listing;
-use crate::snapshot::{COPY_BOUND, Reason, SnapshotError, Store};
+use crate::snapshot::{COPY_BOUND, Reason, Snapshot, SnapshotError, Store};
 
 mod upstream;
 
 pub use upstream::{Fetched, UpstreamError, Wanted};
 
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
+use super::upstream_record;
+use crate::record::upstream::Upstream;
 
 /// The verb of the sentence that refuses an update that would lose files.
 const UPDATING: &str = "updating";
@@ -64,9 +66,21 @@ pub struct Plan {
     ours: Files,
     /// The upstream as the baseline keeps it: with skilldeck's record when it is resealed.
     theirs: Files,
+    /// Where the upstream came from in a repository, recorded by [`apply`] in the update's
+    /// journal entry ([`Plan::recording`]).
+    upstream: Option<Upstream>,
 }
 
 impl Plan {
+    /// The plan, recording when applied that the skill now comes from `upstream`: written
+    /// with the files and journalled with them, so one undo puts both back.
+    /// `Fetched::plan` gives a plan that already does.
+    #[must_use]
+    pub fn recording(mut self, upstream: Option<Upstream>) -> Self {
+        self.upstream = upstream;
+        self
+    }
+
     /// The files that conflict, with why, in path order.
     pub fn conflicts(&self) -> Vec<(&str, Clash)> {
         self.merge
@@ -311,6 +325,7 @@ pub fn plan(
         reseal,
         ours,
         theirs,
+        upstream: None,
     })
 }
 
@@ -388,6 +403,12 @@ pub fn apply(
             dir: dir.clone(),
             id: upstream.snapshot.id.clone(),
         });
+    }
+    // A record that cannot be written here is written by `Fetched::remember`, which says so.
+    if let Some(upstream) = &plan.upstream
+        && let Ok(change) = upstream_record::set(machine, dir, Some(upstream))
+    {
+        entry.upstream.extend(change);
     }
     let unjournalled = Journal::record_entry(machine, entry);
     Ok(Updated {
@@ -470,12 +491,7 @@ fn stale(skill: &Skill, record: Option<&record::Record>) -> Vec<String> {
 /// upstream, else the untouched copy its installer keeps.
 fn baseline(store: &Store, skill: &Skill) -> Result<(Baseline, Files), UpdateError> {
     let dir = &skill.real_dir;
-    let kept = store
-        .history(dir)?
-        .into_iter()
-        .rev()
-        .find(|snapshot| matches!(snapshot.info.reason, Reason::Installed | Reason::Upstream));
-    if let Some(snapshot) = kept {
+    if let Some(snapshot) = kept_baseline(store, dir)? {
         if snapshot.info.truncated {
             return Err(UpdateError::TruncatedBaseline(dir.clone()));
         }
@@ -497,6 +513,41 @@ fn baseline(store: &Store, skill: &Skill) -> Result<(Baseline, Files), UpdateErr
         }
         None => Err(UpdateError::NoBaseline(dir.clone())),
     }
+}
+
+/// skilldeck's latest snapshot of `dir` as installed or as an update's upstream: what an
+/// update merges against.
+fn kept_baseline(store: &Store, dir: &Path) -> Result<Option<Snapshot>, SnapshotError> {
+    Ok(store
+        .history(dir)?
+        .into_iter()
+        .rev()
+        .find(|snapshot| matches!(snapshot.info.reason, Reason::Installed | Reason::Upstream)))
+}
+
+/// Give `to`, the folder `from` was moved to, the baseline `from` had, so an update at the new
+/// place merges against what was installed; nothing when it had none. Taken before any other
+/// snapshot of `to`, so a later one of the same content is not taken twice and the folder's
+/// latest snapshot stays what it holds.
+///
+/// # Errors
+/// The baseline could not be read or kept: `to` then has none, which `update` says.
+pub fn carry_baseline(store: &Store, from: &Path, to: &Path) -> Result<(), UpdateError> {
+    let Some(snapshot) = kept_baseline(store, from)?.filter(|s| !s.info.truncated) else {
+        return Ok(());
+    };
+    let files: Files = snapshot
+        .read_kept(from)?
+        .into_iter()
+        .map(|kept| (kept.rel, merge::File::new(kept.bytes, kept.executable)))
+        .collect();
+    let staging = tempfile::tempdir().map_err(|source| UpdateError::Write {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    write_files(staging.path(), &files)?;
+    store.take_of(to, staging.path(), snapshot.info.reason)?;
+    Ok(())
 }
 
 /// The skill's files now; refused when replacing the folder would lose what a snapshot keeps

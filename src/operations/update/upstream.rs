@@ -7,12 +7,15 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, Refusal};
+use crate::operations::journal::{Entry, Journal, Operation};
+use crate::operations::upstream_record;
 use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
+use crate::scan::Skill;
 use crate::source::Source;
 use crate::source::git::Spec;
 
-use super::pick;
+use super::{Plan, UpdateError, pick};
 use crate::operations::import::{self, GitImportError};
 
 /// Where one skill's new upstream is read from.
@@ -114,15 +117,34 @@ impl Fetched {
         Some(git.upstream_of(skill))
     }
 
+    /// What updating `skill` to this upstream would do ([`super::plan`]), recording where it
+    /// now comes from when applied, in the update's own journal entry.
+    ///
+    /// # Errors
+    /// As [`super::pick`] and [`super::plan`].
+    pub fn plan(&self, machine: &Machine, skill: &Skill) -> Result<Plan, UpdateError> {
+        let upstream = pick(self.bundle(), &self.label, &skill.real_dir)?;
+        Ok(super::plan(machine, skill, upstream)?.recording(self.upstream_of(&skill.real_dir)))
+    }
+
     /// Record the commit `dir` now matches (updated or already up to date), for the next
-    /// update and `outdated`; nothing when the upstream is not a repository.
+    /// update and `outdated`; nothing when the upstream is not a repository, or the record
+    /// already says so (an applied [`Fetched::plan`] wrote it). A change is journalled as an
+    /// update of its own, in `machine`'s batch: give the batch the update was applied in, so
+    /// one undo puts back the files and the record together.
     ///
     /// # Errors
     /// When the data folder cannot be written.
     pub fn remember(&self, machine: &Machine, dir: &Path) -> io::Result<()> {
-        match self.upstream_of(dir) {
-            Some(upstream) => upstream::write(&machine.data_dir(), dir, &upstream),
-            None => Ok(()),
+        let Some(upstream) = self.upstream_of(dir) else {
+            return Ok(());
+        };
+        if let Some(change) = upstream_record::set(machine, dir, Some(&upstream))? {
+            let mut entry = Entry::now(Operation::Update, Vec::new());
+            entry.upstream.push(change);
+            // Unjournalled, the record still holds: only undo would not know of it.
+            let _ = Journal::record_entry(machine, entry);
         }
+        Ok(())
     }
 }

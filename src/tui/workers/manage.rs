@@ -455,6 +455,10 @@ fn describe(entry: &Entry, home: &Path) -> Vec<String> {
             }
         });
     }
+    for change in &entry.upstream {
+        let dir = shown(&change.dir);
+        lines.push(operations::upstream_record::undoing_in_words(change, &dir));
+    }
     for settings in &entry.settings {
         let file = shown(&settings.file);
         lines.push(match &settings.was {
@@ -638,5 +642,35 @@ mod tests {
             said[1].contains("snapshot s1 of ~/.claude/skills/pdf"),
             "{said:?}"
         );
+    }
+
+    #[test]
+    fn an_upstream_record_put_back_or_forgotten_is_named_in_words() {
+        use crate::operations::journal::UpstreamChange;
+        use crate::record::upstream::Upstream;
+        let home = PathBuf::from("/home/u");
+        let was = Upstream {
+            repository: "https://me:secret@example.org/r.git".to_owned(),
+            reference: Some("main".to_owned()),
+            commit: "0123456789abcdef0123456789abcdef01234567".to_owned(),
+            path: "skills/pdf".to_owned(),
+        };
+        let mut entry = Entry::now(Operation::Update, Vec::new());
+        entry.upstream.push(UpstreamChange {
+            dir: home.join(".claude/skills/pdf"),
+            was: Some(was.clone()),
+            now: None,
+        });
+        entry.upstream.push(UpstreamChange {
+            dir: home.join(".claude/skills/new"),
+            was: None,
+            now: Some(was),
+        });
+        let said = describe(&entry, &home);
+        assert_eq!(
+            said[1],
+            "~/.claude/skills/pdf is recorded again as coming from https://me:***@example.org/r.git at main, commit 0123456789ab"
+        );
+        assert_eq!(said[2], "where ~/.claude/skills/new came from is forgotten");
     }
 }

@@ -1,0 +1,239 @@
+//! Which installed skills their upstream has moved past: for every skill whose upstream a
+//! record names (skilldeck's own, `record::upstream`, or the installer's that put it there:
+//! the skills CLI's locks, gh skill's metadata, Claude Code's plugin installs, ... — see
+//! [`known`]), whether upstream has moved past what was recorded — the commit the ref was at
+//! (`git ls-remote`, no contents fetched), or the git tree of the skill's folder (a fetch of
+//! trees alone) — and whether the local copy was edited since (the skill's state against that
+//! record). Network only when asked: the last results are kept with their time, so the app
+//! and `outdated --offline` show them without asking again.
+
+mod known;
+
+use std::path::PathBuf;
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+
+use crate::fs::replace_file;
+use crate::record::State;
+use crate::record::upstream::Upstream;
+use crate::roots::Machine;
+use crate::scan::Inventory;
+use crate::source::git::{self, Latest, Spec};
+
+use known::{Ask, Known};
+
+/// One skill's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checked {
+    pub name: String,
+    pub dir: PathBuf,
+    /// Where the record says it came from; `commit` empty when the record names none.
+    pub upstream: Upstream,
+    /// What upstream holds now, of the kind [`Checked::compares`] names: the commit the ref is
+    /// at, or the folder's tree id. `None` when the repository could not be asked (`error`
+    /// says why), the ref is a commit id (`pinned`), or the record gives nothing to compare
+    /// (`note` says why).
+    pub latest: Option<String>,
+    pub pinned: bool,
+    /// The files differ from what the record says was installed or last updated.
+    pub edited: bool,
+    pub error: Option<String>,
+    /// Whose record the upstream comes from: `skilldeck`, or the installer by the name the
+    /// listing gives it (`skills-cli`, `gh-skill`, `claude-plugin`, ...).
+    #[serde(default = "skilldeck")]
+    pub record: String,
+    #[serde(default)]
+    pub compares: Compares,
+    /// The tree id the record holds, when that is what is compared.
+    #[serde(default)]
+    pub recorded: Option<String>,
+    /// Whether `edited` could be told: the files could be checked against the record.
+    #[serde(default = "yes")]
+    pub edits_known: bool,
+    /// What cannot be told of this skill, and why.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// What a record lets upstream be compared by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Compares {
+    /// The commit the ref is at, against the commit recorded.
+    #[default]
+    Commit,
+    /// The git tree of the skill's folder, against the tree id recorded: only a change to the
+    /// skill's own files moves it.
+    Tree,
+    /// Nothing the record holds can be compared (`note` says why).
+    Nothing,
+}
+
+fn skilldeck() -> String {
+    known::SKILLDECK.to_owned()
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Checked {
+    /// Upstream holds something other than what the skill was installed from.
+    pub fn moved(&self) -> Option<bool> {
+        let recorded = self.recorded.as_deref().unwrap_or(&self.upstream.commit);
+        self.latest
+            .as_ref()
+            .map(|latest| !latest.eq_ignore_ascii_case(recorded))
+    }
+}
+
+/// The answers, with when the repositories were asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outdated {
+    pub checked_at: SystemTime,
+    pub skills: Vec<Checked>,
+}
+
+/// The file the last answers are kept in.
+fn kept(machine: &Machine) -> PathBuf {
+    machine.data_dir().join("outdated.json")
+}
+
+/// Ask each repository a record names (each repository and ref once) where the skills
+/// recorded from it are now, keeping the answers for [`last`]; `progress` hears each
+/// repository asked.
+pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(&str)) -> Outdated {
+    let data = machine.data_dir();
+    let found: Vec<(&crate::scan::Skill, Known)> = inventory
+        .skills
+        .iter()
+        .filter_map(|skill| known::of(&data, skill).map(|known| (skill, known)))
+        .collect();
+    let mut commits: Vec<(Spec, Result<Latest, String>)> = Vec::new();
+    let trees = ask_trees(&found, progress);
+    let mut skills = Vec::new();
+    for (skill, known) in found {
+        let mut checked = Checked {
+            name: skill.name.clone(),
+            dir: skill.dir.clone(),
+            upstream: known.upstream,
+            latest: None,
+            pinned: false,
+            edited: skill.state == State::Modified,
+            error: None,
+            record: known.record,
+            compares: Compares::Commit,
+            recorded: None,
+            edits_known: matches!(skill.state, State::Intact | State::Modified),
+            note: None,
+        };
+        match known.ask {
+            Ask::Commit(spec) => {
+                let answer = match commits.iter().find(|(s, _)| *s == spec) {
+                    Some((_, answer)) => answer.clone(),
+                    None => {
+                        let answer = git::latest(&spec, progress).map_err(|e| e.to_string());
+                        commits.push((spec, answer.clone()));
+                        answer
+                    }
+                };
+                match answer {
+                    Ok(Latest::Commit(commit)) => checked.latest = Some(commit),
+                    Ok(Latest::Pinned) => checked.pinned = true,
+                    Err(error) => checked.error = Some(error),
+                }
+            }
+            Ask::Tree { spec, recorded } => {
+                checked.compares = Compares::Tree;
+                checked.recorded = Some(recorded);
+                match tree_of(&trees, &spec) {
+                    Ok(Some(tree)) => checked.latest = Some(tree),
+                    Ok(None) => {
+                        checked.error = Some(format!(
+                            "{} no longer has the folder {}",
+                            without_path(spec.clone()).shown(),
+                            spec.path.as_deref().unwrap_or("")
+                        ));
+                    }
+                    Err(error) => checked.error = Some(error),
+                }
+            }
+            Ask::Pinned => checked.pinned = true,
+            Ask::Cannot(why) => {
+                checked.compares = Compares::Nothing;
+                checked.note = Some(why);
+            }
+        }
+        skills.push(checked);
+    }
+    let outdated = Outdated {
+        checked_at: SystemTime::now(),
+        skills,
+    };
+    // Keeping the answers only saves asking again: a failure leaves the last ones.
+    if let Ok(json) = serde_json::to_vec_pretty(&outdated) {
+        let _ = replace_file(&kept(machine), &json);
+    }
+    outdated
+}
+
+/// Each repository and ref a tree is asked of, fetched once for all its skills' folders.
+type TreeAnswers = Vec<(Spec, Vec<String>, Result<Vec<Option<String>>, String>)>;
+
+fn ask_trees(
+    found: &[(&crate::scan::Skill, Known)],
+    progress: &mut dyn FnMut(&str),
+) -> TreeAnswers {
+    let mut wanted: Vec<(Spec, Vec<String>)> = Vec::new();
+    for (_, known) in found {
+        if let Ask::Tree { spec, .. } = &known.ask {
+            let folder = spec.path.clone().unwrap_or_default();
+            let repository = without_path(spec.clone());
+            match wanted.iter_mut().find(|(s, _)| *s == repository) {
+                Some((_, folders)) if folders.contains(&folder) => {}
+                Some((_, folders)) => folders.push(folder),
+                None => wanted.push((repository, vec![folder])),
+            }
+        }
+    }
+    wanted
+        .into_iter()
+        .map(|(spec, folders)| {
+            let asked: Vec<&str> = folders.iter().map(String::as_str).collect();
+            let answer = git::trees(&spec, &asked, progress)
+                .map(|trees| trees.trees)
+                .map_err(|e| e.to_string());
+            (spec, folders, answer)
+        })
+        .collect()
+}
+
+/// The answer for `spec`'s folder among `answers`.
+fn tree_of(answers: &TreeAnswers, spec: &Spec) -> Result<Option<String>, String> {
+    let folder = spec.path.clone().unwrap_or_default();
+    let repository = without_path(spec.clone());
+    let Some((_, folders, answer)) = answers.iter().find(|(s, _, _)| *s == repository) else {
+        return Err(format!("{} was not asked", repository.shown()));
+    };
+    let trees = answer.as_ref().map_err(Clone::clone)?;
+    let at = folders.iter().position(|f| *f == folder);
+    Ok(at.and_then(|at| trees.get(at).cloned().flatten()))
+}
+
+/// The answers the last [`check`] kept, without asking anyone; `None` when there are none (or
+/// they do not parse).
+pub fn last(machine: &Machine) -> Option<Outdated> {
+    let bytes = crate::fs::read_bounded(
+        &kept(machine),
+        crate::fs::Links::Refuse,
+        crate::limits::OUTDATED_FILE_BYTES,
+    )
+    .ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// The repository and ref alone: one question answers every skill fetched from it.
+fn without_path(spec: Spec) -> Spec {
+    Spec { path: None, ..spec }
+}
