@@ -37,6 +37,7 @@ mod import_shadowing;
 mod import_snapshots;
 mod installed_agents;
 mod inventory;
+mod json_schema;
 mod left_out;
 mod manage;
 mod operations;
