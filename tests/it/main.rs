@@ -44,6 +44,7 @@ mod operations;
 mod outdated;
 mod ownership;
 mod ownership_agents;
+mod platform_roots;
 mod plugins;
 mod properties;
 mod prune;
