@@ -228,16 +228,7 @@ mod tests {
     use crate::bundle::limits;
     use std::fs;
 
-    fn fifo(path: &Path) {
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            path,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
-    }
+    use crate::fs::mkfifo as fifo;
 
     fn held(root: &Path) -> Result<Vec<super::super::members::Member>, Refusal> {
         let limits = limits();

@@ -40,7 +40,10 @@ struct StepJson<'a> {
 
 pub fn run(skill: &str, as_json: bool, machine: &Machine) -> Result<Outcome, Failure> {
     let store = Store::open(&machine.env);
-    let dir = target::one(&super::scan(machine), &store, skill)?;
+    let dir = match target::one(&super::scan(machine), &store, skill) {
+        Ok(dir) => dir,
+        Err(failure) => return target::refuse(as_json, "no_such_skill", failure),
+    };
     let steps = history::history(&store, &dir)?;
     let name = dir
         .file_name()

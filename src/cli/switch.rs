@@ -80,22 +80,27 @@ pub fn run(args: &Args, machine: &Machine, turn: Turn) -> Result<Outcome, Failur
     }
     let skill = match candidates.as_slice() {
         [] => {
-            return Err(Failure::Refused(format!(
+            let failure = Failure::Refused(format!(
                 "no skill is named {} or lives in that folder",
                 args.skill
-            )));
+            ));
+            return target::refuse(args.json, "no_such_skill", failure);
         }
         [one] => *one,
         many => {
-            return Err(Failure::Usage(format!(
-                "{} names {} skills; name one by its folder:\n{}",
-                args.skill,
-                many.len(),
-                many.iter()
-                    .map(|s| format!("  {}", s.dir.display()))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            )));
+            return target::refuse(
+                args.json,
+                "usage",
+                Failure::Usage(format!(
+                    "{} names {} skills; name one by its folder:\n{}",
+                    args.skill,
+                    many.len(),
+                    many.iter()
+                        .map(|s| format!("  {}", s.dir.display()))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )),
+            );
         }
     };
     let request = Request {
@@ -104,7 +109,10 @@ pub fn run(args: &Args, machine: &Machine, turn: Turn) -> Result<Outcome, Failur
         scope: args.scope.map(ScopeArg::scope),
         whole_plugin: args.whole_plugin,
     };
-    let switched = switch::switch(machine, request, turn)?;
+    let switched = match switch::switch(machine, request, turn) {
+        Ok(switched) => switched,
+        Err(error) => return target::refuse(args.json, "refused", error.into()),
+    };
     let (verb, opposite) = match turn {
         Turn::Off => ("disable", "enable"),
         Turn::On => ("enable", "disable"),

@@ -144,14 +144,30 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
     Ok(file)
 }
 
-#[cfg(not(unix))]
+/// Windows opens the link itself when asked (`FILE_FLAG_OPEN_REPARSE_POINT`: a symbolic link
+/// or a junction is not followed), and the handle's own metadata says what was opened, so no
+/// swap between a look and the open can make a link's target read.
+#[cfg(windows)]
 fn open_checked(path: &Path, links: Links) -> io::Result<File> {
-    regular_metadata(path, links)?;
-    File::open(path)
+    use std::os::windows::fs::OpenOptionsExt;
+    /// FILE_FLAG_OPEN_REPARSE_POINT (winbase.h).
+    const OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    if links == Links::Refuse {
+        options.custom_flags(OPEN_REPARSE_POINT);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok(file)
+    } else {
+        Err(not_regular(&meta.file_type()))
+    }
 }
 
 /// What the path is, without opening it, when it is a regular file.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
 fn regular_metadata(path: &Path, links: Links) -> io::Result<std::fs::Metadata> {
     let meta = match links {
         Links::Follow => std::fs::metadata(path)?,
@@ -215,7 +231,13 @@ pub fn is_link_loop(error: &io::Error) -> bool {
     {
         rustix::io::Errno::from_io_error(error) == Some(rustix::io::Errno::LOOP)
     }
-    #[cfg(not(unix))]
+    #[cfg(windows)]
+    {
+        /// ERROR_CANT_RESOLVE_FILENAME (winerror.h): what Windows says of a loop of links.
+        const CANT_RESOLVE_FILENAME: i32 = 1921;
+        error.raw_os_error() == Some(CANT_RESOLVE_FILENAME)
+    }
+    #[cfg(not(any(unix, windows)))]
     {
         let _ = error;
         false
@@ -223,8 +245,10 @@ pub fn is_link_loop(error: &io::Error) -> bool {
 }
 
 /// A FIFO at `path`, for the crate's tests of what blocks a reader that opens it as a file.
+/// rustix has no `mknodat` on Apple's systems, so the POSIX `mkfifo` utility makes it there.
 #[cfg(all(test, unix))]
 pub(crate) fn mkfifo(path: &Path) {
+    #[cfg(not(target_vendor = "apple"))]
     rustix::fs::mknodat(
         rustix::fs::CWD,
         path,
@@ -233,6 +257,14 @@ pub(crate) fn mkfifo(path: &Path) {
         0,
     )
     .expect("mkfifo");
+    #[cfg(target_vendor = "apple")]
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("mkfifo runs")
+            .success()
+    );
 }
 
 #[cfg(all(test, unix))]
@@ -318,16 +350,19 @@ mod tests {
         let socket = tmp.path().join("socket");
         let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
         let mut cases = vec![(socket, "a socket")];
-        let null = tmp.path().join("null");
-        let made = rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &null,
-            rustix::fs::FileType::CharacterDevice,
-            rustix::fs::Mode::from_raw_mode(0o666),
-            rustix::fs::makedev(1, 3),
-        );
-        if made.is_ok() {
-            cases.push((null, "a character device"));
+        #[cfg(not(target_vendor = "apple"))]
+        {
+            let null = tmp.path().join("null");
+            let made = rustix::fs::mknodat(
+                rustix::fs::CWD,
+                &null,
+                rustix::fs::FileType::CharacterDevice,
+                rustix::fs::Mode::from_raw_mode(0o666),
+                rustix::fs::makedev(1, 3),
+            );
+            if made.is_ok() {
+                cases.push((null, "a character device"));
+            }
         }
         cases.push((std::path::PathBuf::from("/dev/null"), "a character device"));
         for (path, kind) in cases {

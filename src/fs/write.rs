@@ -102,6 +102,8 @@ pub fn create_new(path: &Path, mode: u32) -> io::Result<File> {
         .open(path)
 }
 
+/// Windows' `CREATE_NEW` fails on any name that exists, a link included, so it never opens
+/// through one; files there have no modes, only the folder's inherited access list.
 #[cfg(not(unix))]
 pub fn create_new(path: &Path, _mode: u32) -> io::Result<File> {
     OpenOptions::new().write(true).create_new(true).open(path)

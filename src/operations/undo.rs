@@ -606,9 +606,23 @@ pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
     std::os::unix::fs::symlink(target, link)
 }
 
+/// Windows makes a folder link only for an administrator or with Developer Mode on; without
+/// either the system's own words ("a required privilege is not held") would not say so.
 #[cfg(windows)]
 pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
-    std::os::windows::fs::symlink_dir(target, link)
+    /// ERROR_PRIVILEGE_NOT_HELD (winerror.h).
+    const PRIVILEGE_NOT_HELD: i32 = 1314;
+    std::os::windows::fs::symlink_dir(target, link).map_err(|error| {
+        if error.raw_os_error() == Some(PRIVILEGE_NOT_HELD) {
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "Windows makes symbolic links only for an administrator or with Developer Mode \
+                 on; nothing was linked (`skilldeck copy` puts an independent copy instead)",
+            )
+        } else {
+            error
+        }
+    })
 }
 
 /// Whether `path` lies inside one of the machine's roots, as they are named or resolved:

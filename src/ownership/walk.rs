@@ -199,6 +199,8 @@ mod tests {
         let paths: Vec<&str> = listed.iter().map(|e| e.path.as_str()).collect();
         #[cfg(unix)]
         assert_eq!(paths, ["a.md", "b", "b/c", "b/c/d.md", "l"]);
+        #[cfg(not(unix))]
+        assert_eq!(paths, ["a.md", "b", "b/c", "b/c/d.md"]);
         assert_eq!(listed[1].kind, Kind::Dir);
         let nested = &listed[3];
         assert_eq!(nested.name(), "d.md");

@@ -22,7 +22,9 @@ pub(super) const OWN_VARIABLES: [&str; 4] = [
 /// The folder skilldeck's own data lives in, inside the platform's data directory.
 const DATA_DIR_NAME: &str = "skilldeck";
 
-/// Whose rules place skilldeck's data directory.
+/// Whose rules place skilldeck's data directory, the agents' managed folders and the folders
+/// some agents keep elsewhere on Windows. An [`Environment`] carries one (the build target's
+/// unless a test injects another), so each platform's rules are tested on any machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Platform {
     /// Linux and the other Unix systems: the XDG base directories.
@@ -40,6 +42,15 @@ impl Platform {
     } else {
         Platform::Xdg
     };
+
+    /// What separates the folders of a list variable (`PATH`-like): `;` on Windows, `:`
+    /// elsewhere.
+    pub fn list_separator(self) -> char {
+        match self {
+            Platform::Windows => ';',
+            Platform::Xdg | Platform::MacOs => ':',
+        }
+    }
 }
 
 /// The home directory could not be found, so no user root can be located.
@@ -52,15 +63,28 @@ pub struct NoHome;
 pub struct Environment {
     home: PathBuf,
     vars: BTreeMap<String, OsString>,
+    platform: Platform,
 }
 
 impl Environment {
-    /// An environment with this home and no variables set.
+    /// An environment with this home and no variables set, on the platform of the build.
     pub fn new(home: impl Into<PathBuf>) -> Self {
         Self {
             home: home.into(),
             vars: BTreeMap::new(),
+            platform: Platform::CURRENT,
         }
+    }
+
+    /// The same environment read by `platform`'s rules.
+    #[must_use]
+    pub fn with_platform(mut self, platform: Platform) -> Self {
+        self.platform = platform;
+        self
+    }
+
+    pub fn platform(&self) -> Platform {
+        self.platform
     }
 
     /// The same environment with one more variable set.
@@ -107,9 +131,10 @@ impl Environment {
             .is_some_and(|value| value != "0" && !value.eq_ignore_ascii_case("false"))
     }
 
-    /// Where skilldeck keeps its own data (snapshots, the journal), by this platform's rules.
+    /// Where skilldeck keeps its own data (snapshots, the journal), by this environment's
+    /// platform's rules.
     pub fn data_dir(&self) -> PathBuf {
-        self.data_dir_on(Platform::CURRENT)
+        self.data_dir_on(self.platform)
     }
 
     /// Where skilldeck keeps its own data by `platform`'s rules, always derived from this
@@ -140,15 +165,14 @@ impl Environment {
     /// The directory that stands in for `/` when locating organization-managed roots.
     pub fn system_root(&self) -> PathBuf {
         self.var("SKILLDECK_SYSTEM_ROOT")
-            .map_or_else(default_system_root, PathBuf::from)
+            .map_or_else(|| default_system_root(self.platform), PathBuf::from)
     }
 }
 
-fn default_system_root() -> PathBuf {
-    if cfg!(windows) {
-        PathBuf::from("C:\\")
-    } else {
-        PathBuf::from("/")
+fn default_system_root(platform: Platform) -> PathBuf {
+    match platform {
+        Platform::Windows => PathBuf::from("C:\\"),
+        Platform::Xdg | Platform::MacOs => PathBuf::from("/"),
     }
 }
 
@@ -226,7 +250,7 @@ mod tests {
     #[test]
     fn the_system_root_moves_with_its_variable() {
         let env = Environment::new("/h");
-        assert_eq!(env.system_root(), default_system_root());
+        assert_eq!(env.system_root(), default_system_root(Platform::CURRENT));
         let env = env.with_var("SKILLDECK_SYSTEM_ROOT", "/tmp/sys");
         assert_eq!(env.system_root(), PathBuf::from("/tmp/sys"));
     }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::env::Environment;
+use super::env::{Environment, Platform};
 use super::project::{Project, Walk};
 
 /// The location of one root, before the environment is known.
@@ -33,6 +33,12 @@ pub enum Place {
     System(SystemPath),
     /// `<dir>/<relative>` for each project directory the walk visits.
     Project(&'static str, Walk),
+    /// `windows` on Windows, `elsewhere` on the other platforms: for an agent that keeps its
+    /// folders in Windows' own application folders there (Goose: `%APPDATA%\\Block\\goose`).
+    OnWindows {
+        windows: &'static Place,
+        elsewhere: &'static Place,
+    },
 }
 
 /// A managed directory on each platform, relative to the system root.
@@ -44,14 +50,18 @@ pub struct SystemPath {
 }
 
 impl SystemPath {
-    fn here(&self) -> &'static str {
-        if cfg!(target_os = "macos") {
-            self.macos
-        } else if cfg!(windows) {
-            self.windows
-        } else {
-            self.linux
+    /// The path by `platform`'s rules.
+    pub fn on(&self, platform: Platform) -> &'static str {
+        match platform {
+            Platform::Xdg => self.linux,
+            Platform::MacOs => self.macos,
+            Platform::Windows => self.windows,
         }
+    }
+
+    /// The path below `env`'s system root, by its platform's rules.
+    pub fn resolve(&self, env: &Environment) -> PathBuf {
+        join(&env.system_root(), self.on(env.platform()))
     }
 }
 
@@ -73,6 +83,10 @@ impl Place {
             }
             Place::Under(base, _) => base.variables(names),
             Place::EachIn(var) | Place::EachSplitIn { var, .. } => names.push(var),
+            Place::OnWindows { windows, elsewhere } => {
+                windows.variables(names);
+                elsewhere.variables(names);
+            }
             Place::Home(_) | Place::Nowhere | Place::System(_) | Place::Project(..) => {}
         }
     }
@@ -97,7 +111,20 @@ impl Place {
             Place::EachIn(var) => env
                 .var(var)
                 .map(|value| {
-                    std::env::split_paths(value)
+                    // std splits exactly (names that are not UTF-8, Windows' quotes), but only
+                    // by the build's rules; an injected platform's list is split at its
+                    // separator.
+                    let paths: Vec<PathBuf> = if env.platform() == Platform::CURRENT {
+                        std::env::split_paths(value).collect()
+                    } else {
+                        value
+                            .to_string_lossy()
+                            .split(env.platform().list_separator())
+                            .map(PathBuf::from)
+                            .collect()
+                    };
+                    paths
+                        .into_iter()
                         .filter(|path| !path.as_os_str().is_empty())
                         .map(at_level_zero)
                         .collect()
@@ -120,7 +147,11 @@ impl Place {
                 })
                 .unwrap_or_default(),
             Place::Nowhere => Vec::new(),
-            Place::System(path) => vec![at_level_zero(join(&env.system_root(), path.here()))],
+            Place::System(path) => vec![at_level_zero(path.resolve(env))],
+            Place::OnWindows { windows, elsewhere } => match env.platform() {
+                Platform::Windows => windows.resolve(env, project),
+                Platform::Xdg | Platform::MacOs => elsewhere.resolve(env, project),
+            },
             Place::Project(relative, walk) => project
                 .levels(*walk, env.home())
                 .into_iter()

@@ -235,14 +235,7 @@ mod tests {
         fs::write(dir.join(".SVN/entries"), "x").unwrap();
         fs::write(dir.join("refs/.Jj"), "x").unwrap();
         symlink(".git/config", dir.join("config-link")).unwrap();
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            dir.join("pipe"),
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        crate::fs::mkfifo(&dir.join("pipe"));
         let listing = Listing::read(&dir).unwrap();
         assert_eq!(rels(&listing), ["SKILL.md", "refs/a.md"]);
         let mut whys: Vec<(String, Why)> = listing

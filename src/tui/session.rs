@@ -59,6 +59,8 @@ impl Drop for Session {
 
 /// Restore the terminal from outside the UI thread, saying nothing: the terminal may be gone,
 /// and a sentence written to it would fail (`ratatui::restore` would then panic in `eprintln!`).
+/// Only the signal watcher does, and only unix has signals to watch.
+#[cfg(unix)]
 pub fn restore_from_elsewhere() {
     let _ = execute!(stdout(), DisableMouseCapture);
     let _ = ratatui::try_restore();

@@ -19,11 +19,13 @@
 
 use std::io;
 use std::sync::mpsc::Sender;
+#[cfg(unix)]
 use std::time::Duration;
 
 use super::msg::Msg;
 
 /// How long the app has to end after a signal before the watcher ends it.
+#[cfg(unix)]
 pub const GRACE: Duration = Duration::from_secs(3);
 
 /// Watches for the signals while it lives.

@@ -4,6 +4,19 @@ use super::*;
 
 const ME: AgentId = AgentId::GOOSE;
 
+/// Goose's config folder: `~/.config/goose` on Linux and macOS (XDG_CONFIG_HOME moves it),
+/// `%APPDATA%\Block\goose\config` on Windows (etcetera's Windows strategy, which reads no XDG
+/// variable); goose's configuration guide gives both ("macOS/Linux: ~/.config/goose/config.yaml
+/// - Windows: %APPDATA%\Block\goose\config\config.yaml").
+const CONFIG: Place = Place::OnWindows {
+    windows: &Place::Env {
+        var: "APPDATA",
+        then: "Block/goose/config",
+        or: &Place::Home("AppData/Roaming/Block/goose/config"),
+    },
+    elsewhere: &Place::Under(&XDG_CONFIG, "goose"),
+};
+
 pub(super) static AGENT: Agent = Agent {
     id: "goose",
     name: "Goose",
@@ -11,7 +24,7 @@ pub(super) static AGENT: Agent = Agent {
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
-    detect: &[Place::Under(&XDG_CONFIG, "goose")],
+    detect: &[CONFIG],
     builtin: &[],
     builtin_off: &[],
     builtin_off_by_settings: None,
@@ -53,7 +66,7 @@ pub(super) static RULES: &[Rule] = &[
     row(
         ME,
         User,
-        Place::Under(&XDG_CONFIG, "goose/skills"),
+        Place::Under(&CONFIG, "skills"),
         Skills,
         3,
         "Goose config skills",

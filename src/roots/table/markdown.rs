@@ -64,11 +64,19 @@ fn evidence(evidence: Evidence) -> String {
 /// A place as people write it: `~/.claude/skills`, `$CODEX_HOME/skills` (else
 /// `~/.codex/skills`), `.claude/skills` up to the repository root.
 fn written(place: &Place) -> String {
-    let ways: Vec<String> = alternatives(place)
+    let (windows, elsewhere): (Vec<String>, Vec<String>) = alternatives(place)
         .into_iter()
-        .map(|way| format!("`{way}`"))
-        .collect();
-    let mut text = ways.join(", else ");
+        .partition(|way| way.starts_with(ON_WINDOWS));
+    let quoted = |ways: &[String]| {
+        ways.iter()
+            .map(|way| format!("`{}`", way.trim_start_matches(ON_WINDOWS)))
+            .collect::<Vec<_>>()
+            .join(", else ")
+    };
+    let mut text = quoted(&elsewhere);
+    if !windows.is_empty() {
+        text.push_str(&format!("; on Windows {}", quoted(&windows)));
+    }
     if let Place::Project(_, walk) = innermost(place) {
         text.push_str(walked(walk));
     }
@@ -105,6 +113,9 @@ fn innermost(place: &Place) -> &Place {
     }
 }
 
+/// What marks the paths of a place that only Windows reads, until [`written`] groups them.
+const ON_WINDOWS: &str = "on Windows: ";
+
 /// Each path a place can mean, the one its variable gives first.
 fn alternatives(place: &Place) -> Vec<String> {
     match place {
@@ -125,6 +136,15 @@ fn alternatives(place: &Place) -> Vec<String> {
         Place::Nowhere => Vec::new(),
         Place::System(path) => vec![format!("/{}", path.linux)],
         Place::Project(relative, _) => vec![(*relative).to_owned()],
+        Place::OnWindows { windows, elsewhere } => {
+            let mut ways = alternatives(elsewhere);
+            ways.extend(
+                alternatives(windows)
+                    .into_iter()
+                    .map(|way| format!("{ON_WINDOWS}{way}")),
+            );
+            ways
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Environment, GEMINI_DIR, Selector, TurnedOff, trust};
 use crate::roots::Project;
+use crate::roots::SystemPath;
 
 const WHY: &str = "skills.disabled in Gemini CLI's settings names it";
 
@@ -36,6 +37,17 @@ impl Files {
     }
 }
 
+/// Gemini CLI's system settings file on each platform, unless `GEMINI_CLI_SYSTEM_SETTINGS_PATH`
+/// names another: `getSystemSettingsPath` in packages/cli/src/config/settings.ts (gemini-cli
+/// 5411f113, 2026-08-21) returns `/Library/Application Support/GeminiCli/settings.json` on
+/// darwin, `C:\ProgramData\gemini-cli\settings.json` on win32, `/etc/gemini-cli/settings.json`
+/// elsewhere.
+const SYSTEM_SETTINGS: SystemPath = SystemPath {
+    linux: "etc/gemini-cli/settings.json",
+    macos: "Library/Application Support/GeminiCli/settings.json",
+    windows: "ProgramData/gemini-cli/settings.json",
+};
+
 pub(crate) fn files(env: &Environment, project: &Project) -> Files {
     Files {
         user: GEMINI_DIR
@@ -45,10 +57,9 @@ pub(crate) fn files(env: &Environment, project: &Project) -> Files {
             .map(|located| located.path.join("settings.json")),
         workspace: project.start().join(".gemini/settings.json"),
         workspace_read: (trust::GEMINI.check)(env, project),
-        system: env.var("GEMINI_CLI_SYSTEM_SETTINGS_PATH").map_or_else(
-            || env.system_root().join("etc/gemini-cli/settings.json"),
-            PathBuf::from,
-        ),
+        system: env
+            .var("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
+            .map_or_else(|| SYSTEM_SETTINGS.resolve(env), PathBuf::from),
     }
 }
 
@@ -90,6 +101,37 @@ fn disabled(path: &Path) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::roots::Platform;
+
+    #[test]
+    fn the_system_settings_file_is_the_platforms_unless_the_variable_names_one() {
+        let project = Project::locate(Path::new("/work"));
+        let system = |platform, path: Option<&str>| {
+            let env = Environment::new("/me")
+                .with_platform(platform)
+                .with_var("SKILLDECK_SYSTEM_ROOT", "/sys");
+            let env = match path {
+                Some(path) => env.with_var("GEMINI_CLI_SYSTEM_SETTINGS_PATH", path),
+                None => env,
+            };
+            files(&env, &project).system
+        };
+        let expected = [
+            (Platform::Xdg, "/sys/etc/gemini-cli/settings.json"),
+            (
+                Platform::MacOs,
+                "/sys/Library/Application Support/GeminiCli/settings.json",
+            ),
+            (
+                Platform::Windows,
+                "/sys/ProgramData/gemini-cli/settings.json",
+            ),
+        ];
+        for (platform, path) in expected {
+            assert_eq!(system(platform, None), PathBuf::from(path));
+            assert_eq!(system(platform, Some("/x.json")), PathBuf::from("/x.json"));
+        }
+    }
 
     #[test]
     fn the_user_and_a_trusted_workspace_add_their_names() {

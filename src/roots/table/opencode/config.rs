@@ -9,7 +9,18 @@ use jsonc_parser::ast;
 use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{Environment, OPENCODE_CONFIG_DIR, XDG_CONFIG};
+use crate::roots::SystemPath;
 use crate::roots::{Beyond, Project, Walk};
+
+/// OpenCode's managed config folder on each platform: `managedConfigDir` in the opencode 1.18.33
+/// bundle the agreement suite runs switches on the platform to `/Library/Application
+/// Support/opencode` (darwin), `%ProgramData%\opencode` (win32, `C:\ProgramData` when unset)
+/// and `/etc/opencode` (the rest).
+const MANAGED: SystemPath = SystemPath {
+    linux: "etc/opencode",
+    macos: "Library/Application Support/opencode",
+    windows: "ProgramData/opencode",
+};
 
 /// A JSON value as OpenCode holds it after `JSON.parse`: objects keep JavaScript's key order.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,7 +169,7 @@ pub(super) enum Layer {
 /// `opencode.jsonc` from the farthest folder of the walk to the start folder (`.jsonc` over
 /// `.json` in one folder); `opencode.json` and `opencode.jsonc` in each project `.opencode`
 /// folder nearest first, then `~/.opencode` and `$OPENCODE_CONFIG_DIR`;
-/// `OPENCODE_CONFIG_CONTENT`; last the managed `/etc/opencode` files. The project's files drop
+/// `OPENCODE_CONFIG_CONTENT`; last the managed folder's files ([`MANAGED`]). The project's files drop
 /// out with `OPENCODE_DISABLE_PROJECT_CONFIG`. A file may come twice, where OpenCode reads it
 /// twice (`OPENCODE_CONFIG_DIR` naming the global folder).
 pub(super) fn layers(env: &Environment, project: &Project) -> Vec<Layer> {
@@ -223,10 +234,39 @@ pub(super) fn layers(env: &Environment, project: &Project) -> Vec<Layer> {
             .collect(),
     ));
     layers.push(Layer::Content);
-    let managed = env.system_root().join("etc/opencode");
+    let managed = MANAGED.resolve(env);
     layers.push(files(vec![
         managed.join("opencode.json"),
         managed.join("opencode.jsonc"),
     ]));
     layers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roots::Platform;
+
+    #[test]
+    fn the_managed_files_are_the_last_layer_in_the_platforms_folder() {
+        let project = Project::locate(Path::new("/work"));
+        let expected = [
+            (Platform::Xdg, "/sys/etc/opencode"),
+            (Platform::MacOs, "/sys/Library/Application Support/opencode"),
+            (Platform::Windows, "/sys/ProgramData/opencode"),
+        ];
+        for (platform, dir) in expected {
+            let env = Environment::new("/me")
+                .with_platform(platform)
+                .with_var("SKILLDECK_SYSTEM_ROOT", "/sys");
+            let Some(Layer::Files { files, .. }) = layers(&env, &project).pop() else {
+                panic!("the last layer is not the managed files");
+            };
+            let dir = Path::new(dir);
+            assert_eq!(
+                files,
+                [dir.join("opencode.json"), dir.join("opencode.jsonc")]
+            );
+        }
+    }
 }
