@@ -65,6 +65,7 @@ mod tui_flows;
 mod tui_history;
 mod tui_import_flows;
 mod tui_import_git;
+mod tui_import_grouped;
 mod tui_import_screens;
 mod tui_list_export;
 mod tui_list_snapshots;

@@ -236,6 +236,7 @@ fn bundle() -> BundleView {
     let skill = |name: &str| BundledSkillView {
         name: name.to_owned(),
         shown_name: name.to_owned(),
+        folder: String::new(),
         description: None,
         files: vec![FileView {
             path: "SKILL.md".to_owned(),
