@@ -38,6 +38,8 @@ mod session;
 mod signals;
 pub mod theme;
 pub mod update;
+pub mod updating;
+pub mod upstreams;
 pub mod view;
 pub mod viewer;
 pub mod workers;

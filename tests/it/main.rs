@@ -77,6 +77,8 @@ mod tui_reading_screens;
 mod tui_snapshots;
 mod tui_update;
 mod tui_update_flows;
+mod tui_update_upstream;
+mod tui_update_upstream_flows;
 mod update;
 mod update_git;
 mod usage_cache;

@@ -14,6 +14,7 @@ pub mod history;
 pub mod import;
 pub mod manage;
 pub mod tasks;
+pub mod update;
 pub mod viewer;
 
 use std::any::Any;
@@ -50,6 +51,9 @@ pub fn spawn_scan(machine: Machine, tx: Sender<Msg>) {
             Ok(scanned) => scanned,
             Err(panic) => return Msg::Failed(format!("The scan stopped: {panic}")),
         };
+        // What the last check of the upstreams said, before the list is shown with its marks.
+        let kept = update::kept(&machine);
+        let _ = tx.send(Msg::Upstreams(super::msg::UpstreamsEvent::Kept(kept)));
         let _ = tx.send(Msg::ScanDone(Box::new(deck)));
         spawn_usage(machine.clone(), inventory.clone(), tx.clone());
         let changes = guarded(|| find_changes(&machine, &inventory))
