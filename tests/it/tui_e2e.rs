@@ -802,8 +802,12 @@ fn a_skill_imported_from_a_repository_is_updated_with_u() {
     let tmux = open_on(&machine, "", "");
     tmux.wait_for("the skill list", |s| s.contains("Found 0 skills"));
     tmux.keys(&["i"]);
-    tmux.wait_for("the picker", |s| s.contains("Import"));
+    // The folder listed first: a listing arriving after would take the place of the line.
+    tmux.wait_for("the picker", |s| s.contains("Pick a folder or archive"));
     tmux.keys(&["-l", &url]);
+    tmux.wait_for("the repository typed", |s| {
+        s.contains("fetches this repository with your git")
+    });
     tmux.keys(&["Enter"]);
     tmux.wait_for("the preview", |s| {
         s.contains("alpha") && s.contains("in skills/")
