@@ -23,6 +23,8 @@ use super::manage::{Copies, Pick, Running, Summary, Target};
 use super::model::{Deck, SkillView, Sort};
 use super::msg::{Effect, Pane};
 use super::theme::Theme;
+use super::updating::Updating;
+use super::upstreams::Upstreams;
 use super::viewer::Viewer;
 
 /// What the app is opened with.
@@ -305,6 +307,10 @@ pub struct App {
     pub clock: Clock,
     /// The uses are read again after a rescan, the last ones shown meanwhile.
     pub usage_rereading: bool,
+    /// The update under way, from reading its upstream to writing it.
+    pub updating: Option<Updating>,
+    /// Whether each skill's upstream moved, as last checked.
+    pub upstreams: Upstreams,
 }
 
 impl App {
@@ -319,9 +325,9 @@ impl App {
         }
     }
 
-    /// Which keys apply now: a message's, else the overlay's, else the import's step, else the
-    /// diff's (a diff opened from the history is over it), else the history's, else the
-    /// screen's.
+    /// Which keys apply now: a message's, else the overlay's, else a batch's, else an update's
+    /// conflicts, else the import's step, else the diff's (a diff opened from the history is
+    /// over it), else the history's, else the screen's.
     pub fn mode(&self) -> Mode {
         if !self.messages.is_empty() {
             return Mode::Message;
@@ -336,6 +342,9 @@ impl App {
         }
         if self.batch.is_some() {
             return Mode::Working;
+        }
+        if self.updating.as_ref().is_some_and(Updating::settling) {
+            return Mode::Conflicts;
         }
         if let Some(import) = &self.import {
             return match import.step {
@@ -396,6 +405,8 @@ impl App {
             || self.usage_rereading
             || self.tasks > 0
             || self.batch.is_some()
+            || self.updating.as_ref().is_some_and(Updating::waiting)
+            || self.upstreams.checking
             || self.import.as_ref().is_some_and(Import::waiting)
             || self
                 .diff

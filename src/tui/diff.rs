@@ -22,6 +22,8 @@ pub enum Against {
     Import,
     /// Not the files now: one snapshot (`old`) against a later one (`new`), from the history.
     Between { old: String, new: String },
+    /// An update's conflict: the file here against the new upstream's.
+    Upstream,
 }
 
 /// A diff, ready to draw.
@@ -197,6 +199,18 @@ impl DiffView {
                     });
                 }
             }
+        }
+    }
+
+    /// Add `text` as lines of context under `heading`: a file shown whole (an update's
+    /// conflict with both sides kept between conflict markers).
+    pub fn text(&mut self, heading: &str, text: &str) {
+        self.heading(heading);
+        for line in sanitize::lines(text) {
+            self.rows.push(DiffRow {
+                kind: RowKind::Context,
+                parts: vec![(line, false)],
+            });
         }
     }
 

@@ -47,6 +47,8 @@ pub enum Mode {
     History,
     /// What each agent's listing of skills costs, and the skills in it.
     Budget,
+    /// An update's conflicts, each settled in a diff before anything is written.
+    Conflicts,
 }
 
 impl Mode {
@@ -77,6 +79,7 @@ impl Mode {
             Mode::Summary => "What an action did",
             Mode::History => "History: a skill's snapshots",
             Mode::Budget => "Budget: what each agent's listing costs",
+            Mode::Conflicts => "Update: settling its conflicts",
         }
     }
 
@@ -107,6 +110,7 @@ impl Mode {
             Mode::Summary => "summary",
             Mode::History => "history",
             Mode::Budget => "budget",
+            Mode::Conflicts => "conflicts",
         }
     }
 
@@ -232,9 +236,9 @@ use KeyCode::{
     BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up,
 };
 use Mode::{
-    Budget, Bundle, Busy, Changed, Confirm, Copies, Destination, Diff, Export, Files, Help,
-    History, Imported, Message, Pick, Picker, Reading, Refused, Replace, Roots, Search, Skills,
-    Summary, Working,
+    Budget, Bundle, Busy, Changed, Confirm, Conflicts, Copies, Destination, Diff, Export, Files,
+    Help, History, Imported, Message, Pick, Picker, Reading, Refused, Replace, Roots, Search,
+    Skills, Summary, Working,
 };
 
 /// The three screens.
@@ -256,6 +260,7 @@ const LISTS: &[Mode] = &[
     Files,
     Reading,
     Budget,
+    Conflicts,
 ];
 /// Where letters are text, so only the arrows and paging keys move.
 const TYPING_LISTS: &[Mode] = &[Search, Picker];
@@ -269,7 +274,7 @@ const EDITING_ALL_KEYS: &[Mode] = &[Search, Export];
 /// Where a skill's files are read.
 const READING: &[Mode] = &[Skills, Files, Reading];
 /// The views of a diff.
-const DIFFS: &[Mode] = &[Diff, Replace];
+const DIFFS: &[Mode] = &[Diff, Replace, Conflicts];
 /// The steps of an import that Esc cancels.
 const IMPORTING: &[Mode] = &[Picker, Bundle, Refused, Destination, Replace, Busy];
 
@@ -294,7 +299,7 @@ const fn bind(
 pub static BINDINGS: &[Binding] = &[
     bind(
         &[
-            Skills, Roots, Changed, Diff, History, Picker, Files, Reading, Budget,
+            Skills, Roots, Changed, Diff, History, Picker, Files, Reading, Budget, Conflicts,
         ],
         &[Key::char('?')],
         Action::ToggleHelp,
@@ -559,6 +564,55 @@ pub static BINDINGS: &[Binding] = &[
         Action::Accept,
         "accept what it holds now as its new baseline (a snapshot)",
         None,
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('U')],
+        Action::Update,
+        "update it from the repository it was imported from, keeping your edits (a three-way merge; asks first, conflicts are settled in a diff; undo puts it back)",
+        None,
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('K')],
+        Action::CheckUpstreams,
+        "ask each recorded upstream whether it moved (the network, only when asked): ↑ marks the skills it moved past",
+        None,
+    ),
+    bind(
+        &[Conflicts],
+        &[Key::char('t')],
+        Action::TakeTheirs,
+        "settle the file under the cursor with upstream's version (theirs; its deletion, where it deleted it)",
+        Some("theirs"),
+    ),
+    bind(
+        &[Conflicts],
+        &[Key::char('o')],
+        Action::TakeOurs,
+        "settle it with the version here (ours, with your edits)",
+        Some("ours"),
+    ),
+    bind(
+        &[Conflicts],
+        &[Key::char('b')],
+        Action::TakeBoth,
+        "keep both: the text with both sides between conflict markers, or the edited side of a deletion (never a binary file)",
+        Some("both"),
+    ),
+    bind(
+        &[Conflicts],
+        &[Key::char('y')],
+        Action::Confirm,
+        "update with these choices, once every file is settled (asks first)",
+        Some("update"),
+    ),
+    bind(
+        &[Conflicts],
+        &[Key::code(Esc), Key::char('q')],
+        Action::Back,
+        "stop the update; nothing is written",
+        Some("stop"),
     ),
     bind(
         &[Skills],
@@ -1474,6 +1528,22 @@ mod tests {
             (Help, plain('?'), Some(Action::Back)),
             (Help, plain('j'), Some(Action::Down)),
             (Help, plain('/'), None),
+            // Updating from the upstream, and its conflicts.
+            (Skills, plain('U'), Some(Action::Update)),
+            (Skills, plain('K'), Some(Action::CheckUpstreams)),
+            (Conflicts, plain('t'), Some(Action::TakeTheirs)),
+            (Conflicts, plain('o'), Some(Action::TakeOurs)),
+            (Conflicts, plain('b'), Some(Action::TakeBoth)),
+            (Conflicts, plain('y'), Some(Action::Confirm)),
+            (Conflicts, plain('j'), Some(Action::Down)),
+            (Conflicts, plain('n'), Some(Action::NextHunk)),
+            (Conflicts, plain(']'), Some(Action::NextFile)),
+            (Conflicts, key(PageDown, none), Some(Action::PageDown)),
+            (Conflicts, key(Esc, none), Some(Action::Back)),
+            (Conflicts, plain('q'), Some(Action::Back)),
+            (Conflicts, plain('?'), Some(Action::ToggleHelp)),
+            (Conflicts, plain('U'), None),
+            (Conflicts, plain('u'), None),
             (Message, key(Enter, none), Some(Action::Back)),
             (Message, plain('j'), None),
             (

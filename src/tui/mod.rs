@@ -10,7 +10,8 @@
 //! [`diff`] and [`import`] models). This module never touches the file system itself: the
 //! workers ask the domain (`scan`, `snapshot`, `bundle`, `install`, and `operations` for
 //! what changes skills and settings: [`workers::manage`]) for everything; the managing flows'
-//! own data (marks, batches, pickers, plans, summaries) is in [`manage`].
+//! own data (marks, batches, pickers, plans, summaries) is in [`manage`]; an update's plan and its
+//! conflicts are in [`updating`], the upstreams' marks in [`upstreams`].
 //!
 //! The app stops the way `q` stops it on SIGTERM, SIGHUP and SIGINT too ([`signals`]), so the
 //! terminal is restored and the demo's sandbox deleted; a panic on the UI thread restores the
@@ -38,6 +39,8 @@ mod session;
 mod signals;
 pub mod theme;
 pub mod update;
+pub mod updating;
+pub mod upstreams;
 pub mod view;
 pub mod viewer;
 pub mod workers;

@@ -17,6 +17,8 @@ use super::import::{
 use super::line::Edit;
 use super::manage::{Batch, BatchEvent, Destination, PlanView, Target};
 use super::model::Deck;
+use super::updating::{Planned, Settled};
+use super::upstreams::Upstreams;
 use super::viewer::FileText;
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
@@ -130,6 +132,16 @@ pub enum Action {
     ShowBudget,
     /// Show only the skills not used in 7, 30, 90 days, or everything again.
     CycleUnused,
+    /// Update the skills from their recorded upstream, keeping local edits (asks first).
+    Update,
+    /// Ask each recorded upstream whether it moved (the network, only when asked).
+    CheckUpstreams,
+    /// Settle the conflict under the cursor with upstream's version.
+    TakeTheirs,
+    /// Settle the conflict under the cursor with the version here.
+    TakeOurs,
+    /// Settle the conflict under the cursor keeping both sides.
+    TakeBoth,
 }
 
 /// One of the panes of the skill screen.
@@ -226,6 +238,13 @@ pub enum Msg {
     },
     /// The skills' uses, read after a scan, or why they could not be.
     Usage(Result<Box<UsageView>, String>),
+    /// News from an update's worker.
+    Update {
+        session: u64,
+        event: UpdateEvent,
+    },
+    /// News of the skills' upstreams: the last check's answers, or a check's.
+    Upstreams(UpstreamsEvent),
     /// The clock's time now, for the relative times drawn ("3 min ago").
     Tick(SystemTime),
     /// What an undo would revert now (a line per thing it puts back), nothing when the journal
@@ -264,6 +283,31 @@ pub enum ImportEvent {
     /// The install stopped, as asked, before any skill was put in place.
     Cancelled,
     Done(Result<ImportedView, String>),
+}
+
+/// What an update's worker reports.
+#[derive(Debug)]
+pub enum UpdateEvent {
+    /// How the reading goes (git's fetch), for the status line.
+    Progress(String),
+    /// The plan, with something to write; the worker waits to be told to apply it.
+    Planned(Box<Planned>),
+    /// The update is over: what it did (up to date included), or why it stopped with nothing
+    /// written.
+    Done(Result<String, String>),
+    /// The session was stopped before anything was written.
+    Cancelled,
+}
+
+/// What is heard of the skills' upstreams.
+#[derive(Debug)]
+pub enum UpstreamsEvent {
+    /// What the last check kept, read after a scan; `None` when nothing was ever checked.
+    Kept(Option<Box<Upstreams>>),
+    /// How a check goes (the repository asked), for the status line.
+    Progress(String),
+    /// A check's answers, or why it stopped.
+    Checked(Result<Box<Upstreams>, String>),
 }
 
 /// What `update` asks the runtime to do.
@@ -367,6 +411,24 @@ pub enum Effect {
         dir: PathBuf,
         snapshot: String,
     },
+    /// Start an update session: read the skills' upstreams and plan their merges.
+    ReadUpdate {
+        session: u64,
+        skills: Vec<Target>,
+    },
+    /// Apply the session's plan, its conflicts settled as chosen; `yes` lets another
+    /// installer's record go stale.
+    ApplyUpdate {
+        session: u64,
+        settled: Vec<Settled>,
+        yes: bool,
+    },
+    /// Stop the session, nothing written.
+    CancelUpdate {
+        session: u64,
+    },
+    /// Ask each recorded upstream where it is now.
+    CheckUpstreams,
     /// Find what an undo would revert now.
     AskUndo,
     Undo,

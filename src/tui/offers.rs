@@ -28,3 +28,19 @@ pub fn diff(app: &App, state: &DiffState, action: Action) -> bool {
         _ => true,
     }
 }
+
+/// Whether the conflict view offers `action`: keeping both only where both sides can be kept
+/// (never a binary file), updating only once every file is settled, the jumps only where there
+/// is somewhere to jump to.
+pub fn conflicts(planned: &crate::tui::updating::Planned, action: Action) -> bool {
+    let selected = planned.selected();
+    match action {
+        Action::TakeBoth => selected.is_some_and(|c| c.both),
+        Action::Confirm => planned.all_settled(),
+        Action::NextHunk | Action::PreviousHunk => {
+            selected.is_some_and(|c| !c.diff.hunks.is_empty())
+        }
+        Action::NextFile | Action::PreviousFile => planned.conflicts.len() > 1,
+        _ => true,
+    }
+}

@@ -127,6 +127,8 @@ pub struct Runtime<B: Backend> {
     import: Option<ImportSession>,
     /// The batch under way and the flag that stops it, if one is.
     batch: Option<(u64, Arc<AtomicBool>)>,
+    /// The update under way, if one is.
+    update: Option<workers::update::UpdateSession>,
     /// When the last frame was drawn.
     drawn: Instant,
 }
@@ -153,6 +155,7 @@ impl<B: Backend> Runtime<B> {
             outside: Box::new(Detached),
             import: None,
             batch: None,
+            update: None,
             drawn: Instant::now(),
         })
     }
@@ -401,6 +404,25 @@ impl<B: Backend> Runtime<B> {
             } => history::delete(machine, tx, name, dir, snapshot),
             Effect::AskUndo => manage::ask_undo(machine, tx),
             Effect::Undo => manage::undo(machine, tx),
+            Effect::ReadUpdate { session, skills } => {
+                // A session before this one is let go (and stopped) as it is replaced.
+                self.update = Some(workers::update::spawn_update(machine, tx, session, skills));
+            }
+            Effect::ApplyUpdate {
+                session,
+                settled,
+                yes,
+            } => {
+                if let Some(update) = self.update.as_ref().filter(|u| u.session == session) {
+                    update.apply(settled, yes);
+                }
+            }
+            Effect::CancelUpdate { session } => {
+                if self.update.as_ref().is_some_and(|u| u.session == session) {
+                    self.update = None;
+                }
+            }
+            Effect::CheckUpstreams => workers::update::check(machine, tx),
         }
     }
 }

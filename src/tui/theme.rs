@@ -197,6 +197,9 @@ pub const GONE_MARKER: &str = "✗";
 pub const SHADOWED_MARKER: &str = "◐";
 /// Before the name of a marked skill, in the list.
 pub const MARKED_MARKER: &str = "*";
+/// Upstream moved past the skill (the last check said so); in the mark's column, when the
+/// skill is not marked.
+pub const UPSTREAM_MARKER: &str = "↑";
 /// After a skill's cost: some agent shortens or drops its description, past its budget.
 pub const CUT_MARKER: &str = "↓";
 /// The marker of a skill with problems.

@@ -5,7 +5,8 @@
 //! settings unchanged.
 //!
 //! Also: an import driven through the picker, the preview and the destination to the result,
-//! with Esc at each step writing nothing; and SIGTERM, SIGHUP and a panic inside the app
+//! with Esc at each step writing nothing; a skill imported from a git repository and updated
+//! with `U` after upstream moved; and SIGTERM, SIGHUP and a panic inside the app
 //! leaving the terminal restored (the panic through a debug build's
 //! `SKILLDECK_DEBUG_PANIC_KEY`), and the demo's sandbox deleted on a signal.
 //!
@@ -773,6 +774,75 @@ fn an_older_snapshot_restored_from_the_history_and_undone() {
     // q closes the history, and q again quits.
     tmux.keys(&["q"]);
     tmux.wait_for("the history to close", |s| !s.contains("History of notes"));
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &machine.root());
+}
+
+/// An update end to end: a skill imported through the picker from a local git repository,
+/// upstream commits a change, `U` shows what the update does, `y` writes it: the new file is
+/// on disk, the local edit kept, and the status line says what was done and that undo puts it
+/// back.
+#[test]
+fn a_skill_imported_from_a_repository_is_updated_with_u() {
+    use crate::import_git::{commit, repository};
+    let machine = Machine::new();
+    fs::create_dir_all(machine.home.join(".claude")).unwrap();
+    let repo = machine.root().join("upstream");
+    let manifest = |body: &str| {
+        format!("---\nname: alpha\ndescription: The alpha skill, for tests.\n---\n{body}\n")
+    };
+    repository(
+        &repo,
+        &[
+            ("skills/alpha/SKILL.md", &manifest("first")),
+            ("skills/alpha/guide.md", "one\ntwo\nthree\n"),
+        ],
+    );
+    let url = format!("file://{}", repo.display());
+    let tmux = open_on(&machine, "", "");
+    tmux.wait_for("the skill list", |s| s.contains("Found 0 skills"));
+    tmux.keys(&["i"]);
+    // The folder listed first: a listing arriving after would take the place of the line.
+    tmux.wait_for("the picker", |s| s.contains("Pick a folder or archive"));
+    tmux.keys(&["-l", &url]);
+    tmux.wait_for("the repository typed", |s| {
+        s.contains("fetches this repository with your git")
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the preview", |s| {
+        s.contains("alpha") && s.contains("in skills/")
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the destinations", |s| s.contains("SKILLS FOLDER"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the result", |s| {
+        s.contains("alpha at ~/.claude/skills/alpha")
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the list scanned again", |s| s.contains("Found 1 skill"));
+
+    // Upstream changes SKILL.md; the guide is edited here.
+    let skill = machine.home.join(".claude/skills/alpha");
+    fs::write(skill.join("guide.md"), "one\ntwo\nthree, mine\n").unwrap();
+    write_files(&repo, &[("skills/alpha/SKILL.md", &manifest("second"))]);
+    commit(&repo, "second");
+
+    tmux.keys(&["U"]);
+    tmux.wait_for("the question", |s| {
+        s.contains("Update alpha from upstream?")
+            && s.contains("SKILL.md  took theirs")
+            && s.contains("guide.md  kept ours")
+    });
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("the update done", |s| {
+        s.contains("Updated alpha: 1 file took theirs, 1 kept ours. u puts it back.")
+    });
+    let written = fs::read_to_string(skill.join("SKILL.md")).unwrap();
+    assert!(written.contains("second"), "{written}\n{screen}");
+    assert_eq!(
+        fs::read_to_string(skill.join("guide.md")).unwrap(),
+        "one\ntwo\nthree, mine\n"
+    );
     tmux.keys(&["q"]);
     assert_restored(&tmux, &machine.root());
 }

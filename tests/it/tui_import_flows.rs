@@ -26,6 +26,7 @@ fn bundle(count: usize) -> BundleView {
     let skill = |i: usize| BundledSkillView {
         name: format!("s{i}"),
         shown_name: format!("s{i}"),
+        folder: String::new(),
         description: Some("a skill".to_owned()),
         files: ["SKILL.md", "a.md", "b.md"]
             .map(|path| FileView {

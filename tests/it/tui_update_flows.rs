@@ -236,6 +236,7 @@ fn bundle() -> BundleView {
     let skill = |name: &str| BundledSkillView {
         name: name.to_owned(),
         shown_name: name.to_owned(),
+        folder: String::new(),
         description: None,
         files: vec![FileView {
             path: "SKILL.md".to_owned(),
@@ -1430,7 +1431,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         );
         app
     };
-    let starts: [fn() -> App; 15] = [
+    let starts: [fn() -> App; 16] = [
         || App::new(Setup::default()),
         crate::tui_reading::reading,
         loaded,
@@ -1446,6 +1447,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         working,
         summarised,
         crate::tui_budget::budgeted,
+        crate::tui_update_upstream_flows::settling,
     ];
     let actions = every_action();
     let mut reached = std::collections::HashSet::new();

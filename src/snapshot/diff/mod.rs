@@ -280,6 +280,29 @@ pub fn before_replacing(dir: &Path, skill: &BundledSkill) -> Result<SkillDiff, R
     Ok(diff_files(&on_disk(&old), &new, false, &LIMITS)?.0)
 }
 
+/// Compare two versions of one file held in memory, `old` and `new` (`None` where that side
+/// has no such file), each its bytes and executable bit, within the diff's limits: an update's
+/// conflict, the file here against upstream's.
+///
+/// # Errors
+/// None in practice: both sides are in memory, nothing is read.
+pub fn of_versions(
+    path: &str,
+    old: Option<(&[u8], bool)>,
+    new: Option<(&[u8], bool)>,
+) -> Result<SkillDiff, SnapshotError> {
+    fn side<'a>(rel: &'a str, (bytes, executable): (&'a [u8], bool)) -> Side<'a> {
+        Side::Memory {
+            rel,
+            bytes,
+            executable,
+        }
+    }
+    let old: Vec<Side<'_>> = old.map(|v| side(path, v)).into_iter().collect();
+    let new: Vec<Side<'_>> = new.map(|v| side(path, v)).into_iter().collect();
+    Ok(diff_files(&old, &new, false, &LIMITS)?.0)
+}
+
 /// Why the diff before a replacement could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum ReplaceDiffError {

@@ -28,6 +28,9 @@ pub struct BundledSkillView {
     /// The name it is installed under (its folder's), as the install is asked for it.
     pub name: String,
     pub shown_name: String,
+    /// The folder of the bundle it came from (`skills/.curated`), display-safe; empty at the
+    /// top. The preview groups the skills by it.
+    pub folder: String,
     pub description: Option<String>,
     pub files: Vec<FileView>,
     pub size: u64,
@@ -44,15 +47,19 @@ pub struct FileView {
 
 impl BundleView {
     pub fn new(bundle: &Bundle, source: &Path, home: &Path) -> Self {
+        // Grouped by the folder of the bundle each came from, as the command line lists them,
+        // in the bundle's order within a folder (the sort is stable).
+        let mut skills: Vec<&crate::bundle::BundledSkill> = bundle.skills.iter().collect();
+        skills.sort_by(|a, b| a.folder.cmp(&b.folder));
         Self {
             source: human::path(source, home, Unsafe::Dropped),
-            skills: bundle
-                .skills
-                .iter()
+            skills: skills
+                .into_iter()
                 .map(|skill| BundledSkillView {
                     // Kept as the bundle has it: the install is asked for skills by this name.
                     name: skill.name.clone(),
                     shown_name: sanitize::name(&skill.name),
+                    folder: sanitize::name(&skill.folder),
                     description: skill.declared.description.as_deref().map(sanitize::line),
                     files: skill
                         .files
@@ -89,12 +96,14 @@ impl BundleView {
     /// to the width rather than wrapped, so the update can scroll by it without the terminal.
     pub fn layout(&self) -> (Vec<Range<usize>>, usize) {
         let mut at = PREVIEW_HEAD;
-        let blocks = self
-            .skills
-            .iter()
-            .map(|skill| {
+        let blocks = (0..self.skills.len())
+            .map(|i| {
+                let skill = &self.skills[i];
+                // A folder's heading is part of the block of its first skill, so it scrolls
+                // into view with it.
                 let start = at;
-                at += 1
+                at += usize::from(self.heading(i).is_some())
+                    + 1
                     + usize::from(skill.description.is_some())
                     + skill.files.len()
                     + skill.lints.len();
@@ -106,6 +115,23 @@ impl BundleView {
         }
         at += usize::from(self.set_aside > 0) + self.notes.len();
         (blocks, at)
+    }
+
+    /// The heading above the skill `i`, when it is the first of the folder it came from and
+    /// the skills do not all sit at the bundle's top: `in skills/.curated/`.
+    pub fn heading(&self, i: usize) -> Option<String> {
+        if self.skills.iter().all(|skill| skill.folder.is_empty()) {
+            return None;
+        }
+        let skill = self.skills.get(i)?;
+        let first = i == 0 || self.skills[i - 1].folder != skill.folder;
+        first.then(|| {
+            if skill.folder.is_empty() {
+                "at the bundle's top".to_owned()
+            } else {
+                format!("in {}/", skill.folder)
+            }
+        })
     }
 
     /// The first line shown for the skill `cursor` in `page` rows, from `scroll`: its whole

@@ -318,7 +318,10 @@ fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
     let baseline = match &state.view {
         Loading::Ready(view) => match &view.against {
             Against::Snapshot { id, age } => Some((id.clone(), *age, view.shown_dir.clone())),
-            Against::Pristine(_) | Against::Import | Against::Between { .. } => None,
+            Against::Pristine(_)
+            | Against::Import
+            | Against::Between { .. }
+            | Against::Upstream => None,
         },
         _ => None,
     };

@@ -12,6 +12,7 @@ mod history;
 mod import;
 mod manage;
 mod skills;
+mod updating;
 mod viewer;
 
 use crate::scan::Progress;
@@ -113,6 +114,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Usage(result) => budget::usage_arrived(app, result),
+        Msg::Update { session, event } => updating::event(app, session, event),
+        Msg::Upstreams(event) => updating::upstreams(app, event),
         Msg::Tick(now) => {
             app.clock = Clock(now);
             Vec::new()
@@ -150,6 +153,7 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Pick => manage::pick_act(app, action),
         Mode::Summary => manage::summary_act(app, action),
         Mode::Working => manage::working_act(app, action),
+        Mode::Conflicts => updating::act(app, action),
         mode if mode.is_import() => import::act(app, action),
         Mode::Diff => changed::diff_act(app, action),
         Mode::History => history::act(app, action),
@@ -158,6 +162,7 @@ fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Mode::Files | Mode::Reading => viewer::act(app, action),
         Mode::Skills if viewer::from_list(action) => viewer::list_act(app, action),
         Mode::Skills if budget::from_list(action) => budget::list_act(app, action),
+        Mode::Skills if updating::from_list(action) => updating::list_act(app, action),
         // The managing actions of the skill list, on the marked skills or the one under the
         // cursor; the list's own actions otherwise.
         Mode::Skills => manage::act(app, action).unwrap_or_else(|| skills::act(app, action)),
@@ -299,6 +304,9 @@ fn confirm(app: &mut App, action: Action) -> Vec<Effect> {
             app.overlay = Overlay::None;
             start_task(app, effect)
         }
+        Action::Back if matches!(question.effect, Effect::ApplyUpdate { .. }) => {
+            updating::declined(app)
+        }
         Action::Back => {
             app.overlay = Overlay::None;
             note(app, "Nothing was changed.");
@@ -410,6 +418,7 @@ fn start_task(app: &mut App, effect: Effect) -> Vec<Effect> {
         }
         Effect::Export { name, .. } => format!("Exporting {name}…"),
         Effect::Undo => "Undoing…".to_owned(),
+        Effect::ApplyUpdate { .. } => updating::applying(app),
         Effect::Run(batch) => {
             manage::start(app, batch);
             return vec![effect];
@@ -477,6 +486,7 @@ fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
         Mode::Message | Mode::Confirm | Mode::Export | Mode::Working | Mode::Summary => Vec::new(),
         Mode::Pick | Mode::Copies => manage::move_by(app, rows),
         Mode::Budget => budget::move_by(app, rows),
+        Mode::Conflicts => updating::move_by(app, rows),
         Mode::Help => {
             scroll_help(app, rows);
             Vec::new()

@@ -172,6 +172,7 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
     }
     agents(&mut sheet, skill, app);
     owner(&mut sheet, skill);
+    upstream(&mut sheet, skill, app);
     record(&mut sheet, skill);
     listing(&mut sheet, skill, app);
     files(&mut sheet, skill);
@@ -459,6 +460,20 @@ fn owner(sheet: &mut Sheet, skill: &SkillView) {
     }
     if let Some(note) = &owner.note {
         sheet.field("Note", note, theme.dim);
+    }
+}
+
+/// What the last check of its upstream said, and when: `↑ upstream moved, checked 3 h ago`.
+fn upstream(sheet: &mut Sheet, skill: &SkillView, app: &App) {
+    let Some(sentence) = app.upstreams.sentence(&skill.dir, app.clock.0) else {
+        return;
+    };
+    let theme = sheet.theme;
+    if app.upstreams.moved(&skill.dir) {
+        let marked = format!("{} {sentence}", crate::tui::theme::UPSTREAM_MARKER);
+        sheet.field("Upstream", &marked, theme.changed);
+    } else {
+        sheet.field("Upstream", &sentence, theme.dim);
     }
 }
 

@@ -114,6 +114,7 @@ pub fn against_text(against: &Against) -> String {
         Against::Pristine(path) => format!("the installer's copy {path}"),
         Against::Import => "what the import writes".to_owned(),
         Against::Between { old, new } => format!("snapshot {old} → snapshot {new}"),
+        Against::Upstream => "the new upstream".to_owned(),
     }
 }
 
@@ -132,18 +133,43 @@ pub fn body(
     let [files, rows] = Layout::horizontal([Constraint::Length(files_width), Constraint::Fill(1)])
         .spacing(1)
         .areas(area);
+    file_list(frame, files, diff, diff.file_at(at), theme);
+    let geometry = rows_from(frame, rows, diff, at, theme);
+    laid.panes.diff = Some(PaneGeometry { area, ..geometry });
+}
+
+/// The diff's rows alone, from `at` as far as the diff scrolls, the hunk `at` is in marked:
+/// for a view that lists the files its own way (an update's conflicts). Says how many rows it
+/// showed and how far the diff can scroll.
+pub fn rows_only(
+    frame: &mut Frame,
+    area: Rect,
+    diff: &DiffView,
+    at: usize,
+    theme: &Theme,
+    laid: &mut Laid,
+) {
+    laid.panes.diff = Some(rows_from(frame, area, diff, at, theme));
+}
+
+fn rows_from(
+    frame: &mut Frame,
+    rows: Rect,
+    diff: &DiffView,
+    at: usize,
+    theme: &Theme,
+) -> PaneGeometry {
     let max = furthest(diff, rows);
     let first = at.min(max);
-    file_list(frame, files, diff, diff.file_at(at), theme);
     let current = diff.hunk_at(at).map(|h| diff.hunks[h]);
     let shown = draw_rows(frame, rows, diff, first, current, theme);
-    laid.panes.diff = Some(PaneGeometry {
-        area,
+    PaneGeometry {
+        area: rows,
         rows,
         page: shown,
         offset: first,
         max,
-    });
+    }
 }
 
 fn file_list(

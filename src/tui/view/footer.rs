@@ -123,6 +123,11 @@ pub fn draw_hints(frame: &mut Frame, area: Rect, app: &App) {
     let mode = app.mode();
     let offered = |action| match &app.diff {
         Some(state) if mode == keymap::Mode::Diff => crate::tui::offers::diff(app, state, action),
+        _ if mode == keymap::Mode::Conflicts => app
+            .updating
+            .as_ref()
+            .and_then(|u| u.planned())
+            .is_none_or(|planned| crate::tui::offers::conflicts(planned, action)),
         _ => true,
     };
     for (key, word) in keymap::hints_offered(mode, offered) {

@@ -149,6 +149,18 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
         "marked: the actions apply to every marked skill",
         plain,
     );
+    let moved = format!(
+        "upstream moved past it, as the last check said ({} checks again, {} updates it); in the mark's column",
+        keymap::key_for(Mode::Skills, Action::CheckUpstreams),
+        keymap::key_for(Mode::Skills, Action::Update)
+    );
+    row(
+        &mut out,
+        format!("{} upstream", theme::UPSTREAM_MARKER),
+        theme.changed,
+        &moved,
+        plain,
+    );
     let cut = format!(
         "after a cost: an agent shortens or drops its description, past its budget ({} shows which)",
         keymap::key_for(Mode::Skills, Action::ShowBudget)

@@ -22,7 +22,7 @@ use crate::tui::theme::{self, Theme};
 
 use super::{has_focus, pane, search};
 
-/// Columns before the name: mark, state marker, changed-since-snapshot marker, problem marker,
+/// Columns before the name: mark (or upstream moved), state marker, changed-since-snapshot marker, problem marker,
 /// shadowed marker, space.
 const MARKS: usize = 6;
 const BADGE: usize = 7;
@@ -103,6 +103,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
                 .iter()
                 .any(|v| v.winner.is_some() && app.shows_agent(v.agent)),
             marked: app.marked.contains(&skill.dir),
+            moved: app.upstreams.moved(&skill.dir),
             changed: changed_since_snapshot(app.changes.shown(), &skill.dir),
             cost: app.deck.budgets.cost(&skill.dir),
             last_used: last_used(app, &skill.dir),
@@ -176,6 +177,8 @@ struct Shown {
     agents: Vec<AgentId>,
     shadowed: bool,
     marked: bool,
+    /// Its upstream moved past it, as the last check said.
+    moved: bool,
     /// Its files differ from its latest snapshot, as the changed screen found.
     changed: bool,
     cost: Option<Cost>,
@@ -491,8 +494,11 @@ impl Columns {
         } else {
             " "
         };
+        // A mark is for the moment, so it is the one shown where both would be.
         let mark = if shown.marked {
             Span::styled(theme::MARKED_MARKER, theme.key)
+        } else if shown.moved {
+            Span::styled(theme::UPSTREAM_MARKER, theme.changed)
         } else {
             Span::raw(" ")
         };

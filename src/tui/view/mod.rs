@@ -21,6 +21,7 @@ mod message;
 mod preview;
 mod roots;
 mod search;
+mod updating;
 mod viewer;
 
 use ratatui::Frame;
@@ -84,6 +85,11 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     footer::draw_hints(frame, bottom, app);
     if let Some(import) = &app.import {
         import::draw(frame, body, app, import, &mut laid);
+    }
+    if let Some(updating) = app.updating.as_ref().filter(|u| u.settling())
+        && let Some(planned) = updating.planned()
+    {
+        updating::draw(frame, body, app, &updating.names, planned, &mut laid);
     }
     match &app.overlay {
         Overlay::None => {}

@@ -3,8 +3,8 @@
 //! the `SKILL.md` reader (which serves only the latest request, so holding `j` down reads one
 //! file, not hundreds), the tasks a key asks for ([`tasks`]: a diff, a snapshot, a restore, an
 //! export, a folder for the picker), a skill's history ([`history`]: reading it, diffing and
-//! deleting its snapshots), an import's session ([`import`]) and the managing operations
-//! ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
+//! deleting its snapshots), an import's session ([`import`]), an update's session and the check
+//! of the upstreams ([`update`]) and the managing operations ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
 //! agent's listing (`listing`), and another reads the skills' uses (`usage`). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
 //! tearing the terminal down. They do their work by asking the domain (`scan`, `snapshot`,
@@ -14,6 +14,7 @@ pub mod history;
 pub mod import;
 pub mod manage;
 pub mod tasks;
+pub mod update;
 pub mod viewer;
 
 use std::any::Any;
@@ -50,6 +51,9 @@ pub fn spawn_scan(machine: Machine, tx: Sender<Msg>) {
             Ok(scanned) => scanned,
             Err(panic) => return Msg::Failed(format!("The scan stopped: {panic}")),
         };
+        // What the last check of the upstreams said, before the list is shown with its marks.
+        let kept = update::kept(&machine);
+        let _ = tx.send(Msg::Upstreams(super::msg::UpstreamsEvent::Kept(kept)));
         let _ = tx.send(Msg::ScanDone(Box::new(deck)));
         spawn_usage(machine.clone(), inventory.clone(), tx.clone());
         let changes = guarded(|| find_changes(&machine, &inventory))

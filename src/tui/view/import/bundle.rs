@@ -58,6 +58,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         Line::raw(""),
     ];
     for (i, skill) in bundle.skills.iter().enumerate() {
+        if let Some(heading) = bundle.heading(i) {
+            lines.push(Line::styled(width::fit(&heading, columns), theme.heading));
+        }
         let chosen = import.chosen.get(i).copied().unwrap_or(false);
         let selected = i == import.cursor;
         let mark = if chosen { "[x]" } else { "[ ]" };
