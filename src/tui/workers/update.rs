@@ -118,9 +118,9 @@ fn run(
             }
         };
         let fetched = &reads[read];
-        let planned = update::pick(fetched.bundle(), &fetched.label, &skill.real_dir)
-            .and_then(|upstream| update::plan(machine, skill, upstream));
-        match planned {
+        // Planned by the upstream read, so that applying it records (and journals) where the
+        // skill now comes from in the update's own entry.
+        match fetched.plan(machine, skill) {
             Ok(plan) => prepared.push(Prepared {
                 target: target.clone(),
                 plan,
@@ -203,7 +203,8 @@ fn apply(
             }
         }
     }
-    notes.extend(remember(machine, prepared, reads));
+    // In the batch, so one undo puts back the files and the record together.
+    notes.extend(remember(&batch, prepared, reads));
     let names: Vec<Target> = done.iter().map(|p| p.target.clone()).collect();
     let mut text = format!(
         "Updated {}: {}. {undo} puts it back.",
