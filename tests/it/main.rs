@@ -19,7 +19,6 @@ mod cross_check;
 mod export_redaction;
 mod file_system;
 mod foreign_reads;
-mod fuzz_corpus;
 mod history;
 mod import_cancel_and_refuse;
 mod import_corpus;
