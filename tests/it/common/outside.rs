@@ -6,7 +6,9 @@
 //! Unset, the tests that read them say loudly that they did not run and pass, except under
 //! `CI=true`, where they fail: CI must run against them. Set, the folder must hold them.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::{Mutex, PoisonError};
 
 /// The variable naming the folder.
 pub const REAL_WORLD: &str = "SKILLDECK_REAL_WORLD";
@@ -43,8 +45,15 @@ pub fn real_world_archive(name: &str, what: &str) -> Option<PathBuf> {
 
 /// Tell the person running the tests that `message`'s tests did not run: straight to the
 /// process's stderr, which the test harness does not capture (`eprintln!` in a passing test
-/// is never shown).
+/// is never shown), and once per run, however many tests say the same.
 pub fn say_skipped(message: &str) {
     use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "\n!!!!! {message} !!!!!\n");
+    static SAID: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+    let first = SAID
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(message.to_owned());
+    if first {
+        let _ = writeln!(std::io::stderr(), "\n!!!!! {message} !!!!!\n");
+    }
 }
