@@ -5,7 +5,8 @@
 //! a baseline snapshot of each skill it installed).
 //!
 //! Run: `cargo bench --bench import [-- ARCHIVE]`; the default archive is
-//! `../shared/real-world/anthropics-skills-main.tar.gz`. Needs GNU time at /usr/bin/time for
+//! `anthropics-skills-main.tar.gz` in the folder `$SKILLDECK_REAL_WORLD` names (the archives of
+//! `shared/real-world`, never committed). Needs GNU time at /usr/bin/time for
 //! peak memory (`apt-get install -y time`). Runs alternate between the two commands so a noisy
 //! machine hurts both alike; medians and their ratio are printed as Markdown rows for
 //! BENCHMARKS.md.
@@ -23,12 +24,13 @@ fn main() {
     let archive = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))
-        .map_or_else(
-            || {
-                Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("../shared/real-world/anthropics-skills-main.tar.gz")
-            },
-            PathBuf::from,
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("SKILLDECK_REAL_WORLD")
+                .map(|dir| Path::new(&dir).join("anthropics-skills-main.tar.gz"))
+        })
+        .expect(
+            "give an archive, or set SKILLDECK_REAL_WORLD to the folder of the real-world archives",
         );
     assert!(archive.is_file(), "{} is missing", archive.display());
     let archive = archive.display().to_string();

@@ -48,7 +48,7 @@ pub struct Args {
     /// installed
     #[arg(long)]
     force: bool,
-    /// Print JSON (the shapes in PRODUCT.md) instead of sentences
+    /// Print JSON (the shapes in docs/json.md) instead of sentences
     #[arg(long)]
     json: bool,
     // With --dry-run and a destination: name every agent that would load the skills there.

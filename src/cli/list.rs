@@ -39,7 +39,7 @@ Examples:
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Print JSON (the shape in PRODUCT.md) instead of a table
+    /// Print JSON (the shape in docs/json.md) instead of a table
     #[arg(long)]
     json: bool,
     #[command(flatten)]

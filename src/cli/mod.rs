@@ -5,6 +5,7 @@
 mod agent_args;
 mod agents;
 mod check;
+mod completions;
 mod context;
 mod diff;
 mod export;
@@ -13,6 +14,7 @@ mod import;
 mod json;
 mod lint;
 mod list;
+mod man;
 mod outdated;
 mod progress;
 mod prune;
@@ -138,6 +140,10 @@ enum Command {
     Context(context::Args),
     /// Check skill folders against the Agent Skills specification, for authors and CI
     Lint(lint::Args),
+    /// Print the completion script for a shell (bash, zsh, fish, powershell, elvish)
+    Completions(completions::Args),
+    /// Print the manual page (roff) of skilldeck or of one subcommand
+    Man(man::Args),
 }
 
 /// What ended a command early, with the exit code the contract gives it.
@@ -249,9 +255,12 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
             "--demo and --mouse open the terminal app, so they take no subcommand".to_owned(),
         ));
     }
-    // Linting reads the folders named, not the machine's roots.
-    if let Command::Lint(args) = &command {
-        return lint::run(args);
+    // Linting reads the folders named, not the machine's roots; the others read nothing.
+    match &command {
+        Command::Lint(args) => return lint::run(args),
+        Command::Completions(args) => return completions::run(args),
+        Command::Man(args) => return man::run(args),
+        _ => {}
     }
     let machine = Machine::from_process(project_dir(cli.project.as_deref())?)?;
     match command {
@@ -275,6 +284,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Roots(args) => roots::run(&args, &machine),
         Command::Context(args) => context::run(&args, &machine),
         Command::Lint(args) => lint::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man(args) => man::run(&args),
     }
 }
 
@@ -321,6 +332,15 @@ fn eprint(text: &str) -> Result<(), Failure> {
     io::stderr()
         .lock()
         .write_all(escape::lines(text).as_bytes())
+        .map_err(Failure::Output)
+}
+
+/// Write skilldeck's own generated text (a completion script, the man page) to standard output
+/// exact: it holds no text from disk, and escaping would break it.
+fn write_exact(bytes: &[u8]) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
         .map_err(Failure::Output)
 }
 

@@ -36,7 +36,7 @@ pub struct Args {
     #[arg(value_name = "SKILL")]
     skill: Option<String>,
 
-    /// Print JSON (the shape in PRODUCT.md) instead of a table
+    /// Print JSON (the shape in docs/json.md) instead of a table
     #[arg(long)]
     json: bool,
 }

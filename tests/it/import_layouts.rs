@@ -391,25 +391,21 @@ fn check_manifests(manifests: &[String], json: &Value, what: &str) {
     );
 }
 
-/// The repositories of `shared/real-world/`, which must be there under `CI=true`.
+/// The repositories of `shared/real-world/` (`$SKILLDECK_REAL_WORLD`), which must be there
+/// under `CI=true`.
 fn real_world() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-world");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing; CI must import the real-world repositories",
-            dir.display()
-        );
-        eprintln!("skipped: {} is missing", dir.display());
+    let Some(dir) =
+        crate::common::outside::real_world_folder("importing every real-world repository")
+    else {
         return Vec::new();
     };
-    let mut found: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
     found.sort();
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true") || !found.is_empty(),
-        "{} is empty",
-        dir.display()
-    );
+    assert!(!found.is_empty(), "{} is empty", dir.display());
     found
 }
 

@@ -3,8 +3,9 @@
 //! skill is a destination conflict until `--force`. And agent-skill-installer itself reads the
 //! record skilldeck writes as its own program's.
 //!
-//! The archives are other people's, read from `$CARGO_MANIFEST_DIR/../shared/real-world/`.
-//! Without them the tests say so and pass, except under `CI=true`, where they fail.
+//! The archives are other people's, read from the folder `$SKILLDECK_REAL_WORLD` names
+//! (`common::outside`). Without it the tests say so and pass, except under `CI=true`, where
+//! they fail.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -15,19 +16,7 @@ use agent_skill_installer::{Found, Skill};
 use serde_json::Value;
 
 fn real_world(name: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/real-world")
-        .join(name);
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{} is missing; CI must run against the real-world archives",
-        path.display()
-    );
-    eprintln!("skipped: {} is missing", path.display());
-    None
+    crate::common::outside::real_world_archive(name, &format!("importing {name}"))
 }
 
 /// Every regular file of the archive, read with the tar crate (not skilldeck's reader), by

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-use crate::common::{Machine, copy_tree, hex, set_modified, write_files, write_skill};
+use crate::common::{Machine, copy_tree, hex, set_modified, symlink, write_files, write_skill};
 use serde_json::{Value, json};
 use sha1::Sha1;
 use sha2::{Digest, Sha256};
@@ -50,13 +50,27 @@ fn before_install() -> SystemTime {
     humantime::parse_rfc3339("2026-11-28T16:16:12Z").unwrap()
 }
 
+/// The skills the skills CLI fixture installed, each linked from Claude Code's folder to the
+/// copy in `.agents/skills`, in the home and in the project.
+const SKILLS_CLI_LINKED: &[&str] = &["greet", "tidy"];
+
 /// The real skills CLI install, laid on a machine: its home as the machine's home, its project
 /// as the repository, and the source folder beside the repository where the lock says it is.
+/// The CLI's links are made again as it made them: a published crate holds no links (cargo
+/// packs one as a copy of what it points to), so the fixture does not commit them.
 fn skills_cli_machine() -> Machine {
     let machine = Machine::new();
     let from = fixture("skills-cli");
     copy_tree(&from.join("home"), &machine.home);
     copy_tree(&from.join("project"), &machine.repo);
+    for base in [&machine.home, &machine.repo] {
+        for name in SKILLS_CLI_LINKED {
+            symlink(
+                &Path::new("../../.agents/skills").join(name),
+                &base.join(".claude/skills").join(name),
+            );
+        }
+    }
     copy_tree(
         &from.join("demo-skills"),
         &machine.root().join("work/demo-skills"),

@@ -99,7 +99,7 @@ fn installed() -> Option<PathBuf> {
     if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
         panic!("{message}");
     }
-    eprintln!("\n!!!!! {message} — the agreement suite did not run !!!!!\n");
+    crate::common::outside::say_skipped(&format!("{message} — the agreement suite did not run"));
     None
 }
 

@@ -1,5 +1,5 @@
 //! Real skill repositories laid where people put them, every agent asked: the two archives in
-//! `shared/real-world` (other people's, never committed) unpacked into the agents' folders,
+//! `shared/real-world` (other people's, never committed; `$SKILLDECK_REAL_WORLD` names the folder) unpacked into the agents' folders,
 //! flat and as whole checkouts, so the rules meet frontmatter, folders and files nobody wrote
 //! for this suite.
 
@@ -9,19 +9,7 @@ use std::process::Command;
 use super::{Agent, Check, Lab};
 
 fn archive(name: &str) -> Option<PathBuf> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/real-world")
-        .join(name);
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("CI").as_deref() != Ok("true"),
-        "{} is missing; CI must run against the real-world archives",
-        path.display()
-    );
-    eprintln!("skipped: {} is missing", path.display());
-    None
+    crate::common::outside::real_world_archive(name, "the agreement suite's real-world cases")
 }
 
 /// The archive unpacked under `into`, with GNU tar (not skilldeck's reader).

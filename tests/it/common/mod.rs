@@ -9,6 +9,7 @@ pub mod archive;
 pub mod deck;
 #[cfg(target_os = "linux")]
 pub mod mount;
+pub mod outside;
 #[cfg(unix)]
 pub mod pty;
 pub mod store;

@@ -1,10 +1,10 @@
 //! The README's pictures of the app, drawn by the app's own code on the demo machine: each is
 //! the `TestBackend` buffer after a few keys, turned into SVG and rasterised to PNG by resvg
-//! with the DejaVu Sans Mono shipped in `assets/fonts` (so the pictures are the same on every
-//! machine and need no system fonts).
+//! with the DejaVu Sans Mono shipped in `fonts/` beside it (so the pictures are the same on
+//! every machine and need no system fonts).
 //!
-//! Run: `cargo run --release --example screenshots --features screenshots`
-//! It writes `screenshots/*.png`.
+//! Run: `cargo run --release -p screenshots`
+//! It writes the repository's `screenshots/*.png`.
 
 mod svg;
 
@@ -86,11 +86,11 @@ fn over_budget(machine: &mut Machine) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-const REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono.ttf");
-const BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSansMono-Bold.ttf");
+const REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
+const BOLD: &[u8] = include_bytes!("../fonts/DejaVuSansMono-Bold.ttf");
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("screenshots");
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../screenshots");
     fs::create_dir_all(&out)?;
     for (name, keys) in SHOTS {
         let sandbox = Sandbox::create()?;
