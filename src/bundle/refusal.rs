@@ -65,7 +65,7 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// The refusal code of the command-line contract (PRODUCT.md).
+    /// The refusal code of the command-line contract (docs/json.md).
     pub fn code(&self) -> &'static str {
         match self {
             Refusal::UnsupportedSource { .. } | Refusal::MisnamedArchive { .. } => {

@@ -1,4 +1,4 @@
-//! The JSON shapes of PRODUCT.md that scripts rely on. Fields are only ever added.
+//! The JSON shapes that scripts rely on (docs/json.md). Fields are only ever added.
 //!
 //! Paths are written as text; a name that is not UTF-8 is written lossily rather than failing
 //! the whole listing.
