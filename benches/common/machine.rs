@@ -6,7 +6,7 @@ use std::path::Path;
 use skilldeck::record::digest_of;
 
 /// Where the synthetic skills go, round-robin: the roots people actually fill.
-const ROOTS: [&str; 4] = [
+pub const ROOTS: [&str; 4] = [
     ".claude/skills",
     ".agents/skills",
     ".codex/skills",

@@ -267,7 +267,7 @@ impl<'a> ListedSkillJson<'a> {
 pub struct ListJson<'a> {
     /// Every root, with every agent that reads it.
     pub roots: Vec<RootJson<'a>>,
-    pub skills: Vec<ListedSkillJson<'a>>,
+    pub skills: ListedSkillsJson<'a>,
     pub builtin: Vec<BuiltinJson<'a>>,
     /// Installers' files that could not be used as they are.
     pub problems: Vec<String>,
@@ -275,6 +275,24 @@ pub struct ListJson<'a> {
     pub agents: AgentsJson<'a>,
     /// What was read for the skills' usage; null with `--no-usage`.
     pub usage_read: Option<ReadingJson>,
+}
+
+/// The skills of a listing, each made into its JSON as it is written rather than all held at
+/// once: at 20,000 skills those values cost megabytes the inventory already holds.
+pub struct ListedSkillsJson<'a> {
+    skills: Vec<&'a Skill>,
+    shown: Shown<'a>,
+    usage: Option<&'a Usage>,
+}
+
+impl Serialize for ListedSkillsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(
+            self.skills
+                .iter()
+                .map(|skill| ListedSkillJson::new(skill, self.shown, self.usage)),
+        )
+    }
 }
 
 /// Which agents the skills' `agents` name: those installed here, or every one.
@@ -301,14 +319,15 @@ impl<'a> ListJson<'a> {
         skills: &[&'a Skill],
         builtins: &[&'a Builtin],
         shown: Shown<'a>,
-        usage: Option<&Usage>,
+        usage: Option<&'a Usage>,
     ) -> Self {
         Self {
             roots: inventory.roots.iter().map(RootJson::new).collect(),
-            skills: skills
-                .iter()
-                .map(|skill| ListedSkillJson::new(skill, shown, usage))
-                .collect(),
+            skills: ListedSkillsJson {
+                skills: skills.to_vec(),
+                shown,
+                usage,
+            },
             builtin: builtins
                 .iter()
                 .map(|b| BuiltinJson {

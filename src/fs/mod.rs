@@ -20,7 +20,9 @@ pub use lock::lock_file;
 pub use lock::lock_folder;
 #[cfg(all(test, unix))]
 pub(crate) use read::mkfifo;
-pub use read::{Links, is_link_loop, open_folder, open_regular, read_bounded};
+pub use read::{
+    Links, is_link_loop, open_folder, open_regular, open_regular_with_metadata, read_bounded,
+};
 pub use write::{
     create_new, dir_builder, exchange, rename_no_replace, replace_file, same_mount, set_mode,
     set_path_mode, sync_dir, sync_tree,

@@ -27,13 +27,26 @@ pub enum Links {
 /// The system's own error for a path that cannot be reached, and `InvalidData`, naming what
 /// the path is, for anything but a regular file.
 pub fn open_regular(path: &Path, links: Links) -> io::Result<File> {
+    open_regular_with_metadata(path, links).map(|(file, _)| file)
+}
+
+/// As [`open_regular`], with the open file's metadata, which the check already read: a
+/// caller that needs its size or times asks the system once, not twice (once per file of
+/// every skill a scan digests).
+///
+/// # Errors
+/// As [`open_regular`].
+pub fn open_regular_with_metadata(
+    path: &Path,
+    links: Links,
+) -> io::Result<(File, std::fs::Metadata)> {
     let file = open_checked(path, links)?;
     // Checked again on the open file: what was opened is what is read.
-    let kind = file.metadata()?.file_type();
-    if kind.is_file() {
-        Ok(file)
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        Ok((file, meta))
     } else {
-        Err(not_regular(&kind))
+        Err(not_regular(&meta.file_type()))
     }
 }
 
@@ -44,8 +57,8 @@ pub fn open_regular(path: &Path, links: Links) -> io::Result<File> {
 /// The open's or read's own error, and `InvalidData` for anything but a regular file or for a
 /// file over the limit.
 pub fn read_bounded(path: &Path, links: Links, limit: u64) -> io::Result<Vec<u8>> {
-    let file = open_regular(path, links)?;
-    let size = file.metadata()?.len();
+    let (file, meta) = open_regular_with_metadata(path, links)?;
+    let size = meta.len();
     if size > limit {
         return Err(too_large(limit));
     }
@@ -121,8 +134,18 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
         return Err(not_regular(&File::from(handle).metadata()?.file_type()));
     }
     let read = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let through = format!("/proc/self/fd/{}", handle.as_raw_fd());
-    match rustix::fs::open(through.as_str(), read, Mode::empty()) {
+    let reopened = match proc_fds() {
+        // One name looked up in the folder of this process's descriptors, rather than the
+        // four-part path from `/`.
+        Some(fds) => rustix::fs::openat(
+            fds,
+            handle.as_raw_fd().to_string().as_str(),
+            read,
+            Mode::empty(),
+        ),
+        None => Err(rustix::io::Errno::NOENT),
+    };
+    match reopened {
         Ok(fd) => Ok(File::from(fd)),
         Err(rustix::io::Errno::NOENT) => {
             let file = open_nonblocking(path, links)?;
@@ -131,6 +154,19 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
         }
         Err(error) => Err(error.into()),
     }
+}
+
+/// `/proc/self/fd`, opened once per process (the descriptors are the process's, shared by its
+/// threads), or `None` where there is no `/proc`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn proc_fds() -> Option<&'static rustix::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    static FDS: std::sync::OnceLock<Option<rustix::fd::OwnedFd>> = std::sync::OnceLock::new();
+    FDS.get_or_init(|| {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        rustix::fs::open("/proc/self/fd", flags, Mode::empty()).ok()
+    })
+    .as_ref()
 }
 
 /// Elsewhere the type is read from the path before it is opened, and the open file must be

@@ -18,7 +18,7 @@ use serde::Serialize;
 use sha2::{Digest as _, Sha256};
 use walkdir::WalkDir;
 
-use crate::fs::{Links, open_regular};
+use crate::fs::{Links, open_regular_with_metadata};
 use crate::limits::{DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES};
 use crate::skill::SKILL_FILE;
 use crate::text::human;
@@ -305,8 +305,8 @@ fn hash_file_with(
     buffer: &mut [u8],
     budget: &mut u64,
 ) -> Result<std::fs::Metadata, HashError> {
-    let mut file = open_regular(path, Links::Refuse).map_err(HashError::Io)?;
-    let meta = file.metadata().map_err(HashError::Io)?;
+    let (mut file, meta) =
+        open_regular_with_metadata(path, Links::Refuse).map_err(HashError::Io)?;
     let length = meta.len();
     // The size the open file gives, before a byte is read: a sparse file of terabytes costs
     // nothing to make and would cost hours to hash.

@@ -97,8 +97,10 @@ pub struct Reading {
 /// (Claude Code's counters name the skill as it lists it).
 #[derive(Clone, Debug, Default)]
 pub struct Usage {
-    by_dir: HashMap<(AgentId, PathBuf), Use>,
-    by_name: HashMap<(AgentId, String), Use>,
+    // Keyed by agent first, so an agent with no uses costs a listing one lookup per skill, and a
+    // folder or name is looked up as it is borrowed, not copied (20,000 skills × 78 agents).
+    by_dir: HashMap<AgentId, HashMap<PathBuf, Use>>,
+    by_name: HashMap<AgentId, HashMap<String, Use>>,
     pub reading: Reading,
 }
 
@@ -106,7 +108,9 @@ impl Usage {
     /// A use of the skill in `dir`, as a session log names it.
     pub fn add_dir(&mut self, agent: AgentId, dir: PathBuf, uses: Use) {
         self.by_dir
-            .entry((agent, dir))
+            .entry(agent)
+            .or_default()
+            .entry(dir)
             .and_modify(|u| u.merge(uses))
             .or_insert(uses);
     }
@@ -114,7 +118,9 @@ impl Usage {
     /// An agent's own counter for the skill it lists as `name`.
     pub fn add_counter(&mut self, agent: AgentId, name: String, uses: Use) {
         self.by_name
-            .entry((agent, name))
+            .entry(agent)
+            .or_default()
+            .entry(name)
             .and_modify(|u| u.merge(uses))
             .or_insert(uses);
     }
@@ -129,6 +135,11 @@ impl Usage {
             .chain(skill.reached_by.iter().map(PathBuf::as_path))
             .collect();
         for agent in AgentId::all() {
+            let by_dir = self.by_dir.get(&agent);
+            let by_name = self.by_name.get(&agent);
+            if by_dir.is_none() && by_name.is_none() {
+                continue;
+            }
             let mut logged: Option<Use> = None;
             let mut seen: Vec<&Path> = Vec::new();
             for dir in &dirs {
@@ -136,7 +147,7 @@ impl Usage {
                     continue;
                 }
                 seen.push(dir);
-                if let Some(uses) = self.by_dir.get(&(agent, dir.to_path_buf())) {
+                if let Some(uses) = by_dir.and_then(|uses| uses.get(*dir)) {
                     logged
                         .get_or_insert(Use {
                             count: 0,
@@ -145,9 +156,8 @@ impl Usage {
                         .merge(*uses);
                 }
             }
-            let counter = self
-                .by_name
-                .get(&(agent, skill.name_for(agent).into_owned()))
+            let counter = by_name
+                .and_then(|counted| counted.get(skill.name_for(agent).as_ref()))
                 .copied();
             let entry = match (counter, logged) {
                 (Some(counted), logged) => AgentUse {
@@ -182,6 +192,6 @@ impl Usage {
 
     /// What the session logs say `agent` did with the skill folder `dir`, as they name it.
     pub fn logged(&self, agent: AgentId, dir: &Path) -> Option<Use> {
-        self.by_dir.get(&(agent, dir.to_path_buf())).copied()
+        self.by_dir.get(&agent)?.get(dir).copied()
     }
 }
