@@ -305,6 +305,8 @@ pub struct App {
     pub clock: Clock,
     /// The uses are read again after a rescan, the last ones shown meanwhile.
     pub usage_rereading: bool,
+    /// The watch on the skills' files, and the rescans of what changed.
+    pub live: super::live::Live,
 }
 
 impl App {
@@ -394,6 +396,7 @@ impl App {
             || matches!(self.preview, Preview::Loading(_))
             || matches!(self.deck.usage, Uses::Reading)
             || self.usage_rereading
+            || self.live.rescanning
             || self.tasks > 0
             || self.batch.is_some()
             || self.import.as_ref().is_some_and(Import::waiting)
