@@ -11,7 +11,7 @@
 //! The rescan reads again only the skills that changed (`scan::again`), from the inventory the
 //! last scan left here, and sends the deck back with the changed screen's rows of those skills.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -145,10 +145,10 @@ fn rescanned(
 
 /// Each skill a path of `dirs` lies in, or that was not there `before`, compared with its
 /// snapshots again, and each of those `before` that is gone: the changed screen's rows.
-fn compare(
+fn compare<'a>(
     machine: &Machine,
-    now: &Inventory,
-    before: Option<&Inventory>,
+    now: &'a Inventory,
+    before: Option<&'a Inventory>,
     dirs: &[PathBuf],
 ) -> Result<Vec<(PathBuf, Option<crate::tui::changes::ChangeView>)>, String> {
     let touched = |skill: &Skill| {
@@ -157,20 +157,26 @@ fn compare(
                 || skill.reached_by.iter().any(|at| path.starts_with(at))
         })
     };
-    let was = |skill: &Skill, inventory: &Inventory| {
-        inventory.skills.iter().any(|other| other.dir == skill.dir)
+    let dirs_of = |inventory: &'a Inventory| -> HashSet<&'a Path> {
+        inventory.skills.iter().map(|s| s.dir.as_path()).collect()
     };
+    let (there, was) = (dirs_of(now), before.map(dirs_of));
     let rescanned: Vec<&Skill> = now
         .skills
         .iter()
-        .filter(|skill| touched(skill) || before.is_some_and(|before| !was(skill, before)))
+        .filter(|skill| {
+            touched(skill)
+                || was
+                    .as_ref()
+                    .is_some_and(|was| !was.contains(skill.dir.as_path()))
+        })
         .collect();
     let gone: Vec<PathBuf> = before
         .map(|before| {
             before
                 .skills
                 .iter()
-                .filter(|skill| touched(skill) && !was(skill, now))
+                .filter(|skill| touched(skill) && !there.contains(skill.dir.as_path()))
                 .map(|skill| skill.dir.clone())
                 .collect()
         })
@@ -217,16 +223,24 @@ fn watch(incoming: &Receiver<Input>, mut watches: Watches, tx: &Sender<Msg>) {
         if seen.is_empty() {
             continue;
         }
+        // Quiet is measured from the last change that matters: reads, and changes beside the
+        // watched paths (a busy /tmp above a project's roots), do not hold the news back.
         let first = Instant::now();
+        let mut last = first;
         loop {
-            let left = LONGEST.saturating_sub(first.elapsed());
+            let until = (last + QUIET).min(first + LONGEST);
+            let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 break;
             }
-            match incoming.recv_timeout(QUIET.min(left)) {
+            match incoming.recv_timeout(left) {
                 Ok(input) => {
+                    let before = seen.len();
                     if !take(input, &mut watches, &mut plan, &mut seen, tx) {
                         return;
+                    }
+                    if seen.len() > before {
+                        last = Instant::now();
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => break,
