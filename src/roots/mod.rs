@@ -21,6 +21,7 @@ pub use env::{Environment, NoHome, Platform};
 pub use machine::Machine;
 pub use place::{Located, Place, SystemPath};
 pub use project::{Beyond, Project, Walk};
+pub use settings::reading as reading_settings;
 pub use source::{Source, SourceRoots, is_plugin_qualified};
 pub use table::{
     AtRoot, Finds, Layout, Needs, Records, Rule, Scope, Spot, agents, install_rule, markdown, rules,

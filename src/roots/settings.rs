@@ -2,12 +2,37 @@
 //! every foreign read, and a file that is missing, too big, not a regular file or not parsable
 //! says nothing (no skill turned off, no folder trusted), never stops a listing.
 
-use std::path::Path;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
 
 use crate::fs::{Links, read_bounded};
 
+thread_local! {
+    /// The settings files asked for on this thread while [`reading`] listens.
+    static ASKED: RefCell<Option<Vec<PathBuf>>> = const { RefCell::new(None) };
+}
+
+/// What `read` returns, and every settings file it asked for, there or not, each once: the
+/// files whose change changes what it reads, without a second list of them to keep in step
+/// with each agent's own.
+pub fn reading<T>(read: impl FnOnce() -> T) -> (T, Vec<PathBuf>) {
+    let before = ASKED.with(|asked| asked.replace(Some(Vec::new())));
+    let value = read();
+    let files = ASKED
+        .with(|asked| asked.replace(before))
+        .unwrap_or_default();
+    (value, files)
+}
+
 /// The bytes of a settings file no bigger than `limit`, or `None`.
 pub(crate) fn bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    ASKED.with(|asked| {
+        if let Some(files) = asked.borrow_mut().as_mut()
+            && !files.iter().any(|file| file == path)
+        {
+            files.push(path.to_path_buf());
+        }
+    });
     read_bounded(path, Links::Follow, limit).ok()
 }
 

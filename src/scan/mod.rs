@@ -2,6 +2,7 @@
 //! reaches it, its source, record, state, digest and shadowing. The folders are read in
 //! parallel; progress is reported through a callback the terminal app turns into messages.
 
+mod again;
 mod discover;
 mod inspect;
 mod shadow;
@@ -22,6 +23,7 @@ use crate::roots::{
 };
 use crate::skill::{Declared, Lint};
 
+pub use again::{Watched, again, watched};
 pub use discover::{Broken, RootNote, Via};
 pub use shadow::{Rank, outranks};
 
@@ -113,6 +115,9 @@ pub struct Skill {
     /// The name of a plugin manifest in a folder between its skills root and it.
     pub namespace: Option<String>,
     pub problems: Vec<Problem>,
+    /// The state reading its folder gave, before any installer's record was asked: what a scan
+    /// again keeps for a folder whose files did not change.
+    read_state: State,
 }
 
 impl Skill {
@@ -290,6 +295,17 @@ pub fn scan(
     project_start: &Path,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Inventory {
+    scan_keeping(env, project_start, progress, &again::Keep::nothing())
+}
+
+/// [`scan`], taking what `keep` holds of the folders it says did not change instead of reading
+/// them again: one scan decides what a skill is, whether it reads every folder or a few.
+fn scan_keeping(
+    env: &Environment,
+    project_start: &Path,
+    progress: &(dyn Fn(Progress) + Sync),
+    keep: &again::Keep<'_>,
+) -> Inventory {
     let roots = RootSet::resolve(env, project_start);
     let mut discovery = discover::discover(&roots, env);
     let mut groups = group(&discovery.found);
@@ -298,7 +314,14 @@ pub fn scan(
         total: groups.len(),
     });
     let done = AtomicUsize::new(0);
-    let mut inspections = inspect_all(&discovery.found, &groups, &done, groups.len(), progress);
+    let mut inspections = inspect_all(
+        &discovery.found,
+        &groups,
+        &done,
+        groups.len(),
+        progress,
+        keep,
+    );
 
     // Skills inside other skills' folders, told from the files just read; each is read once
     // more only if no root reached it already.
@@ -325,7 +348,7 @@ pub fn scan(
             .cloned()
             .collect();
         let total = regrouped.len();
-        let more = inspect_all(&discovery.found, &unread, &done, total, progress);
+        let more = inspect_all(&discovery.found, &unread, &done, total, progress, keep);
         read.extend(unread.into_iter().map(|group| group.real_dir).zip(more));
         inspections = regrouped
             .iter()
@@ -348,9 +371,11 @@ pub fn scan(
         skill.source = sources.classify(qualified, &skill.dir, Some(&skill.real_dir));
     }
     let ledger = Ledger::read(env, &roots);
-    skills
-        .par_iter_mut()
-        .for_each(|skill| attribute(&ledger, &roots, skill));
+    skills.par_iter_mut().for_each(|skill| {
+        if !keep.attribution(skill) {
+            attribute(&ledger, &roots, skill);
+        }
+    });
     turn_off(env, &roots, &mut skills);
     shadow::shadow(&mut skills);
     skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
@@ -418,20 +443,28 @@ pub fn skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
     group(&readable).into_iter().map(|g| g.real_dir).collect()
 }
 
-/// Read every group's folder in parallel, counting each into `done` of `total`.
+/// Read every group's folder in parallel (but those `keep` holds), counting each into `done`
+/// of `total`.
 fn inspect_all(
     found: &[discover::Found],
     groups: &[Group],
     done: &AtomicUsize,
     total: usize,
     progress: &(dyn Fn(Progress) + Sync),
+    keep: &again::Keep<'_>,
 ) -> Vec<inspect::Inspection> {
     groups
         .par_iter()
         .map(|group| {
             let first = &found[group.members[0]];
             let dir_name = file_name(&first.path);
-            let inspection = inspect::inspect(&first.path, &dir_name, first.broken.as_ref());
+            let kept = first
+                .broken
+                .is_none()
+                .then(|| keep.inspection(&group.real_dir))
+                .flatten();
+            let inspection = kept
+                .unwrap_or_else(|| inspect::inspect(&first.path, &dir_name, first.broken.as_ref()));
             let done = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(Progress { done, total });
             inspection
@@ -587,6 +620,7 @@ fn assemble(
         record: inspection.record,
         owner: None,
         state: inspection.state.unwrap_or(State::Unreadable),
+        read_state: inspection.state.unwrap_or(State::Unreadable),
         digest: inspection.digest,
         files: inspection.files,
         modified: inspection.modified,

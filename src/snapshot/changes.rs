@@ -90,18 +90,7 @@ pub fn changes(store: &Store, skills: &[Subject<'_>]) -> Result<Changes, Snapsho
     pairs.extend(elsewhere);
     let compared: Vec<Result<Option<Changed>, SnapshotError>> = pairs
         .into_par_iter()
-        .map(|(dir, snapshot, modified)| {
-            let since = match snapshot {
-                None if modified => Some(Since::Installed),
-                None => None,
-                Some(snapshot) => match compare_with(snapshot, &dir)? {
-                    Comparison::Changed { latest, .. } => Some(Since::Snapshot(latest)),
-                    Comparison::Gone(latest) => Some(Since::Gone(latest)),
-                    Comparison::Same(_) | Comparison::NoSnapshot => None,
-                },
-            };
-            Ok(since.map(|since| Changed { dir, since }))
-        })
+        .map(|(dir, snapshot, modified)| changed(dir, snapshot, modified))
         .collect();
     let mut changes = Changes {
         problems: damaged,
@@ -115,6 +104,55 @@ pub fn changes(store: &Store, skills: &[Subject<'_>]) -> Result<Changes, Snapsho
         }
     }
     Ok(changes)
+}
+
+/// Compare only `skills` with their latest snapshots, and tell which of `gone` (folders that
+/// held a skill and hold none now) were snapshotted: after a few skills changed, without
+/// comparing every other one again.
+///
+/// # Errors
+/// When the store cannot be read.
+pub fn changes_among(
+    store: &Store,
+    skills: &[Subject<'_>],
+    gone: &[PathBuf],
+) -> Result<Changes, SnapshotError> {
+    let mut pairs: Vec<(PathBuf, Option<Snapshot>, bool)> = Vec::new();
+    for skill in skills {
+        let snapshot = store.latest(skill.real_dir)?;
+        pairs.push((skill.dir.to_path_buf(), snapshot, skill.modified));
+    }
+    for dir in gone {
+        pairs.push((dir.clone(), store.latest(dir)?, false));
+    }
+    let mut changes = Changes::default();
+    for pair in pairs {
+        match changed(pair.0, pair.1, pair.2) {
+            Ok(Some(changed)) => changes.changed.push(changed),
+            Ok(None) => {}
+            Err(problem) => changes.problems.push(problem),
+        }
+    }
+    Ok(changes)
+}
+
+/// Whether the skill at `dir`, whose latest snapshot is `snapshot` and whose record says
+/// `modified` or not, is changed, and since what.
+fn changed(
+    dir: PathBuf,
+    snapshot: Option<Snapshot>,
+    modified: bool,
+) -> Result<Option<Changed>, SnapshotError> {
+    let since = match snapshot {
+        None if modified => Some(Since::Installed),
+        None => None,
+        Some(snapshot) => match compare_with(snapshot, &dir)? {
+            Comparison::Changed { latest, .. } => Some(Since::Snapshot(latest)),
+            Comparison::Gone(latest) => Some(Since::Gone(latest)),
+            Comparison::Same(_) | Comparison::NoSnapshot => None,
+        },
+    };
+    Ok(since.map(|since| Changed { dir, since }))
 }
 
 /// What a skill's diff compares it with.

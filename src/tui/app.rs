@@ -311,6 +311,8 @@ pub struct App {
     pub updating: Option<Updating>,
     /// Whether each skill's upstream moved, as last checked.
     pub upstreams: Upstreams,
+    /// The watch on the skills' files, and the rescans of what changed.
+    pub live: super::live::Live,
 }
 
 impl App {
@@ -403,6 +405,7 @@ impl App {
             || matches!(self.preview, Preview::Loading(_))
             || matches!(self.deck.usage, Uses::Reading)
             || self.usage_rereading
+            || self.live.rescanning
             || self.tasks > 0
             || self.batch.is_some()
             || self.updating.as_ref().is_some_and(Updating::waiting)

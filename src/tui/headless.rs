@@ -82,6 +82,18 @@ impl<B: Backend> Headless<B> {
         })
     }
 
+    /// The app live, as a person runs it: the skills' files watched, a skill that changes
+    /// scanned again (see [`Runtime::live`]). Before [`Headless::start`].
+    ///
+    /// # Errors
+    /// When the watching thread cannot be started.
+    pub fn live(self) -> io::Result<Self> {
+        Ok(Self {
+            runtime: self.runtime.live()?,
+            patience: self.patience,
+        })
+    }
+
     /// Wait up to `limit` for the workers, rather than [`PATIENCE`].
     #[must_use]
     pub fn patience(mut self, limit: Duration) -> Self {

@@ -29,6 +29,7 @@ pub mod history;
 pub mod import;
 pub mod keymap;
 pub mod line;
+pub mod live;
 pub mod manage;
 pub mod model;
 pub mod mouse;
@@ -93,6 +94,8 @@ pub fn run(options: Options) -> Result<Ending, AppError> {
     let mouse = session::MouseCapture::new(options.setup.mouse).map_err(AppError::Setup)?;
     let app = App::new(options.setup);
     let mut runtime = Runtime::new(terminal, app, options.machine, Box::new(mouse))
+        .map_err(AppError::Setup)?
+        .live()
         .map_err(AppError::Setup)?
         .with_outside(Box::new(session::Handover));
     let signals = signals::watch(runtime.sender()).map_err(AppError::Setup)?;

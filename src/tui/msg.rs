@@ -245,6 +245,23 @@ pub enum Msg {
     },
     /// News of the skills' upstreams: the last check's answers, or a check's.
     Upstreams(UpstreamsEvent),
+    /// Files changed on disk, as the watcher saw them: the skill folders they lie in, or the
+    /// paths themselves when they lie in none (a folder made in a root, a settings file).
+    Changed {
+        dirs: Vec<PathBuf>,
+    },
+    /// The skills at `dirs` scanned again after they changed: the deck as it is now, each of
+    /// them compared with its snapshots again, or why the rescan failed.
+    Rescanned {
+        dirs: Vec<PathBuf>,
+        result: Result<Box<Rescan>, String>,
+    },
+    /// The watch is in place: `told` folders by the system, `polled` looked at every few
+    /// seconds instead, where the system's limit on watches ran out.
+    Watched {
+        told: usize,
+        polled: usize,
+    },
     /// The clock's time now, for the relative times drawn ("3 min ago").
     Tick(SystemTime),
     /// What an undo would revert now (a line per thing it puts back), nothing when the journal
@@ -254,6 +271,14 @@ pub enum Msg {
     Failed(String),
     /// The process was asked to stop (SIGTERM, SIGHUP, SIGINT): leave as on `q`.
     Signal(i32),
+}
+
+/// What a rescan of a few skills found: the deck again (every skill decided again, only those
+/// read again), and the changed screen's row of each skill rescanned (none when unchanged).
+#[derive(Debug)]
+pub struct Rescan {
+    pub deck: Deck,
+    pub compared: Vec<(PathBuf, Option<ChangeView>)>,
 }
 
 /// The changed skills, and how many could not be compared.
@@ -314,6 +339,11 @@ pub enum UpstreamsEvent {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Effect {
     StartScan,
+    /// Scan again the skills at `dirs` (and whatever else changed at those paths), after the
+    /// watcher saw them change.
+    Rescan {
+        dirs: Vec<PathBuf>,
+    },
     ReadPreview(PathBuf),
     /// Read the file `file` of the skill at `dir` for the viewer, within its bounds.
     ReadFile {

@@ -30,6 +30,7 @@ use super::msg::{Effect, Msg};
 use super::update::update;
 use super::view;
 use super::workers::import::{ImportSession, spawn_import};
+use super::workers::watch::{self, Watcher};
 use super::workers::{self, history, manage, tasks};
 use crate::operations::paths;
 use crate::roots::Machine;
@@ -38,6 +39,9 @@ use crate::roots::Machine;
 const WAITING: Duration = Duration::from_millis(15);
 /// The poll timeout otherwise; nothing needs the loop until input arrives.
 const IDLE: Duration = Duration::from_secs(5);
+/// The poll timeout while the files are watched: the terminal's poll cannot be woken by the
+/// watcher's message, so the loop looks for it this often (a wake-up costs microseconds).
+const LIVE: Duration = Duration::from_millis(50);
 /// How often a screen that shows relative times is drawn again with no key pressed.
 const CLOCK: Duration = Duration::from_secs(1);
 /// Input events handled before a frame is drawn, so a held key cannot starve the screen.
@@ -129,6 +133,8 @@ pub struct Runtime<B: Backend> {
     batch: Option<(u64, Arc<AtomicBool>)>,
     /// The update under way, if one is.
     update: Option<workers::update::UpdateSession>,
+    /// The watch on the skills' files, when the app is live.
+    watcher: Option<Watcher>,
     /// When the last frame was drawn.
     drawn: Instant,
 }
@@ -156,8 +162,19 @@ impl<B: Backend> Runtime<B> {
             import: None,
             batch: None,
             update: None,
+            watcher: None,
             drawn: Instant::now(),
         })
+    }
+
+    /// The same runtime, live: the skills' files are watched, and a skill that changes is
+    /// scanned again on its own. Before [`Runtime::start`], so the first scan is watched.
+    ///
+    /// # Errors
+    /// When the watching thread cannot be started.
+    pub fn live(mut self) -> io::Result<Self> {
+        self.watcher = Some(Watcher::start(self.tx.clone())?);
+        Ok(self)
     }
 
     /// The same runtime, with the editor and the clipboard going through `outside`.
@@ -188,29 +205,41 @@ impl<B: Backend> Runtime<B> {
         self.start();
         self.draw()?;
         while self.app.running {
-            let timeout = if self.app.waiting() {
-                WAITING
-            } else if self.app.history.is_some() {
-                CLOCK
-            } else {
-                IDLE
-            };
-            let mut changed = false;
-            if let Some(event) = events.next(timeout)? {
-                changed |= self.handle(&event);
-                for _ in 1..BURST {
-                    match events.next(Duration::ZERO)? {
-                        Some(event) if self.app.running => changed |= self.handle(&event),
-                        _ => break,
-                    }
+            self.turn(events)?;
+        }
+        Ok(())
+    }
+
+    /// One turn of the loop: wait for input (no longer than what is awaited allows), handle
+    /// it and the workers' messages, and draw if anything changed.
+    ///
+    /// # Errors
+    /// When the terminal cannot be read or drawn on.
+    pub fn turn(&mut self, events: &mut impl Events) -> io::Result<()> {
+        let timeout = if self.app.waiting() {
+            WAITING
+        } else if self.watcher.is_some() {
+            LIVE
+        } else if self.app.history.is_some() {
+            CLOCK
+        } else {
+            IDLE
+        };
+        let mut changed = false;
+        if let Some(event) = events.next(timeout)? {
+            changed |= self.handle(&event);
+            for _ in 1..BURST {
+                match events.next(Duration::ZERO)? {
+                    Some(event) if self.app.running => changed |= self.handle(&event),
+                    _ => break,
                 }
             }
-            changed |= self.pump();
-            // Relative times on screen ("3 min ago") age with no key pressed.
-            changed |= self.app.history.is_some() && self.drawn.elapsed() >= CLOCK;
-            if changed && self.app.running {
-                self.draw()?;
-            }
+        }
+        changed |= self.pump();
+        // Relative times on screen ("3 min ago") age with no key pressed.
+        changed |= self.app.history.is_some() && self.drawn.elapsed() >= CLOCK;
+        if changed && self.app.running {
+            self.draw()?;
         }
         Ok(())
     }
@@ -305,7 +334,8 @@ impl<B: Backend> Runtime<B> {
     fn carry_out(&mut self, effect: Effect) {
         let (machine, tx) = (&self.machine, self.tx.clone());
         match effect {
-            Effect::StartScan => workers::spawn_scan(machine.clone(), tx),
+            Effect::StartScan => workers::spawn_scan(machine.clone(), tx, self.watcher.clone()),
+            Effect::Rescan { dirs } => watch::rescan(machine, tx, self.watcher.clone(), dirs),
             Effect::ReadPreview(dir) => {
                 let _ = self.previews.send(dir);
             }

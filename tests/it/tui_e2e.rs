@@ -846,3 +846,34 @@ fn a_skill_imported_from_a_repository_is_updated_with_u() {
     tmux.keys(&["q"]);
     assert_restored(&tmux, &machine.root());
 }
+
+#[test]
+fn an_edit_from_outside_shows_as_drift_while_the_app_runs() {
+    let machine = fixture();
+    let tmux = open_on(&machine, "", "");
+    tmux.wait_for("the skill list", |s| s.contains("Found 3 skills"));
+    let drifted = |s: &str| {
+        s.lines().any(|line| {
+            line.find("bravo-intact")
+                .is_some_and(|at| line[..at].contains('▲'))
+        })
+    };
+    assert!(!drifted(&tmux.screen()));
+    // The watch is placed just after the scan, unseen: the file is written until the app shows
+    // the change, every write after that a change of its own.
+    let notes = machine.home.join(".claude/skills/bravo-intact/notes.md");
+    let started = Instant::now();
+    let mut edit = 0;
+    while !drifted(&tmux.screen()) {
+        assert!(
+            started.elapsed() < DEADLINE,
+            "the edit never showed:\n{}",
+            tmux.screen()
+        );
+        edit += 1;
+        fs::write(&notes, format!("edited from outside, {edit}\n")).unwrap();
+        std::thread::sleep(POLL * 5);
+    }
+    tmux.keys(&["q"]);
+    assert_restored(&tmux, &machine.root());
+}

@@ -10,6 +10,7 @@ mod budget;
 mod changed;
 mod history;
 mod import;
+mod live;
 mod manage;
 mod skills;
 mod updating;
@@ -70,6 +71,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             let mut effects = skills::follow_selection(app);
             // What was found may have changed the history open (a restore elsewhere, an undo).
             effects.extend(history::reread(app));
+            effects.extend(live::next(app));
             effects
         }
         Msg::Changes(result) => {
@@ -116,6 +118,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Usage(result) => budget::usage_arrived(app, result),
         Msg::Update { session, event } => updating::event(app, session, event),
         Msg::Upstreams(event) => updating::upstreams(app, event),
+        Msg::Changed { dirs } => live::changed(app, dirs),
+        Msg::Rescanned { dirs, result } => live::rescanned(app, &dirs, result),
+        Msg::Watched { told, polled } => live::watched(app, super::live::Watch { told, polled }),
         Msg::Tick(now) => {
             app.clock = Clock(now);
             Vec::new()

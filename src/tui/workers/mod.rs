@@ -7,7 +7,8 @@
 //! of the upstreams ([`update`]) and the managing operations ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
 //! agent's listing (`listing`), and another reads the skills' uses (`usage`). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
-//! tearing the terminal down. They do their work by asking the domain (`scan`, `snapshot`,
+//! tearing the terminal down. While the app is live, [`watch`] watches the skills' files and
+//! rescans only the skills that changed. They do their work by asking the domain (`scan`, `snapshot`,
 //! `bundle`, `install`); the app itself touches no file.
 
 pub mod history;
@@ -16,6 +17,7 @@ pub mod manage;
 pub mod tasks;
 pub mod update;
 pub mod viewer;
+pub mod watch;
 
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -44,8 +46,9 @@ use crate::text::sanitize;
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 
 /// Scan `machine` on a new thread; progress, then the deck (or the failure), then the skills
-/// that changed since their snapshots arrive on `tx`.
-pub fn spawn_scan(machine: Machine, tx: Sender<Msg>) {
+/// that changed since their snapshots arrive on `tx`. A `watcher` keeps what was found, to
+/// watch it and rescan from it.
+pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<watch::Watcher>) {
     spawn("skilldeck-scan", tx, move |tx| {
         let (deck, inventory) = match guarded(|| scan_deck(&machine, tx)) {
             Ok(scanned) => scanned,
@@ -54,6 +57,9 @@ pub fn spawn_scan(machine: Machine, tx: Sender<Msg>) {
         // What the last check of the upstreams said, before the list is shown with its marks.
         let kept = update::kept(&machine);
         let _ = tx.send(Msg::Upstreams(super::msg::UpstreamsEvent::Kept(kept)));
+        if let Some(watcher) = &watcher {
+            watcher.keep(&machine, inventory.clone());
+        }
         let _ = tx.send(Msg::ScanDone(Box::new(deck)));
         spawn_usage(machine.clone(), inventory.clone(), tx.clone());
         let changes = guarded(|| find_changes(&machine, &inventory))
@@ -99,16 +105,21 @@ fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
         *last = Some(Instant::now());
         let _ = tx.send(Msg::ScanProgress(progress));
     });
+    let mut deck = deck_of(machine, &inventory);
+    deck.set_usage(Uses::Reading);
+    (deck, inventory)
+}
+
+/// The deck the app shows of `inventory`, with what each installed agent's listing costs.
+fn deck_of(machine: &Machine, inventory: &Inventory) -> Deck {
     let listings: Vec<_> = listing::AGENTS
         .into_iter()
         .filter(|agent| inventory.installed.contains(agent))
-        .filter_map(|agent| listing::listing(&inventory, &machine.env, agent, Assume::default()))
+        .filter_map(|agent| listing::listing(inventory, &machine.env, agent, Assume::default()))
         .collect();
-    let mut deck = Deck::new(&inventory, machine.env.home(), SystemTime::now())
+    Deck::new(inventory, machine.env.home(), SystemTime::now())
         .with_no_switch(manage::without_switch())
-        .with_budgets(Budgets::of(&listings));
-    deck.set_usage(Uses::Reading);
-    (deck, inventory)
+        .with_budgets(Budgets::of(&listings))
 }
 
 /// Read the skills' uses from the agents' counters and session logs on a thread of its own,
