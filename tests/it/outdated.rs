@@ -187,3 +187,34 @@ fn with_no_skill_from_a_repository_it_says_how_to_get_one() {
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("skilldeck import OWNER/REPO"), "{text}");
 }
+
+#[test]
+fn a_skill_updated_since_the_check_is_not_shown_behind_offline() {
+    let machine = Machine::new();
+    let (repo, _) = upstream(&machine.root());
+    let skills = machine.home.join(".claude/skills");
+    machine.run_expecting(
+        &[
+            "import",
+            repo.to_str().unwrap(),
+            "--to",
+            skills.to_str().unwrap(),
+        ],
+        0,
+    );
+    write_files(
+        &repo,
+        &[("skills/alpha/SKILL.md", &skill_md("alpha", "two"))],
+    );
+    let head = commit(&repo, "second");
+    let json = outdated(&machine, &[], 1);
+    assert_eq!(of(&json, "alpha")["moved"], true, "{json:#}");
+    machine.run_expecting(&["update", "alpha"], 0);
+    // The kept answers are read against where alpha is recorded now: at the head they named;
+    // beta, from the same repository and not updated, is still behind it.
+    let json = outdated(&machine, &["--offline"], 1);
+    let alpha = of(&json, "alpha");
+    assert_eq!(alpha["commit"], head.as_str(), "{json:#}");
+    assert_eq!(alpha["moved"], false, "{json:#}");
+    assert_eq!(of(&json, "beta")["moved"], true, "{json:#}");
+}

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::fs::replace_file;
 use crate::record::State;
-use crate::record::upstream::Upstream;
+use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
 use crate::scan::Inventory;
 use crate::source::git::{self, Latest, Spec};
@@ -230,7 +230,16 @@ pub fn last(machine: &Machine) -> Option<Outdated> {
         crate::limits::OUTDATED_FILE_BYTES,
     )
     .ok()?;
-    serde_json::from_slice(&bytes).ok()
+    let mut outdated: Outdated = serde_json::from_slice(&bytes).ok()?;
+    // Against the commit each skill skilldeck imported is recorded at now: one updated since
+    // the check is not said to be behind the commit it now holds.
+    let data = machine.data_dir();
+    for checked in &mut outdated.skills {
+        if let Some(now) = upstream::of(&data, &checked.dir) {
+            checked.upstream = now;
+        }
+    }
+    Some(outdated)
 }
 
 /// The repository and ref alone: one question answers every skill fetched from it.

@@ -350,18 +350,10 @@ fn conflict_diff(target: &Target, path: &str, conflict: &merge::Conflict) -> Dif
     view
 }
 
-/// What the last check of the upstreams kept, read from the data folder (no network), against
-/// the commit each skill is recorded at now: one updated since the check is not marked as
-/// behind a commit it now holds.
+/// What the last check of the upstreams kept, read from the data folder (no network), each
+/// against the commit its skill is recorded at now.
 pub fn kept(machine: &Machine) -> Option<Box<Upstreams>> {
-    let mut outdated = outdated::last(machine)?;
-    let data = machine.data_dir();
-    for checked in &mut outdated.skills {
-        if let Some(now) = crate::record::upstream::of(&data, &checked.dir) {
-            checked.upstream = now;
-        }
-    }
-    Some(Box::new(Upstreams::of(&outdated)))
+    outdated::last(machine).map(|outdated| Box::new(Upstreams::of(&outdated)))
 }
 
 /// Ask every recorded upstream where it is now, on a thread of its own, each repository asked
