@@ -2,13 +2,20 @@
 //! files where roots should be, binary, non-UTF-8 and oversized `SKILL.md`s, links that loop
 //! or lead nowhere, FIFOs, and folders the user may not read.
 
+#[cfg(unix)]
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
+#[cfg(unix)]
 use std::path::Path;
 
-use crate::common::{Machine, listed as skill, symlink, write_files, write_skill};
+#[cfg(unix)]
+use crate::common::symlink;
+use crate::common::{Machine, listed as skill, write_files, write_skill};
+#[cfg(unix)]
 use serde_json::Value;
 
+#[cfg(unix)]
 fn problems(skill: &Value) -> String {
     skill["problems"]
         .as_array()
@@ -19,6 +26,7 @@ fn problems(skill: &Value) -> String {
         .join(" | ")
 }
 
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
         .arg(path)
@@ -27,6 +35,8 @@ fn mkfifo(path: &Path) {
     assert!(status.success());
 }
 
+// Links and FIFOs are what break these skills: Unix file kinds.
+#[cfg(unix)]
 #[test]
 fn broken_skill_files_are_problems_and_the_rest_still_lists() {
     let machine = Machine::new();
@@ -102,6 +112,8 @@ fn a_root_that_is_a_file_is_a_problem_of_the_root() {
     assert_eq!(skill(&listing, "fine")["state"], "unrecorded");
 }
 
+// Windows file names are UTF-16: only Unix names can be bytes that are not UTF-8.
+#[cfg(unix)]
 #[test]
 fn a_name_that_is_not_utf8_still_lists_as_json() {
     use std::os::unix::ffi::OsStrExt;
@@ -118,6 +130,8 @@ fn a_name_that_is_not_utf8_still_lists_as_json() {
     );
 }
 
+// Unix permission bits, and a user without privileges to read past them.
+#[cfg(unix)]
 #[test]
 fn folders_the_user_may_not_read_are_problems() {
     let machine = Machine::new();

@@ -93,6 +93,7 @@ fn check_names_the_changed_files_when_a_snapshot_keeps_them() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_link_added_inside_a_recorded_skill_is_named_by_check() {
     let machine = Machine::new();

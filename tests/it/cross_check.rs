@@ -64,8 +64,9 @@ fn expected(found: &Found) -> State {
 
 type Mutation = fn(&Path);
 
+/// Mode bits and links are Unix's: elsewhere those mutations are left out, in place.
 fn mutations() -> Vec<(&'static str, Mutation)> {
-    vec![
+    let mut all: Vec<(&'static str, Mutation)> = vec![
         ("untouched", |_| {}),
         ("edit a file", |dir| {
             fs::write(dir.join("references/cli.md"), "# CLI, edited\n").unwrap();
@@ -84,10 +85,13 @@ fn mutations() -> Vec<(&'static str, Mutation)> {
             let text = fs::read_to_string(dir.join("SKILL.md")).unwrap();
             fs::write(dir.join("SKILL.md"), text.replace('\n', "\r\n")).unwrap();
         }),
-        ("chmod +x", |dir| {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(dir.join("a.md"), fs::Permissions::from_mode(0o755)).unwrap();
-        }),
+    ];
+    #[cfg(unix)]
+    all.push(("chmod +x", |dir| {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(dir.join("a.md"), fs::Permissions::from_mode(0o755)).unwrap();
+    }));
+    all.extend::<Vec<(&'static str, Mutation)>>(vec![
         ("add .DS_Store", |dir| {
             fs::write(dir.join(".DS_Store"), [0u8, 1, 2]).unwrap();
             fs::write(dir.join("references/Thumbs.db"), "x").unwrap();
@@ -113,13 +117,17 @@ fn mutations() -> Vec<(&'static str, Mutation)> {
             );
             fs::write(dir.join("SKILL.md"), text).unwrap();
         }),
+    ]);
+    #[cfg(unix)]
+    all.extend::<Vec<(&'static str, Mutation)>>(vec![
         ("a symlink inside", |dir| {
             std::os::unix::fs::symlink("a.md", dir.join("alias.md")).unwrap();
         }),
         ("a symlink to a directory inside", |dir| {
             std::os::unix::fs::symlink("references", dir.join("refs")).unwrap();
         }),
-    ]
+    ]);
+    all
 }
 
 #[test]

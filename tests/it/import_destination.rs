@@ -2,6 +2,8 @@
 //! cloned repository can lead anywhere (into `~/.vim/pack/…/start`, which Vim loads). An
 //! import refuses a project folder that resolves outside the project, dry run included, and
 //! writes into the folder the links really lead to when they stay inside.
+//! Every case is a symbolic link planted by the test, made here with Unix links.
+#![cfg(unix)]
 
 use std::fs;
 use std::os::unix::fs::symlink;

@@ -3,12 +3,15 @@
 //! never deleted, and a refusal says `--force` replaces only what `--force` then does replace.
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
 use skilldeck::operations::import;
 
-use crate::common::{Machine, fifo, snapshot, write_files, write_skill};
+#[cfg(unix)]
+use crate::common::fifo;
+use crate::common::{Machine, snapshot, write_files, write_skill};
 
 struct Setup {
     machine: Machine,
@@ -69,15 +72,20 @@ impl Setup {
 #[test]
 fn what_no_snapshot_keeps_is_never_replaced() {
     type Plant<'a> = &'a dyn Fn(&Path);
-    let cases: [(&str, Plant); 5] = [
+    #[cfg_attr(not(unix), allow(unused_mut))]
+    let mut cases: Vec<(&str, Plant)> = vec![
         (".git", &|dir| {
             write_files(dir, &[(".git/config", "[core]\n"), (".git/HEAD", "ref\n")])
         }),
         (".hg", &|dir| write_files(dir, &[(".hg/hgrc", "[paths]\n")])),
         (".svn", &|dir| write_files(dir, &[(".svn/wc.db", "x")])),
+    ];
+    // Links out and FIFOs are Unix file kinds.
+    #[cfg(unix)]
+    cases.extend::<Vec<(&str, Plant)>>(vec![
         ("out", &|dir| symlink("/etc", dir.join("out")).unwrap()),
         ("pipe", &|dir| fifo(&dir.join("pipe"))),
-    ];
+    ]);
     for (name, plant) in cases {
         // Planted in an intact copy (an update would replace it) and in an edited one (only
         // --force would).
@@ -98,6 +106,8 @@ fn what_no_snapshot_keeps_is_never_replaced() {
     }
 }
 
+// Every case is a link.
+#[cfg(unix)]
 #[test]
 fn what_force_cannot_replace_is_not_offered_to_force() {
     type Plant<'a> = &'a dyn Fn(&Path, &Path);
@@ -157,6 +167,7 @@ fn what_force_cannot_replace_is_not_offered_to_force() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_link_to_a_skill_is_still_replaced_as_a_link_when_forced() {
     let setup = Setup::imported();

@@ -1,6 +1,9 @@
 //! The whole inventory on one fixture machine that holds skills in every agent and scope:
 //! `skilldeck list --json` must report, for every skill, its name, source, agents, record,
 //! state, digest and shadowing.
+//! The fixture holds linked skills and roots reached through links, made with Unix links, and
+//! every test lists that one machine.
+#![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::fs;

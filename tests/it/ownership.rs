@@ -8,13 +8,17 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+#[cfg(unix)]
 use std::time::SystemTime;
 
-use crate::common::{Machine, copy_tree, hex, set_modified, symlink, write_files, write_skill};
+#[cfg(unix)]
+use crate::common::symlink;
+use crate::common::{Machine, copy_tree, hex, set_modified, write_files, write_skill};
 use serde_json::{Value, json};
 use sha1::Sha1;
 use sha2::{Digest, Sha256};
 
+#[cfg(unix)]
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
@@ -46,18 +50,22 @@ fn write_global_lock(machine: &Machine, skills: Value) {
 }
 
 /// A day before the skills CLI fixture's install, for files that must predate it.
+#[cfg(unix)]
 fn before_install() -> SystemTime {
     humantime::parse_rfc3339("2026-11-28T16:16:12Z").unwrap()
 }
 
 /// The skills the skills CLI fixture installed, each linked from Claude Code's folder to the
 /// copy in `.agents/skills`, in the home and in the project.
+#[cfg(unix)]
 const SKILLS_CLI_LINKED: &[&str] = &["greet", "tidy"];
 
 /// The real skills CLI install, laid on a machine: its home as the machine's home, its project
 /// as the repository, and the source folder beside the repository where the lock says it is.
 /// The CLI's links are made again as it made them: a published crate holds no links (cargo
 /// packs one as a copy of what it points to), so the fixture does not commit them.
+/// The committed install, with the links the skills CLI made (Unix links here).
+#[cfg(unix)]
 fn skills_cli_machine() -> Machine {
     let machine = Machine::new();
     let from = fixture("skills-cli");
@@ -80,6 +88,7 @@ fn skills_cli_machine() -> Machine {
     machine
 }
 
+#[cfg(unix)]
 #[test]
 fn a_real_skills_cli_install_is_recognised_and_verified() {
     let machine = skills_cli_machine();
@@ -145,6 +154,7 @@ fn a_real_skills_cli_install_is_recognised_and_verified() {
     assert_eq!(machine.run(&["check"]).status.code(), Some(0));
 }
 
+#[cfg(unix)]
 #[test]
 fn editing_a_skills_cli_install_flips_it_to_modified() {
     let machine = skills_cli_machine();
@@ -748,6 +758,7 @@ fn check_lists_unverifiable_skills_apart_and_passes_without_drift() {
     assert_eq!(json["recorded"], 1);
 }
 
+#[cfg(unix)]
 #[test]
 fn the_table_names_each_skills_installer() {
     let machine = skills_cli_machine();

@@ -9,7 +9,9 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::common::store::Bench;
-use crate::common::{write_files, write_skill};
+#[cfg(unix)]
+use crate::common::write_files;
+use crate::common::write_skill;
 use skilldeck::snapshot::diff::{self, Body, LineKind, Status};
 use skilldeck::snapshot::export::{self, ExportError, Unscanned};
 use skilldeck::snapshot::restore::{self, RestoreError};

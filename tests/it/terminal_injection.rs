@@ -3,6 +3,8 @@
 //! written with their control characters, escape sequences, bidi overrides and zero-width
 //! characters escaped visibly. Each command runs on a pseudo-terminal, as a person's shell runs
 //! it, and every byte it wrote there is searched.
+//! Pseudo-terminals and file names holding control characters are Unix's.
+#![cfg(unix)]
 
 use std::fs;
 use std::process::Command;

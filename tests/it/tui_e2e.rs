@@ -10,7 +10,8 @@
 //! leaving the terminal restored (the panic through a debug build's
 //! `SKILLDECK_DEBUG_PANIC_KEY`), and the demo's sandbox deleted on a signal.
 //!
-//! Needs tmux (`.ci/run` installs it).
+//! Needs tmux (`.ci/run` installs it), so Unix.
+#![cfg(unix)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -384,12 +384,7 @@ fn a_fifo_a_link_loop_and_a_dangling_link_are_broken_and_nothing_waits() {
         at(DAY0),
     );
     let fifo = h.claude("p/fifo.jsonl");
-    rustix::fs::mkfifoat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-    )
-    .unwrap();
+    crate::common::fifo(&fifo);
     let looped = h.claude("p/loop.jsonl");
     std::os::unix::fs::symlink(&looped, &looped).unwrap();
     std::os::unix::fs::symlink(h.claude("p/missing"), h.claude("p/dangling.jsonl")).unwrap();

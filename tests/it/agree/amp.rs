@@ -183,6 +183,8 @@ fn amp_reads_claude_code_plugin_cache() {
     ));
 }
 
+// The links are Unix links.
+#[cfg(unix)]
 #[test]
 fn amp_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };

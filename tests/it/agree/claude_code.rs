@@ -256,6 +256,8 @@ fn claude_code_disable_policy_skills_env_is_harmless_without_managed_root() {
     ));
 }
 
+// The links are Unix links.
+#[cfg(unix)]
 #[test]
 fn claude_code_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };

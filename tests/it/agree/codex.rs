@@ -172,6 +172,8 @@ fn codex_xdg_config_home_moves_nothing() {
     ));
 }
 
+// The links are Unix links.
+#[cfg(unix)]
 #[test]
 fn codex_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };

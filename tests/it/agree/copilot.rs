@@ -173,6 +173,8 @@ fn copilot_skills_dirs_adds_comma_separated_roots() {
     ));
 }
 
+// The links are Unix links.
+#[cfg(unix)]
 #[test]
 fn copilot_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };

@@ -178,6 +178,8 @@ fn gemini_cli_home_moves_both_user_roots() {
     ));
 }
 
+// The links are Unix links.
+#[cfg(unix)]
 #[test]
 fn gemini_cli_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };

@@ -50,7 +50,15 @@ fn picture(dir: &Path) -> Vec<(PathBuf, String)> {
     {
         let entry = entry.expect("walk");
         let meta = entry.path().symlink_metadata().expect("stat");
+        #[cfg(unix)]
         let mode = std::os::unix::fs::PermissionsExt::mode(&meta.permissions());
+        // Elsewhere a file has no mode bits, only a read-only flag.
+        #[cfg(not(unix))]
+        let mode = if meta.permissions().readonly() {
+            0o444
+        } else {
+            0o644
+        };
         let what = if meta.file_type().is_symlink() {
             format!(
                 "link {}",

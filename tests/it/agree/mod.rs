@@ -405,6 +405,7 @@ impl Lab {
 
     /// The links every agent is asked about: a skill folder linked into `skills` from
     /// elsewhere, and a whole root `linked_root` that is a link to a folder of skills.
+    #[cfg(unix)]
     pub fn links(&self, skills: &Path, linked_root: &Path) {
         let elsewhere = self.root.join("elsewhere");
         self.skill(&elsewhere.join("linked-target"), Some("u-linked"));

@@ -210,6 +210,8 @@ fn opencode_disable_project_config() {
     ));
 }
 
+// The links are Unix links.
+#[cfg(unix)]
 #[test]
 fn opencode_symlinked_skill_and_root_followed() {
     let Some(lab) = lab() else { return };

@@ -181,8 +181,10 @@ pub fn symlink(target: &Path, link: &Path) {
 }
 
 /// A FIFO at `path`: what would block a reader that opens it as a file.
+/// rustix has no `mknodat` on Apple's systems, so the POSIX `mkfifo` utility makes it there.
 #[cfg(unix)]
 pub fn fifo(path: &Path) {
+    #[cfg(not(target_vendor = "apple"))]
     rustix::fs::mknodat(
         rustix::fs::CWD,
         path,
@@ -191,6 +193,14 @@ pub fn fifo(path: &Path) {
         0,
     )
     .expect("mkfifo");
+    #[cfg(target_vendor = "apple")]
+    assert!(
+        Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("mkfifo runs")
+            .success()
+    );
 }
 
 /// The installer's content digest, written independently of skilldeck from the description

@@ -27,9 +27,17 @@ pub fn tree(root: &Path) -> BTreeMap<String, String> {
             .to_string_lossy()
             .into_owned();
         let meta = entry.path().symlink_metadata().unwrap();
+        #[cfg(unix)]
         let mode = {
             use std::os::unix::fs::PermissionsExt;
             meta.permissions().mode() & 0o7777
+        };
+        // Elsewhere a file has no mode bits, only a read-only flag.
+        #[cfg(not(unix))]
+        let mode = if meta.permissions().readonly() {
+            0o444
+        } else {
+            0o644
         };
         let what = if meta.file_type().is_symlink() {
             format!("link -> {}", fs::read_link(entry.path()).unwrap().display())
@@ -114,10 +122,14 @@ pub fn rich_skill(dir: &Path) {
             ("scripts/run.sh", "#!/bin/sh\necho hi\n"),
         ],
     );
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(
-        dir.join("scripts/run.sh"),
-        fs::Permissions::from_mode(0o755),
-    )
-    .unwrap();
+    // Only Unix has an executable bit to keep.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(
+            dir.join("scripts/run.sh"),
+            fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
 }

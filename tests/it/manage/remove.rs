@@ -3,9 +3,14 @@
 
 use std::fs;
 
-use super::{agents_of, json, refused_changing_nothing, rich_skill, stderr, stdout, tree};
-use crate::common::{Machine, symlink, write_files, write_skill};
+#[cfg(unix)]
+use super::{agents_of, rich_skill, stdout, tree};
+use super::{json, refused_changing_nothing, stderr};
+#[cfg(unix)]
+use crate::common::symlink;
+use crate::common::{Machine, write_files, write_skill};
 
+#[cfg(unix)]
 #[test]
 fn removing_a_folder_snapshots_it_first_and_unlinks_every_link_to_it() {
     let machine = Machine::new();
@@ -47,6 +52,7 @@ fn removing_a_folder_snapshots_it_first_and_unlinks_every_link_to_it() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn removing_a_link_by_its_path_leaves_the_folder_it_leads_to_untouched() {
     let machine = Machine::new();
@@ -69,6 +75,7 @@ fn removing_a_link_by_its_path_leaves_the_folder_it_leads_to_untouched() {
     assert!(!agents.iter().any(|a| a == "codex"), "{agents:?}");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_skill_linked_in_from_a_folder_in_no_root_loses_its_links_and_keeps_its_folder() {
     let machine = Machine::new();
@@ -83,6 +90,7 @@ fn a_skill_linked_in_from_a_folder_in_no_root_loses_its_links_and_keeps_its_fold
     assert!(mine.join("SKILL.md").is_file());
 }
 
+#[cfg(unix)]
 #[test]
 fn removing_a_skills_cli_link_offers_the_canonical_copy_no_other_link_uses() {
     let machine = Machine::new();

@@ -164,6 +164,7 @@ fn a_plan_that_would_shadow_is_shown_and_refused_until_forced() {
     assert!(project.join("SKILL.md").is_file());
 }
 
+#[cfg(unix)]
 #[test]
 fn a_folder_links_lead_to_and_a_plugins_skill_are_not_moved() {
     let machine = Machine::new();

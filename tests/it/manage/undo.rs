@@ -3,8 +3,12 @@
 
 use std::fs;
 
-use super::{json, refused_changing_nothing, rich_skill, skills_tree, stderr, stdout};
-use crate::common::{Machine, symlink, write_skill};
+#[cfg(unix)]
+use super::{json, refused_changing_nothing, stderr};
+use super::{rich_skill, skills_tree, stdout};
+#[cfg(unix)]
+use crate::common::symlink;
+use crate::common::{Machine, write_skill};
 
 /// Run `args`, then `undo`, and insist the skill folders are back as they were.
 fn undone_byte_for_byte(machine: &Machine, args: &[&str]) {
@@ -20,6 +24,8 @@ fn undone_byte_for_byte(machine: &Machine, args: &[&str]) {
     assert_eq!(skills_tree(machine), before, "undo of {args:?}");
 }
 
+/// A skill with a link to it: links are made with Unix links here.
+#[cfg(unix)]
 fn machine_with_demo() -> Machine {
     let machine = Machine::new();
     let dir = machine.home.join(".claude/skills/demo");
@@ -28,12 +34,14 @@ fn machine_with_demo() -> Machine {
     machine
 }
 
+#[cfg(unix)]
 #[test]
 fn undo_of_a_remove_brings_the_folder_and_its_links_back_byte_for_byte() {
     let machine = machine_with_demo();
     undone_byte_for_byte(&machine, &["remove", "demo"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn undo_of_a_link_a_copy_and_a_move_each_put_things_back() {
     let machine = machine_with_demo();
@@ -63,6 +71,7 @@ fn undo_of_an_import_removes_what_it_installed() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn undo_refuses_when_the_target_changed_since_and_changes_nothing() {
     let machine = Machine::new();
@@ -102,6 +111,7 @@ fn undo_refuses_when_the_target_changed_since_and_changes_nothing() {
     refused_changing_nothing(&removed, &["undo"], 1);
 }
 
+#[cfg(unix)]
 #[test]
 fn undo_list_marks_what_was_undone_and_undo_walks_back_past_snapshots() {
     let machine = machine_with_demo();
@@ -170,6 +180,7 @@ fn each_managing_command_teaches_itself_and_its_undo() {
     machine.run_expecting(&["move", "demo", "--scope", "elsewhere"], 2);
 }
 
+#[cfg(unix)]
 #[test]
 fn the_skills_one_remove_named_come_back_with_one_undo() {
     let machine = machine_with_demo();
