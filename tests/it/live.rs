@@ -297,8 +297,9 @@ fn the_watching_thread_blocks_while_nothing_changes() {
     std::thread::sleep(pause * 2);
     let woken = watch_thread_wakeups() - before;
     let events = told.load(std::sync::atomic::Ordering::SeqCst) - told_before;
+    // Each event may wake it twice: when it comes, and when the quiet after it has lasted.
     assert!(
-        woken < 10 + events,
+        woken < 10 + 2 * events,
         "the watching thread woke {woken} times in a second, for {events} events"
     );
 }
