@@ -328,7 +328,7 @@ fn report(
                     }
                     _ => format!("conflict: {}", conflict.clash.describe()),
                 },
-                None => summary_words(file.summary).to_owned(),
+                None => file.summary.words().to_owned(),
             };
             text.push_str(&format!("  {:<width$}  {what}\n", file.path));
         }
@@ -397,15 +397,5 @@ fn skill_json<'a>(
                 }),
             })
             .collect(),
-    }
-}
-
-fn summary_words(summary: Summary) -> &'static str {
-    match summary {
-        Summary::Unchanged => "unchanged",
-        Summary::TookTheirs => "took theirs",
-        Summary::KeptOurs => "kept ours",
-        Summary::Merged => "merged",
-        Summary::Conflict => "conflict",
     }
 }

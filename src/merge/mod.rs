@@ -46,6 +46,19 @@ pub enum Summary {
     Conflict,
 }
 
+impl Summary {
+    /// What became of the file, in a word or two, for the sentences of an update.
+    pub fn words(self) -> &'static str {
+        match self {
+            Summary::Unchanged => "unchanged",
+            Summary::TookTheirs => "took theirs",
+            Summary::KeptOurs => "kept ours",
+            Summary::Merged => "merged",
+            Summary::Conflict => "conflict",
+        }
+    }
+}
+
 /// Why both sides' changes to a file cannot both be kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -120,19 +120,24 @@ impl Fetched {
     }
 }
 
+/// The temporary folder a fetch works in, removed when dropped.
+fn temporary(what: &str) -> Result<tempfile::TempDir, FetchError> {
+    tempfile::Builder::new()
+        .prefix("skilldeck-git-")
+        .tempdir()
+        .map_err(|error| FetchError::Temporary {
+            what: what.to_owned(),
+            error: error.to_string(),
+        })
+}
+
 /// Fetch `spec` shallow into a temporary folder, telling `progress` what is being done.
 ///
 /// # Errors
 /// [`FetchError`]: no `git`, or git's own message (made safe for a terminal) when it failed.
 pub fn fetch(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Fetched, FetchError> {
     let what = spec.shown();
-    let dir = tempfile::Builder::new()
-        .prefix("skilldeck-git-")
-        .tempdir()
-        .map_err(|error| FetchError::Temporary {
-            what: what.clone(),
-            error: error.to_string(),
-        })?;
+    let dir = temporary(&what)?;
     let work = dir.path().join("repository");
     let work_arg = work.as_os_str();
     progress(&format!("fetching {what} with git"));
@@ -276,13 +281,7 @@ pub fn trees(
     progress: &mut dyn FnMut(&str),
 ) -> Result<Trees, FetchError> {
     let what = spec.shown();
-    let dir = tempfile::Builder::new()
-        .prefix("skilldeck-git-")
-        .tempdir()
-        .map_err(|error| FetchError::Temporary {
-            what: what.clone(),
-            error: error.to_string(),
-        })?;
+    let dir = temporary(&what)?;
     progress(&format!("asking {what} for its folders' trees"));
     let git = Git { what: &what };
     let work = dir.path();

@@ -177,7 +177,7 @@ impl Planned {
                     .find(|c| c.skill == index && c.shown_path == *path);
                 let what = match conflict {
                     Some(conflict) => conflict_words(conflict),
-                    None => summary_words(*summary).to_owned(),
+                    None => summary.words().to_owned(),
                 };
                 lines.push(format!(
                     "  {}  {what}",
@@ -186,17 +186,6 @@ impl Planned {
             }
         }
         lines
-    }
-}
-
-/// A clean file's fate in a word or two.
-pub fn summary_words(summary: Summary) -> &'static str {
-    match summary {
-        Summary::Unchanged => "unchanged",
-        Summary::TookTheirs => "took theirs",
-        Summary::KeptOurs => "kept ours",
-        Summary::Merged => "merged",
-        Summary::Conflict => "conflict",
     }
 }
 
