@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{Machine, write_files};
+use crate::common::{Machine, listed, write_files};
 use crate::import_git::{commit, git, repository};
 
 fn skill_md(name: &str, body: &str) -> String {
@@ -34,23 +34,7 @@ fn upstream(root: &Path) -> (PathBuf, String) {
 fn outdated(machine: &Machine, args: &[&str], code: i32) -> Value {
     let mut all = vec!["outdated", "--json"];
     all.extend(args);
-    let output = machine.run_expecting(&all, code);
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
-        panic!(
-            "not JSON: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
-
-fn of<'a>(json: &'a Value, name: &str) -> &'a Value {
-    json["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("no {name} in {json:#}"))
+    machine.run_json(&all, code)
 }
 
 #[test]
@@ -68,9 +52,9 @@ fn a_new_commit_and_a_local_edit_are_told_apart_skill_by_skill() {
         0,
     );
     let json = outdated(&machine, &[], 0);
-    assert_eq!(of(&json, "alpha")["moved"], false, "{json:#}");
-    assert_eq!(of(&json, "alpha")["commit"], first.as_str());
-    assert_eq!(of(&json, "alpha")["edited"], false);
+    assert_eq!(listed(&json, "alpha")["moved"], false, "{json:#}");
+    assert_eq!(listed(&json, "alpha")["commit"], first.as_str());
+    assert_eq!(listed(&json, "alpha")["edited"], false);
     let manifest = skills.join("beta/SKILL.md");
     let edited = fs::read_to_string(&manifest).unwrap() + "mine\n";
     fs::write(&manifest, edited).unwrap();
@@ -80,11 +64,11 @@ fn a_new_commit_and_a_local_edit_are_told_apart_skill_by_skill() {
     );
     let head = commit(&repo, "second");
     let json = outdated(&machine, &[], 1);
-    let alpha = of(&json, "alpha");
+    let alpha = listed(&json, "alpha");
     assert_eq!(alpha["moved"], true, "{json:#}");
     assert_eq!(alpha["latest"], head.as_str());
     assert_eq!(alpha["edited"], false);
-    let beta = of(&json, "beta");
+    let beta = listed(&json, "beta");
     assert_eq!(beta["edited"], true, "{json:#}");
     // One repository, one question: both skills are answered with the same commit.
     assert_eq!(beta["latest"], head.as_str());
@@ -127,12 +111,12 @@ fn an_annotated_tag_is_read_as_its_commit_and_a_commit_id_is_pinned() {
     );
     let json = outdated(&machine, &[], 0);
     assert_eq!(
-        of(&json, "alpha")["moved"],
+        listed(&json, "alpha")["moved"],
         false,
         "the tag's commit, not its object: {json:#}"
     );
-    assert_eq!(of(&json, "beta")["pinned"], true);
-    assert_eq!(of(&json, "beta")["moved"], Value::Null);
+    assert_eq!(listed(&json, "beta")["pinned"], true);
+    assert_eq!(listed(&json, "beta")["moved"], Value::Null);
     write_files(
         &repo,
         &[("skills/alpha/SKILL.md", &skill_md("alpha", "re"))],
@@ -140,8 +124,8 @@ fn an_annotated_tag_is_read_as_its_commit_and_a_commit_id_is_pinned() {
     commit(&repo, "retag");
     git(&repo, &["tag", "-f", "-a", "v1", "-m", "moved"]);
     let json = outdated(&machine, &[], 1);
-    assert_eq!(of(&json, "alpha")["moved"], true, "{json:#}");
-    assert_eq!(of(&json, "beta")["pinned"], true);
+    assert_eq!(listed(&json, "alpha")["moved"], true, "{json:#}");
+    assert_eq!(listed(&json, "beta")["pinned"], true);
 }
 
 #[test]
@@ -172,7 +156,7 @@ fn a_repository_that_cannot_be_asked_is_said_and_offline_shows_the_last_answers(
         "the answers kept, with their time, and nobody asked"
     );
     let json = outdated(&machine, &[], 1);
-    let alpha = of(&json, "alpha");
+    let alpha = listed(&json, "alpha");
     assert_eq!(alpha["moved"], Value::Null, "{json:#}");
     assert!(
         alpha["error"].as_str().unwrap().contains("git could not"),
@@ -208,13 +192,13 @@ fn a_skill_updated_since_the_check_is_not_shown_behind_offline() {
     );
     let head = commit(&repo, "second");
     let json = outdated(&machine, &[], 1);
-    assert_eq!(of(&json, "alpha")["moved"], true, "{json:#}");
+    assert_eq!(listed(&json, "alpha")["moved"], true, "{json:#}");
     machine.run_expecting(&["update", "alpha"], 0);
     // The kept answers are read against where alpha is recorded now: at the head they named;
     // beta, from the same repository and not updated, is still behind it.
     let json = outdated(&machine, &["--offline"], 1);
-    let alpha = of(&json, "alpha");
+    let alpha = listed(&json, "alpha");
     assert_eq!(alpha["commit"], head.as_str(), "{json:#}");
     assert_eq!(alpha["moved"], false, "{json:#}");
-    assert_eq!(of(&json, "beta")["moved"], true, "{json:#}");
+    assert_eq!(listed(&json, "beta")["moved"], true, "{json:#}");
 }

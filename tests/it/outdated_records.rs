@@ -44,14 +44,7 @@ fn installed_at() -> (&'static str, SystemTime) {
 }
 
 fn outdated(machine: &Machine, code: i32) -> Value {
-    let output = machine.run_expecting(&["outdated", "--json"], code);
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
-        panic!(
-            "not JSON: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+    machine.run_json(&["outdated", "--json"], code)
 }
 
 fn at(json: &Value, dir: &Path) -> Value {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{Machine, snapshot, write_files};
+use crate::common::{Machine, listed, snapshot, write_files};
 use crate::import_git::{commit, git, repository};
 
 const MANIFEST: &str = "---\nname: alpha\ndescription: The alpha skill, for tests.\n---\nbody\n";
@@ -50,14 +50,7 @@ fn upstream_writes(repo: &Path, file: &str, text: &str) {
 fn update(machine: &Machine, args: &[&str], code: i32) -> Value {
     let mut all = vec!["update", "alpha", "--json"];
     all.extend_from_slice(args);
-    let output = machine.run_expecting(&all, code);
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
-        panic!(
-            "not JSON: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+    machine.run_json(&all, code)
 }
 
 fn summary_of<'j>(json: &'j Value, path: &str) -> &'j Value {
@@ -84,14 +77,8 @@ fn an_upstream_change_with_no_local_edit_is_taken_and_reads_intact() {
     assert_eq!(json["skills"][0]["status"], "updated", "{json:#}");
     assert_eq!(summary_of(&json, "guide.md"), "took_theirs", "{json:#}");
     assert!(read(&skill, "guide.md").contains("TWO"));
-    let list = machine.run_expecting(&["list", "--json"], 0);
-    let list: Value = serde_json::from_slice(&list.stdout).unwrap();
-    let alpha = list["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == "alpha")
-        .expect("alpha is listed");
+    let list = machine.list_json();
+    let alpha = listed(&list, "alpha");
     assert_eq!(alpha["state"], "intact", "{alpha:#}");
 }
 

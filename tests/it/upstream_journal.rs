@@ -46,14 +46,7 @@ fn recorded(machine: &Machine, dir: &Path) -> Option<String> {
 }
 
 fn update_json(machine: &Machine, code: i32) -> Value {
-    let output = machine.run_expecting(&["update", "alpha", "--json"], code);
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
-        panic!(
-            "not JSON: {}\n{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
+    machine.run_json(&["update", "alpha", "--json"], code)
 }
 
 fn stdout(output: &std::process::Output) -> String {

@@ -129,6 +129,19 @@ impl Machine {
         wrapped
     }
 
+    /// Run, insist on the exit code, and parse what was printed as JSON, showing both streams
+    /// when it is not JSON.
+    pub fn run_json(&self, args: &[&str], code: i32) -> serde_json::Value {
+        let output = self.run_expecting(args, code);
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{args:?} printed no JSON: {}\nstderr: {}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            )
+        })
+    }
+
     /// `skilldeck list --json`, parsed; panics unless it exits 0.
     pub fn list_json(&self) -> serde_json::Value {
         let output = self.run(&["list", "--json"]);
