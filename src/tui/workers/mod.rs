@@ -143,17 +143,7 @@ fn spawn_usage(machine: Machine, inventory: Inventory, tx: Sender<Msg>) {
 /// The skills of `inventory` that changed since their snapshots (or since installed).
 fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, String> {
     let store = Store::open(&machine.env);
-    let subjects: Vec<Subject<'_>> = inventory
-        .skills
-        .iter()
-        .map(|skill| Subject {
-            dir: &skill.dir,
-            real_dir: &skill.real_dir,
-            modified: skill.state == crate::record::State::Modified,
-        })
-        .collect();
-    let found = changes::changes(&store, &subjects)
-        .map_err(|error| sanitize::line(&format!("The snapshots could not be read: {error}")))?;
+    let found = changes::changes(&store, &subjects(&inventory.skills)).map_err(unreadable)?;
     Ok(Changes {
         skills: views(
             &found.changed,
@@ -163,6 +153,23 @@ fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, Str
         ),
         unreadable: found.problems.len(),
     })
+}
+
+/// What the comparison with the snapshots needs of each of `skills`.
+fn subjects<'a>(skills: impl IntoIterator<Item = &'a scan::Skill>) -> Vec<Subject<'a>> {
+    skills
+        .into_iter()
+        .map(|skill| Subject {
+            dir: &skill.dir,
+            real_dir: &skill.real_dir,
+            modified: skill.state == crate::record::State::Modified,
+        })
+        .collect()
+}
+
+/// The sentence for snapshots that could not be read to compare the skills with.
+fn unreadable(error: impl std::fmt::Display) -> String {
+    sanitize::line(&format!("The snapshots could not be read: {error}"))
 }
 
 /// Start the `SKILL.md` reader; send it skill folders, and their text arrives on `tx`.

@@ -21,12 +21,11 @@ use std::time::{Duration, Instant, SystemTime};
 use notify::event::ModifyKind;
 use notify::{ErrorKind, EventKind, PollWatcher, RecommendedWatcher, RecursiveMode, Watcher as _};
 
-use super::{deck_of, guarded, spawn};
+use super::{deck_of, guarded, spawn, subjects, unreadable};
 use crate::roots::Machine;
 use crate::scan::{self, Inventory, Skill, Watched};
 use crate::snapshot::Store;
-use crate::snapshot::changes::{self, Subject};
-use crate::text::sanitize;
+use crate::snapshot::changes;
 use crate::tui::changes::views;
 use crate::tui::live::POLL_EVERY;
 use crate::tui::msg::{Msg, Rescan};
@@ -181,17 +180,9 @@ fn compare<'a>(
                 .collect()
         })
         .unwrap_or_default();
-    let subjects: Vec<Subject<'_>> = rescanned
-        .iter()
-        .map(|skill| Subject {
-            dir: &skill.dir,
-            real_dir: &skill.real_dir,
-            modified: skill.state == crate::record::State::Modified,
-        })
-        .collect();
     let store = Store::open(&machine.env);
-    let found = changes::changes_among(&store, &subjects, &gone)
-        .map_err(|error| sanitize::line(&format!("The snapshots could not be read: {error}")))?;
+    let found = changes::changes_among(&store, &subjects(rescanned.iter().copied()), &gone)
+        .map_err(unreadable)?;
     let rows = views(
         &found.changed,
         &now.skills,
