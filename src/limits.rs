@@ -59,6 +59,11 @@ pub const DIGEST_FILE_BYTES: u64 = 64 * MIB;
 /// of work, so a scan of many skills stays a scan.
 pub const DIGEST_SKILL_BYTES: u64 = 256 * MIB;
 
+/// Folders below a skill's own the content digest walks into. The walk holds one open
+/// handle per level, so a hostile folder nested thousands deep costs neither the scan's
+/// descriptors nor its stack; four times the depth an import accepts.
+pub const DIGEST_DEPTH: usize = 96;
+
 /// The largest `SKILL.md` skilldeck reads. The specification asks for under 500 lines; a file
 /// a thousand times that is not instructions an agent can load, and reading it whole would let
 /// one file cost a listing its memory bound.

@@ -7,6 +7,7 @@
 //! Only the primitives live here; what they are used for (staging a skill beside its root,
 //! a snapshot's history) stays with `install` and `snapshot`.
 
+mod folder;
 mod lock;
 mod read;
 mod write;
@@ -14,6 +15,7 @@ mod write;
 use std::io;
 use std::path::{Path, PathBuf};
 
+pub use folder::{Entry, EntryKind, Folder};
 #[cfg(not(unix))]
 pub use lock::lock_file;
 #[cfg(unix)]
@@ -21,7 +23,8 @@ pub use lock::lock_folder;
 #[cfg(all(test, unix))]
 pub(crate) use read::mkfifo;
 pub use read::{
-    Links, is_link_loop, open_folder, open_regular, open_regular_with_metadata, read_bounded,
+    FileFacts, Links, is_link_loop, open_folder, open_regular, open_regular_with_facts,
+    read_bounded,
 };
 pub use write::{
     create_new, dir_builder, exchange, rename_no_replace, replace_file, same_mount, set_mode,

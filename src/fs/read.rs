@@ -20,6 +20,50 @@ pub enum Links {
     Refuse,
 }
 
+/// What the check of an opened file read of it: all a listing keeps of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileFacts {
+    pub len: u64,
+    /// Any execute bit is set.
+    pub executable: bool,
+    pub modified: Option<std::time::SystemTime>,
+}
+
+impl FileFacts {
+    #[cfg(unix)]
+    fn of_stat(stat: &rustix::fs::Stat) -> Self {
+        Self {
+            len: u64::try_from(stat.st_size).unwrap_or(0),
+            executable: stat.st_mode & 0o111 != 0,
+            modified: modified(stat),
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub(super) fn of_metadata(meta: &std::fs::Metadata) -> Self {
+        Self {
+            len: meta.len(),
+            executable: false,
+            modified: meta.modified().ok(),
+        }
+    }
+}
+
+/// A status's modification time, where the system gave one that fits.
+#[cfg(unix)]
+#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)] // the fields' types differ between platforms
+fn modified(stat: &rustix::fs::Stat) -> Option<std::time::SystemTime> {
+    use std::time::{Duration, SystemTime};
+    let seconds = i64::try_from(stat.st_mtime).ok()?;
+    let nanos = u32::try_from(stat.st_mtime_nsec).ok()?;
+    let since = Duration::new(seconds.unsigned_abs(), nanos);
+    if seconds >= 0 {
+        SystemTime::UNIX_EPOCH.checked_add(since)
+    } else {
+        SystemTime::UNIX_EPOCH.checked_sub(since)
+    }
+}
+
 /// Open `path` for reading if it is a regular file. Anything else (a FIFO, a device, a
 /// socket, a folder, and with [`Links::Refuse`] a link) is refused without being opened.
 ///
@@ -27,26 +71,23 @@ pub enum Links {
 /// The system's own error for a path that cannot be reached, and `InvalidData`, naming what
 /// the path is, for anything but a regular file.
 pub fn open_regular(path: &Path, links: Links) -> io::Result<File> {
-    open_regular_with_metadata(path, links).map(|(file, _)| file)
+    open_regular_with_facts(path, links).map(|(file, _)| file)
 }
 
-/// As [`open_regular`], with the open file's metadata, which the check already read: a
-/// caller that needs its size or times asks the system once, not twice (once per file of
-/// every skill a scan digests).
+/// As [`open_regular`], with the file's size, mode and time, which the check already read: a
+/// caller that needs them asks the system once, not twice (once per file of every skill a
+/// scan digests).
 ///
 /// # Errors
 /// As [`open_regular`].
-pub fn open_regular_with_metadata(
-    path: &Path,
-    links: Links,
-) -> io::Result<(File, std::fs::Metadata)> {
-    let file = open_checked(path, links)?;
-    // Checked again on the open file: what was opened is what is read.
-    let meta = file.metadata()?;
-    if meta.is_file() {
-        Ok((file, meta))
-    } else {
-        Err(not_regular(&meta.file_type()))
+pub fn open_regular_with_facts(path: &Path, links: Links) -> io::Result<(File, FileFacts)> {
+    #[cfg(unix)]
+    {
+        open_checked(rustix::fs::CWD, path, links)
+    }
+    #[cfg(not(unix))]
+    {
+        open_checked(path, links)
     }
 }
 
@@ -57,8 +98,8 @@ pub fn open_regular_with_metadata(
 /// The open's or read's own error, and `InvalidData` for anything but a regular file or for a
 /// file over the limit.
 pub fn read_bounded(path: &Path, links: Links, limit: u64) -> io::Result<Vec<u8>> {
-    let (file, meta) = open_regular_with_metadata(path, links)?;
-    let size = meta.len();
+    let (file, facts) = open_regular_with_facts(path, links)?;
+    let size = facts.len;
     if size > limit {
         return Err(too_large(limit));
     }
@@ -79,31 +120,38 @@ fn too_large(limit: u64) -> io::Error {
 }
 
 /// The refusal of what is not a regular file, naming what it is.
+#[cfg(not(unix))]
 fn not_regular(kind: &std::fs::FileType) -> io::Error {
+    refused_as(kind_name(kind))
+}
+
+/// The refusal of what is not a regular file, `what` naming it ("a FIFO").
+fn refused_as(what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("it is {}, not a regular file", kind_name(kind)),
+        format!("it is {what}, not a regular file"),
     )
 }
 
-/// What an entry is, in words: "a FIFO", "a character device", ...
-fn kind_name(kind: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO";
-        }
-        if kind.is_char_device() {
-            return "a character device";
-        }
-        if kind.is_block_device() {
-            return "a block device";
-        }
-        if kind.is_socket() {
-            return "a socket";
-        }
+/// What an entry is, in words, from the type the system gave without opening it.
+#[cfg(unix)]
+fn raw_kind_name(kind: rustix::fs::FileType) -> &'static str {
+    use rustix::fs::FileType;
+    match kind {
+        FileType::Fifo => "a FIFO",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        FileType::Socket => "a socket",
+        FileType::Directory => "a folder",
+        FileType::Symlink => "a symbolic link",
+        FileType::RegularFile => "a regular file",
+        _ => "a special file",
     }
+}
+
+/// What an entry is, in words, where the system has no FIFOs or devices to name.
+#[cfg(not(unix))]
+fn kind_name(kind: &std::fs::FileType) -> &'static str {
     if kind.is_dir() {
         "a folder"
     } else if kind.is_symlink() {
@@ -119,24 +167,27 @@ fn kind_name(kind: &std::fs::FileType) -> &'static str {
 /// waits for nothing), so the type is read from the very file the path named, and only a
 /// regular file is then opened for reading, through the handle, so no swap in between can
 /// change what is read. Where `/proc` is missing, the path is opened again and must still be
-/// the same file.
+/// the same file. `path` is looked up from the folder `at` (the working folder for a full
+/// path, a walk's open folder for one of its names).
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn open_checked(path: &Path, links: Links) -> io::Result<File> {
-    use rustix::fs::{FileType, Mode, OFlags};
+pub(super) fn open_checked(
+    at: rustix::fd::BorrowedFd<'_>,
+    path: &Path,
+    links: Links,
+) -> io::Result<(File, FileFacts)> {
+    use rustix::fs::{Mode, OFlags};
     use std::os::fd::AsRawFd;
     let mut flags = OFlags::PATH | OFlags::CLOEXEC;
     if links == Links::Refuse {
         flags |= OFlags::NOFOLLOW;
     }
-    let handle = rustix::fs::open(path, flags, Mode::empty())?;
+    let handle = rustix::fs::openat(at, path, flags, Mode::empty())?;
     let stat = rustix::fs::fstat(&handle)?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Err(not_regular(&File::from(handle).metadata()?.file_type()));
-    }
+    let facts = regular(&stat)?;
     let read = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
     let reopened = match proc_fds() {
         // One name looked up in the folder of this process's descriptors, rather than the
-        // four-part path from `/`.
+        // path again.
         Some(fds) => rustix::fs::openat(
             fds,
             handle.as_raw_fd().to_string().as_str(),
@@ -146,11 +197,11 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
         None => Err(rustix::io::Errno::NOENT),
     };
     match reopened {
-        Ok(fd) => Ok(File::from(fd)),
+        Ok(fd) => Ok((File::from(fd), facts)),
         Err(rustix::io::Errno::NOENT) => {
-            let file = open_nonblocking(path, links)?;
-            same_file(&file, stat.st_dev, stat.st_ino)?;
-            Ok(file)
+            let file = open_nonblocking(at, path, links)?;
+            same_file(&file, &stat)?;
+            Ok((file, facts))
         }
         Err(error) => Err(error.into()),
     }
@@ -172,19 +223,23 @@ fn proc_fds() -> Option<&'static rustix::fd::OwnedFd> {
 /// Elsewhere the type is read from the path before it is opened, and the open file must be
 /// the one that was looked at; a swap in the instant between is caught after the open.
 #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
-fn open_checked(path: &Path, links: Links) -> io::Result<File> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = regular_metadata(path, links)?;
-    let file = open_nonblocking(path, links)?;
-    same_file(&file, meta.dev(), meta.ino())?;
-    Ok(file)
+pub(super) fn open_checked(
+    at: rustix::fd::BorrowedFd<'_>,
+    path: &Path,
+    links: Links,
+) -> io::Result<(File, FileFacts)> {
+    let stat = status_at(at, path, links)?;
+    let facts = regular(&stat)?;
+    let file = open_nonblocking(at, path, links)?;
+    same_file(&file, &stat)?;
+    Ok((file, facts))
 }
 
 /// Windows opens the link itself when asked (`FILE_FLAG_OPEN_REPARSE_POINT`: a symbolic link
 /// or a junction is not followed), and the handle's own metadata says what was opened, so no
 /// swap between a look and the open can make a link's target read.
 #[cfg(windows)]
-fn open_checked(path: &Path, links: Links) -> io::Result<File> {
+pub(super) fn open_checked(path: &Path, links: Links) -> io::Result<(File, FileFacts)> {
     use std::os::windows::fs::OpenOptionsExt;
     /// FILE_FLAG_OPEN_REPARSE_POINT (winbase.h).
     const OPEN_REPARSE_POINT: u32 = 0x0020_0000;
@@ -196,44 +251,59 @@ fn open_checked(path: &Path, links: Links) -> io::Result<File> {
     let file = options.open(path)?;
     let meta = file.metadata()?;
     if meta.is_file() {
-        Ok(file)
+        Ok((file, FileFacts::of_metadata(&meta)))
     } else {
         Err(not_regular(&meta.file_type()))
     }
 }
 
-/// What the path is, without opening it, when it is a regular file.
-#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
-fn regular_metadata(path: &Path, links: Links) -> io::Result<std::fs::Metadata> {
-    let meta = match links {
-        Links::Follow => std::fs::metadata(path)?,
-        Links::Refuse => std::fs::symlink_metadata(path)?,
+/// The status of `path` below the folder `at`, a final link followed or not, read without
+/// opening anything.
+#[cfg(unix)]
+pub(super) fn status_at(
+    at: rustix::fd::BorrowedFd<'_>,
+    path: &Path,
+    links: Links,
+) -> io::Result<rustix::fs::Stat> {
+    use rustix::fs::AtFlags;
+    let flags = match links {
+        Links::Follow => AtFlags::empty(),
+        Links::Refuse => AtFlags::SYMLINK_NOFOLLOW,
     };
-    if meta.is_file() {
-        Ok(meta)
+    Ok(rustix::fs::statat(at, path, flags)?)
+}
+
+/// The facts of a status that is a regular file's; the refusal naming what it is otherwise.
+#[cfg(unix)]
+pub(super) fn regular(stat: &rustix::fs::Stat) -> io::Result<FileFacts> {
+    let kind = rustix::fs::FileType::from_raw_mode(stat.st_mode);
+    if kind == rustix::fs::FileType::RegularFile {
+        Ok(FileFacts::of_stat(stat))
     } else {
-        Err(not_regular(&meta.file_type()))
+        Err(refused_as(raw_kind_name(kind)))
     }
 }
 
 #[cfg(unix)]
-fn open_nonblocking(path: &Path, links: Links) -> io::Result<File> {
+fn open_nonblocking(at: rustix::fd::BorrowedFd<'_>, path: &Path, links: Links) -> io::Result<File> {
     use rustix::fs::{Mode, OFlags};
-    let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC;
     if links == Links::Refuse {
         flags |= OFlags::NOFOLLOW;
     }
-    let fd = rustix::fs::open(path, flags, Mode::empty())?;
+    let fd = rustix::fs::openat(at, path, flags, Mode::empty())?;
     Ok(File::from(fd))
 }
 
-/// Whether `file` is the file with this device and inode: else it was swapped after it was
-/// looked at.
+/// Whether `file` is the file `stat` was read of: else it was swapped after it was looked at.
 #[cfg(unix)]
-fn same_file<D: Into<u64>, I: Into<u64>>(file: &File, dev: D, ino: I) -> io::Result<()> {
+#[allow(clippy::useless_conversion, clippy::unnecessary_fallible_conversions)] // the fields' types differ between platforms
+fn same_file(file: &File, stat: &rustix::fs::Stat) -> io::Result<()> {
     use std::os::unix::fs::MetadataExt;
     let meta = file.metadata()?;
-    if meta.dev() == dev.into() && meta.ino() == ino.into() {
+    let dev = u64::try_from(stat.st_dev).ok();
+    let ino = u64::try_from(stat.st_ino).ok();
+    if dev == Some(meta.dev()) && ino == Some(meta.ino()) {
         Ok(())
     } else {
         Err(io::Error::new(

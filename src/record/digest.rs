@@ -14,14 +14,12 @@ use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 use std::time::SystemTime;
 
-use serde::Serialize;
-use sha2::{Digest as _, Sha256};
-use walkdir::WalkDir;
-
-use crate::fs::{Links, open_regular_with_metadata};
-use crate::limits::{DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES};
+use crate::fs::{EntryKind, FileFacts, Folder};
+use crate::limits::{DIGEST_DEPTH, DIGEST_FILE_BYTES, DIGEST_SKILL_BYTES};
 use crate::skill::SKILL_FILE;
 use crate::text::human;
+use serde::Serialize;
+use sha2::{Digest as _, Sha256};
 
 /// Names the installer never counts: what file managers leave in a folder someone looked at.
 pub const IGNORED_NAMES: [&str; 2] = [".DS_Store", "Thumbs.db"];
@@ -86,6 +84,11 @@ pub enum Obstacle {
         human::size(DIGEST_SKILL_BYTES)
     )]
     SkillOverBudget(PathBuf),
+    #[error(
+        "{} lies more than {DIGEST_DEPTH} folders deep; the content digest does not walk further",
+        .0.display()
+    )]
+    TooDeep(PathBuf),
 }
 
 impl Obstacle {
@@ -100,7 +103,7 @@ impl Obstacle {
     pub fn is_over_budget(&self) -> bool {
         matches!(
             self,
-            Obstacle::FileOverBudget { .. } | Obstacle::SkillOverBudget(_)
+            Obstacle::FileOverBudget { .. } | Obstacle::SkillOverBudget(_) | Obstacle::TooDeep(_)
         )
     }
 }
@@ -118,92 +121,26 @@ impl Contents {
     /// Walk `skill_dir` (a link to a directory is followed; links inside are not) and digest
     /// it on the way, `manifest` being the bytes of its top-level `SKILL.md` as already read.
     ///
-    /// The walk visits files in digest order, so each is opened once: its metadata for the
-    /// listing and its bytes for the hash come from the same open file. A file over
-    /// [`DIGEST_FILE_BYTES`], or one that takes the skill over [`DIGEST_SKILL_BYTES`], is an
-    /// obstacle found by its size before any of it is read.
+    /// The walk goes through each folder's open handle ([`Folder`]), visiting files in digest
+    /// order, so each is opened once, by its name: its facts for the listing and its bytes for
+    /// the hash come from the same open file. A file over [`DIGEST_FILE_BYTES`], or one that
+    /// takes the skill over [`DIGEST_SKILL_BYTES`], is an obstacle found by its size before any
+    /// of it is read; a folder more than [`DIGEST_DEPTH`] deep is one, unwalked.
     pub fn read(skill_dir: &Path, manifest: &[u8]) -> (Self, Result<Digest, Obstacle>) {
-        let mut contents = Contents::default();
-        let mut hasher = Sha256::new();
-        let mut budget = DIGEST_SKILL_BYTES.saturating_sub(manifest.len() as u64);
-        let walk = WalkDir::new(skill_dir)
-            .min_depth(1)
-            .follow_links(false)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|entry| {
-                !IGNORED_NAMES
-                    .iter()
-                    .any(|ignored| entry.file_name() == *ignored)
-            });
-        for entry in walk {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(error) => {
-                    let path = error
-                        .path()
-                        .and_then(|p| p.strip_prefix(skill_dir).ok())
-                        .map(Path::to_path_buf)
-                        .unwrap_or_default();
-                    contents.obstacles.push(Obstacle::Unreadable {
-                        path,
-                        error: error.to_string(),
-                    });
-                    continue;
-                }
-            };
-            let relative = entry
-                .path()
-                .strip_prefix(skill_dir)
-                .map(Path::to_path_buf)
-                .unwrap_or_default();
-            let kind = entry.file_type();
-            if kind.is_dir() {
-                continue;
-            }
-            if kind.is_symlink() {
-                contents.obstacles.push(Obstacle::Link(relative));
-                continue;
-            }
-            if !kind.is_file() {
-                contents.obstacles.push(Obstacle::Special(relative));
-                continue;
-            }
-            let portable = portable_path(&relative);
-            // After an obstacle there is no digest to compute; the walk only lists.
-            let hashing = contents.obstacles.is_empty();
-            let read = if hashing && portable == SKILL_FILE {
-                frame(&mut hasher, &portable, &blanked(manifest));
-                entry.metadata().map_err(|e| HashError::Io(e.into()))
-            } else if hashing {
-                hash_file(&mut hasher, &portable, entry.path(), &mut budget)
-            } else {
-                entry.metadata().map_err(|e| HashError::Io(e.into()))
-            };
-            match read {
-                Ok(meta) => contents.files.push(listed_file(relative, &meta)),
-                Err(HashError::Io(error)) => contents.obstacles.push(Obstacle::Unreadable {
-                    path: relative,
-                    error: error.to_string(),
-                }),
-                Err(HashError::Changed) => {
-                    contents.obstacles.push(Obstacle::Changed(relative));
-                }
-                Err(HashError::FileOverBudget(meta)) => {
-                    contents.obstacles.push(Obstacle::FileOverBudget {
-                        path: relative.clone(),
-                        size: meta.len(),
-                    });
-                    contents.files.push(listed_file(relative, &meta));
-                }
-                Err(HashError::SkillOverBudget(meta)) => {
-                    contents
-                        .obstacles
-                        .push(Obstacle::SkillOverBudget(relative.clone()));
-                    contents.files.push(listed_file(relative, &meta));
-                }
-            }
+        let mut walk = Walk {
+            contents: Contents::default(),
+            hasher: Sha256::new(),
+            budget: DIGEST_SKILL_BYTES.saturating_sub(manifest.len() as u64),
+            manifest,
+        };
+        let mut at = PathBuf::new();
+        match Folder::open(skill_dir) {
+            Ok(folder) => walk.folder(folder, &mut at, 0),
+            Err(error) => walk.unreadable(&at, &error),
         }
+        let Walk {
+            contents, hasher, ..
+        } = walk;
         let digest = match contents.obstacles.first() {
             Some(obstacle) => Err(obstacle.clone()),
             None => Ok(finish(hasher)),
@@ -212,13 +149,104 @@ impl Contents {
     }
 }
 
-/// A file of the listing, from its metadata.
-fn listed_file(path: PathBuf, meta: &std::fs::Metadata) -> SkillFile {
-    SkillFile {
-        path,
-        size: meta.len(),
-        executable: is_executable(meta),
-        modified: meta.modified().ok(),
+/// A walk of one skill folder under way: what it found and the hash so far.
+struct Walk<'m> {
+    contents: Contents,
+    hasher: Sha256,
+    /// The bytes the skill may still have read.
+    budget: u64,
+    manifest: &'m [u8],
+}
+
+impl Walk<'_> {
+    /// Every entry of `folder`, which lies at `at` below the skill folder and `depth` folders
+    /// down, in digest order.
+    fn folder(&mut self, mut folder: Folder, at: &mut PathBuf, depth: usize) {
+        let entries = match folder.entries() {
+            Ok(entries) => entries,
+            Err(error) => return self.unreadable(at, &error),
+        };
+        for entry in entries {
+            if IGNORED_NAMES.iter().any(|ignored| entry.name == *ignored) {
+                continue;
+            }
+            at.push(&entry.name);
+            match entry.kind {
+                EntryKind::Folder if depth == DIGEST_DEPTH => {
+                    self.contents.obstacles.push(Obstacle::TooDeep(at.clone()));
+                }
+                EntryKind::Folder => match folder.folder(&entry.name) {
+                    Ok(inner) => self.folder(inner, at, depth + 1),
+                    Err(error) => self.unreadable(at, &error),
+                },
+                EntryKind::Link => self.contents.obstacles.push(Obstacle::Link(at.clone())),
+                EntryKind::Other => self.contents.obstacles.push(Obstacle::Special(at.clone())),
+                EntryKind::File => self.file(&folder, &entry.name, at),
+            }
+            at.pop();
+        }
+    }
+
+    /// The regular file `name` of `folder`, at `at`: listed, and framed into the hash while
+    /// no obstacle has made the digest impossible. Only a file to be hashed is opened; the
+    /// top-level `SKILL.md` is framed from the bytes already read.
+    fn file(&mut self, folder: &Folder, name: &std::ffi::OsStr, at: &Path) {
+        let portable = portable_path(at);
+        // After an obstacle there is no digest to compute; the walk only lists.
+        let hashing = self.contents.obstacles.is_empty();
+        if !hashing || portable == SKILL_FILE {
+            match folder.facts(name) {
+                Ok(facts) => {
+                    if hashing {
+                        frame(&mut self.hasher, &portable, &blanked(self.manifest));
+                    }
+                    self.list(at, &facts);
+                }
+                Err(error) => self.unreadable(at, &error),
+            }
+            return;
+        }
+        let (file, facts) = match folder.file(name) {
+            Ok(opened) => opened,
+            Err(error) => return self.unreadable(at, &error),
+        };
+        let obstacle = match hash_file(&mut self.hasher, &portable, file, &facts, &mut self.budget)
+        {
+            Ok(()) => None,
+            Err(HashError::Io(error)) => {
+                return self.unreadable(at, &error);
+            }
+            Err(HashError::Changed) => {
+                return self
+                    .contents
+                    .obstacles
+                    .push(Obstacle::Changed(at.to_path_buf()));
+            }
+            Err(HashError::FileOverBudget) => Some(Obstacle::FileOverBudget {
+                path: at.to_path_buf(),
+                size: facts.len,
+            }),
+            Err(HashError::SkillOverBudget) => Some(Obstacle::SkillOverBudget(at.to_path_buf())),
+        };
+        // A file left unread for its size is listed with it.
+        self.contents.obstacles.extend(obstacle);
+        self.list(at, &facts);
+    }
+
+    fn list(&mut self, at: &Path, facts: &FileFacts) {
+        self.contents.files.push(SkillFile {
+            path: at.to_path_buf(),
+            size: facts.len,
+            executable: facts.executable,
+            modified: facts.modified,
+        });
+    }
+
+    fn unreadable(&mut self, at: &Path, error: &io::Error) {
+        self.contents.obstacles.push(Obstacle::Unreadable {
+            path: at.to_path_buf(),
+            error: error.to_string(),
+        });
     }
 }
 
@@ -275,22 +303,23 @@ pub fn blanked(skill_md: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 enum HashError {
     Io(io::Error),
     Changed,
-    /// Unread: more than a file's budget, or more than what is left of the skill's; the
-    /// file's metadata, for the listing.
-    FileOverBudget(Box<std::fs::Metadata>),
-    SkillOverBudget(Box<std::fs::Metadata>),
+    /// Unread: more than a file's budget, or more than what is left of the skill's.
+    FileOverBudget,
+    SkillOverBudget,
 }
 
-/// Frame one file into the hash, streamed, and give its metadata; what it holds is taken from
-/// `budget`, the bytes the skill may still have read. A file whose length differs from what
-/// was read changed under the walk; its digest would be meaningless.
+/// Frame one open file, of the size its check read, into the hash, streamed; what it holds
+/// is taken from `budget`, the bytes the skill may still have read. A file whose length
+/// differs from what was read changed under the walk; its digest would be meaningless.
 fn hash_file(
     hasher: &mut Sha256,
     portable: &str,
-    path: &Path,
+    file: std::fs::File,
+    facts: &FileFacts,
     budget: &mut u64,
-) -> Result<std::fs::Metadata, HashError> {
-    READ_BUFFER.with_borrow_mut(|buffer| hash_file_with(hasher, portable, path, buffer, budget))
+) -> Result<(), HashError> {
+    READ_BUFFER
+        .with_borrow_mut(|buffer| hash_file_with(hasher, portable, file, facts, buffer, budget))
 }
 
 thread_local! {
@@ -301,20 +330,19 @@ thread_local! {
 fn hash_file_with(
     hasher: &mut Sha256,
     portable: &str,
-    path: &Path,
+    mut file: std::fs::File,
+    facts: &FileFacts,
     buffer: &mut [u8],
     budget: &mut u64,
-) -> Result<std::fs::Metadata, HashError> {
-    let (mut file, meta) =
-        open_regular_with_metadata(path, Links::Refuse).map_err(HashError::Io)?;
-    let length = meta.len();
+) -> Result<(), HashError> {
+    let length = facts.len;
     // The size the open file gives, before a byte is read: a sparse file of terabytes costs
     // nothing to make and would cost hours to hash.
     if length > DIGEST_FILE_BYTES {
-        return Err(HashError::FileOverBudget(Box::new(meta)));
+        return Err(HashError::FileOverBudget);
     }
     if length > *budget {
-        return Err(HashError::SkillOverBudget(Box::new(meta)));
+        return Err(HashError::SkillOverBudget);
     }
     *budget -= length;
     hasher.update(portable.as_bytes());
@@ -335,7 +363,7 @@ fn hash_file_with(
         hasher.update(&buffer[..read]);
     }
     if read_total == length {
-        Ok(meta)
+        Ok(())
     } else {
         Err(HashError::Changed)
     }
@@ -448,6 +476,53 @@ mod tests {
                 ]
             );
         }
+    }
+
+    #[test]
+    fn a_folder_deeper_than_the_walk_goes_stops_the_digest_and_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &[("SKILL.md", b"---\nname: x\n---\n")]);
+        let deepest: PathBuf = std::iter::repeat_n("d", DIGEST_DEPTH).collect();
+        write(
+            tmp.path(),
+            &[(deepest.join("f.md").to_str().unwrap(), b"f")],
+        );
+        let (contents, digest) = {
+            let manifest = fs::read(tmp.path().join(SKILL_FILE)).unwrap();
+            Contents::read(tmp.path(), &manifest)
+        };
+        assert!(digest.is_ok(), "{digest:?}");
+        assert!(
+            contents
+                .files
+                .iter()
+                .any(|f| f.path == deepest.join("f.md"))
+        );
+
+        let too_deep = deepest.join("d");
+        write(
+            tmp.path(),
+            &[(too_deep.join("g.md").to_str().unwrap(), b"g")],
+        );
+        let manifest = fs::read(tmp.path().join(SKILL_FILE)).unwrap();
+        let (contents, digest) = Contents::read(tmp.path(), &manifest);
+        let expected = Obstacle::TooDeep(too_deep.clone());
+        assert_eq!(digest, Err(expected.clone()));
+        assert!(expected.is_over_budget());
+        assert_eq!(contents.obstacles, [expected]);
+        // What lies above it is still listed; nothing below it is.
+        assert!(
+            contents
+                .files
+                .iter()
+                .any(|f| f.path == deepest.join("f.md"))
+        );
+        assert!(!contents.files.iter().any(|f| f.path.starts_with(&too_deep)));
+        assert!(
+            digest.unwrap_err().to_string().ends_with(
+                "lies more than 96 folders deep; the content digest does not walk further"
+            )
+        );
     }
 
     #[test]
@@ -608,6 +683,40 @@ mod tests {
             digest_on_disk(tmp.path()),
             Err(Obstacle::Link(PathBuf::from("alias.md")))
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_socket_inside_is_named_never_opened_and_the_walk_goes_on() {
+        let tmp = tempfile::tempdir().unwrap();
+        write(tmp.path(), &[("SKILL.md", b"s"), ("sub/z.md", b"z")]);
+        crate::fs::mkfifo(&tmp.path().join("sub/pipe"));
+        let _socket = std::os::unix::net::UnixListener::bind(tmp.path().join("a-socket")).unwrap();
+        let contents = listed(tmp.path());
+        assert_eq!(
+            contents.obstacles,
+            [
+                Obstacle::Special(PathBuf::from("a-socket")),
+                Obstacle::Special(PathBuf::from("sub/pipe")),
+            ]
+        );
+        let names: Vec<String> = contents
+            .files
+            .iter()
+            .map(|f| portable_path(&f.path))
+            .collect();
+        assert_eq!(names, ["SKILL.md", "sub/z.md"]);
+    }
+
+    #[test]
+    fn a_missing_folder_is_one_unreadable_obstacle() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (contents, digest) = Contents::read(&tmp.path().join("gone"), b"");
+        assert!(contents.files.is_empty());
+        assert!(matches!(
+            &digest,
+            Err(Obstacle::Unreadable { path, .. }) if path.as_os_str().is_empty()
+        ));
     }
 
     #[cfg(unix)]

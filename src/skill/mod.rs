@@ -8,7 +8,7 @@ pub mod names;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::fs::{Links, open_regular_with_metadata};
+use crate::fs::{Links, open_regular_with_facts};
 
 pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
@@ -47,15 +47,14 @@ pub enum ManifestError {
 /// # Errors
 /// When the file cannot be opened or read, or is larger than the bound.
 pub fn read_manifest(skill_dir: &Path) -> Result<Vec<u8>, ManifestError> {
-    let (file, meta) = match open_regular_with_metadata(&skill_dir.join(SKILL_FILE), Links::Follow)
-    {
+    let (file, facts) = match open_regular_with_facts(&skill_dir.join(SKILL_FILE), Links::Follow) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            open_regular_with_metadata(&skill_dir.join(LOWER_SKILL_FILE), Links::Follow)
+            open_regular_with_facts(&skill_dir.join(LOWER_SKILL_FILE), Links::Follow)
         }
         opened => opened,
     }
     .map_err(ManifestError::Unreadable)?;
-    let size = meta.len();
+    let size = facts.len;
     if size > MAX_MANIFEST_BYTES {
         return Err(ManifestError::TooLarge { size });
     }

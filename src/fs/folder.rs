@@ -1,0 +1,342 @@
+//! Walking a folder skilldeck does not trust through its open handle: the folder is opened
+//! once, listed, and every entry below it is opened by its name relative to that handle.
+//!
+//! A scan digests every file of every skill, so this is the hottest path skilldeck has: a
+//! walk by full paths makes the system look up each path from `/` again, component by
+//! component, for every open, and asks for each entry's type a second time. Here the listing
+//! itself says what each entry is (the kind the folder records for it), only a name is
+//! looked up per open, and the one status read that checks a file's type on its handle also
+//! gives its size, mode and time. The rules of [`super::read`] still hold: nothing but a
+//! regular file is opened for reading, never blocking, never through a link, its type
+//! checked on the very file that is read.
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use super::read::{FileFacts, Links};
+
+/// What a folder's listing says an entry is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    Folder,
+    File,
+    Link,
+    /// A FIFO, a device, a socket: never opened.
+    Other,
+}
+
+/// One entry of a folder, by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: OsString,
+    pub kind: EntryKind,
+}
+
+/// An open folder, listed and descended by name.
+pub struct Folder {
+    #[cfg(unix)]
+    handle: rustix::fs::Dir,
+    #[cfg(not(unix))]
+    path: std::path::PathBuf,
+}
+
+impl Folder {
+    /// Open the folder at `path`; a link there is followed (a skill folder may be one), as
+    /// `walkdir` follows its root.
+    ///
+    /// # Errors
+    /// The open's own error; `NotADirectory` for anything but a folder, which is not opened.
+    pub fn open(path: &Path) -> io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let fd = rustix::fs::open(path, flags, Mode::empty())?;
+            Ok(Self {
+                handle: rustix::fs::Dir::new(fd)?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            if !std::fs::metadata(path)?.is_dir() {
+                return Err(io::ErrorKind::NotADirectory.into());
+            }
+            Ok(Self {
+                path: path.to_path_buf(),
+            })
+        }
+    }
+
+    /// Every entry but `.` and `..`, sorted by name (byte order, as `Path` compares a part).
+    ///
+    /// # Errors
+    /// The listing's own error.
+    pub fn entries(&mut self) -> io::Result<Vec<Entry>> {
+        let mut entries = self.list()?;
+        entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        Ok(entries)
+    }
+
+    /// The folder `name` below this one; a link there is not followed.
+    ///
+    /// # Errors
+    /// The open's own error (a link refused, a folder that cannot be read).
+    pub fn folder(&self, name: &OsStr) -> io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(self.fd()?, name, flags, Mode::empty())?;
+            Ok(Self {
+                handle: rustix::fs::Dir::new(fd)?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let path = self.path.join(name);
+            if !std::fs::symlink_metadata(&path)?.is_dir() {
+                return Err(io::ErrorKind::NotADirectory.into());
+            }
+            Ok(Self { path })
+        }
+    }
+
+    /// The regular file `name` in this folder, opened for reading, with what its check read.
+    ///
+    /// # Errors
+    /// The open's own error, and `InvalidData`, naming what the entry is, for anything but a
+    /// regular file (a link included), which is never opened for reading.
+    pub fn file(&self, name: &OsStr) -> io::Result<(File, FileFacts)> {
+        #[cfg(unix)]
+        {
+            super::read::open_checked(self.fd()?, Path::new(name), Links::Refuse)
+        }
+        #[cfg(not(unix))]
+        {
+            super::read::open_checked(&self.path.join(name), Links::Refuse)
+        }
+    }
+
+    /// What the regular file `name` in this folder is, without opening it: for a file whose
+    /// bytes are already read, as a skill's `SKILL.md` is before its folder is walked.
+    ///
+    /// # Errors
+    /// As [`Folder::file`].
+    pub fn facts(&self, name: &OsStr) -> io::Result<FileFacts> {
+        #[cfg(unix)]
+        {
+            super::read::regular(&super::read::status_at(
+                self.fd()?,
+                Path::new(name),
+                Links::Refuse,
+            )?)
+        }
+        #[cfg(not(unix))]
+        {
+            let path = self.path.join(name);
+            let meta = std::fs::symlink_metadata(&path)?;
+            if meta.is_file() {
+                Ok(FileFacts::of_metadata(&meta))
+            } else {
+                Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "it is not a regular file",
+                ))
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    fn fd(&self) -> io::Result<rustix::fd::BorrowedFd<'_>> {
+        Ok(self.handle.fd()?)
+    }
+
+    #[cfg(unix)]
+    fn list(&mut self) -> io::Result<Vec<Entry>> {
+        use std::os::unix::ffi::OsStrExt;
+        let mut entries = Vec::new();
+        while let Some(entry) = self.handle.read() {
+            let entry = entry?;
+            let name = entry.file_name().to_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let name = OsStr::from_bytes(name);
+            let kind = match unix::kind(entry.file_type()) {
+                Some(kind) => kind,
+                // A file system that does not say (some network ones): asked, without
+                // following a link.
+                None => unix::kind_of(self.fd()?, name)?,
+            };
+            entries.push(Entry {
+                name: name.to_os_string(),
+                kind,
+            });
+        }
+        Ok(entries)
+    }
+
+    #[cfg(not(unix))]
+    fn list(&mut self) -> io::Result<Vec<Entry>> {
+        let mut entries = Vec::new();
+        for entry in std::fs::read_dir(&self.path)? {
+            let entry = entry?;
+            let kind = entry.file_type()?;
+            let kind = if kind.is_symlink() {
+                EntryKind::Link
+            } else if kind.is_dir() {
+                EntryKind::Folder
+            } else if kind.is_file() {
+                EntryKind::File
+            } else {
+                EntryKind::Other
+            };
+            entries.push(Entry {
+                name: entry.file_name(),
+                kind,
+            });
+        }
+        Ok(entries)
+    }
+}
+
+#[cfg(unix)]
+mod unix {
+    use std::ffi::OsStr;
+    use std::io;
+
+    use rustix::fd::BorrowedFd;
+    use rustix::fs::{AtFlags, FileType};
+
+    use super::EntryKind;
+
+    pub(super) fn kind(kind: FileType) -> Option<EntryKind> {
+        match kind {
+            FileType::Directory => Some(EntryKind::Folder),
+            FileType::RegularFile => Some(EntryKind::File),
+            FileType::Symlink => Some(EntryKind::Link),
+            FileType::Unknown => None,
+            _ => Some(EntryKind::Other),
+        }
+    }
+
+    pub(super) fn kind_of(folder: BorrowedFd<'_>, name: &OsStr) -> io::Result<EntryKind> {
+        let stat = rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW)?;
+        Ok(kind(FileType::from_raw_mode(stat.st_mode)).unwrap_or(EntryKind::Other))
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::io::Read;
+    use std::os::unix::fs::symlink;
+
+    use super::*;
+
+    fn names(entries: &[Entry]) -> Vec<(&str, EntryKind)> {
+        entries
+            .iter()
+            .map(|e| (e.name.to_str().expect("a UTF-8 name"), e.kind))
+            .collect()
+    }
+
+    #[test]
+    fn entries_come_sorted_by_name_with_what_the_listing_says_they_are() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::write(dir.join("b.md"), "b").unwrap();
+        std::fs::write(dir.join("B.md"), "B").unwrap();
+        std::fs::create_dir(dir.join("a")).unwrap();
+        symlink("b.md", dir.join("link")).unwrap();
+        crate::fs::mkfifo(&dir.join("pipe"));
+        let _socket = std::os::unix::net::UnixListener::bind(dir.join("socket")).unwrap();
+        let entries = Folder::open(dir).unwrap().entries().unwrap();
+        assert_eq!(
+            names(&entries),
+            [
+                ("B.md", EntryKind::File),
+                ("a", EntryKind::Folder),
+                ("b.md", EntryKind::File),
+                ("link", EntryKind::Link),
+                ("pipe", EntryKind::Other),
+                ("socket", EntryKind::Other),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_file_opens_by_name_with_its_facts_and_nothing_else_does() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::write(dir.join("run.sh"), "echo hi").unwrap();
+        std::fs::set_permissions(dir.join("run.sh"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        symlink("run.sh", dir.join("link")).unwrap();
+        crate::fs::mkfifo(&dir.join("pipe"));
+        std::fs::create_dir(dir.join("sub")).unwrap();
+        let folder = Folder::open(dir).unwrap();
+
+        let (mut file, facts) = folder.file(OsStr::new("run.sh")).unwrap();
+        let mut text = String::new();
+        file.read_to_string(&mut text).unwrap();
+        assert_eq!(text, "echo hi");
+        assert_eq!(facts.len, 7);
+        assert!(facts.executable);
+        let modified = std::fs::metadata(dir.join("run.sh"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        assert_eq!(facts.modified, Some(modified));
+        assert_eq!(folder.facts(OsStr::new("run.sh")).unwrap(), facts);
+
+        for (name, what) in [
+            ("link", "a symbolic link"),
+            ("pipe", "a FIFO"),
+            ("sub", "a folder"),
+        ] {
+            let refused = folder.file(OsStr::new(name)).unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                format!("it is {what}, not a regular file"),
+                "{name}"
+            );
+            let refused = folder.facts(OsStr::new(name)).unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                format!("it is {what}, not a regular file"),
+                "{name}"
+            );
+        }
+        assert_eq!(
+            folder.file(OsStr::new("missing")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+    }
+
+    #[test]
+    fn a_folder_below_is_opened_by_name_but_never_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir.join("real/inner")).unwrap();
+        std::fs::write(dir.join("real/inner/x"), "x").unwrap();
+        symlink("real", dir.join("linked")).unwrap();
+        let folder = Folder::open(dir).unwrap();
+        let mut inner = folder
+            .folder(OsStr::new("real"))
+            .unwrap()
+            .folder(OsStr::new("inner"))
+            .unwrap();
+        assert_eq!(names(&inner.entries().unwrap()), [("x", EntryKind::File)]);
+        assert!(folder.folder(OsStr::new("linked")).is_err());
+        // The folder opened at a path may itself be reached through a link.
+        let mut through = Folder::open(&dir.join("linked")).unwrap();
+        assert_eq!(
+            names(&through.entries().unwrap()),
+            [("inner", EntryKind::Folder)]
+        );
+        assert!(Folder::open(&dir.join("real/inner/x")).is_err());
+    }
+}
