@@ -4,6 +4,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use rayon::prelude::*;
+
 use crate::fs::is_link_loop;
 use crate::plugin::{self, ManifestProblem, Naming};
 use crate::record::SkillFile;
@@ -298,7 +300,17 @@ impl RootWalker<'_> {
             .filter_map(|r| r.path.file_name())
             .collect();
         let mut budget = MAX_DIRS_PER_ROOT;
-        for entry in sorted_entries(root, self) {
+        let entries = sorted_entries(root, self);
+        // What each entry is costs the system a look or two; a root of thousands is looked
+        // at on every core, then walked in order.
+        let probes: Vec<Probe> = entries
+            .par_iter()
+            .map(|entry| {
+                let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                probe(&entry.path(), is_dir, reach.any_case)
+            })
+            .collect();
+        for (entry, probed) in entries.into_iter().zip(probes) {
             let file_name = entry.file_name();
             let name = file_name.to_string_lossy().into_owned();
             let hidden = name.starts_with('.');
@@ -338,7 +350,7 @@ impl RootWalker<'_> {
                 named_hidden: hidden,
                 ..Spot::default()
             };
-            let is_skill = match probe(&path, is_dir, reach.any_case) {
+            let is_skill = match probed {
                 found @ (Probe::Skill | Probe::LowerCaseSkill) => {
                     let spot = Spot {
                         lowercase: matches!(found, Probe::LowerCaseSkill),

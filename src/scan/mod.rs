@@ -366,10 +366,12 @@ fn scan_keeping(
         .zip(inspections)
         .map(|(group, inspection)| assemble(&roots, &discovery, group, inspection))
         .collect();
-    for skill in &mut skills {
+    // Every found path is in a skill now; what is left of the discovery is its notes.
+    discovery.found = Vec::new();
+    skills.par_iter_mut().for_each(|skill| {
         let qualified = skill.plugin.is_some().then_some(skill.name.as_str());
         skill.source = sources.classify(qualified, &skill.dir, Some(&skill.real_dir));
-    }
+    });
     let ledger = Ledger::read(env, &roots);
     skills.par_iter_mut().for_each(|skill| {
         if !keep.attribution(skill) {

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::Path;
 
 use crate::roots::{AgentId, OnSameName, Priority};
@@ -16,20 +17,38 @@ use super::{Shadowing, Skill};
 pub fn shadow(skills: &mut [Skill]) {
     // One pass over what each skill's agents call it: with 78 agents in the table, asking
     // every agent about every skill cost more than the rest of the listing's bookkeeping.
-    let mut by_name: HashMap<(AgentId, Cow<'_, str>), Vec<usize>> = HashMap::new();
+    // Most names are held by one copy, so the map keeps that copy's index alone and is sized
+    // once for every key it can get; only a name held twice gets a list. (20,000 skills make
+    // 110,000 keys: a list for each, and the map growing by doubling, took 13 MB.)
+    let keys = skills.iter().map(|skill| skill.agents.len()).sum();
+    let mut by_name: HashMap<(AgentId, Cow<'_, str>), Copies> = HashMap::with_capacity(keys);
+    let mut shared: Vec<Vec<usize>> = Vec::new();
     for (index, skill) in skills.iter().enumerate() {
         for &agent in &skill.agents {
-            if agent.on_same_name() != OnSameName::KeepsAll {
-                by_name
-                    .entry((agent, skill.name_for(agent)))
-                    .or_default()
-                    .push(index);
+            if agent.on_same_name() == OnSameName::KeepsAll {
+                continue;
+            }
+            match by_name.entry((agent, skill.name_for(agent))) {
+                Entry::Vacant(vacant) => {
+                    vacant.insert(Copies::One(index));
+                }
+                Entry::Occupied(mut occupied) => match *occupied.get() {
+                    Copies::One(first) => {
+                        *occupied.get_mut() = Copies::Many(shared.len());
+                        shared.push(vec![first, index]);
+                    }
+                    Copies::Many(list) => shared[list].push(index),
+                },
             }
         }
     }
     let mut unsettled: Vec<(AgentId, usize)> = Vec::new();
     let mut losses: Vec<(AgentId, usize, usize)> = Vec::new();
-    for ((agent, _), mut group) in by_name.into_iter().filter(|(_, group)| group.len() > 1) {
+    for ((agent, _), copies) in by_name {
+        let Copies::Many(list) = copies else {
+            continue;
+        };
+        let mut group = std::mem::take(&mut shared[list]);
         if agent.on_same_name() == OnSameName::Unpredictable {
             unsettled.extend(group.iter().map(|&index| (agent, index)));
             continue;
@@ -48,6 +67,14 @@ pub fn shadow(skills: &mut [Skill]) {
         let winner = skills[winner].dir.clone();
         skills[loser].shadowed_by.push(Shadowing { agent, winner });
     }
+}
+
+/// The copies of one name for one agent: the one skill holding it, or the index of the list
+/// of those that do.
+#[derive(Clone, Copy)]
+enum Copies {
+    One(usize),
+    Many(usize),
 }
 
 /// What decides how one copy of a name ranks for one agent, for a copy that is not there yet
