@@ -1,6 +1,7 @@
 //! How close `skilldeck list --json` comes to the floor: a minimal program that only walks the
 //! same roots and SHA-256es every file on all cores (rayon + walkdir + sha2, nothing else),
-//! measured in the same run on synthetic machines of N skills. Also in the table, on the same
+//! measured in the same run on synthetic machines of N skills: wall time, and CPU time (user
+//! and system on every core), which is what a machine whose cores are busy pays. Also in the table, on the same
 //! tree: `find | xargs sha256sum`, and skls's `--dump-json` (a peer Rust TUI; it hashes
 //! nothing).
 //!
@@ -20,14 +21,13 @@ use std::fmt::Write as _;
 use std::fs;
 use std::io::{BufWriter, Read, Write as _};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use walkdir::WalkDir;
 
 use common::machine::{ROOTS, generate};
-use common::timing::{medians, mib, ms, timed};
+use common::timing::{Run, median, mib, ms, run};
 
 const RUNS: usize = 9;
 const DEFAULT_SKLS: &str = "/work/tools/skls/bin/skls";
@@ -54,8 +54,10 @@ fn main() {
     let before = std::env::var_os("SKILLDECK_BEFORE").map(PathBuf::from);
     let this = std::env::current_exe().expect("the bench's own path");
 
-    println!("| skills | files | command | median | peak RSS (median) | ÷ floor |");
-    println!("|---:|---:|---|---:|---:|---:|");
+    println!(
+        "| skills | files | command | wall (median) | ÷ floor | CPU (median) | ÷ floor | peak RSS (median) |"
+    );
+    println!("|---:|---:|---|---:|---:|---:|---:|---:|");
     for n in sizes {
         let tmp = tempfile::tempdir().expect("temp dir");
         let home = tmp.path().join("home");
@@ -106,22 +108,26 @@ fn main() {
         let env = [("HOME", home.as_path())];
         // One warm-up of each, so all read from the page cache.
         for (_, argv) in &commands {
-            timed(argv, &env);
+            run(argv, &env);
         }
-        let mut samples: Vec<Vec<(Duration, u64)>> = vec![Vec::new(); commands.len()];
+        let mut samples: Vec<Vec<Run>> = vec![Vec::new(); commands.len()];
         for _ in 0..RUNS {
             for ((_, argv), samples) in commands.iter().zip(&mut samples) {
-                samples.push(timed(argv, &env));
+                samples.push(run(argv, &env));
             }
         }
-        let floor_time = medians(&samples[0]).0;
-        for ((name, _), samples) in commands.iter().zip(&samples) {
-            let (time, rss) = medians(samples);
+        let wall = |runs: &[Run]| median(runs.iter().map(|r| r.wall).collect());
+        let cpu = |runs: &[Run]| median(runs.iter().map(|r| r.cpu).collect());
+        let (floor_wall, floor_cpu) = (wall(&samples[0]), cpu(&samples[0]));
+        for ((name, _), runs) in commands.iter().zip(&samples) {
+            let rss = median(runs.iter().map(|r| r.rss_kib).collect());
             println!(
-                "| {n} | {files} | {name} | {:.1} ms | {:.1} MiB | {:.2}× |",
-                ms(time),
+                "| {n} | {files} | {name} | {:.1} ms | {:.2}× | {:.0} ms | {:.2}× | {:.1} MiB |",
+                ms(wall(runs)),
+                ms(wall(runs)) / ms(floor_wall),
+                ms(cpu(runs)),
+                ms(cpu(runs)) / ms(floor_cpu),
                 mib(rss),
-                ms(time) / ms(floor_time)
             );
         }
     }

@@ -8,25 +8,53 @@ use std::time::{Duration, Instant};
 /// Wall time and peak resident memory (KiB) of one run of `argv` with `env` added, its
 /// standard output discarded. Needs /usr/bin/time (`apt-get install -y time`).
 pub fn timed(argv: &[String], env: &[(&str, &Path)]) -> (Duration, u64) {
-    let rss_file = tempfile::NamedTempFile::new().expect("temp file");
+    let run = run(argv, env);
+    (run.wall, run.rss_kib)
+}
+
+/// What one run of a command cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    pub wall: Duration,
+    /// User and system time on every core, as GNU time counts it (to 10 ms): what a machine
+    /// whose other cores are busy pays, where wall time also rewards using idle ones.
+    pub cpu: Duration,
+    pub rss_kib: u64,
+}
+
+/// One run of `argv` with `env` added under GNU time, its standard output discarded.
+pub fn run(argv: &[String], env: &[(&str, &Path)]) -> Run {
+    let report = tempfile::NamedTempFile::new().expect("temp file");
     let started = Instant::now();
     let status = Command::new("/usr/bin/time")
-        .args(["-f", "%M", "-o"])
-        .arg(rss_file.path())
+        .args(["-f", "%M %U %S", "-o"])
+        .arg(report.path())
         .args(argv)
         .envs(env.iter().copied())
         .stdout(Stdio::null())
         .status()
         .expect("/usr/bin/time runs (apt-get install -y time)");
-    let elapsed = started.elapsed();
+    let wall = started.elapsed();
     assert!(status.success(), "{argv:?} failed");
-    let rss = std::fs::read_to_string(rss_file.path())
-        .expect("time wrote its output")
+    let text = std::fs::read_to_string(report.path()).expect("time wrote its output");
+    let fields: Vec<&str> = text
         .lines()
         .last()
-        .and_then(|l| l.trim().parse().ok())
-        .expect("peak RSS in KiB");
-    (elapsed, rss)
+        .expect("a line from time")
+        .split_whitespace()
+        .collect();
+    let number = |i: usize| -> f64 { fields[i].parse().expect("time's figures") };
+    Run {
+        wall,
+        cpu: Duration::from_secs_f64(number(1) + number(2)),
+        rss_kib: fields[0].parse().expect("peak RSS in KiB"),
+    }
+}
+
+/// The median of `values`.
+pub fn median<T: Ord + Copy>(mut values: Vec<T>) -> T {
+    values.sort_unstable();
+    values[values.len() / 2]
 }
 
 /// The median wall time and the median peak memory of `samples`.
