@@ -39,7 +39,7 @@ use flate2::write::GzEncoder;
 use include_dir::{Dir, include_dir};
 
 use crate::record::digest_of;
-use crate::roots::Machine;
+use crate::roots::{Machine, Platform};
 use crate::skill::SKILL_FILE;
 use crate::snapshot::{Reason, SnapshotError, Store};
 
@@ -136,7 +136,7 @@ impl Sandbox {
             .tempdir_in(base)
             .map_err(failed(base))?;
         // The canonical path, so the paths shown are the ones the scan finds (macOS links /tmp).
-        let root = dir.path().canonicalize().map_err(failed(dir.path()))?;
+        let root = crate::fs::canonical(dir.path()).map_err(failed(dir.path()))?;
         lay_out(&root, SystemTime::now())?;
         Ok(Self { _dir: dir, root })
     }
@@ -171,8 +171,13 @@ impl Sandbox {
     }
 }
 
+/// The content is laid out as a Linux machine is (the organization's roots under `etc/`), so
+/// the demo reads it as one on every system: macOS and Windows keep those roots elsewhere, and
+/// there the demo showed no organization skill (found running its tests under Wine).
 fn machine(root: &Path) -> Machine {
-    Machine::sandbox(&root.join(HOME), &root.join(SYSTEM), &root.join(PROJECT))
+    let mut machine = Machine::sandbox(&root.join(HOME), &root.join(SYSTEM), &root.join(PROJECT));
+    machine.env = machine.env.with_platform(Platform::Xdg);
+    machine
 }
 
 /// One embedded file, by its path below `assets/demo`.
@@ -513,12 +518,15 @@ mod tests {
             inventory
                 .skills
                 .iter()
-                .find(|s| s.name == name && s.dir.to_string_lossy().contains(under))
+                // With `/` between the parts on every system, as `under` is written.
+                .find(|s| {
+                    s.name == name && s.dir.to_string_lossy().replace('\\', "/").contains(under)
+                })
                 .unwrap_or_else(|| panic!("no {name} under {under}"))
         };
         // The cached plugin skill was edited; the marketplace clone holds it as installed.
         let api_docs = skill("docs-kit:api-docs", "/cache/");
-        assert_eq!(api_docs.state, State::Modified);
+        assert_eq!(api_docs.state, State::Modified, "{:?}", api_docs.owner);
         let owner = api_docs.owner.as_ref().unwrap();
         assert_eq!(owner.installer.name(), "claude-plugin");
         let pristine = owner.pristine.as_ref().unwrap();

@@ -155,7 +155,7 @@ pub fn read_within(source: &Path, limits: &Limits) -> Result<Bundle, Refusal> {
     if meta.is_dir() {
         let mut members = Members::new(limits);
         folder::read(source, &mut members)?;
-        let name = std::fs::canonicalize(source)
+        let name = crate::fs::canonical(source)
             .ok()
             .and_then(|dir| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();

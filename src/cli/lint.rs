@@ -182,7 +182,7 @@ fn dir_name(dir: &Path) -> String {
     dir.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .or_else(|| {
-            let real = std::fs::canonicalize(dir).ok()?;
+            let real = crate::fs::canonical(dir).ok()?;
             Some(real.file_name()?.to_string_lossy().into_owned())
         })
         .unwrap_or_default()

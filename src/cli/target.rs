@@ -189,7 +189,7 @@ pub fn link_named(skill: &Skill, arg: &str) -> Option<PathBuf> {
 fn as_folder(arg: &str) -> Option<PathBuf> {
     let path = Path::new(arg);
     (path.components().count() > 1 || path.is_dir())
-        .then(|| std::fs::canonicalize(path).ok())
+        .then(|| crate::fs::canonical(path).ok())
         .flatten()
 }
 

@@ -31,6 +31,25 @@ pub use write::{
     set_path_mode, sync_dir, sync_tree,
 };
 
+/// `path` with every link resolved, as the system names it. Windows names a resolved path
+/// with the verbatim prefix (`\\?\C:\...`), in which `/` is no separator and which no agent
+/// writes in its records, so a resolved path never equalled the `installPath` Claude Code
+/// recorded for it (found running the tests under Wine); there it is given in its plain form
+/// wherever that means the same path.
+///
+/// # Errors
+/// The system's own, for a path that is missing or cannot be resolved.
+pub fn canonical(path: impl AsRef<Path>) -> io::Result<PathBuf> {
+    #[cfg(windows)]
+    {
+        dunce::canonicalize(path)
+    }
+    #[cfg(not(windows))]
+    {
+        std::fs::canonicalize(path)
+    }
+}
+
 /// An I/O result whose error is told with the path it happened at.
 pub trait At<T> {
     /// The error made into `E` by `error` from the path and the I/O error: most often the

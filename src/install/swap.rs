@@ -98,7 +98,7 @@ impl RootLock {
             .map(Path::to_path_buf)
             .collect();
         fs::create_dir_all(root).at(root, SwapError::create_root)?;
-        let root = fs::canonicalize(root).at(root, SwapError::create_root)?;
+        let root = crate::fs::canonical(root).at(root, SwapError::create_root)?;
         let (Some(parent), Some(name)) = (root.parent(), root.file_name()) else {
             return Err(SwapError::CreateRoot {
                 source: io::Error::new(io::ErrorKind::InvalidInput, "a root needs a parent"),

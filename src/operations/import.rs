@@ -125,9 +125,9 @@ pub fn read_git(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<FromGit, 
     let dir = parts.iter().fold(root.clone(), |dir, part| dir.join(part));
     // The repository's own links may lead anywhere on this machine: the folder read must be
     // inside the fetched copy once they are resolved.
-    let inside = std::fs::canonicalize(&dir)
+    let inside = crate::fs::canonical(&dir)
         .ok()
-        .zip(std::fs::canonicalize(&root).ok())
+        .zip(crate::fs::canonical(&root).ok())
         .is_some_and(|(dir, root)| dir.starts_with(root) && dir.is_dir());
     if !inside {
         return Err(path_error(&format!(
@@ -256,7 +256,7 @@ pub fn destination(
     let resolved = resolved(&root);
     if scope == Scope::Project {
         let project = Project::locate(&machine.project);
-        let top = std::fs::canonicalize(project.top()).unwrap_or_else(|_| project.top().into());
+        let top = crate::fs::canonical(project.top()).unwrap_or_else(|_| project.top().into());
         match resolved {
             Some(inside) if inside.starts_with(&top) => return Ok(inside),
             outside => {
@@ -287,7 +287,7 @@ fn resolved(path: &Path) -> Option<PathBuf> {
     let Some(existing) = path.ancestors().find(|p| p.symlink_metadata().is_ok()) else {
         return Some(path.to_path_buf());
     };
-    let real = std::fs::canonicalize(existing).ok()?;
+    let real = crate::fs::canonical(existing).ok()?;
     match path.strip_prefix(existing) {
         Ok(rest) if !rest.as_os_str().is_empty() => Some(real.join(rest)),
         _ => Some(real),

@@ -62,8 +62,8 @@ fn peek_within(dir: &Path, relative: &Path, limit: u64) -> Result<Peek, PeekErro
     };
     // Where the path leads once every link on it is followed: a skill's own link to another
     // of its files is read, one out of the folder (to `~/.ssh`, say) is not.
-    let folder = dir.canonicalize().map_err(unreadable)?;
-    let path: PathBuf = dir.join(relative).canonicalize().map_err(unreadable)?;
+    let folder = crate::fs::canonical(dir).map_err(unreadable)?;
+    let path: PathBuf = crate::fs::canonical(dir.join(relative)).map_err(unreadable)?;
     if !path.starts_with(&folder) {
         return Err(PeekError::LinkOut {
             path: shown(),

@@ -279,7 +279,7 @@ fn is_canonical_copy(machine: &Machine, skill: &Skill) -> bool {
         .owner
         .as_ref()
         .is_some_and(|owner| owner.installer == Installer::SkillsCli);
-    let home_agents = fs::canonicalize(machine.home().join(".agents/skills")).ok();
+    let home_agents = crate::fs::canonical(machine.home().join(".agents/skills")).ok();
     let in_agents = skill.real_dir.parent().is_some_and(|parent| {
         home_agents.as_deref() == Some(parent) || parent.ends_with(".agents/skills")
     });

@@ -270,7 +270,8 @@ fn own_agent(machine: &Machine, skill: &Skill, scope: Scope) -> Result<AgentId, 
     let real_parent = skill.real_dir.parent();
     let holds = |agent: AgentId, scope: Scope| {
         machine.install_root(agent, scope).is_some_and(|root| {
-            Some(root.as_path()) == parent || fs::canonicalize(&root).ok().as_deref() == real_parent
+            Some(root.as_path()) == parent
+                || crate::fs::canonical(&root).ok().as_deref() == real_parent
         })
     };
     skill

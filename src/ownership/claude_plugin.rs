@@ -391,8 +391,8 @@ fn same_dir(written: Option<&str>, dir: &Path) -> bool {
     };
     let written = Path::new(written.trim_end_matches('/'));
     written == dir
-        || std::fs::canonicalize(written)
+        || crate::fs::canonical(written)
             .ok()
-            .zip(std::fs::canonicalize(dir).ok())
+            .zip(crate::fs::canonical(dir).ok())
             .is_some_and(|(a, b)| a == b)
 }

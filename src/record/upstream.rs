@@ -46,7 +46,7 @@ struct RecordFile {
 /// reached through a linked skills folder has the record it was installed with. Kept, it
 /// finds the same record when the folder is gone or back.
 pub fn key_dir(dir: &Path) -> PathBuf {
-    std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf())
+    crate::fs::canonical(dir).unwrap_or_else(|_| dir.to_path_buf())
 }
 
 fn record_path(data_dir: &Path, skill_dir: &Path) -> PathBuf {

@@ -190,7 +190,7 @@ impl RootSet {
                     None => {
                         let state = state_of(&path);
                         let real_path = (state == RootState::Directory)
-                            .then(|| std::fs::canonicalize(&path).ok())
+                            .then(|| crate::fs::canonical(&path).ok())
                             .flatten();
                         roots.push(Root {
                             state,

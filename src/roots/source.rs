@@ -57,7 +57,7 @@ struct Folder {
 
 impl Folder {
     fn new(path: PathBuf) -> Self {
-        let resolved = std::fs::canonicalize(&path)
+        let resolved = crate::fs::canonical(&path)
             .ok()
             .filter(|real| *real != path);
         Self {

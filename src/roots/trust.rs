@@ -52,7 +52,7 @@ fn gemini_trusts(env: &Environment, project: &Project) -> bool {
     let rules_file = env
         .var("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
         .map_or_else(|| home.join(".gemini/trustedFolders.json"), PathBuf::from);
-    let start = std::fs::canonicalize(project.start()).unwrap_or_else(|_| project.start().into());
+    let start = crate::fs::canonical(project.start()).unwrap_or_else(|_| project.start().into());
     verdict(&read_rules(&rules_file), &start)
 }
 
@@ -124,7 +124,7 @@ mod tests {
     #[test]
     fn a_trusted_folders_file_trusts_its_folder() {
         let tmp = tempfile::tempdir().unwrap();
-        let start = std::fs::canonicalize(tmp.path()).unwrap();
+        let start = crate::fs::canonical(tmp.path()).unwrap();
         std::fs::create_dir_all(start.join(".gemini")).unwrap();
         let rule = serde_json::json!({ start.to_str().unwrap(): "TRUST_FOLDER" });
         std::fs::write(start.join(".gemini/trustedFolders.json"), rule.to_string()).unwrap();

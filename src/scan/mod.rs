@@ -486,9 +486,9 @@ fn group(found: &[discover::Found]) -> Vec<Group> {
     let real: Vec<PathBuf> = found
         .par_iter()
         .map(|f| {
-            f.real.clone().unwrap_or_else(|| {
-                std::fs::canonicalize(&f.path).unwrap_or_else(|_| f.path.clone())
-            })
+            f.real
+                .clone()
+                .unwrap_or_else(|| crate::fs::canonical(&f.path).unwrap_or_else(|_| f.path.clone()))
         })
         .collect();
     let mut groups: Vec<Group> = Vec::new();

@@ -53,7 +53,7 @@ impl Held {
 /// The file a settings path stands for: the file a link points to, so a settings file kept in
 /// a dotfiles folder and linked into place stays a link.
 pub(crate) fn resolve(path: &Path) -> PathBuf {
-    fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+    crate::fs::canonical(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// What `file` holds now: its bytes, or that there is no such file.

@@ -161,7 +161,7 @@ fn summary<'a>(old: &'a [File], new: &'a [File]) -> Summary {
 /// A snapshot whose record cannot be read, as its id and place say: its time from the id,
 /// no reason, the digest of nothing.
 pub(crate) fn stand_in(store: &Store, dir: &Path, id: &str) -> Snapshot {
-    let real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let real = crate::fs::canonical(dir).unwrap_or_else(|_| dir.to_path_buf());
     let taken_at = id
         .get(..19)
         .and_then(|stamp| {

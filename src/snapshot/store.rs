@@ -294,8 +294,8 @@ impl Snapshot {
         }
         // Resolved, the files must be where the store puts them: a link anywhere between the
         // store and them (the history, the snapshot, its files folder) leads somewhere else.
-        let store = fs::canonicalize(store).at(store, SnapshotError::read)?;
-        let files = match fs::canonicalize(self.files()) {
+        let store = crate::fs::canonical(store).at(store, SnapshotError::read)?;
+        let files = match crate::fs::canonical(self.files()) {
             Ok(files) => files,
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 return Err(self.damaged(Damage::NoFiles));
@@ -316,7 +316,7 @@ impl Snapshot {
     /// [`SnapshotError::Damaged`] saying what is wrong; [`SnapshotError::Read`] when the store
     /// cannot be read.
     pub fn kept(&self, dir: &Path) -> Result<Vec<Entry>, SnapshotError> {
-        let named = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let named = crate::fs::canonical(dir).unwrap_or_else(|_| dir.to_path_buf());
         if named != self.info.dir {
             return Err(self.damaged(Damage::OtherFolder {
                 recorded: self.info.dir.clone(),
@@ -516,7 +516,7 @@ impl Store {
         reason: Reason,
     ) -> Result<Taken, SnapshotError> {
         let mut listing = Listing::read(content)?;
-        listing.root = fs::canonicalize(skill_dir).at(skill_dir, SnapshotError::read)?;
+        listing.root = crate::fs::canonical(skill_dir).at(skill_dir, SnapshotError::read)?;
         self.take_listing(listing, reason, Durability::Written, SystemTime::now())
     }
 
@@ -549,7 +549,7 @@ impl Store {
     /// # Errors
     /// When the store cannot be read or holds a damaged snapshot.
     pub fn history(&self, skill_dir: &Path) -> Result<Vec<Snapshot>, SnapshotError> {
-        let real = fs::canonicalize(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
+        let real = crate::fs::canonical(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
         self.history_in(&self.history_dir(&real))
     }
 
@@ -794,7 +794,7 @@ impl Store {
     /// # Errors
     /// When the history cannot be read.
     pub fn history_lenient(&self, skill_dir: &Path) -> Result<Vec<Loaded>, SnapshotError> {
-        let real = fs::canonicalize(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
+        let real = crate::fs::canonical(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
         let history = self.history_dir(&real);
         Ok(self
             .snapshot_dirs(&history)?

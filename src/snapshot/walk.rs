@@ -80,7 +80,7 @@ impl Listing {
     /// [`SnapshotError::NotSkill`] when the folder holds no `SKILL.md` file,
     /// [`SnapshotError::Read`] when the folder or one of its directories cannot be read.
     pub fn read(dir: &Path) -> Result<Self, SnapshotError> {
-        let root = fs::canonicalize(dir).at(dir, SnapshotError::read)?;
+        let root = crate::fs::canonical(dir).at(dir, SnapshotError::read)?;
         let mut listing = Listing {
             root,
             files: Vec::new(),
@@ -162,7 +162,7 @@ impl Listing {
     /// The regular file a link inside the folder points to, when it is inside the folder and
     /// outside its version-control directories.
     fn inside_file(&self, link: &Path) -> Option<(PathBuf, fs::Metadata)> {
-        let target = fs::canonicalize(link).ok()?;
+        let target = crate::fs::canonical(link).ok()?;
         let below = target.strip_prefix(&self.root).ok()?;
         if below
             .components()
@@ -264,7 +264,7 @@ mod tests {
         skill(&dir);
         symlink(&dir, tmp.path().join("linked")).unwrap();
         let listing = Listing::read(&tmp.path().join("linked")).unwrap();
-        assert_eq!(listing.root, fs::canonicalize(&dir).unwrap());
+        assert_eq!(listing.root, crate::fs::canonical(&dir).unwrap());
         assert_eq!(rels(&listing), ["SKILL.md", "refs/a.md"]);
     }
 

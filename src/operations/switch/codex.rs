@@ -94,7 +94,7 @@ fn rules(doc: &DocumentMut) -> Vec<Rule> {
 
 /// The same file, whatever way the two paths spell it.
 fn same_file(a: &Path, b: &Path) -> bool {
-    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let real = |p: &Path| crate::fs::canonical(p).unwrap_or_else(|_| p.to_path_buf());
     a == b || real(a) == real(b)
 }
 

@@ -478,7 +478,7 @@ mod tests {
     /// A machine in a temporary folder with the skills `names` in Claude Code's user root.
     fn machine_with(names: &[&str]) -> (tempfile::TempDir, Machine, Vec<Target>) {
         let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().canonicalize().unwrap();
+        let root = crate::fs::canonical(tmp.path()).unwrap();
         let (home, system, project) = (root.join("home"), root.join("system"), root.join("p"));
         let mut targets = Vec::new();
         for name in names {
