@@ -557,11 +557,7 @@ mod tests {
                     changes::Since::Installed => "installed",
                 };
                 (
-                    c.dir
-                        .strip_prefix(sandbox.home())
-                        .unwrap()
-                        .display()
-                        .to_string(),
+                    crate::record::portable_path(c.dir.strip_prefix(sandbox.home()).unwrap()),
                     since,
                 )
             })

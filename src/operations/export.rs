@@ -116,7 +116,7 @@ fn names_folder(typed: &Path) -> bool {
     typed
         .as_os_str()
         .to_string_lossy()
-        .ends_with(std::path::MAIN_SEPARATOR)
+        .ends_with(std::path::is_separator)
 }
 
 /// `first` in `folder`, or the first `STEM-2.EXT`, `STEM-3.EXT`, … there that no file has

@@ -286,10 +286,11 @@ mod tests {
         fs::write(
             plugins.join("installed_plugins.json"),
             format!(
-                r#"{{"version":2,"plugins":{{"p@m":[{{"scope":"user","installPath":"{}"}}],
-                "off@m":[{{"scope":"user","installPath":"{}"}}]}}}}"#,
-                v1.display(),
-                off.display()
+                r#"{{"version":2,"plugins":{{"p@m":[{{"scope":"user","installPath":{}}}],
+                "off@m":[{{"scope":"user","installPath":{}}}]}}}}"#,
+                // Quoted as JSON, so a Windows path's backslashes stay backslashes.
+                serde_json::to_string(&v1).unwrap(),
+                serde_json::to_string(&off).unwrap()
             ),
         )
         .unwrap();

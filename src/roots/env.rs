@@ -201,6 +201,8 @@ mod tests {
         }
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn the_data_dir_follows_xdg_data_home_when_it_is_absolute() {
         let env = Environment::new("/home/me");
@@ -234,6 +236,8 @@ mod tests {
         assert_eq!(env.data_dir(), env.data_dir_on(Platform::CURRENT));
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn windows_keeps_its_data_where_appdata_says() {
         let env = Environment::new("/home/me").with_var("APPDATA", "/home/me/roaming");

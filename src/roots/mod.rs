@@ -308,6 +308,8 @@ mod tests {
         find(&set, "/cfg/claude/plugins/cache");
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn every_override_moves_its_root() {
         let env = Environment::new("/home/me")

@@ -219,7 +219,9 @@ mod tests {
     #[test]
     fn a_list_variable_gives_each_of_its_directories() {
         let place = Place::Under(&Place::EachIn("SEEDS"), "cache");
-        let env = Environment::new("/h").with_var("SEEDS", "/a::/b");
+        // An empty entry between the two, in the system's own list separator.
+        let seeds = std::env::join_paths(["/a", "", "/b"]).unwrap();
+        let env = Environment::new("/h").with_var("SEEDS", seeds);
         let paths: Vec<_> = place
             .resolve(&env, &project())
             .into_iter()

@@ -206,7 +206,7 @@ mod tests {
             Source::Git(spec) => {
                 assert_eq!(spec.reference.as_deref(), Some("v2"));
                 assert_eq!(spec.path.as_deref(), Some("skills"));
-                assert_eq!(spec.repository, given.display().to_string());
+                assert_eq!(Path::new(&spec.repository), given);
             }
             other => panic!("{other:?}"),
         }

@@ -204,7 +204,8 @@ mod tests {
             "read to another bound"
         );
         let mut moved = log(10);
-        moved.modified += Duration::from_nanos(1);
+        // A microsecond: Windows keeps times to 100 ns, so one nanosecond would not move it.
+        moved.modified += Duration::from_micros(1);
         assert_eq!(read.held(&index, &moved, 10), None, "touched");
     }
 

@@ -175,7 +175,9 @@ fn basename(program: &str) -> &str {
         .unwrap_or(program)
 }
 
+// Written with Unix absolute paths (`/…`), which are not absolute on Windows.
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

@@ -190,13 +190,7 @@ mod tests {
         let names: Vec<String> = found
             .files
             .iter()
-            .map(|f| {
-                f.path
-                    .strip_prefix(home.path())
-                    .unwrap()
-                    .display()
-                    .to_string()
-            })
+            .map(|f| crate::record::portable_path(f.path.strip_prefix(home.path()).unwrap()))
             .collect();
         assert_eq!(
             names,

@@ -222,7 +222,9 @@ fn reattached(value: &Value) -> bool {
         && value.pointer("/attachment/type").and_then(Value::as_str) == Some("invoked_skills")
 }
 
+// Written with Unix absolute paths (`/…`), which are not absolute on Windows.
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

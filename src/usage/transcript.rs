@@ -232,6 +232,7 @@ pub fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Li
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     fn dirs(transcript: &str) -> Vec<PathBuf> {
         skill_dirs(transcript.as_bytes()).unwrap()
     }
@@ -242,6 +243,8 @@ mod tests {
         assert!(!has_base_dir(b"Base directory for this: /a"));
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn a_claude_code_line_names_a_path() {
         let line = r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"Base directory for this skill: /Users/me/.claude/skills/asd-ste100\n\n# ASD"}}"#;
@@ -253,6 +256,8 @@ mod tests {
         assert_eq!(dirs(blocks), [PathBuf::from("/home/me/.claude/skills/pdf")]);
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn an_opencode_line_names_a_file_url_decoded() {
         let output = "<skill_content name=\"git release\">\n# Skill\n\nBase directory for this skill: file:///home/me/.config/opencode/skills/git%20release\nRelative paths in this skill are relative to this base directory.";
@@ -279,6 +284,8 @@ mod tests {
         );
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn relative_and_remote_folders_are_ignored() {
         for line in [
@@ -297,6 +304,8 @@ mod tests {
         );
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn each_folder_is_named_once_in_first_order_and_cleaned() {
         let transcript = "\
@@ -311,6 +320,8 @@ Base directory for this skill: /s/b
         );
     }
 
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
     #[test]
     fn an_overlong_line_is_passed_over_and_the_next_still_read() {
         let mut transcript = vec![b'x'; MAX_LINE + 10];

@@ -571,7 +571,9 @@ mod tests {
         let repo = tmp.path().join("repo");
         std::fs::create_dir_all(repo.join(".git")).unwrap();
         std::fs::create_dir_all(repo.join("sub")).unwrap();
+        // The system folder below is Linux's (Windows keeps it in ProgramData).
         let env = Environment::new(&home)
+            .with_platform(crate::roots::Platform::Xdg)
             .with_var("SKILLDECK_SYSTEM_ROOT", tmp.path())
             .with_var("OPENCODE_CONFIG", "custom.json")
             .with_var("OPENCODE_CONFIG_DIR", tmp.path().join("cfg"));
