@@ -43,8 +43,8 @@ pub struct Folder {
 }
 
 impl Folder {
-    /// Open the folder at `path`; a link there is followed (a skill folder may be one), as
-    /// `walkdir` follows its root.
+    /// Open the folder at `path`; a link there is followed, as a skill folder may be reached
+    /// through one (links below it are not).
     ///
     /// # Errors
     /// The open's own error; `NotADirectory` for anything but a folder, which is not opened.
@@ -140,10 +140,7 @@ impl Folder {
             if meta.is_file() {
                 Ok(FileFacts::of_metadata(&meta))
             } else {
-                Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "it is not a regular file",
-                ))
+                Err(super::read::not_regular(&meta.file_type()))
             }
         }
     }

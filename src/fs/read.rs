@@ -121,7 +121,7 @@ fn too_large(limit: u64) -> io::Error {
 
 /// The refusal of what is not a regular file, naming what it is.
 #[cfg(not(unix))]
-fn not_regular(kind: &std::fs::FileType) -> io::Error {
+pub(super) fn not_regular(kind: &std::fs::FileType) -> io::Error {
     refused_as(kind_name(kind))
 }
 
