@@ -203,10 +203,12 @@ impl Folder {
 mod unix {
     use std::ffi::OsStr;
     use std::io;
+    use std::path::Path;
 
     use rustix::fd::BorrowedFd;
-    use rustix::fs::{AtFlags, FileType};
+    use rustix::fs::FileType;
 
+    use super::super::read::{Links, status_at};
     use super::EntryKind;
 
     pub(super) fn kind(kind: FileType) -> Option<EntryKind> {
@@ -220,7 +222,7 @@ mod unix {
     }
 
     pub(super) fn kind_of(folder: BorrowedFd<'_>, name: &OsStr) -> io::Result<EntryKind> {
-        let stat = rustix::fs::statat(folder, name, AtFlags::SYMLINK_NOFOLLOW)?;
+        let stat = status_at(folder, Path::new(name), Links::Refuse)?;
         Ok(kind(FileType::from_raw_mode(stat.st_mode)).unwrap_or(EntryKind::Other))
     }
 }

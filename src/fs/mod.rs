@@ -23,8 +23,8 @@ pub use lock::lock_folder;
 #[cfg(all(test, unix))]
 pub(crate) use read::mkfifo;
 pub use read::{
-    FileFacts, Links, is_link_loop, open_folder, open_regular, open_regular_with_facts,
-    read_bounded,
+    FileFacts, Links, is_executable, is_link_loop, open_folder, open_regular,
+    open_regular_with_facts, read_bounded,
 };
 pub use write::{
     create_new, dir_builder, exchange, rename_no_replace, replace_file, same_mount, set_mode,

@@ -31,10 +31,11 @@ pub struct FileFacts {
 
 impl FileFacts {
     #[cfg(unix)]
+    #[allow(clippy::useless_conversion)] // the mode's type differs between platforms
     fn of_stat(stat: &rustix::fs::Stat) -> Self {
         Self {
             len: u64::try_from(stat.st_size).unwrap_or(0),
-            executable: stat.st_mode & 0o111 != 0,
+            executable: any_execute_bit(u32::from(stat.st_mode)),
             modified: modified(stat),
         }
     }
@@ -47,6 +48,27 @@ impl FileFacts {
             modified: meta.modified().ok(),
         }
     }
+}
+
+/// Whether a file is executable as a listing says it: any execute bit set, the one part of a
+/// file's mode a skill's content keeps. (Git's blob mode, the owner's bit alone, is
+/// `ownership`'s own rule.)
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        any_execute_bit(meta.permissions().mode())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+#[cfg(unix)]
+fn any_execute_bit(mode: u32) -> bool {
+    mode & 0o111 != 0
 }
 
 /// A status's modification time, where the system gave one that fits.

@@ -18,7 +18,8 @@ use serde::Serialize;
 use super::existing::{Existing, judge};
 use super::swap::{RootLock, SwapError, sync_together};
 use crate::bundle::BundledSkill;
-use crate::record::{INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, is_executable, stamp};
+use crate::fs::is_executable;
+use crate::record::{INSTALLED_BY, INSTALLED_VERSION, StampError, digest_of, stamp};
 use crate::skill::SKILL_FILE;
 
 /// What an import does to one skill.

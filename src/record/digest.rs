@@ -270,10 +270,16 @@ pub fn digest_of<'a>(files: impl IntoIterator<Item = (&'a Path, &'a [u8])>) -> D
 
 /// One file in the digest's framing: path, a zero byte, length, content.
 fn frame(hasher: &mut Sha256, portable: &str, content: &[u8]) {
+    frame_header(hasher, portable, content.len() as u64);
+    hasher.update(content);
+}
+
+/// What the framing puts before a file's content: its path, a zero byte and its length as a
+/// big-endian u64, for a file hashed from memory and one streamed from disk alike.
+fn frame_header(hasher: &mut Sha256, portable: &str, length: u64) {
     hasher.update(portable.as_bytes());
     hasher.update([0]);
-    hasher.update((content.len() as u64).to_be_bytes());
-    hasher.update(content);
+    hasher.update(length.to_be_bytes());
 }
 
 /// `SKILL.md` with every `content-digest` line of its frontmatter blanked, so a skill hashes
@@ -345,9 +351,7 @@ fn hash_file_with(
         return Err(HashError::SkillOverBudget);
     }
     *budget -= length;
-    hasher.update(portable.as_bytes());
-    hasher.update([0]);
-    hasher.update(length.to_be_bytes());
+    frame_header(hasher, portable, length);
     let mut read_total = 0u64;
     loop {
         let read = match file.read(buffer) {
@@ -397,18 +401,6 @@ pub fn portable_path(path: &Path) -> String {
         }
     }
     out
-}
-
-/// Whether any execute bit is set: the one part of a file's mode a skill's content keeps.
-#[cfg(unix)]
-pub(crate) fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-pub(crate) fn is_executable(_meta: &std::fs::Metadata) -> bool {
-    false
 }
 
 #[cfg(test)]

@@ -11,7 +11,6 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub(crate) use digest::is_executable;
 pub use digest::{
     Contents, Digest, IGNORED_NAMES, Obstacle, SkillFile, blanked, digest_of, lower_hex,
     portable_path,

@@ -42,9 +42,11 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use crate::fs::{At, Links, create_new, dir_builder, open_regular, read_bounded, sync_dir};
+use crate::fs::{
+    At, Links, create_new, dir_builder, is_executable, open_regular, read_bounded, sync_dir,
+};
 use crate::limits::{DIGEST_FILE_BYTES, SNAPSHOT_INFO_BYTES};
-use crate::record::{is_executable, lower_hex, portable_path};
+use crate::record::{lower_hex, portable_path};
 use crate::roots::Environment;
 use crate::skill::SKILL_FILE;
 use crate::text::human;

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::fs::At;
-use crate::record::{is_executable, portable_path};
+use crate::fs::{At, is_executable};
+use crate::record::portable_path;
 use crate::skill::SKILL_FILE;
 use crate::skill::names::is_version_control;
 
