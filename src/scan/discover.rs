@@ -300,7 +300,14 @@ impl RootWalker<'_> {
             .filter_map(|r| r.path.file_name())
             .collect();
         let mut budget = MAX_DIRS_PER_ROOT;
-        let entries = sorted_entries(root, self);
+        let entries: Vec<fs::DirEntry> = sorted_entries(root, self)
+            .into_iter()
+            .filter(|entry| {
+                let name = entry.file_name();
+                let hidden = name.to_string_lossy().starts_with('.');
+                (!hidden || reach.hidden) && !nested_roots.contains(&name.as_os_str())
+            })
+            .collect();
         // What each entry is costs the system a look or two; a root of thousands is looked
         // at on every core, then walked in order.
         let probes: Vec<Probe> = entries
@@ -314,9 +321,6 @@ impl RootWalker<'_> {
             let file_name = entry.file_name();
             let name = file_name.to_string_lossy().into_owned();
             let hidden = name.starts_with('.');
-            if (hidden && !reach.hidden) || nested_roots.contains(&file_name.as_os_str()) {
-                continue;
-            }
             let path = entry.path();
             if reach.dir_plugins && plugin::has_claude_manifest(&path) {
                 self.discovery.plugin_dirs.push(path.clone());
