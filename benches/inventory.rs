@@ -18,16 +18,7 @@ use common::timing::{medians, mib, ms, timed};
 const RUNS: usize = 7;
 
 fn main() {
-    let sizes: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![2000, 20000]
-    } else {
-        sizes
-    };
+    let sizes = common::args::numbers_or(&[2000, 20000]);
     println!(
         "| skills | files | skilldeck list --json (median) | peak RSS | find+sha256sum (median) | peak RSS | ratio |"
     );

@@ -46,11 +46,7 @@ impl Events for NoInput {
 }
 
 fn main() {
-    let n: usize = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(2000);
+    let n = common::args::number_or(2000);
     let tmp = tempfile::tempdir().expect("temp dir");
     let home = tmp.path().join("home");
     let project = tmp.path().join("project");

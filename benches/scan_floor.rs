@@ -38,16 +38,7 @@ fn main() {
         floor(&args[1..]);
         return;
     }
-    let sizes: Vec<usize> = args
-        .iter()
-        .filter(|a| !a.starts_with('-'))
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let sizes = if sizes.is_empty() {
-        vec![2000, 20000]
-    } else {
-        sizes
-    };
+    let sizes = common::args::numbers_or(&[2000, 20000]);
     let skls = std::env::var_os("SKLS")
         .map(PathBuf::from)
         .or_else(|| Some(PathBuf::from(DEFAULT_SKLS)).filter(|p| p.is_file()));

@@ -30,11 +30,7 @@ const COPY_RUNS: usize = 7;
 const SCREEN_ROWS: usize = 50;
 
 fn main() {
-    let skills = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(2000);
+    let skills = common::args::number_or(2000);
     diff_bench();
     snapshot_bench(skills);
     history_bench();

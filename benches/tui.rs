@@ -37,11 +37,7 @@ const PATIENCE: Duration = Duration::from_secs(120);
 type Sink = CrosstermBackend<io::Sink>;
 
 fn main() {
-    let n: usize = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(20_000);
+    let n = common::args::number_or(20_000);
     let tmp = tempfile::tempdir().expect("temp dir");
     let home = tmp.path().join("home");
     let files = common::machine::generate(&home, n);

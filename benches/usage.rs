@@ -22,11 +22,7 @@ const SKILLS: usize = 2_000;
 const LOG_BYTES: usize = 1 << 20;
 
 fn main() {
-    let mebibytes: usize = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(400);
+    let mebibytes = common::args::number_or(400);
     let tmp = tempfile::tempdir().expect("temp dir");
     let home = tmp.path().join("home");
     generate(&home, SKILLS);
