@@ -96,15 +96,7 @@ fn world() -> World {
     );
     git(&upstream, &["tag", "v1"]);
     let skills = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            upstream.to_str().unwrap(),
-            "--to",
-            skills.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&upstream, &skills);
     write_files(
         &upstream,
         &[("skills/alpha/SKILL.md", &skill_md("alpha", "two"))],

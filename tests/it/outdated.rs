@@ -42,15 +42,7 @@ fn a_new_commit_and_a_local_edit_are_told_apart_skill_by_skill() {
     let machine = Machine::new();
     let (repo, first) = upstream(&machine.root());
     let skills = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            repo.to_str().unwrap(),
-            "--to",
-            skills.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&repo, &skills);
     let json = outdated(&machine, &[], 0);
     assert_eq!(listed(&json, "alpha")["moved"], false, "{json:#}");
     assert_eq!(listed(&json, "alpha")["commit"], first.as_str());
@@ -139,15 +131,7 @@ fn a_repository_that_cannot_be_asked_is_said_and_offline_shows_the_last_answers(
     );
     let (repo, _) = upstream(&machine.root());
     let skills = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            repo.to_str().unwrap(),
-            "--to",
-            skills.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&repo, &skills);
     let asked = outdated(&machine, &[], 0);
     fs::rename(&repo, machine.root().join("gone")).unwrap();
     let offline = outdated(&machine, &["--offline"], 0);
@@ -177,15 +161,7 @@ fn a_skill_updated_since_the_check_is_not_shown_behind_offline() {
     let machine = Machine::new();
     let (repo, _) = upstream(&machine.root());
     let skills = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            repo.to_str().unwrap(),
-            "--to",
-            skills.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&repo, &skills);
     write_files(
         &repo,
         &[("skills/alpha/SKILL.md", &skill_md("alpha", "two"))],

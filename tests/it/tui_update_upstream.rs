@@ -44,15 +44,7 @@ fn imported() -> (Machine, PathBuf) {
     fs::write(repo.join("skills/alpha/logo.bin"), b"\0logo one").unwrap();
     commit(&repo, "logo");
     let to = skills(&machine);
-    machine.run_expecting(
-        &[
-            "import",
-            repo.to_str().unwrap(),
-            "--to",
-            to.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&repo, &to);
     (machine, repo)
 }
 
@@ -265,15 +257,7 @@ fn a_skill_with_no_upstream_or_an_upstream_that_cannot_be_fetched_is_a_sentence(
     let machine = Machine::new();
     let folder = machine.root().join("plain/alpha");
     write_files(&folder, &[("SKILL.md", &skill_md("plain"))]);
-    machine.run_expecting(
-        &[
-            "import",
-            folder.to_str().unwrap(),
-            "--to",
-            skills(&machine).to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&folder, skills(&machine));
     let mut screen = open(&machine, (80, 24));
     screen.press("U");
     let message = screen.app().messages.join("\n");

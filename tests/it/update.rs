@@ -27,15 +27,7 @@ impl Case {
         let v1 = machine.root().join("up/v1/demo");
         write_skill(&v1, files);
         let root = machine.home.join(".claude/skills");
-        machine.run_expecting(
-            &[
-                "import",
-                v1.to_str().unwrap(),
-                "--to",
-                root.to_str().unwrap(),
-            ],
-            0,
-        );
+        machine.import_to(&v1, &root);
         Self {
             skill: root.join("demo"),
             machine,
@@ -497,15 +489,7 @@ fn several_skills_are_updated_together_and_undone_together() {
     for name in ["alpha", "beta"] {
         let v1 = machine.root().join(format!("up/v1/{name}"));
         write_skill(&v1, &[("notes.md", NOTES)]);
-        machine.run_expecting(
-            &[
-                "import",
-                v1.to_str().unwrap(),
-                "--to",
-                root.to_str().unwrap(),
-            ],
-            0,
-        );
+        machine.import_to(&v1, &root);
     }
     let before = snapshot(&root);
     for name in ["alpha", "beta"] {
@@ -534,15 +518,7 @@ fn one_skill_in_conflict_stops_the_others_too() {
     for name in ["alpha", "beta"] {
         let v1 = machine.root().join(format!("up/v1/{name}"));
         write_skill(&v1, &[("notes.md", NOTES)]);
-        machine.run_expecting(
-            &[
-                "import",
-                v1.to_str().unwrap(),
-                "--to",
-                root.to_str().unwrap(),
-            ],
-            0,
-        );
+        machine.import_to(&v1, &root);
         let v2 = machine.root().join(format!("up/v2/{name}"));
         write_skill(&v2, &[("notes.md", "new\n")]);
     }

@@ -30,15 +30,7 @@ fn imported(machine: &Machine) -> (PathBuf, PathBuf) {
         ],
     );
     let to = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            repo.to_str().unwrap(),
-            "--to",
-            to.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&repo, &to);
     (repo, to.join("alpha"))
 }
 

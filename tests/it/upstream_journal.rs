@@ -29,15 +29,7 @@ fn upstream_repo(root: &Path) -> (PathBuf, String) {
 /// `alpha` imported from `repo` into Claude Code's user skills folder; its folder.
 fn imported(machine: &Machine, repo: &Path) -> PathBuf {
     let to = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            repo.to_str().unwrap(),
-            "--to",
-            to.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(repo, &to);
     to.join("alpha")
 }
 

@@ -84,6 +84,13 @@ impl Machine {
         output
     }
 
+    /// `skilldeck import SOURCE --to ROOT`, which must succeed.
+    pub fn import_to(&self, source: impl AsRef<Path>, root: impl AsRef<Path>) -> Output {
+        let arg = |path: &Path| path.to_str().expect("a UTF-8 path").to_owned();
+        let (source, root) = (arg(source.as_ref()), arg(root.as_ref()));
+        self.run_expecting(&["import", &source, "--to", &root], 0)
+    }
+
     pub fn command(&self, args: &[&str]) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_skilldeck"));
         command

@@ -78,15 +78,7 @@ fn undo_refuses_when_the_target_changed_since_and_changes_nothing() {
     let bundle = machine.root().join("bundle/fresh");
     write_skill(&bundle, &[]);
     let root = machine.home.join(".claude/skills");
-    machine.run_expecting(
-        &[
-            "import",
-            bundle.to_str().unwrap(),
-            "--to",
-            root.to_str().unwrap(),
-        ],
-        0,
-    );
+    machine.import_to(&bundle, &root);
     fs::write(root.join("fresh/mine.md"), "my later work\n").unwrap();
     let output = refused_changing_nothing(&machine, &["undo"], 1);
     assert!(
