@@ -4,7 +4,8 @@
 //! Every source arrives here and goes through the same rules, so what a skill is and what a
 //! bundle may hold is decided in one place: the members are gathered and checked
 //! ([`members`]), the skills found among them ([`layout`]), and each skill's files and
-//! `SKILL.md` checked. What comes out is a [`Bundle`]: the skills with their files, the files
+//! `SKILL.md` checked. A git commit's tree arrives listed first, its files read only once the
+//! listing is judged ([`tree`]). What comes out is a [`Bundle`]: the skills with their files, the files
 //! left out of every skill, and the metadata set aside. Nothing is written anywhere, and an
 //! untrusted path is never used to reach the disk; a refusal is about the whole bundle.
 
@@ -18,6 +19,7 @@ mod path;
 mod pax;
 mod refusal;
 mod tar;
+pub mod tree;
 mod zip;
 
 use std::io::Read;

@@ -12,7 +12,7 @@ use crate::record::upstream::{self, Upstream};
 use crate::roots::{AgentId, Machine, Project, RootSet, Scope};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
-use crate::source::git::{self, FetchError, Spec};
+use crate::source::git::{self, FetchError, ReadError, Spec};
 
 use super::journal::{Entry, Journal, JournalError, Operation};
 use super::keeping::Keeping;
@@ -106,8 +106,6 @@ impl GitImportError {
 /// [`GitImportError`]: the fetch failed (git's own message), the path is not a folder of the
 /// repository, or the bundle's [`Refusal`].
 pub fn read_git(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<FromGit, GitImportError> {
-    let fetched = git::fetch(spec, progress)?;
-    let root = fetched.root();
     let sub = spec.path.as_deref().unwrap_or_default();
     let path_error = |why: &str| GitImportError::Path {
         path: sub.to_owned(),
@@ -122,20 +120,14 @@ pub fn read_git(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<FromGit, 
             "must be a folder inside the repository, written with /",
         ));
     }
-    let dir = parts.iter().fold(root.clone(), |dir, part| dir.join(part));
-    // The repository's own links may lead anywhere on this machine: the folder read must be
-    // inside the fetched copy once they are resolved.
-    let inside = crate::fs::canonical(&dir)
-        .ok()
-        .zip(crate::fs::canonical(&root).ok())
-        .is_some_and(|(dir, root)| dir.starts_with(root) && dir.is_dir());
-    if !inside {
-        return Err(path_error(&format!(
-            "the repository holds no such folder at commit {}",
-            fetched.commit
-        )));
-    }
-    let bundle = bundle::read(&dir)?;
+    let fetched = git::fetch(spec, progress)?;
+    let bundle = fetched
+        .read(&parts, &bundle::limits())
+        .map_err(|error| match error {
+            ReadError::Git(error) => GitImportError::Fetch(error),
+            ReadError::Refused(refusal) => GitImportError::Refused(refusal),
+            no_such @ ReadError::NoSuchFolder(_) => path_error(&no_such.to_string()),
+        })?;
     Ok(FromGit {
         bundle,
         upstream: Upstream {

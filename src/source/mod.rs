@@ -8,6 +8,7 @@
 //! `user@host:path`) is a repository; `OWNER/REPO` is `https://github.com/OWNER/REPO.git`. A
 //! repository may be followed by `@REF` (a branch, a tag or a full commit id).
 
+pub mod child;
 pub mod git;
 
 use std::path::{Path, PathBuf};
