@@ -1,17 +1,16 @@
 //! Git sources: `skilldeck import REPOSITORY[@REF] [--path SUB]` fetches with the user's own
 //! git, shallow, into a temporary folder, judges the bundle as any other, and records where
 //! each skill came from. Repositories are built here (`git init`, commits, tags, branches in
-//! temporary folders) and served over a loopback smart-HTTP server (`git http-backend` behind
-//! a small CGI bridge), never the internet.
+//! temporary folders) and served over a loopback smart-HTTP server (`git_hostile::server`,
+//! `git http-backend` behind a small CGI bridge), never the internet.
 
 #![cfg(unix)]
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use crate::common::{Machine, snapshot, write_files, write_skill};
+use crate::git_hostile::server::{Play, Server};
 use serde_json::Value;
 use skilldeck::record::upstream;
 
@@ -422,135 +421,6 @@ fn the_upstream_is_recorded_for_each_skill_and_read_back() {
     assert!(upstream::of(&data, &to.join("beta")).is_some());
 }
 
-/// A loopback smart-HTTP git server: each connection is one request, handed to
-/// `git http-backend` as CGI, its answer sent back, the connection closed.
-struct HttpServer {
-    port: u16,
-}
-
-impl HttpServer {
-    /// Serve the bare repositories below `root` (every one exported).
-    fn start(root: &Path) -> Self {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let root = root.to_path_buf();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(stream) = stream else { continue };
-                let root = root.clone();
-                std::thread::spawn(move || serve(stream, &root));
-            }
-        });
-        Self { port }
-    }
-
-    fn url(&self, repository: &str) -> String {
-        format!("http://127.0.0.1:{}/{repository}", self.port)
-    }
-}
-
-fn serve(stream: TcpStream, root: &Path) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut request = String::new();
-    if reader.read_line(&mut request).is_err() {
-        return;
-    }
-    let mut parts = request.split_whitespace();
-    let method = parts.next().unwrap_or_default().to_owned();
-    let target = parts.next().unwrap_or_default().to_owned();
-    let mut headers = Vec::new();
-    loop {
-        let mut line = String::new();
-        reader.read_line(&mut line).unwrap();
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some((name, value)) = line.split_once(':') {
-            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_owned()));
-        }
-    }
-    let header = |name: &str| {
-        headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-    };
-    let mut body = Vec::new();
-    if header("transfer-encoding").as_deref() == Some("chunked") {
-        loop {
-            let mut size = String::new();
-            reader.read_line(&mut size).unwrap();
-            let size = usize::from_str_radix(size.trim(), 16).unwrap();
-            let mut chunk = vec![0; size + 2];
-            reader.read_exact(&mut chunk).unwrap();
-            if size == 0 {
-                break;
-            }
-            body.extend_from_slice(&chunk[..size]);
-        }
-    } else if let Some(length) = header("content-length") {
-        body.resize(length.parse().unwrap(), 0);
-        reader.read_exact(&mut body).unwrap();
-    }
-    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
-    let mut cgi = Command::new("git");
-    cgi.arg("http-backend")
-        .env("GIT_PROJECT_ROOT", root)
-        .env("GIT_HTTP_EXPORT_ALL", "1")
-        .env("REQUEST_METHOD", &method)
-        .env("PATH_INFO", path)
-        .env("QUERY_STRING", query)
-        .env("CONTENT_LENGTH", body.len().to_string())
-        .env("REMOTE_ADDR", "127.0.0.1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    if let Some(kind) = header("content-type") {
-        cgi.env("CONTENT_TYPE", kind);
-    }
-    if let Some(protocol) = header("git-protocol") {
-        cgi.env("GIT_PROTOCOL", protocol);
-    }
-    if let Some(encoding) = header("content-encoding") {
-        cgi.env("HTTP_CONTENT_ENCODING", encoding);
-    }
-    let mut child = cgi.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(&body).unwrap();
-    let output = child.wait_with_output().unwrap();
-    // The CGI answer: headers (a `Status:` among them, else 200), a blank line, the body.
-    let split = output
-        .stdout
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .map(|at| (at, 4))
-        .or_else(|| {
-            output
-                .stdout
-                .windows(2)
-                .position(|w| w == b"\n\n")
-                .map(|at| (at, 2))
-        });
-    let Some((at, gap)) = split else { return };
-    let head = String::from_utf8_lossy(&output.stdout[..at]).into_owned();
-    let mut status = "200 OK".to_owned();
-    let mut kept = String::new();
-    for line in head.lines() {
-        match line.strip_prefix("Status:") {
-            Some(value) => status = value.trim().to_owned(),
-            None => kept.push_str(&format!("{line}\r\n")),
-        }
-    }
-    let body = &output.stdout[at + gap..];
-    let mut stream = stream;
-    let _ = write!(
-        stream,
-        "HTTP/1.1 {status}\r\n{kept}Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = stream.write_all(body);
-}
-
 #[test]
 fn a_repository_served_over_smart_http() {
     let machine = Machine::new();
@@ -567,7 +437,7 @@ fn a_repository_served_over_smart_http() {
             "skills.git",
         ],
     );
-    let server = HttpServer::start(&served);
+    let server = Server::start(&served, Play::Honest);
     let url = server.url("skills.git");
 
     let at_head = preview(&machine, &url, &[]);

@@ -21,6 +21,7 @@ mod cross_check;
 mod export_redaction;
 mod file_system;
 mod foreign_reads;
+mod git_hostile;
 mod history;
 mod import_cancel_and_refuse;
 mod import_corpus;
