@@ -3,6 +3,10 @@
 //! below the skill folder to its bytes and executable bit. A file changed on one side takes
 //! that side; changed alike on both is clean; text changed on both is merged line by line;
 //! anything else both sides changed is a conflict that keeps all three for its resolution.
+//! A folder is the files below it: where one side holds a file at a path and the other files
+//! below that path (upstream turned a folder into a file, or a file into a folder, while the
+//! other side kept or edited what was there), neither can be written beside the other, so each
+//! path of the clash is a conflict, and a resolution that still leaves both is no result.
 //! Nothing here reads or writes a disk: `operations::update` does.
 
 mod text;
@@ -73,6 +77,9 @@ pub enum Clash {
     Binary,
     /// Both added the file, with different contents.
     AddedOnBoth,
+    /// The merge would hold a file at this path and files below it, or a file below a path
+    /// it holds as a file: one side made a folder what the other keeps as a file.
+    FileAndFolder,
 }
 
 impl Clash {
@@ -84,6 +91,7 @@ impl Clash {
             Clash::DeletedLocally => "it was deleted here, and upstream changed it",
             Clash::Binary => "a binary file both sides changed",
             Clash::AddedOnBoth => "both sides added it, with different contents",
+            Clash::FileAndFolder => "it is a file on one side and a folder on the other",
         }
     }
 }
@@ -125,7 +133,9 @@ impl Conflict {
                 Clash::Overlapping => self.markers.clone().map(Some),
                 Clash::DeletedUpstream => Some(self.ours.clone()),
                 Clash::DeletedLocally => Some(self.theirs.clone()),
-                Clash::Binary | Clash::AddedOnBoth => self.markers.clone().map(Some),
+                Clash::Binary | Clash::AddedOnBoth | Clash::FileAndFolder => {
+                    self.markers.clone().map(Some)
+                }
             },
         }
     }
@@ -194,12 +204,33 @@ impl Merge {
                 files.insert(merged.path.clone(), file);
             }
         }
-        if unsettled.is_empty() {
+        if !unsettled.is_empty() {
+            return Err(unsettled);
+        }
+        // Settled one by one, the conflicts may still leave a file where a folder is.
+        let clashing = file_and_folder(files.keys().map(String::as_str));
+        if clashing.is_empty() {
             Ok(files)
         } else {
-            Err(unsettled)
+            Err(clashing.into_iter().collect())
         }
     }
+}
+
+/// The paths among `paths` that are a file with other paths below it, and those below.
+fn file_and_folder<'p>(paths: impl Iterator<Item = &'p str> + Clone) -> BTreeSet<String> {
+    let held: BTreeSet<&str> = paths.clone().collect();
+    let mut clashing = BTreeSet::new();
+    for path in paths {
+        for (at, _) in path.match_indices('/') {
+            let above = &path[..at];
+            if held.contains(above) {
+                clashing.insert(above.to_owned());
+                clashing.insert(path.to_owned());
+            }
+        }
+    }
+    clashing
 }
 
 /// Merge the changes from `base` to `ours` and from `base` to `theirs`, file by file.
@@ -218,6 +249,37 @@ pub fn merge(base: &Files, ours: &Files, theirs: &Files) -> Merge {
                 ours.get(path.as_str()),
                 theirs.get(path.as_str()),
             )
+        })
+        .collect::<Vec<Merged>>();
+    // Where what could stand (a clean result; any side of a conflict) holds a file and files
+    // below it, every path of the clash is a conflict, whatever its own merge said.
+    let standing = files
+        .iter()
+        .filter(|file| match &file.conflict {
+            None => file.result.is_some(),
+            Some(c) => c.ours.is_some() || c.theirs.is_some() || c.markers.is_some(),
+        })
+        .map(|file| file.path.as_str());
+    let clashing = file_and_folder(standing);
+    let files = files
+        .into_iter()
+        .map(|file| {
+            if file.conflict.is_some() || !clashing.contains(&file.path) {
+                return file;
+            }
+            let path = file.path.as_str();
+            Merged {
+                summary: Summary::Conflict,
+                result: ours.get(path).cloned(),
+                conflict: Some(Conflict {
+                    clash: Clash::FileAndFolder,
+                    base: base.get(path).cloned(),
+                    ours: ours.get(path).cloned(),
+                    theirs: theirs.get(path).cloned(),
+                    markers: None,
+                }),
+                path: file.path,
+            }
         })
         .collect();
     Merge { files }

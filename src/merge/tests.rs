@@ -210,3 +210,72 @@ fn the_executable_bit_merges_on_its_own() {
     assert_eq!(result["run.sh"].bytes, theirs["run.sh"].bytes);
     assert_eq!(one(&merge, "run.sh").summary, Summary::Merged);
 }
+
+#[test]
+fn a_file_where_the_other_side_has_a_folder_is_a_conflict_on_every_path_of_the_clash() {
+    let guide = text(BASE);
+    // (case, base, ours, theirs, the paths that must conflict)
+    let cases: [(&str, Files, Files, Files, &[&str]); 4] = [
+        (
+            "upstream made a folder a file; a file was added here inside it",
+            files(&[("docs/guide.md", guide.clone())]),
+            files(&[
+                ("docs/guide.md", guide.clone()),
+                ("docs/mine.md", text("mine")),
+            ]),
+            files(&[("docs", text("now a file"))]),
+            &["docs", "docs/mine.md"],
+        ),
+        (
+            "upstream made a folder a file; the file inside was edited here",
+            files(&[("docs/guide.md", guide.clone())]),
+            files(&[("docs/guide.md", text("edited"))]),
+            files(&[("docs", text("now a file"))]),
+            &["docs", "docs/guide.md"],
+        ),
+        (
+            "upstream made a file a folder; the file was edited here",
+            files(&[("notes", guide.clone())]),
+            files(&[("notes", text("edited"))]),
+            files(&[("notes/a.md", text("a"))]),
+            &["notes", "notes/a.md"],
+        ),
+        (
+            "a file made a folder here, and changed upstream, deeper",
+            files(&[("a/b", guide.clone())]),
+            files(&[("a/b/c.md", text("mine"))]),
+            files(&[("a/b", text("changed"))]),
+            &["a/b", "a/b/c.md"],
+        ),
+    ];
+    for (case, base, ours, theirs, clashing) in cases {
+        let merge = merge(&base, &ours, &theirs);
+        let conflicted: Vec<&str> = merge.conflicts().map(|f| f.path.as_str()).collect();
+        assert_eq!(conflicted, clashing, "{case}");
+        // Unsettled, nothing is a result; every side kept, the clash is still no result.
+        assert!(merge.result(|_| None).is_err(), "{case}");
+        let all_theirs = merge.result(|_| Some(Resolution::Theirs));
+        assert_eq!(all_theirs.as_ref().ok(), Some(&theirs), "{case}");
+        assert!(merge.result(|_| Some(Resolution::Ours)).is_ok(), "{case}");
+        // One side of the clash ours and the other theirs: a file and a folder at once.
+        for (first, rest) in [
+            (Resolution::Ours, Resolution::Theirs),
+            (Resolution::Theirs, Resolution::Ours),
+        ] {
+            let mixed = merge.result(|path| Some(if path == clashing[0] { first } else { rest }));
+            let file_at_top = match first {
+                Resolution::Ours => ours.contains_key(clashing[0]),
+                _ => theirs.contains_key(clashing[0]),
+            };
+            let below = match rest {
+                Resolution::Ours => ours.contains_key(clashing[1]),
+                _ => theirs.contains_key(clashing[1]),
+            };
+            if file_at_top && below {
+                assert_eq!(mixed.unwrap_err(), clashing, "{case}");
+            } else {
+                assert!(mixed.is_ok(), "{case}");
+            }
+        }
+    }
+}

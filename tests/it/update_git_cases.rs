@@ -164,3 +164,88 @@ fn an_upstream_deletion_of_a_locally_edited_file_is_a_conflict() {
         "upstream's deletion is taken"
     );
 }
+
+/// The refusal of an update that stopped, after checking nothing on the machine changed.
+fn stopped(machine: &Machine, args: &[&str]) -> Value {
+    let before = snapshot(&machine.home);
+    let json = update(machine, args, 1);
+    assert_eq!(
+        snapshot(&machine.home),
+        before,
+        "nothing is written: {json:#}"
+    );
+    assert_eq!(json["refused"]["code"], "conflict", "{json:#}");
+    json
+}
+
+fn conflicts_of(json: &Value) -> Vec<(String, String)> {
+    json["skills"][0]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| !f["conflict"].is_null())
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_owned(),
+                f["conflict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn upstream_turning_a_folder_into_a_file_stops_with_a_sentence_until_a_side_is_taken() {
+    let machine = Machine::new();
+    let (repo, skill) = imported(&machine);
+    write_files(&repo, &[("skills/alpha/refs/a.md", "a\n")]);
+    commit(&repo, "a folder");
+    update(&machine, &[], 0);
+    // Here a file is added in the folder; upstream makes the folder a file.
+    fs::write(skill.join("refs/mine.md"), "mine\n").unwrap();
+    git(&repo, &["rm", "--quiet", "-r", "skills/alpha/refs"]);
+    write_files(&repo, &[("skills/alpha/refs", "now a file\n")]);
+    commit(&repo, "the folder is a file");
+    let json = stopped(&machine, &[]);
+    assert_eq!(
+        conflicts_of(&json),
+        [
+            ("refs".to_owned(), "file_and_folder".to_owned()),
+            ("refs/mine.md".to_owned(), "file_and_folder".to_owned())
+        ],
+        "{json:#}"
+    );
+    let message = json["refused"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&skill.display().to_string())
+            && message.contains("a file on one side and a folder on the other"),
+        "{message}"
+    );
+    update(&machine, &["--take", "theirs"], 0);
+    assert_eq!(read(&skill, "refs"), "now a file\n");
+}
+
+#[test]
+fn upstream_turning_an_edited_file_into_a_folder_stops_with_a_sentence_until_a_side_is_taken() {
+    let machine = Machine::new();
+    let (repo, skill) = imported(&machine);
+    fs::write(skill.join("notes.md"), "notes, mine\n").unwrap();
+    git(&repo, &["rm", "--quiet", "skills/alpha/notes.md"]);
+    write_files(&repo, &[("skills/alpha/notes.md/part.md", "part\n")]);
+    commit(&repo, "the file is a folder");
+    let json = stopped(&machine, &[]);
+    assert_eq!(
+        conflicts_of(&json),
+        [
+            ("notes.md".to_owned(), "deleted_upstream".to_owned()),
+            ("notes.md/part.md".to_owned(), "file_and_folder".to_owned())
+        ],
+        "{json:#}"
+    );
+    // A sentence naming the skill, never a failed write naming a staging folder.
+    let message = json["refused"]["message"].as_str().unwrap();
+    assert!(message.contains(&skill.display().to_string()), "{message}");
+    assert!(!message.contains("staging"), "{message}");
+    // The edit kept, the folder refused: what used to fail writing both.
+    update(&machine, &["--take", "ours"], 0);
+    assert_eq!(read(&skill, "notes.md"), "notes, mine\n");
+}
