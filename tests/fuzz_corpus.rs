@@ -96,3 +96,8 @@ fn the_record_corpus_keeps_the_invariants() {
 fn the_transcript_corpus_keeps_the_invariants() {
     replay("transcript", 20, checks::transcript::check);
 }
+
+#[test]
+fn the_git_output_corpus_keeps_the_invariants() {
+    replay("git_output", 40, checks::git_output::check);
+}
