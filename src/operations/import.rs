@@ -99,8 +99,9 @@ impl GitImportError {
 }
 
 /// Fetch the repository `spec` names (shallow, into a temporary folder removed before this
-/// returns, on error too) and read the bundle at its `--path` whole, judging every member as
-/// any bundle's; nothing is written anywhere else.
+/// returns, on error too) and read the bundle at its `--path` from git's objects, the listing
+/// judged against the import bounds before any file is read, then every member as any
+/// bundle's; no file of the repository is written anywhere.
 ///
 /// # Errors
 /// [`GitImportError`]: the fetch failed (git's own message), the path is not a folder of the
