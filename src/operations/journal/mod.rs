@@ -11,6 +11,7 @@
 //!   disk full) is torn, passed over by readers and set aside by the next writer before it
 //!   appends ([`tail`]), so no entry is ever glued to it;
 //! - the journal, its key and the data directory are the user's alone (0600, 0700).
+pub mod ahead;
 mod seal;
 mod tail;
 
@@ -189,6 +190,21 @@ pub struct Entry {
     /// The batch it was done in, with other entries `undo` reverts with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<String>,
+    /// Its place in a write-ahead pair: what an operation is about to do, or what it did
+    /// (see [`ahead`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<Ahead>,
+}
+
+/// Which half of a write-ahead pair an entry is, with the token that pairs them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ahead {
+    /// Written before the operation changed anything: what it is about to do. Never undone
+    /// itself; an intent with no done entry is an operation a crash stopped.
+    Intent(String),
+    /// The operation's record, once it is over (or what recovery found it had done).
+    Done(String),
 }
 
 impl Entry {
@@ -203,7 +219,13 @@ impl Entry {
             upstream: Vec::new(),
             undoes: None,
             batch: None,
+            ahead: None,
         }
+    }
+
+    /// Whether it is what an operation was about to do, not a record of what it did.
+    pub fn is_intent(&self) -> bool {
+        matches!(self.ahead, Some(Ahead::Intent(_)))
     }
 }
 
@@ -524,6 +546,7 @@ mod tests {
             upstream: Vec::new(),
             undoes: None,
             batch: None,
+            ahead: None,
         };
         assert_eq!(
             serde_json::to_string(&entry).unwrap(),

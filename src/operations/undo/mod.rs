@@ -25,7 +25,9 @@ use crate::snapshot::losses::nothing_lost;
 use crate::snapshot::restore::{self as restoring, RestoreError};
 use crate::snapshot::{Reason, Snapshot, SnapshotError, Store, content_digest};
 
-use super::journal::{Change, Entry, Journal, JournalError, Operation, Read, StoreChange, Was};
+use super::journal::{
+    Change, Entry, Journal, JournalError, Operation, Read, StoreChange, Was, ahead,
+};
 use super::remove::{self, RemoveError};
 use super::upstream_record;
 use bounds::Bounds;
@@ -55,6 +57,8 @@ pub struct Undone {
     pub with: Vec<Undone>,
     /// Why the rest of its batch was not undone, when it was not.
     pub stopped: Option<UndoError>,
+    /// Operations a crash had stopped, journalled first as what they had done.
+    pub recovered: Vec<Entry>,
 }
 
 /// Why nothing was undone; everything is as it was.
@@ -136,10 +140,12 @@ pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
 
 /// The sealed entries of `read`, each marked when it was undone.
 fn listed(read: Read) -> Vec<Listed> {
+    // An intent is what an operation was about to do; its record says what it did.
     let mut listed: Vec<Listed> = read
         .entries
         .into_iter()
         .zip(read.lines)
+        .filter(|(entry, _)| !entry.is_intent())
         .map(|(entry, line)| Listed {
             entry,
             line,
@@ -268,8 +274,10 @@ pub fn pending_batch(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
 /// # Errors
 /// [`UndoError`] says why not; nothing was changed.
 pub fn undo(machine: &Machine) -> Result<Undone, UndoError> {
+    let recovered = recover(machine)?;
     let batch = pending_batch(machine)?.len();
     let mut undone = undo_one(machine)?;
+    undone.recovered = recovered;
     for _ in 1..batch {
         match undo_one(machine) {
             Ok(more) => undone.with.push(more),
@@ -382,7 +390,27 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
         unjournalled,
         with: Vec::new(),
         stopped: None,
+        recovered: Vec::new(),
     })
+}
+
+/// Journal what each operation a crash stopped had done (its intent says what it was about
+/// to do; the disk says how far it got), so the next undo reverts that operation and only
+/// what of it was done. The records written, oldest first.
+///
+/// # Errors
+/// When the journal cannot be read or written.
+pub fn recover(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
+    let mut recovered = Vec::new();
+    for intent in ahead::stopped(machine)? {
+        let found = match intent.operation {
+            Operation::Remove => remove::found_done(machine, &intent),
+            // Only removals write ahead; anything else is settled as having done nothing.
+            _ => Entry::now(intent.operation, Vec::new()),
+        };
+        recovered.push(ahead::settle(machine, &intent, found)?);
+    }
+    Ok(recovered)
 }
 
 /// Whether `change` can be reverted now, and how; `None` for one that changed nothing.

@@ -7,6 +7,7 @@ mod journal_trust;
 mod remove;
 mod share;
 mod undo;
+mod write_ahead;
 
 use std::collections::BTreeMap;
 use std::fs;
