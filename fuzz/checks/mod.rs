@@ -3,6 +3,7 @@
 
 pub mod bundle;
 pub mod frontmatter;
+pub mod journal;
 pub mod record;
 pub mod tar_names;
 pub mod tar_oracle;
