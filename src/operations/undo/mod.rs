@@ -405,7 +405,9 @@ pub fn recover(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
     for intent in ahead::stopped(machine)? {
         let found = match intent.operation {
             Operation::Remove => remove::found_done(machine, &intent),
-            // Only removals write ahead; anything else is settled as having done nothing.
+            Operation::Move => super::share::found_done(machine, &intent),
+            // Only removals and moves write ahead; anything else is settled as having done
+            // nothing.
             _ => Entry::now(intent.operation, Vec::new()),
         };
         recovered.push(ahead::settle(machine, &intent, found)?);

@@ -215,3 +215,101 @@ fn a_removal_killed_at_random_moments_is_always_undone_whole() {
     );
     assert!(landed[1] > 0, "no kill landed after the removal began");
 }
+
+/// How far a stopped move between two roots got.
+#[derive(Clone, Copy, Debug)]
+enum MoveStop {
+    /// Its intent journalled, nothing done.
+    BeforeAnything,
+    /// The copy arrived, the original is still there: two copies.
+    TwoCopies,
+    /// The copy arrived and the original is gone, no record journalled.
+    BeforeRecord,
+}
+
+#[test]
+fn a_move_stopped_at_any_point_is_what_undo_reverts() {
+    for stop in [
+        MoveStop::BeforeAnything,
+        MoveStop::TwoCopies,
+        MoveStop::BeforeRecord,
+    ] {
+        let machine = Machine::new();
+        let from = machine.home.join(".claude/skills/solo");
+        rich_skill(&from);
+        rich_skill(&machine.home.join(".claude/skills/first"));
+        machine.run_expecting(&["link", "first", "--agent", "copilot"], 0);
+        let before = skills_tree(&machine);
+        let to = machine.repo.join(".claude/skills/solo");
+        let taken = Store::open(&machine.env())
+            .take_before_overwrite(&from, Reason::BeforeRemove)
+            .unwrap();
+        let intent = Entry::now(
+            Operation::Move,
+            vec![
+                Change {
+                    dir: to.clone(),
+                    was: Was::Absent,
+                    snapshot: None,
+                    link: None,
+                },
+                Change {
+                    dir: from.clone(),
+                    was: Was::Kept(taken.snapshot.id.clone()),
+                    snapshot: None,
+                    link: None,
+                },
+            ],
+        );
+        let underway = Underway::begin(&library(&machine), intent).unwrap();
+        if !matches!(stop, MoveStop::BeforeAnything) {
+            crate::common::copy_tree(&from, &to);
+        }
+        if matches!(stop, MoveStop::BeforeRecord) {
+            fs::remove_dir_all(&from).unwrap();
+        }
+        drop(underway);
+        let output = machine.run_expecting(&["undo"], 0);
+        let said = stdout(&output);
+        assert!(said.contains("Recovered the move"), "{stop:?}: {said}");
+        match stop {
+            MoveStop::BeforeAnything => assert!(said.contains("Undid the link"), "{said}"),
+            _ => {
+                assert!(said.contains("Undid the move"), "{stop:?}: {said}");
+                assert_eq!(skills_tree(&machine), before, "{stop:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_move_writes_its_intent_before_it_moves() {
+    let machine = Machine::new();
+    rich_skill(&machine.home.join(".claude/skills/solo"));
+    machine.run_expecting(&["move", "solo", "--scope", "project"], 0);
+    let journal =
+        fs::read_to_string(machine.home.join(".local/share/skilldeck/journal.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = journal
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{journal}");
+    let token = lines[0]["ahead"]["intent"].as_str().unwrap();
+    assert_eq!(lines[1]["ahead"]["done"], token);
+    // The intent names where the folder goes and the snapshot that keeps it, before it goes.
+    assert_eq!(
+        lines[0]["changes"].as_array().unwrap().len(),
+        2,
+        "{journal}"
+    );
+    assert!(
+        lines[0]["changes"][1]["was"]["kept"].is_string(),
+        "{journal}"
+    );
+    let output = machine.run_expecting(&["undo"], 0);
+    assert!(
+        stdout(&output).contains("Undid the move"),
+        "{}",
+        stdout(&output)
+    );
+}
