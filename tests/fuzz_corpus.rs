@@ -88,6 +88,11 @@ fn the_frontmatter_corpus_keeps_the_invariants() {
 }
 
 #[test]
+fn the_journal_corpus_keeps_the_invariants() {
+    replay("journal", 20, checks::journal::check);
+}
+
+#[test]
 fn the_record_corpus_keeps_the_invariants() {
     replay("record", 20, checks::record::check);
 }

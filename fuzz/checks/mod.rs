@@ -4,6 +4,7 @@
 pub mod bundle;
 pub mod frontmatter;
 pub mod git_output;
+pub mod journal;
 pub mod record;
 pub mod tar_names;
 pub mod tar_oracle;

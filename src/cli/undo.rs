@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::operations::undo::{self, Listed};
-use crate::operations::{Change, Entry, StoreChange, Was, upstream_record};
+use crate::operations::{Change, Entry, Journal, StoreChange, Was, upstream_record};
 use crate::roots::Machine;
 use crate::text::{Unsafe, human};
 
@@ -67,6 +67,12 @@ struct UndoneJson<'a> {
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    // Lines the journal holds but undo will not act on are said first, on the error stream.
+    if let Ok(read) = Journal::of(machine).read() {
+        for passed in read.passed_over() {
+            super::eprint(&format!("skilldeck: {passed}\n"))?;
+        }
+    }
     if args.list {
         return list(args, machine);
     }
@@ -82,6 +88,14 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                 })?;
             } else {
                 let mut text = String::new();
+                for recovered in &done.recovered {
+                    text.push_str(&format!(
+                        "Recovered the {} of {}, which a crash stopped: {} of what it was about to do had been done, and is journalled so.\n",
+                        recovered.operation.in_words(),
+                        recovered.at,
+                        recovered.changes.len(),
+                    ));
+                }
                 for skipped in &done.skipped {
                     let why = if undo::emptied(skipped) {
                         "a later prune emptied what it held"

@@ -210,7 +210,7 @@ fn sync_file(path: &Path) -> io::Result<()> {
 /// Write `bytes` to `path` whole or not at all: a temporary file in the same folder (made if
 /// missing), synced, then renamed over `path`. For skilldeck's own small files (records of
 /// where skills came from, the last answers of `outdated`), which a crash must never leave
-/// half written.
+/// half written. Folders it makes are owner-only.
 ///
 /// # Errors
 /// When the folder cannot be made or written.
@@ -219,7 +219,9 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let folder = path
         .parent()
         .ok_or_else(|| io::Error::other("a file to replace has a folder"))?;
-    std::fs::create_dir_all(folder)?;
+    // skilldeck's own files: a folder made for them is the user's alone (the temporary
+    // file, and so the file, already is).
+    dir_builder(0o700).recursive(true).create(folder)?;
     let mut temp = tempfile::NamedTempFile::new_in(folder)?;
     temp.write_all(bytes)?;
     temp.as_file().sync_all()?;

@@ -19,7 +19,8 @@ use crate::scan::Skill;
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotDigest, SnapshotError, Store};
 
-use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use super::journal::ahead::Underway;
+use super::journal::{Change, Entry, JournalError, Operation, UpstreamChange, Was};
 use super::upstream_record;
 
 /// What a removal did.
@@ -69,6 +70,8 @@ pub enum RemoveError {
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
     Swap(#[from] SwapError),
+    #[error("{0}; nothing was removed (the journal says what is about to go before it goes)")]
+    Journal(JournalError),
     #[error("{} could not be removed: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
 }
@@ -84,7 +87,7 @@ impl RemoveError {
             RemoveError::WouldLose(WouldLose::Unreadable(error)) => error.is_refusal(),
             RemoveError::WouldLose(_) => true,
             RemoveError::Snapshot(error) => error.is_refusal(),
-            RemoveError::Swap(_) | RemoveError::Io { .. } => false,
+            RemoveError::Swap(_) | RemoveError::Journal(_) | RemoveError::Io { .. } => false,
         }
     }
 
@@ -113,12 +116,18 @@ pub fn remove(
                 path: only.to_path_buf(),
             });
         };
-        unlink(path, target)?;
+        let change = link_change(path, target);
+        let underway =
+            Underway::begin(machine, Entry::now(Operation::Remove, vec![change.clone()]))
+                .map_err(RemoveError::Journal)?;
+        if let Err(error) = unlink(path, target) {
+            underway.done(machine, Entry::now(Operation::Remove, Vec::new()));
+            return Err(error);
+        }
         let others = links.iter().filter(|(other, _)| other != path).count();
         let unused_canonical =
             (others == 0 && is_canonical_copy(machine, skill)).then(|| skill.real_dir.clone());
-        let unjournalled =
-            Journal::record(machine, Operation::Remove, vec![link_change(path, target)]);
+        let unjournalled = underway.done(machine, Entry::now(Operation::Remove, vec![change]));
         return Ok(Removed {
             removed: vec![path.clone()],
             kept: None,
@@ -139,6 +148,36 @@ pub fn remove(
         // Refused before anything is unlinked: what a snapshot would not keep is never deleted.
         nothing_lost("removing", &skill.real_dir).map_err(RemoveError::WouldLose)?;
     }
+    let store = Store::open(&machine.env);
+    // Keyed while the folder is there to resolve its links.
+    let record_key = crate::record::upstream::key_dir(&skill.real_dir);
+    // Write-ahead: the snapshot that will keep the folder is taken, and the journal says
+    // what is about to go, before anything goes.
+    let mut planned: Vec<Change> = links.iter().map(|(p, t)| link_change(p, t)).collect();
+    let mut intent_upstream = Vec::new();
+    let before = if in_a_root {
+        let taken = store.take_before_overwrite(&skill.real_dir, Reason::BeforeRemove)?;
+        planned.push(Change {
+            dir: skill.real_dir.clone(),
+            was: Was::Kept(taken.snapshot.id.clone()),
+            snapshot: None,
+            link: None,
+        });
+        let recorded = crate::record::upstream::of(&machine.data_dir(), &record_key);
+        if recorded.is_some() {
+            intent_upstream.push(UpstreamChange {
+                dir: record_key.clone(),
+                was: recorded,
+                now: None,
+            });
+        }
+        Some(taken.snapshot.info.digest)
+    } else {
+        None
+    };
+    let mut intent = Entry::now(Operation::Remove, planned);
+    intent.upstream = intent_upstream;
+    let underway = Underway::begin(machine, intent).map_err(RemoveError::Journal)?;
     let mut changes = Vec::new();
     let mut removed = Vec::new();
     let mut failure = None;
@@ -156,13 +195,12 @@ pub fn remove(
     }
     let mut kept = None;
     let mut forgotten = Vec::new();
-    // Keyed while the folder is there to resolve its links.
-    let record_key = crate::record::upstream::key_dir(&skill.real_dir);
     if in_a_root && failure.is_none() {
+        // Only while it holds what the intent's snapshot keeps.
         match take_out(
-            &Store::open(&machine.env),
+            &store,
             &skill.real_dir,
-            None,
+            before.as_ref(),
             Reason::BeforeRemove,
         ) {
             Ok(id) => {
@@ -187,7 +225,7 @@ pub fn remove(
     // What was done is journalled even when a later step failed, so undo knows of it.
     let mut entry = Entry::now(Operation::Remove, changes);
     entry.upstream = forgotten;
-    let unjournalled = Journal::record_entry(machine, entry);
+    let unjournalled = underway.done(machine, entry);
     if let Some(error) = failure {
         return Err(error);
     }
@@ -199,6 +237,27 @@ pub fn remove(
         left_in_place: (!in_a_root).then(|| skill.real_dir.clone()),
         unjournalled,
     })
+}
+
+/// What a removal a crash stopped had done, from its intent and the disk: each link that no
+/// longer leads where it did, the folder when it is gone (its rename aside is one step), and
+/// the record of where it came from when that is gone too.
+pub fn found_done(machine: &Machine, intent: &Entry) -> Entry {
+    let mut found = intent.clone();
+    found.ahead = None;
+    found.changes.retain(|change| match &change.was {
+        Was::Link(target) => !fs::read_link(&change.dir).is_ok_and(|to| to == *target),
+        Was::Kept(_) => fs::symlink_metadata(&change.dir).is_err(),
+        Was::Absent | Was::Untouched => false,
+    });
+    let folder_gone = found
+        .changes
+        .iter()
+        .any(|change| matches!(change.was, Was::Kept(_)));
+    found
+        .upstream
+        .retain(|change| folder_gone && upstream_record::holds(machine, change));
+    found
 }
 
 /// A plugin's skill and an agent's built-in are not skilldeck's to remove.

@@ -20,6 +20,7 @@ use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::import::{NoDestination, Readers, destination};
+use super::journal::ahead::Underway;
 use super::journal::{Change, Entry, Journal, JournalError, Operation, UpstreamChange, Was};
 use super::keeping::Keeping;
 use super::remove::{self, RemoveError};
@@ -139,6 +140,8 @@ pub enum ShareError {
     Swap(#[from] SwapError),
     #[error("{0}")]
     Remove(#[from] RemoveError),
+    #[error("{0}; nothing was moved (the journal says what is about to move before it moves)")]
+    Journal(JournalError),
     #[error("{} could not be written: {source}", .path.display())]
     Io { path: PathBuf, source: io::Error },
 }
@@ -162,7 +165,10 @@ impl ShareError {
             }
             ShareError::WouldLose(_) => true,
             ShareError::Remove(error) => error.is_refusal(),
-            ShareError::Install(_) | ShareError::Swap(_) | ShareError::Io { .. } => false,
+            ShareError::Install(_)
+            | ShareError::Swap(_)
+            | ShareError::Journal(_)
+            | ShareError::Io { .. } => false,
         }
     }
 
@@ -328,21 +334,85 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
     }
     // Keyed while the folder is there to resolve its links.
     let record_key = upstream::key_dir(&plan.real_from);
-    let (changes, missed_baseline) = match plan.share {
-        Share::Link => (vec![link(plan)?], None),
-        Share::Copy => copy(machine, plan)?,
-        Share::Move => move_folder(machine, plan)?,
+    // A move writes ahead: a crash between its copy and the original's removal (two copies)
+    // or after both leaves an intent that the next undo recovers.
+    let underway = match plan.share {
+        Share::Move => Some(begin_move(machine, plan)?),
+        Share::Link | Share::Copy => None,
+    };
+    let done = match plan.share {
+        Share::Link => link(plan).map(|change| (vec![change], None)),
+        Share::Copy => copy(machine, plan),
+        Share::Move => move_folder(machine, plan),
+    };
+    let (changes, missed_baseline) = match done {
+        Ok(done) => done,
+        Err(error) => {
+            if let Some(underway) = underway {
+                underway.done(machine, Entry::now(Operation::Move, Vec::new()));
+            }
+            return Err(error);
+        }
     };
     let mut entry = Entry::now(plan.share.operation(), changes);
     if plan.share == Share::Move {
         entry.upstream = record_follows(machine, &record_key, &plan.to);
     }
-    let unjournalled = Journal::record_entry(machine, entry);
+    let unjournalled = match underway {
+        Some(underway) => underway.done(machine, entry),
+        None => Journal::record_entry(machine, entry),
+    };
     Ok(Shared {
         plan: plan.clone(),
         missed_baseline,
         unjournalled,
     })
+}
+
+/// Snapshot the folder a move is about to take, and journal what the move is about to do.
+fn begin_move(machine: &Machine, plan: &Plan) -> Result<Underway, ShareError> {
+    nothing_lost("moving", &plan.real_from)?;
+    let taken =
+        Store::open(&machine.env).take_before_overwrite(&plan.real_from, Reason::BeforeRemove)?;
+    let (root, name) = place(plan)?;
+    let arriving = Change {
+        dir: root.join(name),
+        was: Was::Absent,
+        snapshot: None,
+        link: None,
+    };
+    let intent = Entry::now(
+        Operation::Move,
+        vec![arriving, gone(&plan.real_from, taken.snapshot.id)],
+    );
+    Underway::begin(machine, intent).map_err(ShareError::Journal)
+}
+
+/// What a move a crash stopped had done, from its intent and the disk: the folder that
+/// arrived (snapshotted now, so undo takes it away only while it holds that), and the
+/// original when it is gone (its snapshot, taken before, keeps it).
+pub fn found_done(machine: &Machine, intent: &Entry) -> Entry {
+    let store = Store::open(&machine.env);
+    let mut found = intent.clone();
+    found.ahead = None;
+    found.changes.clear();
+    for change in &intent.changes {
+        match &change.was {
+            Was::Absent if fs::symlink_metadata(&change.dir).is_ok_and(|m| m.is_dir()) => {
+                if let Ok(taken) = store.take(&change.dir, Reason::Copied) {
+                    found.changes.push(Change {
+                        snapshot: Some(taken.snapshot.id),
+                        ..change.clone()
+                    });
+                }
+            }
+            Was::Kept(_) if fs::symlink_metadata(&change.dir).is_err() => {
+                found.changes.push(change.clone());
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// Where a moved folder came from, recorded at its new place and forgotten at the old one,

@@ -43,7 +43,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
 use crate::fs::{
-    At, Links, create_new, dir_builder, is_executable, open_regular, read_bounded, sync_dir,
+    At, Links, create_new, dir_builder, is_executable, open_regular, read_bounded, set_path_mode,
+    sync_dir,
 };
 use crate::limits::{DIGEST_FILE_BYTES, SNAPSHOT_INFO_BYTES};
 use crate::record::{lower_hex, portable_path};
@@ -696,6 +697,8 @@ impl Store {
             .rand_bytes(4)
             .tempdir_in(&held)
             .at(&held, SnapshotError::write)?;
+        // tempfile makes its folders with the umask's mode: the store's are the user's alone.
+        set_path_mode(dir.path(), 0o700).at(dir.path(), SnapshotError::write)?;
         Ok(dir.keep())
     }
 
@@ -872,6 +875,7 @@ impl Store {
             .prefix(STAGING_PREFIX)
             .tempdir_in(&history)
             .at(&history, SnapshotError::write)?;
+        set_path_mode(staging.path(), 0o700).at(staging.path(), SnapshotError::write)?;
         let copy = match copy_into(&listing, staging.path(), false, durability)? {
             // The folder grew past the bound while it was copied: copy it again, truncated.
             Some(copy) => copy,

@@ -3,9 +3,11 @@
 //! journal) byte for byte as it was, and every undo must bring back exactly what was there:
 //! both are checked against a picture of the whole temporary tree.
 
+mod journal_trust;
 mod remove;
 mod share;
 mod undo;
+mod write_ahead;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -3,15 +3,26 @@
 //! folders, and which snapshot holds what each folder held before, so `undo` can put it back
 //! without guessing. Lines are only ever appended; a line that does not parse is reported and
 //! the others are still read.
+//!
+//! What a line is trusted for, and why (SECURITY.md, "The journal"):
+//! - each line is sealed with the installation's key ([`seal`]): `undo` acts only on entries
+//!   skilldeck wrote;
+//! - an entry is a line only with its newline: a last line without one (a write cut short, a
+//!   disk full) is torn, passed over by readers and set aside by the next writer before it
+//!   appends ([`tail`]), so no entry is ever glued to it;
+//! - the journal, its key and the data directory are the user's alone (0600, 0700).
+pub mod ahead;
+mod seal;
+mod tail;
 
-use std::fs::{self, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fs::{Links, read_bounded};
+use crate::fs::{Links, dir_builder, read_bounded, set_mode, set_path_mode};
 use crate::record::upstream::Upstream;
 use crate::roots::Machine;
 
@@ -179,6 +190,21 @@ pub struct Entry {
     /// The batch it was done in, with other entries `undo` reverts with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch: Option<String>,
+    /// Its place in a write-ahead pair: what an operation is about to do, or what it did
+    /// (see [`ahead`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<Ahead>,
+}
+
+/// Which half of a write-ahead pair an entry is, with the token that pairs them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ahead {
+    /// Written before the operation changed anything: what it is about to do. Never undone
+    /// itself; an intent with no done entry is an operation a crash stopped.
+    Intent(String),
+    /// The operation's record, once it is over (or what recovery found it had done).
+    Done(String),
 }
 
 impl Entry {
@@ -193,7 +219,13 @@ impl Entry {
             upstream: Vec::new(),
             undoes: None,
             batch: None,
+            ahead: None,
         }
+    }
+
+    /// Whether it is what an operation was about to do, not a record of what it did.
+    pub fn is_intent(&self) -> bool {
+        matches!(self.ahead, Some(Ahead::Intent(_)))
     }
 }
 
@@ -207,12 +239,65 @@ pub enum JournalError {
 }
 
 /// What reading the journal found: its entries, oldest first, and the lines that were not
-/// entries (by line number, from 1).
+/// entries skilldeck wrote (by line number, from 1).
 #[derive(Debug, Default)]
 pub struct Read {
+    /// The entries whose seal verifies.
     pub entries: Vec<Entry>,
+    /// The line of each of `entries`.
+    pub lines: Vec<usize>,
+    /// Lines that are no entry at all.
     pub damaged: Vec<usize>,
+    /// Entries whose seal does not verify: skilldeck did not write them, or not as they are.
+    pub unsealed: Vec<usize>,
+    /// The last line, when it lacks its newline: a write cut short.
+    pub torn: Option<usize>,
 }
+
+impl Read {
+    /// What was passed over, latest last, each in a sentence.
+    pub fn passed_over(&self) -> Vec<PassedOver> {
+        let mut passed: Vec<PassedOver> = self
+            .damaged
+            .iter()
+            .map(|&line| PassedOver::Damaged(line))
+            .chain(self.unsealed.iter().map(|&line| PassedOver::Unsealed(line)))
+            .chain(self.torn.map(PassedOver::Torn))
+            .collect();
+        passed.sort_by_key(PassedOver::line);
+        passed
+    }
+}
+
+/// A line of the journal that was read past, not acted on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PassedOver {
+    #[error("line {0} of the journal is not an entry; it was passed over")]
+    Damaged(usize),
+    #[error(
+        "line {0} of the journal is not sealed by this installation's key (skilldeck did not write it, or not as it is); it was passed over"
+    )]
+    Unsealed(usize),
+    #[error(
+        "line {0} of the journal was cut short (a write that did not finish); it was passed over, and is set aside at the next write"
+    )]
+    Torn(usize),
+}
+
+impl PassedOver {
+    pub fn line(&self) -> usize {
+        match self {
+            PassedOver::Damaged(line) | PassedOver::Unsealed(line) | PassedOver::Torn(line) => {
+                *line
+            }
+        }
+    }
+}
+
+/// The journal's folder and files are the user's alone: they name every skill folder and
+/// what was done to it.
+const DIR_MODE: u32 = 0o700;
+const FILE_MODE: u32 = 0o600;
 
 /// The journal of one machine.
 #[derive(Clone, Debug)]
@@ -242,7 +327,8 @@ impl Journal {
         &self.path
     }
 
-    /// Append `entry` as one line, synced before this returns.
+    /// Append `entry` as one sealed line, synced before this returns. A torn tail is set
+    /// aside first, under the journal's lock, so the entry starts a line of its own.
     ///
     /// # Errors
     /// [`JournalError::Write`] when the data directory or the file cannot be written.
@@ -255,20 +341,27 @@ impl Journal {
         if entry.batch.is_none() {
             entry.batch.clone_from(&self.batch);
         }
-        let mut line = serde_json::to_vec(&entry).map_err(|e| failed(io::Error::other(e)))?;
+        let json = serde_json::to_vec(&entry).map_err(|e| failed(io::Error::other(e)))?;
+        let dir = self.dir();
+        private_dir(&dir).map_err(failed)?;
+        let key = seal::Key::read_or_make(&dir).map_err(failed)?;
+        let mut line = key.seal(&json);
         line.push(b'\n');
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir).map_err(failed)?;
-        }
-        // One write of the whole line to a file opened for appending: two skilldecks at once
-        // interleave whole lines, never parts of them.
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)
-            .map_err(failed)?;
+        let mut file = open_private(&self.path).map_err(failed)?;
+        // Two skilldecks at once: one cuts a torn tail and appends while the other waits.
+        file.lock().map_err(failed)?;
+        tail::set_aside(&mut file, &self.path).map_err(failed)?;
+        // One write of the whole line to a file opened for appending.
         file.write_all(&line).map_err(failed)?;
         file.sync_all().map_err(failed)
+    }
+
+    /// The folder the journal and its key live in.
+    fn dir(&self) -> PathBuf {
+        match self.path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+            _ => PathBuf::from("."),
+        }
     }
 
     /// Record `operation` on `machine`'s journal, when it changed anything: what each
@@ -311,18 +404,61 @@ impl Journal {
                 });
             }
         };
-        let mut read = Read::default();
-        for (index, line) in bytes.split(|b| *b == b'\n').enumerate() {
-            if line.is_empty() {
-                continue;
-            }
-            match serde_json::from_slice(line) {
-                Ok(entry) => read.entries.push(entry),
-                Err(_) => read.damaged.push(index + 1),
-            }
-        }
-        Ok(read)
+        Ok(parse(&bytes, seal::Key::read(&self.dir()).as_ref()))
     }
+}
+
+/// The journal's bytes as entries, each line on its own: a line that is no entry, or whose
+/// seal does not verify under `key`, is named and passed over, and never read with the next.
+fn parse(bytes: &[u8], key: Option<&seal::Key>) -> Read {
+    let mut read = Read::default();
+    let (whole, torn) = match memchr::memrchr(b'\n', bytes) {
+        Some(at) => bytes.split_at(at + 1),
+        None => (&[][..], bytes),
+    };
+    let mut count = 0;
+    for (index, line) in whole.split(|b| *b == b'\n').enumerate() {
+        count = index;
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_slice::<Entry>(line) {
+            Ok(entry) if key.is_some_and(|key| key.verifies(line)) => {
+                read.entries.push(entry);
+                read.lines.push(index + 1);
+            }
+            Ok(_) => read.unsealed.push(index + 1),
+            Err(_) => read.damaged.push(index + 1),
+        }
+    }
+    if !torn.is_empty() {
+        read.torn = Some(count + 1);
+    }
+    read
+}
+
+/// Make `dir` (and what is missing above it) owner-only, whatever the umask, and take the
+/// group's and others' access off it when an older skilldeck left them.
+fn private_dir(dir: &Path) -> io::Result<()> {
+    dir_builder(DIR_MODE).recursive(true).create(dir)?;
+    set_path_mode(dir, DIR_MODE)
+}
+
+/// The journal opened for appending (and reading its tail), created owner-only, never
+/// through a link.
+fn open_private(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).append(true).create(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .mode(FILE_MODE)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits().cast_signed());
+    }
+    let file = options.open(path)?;
+    set_mode(&file, FILE_MODE)?;
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -410,6 +546,7 @@ mod tests {
             upstream: Vec::new(),
             undoes: None,
             batch: None,
+            ahead: None,
         };
         assert_eq!(
             serde_json::to_string(&entry).unwrap(),

@@ -6,6 +6,12 @@
 //! folder as it was. A folder the undo removes is snapshotted first, like any removal; a
 //! folder it brings back is restored from its snapshot, atomically; the undo is journalled
 //! in its turn, naming the entry it reverted.
+//!
+//! The journal is data, not orders: undo acts only on entries sealed with this installation's
+//! key, never goes past one that is not, and acts only on paths that resolve, when it acts,
+//! inside a root skilldeck knows or its own snapshot store ([`bounds`]).
+
+mod bounds;
 
 use std::fs;
 use std::io;
@@ -13,20 +19,25 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::{At, sync_dir};
 use crate::install::{RootLock, SwapError};
-use crate::roots::{Machine, RootSet};
+use crate::roots::Machine;
 use crate::settings::{self, RevertError};
 use crate::snapshot::losses::nothing_lost;
 use crate::snapshot::restore::{self as restoring, RestoreError};
 use crate::snapshot::{Reason, Snapshot, SnapshotError, Store, content_digest};
 
-use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
+use super::journal::{
+    Change, Entry, Journal, JournalError, Operation, Read, StoreChange, Was, ahead,
+};
 use super::remove::{self, RemoveError};
 use super::upstream_record;
+use bounds::Bounds;
 
 /// One journal entry, as `undo --list` shows it.
 #[derive(Debug)]
 pub struct Listed {
     pub entry: Entry,
+    /// Its line in the journal, from 1.
+    pub line: usize,
     /// A later undo already reverted it.
     pub undone: bool,
 }
@@ -46,6 +57,8 @@ pub struct Undone {
     pub with: Vec<Undone>,
     /// Why the rest of its batch was not undone, when it was not.
     pub stopped: Option<UndoError>,
+    /// Operations a crash had stopped, journalled first as what they had done.
+    pub recovered: Vec<Entry>,
 }
 
 /// Why nothing was undone; everything is as it was.
@@ -69,10 +82,15 @@ pub enum UndoError {
     )]
     RecordChangedSince { dir: PathBuf, operation: String },
     #[error(
-        "{} lies in no root skilldeck knows, so undo does not create it; nothing was undone",
+        "{} lies in no root skilldeck knows (its `..` and links resolved), so undo does not act on it; nothing was undone",
         .0.display()
     )]
     NotInARoot(PathBuf),
+    #[error(
+        "line {line} of the journal {} is not sealed by this installation's key: skilldeck did not write it, or not as it is, so undo neither acts on it nor goes back past it; nothing was undone (take that line out of the journal to undo what came before it)",
+        .path.display()
+    )]
+    Unsealed { line: usize, path: PathBuf },
     #[error("{0}")]
     Journal(#[from] JournalError),
     #[error("{0}; nothing was undone")]
@@ -97,7 +115,8 @@ impl UndoError {
             | UndoError::ChangedSince { .. }
             | UndoError::Unverifiable { .. }
             | UndoError::RecordChangedSince { .. }
-            | UndoError::NotInARoot(_) => true,
+            | UndoError::NotInARoot(_)
+            | UndoError::Unsealed { .. } => true,
             UndoError::Snapshot(error) => error.is_refusal(),
             UndoError::Restore(error) => error.is_refusal(),
             UndoError::Remove(error) => error.is_refusal(),
@@ -116,11 +135,20 @@ impl UndoError {
 /// # Errors
 /// When the journal cannot be read.
 pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
-    let entries = Journal::of(machine).read()?.entries;
-    let mut listed: Vec<Listed> = entries
+    Ok(listed(Journal::of(machine).read()?))
+}
+
+/// The sealed entries of `read`, each marked when it was undone.
+fn listed(read: Read) -> Vec<Listed> {
+    // An intent is what an operation was about to do; its record says what it did.
+    let mut listed: Vec<Listed> = read
+        .entries
         .into_iter()
-        .map(|entry| Listed {
+        .zip(read.lines)
+        .filter(|(entry, _)| !entry.is_intent())
+        .map(|(entry, line)| Listed {
             entry,
+            line,
             undone: false,
         })
         .collect();
@@ -138,7 +166,7 @@ pub fn list(machine: &Machine) -> Result<Vec<Listed>, UndoError> {
             target.undone = true;
         }
     }
-    Ok(listed)
+    listed
 }
 
 /// Whether undo passes over an entry: it changed no skill, settings file or kept snapshot
@@ -170,8 +198,20 @@ pub fn next(machine: &Machine) -> Result<Option<Entry>, UndoError> {
 
 /// The latest entry not yet undone, with the entries after it that changed nothing.
 fn pending(machine: &Machine) -> Result<Option<(Entry, Vec<Entry>)>, UndoError> {
+    let journal = Journal::of(machine);
+    let read = journal.read()?;
+    // The latest line skilldeck did not seal may stand for a later operation: nothing before
+    // it is reverted, or undo could revert the wrong one.
+    let unsealed = read.unsealed.last().copied();
+    let refuse = |line: usize| UndoError::Unsealed {
+        line,
+        path: journal.path().to_path_buf(),
+    };
     let mut skipped = Vec::new();
-    for listed in list(machine)?.into_iter().rev() {
+    for listed in listed(read).into_iter().rev() {
+        if let Some(line) = unsealed.filter(|&unsealed| unsealed > listed.line) {
+            return Err(refuse(line));
+        }
         if listed.undone || listed.entry.operation == Operation::Undo {
             continue;
         }
@@ -181,7 +221,10 @@ fn pending(machine: &Machine) -> Result<Option<(Entry, Vec<Entry>)>, UndoError> 
         }
         return Ok(Some((listed.entry, skipped)));
     }
-    Ok(None)
+    match unsealed {
+        Some(line) => Err(refuse(line)),
+        None => Ok(None),
+    }
 }
 
 /// One change worked out and checked, ready to be reverted.
@@ -231,8 +274,10 @@ pub fn pending_batch(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
 /// # Errors
 /// [`UndoError`] says why not; nothing was changed.
 pub fn undo(machine: &Machine) -> Result<Undone, UndoError> {
+    let recovered = recover(machine)?;
     let batch = pending_batch(machine)?.len();
     let mut undone = undo_one(machine)?;
+    undone.recovered = recovered;
     for _ in 1..batch {
         match undo_one(machine) {
             Ok(more) => undone.with.push(more),
@@ -251,11 +296,12 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
         return Err(UndoError::Nothing);
     };
     let store = Store::open(&machine.env);
+    let bounds = Bounds::of(machine, &store);
     let operation = entry.operation.in_words().to_owned();
     // Every change checked before any is made: a refusal leaves everything as it was.
     let mut steps = Vec::new();
     for change in &entry.changes {
-        if let Some(step) = check(machine, &store, change, &operation)? {
+        if let Some(step) = check(&bounds, &store, change, &operation)? {
             steps.push(step);
         }
     }
@@ -264,7 +310,7 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
     }
     let mut store_steps = Vec::new();
     for change in &entry.store {
-        store_steps.push(check_store(&store, change)?);
+        store_steps.push(check_store(&bounds, &store, change)?);
     }
     // A record of where a skill came from that changed since is a later import's or
     // update's: it is not overwritten.
@@ -294,7 +340,7 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
     steps.sort_by_key(|step| matches!(step, Step::Relink { .. }));
     let mut changes = Vec::new();
     for step in steps {
-        match apply(&store, step) {
+        match apply(&bounds, &store, step) {
             Ok(change) => changes.push(change),
             Err(error) => {
                 failure = Some(error);
@@ -305,7 +351,7 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
     let mut done = Entry::now(Operation::Undo, changes);
     if failure.is_none() {
         for step in store_steps {
-            match apply_store(&store, &done.at, step) {
+            match apply_store(&bounds, &store, &done.at, step) {
                 Ok(change) => done.store.push(change),
                 Err(error) => {
                     failure = Some(error.into());
@@ -344,17 +390,42 @@ fn undo_one(machine: &Machine) -> Result<Undone, UndoError> {
         unjournalled,
         with: Vec::new(),
         stopped: None,
+        recovered: Vec::new(),
     })
+}
+
+/// Journal what each operation a crash stopped had done (its intent says what it was about
+/// to do; the disk says how far it got), so the next undo reverts that operation and only
+/// what of it was done. The records written, oldest first.
+///
+/// # Errors
+/// When the journal cannot be read or written.
+pub fn recover(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
+    let mut recovered = Vec::new();
+    for intent in ahead::stopped(machine)? {
+        let found = match intent.operation {
+            Operation::Remove => remove::found_done(machine, &intent),
+            Operation::Move => super::share::found_done(machine, &intent),
+            // Only removals and moves write ahead; anything else is settled as having done
+            // nothing.
+            _ => Entry::now(intent.operation, Vec::new()),
+        };
+        recovered.push(ahead::settle(machine, &intent, found)?);
+    }
+    Ok(recovered)
 }
 
 /// Whether `change` can be reverted now, and how; `None` for one that changed nothing.
 fn check(
-    machine: &Machine,
+    bounds: &Bounds,
     store: &Store,
     change: &Change,
     operation: &str,
 ) -> Result<Option<Step>, UndoError> {
     let path = &change.dir;
+    if change.was != Was::Untouched {
+        bounds.skill_path(path)?;
+    }
     let changed = || UndoError::ChangedSince {
         path: path.clone(),
         operation: operation.to_owned(),
@@ -409,9 +480,6 @@ fn check(
                     if now.is_some() {
                         return Err(changed());
                     }
-                    if !in_a_root(machine, path) {
-                        return Err(UndoError::NotInARoot(path.clone()));
-                    }
                 }
             }
             Step::Restore {
@@ -422,9 +490,6 @@ fn check(
         (Was::Link(target), _, _) => {
             if now.is_some() {
                 return Err(changed());
-            }
-            if !in_a_root(machine, path) {
-                return Err(UndoError::NotInARoot(path.clone()));
             }
             Step::Relink {
                 path: path.clone(),
@@ -451,7 +516,11 @@ enum StoreStep {
 }
 
 /// Whether the store change can be reverted now, and how.
-fn check_store(store: &Store, change: &StoreChange) -> Result<StoreStep, UndoError> {
+fn check_store(
+    bounds: &Bounds,
+    store: &Store,
+    change: &StoreChange,
+) -> Result<StoreStep, UndoError> {
     Ok(match change {
         StoreChange::Held {
             dir,
@@ -459,7 +528,7 @@ fn check_store(store: &Store, change: &StoreChange) -> Result<StoreStep, UndoErr
             history,
             held,
         } => {
-            if !held.starts_with(store.held_dir()) || !held.is_dir() {
+            if !bounds.is_held(held) || !valid_name(history) || !valid_name(id) {
                 return Err(SnapshotError::HeldGone(id.clone()).into());
             }
             if store.find(dir, Some(id)).is_ok_and(|found| found.id == *id) {
@@ -493,7 +562,12 @@ fn exactly(store: &Store, dir: &Path, id: &str) -> Result<Snapshot, UndoError> {
 }
 
 /// Revert one checked store change, and say what the revert did.
-fn apply_store(store: &Store, at: &str, step: StoreStep) -> Result<StoreChange, SnapshotError> {
+fn apply_store(
+    bounds: &Bounds,
+    store: &Store,
+    at: &str,
+    step: StoreStep,
+) -> Result<StoreChange, SnapshotError> {
     Ok(match step {
         StoreStep::PutBack {
             dir,
@@ -501,6 +575,10 @@ fn apply_store(store: &Store, at: &str, step: StoreStep) -> Result<StoreChange, 
             history,
             held,
         } => {
+            // Checked again as it is moved: nothing from outside the held area enters the store.
+            if !bounds.is_held(&held) {
+                return Err(SnapshotError::HeldGone(id));
+            }
             store.put_back(&held, &history, &id)?;
             StoreChange::PutBack { dir, id }
         }
@@ -533,7 +611,14 @@ fn holds(dir: &Path, snapshot: &Snapshot) -> Result<bool, UndoError> {
 }
 
 /// Revert one checked change, and say what the revert did, for the undo's own entry.
-fn apply(store: &Store, step: Step) -> Result<Change, UndoError> {
+fn apply(bounds: &Bounds, store: &Store, step: Step) -> Result<Change, UndoError> {
+    // Checked again at the moment of acting: a link put in the way since the check leads
+    // nowhere outside the roots.
+    let (Step::RemoveFolder { dir: path, .. }
+    | Step::Restore { dir: path, .. }
+    | Step::Unlink { path, .. }
+    | Step::Relink { path, .. }) = &step;
+    bounds.skill_path(path)?;
     Ok(match step {
         Step::RemoveFolder { dir, snapshot } => {
             let kept =
@@ -625,19 +710,10 @@ pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
     })
 }
 
-/// Whether `path` lies inside one of the machine's roots, as they are named or resolved:
-/// undo creates nothing anywhere else, whatever an edited journal says.
-fn in_a_root(machine: &Machine, path: &Path) -> bool {
-    RootSet::resolve(&machine.env, &machine.project)
-        .roots
-        .iter()
-        .any(|root| {
-            path.starts_with(&root.path)
-                || root
-                    .real_path
-                    .as_ref()
-                    .is_some_and(|real| path.starts_with(real))
-        })
+/// Whether `name` (a snapshot id or a history's name from the journal) names one entry of
+/// a folder and nothing else.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty() && !name.contains(['/', '\\']) && !name.starts_with('.')
 }
 
 #[cfg(test)]
