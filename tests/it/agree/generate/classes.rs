@@ -1,0 +1,497 @@
+//! The generator: one function per class of what a machine may hold, each adding items to a
+//! [`Gen`] from its seeded PRNG. A class can be switched off without changing what the others
+//! draw (each class has its own PRNG stream, derived from the seed and the class's name).
+
+use super::super::layout::{PROJECT_ROOTS, USER_ROOTS};
+use super::machine::{Base, Cwd, Item, Machine, Place};
+
+/// SplitMix64: small, deterministic, and the same on every platform.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64, stream: &str) -> Self {
+        let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+        for byte in stream.bytes() {
+            state = (state ^ u64::from(byte)).wrapping_mul(0x1000_0000_01b3);
+        }
+        Self(state)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// A skill a class wrote, for the classes that name skills (settings, precedence).
+#[derive(Clone, Debug)]
+pub struct Skill {
+    /// The name its frontmatter gives (or its folder's, without one).
+    pub name: String,
+    pub dir: Place,
+}
+
+/// A machine being generated.
+pub struct Gen {
+    pub rng: Rng,
+    pub items: Vec<Item>,
+    pub skills: Vec<Skill>,
+    /// Roots a class made a link: no other class writes below them.
+    linked_roots: Vec<Place>,
+    count: usize,
+}
+
+const WORDS: &[&str] = &[
+    "alpha", "bravo", "delta", "echo", "foxtrot", "golf", "hotel", "kilo", "lima", "oscar",
+];
+
+impl Gen {
+    /// A fresh name, unlike every other of the machine.
+    pub fn name(&mut self) -> String {
+        self.count += 1;
+        format!("{}-{}", self.rng.pick(WORDS), self.count)
+    }
+
+    /// A root of any scope: a user root below HOME, or a project root at the project, in its
+    /// subfolder, above it, outside any project or at the lab's top.
+    pub fn root(&mut self) -> Place {
+        loop {
+            let place = if self.rng.chance(45) {
+                Place::new(Base::Home, *self.rng.pick(USER_ROOTS))
+            } else {
+                let root = *self.rng.pick(PROJECT_ROOTS);
+                let (base, above) = *self.rng.pick(&[
+                    (Base::Proj, ""),
+                    (Base::Proj, ""),
+                    (Base::Proj, "sub"),
+                    (Base::Lab, "work"),
+                    (Base::Lab, "out"),
+                    (Base::Lab, ""),
+                ]);
+                Place::new(base, above).join(root)
+            };
+            if !self.linked_roots.contains(&place) {
+                return place;
+            }
+        }
+    }
+
+    pub fn file(&mut self, at: Place, content: String) {
+        self.items.push(Item::File { at, content });
+    }
+
+    pub fn link(&mut self, at: Place, to: Place) {
+        self.items.push(Item::Link { at, to });
+    }
+
+    /// An ordinary skill `dir/SKILL.md` named `name`.
+    pub fn skill(&mut self, dir: Place, name: &str) {
+        self.file(dir.join("SKILL.md"), frontmatter(name));
+        self.skills.push(Skill {
+            name: name.to_owned(),
+            dir,
+        });
+    }
+
+    /// A named skill in a random root; its name.
+    pub fn plain(&mut self) -> String {
+        let name = self.name();
+        let root = self.root();
+        self.skill(root.join(&name), &name);
+        name
+    }
+
+    /// A name of a skill already written, else a new plain skill's.
+    pub fn some_name(&mut self) -> String {
+        if self.skills.is_empty() || self.rng.chance(10) {
+            return self.plain();
+        }
+        let at = self.rng.below(self.skills.len());
+        self.skills[at].name.clone()
+    }
+}
+
+pub fn frontmatter(name: &str) -> String {
+    format!("---\nname: {name}\ndescription: The {name} skill.\n---\n# {name}\n\nBody.\n")
+}
+
+/// A class: its name (printed with each case), whether CI runs it, and its generator.
+pub struct Class {
+    pub name: &'static str,
+    pub generate: fn(&mut Gen),
+}
+
+/// Every class, skills first: the settings classes name skills the others wrote.
+pub const CLASSES: &[Class] = &[
+    Class {
+        name: "roots",
+        generate: roots,
+    },
+    Class {
+        name: "names",
+        generate: names,
+    },
+    Class {
+        name: "nesting",
+        generate: nesting,
+    },
+    Class {
+        name: "links",
+        generate: links,
+    },
+    Class {
+        name: "precedence",
+        generate: precedence,
+    },
+    Class {
+        name: "claude-settings",
+        generate: claude_settings,
+    },
+    Class {
+        name: "codex-settings",
+        generate: codex_settings,
+    },
+    Class {
+        name: "gemini-settings",
+        generate: gemini_settings,
+    },
+    Class {
+        name: "opencode-settings",
+        generate: opencode_settings,
+    },
+    Class {
+        name: "copilot-settings",
+        generate: copilot_settings,
+    },
+];
+
+/// The machine of `seed` with the classes `on` (by name): each class joins with a chance,
+/// `roots` always, so that every machine has skills; the start folder is any of the four.
+pub fn machine(seed: u64, on: &[&str]) -> Machine {
+    let mut cwd_rng = Rng::new(seed, "cwd");
+    let cwd = *cwd_rng.pick(&Cwd::ALL);
+    let mut items = Vec::new();
+    let mut skills = Vec::new();
+    let mut linked_roots = Vec::new();
+    let mut count = 0;
+    for class in CLASSES.iter().filter(|c| on.contains(&c.name)) {
+        let mut g = Gen {
+            rng: Rng::new(seed, class.name),
+            items,
+            skills,
+            linked_roots,
+            count,
+        };
+        if class.name == "roots" || g.rng.chance(50) {
+            (class.generate)(&mut g);
+        }
+        (items, skills, linked_roots, count) = (g.items, g.skills, g.linked_roots, g.count);
+    }
+    Machine { cwd, items }
+}
+
+/// Plain skills in roots of every scope.
+fn roots(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(4) {
+        g.plain();
+    }
+}
+
+/// Frontmatter quirks: a name unlike the folder, none, no frontmatter, an empty description,
+/// invalid YAML, a byte-order mark, CRLF lines, and names with upper case, spaces, non-ASCII,
+/// a colon, or more than 64 characters.
+fn names(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let folder = g.name();
+        let dir = g.root().join(&folder);
+        let (content, name) = match g.rng.below(12) {
+            0 => {
+                let other = g.name();
+                (frontmatter(&other), other)
+            }
+            1 => (
+                "---\ndescription: No name line.\n---\nBody.\n".to_owned(),
+                folder.clone(),
+            ),
+            2 => (
+                "# No frontmatter\n\nJust a body.\n".to_owned(),
+                folder.clone(),
+            ),
+            3 => (
+                format!("---\nname: {folder}\ndescription: \"\"\n---\nBody.\n"),
+                folder.clone(),
+            ),
+            4 => (
+                format!("---\nname: {folder}\ndescription: uses: a colon, unquoted\n---\nBody.\n"),
+                folder.clone(),
+            ),
+            5 => (format!("\u{feff}{}", frontmatter(&folder)), folder.clone()),
+            6 => (frontmatter(&folder).replace('\n', "\r\n"), folder.clone()),
+            7 => {
+                let name = format!("{}-Upper_Case", folder);
+                (frontmatter(&name), name)
+            }
+            8 => {
+                let name = format!("{} spaced", folder);
+                (frontmatter(&name), name)
+            }
+            9 => {
+                let name = format!("{folder}-café");
+                (frontmatter(&name), name)
+            }
+            10 => {
+                let name = format!("{folder}:colon");
+                (frontmatter(&format!("\"{name}\"")), name)
+            }
+            _ => {
+                let name = format!("{folder}-{}", "long".repeat(16));
+                (frontmatter(&name), name)
+            }
+        };
+        g.file(dir.join("SKILL.md"), content);
+        g.skills.push(super::classes::Skill { name, dir });
+    }
+}
+
+/// Depths below a root, a skill inside another skill's folder, hidden folders,
+/// `node_modules`, and the lower-case `skill.md`.
+fn nesting(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let name = g.name();
+        let root = g.root();
+        match g.rng.below(5) {
+            0 => {
+                let mut dir = root;
+                for depth in 0..1 + g.rng.below(6) {
+                    dir = dir.join(&format!("g{depth}"));
+                }
+                g.skill(dir.join(&name), &name);
+            }
+            1 => {
+                let outer = g.name();
+                g.skill(root.join(&outer), &outer);
+                g.skill(root.join(&outer).join(&name), &name);
+            }
+            2 => {
+                let hidden = if g.rng.chance(50) { ".hidden" } else { ".git" };
+                g.skill(root.join(hidden).join(&name), &name);
+            }
+            3 => g.skill(root.join("node_modules").join(&name), &name),
+            _ => {
+                let dir = root.join(&name);
+                g.file(dir.join("skill.md"), frontmatter(&name));
+                g.skills.push(Skill { name, dir });
+            }
+        }
+    }
+}
+
+/// Links: a linked skill folder, a linked root, a SKILL.md that is a link, a dangling link.
+fn links(g: &mut Gen) {
+    let name = g.name();
+    let elsewhere = Place::new(Base::Lab, "elsewhere");
+    match g.rng.below(4) {
+        0 => {
+            let target = elsewhere.join(&name);
+            g.file(target.join("SKILL.md"), frontmatter(&name));
+            let at = g.root().join(&name);
+            g.link(at.clone(), target);
+            g.skills.push(Skill { name, dir: at });
+        }
+        1 => {
+            let target = elsewhere.join(&format!("root-{name}"));
+            g.file(target.join(&name).join("SKILL.md"), frontmatter(&name));
+            let at = g.root();
+            g.link(at.clone(), target);
+            g.linked_roots.push(at.clone());
+            g.skills.push(Skill {
+                name: name.clone(),
+                dir: at.join(&name),
+            });
+        }
+        2 => {
+            let target = elsewhere.join(&format!("{name}.md"));
+            g.file(target.clone(), frontmatter(&name));
+            let dir = g.root().join(&name);
+            g.link(dir.join("SKILL.md"), target);
+            g.skills.push(Skill { name, dir });
+        }
+        _ => {
+            let at = g.root().join(&name);
+            g.link(at, Place::new(Base::Lab, "nowhere").join(&name));
+        }
+    }
+}
+
+/// One name in two or three roots (which copy wins is each agent's precedence).
+fn precedence(g: &mut Gen) {
+    let name = g.name();
+    for _ in 0..2 + g.rng.below(2) {
+        let root = g.root();
+        g.skill(root.join(&name), &name);
+    }
+}
+
+/// Claude Code's `skillOverrides` in the user, project or local settings.
+fn claude_settings(g: &mut Gen) {
+    let file = *g.rng.pick(&[
+        (Base::Home, ".claude/settings.json"),
+        (Base::Proj, ".claude/settings.json"),
+        (Base::Proj, ".claude/settings.local.json"),
+    ]);
+    let mut entries = Vec::new();
+    for _ in 0..1 + g.rng.below(3) {
+        let name = g.some_name();
+        let value = g
+            .rng
+            .pick(&["on", "name-only", "user-invocable-only", "off"]);
+        entries.push(format!("{}: {}", json(&name), json(value)));
+    }
+    g.file(
+        Place::new(file.0, file.1),
+        format!("{{\"skillOverrides\": {{{}}}}}\n", entries.join(", ")),
+    );
+}
+
+/// Codex's `[[skills.config]]` entries (by name or by path) and `project_root_markers`.
+fn codex_settings(g: &mut Gen) {
+    let mut toml = String::new();
+    if g.rng.chance(40) {
+        let marker = g.rng.pick(&[".hg", "package.json", ".git", "sub"]);
+        toml.push_str(&format!("project_root_markers = [\"{marker}\"]\n"));
+        if *marker == "package.json" {
+            g.file(
+                Place::new(Base::Proj, "sub/package.json"),
+                "{}\n".to_owned(),
+            );
+        }
+    }
+    for _ in 0..g.rng.below(3) {
+        if g.rng.chance(50) || g.skills.is_empty() {
+            let name = g.some_name();
+            toml.push_str(&format!(
+                "\n[[skills.config]]\nname = {}\nenabled = false\n",
+                json(&name)
+            ));
+        } else {
+            let at = g.rng.below(g.skills.len());
+            let skill = g.skills[at].dir.join("SKILL.md");
+            let base = match skill.base {
+                Base::Home => "{HOME}",
+                Base::Proj => "{PROJ}",
+                Base::Lab => "{LAB}",
+            };
+            toml.push_str(&format!(
+                "\n[[skills.config]]\npath = \"{base}/{}\"\nenabled = false\n",
+                skill.rel
+            ));
+        }
+    }
+    g.file(Place::new(Base::Home, ".codex/config.toml"), toml);
+}
+
+/// Gemini CLI's `skills.disabled` and `skills.enabled`, in the user's or the workspace's file.
+fn gemini_settings(g: &mut Gen) {
+    let base = if g.rng.chance(50) {
+        Base::Home
+    } else {
+        Base::Proj
+    };
+    let mut names = Vec::new();
+    for _ in 0..1 + g.rng.below(2) {
+        let name = g.some_name();
+        names.push(json(&if g.rng.chance(20) {
+            name.to_uppercase()
+        } else {
+            name
+        }));
+    }
+    let enabled = if g.rng.chance(20) {
+        "\"enabled\": false, "
+    } else {
+        ""
+    };
+    g.file(
+        Place::new(base, ".gemini/settings.json"),
+        format!(
+            "{{\"skills\": {{{enabled}\"disabled\": [{}]}}}}\n",
+            names.join(", ")
+        ),
+    );
+}
+
+/// OpenCode's `permission.skill`, in the global or the project's file, by name or wildcard.
+fn opencode_settings(g: &mut Gen) {
+    let file = *g.rng.pick(&[
+        (Base::Home, ".config/opencode/opencode.json"),
+        (Base::Home, ".config/opencode/opencode.jsonc"),
+        (Base::Proj, "opencode.json"),
+        (Base::Proj, ".opencode/opencode.jsonc"),
+    ]);
+    let mut rules = Vec::new();
+    for _ in 0..1 + g.rng.below(3) {
+        let name = g.some_name();
+        let pattern = if g.rng.chance(30) {
+            format!("{}*", &name[..name.len().min(3)])
+        } else {
+            name
+        };
+        let action = g.rng.pick(&["deny", "allow", "ask"]);
+        rules.push(format!("{}: {}", json(&pattern), json(action)));
+    }
+    g.file(
+        Place::new(file.0, file.1),
+        format!(
+            "{{\"permission\": {{\"skill\": {{{}}}}}}}\n",
+            rules.join(", ")
+        ),
+    );
+}
+
+/// Copilot CLI's `disabledSkills` (user and repository files) and `skillDirectories`.
+fn copilot_settings(g: &mut Gen) {
+    let base = if g.rng.chance(50) {
+        Base::Home
+    } else {
+        Base::Proj
+    };
+    let mut keys = Vec::new();
+    let mut names = Vec::new();
+    for _ in 0..1 + g.rng.below(2) {
+        names.push(json(&g.some_name()));
+    }
+    keys.push(format!("\"disabledSkills\": [{}]", names.join(", ")));
+    if base == Base::Home && g.rng.chance(40) {
+        let name = g.name();
+        let dir = Place::new(Base::Lab, "extra-skills");
+        g.skill(dir.join(&name), &name);
+        keys.push("\"skillDirectories\": [\"{LAB}/extra-skills\"]".to_owned());
+    }
+    let file = if base == Base::Home {
+        ".copilot/settings.json"
+    } else {
+        ".github/copilot/settings.json"
+    };
+    g.file(Place::new(base, file), format!("{{{}}}\n", keys.join(", ")));
+}
+
+/// A JSON (and TOML basic) string.
+fn json(text: &str) -> String {
+    serde_json::Value::String(text.to_owned()).to_string()
+}
