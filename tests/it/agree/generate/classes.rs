@@ -54,6 +54,8 @@ pub struct Gen {
     pub skills: Vec<Skill>,
     /// Roots a class made a link: no other class writes below them.
     linked_roots: Vec<Place>,
+    /// JSON settings files several classes add keys to, written last.
+    settings: Vec<(Place, serde_json::Value)>,
     count: usize,
 }
 
@@ -96,6 +98,31 @@ impl Gen {
         self.items.push(Item::File { at, content });
     }
 
+    /// Set `file`'s `key.entry` to `value` (`entry` `None`: push `value` to the array `key`).
+    pub fn setting(
+        &mut self,
+        file: Place,
+        key: &str,
+        entry: Option<&str>,
+        value: serde_json::Value,
+    ) {
+        let at = match self.settings.iter().position(|(f, _)| *f == file) {
+            Some(at) => at,
+            None => {
+                self.settings.push((file, serde_json::json!({})));
+                self.settings.len() - 1
+            }
+        };
+        let object = &mut self.settings[at].1;
+        match entry {
+            Some(entry) => object[key][entry] = value,
+            None => match object[key].as_array_mut() {
+                Some(items) => items.push(value),
+                None => object[key] = serde_json::Value::Array(vec![value]),
+            },
+        }
+    }
+
     pub fn link(&mut self, at: Place, to: Place) {
         self.items.push(Item::Link { at, to });
     }
@@ -131,7 +158,7 @@ pub fn frontmatter(name: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill.\n---\n# {name}\n\nBody.\n")
 }
 
-/// A class: its name (printed with each case), whether CI runs it, and its generator.
+/// A class: its name (printed with each case) and its generator.
 pub struct Class {
     pub name: &'static str,
     pub generate: fn(&mut Gen),
@@ -148,12 +175,40 @@ pub const CLASSES: &[Class] = &[
         generate: names,
     },
     Class {
+        name: "names-invalid-yaml",
+        generate: names_invalid_yaml,
+    },
+    Class {
+        name: "names-bom",
+        generate: names_bom,
+    },
+    Class {
+        name: "names-empty-description",
+        generate: names_empty_description,
+    },
+    Class {
+        name: "names-spaces",
+        generate: names_spaces,
+    },
+    Class {
         name: "nesting",
         generate: nesting,
     },
     Class {
+        name: "nesting-node-modules",
+        generate: nesting_node_modules,
+    },
+    Class {
+        name: "nesting-git",
+        generate: nesting_git,
+    },
+    Class {
         name: "links",
         generate: links,
+    },
+    Class {
+        name: "links-dangling",
+        generate: links_dangling,
     },
     Class {
         name: "precedence",
@@ -162,6 +217,10 @@ pub const CLASSES: &[Class] = &[
     Class {
         name: "claude-settings",
         generate: claude_settings,
+    },
+    Class {
+        name: "claude-user-invocable-only",
+        generate: claude_user_invocable_only,
     },
     Class {
         name: "codex-settings",
@@ -179,6 +238,10 @@ pub const CLASSES: &[Class] = &[
         name: "copilot-settings",
         generate: copilot_settings,
     },
+    Class {
+        name: "copilot-skill-directories",
+        generate: copilot_skill_directories,
+    },
 ];
 
 /// The machine of `seed` with the classes `on` (by name): each class joins with a chance,
@@ -189,6 +252,7 @@ pub fn machine(seed: u64, on: &[&str]) -> Machine {
     let mut items = Vec::new();
     let mut skills = Vec::new();
     let mut linked_roots = Vec::new();
+    let mut settings = Vec::new();
     let mut count = 0;
     for class in CLASSES.iter().filter(|c| on.contains(&c.name)) {
         let mut g = Gen {
@@ -196,12 +260,20 @@ pub fn machine(seed: u64, on: &[&str]) -> Machine {
             items,
             skills,
             linked_roots,
+            settings,
             count,
         };
         if class.name == "roots" || g.rng.chance(50) {
             (class.generate)(&mut g);
         }
-        (items, skills, linked_roots, count) = (g.items, g.skills, g.linked_roots, g.count);
+        (items, skills, linked_roots, settings, count) =
+            (g.items, g.skills, g.linked_roots, g.settings, g.count);
+    }
+    for (at, value) in settings {
+        items.push(Item::File {
+            at,
+            content: format!("{value}\n"),
+        });
     }
     Machine { cwd, items }
 }
@@ -213,14 +285,12 @@ fn roots(g: &mut Gen) {
     }
 }
 
-/// Frontmatter quirks: a name unlike the folder, none, no frontmatter, an empty description,
-/// invalid YAML, a byte-order mark, CRLF lines, and names with upper case, spaces, non-ASCII,
-/// a colon, or more than 64 characters.
+/// Frontmatter quirks: a name unlike the folder, none, no frontmatter, CRLF
+/// lines, and names with upper case, non-ASCII, a colon, or more than 64 characters.
 fn names(g: &mut Gen) {
     for _ in 0..1 + g.rng.below(2) {
         let folder = g.name();
-        let dir = g.root().join(&folder);
-        let (content, name) = match g.rng.below(12) {
+        let (content, name) = match g.rng.below(8) {
             0 => {
                 let other = g.name();
                 (frontmatter(&other), other)
@@ -233,49 +303,65 @@ fn names(g: &mut Gen) {
                 "# No frontmatter\n\nJust a body.\n".to_owned(),
                 folder.clone(),
             ),
-            3 => (
-                format!("---\nname: {folder}\ndescription: \"\"\n---\nBody.\n"),
-                folder.clone(),
-            ),
-            4 => (
-                format!("---\nname: {folder}\ndescription: uses: a colon, unquoted\n---\nBody.\n"),
-                folder.clone(),
-            ),
-            5 => (format!("\u{feff}{}", frontmatter(&folder)), folder.clone()),
-            6 => (frontmatter(&folder).replace('\n', "\r\n"), folder.clone()),
-            7 => {
-                let name = format!("{}-Upper_Case", folder);
-                (frontmatter(&name), name)
-            }
-            8 => {
-                let name = format!("{} spaced", folder);
-                (frontmatter(&name), name)
-            }
-            9 => {
-                let name = format!("{folder}-café");
-                (frontmatter(&name), name)
-            }
-            10 => {
+            3 => (frontmatter(&folder).replace('\n', "\r\n"), folder.clone()),
+            4 => named(&format!("{folder}-Upper_Case")),
+            5 => named(&format!("{folder}-café")),
+            6 => {
                 let name = format!("{folder}:colon");
                 (frontmatter(&format!("\"{name}\"")), name)
             }
-            _ => {
-                let name = format!("{folder}-{}", "long".repeat(16));
-                (frontmatter(&name), name)
-            }
+            _ => named(&format!("{folder}-{}", "long".repeat(16))),
         };
-        g.file(dir.join("SKILL.md"), content);
-        g.skills.push(super::classes::Skill { name, dir });
+        quirk(g, &folder, name, content);
     }
 }
 
-/// Depths below a root, a skill inside another skill's folder, hidden folders,
-/// `node_modules`, and the lower-case `skill.md`.
+fn named(name: &str) -> (String, String) {
+    (frontmatter(name), name.to_owned())
+}
+
+/// A skill in folder `folder` of a random root, with `content`, known as `name`.
+fn quirk(g: &mut Gen, folder: &str, name: String, content: String) {
+    let dir = g.root().join(folder);
+    g.file(dir.join("SKILL.md"), content);
+    g.skills.push(Skill { name, dir });
+}
+
+/// Frontmatter that is not valid YAML (a colon in an unquoted value).
+fn names_invalid_yaml(g: &mut Gen) {
+    let name = g.name();
+    let content = format!("---\nname: {name}\ndescription: uses: a colon, unquoted\n---\nBody.\n");
+    quirk(g, &name.clone(), name, content);
+}
+
+/// A byte-order mark before the frontmatter.
+fn names_bom(g: &mut Gen) {
+    let name = g.name();
+    let content = format!("\u{feff}{}", frontmatter(&name));
+    quirk(g, &name.clone(), name, content);
+}
+
+/// An empty description.
+fn names_empty_description(g: &mut Gen) {
+    let name = g.name();
+    let content = format!("---\nname: {name}\ndescription: \"\"\n---\nBody.\n");
+    quirk(g, &name.clone(), name, content);
+}
+
+/// A space in the name.
+fn names_spaces(g: &mut Gen) {
+    let folder = g.name();
+    let (content, name) = named(&format!("{folder} spaced"));
+    quirk(g, &folder, name, content);
+}
+
+/// Depths below a root, a skill inside another skill's folder, a hidden folder and the
+/// lower-case `skill.md`.
 fn nesting(g: &mut Gen) {
     for _ in 0..1 + g.rng.below(2) {
         let name = g.name();
         let root = g.root();
-        match g.rng.below(5) {
+        match g.rng.below(4) {
             0 => {
                 let mut dir = root;
                 for depth in 0..1 + g.rng.below(6) {
@@ -288,11 +374,7 @@ fn nesting(g: &mut Gen) {
                 g.skill(root.join(&outer), &outer);
                 g.skill(root.join(&outer).join(&name), &name);
             }
-            2 => {
-                let hidden = if g.rng.chance(50) { ".hidden" } else { ".git" };
-                g.skill(root.join(hidden).join(&name), &name);
-            }
-            3 => g.skill(root.join("node_modules").join(&name), &name),
+            2 => g.skill(root.join(".hidden").join(&name), &name),
             _ => {
                 let dir = root.join(&name);
                 g.file(dir.join("skill.md"), frontmatter(&name));
@@ -302,11 +384,25 @@ fn nesting(g: &mut Gen) {
     }
 }
 
-/// Links: a linked skill folder, a linked root, a SKILL.md that is a link, a dangling link.
+/// A skill in a `node_modules` folder below a root.
+fn nesting_node_modules(g: &mut Gen) {
+    let name = g.name();
+    let root = g.root();
+    g.skill(root.join("node_modules").join(&name), &name);
+}
+
+/// A skill in a `.git` folder below a root.
+fn nesting_git(g: &mut Gen) {
+    let name = g.name();
+    let root = g.root();
+    g.skill(root.join(".git").join(&name), &name);
+}
+
+/// Links: a linked skill folder, a linked root, a SKILL.md that is a link.
 fn links(g: &mut Gen) {
     let name = g.name();
     let elsewhere = Place::new(Base::Lab, "elsewhere");
-    match g.rng.below(4) {
+    match g.rng.below(3) {
         0 => {
             let target = elsewhere.join(&name);
             g.file(target.join("SKILL.md"), frontmatter(&name));
@@ -325,18 +421,21 @@ fn links(g: &mut Gen) {
                 dir: at.join(&name),
             });
         }
-        2 => {
+        _ => {
             let target = elsewhere.join(&format!("{name}.md"));
             g.file(target.clone(), frontmatter(&name));
             let dir = g.root().join(&name);
             g.link(dir.join("SKILL.md"), target);
             g.skills.push(Skill { name, dir });
         }
-        _ => {
-            let at = g.root().join(&name);
-            g.link(at, Place::new(Base::Lab, "nowhere").join(&name));
-        }
     }
+}
+
+/// A dangling link where a skill folder would be.
+fn links_dangling(g: &mut Gen) {
+    let name = g.name();
+    let at = g.root().join(&name);
+    g.link(at, Place::new(Base::Lab, "nowhere").join(&name));
 }
 
 /// One name in two or three roots (which copy wins is each agent's precedence).
@@ -348,24 +447,35 @@ fn precedence(g: &mut Gen) {
     }
 }
 
-/// Claude Code's `skillOverrides` in the user, project or local settings.
-fn claude_settings(g: &mut Gen) {
-    let file = *g.rng.pick(&[
+/// One of Claude Code's settings files: the user's, the project's, the project's local one.
+fn claude_file(g: &mut Gen) -> Place {
+    let (base, rel) = *g.rng.pick(&[
         (Base::Home, ".claude/settings.json"),
         (Base::Proj, ".claude/settings.json"),
         (Base::Proj, ".claude/settings.local.json"),
     ]);
-    let mut entries = Vec::new();
+    Place::new(base, rel)
+}
+
+/// Claude Code's `skillOverrides` `on`, `name-only` and `off`.
+fn claude_settings(g: &mut Gen) {
     for _ in 0..1 + g.rng.below(3) {
+        let file = claude_file(g);
         let name = g.some_name();
-        let value = g
-            .rng
-            .pick(&["on", "name-only", "user-invocable-only", "off"]);
-        entries.push(format!("{}: {}", json(&name), json(value)));
+        let value = *g.rng.pick(&["on", "name-only", "off"]);
+        g.setting(file, "skillOverrides", Some(&name), value.into());
     }
-    g.file(
-        Place::new(file.0, file.1),
-        format!("{{\"skillOverrides\": {{{}}}}}\n", entries.join(", ")),
+}
+
+/// Claude Code's `skillOverrides` `user-invocable-only`.
+fn claude_user_invocable_only(g: &mut Gen) {
+    let file = claude_file(g);
+    let name = g.some_name();
+    g.setting(
+        file,
+        "skillOverrides",
+        Some(&name),
+        "user-invocable-only".into(),
     );
 }
 
@@ -464,31 +574,26 @@ fn opencode_settings(g: &mut Gen) {
     );
 }
 
-/// Copilot CLI's `disabledSkills` (user and repository files) and `skillDirectories`.
+/// Copilot CLI's `disabledSkills`, in the user's and the repository's settings.
 fn copilot_settings(g: &mut Gen) {
-    let base = if g.rng.chance(50) {
-        Base::Home
-    } else {
-        Base::Proj
-    };
-    let mut keys = Vec::new();
-    let mut names = Vec::new();
     for _ in 0..1 + g.rng.below(2) {
-        names.push(json(&g.some_name()));
+        let file = if g.rng.chance(50) {
+            Place::new(Base::Home, ".copilot/settings.json")
+        } else {
+            Place::new(Base::Proj, ".github/copilot/settings.json")
+        };
+        let name = g.some_name();
+        g.setting(file, "disabledSkills", None, name.into());
     }
-    keys.push(format!("\"disabledSkills\": [{}]", names.join(", ")));
-    if base == Base::Home && g.rng.chance(40) {
-        let name = g.name();
-        let dir = Place::new(Base::Lab, "extra-skills");
-        g.skill(dir.join(&name), &name);
-        keys.push("\"skillDirectories\": [\"{LAB}/extra-skills\"]".to_owned());
-    }
-    let file = if base == Base::Home {
-        ".copilot/settings.json"
-    } else {
-        ".github/copilot/settings.json"
-    };
-    g.file(Place::new(base, file), format!("{{{}}}\n", keys.join(", ")));
+}
+
+/// Copilot CLI's `skillDirectories`, in the user's settings.
+fn copilot_skill_directories(g: &mut Gen) {
+    let name = g.name();
+    let dir = Place::new(Base::Lab, "extra-skills");
+    g.skill(dir.join(&name), &name);
+    let file = Place::new(Base::Home, ".copilot/settings.json");
+    g.setting(file, "skillDirectories", None, "{LAB}/extra-skills".into());
 }
 
 /// A JSON (and TOML basic) string.

@@ -16,7 +16,10 @@
 //!
 //! ```text
 //! SKILLDECK_AGREE_SEEDS=0..500 cargo test --test it agree::generate::seeds -- --ignored --nocapture
+//! SKILLDECK_AGREE_CASES=case.txt cargo test --test it agree::generate::replay_printed -- --ignored
 //! ```
+//!
+//! (the second replays a printed case, or a folder of them).
 //!
 //! CI runs [`CI_SEEDS`] with the classes in [`CI_CLASSES`] (about N minutes on two cores) and
 //! fails on any disagreement; the cases in `cases/` are replayed beside them. The classes
@@ -35,8 +38,19 @@ use std::time::Instant;
 use super::Agent;
 use classes::{CLASSES, machine};
 
-/// The classes CI generates. Off today, each for what it finds (FINDINGS.md):
-/// - (filled in from the findings)
+/// The classes CI generates: every class but those that find a disagreement today. Off, each
+/// for what it finds (FINDINGS.md; the minimal cases are in `cases/failing/`):
+/// - `names-invalid-yaml`: Codex, OpenCode and Gemini CLI load a skill whose frontmatter is
+///   not valid YAML; skilldeck says they do not.
+/// - `names-bom`: Codex leaves out a SKILL.md that starts with a byte-order mark.
+/// - `names-empty-description`: Amp leaves out a skill whose description is empty.
+/// - `names-spaces`: Copilot CLI turns a space in a name into a hyphen.
+/// - `nesting-node-modules`, `nesting-git`: Amp skips `node_modules` and `.git` folders below
+///   a root.
+/// - `links-dangling`: skilldeck lists a dangling link in a project's `.claude/skills` as a
+///   skill Claude Code and Copilot CLI load, from a subfolder.
+/// - `claude-user-invocable-only`: Claude Code keeps such a skill out of the model's listing.
+/// - `copilot-skill-directories`: skilldeck leaves Copilot CLI's `skillDirectories` out.
 const CI_CLASSES: &[&str] = &[
     "roots",
     "names",
@@ -151,19 +165,24 @@ fn seeds() {
     );
 }
 
-/// Replay every case in `dir` (its file stem names it in the record).
+/// Replay every case in `dir` (a folder of `.txt` cases, or one case file; its file stem names
+/// it in the record).
 fn replay(dir: &Path) {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("cases folder")
-        .map(|e| e.expect("case entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .collect();
+    let mut files: Vec<PathBuf> = if dir.is_file() {
+        vec![dir.to_path_buf()]
+    } else {
+        std::fs::read_dir(dir)
+            .expect("cases folder")
+            .map(|e| e.expect("case entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+            .collect()
+    };
     files.sort();
     assert!(!files.is_empty(), "no case in {}", dir.display());
     let mut failures = Vec::new();
     for file in files {
-        let (agent, machine) = shrink::parse(&std::fs::read_to_string(&file).expect("read case"));
-        let Some(result) = run::run(&machine, &[agent]) else {
+        let (agents, machine) = shrink::parse(&std::fs::read_to_string(&file).expect("read case"));
+        let Some(result) = run::run(&machine, &agents) else {
             return;
         };
         let stem = file
@@ -202,6 +221,15 @@ fn replay_cases() {
 #[ignore = "disagreements found by the generator and not fixed yet (FINDINGS.md)"]
 fn replay_failing_cases() {
     replay(&cases_dir().join("failing"));
+}
+
+/// Any printed case (a file, or a folder of them) named by `SKILLDECK_AGREE_CASES`.
+#[test]
+#[ignore = "replays the printed cases SKILLDECK_AGREE_CASES names"]
+fn replay_printed() {
+    let dir = std::env::var_os("SKILLDECK_AGREE_CASES")
+        .expect("SKILLDECK_AGREE_CASES names a case file or folder");
+    replay(Path::new(&dir));
 }
 
 /// Machines print and read back as they were, and a seed always gives the same machine.

@@ -58,17 +58,26 @@ pub fn print(seed: &str, classes: &str, agent: Agent, diff: &str, machine: &Mach
     )
 }
 
-/// A printed case read back: its agent and machine.
-pub fn parse(text: &str) -> (Agent, Machine) {
-    let agent = text
+/// A printed case read back: its agents (`agent all` for the six) and machine.
+pub fn parse(text: &str) -> (Vec<Agent>, Machine) {
+    let id = text
         .lines()
         .find_map(|l| l.strip_prefix("agent "))
-        .and_then(|id| Agent::ALL.into_iter().find(|a| a.id() == id.trim()))
+        .map(str::trim)
         .expect("a case names its agent on an `agent` line");
+    let agents = match id {
+        "all" => Agent::ALL.to_vec(),
+        id => vec![
+            Agent::ALL
+                .into_iter()
+                .find(|a| a.id() == id)
+                .unwrap_or_else(|| panic!("no agent {id:?}")),
+        ],
+    };
     let rest: String = text
         .lines()
         .filter(|l| !l.starts_with("agent "))
         .map(|l| format!("{l}\n"))
         .collect();
-    (agent, Machine::parse(&rest))
+    (agents, Machine::parse(&rest))
 }
