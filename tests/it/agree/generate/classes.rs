@@ -1,6 +1,7 @@
 //! The generator: one function per class of what a machine may hold, each adding items to a
-//! [`Gen`] from its seeded PRNG. A class can be switched off without changing what the others
-//! draw (each class has its own PRNG stream, derived from the seed and the class's name).
+//! [`Gen`]. Each class draws from a PRNG stream of its own (derived from the seed and the
+//! class's name), so switching one class off leaves the others' choices as they were (only
+//! the numbers in the generated names move).
 
 use super::super::layout::{PROJECT_ROOTS, USER_ROOTS};
 use super::machine::{Base, Cwd, Item, Machine, Place};
@@ -120,6 +121,18 @@ impl Gen {
                 Some(items) => items.push(value),
                 None => object[key] = serde_json::Value::Array(vec![value]),
             },
+        }
+    }
+
+    /// Add `text` to the end of the file at `at`, written by this class or an earlier one.
+    pub fn append(&mut self, at: Place, text: &str) {
+        let written = self.items.iter_mut().find_map(|item| match item {
+            Item::File { at: there, content } if *there == at => Some(content),
+            _ => None,
+        });
+        match written {
+            Some(content) => content.push_str(text),
+            None => self.file(at, text.to_owned()),
         }
     }
 
@@ -479,26 +492,35 @@ fn claude_user_invocable_only(g: &mut Gen) {
     );
 }
 
-/// Codex's `[[skills.config]]` entries (by name or by path) and `project_root_markers`.
-fn codex_settings(g: &mut Gen) {
-    let mut toml = String::new();
-    if g.rng.chance(40) {
-        let marker = g.rng.pick(&[".hg", "package.json", ".git", "sub"]);
-        toml.push_str(&format!("project_root_markers = [\"{marker}\"]\n"));
-        if *marker == "package.json" {
-            g.file(
-                Place::new(Base::Proj, "sub/package.json"),
-                "{}\n".to_owned(),
-            );
-        }
+fn codex_config() -> Place {
+    Place::new(Base::Home, ".codex/config.toml")
+}
+
+/// Codex's `project_root_markers` (written before any table of its `config.toml`), with a
+/// `package.json` in the project's subfolder for the marker that names it.
+fn codex_root_markers(g: &mut Gen) {
+    let marker = *g.rng.pick(&[".hg", "package.json", ".git", "sub"]);
+    if marker == "package.json" {
+        g.file(
+            Place::new(Base::Proj, "sub/package.json"),
+            "{}\n".to_owned(),
+        );
     }
-    for _ in 0..g.rng.below(3) {
-        if g.rng.chance(50) || g.skills.is_empty() {
+    g.append(
+        codex_config(),
+        &format!("project_root_markers = [\"{marker}\"]\n"),
+    );
+}
+
+/// Codex's `[[skills.config]]` entries, by name or by path.
+fn codex_settings(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let entry = if g.rng.chance(50) || g.skills.is_empty() {
             let name = g.some_name();
-            toml.push_str(&format!(
+            format!(
                 "\n[[skills.config]]\nname = {}\nenabled = false\n",
                 json(&name)
-            ));
+            )
         } else {
             let at = g.rng.below(g.skills.len());
             let skill = g.skills[at].dir.join("SKILL.md");
@@ -507,13 +529,13 @@ fn codex_settings(g: &mut Gen) {
                 Base::Proj => "{PROJ}",
                 Base::Lab => "{LAB}",
             };
-            toml.push_str(&format!(
+            format!(
                 "\n[[skills.config]]\npath = \"{base}/{}\"\nenabled = false\n",
                 skill.rel
-            ));
-        }
+            )
+        };
+        g.append(codex_config(), &entry);
     }
-    g.file(Place::new(Base::Home, ".codex/config.toml"), toml);
 }
 
 /// Gemini CLI's `skills.disabled` and `skills.enabled`, in the user's or the workspace's file.

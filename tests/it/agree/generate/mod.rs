@@ -49,6 +49,9 @@ use classes::{CLASSES, machine};
 ///   a root.
 /// - `links-dangling`: skilldeck lists a dangling link in a project's `.claude/skills` as a
 ///   skill Claude Code and Copilot CLI load, from a subfolder.
+/// - `codex-root-markers`: with `project_root_markers = ["package.json"]` and a
+///   `package.json` in the project's subfolder, started there, Codex does not read the
+///   project's `.codex/skills`; skilldeck says it does.
 /// - `claude-user-invocable-only`: Claude Code keeps such a skill out of the model's listing.
 /// - `copilot-skill-directories`: skilldeck leaves Copilot CLI's `skillDirectories` out.
 const CI_CLASSES: &[&str] = &[
