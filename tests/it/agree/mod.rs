@@ -23,7 +23,6 @@
 mod amp;
 mod claude_code;
 mod codex;
-
 mod copilot;
 mod gemini_cli;
 mod generate;
