@@ -25,6 +25,7 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod gemini_cli;
+mod generate;
 mod listing_claude_code;
 mod listing_codex;
 mod manage;

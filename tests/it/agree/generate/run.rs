@@ -1,0 +1,168 @@
+//! The runner: writes a machine into a fresh [`Lab`], asks the agents in parallel threads
+//! (each with the suite's own `ask`), runs skilldeck after them (Codex and Copilot write into
+//! the home at their first start) and compares with the suite's `compare`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::super::{Agent, Check, Lab, Loaded, compare};
+use super::machine::Machine;
+
+/// One agent's answer: its listing, or why it gave none (its `ask` panicked).
+pub type Answer = Result<Vec<Loaded>, String>;
+
+/// One agent's disagreement on one machine.
+#[derive(Clone, Debug)]
+pub struct Disagreement {
+    pub agent: Agent,
+    /// The suite's message, lab paths shortened (`~`, `<proj>`, `<lab>`).
+    pub diff: String,
+    /// The rows only one side lists, `agent: KEY` or `skilldeck: KEY`, paths shortened: the
+    /// shrinker keeps a smaller machine only while one of these persists.
+    pub rows: BTreeSet<String>,
+}
+
+/// What one run of a machine gave.
+pub struct Run {
+    /// Each agent's listing, shortened and sorted (`error: …` when it gave none).
+    pub answers: BTreeMap<Agent, Vec<String>>,
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Write `machine` into a fresh lab and compare `agents` with skilldeck; `None` without the
+/// agents (said by [`Lab::new`]).
+pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
+    let lab = Lab::new()?;
+    machine.write(&lab);
+    let cwd = machine.cwd.place().path(&lab);
+    let answers: Vec<(Agent, Answer)> = std::thread::scope(|scope| {
+        let asked: Vec<_> = agents
+            .iter()
+            .map(|&agent| {
+                let (lab, cwd) = (&lab, &cwd);
+                (agent, scope.spawn(move || lab.ask(agent, cwd)))
+            })
+            .collect();
+        asked
+            .into_iter()
+            .map(|(agent, handle)| (agent, handle.join().map_err(|e| panic_text(&*e))))
+            .collect()
+    });
+    // An agent that gave no listing is asked once more, alone: a cold start on a loaded
+    // machine can pass the suite's 60-second limit (Copilot unpacks itself into each new home).
+    let answers: Vec<(Agent, Answer)> = answers
+        .into_iter()
+        .map(|(agent, answer)| match answer {
+            Ok(listed) => (agent, Ok(listed)),
+            Err(_) => {
+                let again = std::thread::scope(|scope| scope.spawn(|| lab.ask(agent, &cwd)).join());
+                (agent, again.map_err(|e| panic_text(&*e)))
+            }
+        })
+        .collect();
+    let claimed = lab.skilldeck(&cwd);
+    let mut out = Run {
+        answers: BTreeMap::new(),
+        disagreements: Vec::new(),
+    };
+    for (agent, answer) in answers {
+        let said = claimed.get(&agent).cloned().unwrap_or_default();
+        out.answers.insert(agent, listing(&lab, &answer));
+        if let Some(found) = disagreement(&lab, &cwd, agent, &answer, &said) {
+            out.disagreements.push(found);
+        }
+    }
+    Some(out)
+}
+
+fn disagreement(
+    lab: &Lab,
+    cwd: &Path,
+    agent: Agent,
+    answer: &Answer,
+    said: &[Loaded],
+) -> Option<Disagreement> {
+    let listed = match answer {
+        Ok(listed) => listed,
+        Err(why) => {
+            let diff = format!("the agent gave no listing: {}", lab.short(why));
+            return Some(Disagreement {
+                agent,
+                rows: BTreeSet::from([diff.clone()]),
+                diff,
+            });
+        }
+    };
+    let cwds = [cwd];
+    let check = Check::new("generate", "generated machine", &[], &cwds);
+    let diff = compare(&check, agent, listed, said)?;
+    Some(Disagreement {
+        agent,
+        diff: lab.short(&diff),
+        rows: rows(lab, listed, said),
+    })
+}
+
+/// The rows only one side lists, keyed as `compare` keys them (built-ins left out, a name
+/// skilldeck calls unsettled by name alone).
+fn rows(lab: &Lab, listed: &[Loaded], said: &[Loaded]) -> BTreeSet<String> {
+    let unsettled: BTreeSet<&str> = said
+        .iter()
+        .filter(|row| row.unsettled)
+        .map(|row| row.name.as_str())
+        .collect();
+    let keys = |rows: &[Loaded]| -> BTreeSet<String> {
+        rows.iter()
+            .filter(|row| !row.builtin)
+            .map(|row| match unsettled.contains(row.name.as_str()) {
+                true => format!("{} (one copy, unsettled)", row.name),
+                false => lab.short(&row.key(false)),
+            })
+            .collect()
+    };
+    let (listed, said) = (keys(listed), keys(said));
+    let agent = listed.difference(&said).map(|k| format!("agent: {k}"));
+    let skilldeck = said.difference(&listed).map(|k| format!("skilldeck: {k}"));
+    agent.chain(skilldeck).collect()
+}
+
+/// An answer as recorded for the drift report: one row per skill, sorted.
+fn listing(lab: &Lab, answer: &Answer) -> Vec<String> {
+    match answer {
+        Ok(listed) => {
+            let mut rows: Vec<String> = listed
+                .iter()
+                .map(|row| lab.short(&row.key(false)))
+                .collect();
+            rows.sort();
+            rows
+        }
+        Err(why) => vec![format!(
+            "error: {}",
+            lab.short(why).lines().next().unwrap_or("")
+        )],
+    }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+        .unwrap_or_else(|| "a panic without a message".to_owned())
+}
+
+/// With `SKILLDECK_AGREE_RECORD=DIR`, each agent's answer to case `case` goes to
+/// `DIR/CASE/AGENT.txt`, so that two runs (two agent versions, say) can be diffed.
+pub fn record(case: &str, run: &Run) {
+    let Some(dir) = std::env::var_os("SKILLDECK_AGREE_RECORD").filter(|d| !d.is_empty()) else {
+        return;
+    };
+    let dir = Path::new(&dir).join(case);
+    std::fs::create_dir_all(&dir).expect("record folder");
+    for (agent, rows) in &run.answers {
+        let mut text = rows.join("\n");
+        text.push('\n');
+        std::fs::write(dir.join(format!("{}.txt", agent.id())), text).expect("record an answer");
+    }
+}
