@@ -1,13 +1,14 @@
 //! How close `skilldeck list --json` comes to the floor: a minimal program that only walks the
-//! same roots and SHA-256es every file on all cores (rayon + walkdir + sha2, nothing else),
-//! measured in the same run on synthetic machines of N skills: wall time, and CPU time (user
-//! and system on every core), which is what a machine whose cores are busy pays. Also in the table, on the same
-//! tree: `find | xargs sha256sum`, and skls's `--dump-json` (a peer Rust TUI; it hashes
-//! nothing).
+//! same roots and SHA-256es every file on all cores, measured in the same run on synthetic
+//! machines of N skills of one, two and three small files each: wall time, and CPU time (user
+//! and system on every core), which is what a machine whose cores are busy pays. Also in the
+//! table, on the same tree: `find | xargs sha256sum`, and skls's `--dump-json` (a peer Rust
+//! TUI; it hashes nothing).
 //!
-//! Run: `cargo bench --bench scan_floor -- 2000 20000` (sizes optional; default 2000 20000).
-//! Needs GNU time at /usr/bin/time for peak memory (`apt-get install -y time`). skls is run
-//! when `SKLS` names its binary or it is at /work/tools/skls/bin/skls
+//! Run: `cargo bench --bench scan_floor -- 2000 20000 --files=1,2,3` (sizes and shapes
+//! optional; those are the defaults). Needs bash (its `time` gives wall and CPU time to the
+//! millisecond) and GNU time at /usr/bin/time for peak memory (`apt-get install -y time`). skls
+//! is run when `SKLS` names its binary or it is at /work/tools/skls/bin/skls
 //! (`cargo install skls --version '^0.6' --root /work/tools/skls`). `SKILLDECK_BEFORE=PATH`
 //! adds another skilldeck build (the one before a change) to the same interleaved runs.
 //!
@@ -17,6 +18,7 @@
 
 mod common;
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::fs;
 use std::io::{BufWriter, Read, Write as _};
@@ -26,19 +28,24 @@ use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use walkdir::WalkDir;
 
-use common::machine::{ROOTS, generate};
-use common::timing::{Run, median, mib, ms, run};
+use common::machine::{MOST_FILES, ROOTS, generate_with};
+use common::timing::{Run, clocked, median, mib, ms, run};
 
-const RUNS: usize = 9;
+/// Timed rounds of every command, after one warm-up of each.
+const RUNS: usize = 11;
+/// Rounds under GNU time for peak memory, which varies little.
+const RSS_RUNS: usize = 3;
 const DEFAULT_SKLS: &str = "/work/tools/skls/bin/skls";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("--floor") {
-        floor(&args[1..]);
-        return;
+    match args.first().map(String::as_str) {
+        Some("--floor") => return floor(&args[1..]),
+        Some("--tree") => return tree(&args[1..]),
+        _ => {}
     }
     let sizes = common::args::numbers_or(&[2000, 20000]);
+    let shapes = files_a_skill(&args);
     let skls = std::env::var_os("SKLS")
         .map(PathBuf::from)
         .or_else(|| Some(PathBuf::from(DEFAULT_SKLS)).filter(|p| p.is_file()));
@@ -46,110 +53,154 @@ fn main() {
     let this = std::env::current_exe().expect("the bench's own path");
 
     println!(
-        "| skills | files | command | wall (median) | ÷ floor | CPU (median) | ÷ floor | peak RSS (median) |"
+        "| skills | files a skill | command | wall (median) | ÷ floor | CPU (median) | ÷ floor | peak RSS (median) |"
     );
     println!("|---:|---:|---|---:|---:|---:|---:|---:|");
-    for n in sizes {
-        let tmp = tempfile::tempdir().expect("temp dir");
-        let home = tmp.path().join("home");
-        let files = generate(&home, n);
-        let project = tmp.path().join("project");
-        fs::create_dir_all(&project).expect("project dir");
-        let project_arg = project.display().to_string();
-        let list = |bin: &Path| {
-            vec![
-                bin.display().to_string(),
-                "list".into(),
-                "--json".into(),
-                "--project".into(),
-                project_arg.clone(),
-            ]
-        };
-        let mut floor_argv = vec![this.display().to_string(), "--floor".into()];
-        floor_argv.extend(ROOTS.iter().map(|r| home.join(r).display().to_string()));
-        let mut commands: Vec<(String, Vec<String>)> = vec![
-            ("floor: walkdir + sha2 on rayon".into(), floor_argv),
-            (
-                "skilldeck list --json".into(),
-                list(Path::new(env!("CARGO_BIN_EXE_skilldeck"))),
-            ),
-        ];
-        if let Some(before) = &before {
-            commands.push(("skilldeck list --json (before)".into(), list(before)));
-        }
-        commands.push((
-            "find \\| xargs sha256sum".into(),
-            vec![
-                "sh".into(),
-                "-c".into(),
-                "find \"$HOME\" -type f -print0 | xargs -0 sha256sum".into(),
-            ],
-        ));
-        if let Some(skls) = &skls {
-            commands.push((
-                "skls --dump-json (hashes nothing)".into(),
+    for &n in &sizes {
+        for &per_skill in &shapes {
+            let tmp = tempfile::tempdir().expect("temp dir");
+            let home = tmp.path().join("home");
+            generate_with(&home, n, per_skill);
+            let project = tmp.path().join("project");
+            fs::create_dir_all(&project).expect("project dir");
+            let project_arg = project.display().to_string();
+            let list = |bin: &Path| {
                 vec![
-                    skls.display().to_string(),
-                    "--dump-json".into(),
-                    "--project-root".into(),
+                    bin.display().to_string(),
+                    "list".into(),
+                    "--json".into(),
+                    "--project".into(),
                     project_arg.clone(),
+                ]
+            };
+            let mut floor_argv = vec![this.display().to_string(), "--floor".into()];
+            floor_argv.extend(ROOTS.iter().map(|r| home.join(r).display().to_string()));
+            let mut commands: Vec<(String, Vec<String>)> = vec![
+                ("floor: walkdir + sha2 on rayon".into(), floor_argv),
+                (
+                    "skilldeck list --json".into(),
+                    list(Path::new(env!("CARGO_BIN_EXE_skilldeck"))),
+                ),
+            ];
+            if let Some(before) = &before {
+                commands.push(("skilldeck list --json (before)".into(), list(before)));
+            }
+            commands.push((
+                "find \\| xargs sha256sum".into(),
+                vec![
+                    "sh".into(),
+                    "-c".into(),
+                    "find \"$HOME\" -type f -print0 | xargs -0 sha256sum".into(),
                 ],
             ));
-        }
-        let env = [("HOME", home.as_path())];
-        // One warm-up of each, so all read from the page cache.
-        for (_, argv) in &commands {
-            run(argv, &env);
-        }
-        let mut samples: Vec<Vec<Run>> = vec![Vec::new(); commands.len()];
-        for _ in 0..RUNS {
-            for ((_, argv), samples) in commands.iter().zip(&mut samples) {
-                samples.push(run(argv, &env));
+            if let Some(skls) = &skls {
+                commands.push((
+                    "skls --dump-json (hashes nothing)".into(),
+                    vec![
+                        skls.display().to_string(),
+                        "--dump-json".into(),
+                        "--project-root".into(),
+                        project_arg.clone(),
+                    ],
+                ));
             }
-        }
-        let wall = |runs: &[Run]| median(runs.iter().map(|r| r.wall).collect());
-        let cpu = |runs: &[Run]| median(runs.iter().map(|r| r.cpu).collect());
-        let (floor_wall, floor_cpu) = (wall(&samples[0]), cpu(&samples[0]));
-        for ((name, _), runs) in commands.iter().zip(&samples) {
-            let rss = median(runs.iter().map(|r| r.rss_kib).collect());
-            println!(
-                "| {n} | {files} | {name} | {:.1} ms | {:.2}× | {:.0} ms | {:.2}× | {:.1} MiB |",
-                ms(wall(runs)),
-                ms(wall(runs)) / ms(floor_wall),
-                ms(cpu(runs)),
-                ms(cpu(runs)) / ms(floor_cpu),
-                mib(rss),
-            );
+            let env = [("HOME", home.as_path())];
+            // One warm-up of each, so all read from the page cache.
+            for (_, argv) in &commands {
+                clocked(argv, &env);
+            }
+            let mut samples: Vec<Vec<Run>> = vec![Vec::new(); commands.len()];
+            for _ in 0..RUNS {
+                for ((_, argv), samples) in commands.iter().zip(&mut samples) {
+                    samples.push(clocked(argv, &env));
+                }
+            }
+            let mut rss: Vec<Vec<u64>> = vec![Vec::new(); commands.len()];
+            for _ in 0..RSS_RUNS {
+                for ((_, argv), rss) in commands.iter().zip(&mut rss) {
+                    rss.push(run(argv, &env).rss_kib);
+                }
+            }
+            let wall = |runs: &[Run]| ms(median(runs.iter().map(|r| r.wall).collect()));
+            let cpu = |runs: &[Run]| ms(median(runs.iter().map(|r| r.cpu).collect()));
+            let (floor_wall, floor_cpu) = (wall(&samples[0]), cpu(&samples[0]));
+            for (((name, _), runs), rss) in commands.iter().zip(&samples).zip(rss) {
+                println!(
+                    "| {n} | {per_skill} | {name} | {:.1} ms | {:.2}× | {:.1} ms | {:.2}× | {:.1} MiB |",
+                    wall(runs),
+                    wall(runs) / floor_wall,
+                    cpu(runs),
+                    cpu(runs) / floor_cpu,
+                    mib(median(rss)),
+                );
+            }
         }
     }
 }
 
-/// The floor: every regular file below `roots`, SHA-256ed on all cores, printed as
-/// `sha256sum` prints. Nothing else: no parsing, no sorting, no per-skill framing.
-fn floor(roots: &[String]) {
-    let lines: Vec<String> = roots
+/// `--tree HOME N FILES`: the machine of `N` skills of `FILES` files each, written to `HOME` and
+/// kept, for profiling one command on it (`HOME=HOME perf record skilldeck list --json`).
+fn tree(args: &[String]) {
+    let [home, n, per_skill] = args else {
+        panic!("--tree HOME N FILES");
+    };
+    let number = |arg: &str| -> usize { arg.parse().expect("--tree HOME N FILES: numbers") };
+    let files = generate_with(Path::new(home), number(n), number(per_skill));
+    println!("{files} files in {home}");
+}
+
+/// The shapes asked for with `--files=1,2,3` (files a skill), else all of them.
+fn files_a_skill(args: &[String]) -> Vec<usize> {
+    let given: Vec<usize> = args
         .iter()
-        .flat_map(|root| WalkDir::new(root).into_iter())
-        .par_bridge()
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_file())
-        .filter_map(|entry| {
-            let mut file = fs::File::open(entry.path()).ok()?;
-            let mut hasher = Sha256::new();
-            let mut buffer = [0u8; 64 * 1024];
-            loop {
-                match file.read(&mut buffer) {
-                    Ok(0) => break,
-                    Ok(read) => hasher.update(&buffer[..read]),
-                    Err(_) => return None,
+        .filter_map(|arg| arg.strip_prefix("--files="))
+        .flat_map(|list| list.split(','))
+        .map(|n| {
+            n.trim()
+                .parse()
+                .expect("--files=N,M: numbers of files a skill")
+        })
+        .collect();
+    if given.is_empty() {
+        (1..=MOST_FILES).collect()
+    } else {
+        given
+    }
+}
+
+thread_local! {
+    /// One read buffer per thread, allocated once: a small file is read whole in one call.
+    static BUFFER: RefCell<Vec<u8>> = RefCell::new(vec![0; 64 * 1024]);
+}
+
+/// The floor: every regular file below `roots`, SHA-256ed on all cores, printed as
+/// `sha256sum` prints. Nothing else: no parsing, no sorting, no per-skill framing. The walk
+/// itself is spread over the cores too: each entry of a root (a skill folder) is walked by
+/// whichever thread takes it, as skilldeck reads each skill.
+fn floor(roots: &[String]) {
+    let tops: Vec<PathBuf> = roots
+        .iter()
+        .filter_map(|root| fs::read_dir(root).ok())
+        .flatten()
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .collect();
+    let lines: Vec<String> = tops
+        .par_iter()
+        .map(|top| {
+            let mut lines = String::new();
+            BUFFER.with_borrow_mut(|buffer| {
+                for entry in WalkDir::new(top).into_iter().filter_map(Result::ok) {
+                    if entry.file_type().is_file()
+                        && let Some(hash) = sha256(entry.path(), buffer)
+                    {
+                        for byte in hash {
+                            let _ = write!(lines, "{byte:02x}");
+                        }
+                        let _ = writeln!(lines, "  {}", entry.path().display());
+                    }
                 }
-            }
-            let mut line = String::with_capacity(128);
-            for byte in hasher.finalize() {
-                let _ = write!(line, "{byte:02x}");
-            }
-            let _ = writeln!(line, "  {}", entry.path().display());
-            Some(line)
+            });
+            lines
         })
         .collect();
     let stdout = std::io::stdout();
@@ -157,4 +208,18 @@ fn floor(roots: &[String]) {
     for line in lines {
         out.write_all(line.as_bytes()).expect("stdout");
     }
+}
+
+/// The SHA-256 of the file at `path`, read through `buffer`; none if it cannot be read.
+fn sha256(path: &Path, buffer: &mut [u8]) -> Option<[u8; 32]> {
+    let mut file = fs::File::open(path).ok()?;
+    let mut hasher = Sha256::new();
+    loop {
+        match file.read(buffer) {
+            Ok(0) => break,
+            Ok(read) => hasher.update(&buffer[..read]),
+            Err(_) => return None,
+        }
+    }
+    Some(hasher.finalize().into())
 }

@@ -51,6 +51,36 @@ pub fn run(argv: &[String], env: &[(&str, &Path)]) -> Run {
     }
 }
 
+/// One run of `argv` with `env` added, timed by bash's `time` (`getrusage` of the command
+/// alone, to the millisecond) rather than GNU time's 10 ms steps: its wall time and its CPU
+/// time (user and system on every core). Its peak memory is not read (`rss_kib` is 0): take
+/// that from [`run`], whose own process would otherwise be counted here.
+pub fn clocked(argv: &[String], env: &[(&str, &Path)]) -> Run {
+    let report = tempfile::NamedTempFile::new().expect("temp file");
+    // The command's own error output stays on descriptor 3, so the report holds only time's.
+    let script = "TIMEFORMAT='%3R %3U %3S'; { time \"$@\" >/dev/null 2>&3; } 3>&2 2>\"$REPORT\"";
+    let status = Command::new("bash")
+        .args(["-c", script, "bash"])
+        .args(argv)
+        .envs(env.iter().copied())
+        .env("REPORT", report.path())
+        .stdout(Stdio::null())
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "{argv:?} failed");
+    let text = std::fs::read_to_string(report.path()).expect("bash wrote its timing");
+    let seconds: Vec<f64> = text
+        .split_whitespace()
+        .map(|field| field.parse().expect("bash's figures"))
+        .collect();
+    assert_eq!(seconds.len(), 3, "bash's timing: {text:?}");
+    Run {
+        wall: Duration::from_secs_f64(seconds[0]),
+        cpu: Duration::from_secs_f64(seconds[1] + seconds[2]),
+        rss_kib: 0,
+    }
+}
+
 /// The median of `values`.
 pub fn median<T: Ord + Copy>(mut values: Vec<T>) -> T {
     values.sort_unstable();

@@ -51,27 +51,93 @@ impl fmt::Display for Source {
 /// through a link (macOS's `/tmp` is one) is still found inside it.
 #[derive(Clone, Debug)]
 struct Folder {
-    written: PathBuf,
-    resolved: Option<PathBuf>,
+    written: Prefix,
+    resolved: Option<Prefix>,
 }
 
 impl Folder {
     fn new(path: PathBuf) -> Self {
         let resolved = crate::fs::canonical(&path)
             .ok()
-            .filter(|real| *real != path);
+            .filter(|real| *real != path)
+            .map(Prefix::new);
         Self {
-            written: path,
+            written: Prefix::new(path),
             resolved,
         }
     }
 
-    fn holds(&self, dir: &Path, real_dir: Option<&Path>) -> bool {
-        dir.starts_with(&self.written)
+    fn holds(&self, dir: &Candidate<'_>, real_dir: Option<&Candidate<'_>>) -> bool {
+        self.written.holds(dir)
             || real_dir.is_some_and(|real| {
-                real.starts_with(&self.written)
-                    || self.resolved.as_ref().is_some_and(|r| real.starts_with(r))
+                self.written.holds(real) || self.resolved.as_ref().is_some_and(|r| r.holds(real))
             })
+    }
+}
+
+/// A folder that skills are asked to lie in, with its bytes when they are plain ([`plain`]).
+#[derive(Clone, Debug)]
+struct Prefix {
+    path: PathBuf,
+    plain: Option<Box<[u8]>>,
+}
+
+impl Prefix {
+    fn new(path: PathBuf) -> Self {
+        let plain = plain(&path).map(Box::from);
+        Self { path, plain }
+    }
+
+    /// Whether `candidate` lies in this folder (or is it), as [`Path::starts_with`] says.
+    fn holds(&self, candidate: &Candidate<'_>) -> bool {
+        match (self.plain.as_deref(), candidate.plain) {
+            (Some(folder), Some(dir)) => {
+                dir.starts_with(folder) && (dir.len() == folder.len() || dir[folder.len()] == b'/')
+            }
+            _ => candidate.path.starts_with(&self.path),
+        }
+    }
+}
+
+/// A skill's folder being classified, its bytes checked for plainness once for every root
+/// it is asked about.
+struct Candidate<'a> {
+    path: &'a Path,
+    plain: Option<&'a [u8]>,
+}
+
+impl<'a> Candidate<'a> {
+    fn new(path: &'a Path) -> Self {
+        Self {
+            path,
+            plain: plain(path),
+        }
+    }
+}
+
+/// A path's bytes when its components are exactly its `/`-separated parts: no `//`, no `.`
+/// part but a leading one, no `/` at the end. Between two such paths, one lies in the other
+/// exactly when its bytes start with the other's and go on with a `/` or end there: a
+/// comparison of bytes, where [`Path::starts_with`] parses both into components. A scan asks
+/// it of every skill against every source root (20,000 skills, dozens of roots), so the parse
+/// was a measured share of a listing's time. Any other path (and every path on Windows, whose
+/// prefixes compare by other rules) is compared by its components.
+fn plain(path: &Path) -> Option<&[u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        let plain = !bytes.is_empty()
+            && !bytes.ends_with(b"/")
+            && !bytes.ends_with(b"/.")
+            && !bytes.windows(2).any(|pair| pair == b"//")
+            && !bytes.windows(3).any(|three| three == b"/./");
+        plain.then_some(bytes)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 
@@ -110,7 +176,9 @@ impl SourceRoots {
         if name.is_some_and(is_plugin_qualified) {
             return Source::Plugin;
         }
-        let holds = |folders: &[Folder]| folders.iter().any(|f| f.holds(dir, real_dir));
+        let dir = Candidate::new(dir);
+        let real_dir = real_dir.map(Candidate::new);
+        let holds = |folders: &[Folder]| folders.iter().any(|f| f.holds(&dir, real_dir.as_ref()));
         if holds(&self.bundled) {
             return Source::Builtin;
         }
@@ -206,6 +274,44 @@ mod tests {
         roots.add(Some(Source::Plugin), "/home/me/.claude/skills/foo".into());
         let dir = Path::new("/home/me/.claude/skills/foo/skills/bar");
         assert_eq!(roots.classify(None, dir, None), Source::Plugin);
+    }
+
+    /// The byte comparison of plain paths says what `Path::starts_with` says, for paths that
+    /// are plain and for those that are not (which fall back to it).
+    #[test]
+    fn a_folder_holds_what_path_starts_with_says() {
+        let paths = [
+            "/",
+            "/home",
+            "/home/me",
+            "/home/me/",
+            "/home/me/.claude/skills",
+            "/home/me/.claude/skills/",
+            "/home/me/.claude/skills/x",
+            "/home/me/.claude/skillsx/x",
+            "/home/me/.claude/skills-x",
+            "/home/me//.claude/skills/x",
+            "/home/me/./.claude/skills/x",
+            "/home/me/.claude/skills/.",
+            "/home/me/.claude/skills/..",
+            "/home/me/.claude/skills/../x",
+            "home/me/.claude/skills/x",
+            "./home/me",
+            "./home/me/x",
+            ".",
+            "",
+        ];
+        for folder in paths {
+            let prefix = Prefix::new(PathBuf::from(folder));
+            for dir in paths {
+                let dir = Path::new(dir);
+                assert_eq!(
+                    prefix.holds(&Candidate::new(dir)),
+                    dir.starts_with(folder),
+                    "{dir:?} in {folder:?}"
+                );
+            }
+        }
     }
 
     #[test]
