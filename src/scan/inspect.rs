@@ -28,6 +28,13 @@ pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspectio
     }
     let manifest = match skill::read_manifest(dir) {
         Ok(bytes) => bytes,
+        // A `SKILL.md` that cannot be opened (a link to nothing, say) is one no agent lists.
+        Err(error @ skill::ManifestError::Unreadable(_)) => {
+            return Inspection {
+                declared: Declared::unread(),
+                ..unreadable(Problem::Manifest(error.to_string()))
+            };
+        }
         Err(error) => return unreadable(Problem::Manifest(error.to_string())),
     };
     let mut found = Inspection::default();

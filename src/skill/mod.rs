@@ -4,6 +4,7 @@
 mod frontmatter;
 mod lint;
 pub mod names;
+mod reading;
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -14,6 +15,7 @@ pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
     Lint, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_FIELDS, lint,
 };
+pub use reading::{Fallback, Field, Reader, Reading};
 
 /// The file that makes a directory a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
@@ -109,6 +111,9 @@ pub struct Declared {
     pub metadata: Vec<(String, String)>,
     /// Every way the skill breaks the specification.
     pub lints: Vec<Lint>,
+    /// What the agents that read a frontmatter otherwise than strictly find, kept only for a
+    /// file where that differs (see [`Declared::read_by`]).
+    readings: Option<Box<reading::Readings>>,
 }
 
 impl Declared {
@@ -128,9 +133,37 @@ impl Declared {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Read from the text of a `SKILL.md` in the directory named `dir_name`.
+    /// What a skill whose `SKILL.md` cannot be read declares: nothing, and no agent lists it.
+    pub fn unread() -> Self {
+        Self {
+            readings: Some(reading::Readings::unread()),
+            ..Self::default()
+        }
+    }
+
+    /// What an agent reading the frontmatter as `reader` says finds: the strict reading's
+    /// fields, unless this file is one where readers part ways.
+    pub fn read_by(&self, reader: Reader) -> Reading<'_> {
+        match &self.readings {
+            Some(readings) => Reading::of(readings.by(reader), !readings.unread),
+            None => Reading {
+                file: true,
+                frontmatter: self.has_frontmatter(),
+                name: self.name.as_deref().map_or(Field::Absent, Field::Text),
+                description: self
+                    .description
+                    .as_deref()
+                    .map_or(Field::Absent, Field::Text),
+            },
+        }
+    }
+
+    /// Read from the text of a `SKILL.md` in the directory named `dir_name`: parsed once,
+    /// strictly; the other readings only where that one fails or leaves a doubt.
     pub fn read(text: &str, dir_name: &str) -> Self {
-        match Frontmatter::parse(text) {
+        let parsed = Frontmatter::parse(text);
+        let readings = reading::Readings::of(text, &parsed);
+        match parsed {
             Ok(frontmatter) => Self {
                 name: frontmatter.text("name").map(str::to_owned),
                 description: frontmatter.text("description").map(str::to_owned),
@@ -147,9 +180,11 @@ impl Declared {
                     })
                     .unwrap_or_default(),
                 lints: lint(&frontmatter, dir_name),
+                readings,
             },
             Err(error) => Self {
                 lints: vec![Lint::Frontmatter(error)],
+                readings,
                 ..Self::default()
             },
         }
