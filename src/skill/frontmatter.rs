@@ -84,6 +84,27 @@ impl<'a> Block<'a> {
         Err(FrontmatterError::Unclosed)
     }
 
+    /// The block when a fence is any line that is `---` once trimmed on both sides, so that an
+    /// indented `---` opens or closes it too (Codex's `line.trim() == "---"`).
+    pub fn trimmed(text: &'a str) -> Option<Self> {
+        let mut lines = text.split_inclusive('\n');
+        let opening = lines.next()?;
+        if opening.trim() != "---" {
+            return None;
+        }
+        let start = opening.len();
+        let mut offset = start;
+        for line in lines {
+            if line.trim() == "---" {
+                return Some(Self {
+                    yaml: &text[start..offset],
+                });
+            }
+            offset += line.len();
+        }
+        None
+    }
+
     /// Everything after the opening `---` line, for the readers that take a block never
     /// closed to run to the end of the file.
     pub fn rest(text: &'a str) -> Option<&'a str> {

@@ -69,6 +69,8 @@ impl Fields {
 pub struct Readings {
     /// The file could not be read (a link to nothing): no agent lists it.
     pub unread: bool,
+    /// The `SKILL.md` is a symbolic link.
+    pub linked: bool,
     /// A byte-order mark stands before the opening `---`.
     pub bom: bool,
     /// The opening `---` has spaces or tabs after it.
@@ -89,6 +91,9 @@ pub struct Readings {
     pub lines: Option<Fields>,
     /// A block never closed: the rest of the file read as the YAML.
     pub rest: Option<Fields>,
+    /// When an indented `---` line makes a fence for readers that trim both sides, the block
+    /// those readers see, read strictly (`None` inside when that does not parse).
+    pub trimmed: Option<Option<Fields>>,
 }
 
 /// One way to read a frontmatter the strict YAML refuses, tried in a [`Reader`]'s order.
@@ -105,6 +110,10 @@ pub enum Fallback {
 /// How an agent reads a `SKILL.md`'s frontmatter where agents differ.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reader {
+    /// A `SKILL.md` that is a symbolic link is read.
+    pub follows_link: bool,
+    /// A `---` line with white space before it is a fence too.
+    pub indented_fence: bool,
     /// A byte-order mark before the opening `---` is passed over.
     pub skips_bom: bool,
     /// An opening `---` with spaces after it still opens the block.
@@ -123,6 +132,8 @@ pub struct Reader {
 impl Reader {
     /// The strict reading and nothing else.
     pub const STRICT: Reader = Reader {
+        follows_link: true,
+        indented_fence: false,
         skips_bom: true,
         padded_fence: true,
         unclosed_runs_on: false,
@@ -135,12 +146,22 @@ impl Reader {
 /// What an agent reading with some [`Reader`] finds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reading<'a> {
-    /// The `SKILL.md` could be read at all.
-    pub file: bool,
+    /// Whether the reader reads the `SKILL.md` at all.
+    pub file: File,
     /// A frontmatter block the reader takes.
     pub frontmatter: bool,
     pub name: Field<'a>,
     pub description: Field<'a>,
+}
+
+/// Whether a reader reads a `SKILL.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum File {
+    Read,
+    /// It cannot be opened (a link to nothing).
+    Unreadable,
+    /// It is a symbolic link, which this reader does not follow.
+    LinkNotFollowed,
 }
 
 /// One key as a reader sees it.
@@ -178,7 +199,9 @@ impl Readings {
     /// reader; `None` for the common file that every reader reads alike.
     pub(super) fn of(
         text: &str,
+        block: &Result<Block<'_>, FrontmatterError>,
         strict: &Result<Frontmatter, FrontmatterError>,
+        linked: bool,
     ) -> Option<Box<Readings>> {
         let bom = text.starts_with('\u{feff}');
         let body = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -188,18 +211,35 @@ impl Readings {
         let settled = fields.as_ref().is_none_or(|fields| {
             plain(&fields.name) && plain(&fields.description) && fields.both_text()
         });
-        if !bom && !padded_fence && strict.is_ok() && settled {
+        // A `---` inside the block (or no closing one) may be an indented fence: rare, and
+        // the only case where trimming both sides of a fence changes the block.
+        let indented = match block {
+            Ok(block) => block.yaml.contains("---"),
+            Err(_) => opening.trim() == "---",
+        };
+        let trimmed = indented
+            .then(|| Block::trimmed(text))
+            .flatten()
+            .filter(|trimmed| {
+                block
+                    .as_ref()
+                    .map_or(true, |block| block.yaml != trimmed.yaml)
+            })
+            .map(|trimmed| parse_fields(trimmed.yaml).ok());
+        if !bom && !padded_fence && !linked && trimmed.is_none() && strict.is_ok() && settled {
             return None;
         }
         let mut readings = Readings {
+            linked,
             bom,
             padded_fence,
             strict: fields,
+            trimmed,
             ..Readings::default()
         };
-        match (strict, Block::of(body)) {
+        match (strict, block) {
             (Err(FrontmatterError::NotAMapping), _) => readings.not_a_mapping = true,
-            (Err(FrontmatterError::Unclosed), Err(FrontmatterError::Unclosed)) => {
+            (Err(FrontmatterError::Unclosed), Err(_)) => {
                 readings.rest = Block::rest(body).and_then(|yaml| parse_fields(yaml).ok());
             }
             (Err(FrontmatterError::InvalidYaml(_)), Ok(block)) => {
@@ -224,15 +264,26 @@ impl Readings {
         })
     }
 
+    /// Whether `reader` reads the file at all.
+    pub fn file(&self, reader: Reader) -> File {
+        if self.unread {
+            File::Unreadable
+        } else if self.linked && !reader.follows_link {
+            File::LinkNotFollowed
+        } else {
+            File::Read
+        }
+    }
+
     /// What `reader` finds.
     pub fn by(&self, reader: Reader) -> Option<(&Fields, bool)> {
-        if self.unread
-            || (self.bom && !reader.skips_bom)
-            || (self.padded_fence && !reader.padded_fence)
-        {
+        if self.bom && !reader.skips_bom || (self.padded_fence && !reader.padded_fence) {
             return None;
         }
         let lenient = reader.lenient_values;
+        if let (Some(trimmed), true) = (&self.trimmed, reader.indented_fence) {
+            return trimmed.as_ref().map(|fields| (fields, lenient));
+        }
         if let Some(strict) = &self.strict {
             let lines_instead = reader.fallbacks.contains(&Fallback::Lines) && !strict.both_text();
             return match (&self.lines, lines_instead) {
@@ -270,7 +321,7 @@ fn plain(value: &Value) -> bool {
 }
 
 impl<'a> Reading<'a> {
-    pub(super) fn of(found: Option<(&'a Fields, bool)>, file: bool) -> Reading<'a> {
+    pub(super) fn of(found: Option<(&'a Fields, bool)>, file: File) -> Reading<'a> {
         match found {
             Some((fields, lenient)) => Reading {
                 file,
@@ -399,7 +450,9 @@ mod tests {
     use super::*;
 
     fn readings(text: &str) -> Option<Box<Readings>> {
-        Readings::of(text, &Frontmatter::parse(text))
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let block = Block::of(body);
+        Readings::of(text, &block, &Frontmatter::parse(text), false)
     }
 
     fn text(value: &str) -> Value {
@@ -477,6 +530,29 @@ mod tests {
         assert!(readings("---\n- a\n---\n").unwrap().not_a_mapping);
     }
 
+    #[test]
+    fn an_indented_fence_closes_the_block_only_for_readers_that_trim_it() {
+        let text = "---\nname: a\ndescription: d\n  ---\nBody.\n";
+        let found = readings(text).unwrap();
+        assert_eq!(found.strict, None);
+        assert_eq!(
+            found.trimmed.clone().unwrap().unwrap().name,
+            text_value("a")
+        );
+        let trims = Reader {
+            indented_fence: true,
+            ..Reader::STRICT
+        };
+        assert!(read(&found, trims).frontmatter);
+        assert!(!read(&found, Reader::STRICT).frontmatter);
+        // Where the trimmed block is the strict one, nothing is kept for it.
+        assert_eq!(readings("---\nname: a\ndescription: d\n---\n---\n"), None);
+    }
+
+    fn text_value(value: &str) -> Value {
+        Value::Text(value.to_owned())
+    }
+
     const GEMINI_LIKE: Reader = Reader {
         skips_bom: false,
         padded_fence: false,
@@ -491,7 +567,7 @@ mod tests {
     };
 
     fn read<'a>(found: &'a Readings, reader: Reader) -> Reading<'a> {
-        Reading::of(found.by(reader), true)
+        Reading::of(found.by(reader), found.file(reader))
     }
 
     #[test]

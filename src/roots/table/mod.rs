@@ -48,7 +48,7 @@ pub(super) use super::trust::{self, Trust};
 
 use std::borrow::Cow;
 
-use crate::skill::{Fallback, Field, Reader, Reading};
+use crate::skill::{Fallback, Field, File, Reader, Reading};
 
 pub use markdown::markdown;
 
@@ -194,8 +194,10 @@ impl Needs {
         let longer = |most: Option<usize>, text: Option<&str>| {
             most.is_some_and(|most| text.is_some_and(|text| text.chars().count() > most))
         };
-        if !reading.file {
+        if reading.file == File::Unreadable {
             Some("its SKILL.md cannot be read")
+        } else if reading.file == File::LinkNotFollowed {
+            Some("its SKILL.md is a symbolic link, which it does not follow")
         } else if !self.frontmatter {
             None
         } else if !reading.frontmatter {

@@ -41,14 +41,17 @@ const FINDS: Finds = Finds {
 /// space is none (so the folder names it, and a skill without a description is dropped), a
 /// list is an error. `name`/`description` repeated fail, other keys repeated do not (the
 /// fields it deserialises, codex-rs/core-skills/src/loader.rs `SkillFrontmatter`); a value
-/// holding `: ` is read as text, a tab before a key or an unclosed quote is not.
+/// holding `: ` is read as text, a tab before a key or an unclosed quote is not. A fence is a
+/// line that is `---` once trimmed (`extract_frontmatter`), so an indented `---` closes the
+/// block. A `SKILL.md` that is a symbolic link is passed over: only linked folders are
+/// followed (`discover_skills_under_root`).
 const READS: Reader = Reader {
+    follows_link: false,
+    indented_fence: true,
     skips_bom: false,
-    padded_fence: true,
-    unclosed_runs_on: false,
-    any_yaml: false,
     lenient_values: true,
     fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
+    ..Reader::STRICT
 };
 
 pub(super) static AGENT: Agent = Agent {

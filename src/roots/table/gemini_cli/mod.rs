@@ -60,10 +60,8 @@ fn sanitized(name: &str) -> Cow<'_, str> {
 const READS: Reader = Reader {
     skips_bom: false,
     padded_fence: false,
-    unclosed_runs_on: false,
-    any_yaml: false,
-    lenient_values: false,
     fallbacks: &[Fallback::Lines],
+    ..Reader::STRICT
 };
 
 pub(super) static AGENT: Agent = Agent {

@@ -66,12 +66,9 @@ const NO_DESCRIPTION: Hiding = Hiding {
 /// (packages/opencode/src/config/markdown.ts); a `name` or `description` that is not a string
 /// (`null` included) drops the skill. Checked by agree::frontmatter, 1.18.33.
 const READS: Reader = Reader {
-    skips_bom: true,
-    padded_fence: true,
     unclosed_runs_on: true,
-    any_yaml: false,
-    lenient_values: false,
     fallbacks: &[Fallback::TabBlind, Fallback::TabBlindQuoted],
+    ..Reader::STRICT
 };
 
 pub(super) static AGENT: Agent = Agent {
