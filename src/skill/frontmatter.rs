@@ -46,7 +46,7 @@ pub(super) fn parse_yaml(yaml: &str) -> Result<Frontmatter, FrontmatterError> {
     if yaml.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
-    let value: Value = serde_saphyr::from_str(yaml)
+    let value: Value = serde_saphyr::from_str_with_options(yaml, yaml_options())
         .map_err(|error| FrontmatterError::InvalidYaml(first_line(&error.to_string())))?;
     match value {
         Value::Object(map) => Ok(Frontmatter {
@@ -55,6 +55,15 @@ pub(super) fn parse_yaml(yaml: &str) -> Result<Frontmatter, FrontmatterError> {
         Value::Null => Ok(Frontmatter::default()),
         _ => Err(FrontmatterError::NotAMapping),
     }
+}
+
+/// serde-saphyr's defaults but for booleans: YAML 1.2's core schema, which the agents' parsers
+/// follow (js-yaml, serde_yaml, eemeli/yaml), knows only `true` and `false`, so `name: y` or
+/// `name: no` is text, not a YAML 1.1 boolean.
+pub(super) fn yaml_options() -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    options
 }
 
 /// A frontmatter block in a text that no longer holds a byte-order mark.
@@ -174,6 +183,14 @@ mod tests {
             Frontmatter::parse(&yaml),
             Err(FrontmatterError::InvalidYaml(_))
         ));
+    }
+
+    #[test]
+    fn only_true_and_false_are_booleans() {
+        let fm = Frontmatter::parse("---\nname: y\ndescription: no\nx: true\n---\n").unwrap();
+        assert_eq!(fm.text("name"), Some("y"));
+        assert_eq!(fm.text("description"), Some("no"));
+        assert_eq!(fm.fields.get("x"), Some(&Value::Bool(true)));
     }
 
     #[test]

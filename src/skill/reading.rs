@@ -7,7 +7,7 @@
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use super::frontmatter::{Block, Frontmatter, FrontmatterError, parse_yaml};
+use super::frontmatter::{Block, Frontmatter, FrontmatterError, parse_yaml, yaml_options};
 
 /// What one frontmatter key holds, as far as an agent's requirements go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,10 +207,16 @@ impl Readings {
         let body = text.strip_prefix('\u{feff}').unwrap_or(text);
         let opening = body.split('\n').next().unwrap_or("");
         let padded_fence = opening.trim_end_matches('\r') != "---" && opening.trim_end() == "---";
-        let fields = strict.as_ref().ok().map(Fields::of);
-        let settled = fields.as_ref().is_none_or(|fields| {
-            plain(&fields.name) && plain(&fields.description) && fields.both_text()
-        });
+        // Every reader reads a `name` and a `description` that are text with something besides
+        // white space alike; anything else may part them.
+        let filled = |frontmatter: &Frontmatter, key: &str| {
+            frontmatter
+                .text(key)
+                .is_some_and(|text| !text.trim().is_empty())
+        };
+        let settled = strict
+            .as_ref()
+            .is_ok_and(|fm| filled(fm, "name") && filled(fm, "description"));
         // A `---` inside the block (or no closing one) may be an indented fence: rare, and
         // the only case where trimming both sides of a fence changes the block.
         let indented = match block {
@@ -226,9 +232,10 @@ impl Readings {
                     .map_or(true, |block| block.yaml != trimmed.yaml)
             })
             .map(|trimmed| parse_fields(trimmed.yaml).ok());
-        if !bom && !padded_fence && !linked && trimmed.is_none() && strict.is_ok() && settled {
+        if !bom && !padded_fence && !linked && trimmed.is_none() && settled {
             return None;
         }
+        let fields = strict.as_ref().ok().map(Fields::of);
         let mut readings = Readings {
             linked,
             bom,
@@ -252,6 +259,12 @@ impl Readings {
             }
             (Ok(_), Ok(block)) => readings.lines = Some(lines(block.yaml)),
             _ => {}
+        }
+        // A number or a boolean is read as text by some agents: as it is written, which the
+        // line reader has (`1.0` stays `1.0`, `0x10` stays `0x10`).
+        if let (Some(strict), Some(lines)) = (&mut readings.strict, &readings.lines) {
+            as_written(&mut strict.name, &lines.name);
+            as_written(&mut strict.description, &lines.description);
         }
         Some(Box::new(readings))
     }
@@ -310,16 +323,6 @@ impl Readings {
     }
 }
 
-/// Whether a value reads the same under every reader: absent, or text with a character that
-/// is not white space.
-fn plain(value: &Value) -> bool {
-    match value {
-        Value::Absent => true,
-        Value::Text(text) => !text.trim().is_empty(),
-        _ => false,
-    }
-}
-
 impl<'a> Reading<'a> {
     pub(super) fn of(found: Option<(&'a Fields, bool)>, file: File) -> Reading<'a> {
         match found {
@@ -336,6 +339,12 @@ impl<'a> Reading<'a> {
                 description: Field::Absent,
             },
         }
+    }
+}
+
+fn as_written(value: &mut Value, written: &Value) {
+    if let (Value::Scalar(text), Value::Text(raw)) = (value, written) {
+        raw.clone_into(text);
     }
 }
 
@@ -405,7 +414,7 @@ fn known_keys(yaml: &str) -> Option<Fields> {
         name: Option<Json>,
         description: Option<Json>,
     }
-    let mut options = serde_saphyr::Options::default();
+    let mut options = yaml_options();
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
     let known: Known = serde_saphyr::from_str_with_options(yaml, options).ok()?;
     Some(Fields {
@@ -509,9 +518,9 @@ mod tests {
 
     #[test]
     fn values_that_are_not_text_keep_their_shape() {
-        let found = readings("---\nname: 123\ndescription:\n---\n").unwrap();
+        let found = readings("---\nname: 0x10\ndescription:\n---\n").unwrap();
         let strict = found.strict.as_ref().unwrap();
-        assert_eq!(strict.name, Value::Scalar("123".to_owned()));
+        assert_eq!(strict.name, Value::Scalar("0x10".to_owned()));
         assert_eq!(strict.description, Value::Null);
         let list = readings("---\nname: [a]\ndescription: d\n---\n").unwrap();
         assert_eq!(list.strict.unwrap().name, Value::Compound);
