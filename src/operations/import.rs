@@ -401,7 +401,7 @@ pub fn shadowing_in<'b>(
     let mut found = Vec::new();
     for skill in chosen {
         let to = root.join(&skill.name);
-        let declared = skill.declared.name.as_deref();
+        let declared = &skill.declared;
         let copy = NewCopy {
             root,
             to: &to,

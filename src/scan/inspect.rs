@@ -26,14 +26,21 @@ pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspectio
     if let Some(broken) = broken {
         return unreadable(Problem::Broken(broken.clone()));
     }
-    let manifest = match skill::read_manifest(dir) {
-        Ok(bytes) => bytes,
+    let (manifest, linked) = match skill::read_manifest_noting_link(dir) {
+        Ok(read) => read,
+        // A `SKILL.md` that cannot be opened (a link to nothing, say) is one no agent lists.
+        Err(error @ skill::ManifestError::Unreadable(_)) => {
+            return Inspection {
+                declared: Declared::unread(),
+                ..unreadable(Problem::Manifest(error.to_string()))
+            };
+        }
         Err(error) => return unreadable(Problem::Manifest(error.to_string())),
     };
     let mut found = Inspection::default();
     let text = skill::manifest_text(&manifest);
     match &text {
-        Ok(text) => found.declared = Declared::read(text, dir_name),
+        Ok(text) => found.declared = Declared::read_file(text, dir_name, linked),
         Err(error) => found.problems.push(Problem::Manifest(error.to_string())),
     }
     found.record = record::parse(&manifest);

@@ -163,7 +163,7 @@ impl Skill {
         if self.plugin.is_some() && !plain {
             return Cow::Borrowed(&self.name);
         }
-        let name = own_name_for(agent, self.dir_name(), self.declared.name.as_deref());
+        let name = own_name_for(agent, self.dir_name(), &self.declared);
         match &self.namespace {
             Some(namespace) if agent.agent().names_by_manifest => {
                 Cow::Owned(format!("{namespace}:{name}"))
@@ -178,15 +178,16 @@ impl Skill {
 }
 
 /// The name `agent` gives a skill folder of its own roots named `dir_name`, whose frontmatter
-/// says `declared`: also what a copy not yet installed will be known by.
-pub fn own_name_for<'a>(
-    agent: AgentId,
-    dir_name: &'a str,
-    declared: Option<&'a str>,
-) -> Cow<'a, str> {
+/// says `declared` (as the agent reads it): also what a copy not yet installed will be known
+/// by.
+pub fn own_name_for<'a>(agent: AgentId, dir_name: &'a str, declared: &'a Declared) -> Cow<'a, str> {
     let own = match agent.name_from() {
         NameFrom::Directory => dir_name,
-        NameFrom::Frontmatter => declared.unwrap_or(dir_name),
+        NameFrom::Frontmatter => declared
+            .read_by(agent.agent().reads)
+            .name
+            .text()
+            .unwrap_or(dir_name),
     };
     match agent.agent().name_fix {
         Some(fix) => fix(own),
@@ -554,7 +555,8 @@ fn assemble(
                     );
                     continue;
                 }
-                if let Some(why) = finds.needs.unmet_by(&inspection.declared) {
+                let reads = root_use.rule.agent.agent().reads;
+                if let Some(why) = finds.needs.unmet_by(&inspection.declared.read_by(reads)) {
                     note_left_out(&mut left_out, root_use.rule.agent, Effect::Dropped, why);
                     continue;
                 }

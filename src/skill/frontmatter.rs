@@ -31,19 +31,8 @@ impl Frontmatter {
     /// When the text does not open with a `---` line, never closes it, or holds YAML that is
     /// invalid or not a mapping.
     pub fn parse(text: &str) -> Result<Self, FrontmatterError> {
-        let yaml = split(text)?;
-        if yaml.trim().is_empty() {
-            return Ok(Self::default());
-        }
-        let value: Value = serde_saphyr::from_str(yaml)
-            .map_err(|error| FrontmatterError::InvalidYaml(first_line(&error.to_string())))?;
-        match value {
-            Value::Object(map) => Ok(Self {
-                fields: map.into_iter().collect(),
-            }),
-            Value::Null => Ok(Self::default()),
-            _ => Err(FrontmatterError::NotAMapping),
-        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        parse_yaml(Block::of(text)?.yaml)
     }
 
     /// The value of a key that holds a string.
@@ -52,23 +41,85 @@ impl Frontmatter {
     }
 }
 
-/// The YAML between the opening `---` line and the closing one.
-fn split(text: &str) -> Result<&str, FrontmatterError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text.split_inclusive('\n');
-    let opening = lines.next().ok_or(FrontmatterError::Missing)?;
-    if opening.trim_end() != "---" {
-        return Err(FrontmatterError::Missing);
+/// The YAML of a frontmatter block, read into its keys.
+pub(super) fn parse_yaml(yaml: &str) -> Result<Frontmatter, FrontmatterError> {
+    if yaml.trim().is_empty() {
+        return Ok(Frontmatter::default());
     }
-    let start = opening.len();
-    let mut offset = start;
-    for line in lines {
-        if line.trim_end() == "---" {
-            return Ok(&text[start..offset]);
+    let value: Value = serde_saphyr::from_str_with_options(yaml, yaml_options())
+        .map_err(|error| FrontmatterError::InvalidYaml(first_line(&error.to_string())))?;
+    match value {
+        Value::Object(map) => Ok(Frontmatter {
+            fields: map.into_iter().collect(),
+        }),
+        Value::Null => Ok(Frontmatter::default()),
+        _ => Err(FrontmatterError::NotAMapping),
+    }
+}
+
+/// serde-saphyr's defaults but for booleans: YAML 1.2's core schema, which the agents' parsers
+/// follow (js-yaml, serde_yaml, eemeli/yaml), knows only `true` and `false`, so `name: y` or
+/// `name: no` is text, not a YAML 1.1 boolean.
+pub(super) fn yaml_options() -> serde_saphyr::Options {
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    options
+}
+
+/// A frontmatter block in a text that no longer holds a byte-order mark.
+pub(super) struct Block<'a> {
+    /// The YAML between the opening `---` line and the closing one.
+    pub yaml: &'a str,
+}
+
+impl<'a> Block<'a> {
+    /// The block `text` opens with: fences are `---` lines, spaces after them allowed.
+    pub fn of(text: &'a str) -> Result<Self, FrontmatterError> {
+        let mut lines = text.split_inclusive('\n');
+        let opening = lines.next().ok_or(FrontmatterError::Missing)?;
+        if opening.trim_end() != "---" {
+            return Err(FrontmatterError::Missing);
         }
-        offset += line.len();
+        let start = opening.len();
+        let mut offset = start;
+        for line in lines {
+            if line.trim_end() == "---" {
+                return Ok(Self {
+                    yaml: &text[start..offset],
+                });
+            }
+            offset += line.len();
+        }
+        Err(FrontmatterError::Unclosed)
     }
-    Err(FrontmatterError::Unclosed)
+
+    /// The block when a fence is any line that is `---` once trimmed on both sides, so that an
+    /// indented `---` opens or closes it too (Codex's `line.trim() == "---"`).
+    pub fn trimmed(text: &'a str) -> Option<Self> {
+        let mut lines = text.split_inclusive('\n');
+        let opening = lines.next()?;
+        if opening.trim() != "---" {
+            return None;
+        }
+        let start = opening.len();
+        let mut offset = start;
+        for line in lines {
+            if line.trim() == "---" {
+                return Some(Self {
+                    yaml: &text[start..offset],
+                });
+            }
+            offset += line.len();
+        }
+        None
+    }
+
+    /// Everything after the opening `---` line, for the readers that take a block never
+    /// closed to run to the end of the file.
+    pub fn rest(text: &'a str) -> Option<&'a str> {
+        let (opening, rest) = text.split_once('\n')?;
+        (opening.trim_end() == "---").then_some(rest)
+    }
 }
 
 /// Parser errors may quote the document over several lines; a listing wants one.
@@ -132,6 +183,14 @@ mod tests {
             Frontmatter::parse(&yaml),
             Err(FrontmatterError::InvalidYaml(_))
         ));
+    }
+
+    #[test]
+    fn only_true_and_false_are_booleans() {
+        let fm = Frontmatter::parse("---\nname: y\ndescription: no\nx: true\n---\n").unwrap();
+        assert_eq!(fm.text("name"), Some("y"));
+        assert_eq!(fm.text("description"), Some("no"));
+        assert_eq!(fm.fields.get("x"), Some(&Value::Bool(true)));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod frontmatter;
 mod lint;
 pub mod names;
+mod reading;
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -14,6 +15,7 @@ pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
     Lint, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_FIELDS, lint,
 };
+pub use reading::{Fallback, Field, File, Reader, Reading};
 
 /// The file that makes a directory a skill.
 pub const SKILL_FILE: &str = "SKILL.md";
@@ -47,13 +49,29 @@ pub enum ManifestError {
 /// # Errors
 /// When the file cannot be opened or read, or is larger than the bound.
 pub fn read_manifest(skill_dir: &Path) -> Result<Vec<u8>, ManifestError> {
-    let (file, facts) = match open_regular_with_facts(&skill_dir.join(SKILL_FILE), Links::Follow) {
+    read_manifest_noting_link(skill_dir).map(|(bytes, _)| bytes)
+}
+
+/// As [`read_manifest`], and whether the `SKILL.md` is a symbolic link (some agents pass such
+/// a file over). The file is opened refusing a link first, so a plain file costs no more.
+///
+/// # Errors
+/// As [`read_manifest`].
+pub fn read_manifest_noting_link(skill_dir: &Path) -> Result<(Vec<u8>, bool), ManifestError> {
+    let upper = skill_dir.join(SKILL_FILE);
+    let follow = || match open_regular_with_facts(&upper, Links::Follow) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             open_regular_with_facts(&skill_dir.join(LOWER_SKILL_FILE), Links::Follow)
         }
         opened => opened,
-    }
-    .map_err(ManifestError::Unreadable)?;
+    };
+    let (opened, linked) = match open_regular_with_facts(&upper, Links::Refuse) {
+        Ok(opened) => (Ok(opened), false),
+        Err(refused) if refused.kind() == std::io::ErrorKind::NotFound => (follow(), false),
+        // Refused but readable when followed: a link to a file.
+        Err(_) => (follow(), true),
+    };
+    let (file, facts) = opened.map_err(ManifestError::Unreadable)?;
     let size = facts.len;
     if size > MAX_MANIFEST_BYTES {
         return Err(ManifestError::TooLarge { size });
@@ -67,7 +85,7 @@ pub fn read_manifest(skill_dir: &Path) -> Result<Vec<u8>, ManifestError> {
     if read > MAX_MANIFEST_BYTES {
         return Err(ManifestError::TooLarge { size: read });
     }
-    Ok(bytes)
+    Ok((bytes, linked))
 }
 
 /// A manifest's bytes as text, or why they are not.
@@ -109,6 +127,9 @@ pub struct Declared {
     pub metadata: Vec<(String, String)>,
     /// Every way the skill breaks the specification.
     pub lints: Vec<Lint>,
+    /// What the agents that read a frontmatter otherwise than strictly find, kept only for a
+    /// file where that differs (see [`Declared::read_by`]).
+    readings: Option<Box<reading::Readings>>,
 }
 
 impl Declared {
@@ -128,9 +149,47 @@ impl Declared {
             .map(|(_, v)| v.as_str())
     }
 
-    /// Read from the text of a `SKILL.md` in the directory named `dir_name`.
+    /// What a skill whose `SKILL.md` cannot be read declares: nothing, and no agent lists it.
+    pub fn unread() -> Self {
+        Self {
+            readings: Some(reading::Readings::unread()),
+            ..Self::default()
+        }
+    }
+
+    /// What an agent reading the frontmatter as `reader` says finds: the strict reading's
+    /// fields, unless this file is one where readers part ways.
+    pub fn read_by(&self, reader: Reader) -> Reading<'_> {
+        match &self.readings {
+            Some(readings) => Reading::of(readings.by(reader), readings.file(reader)),
+            None => Reading {
+                file: File::Read,
+                frontmatter: self.has_frontmatter(),
+                name: self.name.as_deref().map_or(Field::Absent, Field::Text),
+                description: self
+                    .description
+                    .as_deref()
+                    .map_or(Field::Absent, Field::Text),
+            },
+        }
+    }
+
+    /// Read from the text of a `SKILL.md` in the directory named `dir_name`: parsed once,
+    /// strictly; the other readings only where that one fails or leaves a doubt.
     pub fn read(text: &str, dir_name: &str) -> Self {
-        match Frontmatter::parse(text) {
+        Self::read_file(text, dir_name, false)
+    }
+
+    /// As [`Declared::read`], for a `SKILL.md` that is (`linked`) or is not a symbolic link.
+    pub fn read_file(text: &str, dir_name: &str, linked: bool) -> Self {
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let block = frontmatter::Block::of(body);
+        let parsed = block
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|block| frontmatter::parse_yaml(block.yaml));
+        let readings = reading::Readings::of(text, &block, &parsed, linked);
+        match parsed {
             Ok(frontmatter) => Self {
                 name: frontmatter.text("name").map(str::to_owned),
                 description: frontmatter.text("description").map(str::to_owned),
@@ -147,9 +206,11 @@ impl Declared {
                     })
                     .unwrap_or_default(),
                 lints: lint(&frontmatter, dir_name),
+                readings,
             },
             Err(error) => Self {
                 lints: vec![Lint::Frontmatter(error)],
+                readings,
                 ..Self::default()
             },
         }
@@ -182,6 +243,50 @@ mod tests {
             Err(ManifestError::NotUtf8)
         ));
         assert_eq!(manifest_text(b"ok").unwrap(), "ok");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_manifest_that_is_a_link_is_told_from_a_plain_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let plain = tmp.path().join("plain");
+        std::fs::create_dir(&plain).unwrap();
+        std::fs::write(plain.join(SKILL_FILE), "---\nname: x\n---\n").unwrap();
+        assert!(!read_manifest_noting_link(&plain).unwrap().1);
+
+        let linked = tmp.path().join("linked");
+        std::fs::create_dir(&linked).unwrap();
+        std::fs::write(linked.join("REAL.md"), "---\nname: y\n---\n").unwrap();
+        std::os::unix::fs::symlink("REAL.md", linked.join(SKILL_FILE)).unwrap();
+        let (bytes, is_link) = read_manifest_noting_link(&linked).unwrap();
+        assert_eq!(
+            (bytes.as_slice(), is_link),
+            (&b"---\nname: y\n---\n"[..], true)
+        );
+
+        let dangling = tmp.path().join("dangling");
+        std::fs::create_dir(&dangling).unwrap();
+        std::os::unix::fs::symlink("missing.md", dangling.join(SKILL_FILE)).unwrap();
+        assert!(matches!(
+            read_manifest_noting_link(&dangling),
+            Err(ManifestError::Unreadable(_))
+        ));
+    }
+
+    #[test]
+    fn only_the_readers_that_follow_links_read_a_linked_manifest() {
+        let text = "---\nname: a\ndescription: d\n---\n";
+        let follows = Reader::STRICT;
+        let passes = Reader {
+            follows_link: false,
+            ..Reader::STRICT
+        };
+        let linked = Declared::read_file(text, "dir", true);
+        assert_eq!(linked.read_by(follows).file, File::Read);
+        assert_eq!(linked.read_by(follows).name, Field::Text("a"));
+        assert_eq!(linked.read_by(passes).file, File::LinkNotFollowed);
+        assert_eq!(Declared::read(text, "dir").read_by(passes).file, File::Read);
+        assert_eq!(Declared::unread().read_by(follows).file, File::Unreadable);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use serde::{Serialize, Serializer};
 use super::env::Environment;
 use super::place::Place;
 use super::project::Project;
-use crate::skill::Declared;
+use crate::skill::{Declared, Reader};
 
 /// One agent, by its index in [`agents`]. The agents checked against their own listings have
 /// constants; the catalogue's are found by [`AgentId::from_id`].
@@ -82,6 +82,9 @@ pub struct Agent {
     /// The agent's own name, for people.
     pub name: &'static str,
     pub name_from: NameFrom,
+    /// How it reads a `SKILL.md`'s frontmatter where agents part ways (a byte-order mark,
+    /// YAML that fails, values that are not text): what its `Needs` and its names go by.
+    pub reads: Reader,
     /// How it rewrites a name before listing it (Gemini CLI turns `:` and path characters
     /// into `-`).
     pub name_fix: Option<fn(&str) -> Cow<'_, str>>,

@@ -22,9 +22,10 @@ const FINDS: Finds = Finds {
     any_case: true,
     needs: Needs {
         frontmatter: true,
-        name: true,
+        name: Want::Filled,
         valid_name: true,
-        description: true,
+        // Empty is dropped, only white space is kept (agree::frontmatter).
+        description: Want::Filled,
         name_at_most: Some(64),
         description_at_most: None,
     },
@@ -34,6 +35,9 @@ pub(super) static AGENT: Agent = Agent {
     id: "amp",
     name: "Amp",
     name_from: NameFrom::Frontmatter,
+    // Strict YAML, no fallback (agree::frontmatter). A `name` that is not a string makes
+    // `amp skill list` fail outright (0.0.1790142911), which no rule here can say.
+    reads: Reader::STRICT,
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,

@@ -24,6 +24,7 @@ const fn listed(
             id,
             name,
             name_from: NameFrom::Frontmatter,
+            reads: Reader::STRICT,
             name_fix: None,
             names_by_manifest: false,
             on_same_name: OnSameName::OneWins,

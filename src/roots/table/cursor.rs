@@ -8,6 +8,7 @@ pub(super) static AGENT: Agent = Agent {
     id: "cursor",
     name: "Cursor",
     name_from: NameFrom::Frontmatter,
+    reads: Reader::STRICT,
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,

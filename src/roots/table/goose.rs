@@ -21,6 +21,7 @@ pub(super) static AGENT: Agent = Agent {
     id: "goose",
     name: "Goose",
     name_from: NameFrom::Frontmatter,
+    reads: Reader::STRICT,
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,

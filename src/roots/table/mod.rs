@@ -48,7 +48,7 @@ pub(super) use super::trust::{self, Trust};
 
 use std::borrow::Cow;
 
-use crate::skill::Declared;
+use crate::skill::{Fallback, Field, File, Reader, Reading};
 
 pub use markdown::markdown;
 
@@ -134,55 +134,91 @@ pub enum AtRoot {
     Instead,
 }
 
-/// What an agent requires of a skill's frontmatter before it lists the skill.
+/// What an agent requires of a skill's frontmatter before it lists the skill, as the agent's
+/// own [`Reader`](crate::skill::Reader) reads it (`Agent::reads`). Every agent needs a
+/// `SKILL.md` it can read; one that reads the frontmatter at all drops a skill whose `name` or
+/// `description` is there but is not text, as its reader sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Needs {
     pub frontmatter: bool,
-    /// A frontmatter `name`: without one the skill is dropped, not named after its folder.
-    pub name: bool,
+    /// What the `name` must be: without one that is required the skill is dropped, not named
+    /// after its folder.
+    pub name: Want,
     /// A `name` of lower-case letters, digits and hyphens only, as the specification asks.
     pub valid_name: bool,
-    pub description: bool,
+    pub description: Want,
     /// The longest `name` it accepts, in characters.
     pub name_at_most: Option<usize>,
     /// The longest `description` it accepts, in characters.
     pub description_at_most: Option<usize>,
 }
 
+/// What an agent asks of one frontmatter key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// Anything, or nothing.
+    Anything,
+    /// Nothing, or text that is not empty.
+    NotEmpty,
+    /// Text, empty or not.
+    Text,
+    /// Text that is not empty.
+    Filled,
+}
+
+impl Want {
+    fn unmet_by(self, field: Field<'_>) -> bool {
+        match (self, field) {
+            (_, Field::NotText) => true,
+            (Want::Text | Want::Filled, Field::Absent) => true,
+            (Want::NotEmpty | Want::Filled, Field::Text(text)) => text.is_empty(),
+            _ => false,
+        }
+    }
+}
+
 impl Needs {
     pub const NOTHING: Needs = Needs {
         frontmatter: false,
-        name: false,
+        name: Want::Anything,
         valid_name: false,
-        description: false,
+        description: Want::Anything,
         name_at_most: None,
         description_at_most: None,
     };
 
-    /// Why a skill that declares `declared` is not kept, or `None` when it is.
-    pub fn unmet_by(self, declared: &Declared) -> Option<&'static str> {
-        let too_long = self.name_at_most.is_some_and(|most| {
-            declared
-                .name
-                .as_deref()
-                .is_some_and(|name| name.chars().count() > most)
-        });
-        if self.frontmatter && !declared.has_frontmatter() {
+    /// Why a skill whose frontmatter the agent reads as `reading` is not kept, or `None` when
+    /// it is.
+    pub fn unmet_by(self, reading: &Reading<'_>) -> Option<&'static str> {
+        let name = reading.name.text();
+        let longer = |most: Option<usize>, text: Option<&str>| {
+            most.is_some_and(|most| text.is_some_and(|text| text.chars().count() > most))
+        };
+        if reading.file == File::Unreadable {
+            Some("its SKILL.md cannot be read")
+        } else if reading.file == File::LinkNotFollowed {
+            Some("its SKILL.md is a symbolic link, which it does not follow")
+        } else if !self.frontmatter {
+            None
+        } else if !reading.frontmatter {
             Some("its SKILL.md has no frontmatter it can read")
-        } else if self.name && declared.name.is_none() {
-            Some("its frontmatter has no name")
-        } else if self.valid_name && !declared.name.as_deref().is_none_or(spec_name) {
+        } else if self.name.unmet_by(reading.name) {
+            Some(match reading.name {
+                Field::Absent => "its frontmatter has no name",
+                Field::NotText => "its name is not text",
+                Field::Text(_) => "its name is empty",
+            })
+        } else if self.valid_name && !name.is_none_or(spec_name) {
             Some("its name is not lower-case letters, digits and hyphens")
-        } else if self.description && declared.description.is_none() {
-            Some("its frontmatter has no description")
-        } else if too_long {
+        } else if self.description.unmet_by(reading.description) {
+            Some(match reading.description {
+                Field::Absent => "its frontmatter has no description",
+                Field::NotText => "its description is not text",
+                Field::Text(_) => "its description is empty",
+            })
+        } else if longer(self.name_at_most, name) {
             Some("its name is longer than it accepts")
-        } else if self.description_at_most.is_some_and(|most| {
-            declared
-                .description
-                .as_deref()
-                .is_some_and(|text| text.chars().count() > most)
-        }) {
+        } else if longer(self.description_at_most, reading.description.text()) {
             Some("its description is longer than it accepts")
         } else {
             None

@@ -33,7 +33,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     unsettled: false,
                 });
             }
-        } else if !line.starts_with(' ') {
+        } else if !line.starts_with("  ") {
             let builtin = line.ends_with(" [Built-in]");
             let head = line.trim_end_matches(" [Built-in]");
             for state in [" [Enabled]", " [Disabled]"] {

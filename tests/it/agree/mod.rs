@@ -24,6 +24,7 @@ mod amp;
 mod claude_code;
 mod codex;
 mod copilot;
+mod frontmatter;
 mod gemini_cli;
 mod generate;
 mod listing_claude_code;

@@ -38,6 +38,9 @@ pub(super) static AGENT: Agent = Agent {
     id: "claude-code",
     name: "Claude Code",
     name_from: NameFrom::Directory,
+    // Named by its folder whatever the frontmatter holds; a `SKILL.md` that is a link to
+    // nothing is not listed (agree::frontmatter, 2.1.332).
+    reads: Reader::STRICT,
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,

@@ -28,18 +28,37 @@ const FINDS: Finds = Finds {
     any_case: false,
     needs: Needs {
         frontmatter: true,
-        name: false,
+        name: Want::Anything,
         valid_name: false,
-        description: true,
+        description: Want::Filled,
         name_at_most: Some(64),
         description_at_most: None,
     },
+};
+
+/// Codex's listing (agree::frontmatter, 0.171.0): no byte-order mark before the fence; a
+/// `name` or `description` that is a number or a boolean is its text, `null` or only white
+/// space is none (so the folder names it, and a skill without a description is dropped), a
+/// list is an error. `name`/`description` repeated fail, other keys repeated do not (the
+/// fields it deserialises, codex-rs/core-skills/src/loader.rs `SkillFrontmatter`); a value
+/// holding `: ` is read as text, a tab before a key or an unclosed quote is not. A fence is a
+/// line that is `---` once trimmed (`extract_frontmatter`), so an indented `---` closes the
+/// block. A `SKILL.md` that is a symbolic link is passed over: only linked folders are
+/// followed (`discover_skills_under_root`).
+const READS: Reader = Reader {
+    follows_link: false,
+    indented_fence: true,
+    skips_bom: false,
+    lenient_values: true,
+    fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
+    ..Reader::STRICT
 };
 
 pub(super) static AGENT: Agent = Agent {
     id: "codex",
     name: "Codex",
     name_from: NameFrom::Frontmatter,
+    reads: READS,
     name_fix: None,
     names_by_manifest: true,
     on_same_name: OnSameName::KeepsAll,

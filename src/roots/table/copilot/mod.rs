@@ -21,8 +21,7 @@ const SEEN: Evidence = Evidence::Listing {
 /// otherwise: no fences, an empty file, a blank line before the fence, no closing fence). An
 /// empty block is enough: no `name` means the folder's name, no `description` the first body
 /// paragraph. A `name` over 64 characters is refused ("Skill name must be at most 64
-/// characters"). Not modelled: Copilot also refuses a `name` or `description` that is no
-/// string, and keeps a block that is YAML but no mapping (a list, a scalar).
+/// characters"). Its reader ([`READS`]) keeps a block that is YAML but no mapping.
 const FINDS: Finds = Finds {
     depth: 30,
     at_root: AtRoot::Instead,
@@ -32,10 +31,12 @@ const FINDS: Finds = Finds {
     any_case: false,
     needs: Needs {
         frontmatter: true,
-        name: false,
+        // An empty `name` is refused; a `name` or `description` that is not a string (`null`
+        // included) too (agree::frontmatter).
+        name: Want::NotEmpty,
         // Upper case, spaces and `:` are kept (spaces become `-`).
         valid_name: false,
-        description: false,
+        description: Want::Anything,
         // A longer name or description is a load error ("at most 64 characters"; a 1,025
         // character description is dropped, 1,024 is kept).
         name_at_most: Some(64),
@@ -51,10 +52,18 @@ const WALK: Walk = UpToRepositoryElse(Beyond::ToHome);
 /// home and above it (a start outside the home) are read.
 const CLAUDE_WALK: Walk = Walk::NotAtHome(&WALK);
 
+/// Strict YAML, no fallback; a block that is YAML but not a mapping (a list) is kept as an
+/// empty one, the skill named after its folder (agree::frontmatter, 1.0.102).
+const READS: Reader = Reader {
+    any_yaml: true,
+    ..Reader::STRICT
+};
+
 pub(super) static AGENT: Agent = Agent {
     id: "copilot",
     name: "GitHub Copilot",
     name_from: NameFrom::Frontmatter,
+    reads: READS,
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
@@ -171,10 +180,15 @@ pub(super) static RULES: &[Rule] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skill::Declared;
 
     #[test]
     fn a_skill_needs_a_frontmatter_block_but_not_a_name_or_description() {
-        let unmet = |text: &str| FINDS.needs.unmet_by(&Declared::read(text, "folder"));
+        let unmet = |text: &str| {
+            FINDS
+                .needs
+                .unmet_by(&Declared::read(text, "folder").read_by(READS))
+        };
         assert!(unmet("# Just a body\n").is_some());
         assert!(unmet("").is_some());
         assert!(unmet("\n---\nname: x\n---\n").is_some());
@@ -186,6 +200,10 @@ mod tests {
             None
         );
         assert!(unmet(&format!("---\nname: {}\n---\n", "a".repeat(65))).is_some());
+        assert_eq!(unmet("---\n- a\n- b\n---\n"), None);
+        assert!(unmet("---\nname: \"\"\n---\n").is_some());
+        assert!(unmet("---\ndescription:\n---\n").is_some());
+        assert!(unmet("---\nname: 12\n---\n").is_some());
     }
 
     #[test]

@@ -25,9 +25,9 @@ const FINDS: Finds = Finds {
     any_case: false,
     needs: Needs {
         frontmatter: true,
-        name: true,
+        name: Want::Text,
         valid_name: false,
-        description: true,
+        description: Want::Text,
         name_at_most: None,
         description_at_most: None,
     },
@@ -52,10 +52,23 @@ fn sanitized(name: &str) -> Cow<'_, str> {
     }
 }
 
+/// `FRONTMATTER_REGEX = /^---\r?\n([\s\S]*?)\r?\n---/` (no byte-order mark, nothing after the
+/// opening `---`), then js-yaml; when that throws or gives no string `name` and
+/// `description`, `parseSimpleFrontmatter` reads the `name:` and `description:` lines
+/// (bundle/chunk-5FZXKDXH.js of @google/gemini-cli 0.61.0, packages/core/src/skills/
+/// skillLoader.ts). Checked by agree::frontmatter.
+const READS: Reader = Reader {
+    skips_bom: false,
+    padded_fence: false,
+    fallbacks: &[Fallback::Lines],
+    ..Reader::STRICT
+};
+
 pub(super) static AGENT: Agent = Agent {
     id: "gemini-cli",
     name: "Gemini CLI",
     name_from: NameFrom::Frontmatter,
+    reads: READS,
     name_fix: Some(sanitized),
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,

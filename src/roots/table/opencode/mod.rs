@@ -27,9 +27,9 @@ const FINDS: Finds = Finds {
     any_case: false,
     needs: Needs {
         frontmatter: true,
-        name: true,
+        name: Want::Text,
         valid_name: false,
-        description: false,
+        description: Want::Anything,
         name_at_most: None,
         description_at_most: None,
     },
@@ -60,10 +60,22 @@ const NO_DESCRIPTION: Hiding = Hiding {
     applies: |_, _, declared| declared.description.is_none(),
 };
 
+/// OpenCode parses with gray-matter (js-yaml: a tab before a key is not indentation, and a
+/// block never closed runs to the end of the file) and, when that fails, again after its
+/// `fallbackSanitization` makes every top-level value holding a `:` a block scalar
+/// (packages/opencode/src/config/markdown.ts); a `name` or `description` that is not a string
+/// (`null` included) drops the skill. Checked by agree::frontmatter, 1.18.33.
+const READS: Reader = Reader {
+    unclosed_runs_on: true,
+    fallbacks: &[Fallback::TabBlind, Fallback::TabBlindQuoted],
+    ..Reader::STRICT
+};
+
 pub(super) static AGENT: Agent = Agent {
     id: "opencode",
     name: "OpenCode",
     name_from: NameFrom::Frontmatter,
+    reads: READS,
     name_fix: None,
     names_by_manifest: false,
     on_same_name: OnSameName::Unpredictable,

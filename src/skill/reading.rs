@@ -1,0 +1,602 @@
+//! How agents part ways in reading a frontmatter. skilldeck parses a `SKILL.md` once, strictly
+//! (see [`Frontmatter`]); when that strict reading is not the whole story (a byte-order mark, a
+//! padded fence, YAML that fails, a `name` or `description` that is not text), it also keeps
+//! what each other way of reading finds, computed then and only then. Each agent's [`Reader`]
+//! (in the roots table) picks from these: the one place that says how that agent reads.
+
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use super::frontmatter::{Block, Frontmatter, FrontmatterError, parse_yaml, yaml_options};
+
+/// What one frontmatter key holds, as far as an agent's requirements go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Absent,
+    /// The key with no value, or `null`.
+    Null,
+    Text(String),
+    /// A number or a boolean, as YAML renders it.
+    Scalar(String),
+    /// A list or a mapping.
+    Compound,
+}
+
+impl Value {
+    fn of(value: Option<&Json>) -> Value {
+        match value {
+            None => Value::Absent,
+            Some(Json::Null) => Value::Null,
+            Some(Json::String(text)) => Value::Text(text.clone()),
+            Some(scalar @ (Json::Number(_) | Json::Bool(_))) => Value::Scalar(scalar.to_string()),
+            Some(_) => Value::Compound,
+        }
+    }
+
+    fn is_text(&self) -> bool {
+        matches!(self, Value::Text(_))
+    }
+}
+
+/// The `name` and `description` one way of reading found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fields {
+    pub name: Value,
+    pub description: Value,
+}
+
+impl Fields {
+    pub(super) fn of(frontmatter: &Frontmatter) -> Fields {
+        Fields {
+            name: Value::of(frontmatter.fields.get("name")),
+            description: Value::of(frontmatter.fields.get("description")),
+        }
+    }
+
+    const EMPTY: Fields = Fields {
+        name: Value::Absent,
+        description: Value::Absent,
+    };
+
+    fn both_text(&self) -> bool {
+        self.name.is_text() && self.description.is_text()
+    }
+}
+
+/// What the other ways of reading found in a `SKILL.md` the strict reading alone does not
+/// settle. Each is `None` where it does not apply or finds nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Readings {
+    /// The file could not be read (a link to nothing): no agent lists it.
+    pub unread: bool,
+    /// The `SKILL.md` is a symbolic link.
+    pub linked: bool,
+    /// A byte-order mark stands before the opening `---`.
+    pub bom: bool,
+    /// The opening `---` has spaces or tabs after it.
+    pub padded_fence: bool,
+    /// The block is YAML but not a mapping.
+    pub not_a_mapping: bool,
+    /// The strict reading, when it parsed.
+    pub strict: Option<Fields>,
+    /// YAML where tabs before a key are not indentation (js-yaml's scanner).
+    pub tab_blind: Option<Fields>,
+    /// The same, after every top-level value holding a `:` is made a block scalar.
+    pub tab_blind_quoted: Option<Fields>,
+    /// After every top-level value holding a `:` is made a block scalar.
+    pub quoted: Option<Fields>,
+    /// Only `name` and `description` deserialised, so repeats of other keys pass.
+    pub known_keys: Option<Fields>,
+    /// The line reader's `name:` and `description:` lines.
+    pub lines: Option<Fields>,
+    /// A block never closed: the rest of the file read as the YAML.
+    pub rest: Option<Fields>,
+    /// When an indented `---` line makes a fence for readers that trim both sides, the block
+    /// those readers see, read strictly (`None` inside when that does not parse).
+    pub trimmed: Option<Option<Fields>>,
+}
+
+/// One way to read a frontmatter the strict YAML refuses, tried in a [`Reader`]'s order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    TabBlind,
+    TabBlindQuoted,
+    Quoted,
+    KnownKeys,
+    /// Also taken when the YAML parses but holds no text `name` and `description`.
+    Lines,
+}
+
+/// How an agent reads a `SKILL.md`'s frontmatter where agents differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reader {
+    /// A `SKILL.md` that is a symbolic link is read.
+    pub follows_link: bool,
+    /// A `---` line with white space before it is a fence too.
+    pub indented_fence: bool,
+    /// A byte-order mark before the opening `---` is passed over.
+    pub skips_bom: bool,
+    /// An opening `---` with spaces after it still opens the block.
+    pub padded_fence: bool,
+    /// A block that never closes runs to the end of the file.
+    pub unclosed_runs_on: bool,
+    /// A block that is YAML but not a mapping counts as an empty one.
+    pub any_yaml: bool,
+    /// `null` counts as absent, numbers and booleans as their text, and a value of only
+    /// white space as absent.
+    pub lenient_values: bool,
+    /// What it tries when the strict YAML fails, in order.
+    pub fallbacks: &'static [Fallback],
+}
+
+impl Reader {
+    /// The strict reading and nothing else.
+    pub const STRICT: Reader = Reader {
+        follows_link: true,
+        indented_fence: false,
+        skips_bom: true,
+        padded_fence: true,
+        unclosed_runs_on: false,
+        any_yaml: false,
+        lenient_values: false,
+        fallbacks: &[],
+    };
+}
+
+/// What an agent reading with some [`Reader`] finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reading<'a> {
+    /// Whether the reader reads the `SKILL.md` at all.
+    pub file: File,
+    /// A frontmatter block the reader takes.
+    pub frontmatter: bool,
+    pub name: Field<'a>,
+    pub description: Field<'a>,
+}
+
+/// Whether a reader reads a `SKILL.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum File {
+    Read,
+    /// It cannot be opened (a link to nothing).
+    Unreadable,
+    /// It is a symbolic link, which this reader does not follow.
+    LinkNotFollowed,
+}
+
+/// One key as a reader sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field<'a> {
+    Absent,
+    Text(&'a str),
+    /// There, but not text: the agents that read it drop the skill.
+    NotText,
+}
+
+impl<'a> Field<'a> {
+    pub fn text(self) -> Option<&'a str> {
+        match self {
+            Field::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn of(value: &'a Value, lenient: bool) -> Field<'a> {
+        match value {
+            Value::Absent => Field::Absent,
+            Value::Null if lenient => Field::Absent,
+            Value::Text(text) if lenient && text.trim().is_empty() => Field::Absent,
+            Value::Text(text) | Value::Scalar(text) if lenient || value.is_text() => {
+                Field::Text(text)
+            }
+            _ => Field::NotText,
+        }
+    }
+}
+
+impl Readings {
+    /// The other readings of `text`, when the strict one (`strict`) does not settle every
+    /// reader; `None` for the common file that every reader reads alike.
+    pub(super) fn of(
+        text: &str,
+        block: &Result<Block<'_>, FrontmatterError>,
+        strict: &Result<Frontmatter, FrontmatterError>,
+        linked: bool,
+    ) -> Option<Box<Readings>> {
+        let bom = text.starts_with('\u{feff}');
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let opening = body.split('\n').next().unwrap_or("");
+        let padded_fence = opening.trim_end_matches('\r') != "---" && opening.trim_end() == "---";
+        // Every reader reads a `name` and a `description` that are text with something besides
+        // white space alike; anything else may part them.
+        let filled = |frontmatter: &Frontmatter, key: &str| {
+            frontmatter
+                .text(key)
+                .is_some_and(|text| !text.trim().is_empty())
+        };
+        let settled = strict
+            .as_ref()
+            .is_ok_and(|fm| filled(fm, "name") && filled(fm, "description"));
+        // A `---` inside the block (or no closing one) may be an indented fence: rare, and
+        // the only case where trimming both sides of a fence changes the block.
+        let indented = match block {
+            Ok(block) => block.yaml.contains("---"),
+            Err(_) => opening.trim() == "---",
+        };
+        let trimmed = indented
+            .then(|| Block::trimmed(text))
+            .flatten()
+            .filter(|trimmed| {
+                block
+                    .as_ref()
+                    .map_or(true, |block| block.yaml != trimmed.yaml)
+            })
+            .map(|trimmed| parse_fields(trimmed.yaml).ok());
+        if !bom && !padded_fence && !linked && trimmed.is_none() && settled {
+            return None;
+        }
+        let fields = strict.as_ref().ok().map(Fields::of);
+        let mut readings = Readings {
+            linked,
+            bom,
+            padded_fence,
+            strict: fields,
+            trimmed,
+            ..Readings::default()
+        };
+        match (strict, block) {
+            (Err(FrontmatterError::NotAMapping), _) => readings.not_a_mapping = true,
+            (Err(FrontmatterError::Unclosed), Err(_)) => {
+                readings.rest = Block::rest(body).and_then(|yaml| parse_fields(yaml).ok());
+            }
+            (Err(FrontmatterError::InvalidYaml(_)), Ok(block)) => {
+                let blind = tab_blind(block.yaml);
+                readings.tab_blind = parse_fields(&blind).ok();
+                readings.tab_blind_quoted = parse_fields(&quote_colons(&blind)).ok();
+                readings.quoted = parse_fields(&quote_colons(block.yaml)).ok();
+                readings.known_keys = known_keys(block.yaml);
+                readings.lines = Some(lines(block.yaml));
+            }
+            (Ok(_), Ok(block)) => readings.lines = Some(lines(block.yaml)),
+            _ => {}
+        }
+        // A number or a boolean is read as text by some agents: as it is written, which the
+        // line reader has (`1.0` stays `1.0`, `0x10` stays `0x10`).
+        if let (Some(strict), Some(lines)) = (&mut readings.strict, &readings.lines) {
+            as_written(&mut strict.name, &lines.name);
+            as_written(&mut strict.description, &lines.description);
+        }
+        Some(Box::new(readings))
+    }
+
+    /// The reading of a `SKILL.md` that could not be read.
+    pub(super) fn unread() -> Box<Readings> {
+        Box::new(Readings {
+            unread: true,
+            ..Readings::default()
+        })
+    }
+
+    /// Whether `reader` reads the file at all.
+    pub fn file(&self, reader: Reader) -> File {
+        if self.unread {
+            File::Unreadable
+        } else if self.linked && !reader.follows_link {
+            File::LinkNotFollowed
+        } else {
+            File::Read
+        }
+    }
+
+    /// What `reader` finds.
+    pub fn by(&self, reader: Reader) -> Option<(&Fields, bool)> {
+        if self.bom && !reader.skips_bom || (self.padded_fence && !reader.padded_fence) {
+            return None;
+        }
+        let lenient = reader.lenient_values;
+        if let (Some(trimmed), true) = (&self.trimmed, reader.indented_fence) {
+            return trimmed.as_ref().map(|fields| (fields, lenient));
+        }
+        if let Some(strict) = &self.strict {
+            let lines_instead = reader.fallbacks.contains(&Fallback::Lines) && !strict.both_text();
+            return match (&self.lines, lines_instead) {
+                (Some(lines), true) => Some((lines, false)),
+                _ => Some((strict, lenient)),
+            };
+        }
+        if self.not_a_mapping {
+            return reader.any_yaml.then_some((&Fields::EMPTY, false));
+        }
+        if let Some(rest) = &self.rest {
+            return reader.unclosed_runs_on.then_some((rest, lenient));
+        }
+        reader.fallbacks.iter().find_map(|fallback| {
+            let found = match fallback {
+                Fallback::TabBlind => &self.tab_blind,
+                Fallback::TabBlindQuoted => &self.tab_blind_quoted,
+                Fallback::Quoted => &self.quoted,
+                Fallback::KnownKeys => &self.known_keys,
+                Fallback::Lines => &self.lines,
+            };
+            found.as_ref().map(|fields| (fields, lenient))
+        })
+    }
+}
+
+impl<'a> Reading<'a> {
+    pub(super) fn of(found: Option<(&'a Fields, bool)>, file: File) -> Reading<'a> {
+        match found {
+            Some((fields, lenient)) => Reading {
+                file,
+                frontmatter: true,
+                name: Field::of(&fields.name, lenient),
+                description: Field::of(&fields.description, lenient),
+            },
+            None => Reading {
+                file,
+                frontmatter: false,
+                name: Field::Absent,
+                description: Field::Absent,
+            },
+        }
+    }
+}
+
+fn as_written(value: &mut Value, written: &Value) {
+    if let (Value::Scalar(text), Value::Text(raw)) = (value, written) {
+        raw.clone_into(text);
+    }
+}
+
+fn parse_fields(yaml: &str) -> Result<Fields, FrontmatterError> {
+    parse_yaml(yaml).map(|frontmatter| Fields::of(&frontmatter))
+}
+
+/// js-yaml counts only spaces as indentation: a tab after them is skipped as white space, so
+/// `\tdescription: x` is a key at the left margin. Drop those tabs.
+fn tab_blind(yaml: &str) -> String {
+    yaml.split_inclusive('\n')
+        .map(|line| {
+            let spaces = line.len() - line.trim_start_matches(' ').len();
+            let rest = &line[spaces..];
+            let content = rest.trim_start_matches(['\t', ' ']);
+            if content.is_empty() || content.starts_with(['\r', '\n']) {
+                line.to_owned()
+            } else {
+                format!("{}{content}", &line[..spaces])
+            }
+        })
+        .collect()
+}
+
+/// OpenCode's `fallbackSanitization`: a top-level `key: value` whose unquoted value holds a
+/// `:` becomes `key: |-` with the value indented below it, so `description: Use when: asked`
+/// is text, not a nested mapping.
+fn quote_colons(yaml: &str) -> String {
+    let mut out = String::with_capacity(yaml.len() + 16);
+    for line in yaml.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some((key, value)) = top_level_pair(line)
+            && !value.is_empty()
+            && !matches!(value, ">" | "|")
+            && !value.starts_with(['"', '\''])
+            && value.contains(':')
+        {
+            out.push_str(key);
+            out.push_str(": |-\n  ");
+            out.push_str(value);
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `key: value` at the left margin, the key a word (`[A-Za-z_][A-Za-z0-9_]*`), the value
+/// trimmed.
+fn top_level_pair(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once(':')?;
+    let key = key.trim_end();
+    let mut chars = key.chars();
+    let first = chars.next()?;
+    let word = (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    word.then(|| (key, value.trim()))
+}
+
+/// Codex deserialises only the keys it knows, the way `serde_yaml` hands repeated keys to the
+/// visitor: a repeated `name` or `description` fails, a repeated other key does not; numbers
+/// and booleans are text.
+fn known_keys(yaml: &str) -> Option<Fields> {
+    #[derive(Deserialize)]
+    struct Known {
+        name: Option<Json>,
+        description: Option<Json>,
+    }
+    let mut options = yaml_options();
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
+    let known: Known = serde_saphyr::from_str_with_options(yaml, options).ok()?;
+    Some(Fields {
+        name: Value::of(known.name.as_ref()),
+        description: Value::of(known.description.as_ref()),
+    })
+}
+
+/// Gemini CLI's line reader (`parseSimpleFrontmatter`): the last line that is `name:` after
+/// optional white space gives the name, trimmed; the last `description:` line gives the
+/// description, joined with the indented lines after it.
+fn lines(yaml: &str) -> Fields {
+    let mut name = Value::Absent;
+    let mut description = Value::Absent;
+    let mut rows = yaml.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
+    let mut next = rows.next();
+    while let Some(line) = next {
+        next = rows.next();
+        let start = line.trim_start();
+        if let Some(value) = start.strip_prefix("name:") {
+            name = Value::Text(value.trim().to_owned());
+        } else if let Some(value) = start.strip_prefix("description:") {
+            let mut parts = vec![value.trim().to_owned()];
+            while let Some(more) = next.filter(|l| continues(l)) {
+                parts.push(more.trim().to_owned());
+                next = rows.next();
+            }
+            parts.retain(|part| !part.is_empty());
+            description = Value::Text(parts.join(" "));
+        }
+    }
+    Fields { name, description }
+}
+
+/// `^[ \t]+\S`: indented, with something after the indent.
+fn continues(line: &str) -> bool {
+    line.starts_with([' ', '\t']) && !line.trim().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readings(text: &str) -> Option<Box<Readings>> {
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let block = Block::of(body);
+        Readings::of(text, &block, &Frontmatter::parse(text), false)
+    }
+
+    fn text(value: &str) -> Value {
+        Value::Text(value.to_owned())
+    }
+
+    #[test]
+    fn a_plain_file_has_no_other_readings() {
+        assert_eq!(readings("---\nname: a\ndescription: b\n---\n"), None);
+        assert_eq!(
+            readings("---\r\nname: a\r\ndescription: b\r\n---\r\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_bare_colon_fails_strictly_and_is_text_once_quoted() {
+        let found = readings("---\nname: a\ndescription: Use when: asked.\n---\n").unwrap();
+        assert_eq!(found.strict, None);
+        let quoted = found.quoted.unwrap();
+        assert_eq!(quoted.description, text("Use when: asked."));
+        assert_eq!(quoted.name, text("a"));
+        assert_eq!(found.lines.unwrap().description, text("Use when: asked."));
+    }
+
+    #[test]
+    fn a_tab_before_a_key_is_read_by_the_tab_blind_reading_and_the_lines() {
+        let found = readings("---\nname: a\n\tdescription: tabbed\n---\n").unwrap();
+        assert_eq!(found.quoted, None);
+        assert_eq!(found.tab_blind.unwrap().description, text("tabbed"));
+        assert_eq!(found.lines.unwrap().description, text("tabbed"));
+    }
+
+    #[test]
+    fn the_line_reader_keeps_quotes_joins_continuations_and_takes_the_last_line() {
+        let lines = lines("name: \"q\ndescription:\n\tone\n  two\nname: b\n");
+        assert_eq!(lines.name, text("b"));
+        assert_eq!(lines.description, text("one two"));
+        let raw = super::lines("name: \"q\ndescription: [x]\n");
+        assert_eq!(raw.name, text("\"q"));
+        assert_eq!(raw.description, text("[x]"));
+        assert_eq!(super::lines("name: a\n").description, Value::Absent);
+        assert_eq!(super::lines("description:\n").description, text(""));
+    }
+
+    #[test]
+    fn repeated_keys_fail_only_where_the_known_keys_repeat() {
+        let other = readings("---\nname: a\nx: 1\ndescription: d\nx: 2\n---\n").unwrap();
+        assert_eq!(other.known_keys.unwrap().name, text("a"));
+        let name = readings("---\nname: a\nname: b\ndescription: d\n---\n").unwrap();
+        assert_eq!(name.known_keys, None);
+        assert_eq!(name.lines.unwrap().name, text("b"));
+    }
+
+    #[test]
+    fn values_that_are_not_text_keep_their_shape() {
+        let found = readings("---\nname: 0x10\ndescription:\n---\n").unwrap();
+        let strict = found.strict.as_ref().unwrap();
+        assert_eq!(strict.name, Value::Scalar("0x10".to_owned()));
+        assert_eq!(strict.description, Value::Null);
+        let list = readings("---\nname: [a]\ndescription: d\n---\n").unwrap();
+        assert_eq!(list.strict.unwrap().name, Value::Compound);
+    }
+
+    #[test]
+    fn the_fences_and_the_mark_are_noted() {
+        let bom = readings("\u{feff}---\nname: a\ndescription: b\n---\n").unwrap();
+        assert!(bom.bom && !bom.padded_fence);
+        let padded = readings("--- \nname: a\ndescription: b\n---\n").unwrap();
+        assert!(padded.padded_fence && !padded.bom);
+        let unclosed = readings("---\nname: a\ndescription: b\n\n# Body\n").unwrap();
+        assert_eq!(unclosed.rest.unwrap().name, text("a"));
+        let prose = readings("---\nname: a\ndescription: b\n\nProse, not YAML.\n").unwrap();
+        assert_eq!(prose.rest, None);
+        assert!(readings("---\n- a\n---\n").unwrap().not_a_mapping);
+    }
+
+    #[test]
+    fn an_indented_fence_closes_the_block_only_for_readers_that_trim_it() {
+        let text = "---\nname: a\ndescription: d\n  ---\nBody.\n";
+        let found = readings(text).unwrap();
+        assert_eq!(found.strict, None);
+        assert_eq!(
+            found.trimmed.clone().unwrap().unwrap().name,
+            text_value("a")
+        );
+        let trims = Reader {
+            indented_fence: true,
+            ..Reader::STRICT
+        };
+        assert!(read(&found, trims).frontmatter);
+        assert!(!read(&found, Reader::STRICT).frontmatter);
+        // Where the trimmed block is the strict one, nothing is kept for it.
+        assert_eq!(readings("---\nname: a\ndescription: d\n---\n---\n"), None);
+    }
+
+    fn text_value(value: &str) -> Value {
+        Value::Text(value.to_owned())
+    }
+
+    const GEMINI_LIKE: Reader = Reader {
+        skips_bom: false,
+        padded_fence: false,
+        fallbacks: &[Fallback::Lines],
+        ..Reader::STRICT
+    };
+
+    const CODEX_LIKE: Reader = Reader {
+        lenient_values: true,
+        fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
+        ..Reader::STRICT
+    };
+
+    fn read<'a>(found: &'a Readings, reader: Reader) -> Reading<'a> {
+        Reading::of(found.by(reader), found.file(reader))
+    }
+
+    #[test]
+    fn each_reader_takes_its_own_reading() {
+        let colon = readings("---\nname: a\ndescription: Use when: asked.\n---\n").unwrap();
+        assert!(!read(&colon, Reader::STRICT).frontmatter);
+        assert_eq!(
+            read(&colon, CODEX_LIKE).description,
+            Field::Text("Use when: asked.")
+        );
+        assert_eq!(read(&colon, GEMINI_LIKE).name, Field::Text("a"));
+
+        let number = readings("---\nname: 123\ndescription: \"  \"\n---\n").unwrap();
+        assert_eq!(read(&number, Reader::STRICT).name, Field::NotText);
+        assert_eq!(read(&number, CODEX_LIKE).name, Field::Text("123"));
+        assert_eq!(read(&number, CODEX_LIKE).description, Field::Absent);
+        assert_eq!(read(&number, GEMINI_LIKE).name, Field::Text("123"));
+
+        let bom = readings("\u{feff}---\nname: a\ndescription: b\n---\n").unwrap();
+        assert!(read(&bom, Reader::STRICT).frontmatter);
+        assert!(!read(&bom, GEMINI_LIKE).frontmatter);
+    }
+}
