@@ -43,7 +43,7 @@ pub(super) use super::agent::{
 };
 pub(super) use super::env::Environment;
 pub(super) use super::place::{Place, SystemPath};
-pub(super) use super::project::{Beyond, Walk};
+pub(super) use super::project::{Beyond, Markers, Walk};
 pub(super) use super::trust::{self, Trust};
 
 use std::borrow::Cow;
@@ -359,7 +359,7 @@ pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
 use Layout::{Marketplaces, Plugins, Skills, SkillsAndDirPlugins};
 use Records::{ClaudeCode, Codex, Copilot, GeminiCli};
 use Scope::{Bundled, Organization, Plugin, Project, User};
-use Walk::{EveryParent, Start, UpToRepository, UpToRepositoryElse};
+use Walk::{EveryParent, Start, UpToMarkers, UpToRepositoryElse};
 
 /// The agents modelled in full, at the indexes [`AgentId::NAMED`] gives them.
 static MODELLED: [(&Agent, &[Rule]); 9] = [

@@ -7,6 +7,7 @@ use super::*;
 
 pub(crate) mod switches;
 
+mod markers;
 mod policy;
 
 const ME: AgentId = AgentId::CODEX;
@@ -59,7 +60,7 @@ pub(super) static RULES: &[Rule] = &[
         installs(row(
             ME,
             Project,
-            Place::Project(".agents/skills", UpToRepository),
+            Place::Project(".agents/skills", UpToMarkers(&markers::MARKERS)),
             Skills,
             0,
             "Codex project skills",
@@ -71,7 +72,7 @@ pub(super) static RULES: &[Rule] = &[
         row(
             ME,
             Project,
-            Place::Project(".codex/skills", UpToRepository),
+            Place::Project(".codex/skills", UpToMarkers(&markers::MARKERS)),
             Skills,
             0,
             "Codex project config skills",
