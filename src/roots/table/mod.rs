@@ -119,6 +119,8 @@ pub struct Finds {
     pub hidden_skills: bool,
     /// Whether a lower-case `skill.md` counts as well as `SKILL.md`.
     pub any_case: bool,
+    /// Folders, by exact name, the agent never enters at any depth (hidden or not).
+    pub skips: &'static [&'static str],
     /// What a skill's `SKILL.md` must hold for the agent to keep it.
     pub needs: Needs,
 }
@@ -204,13 +206,21 @@ impl Finds {
         hidden: false,
         hidden_skills: false,
         any_case: false,
+        skips: &[],
         needs: Needs::NOTHING,
     };
 
-    /// Whether a skill found at `spot` below the root is one this agent finds, in a root that
-    /// does (`root_skill`) or does not hold a `SKILL.md` of its own.
-    pub fn reaches(self, spot: Spot, root_skill: bool) -> bool {
+    /// Whether a skill found at `spot` below the root, in the folder `below` (relative to the
+    /// root), is one this agent finds, in a root that does (`root_skill`) or does not hold a
+    /// `SKILL.md` of its own.
+    pub fn reaches(self, spot: Spot, below: &std::path::Path, root_skill: bool) -> bool {
         if spot.lowercase && !self.any_case {
+            return false;
+        }
+        if below
+            .components()
+            .any(|part| self.skips.iter().any(|skip| part.as_os_str() == *skip))
+        {
             return false;
         }
         if spot.depth == 0 {

@@ -22,6 +22,7 @@
 
 mod amp;
 mod claude_code;
+mod claude_home_deeper;
 mod codex;
 mod copilot;
 mod gemini_cli;
