@@ -293,7 +293,7 @@ impl RootWalker<'_> {
     /// Every `SKILL.md` within `reach` of `root`, skipping hidden folders at every level
     /// unless an agent looks into them. A folder that is a root of its own (Claude Code's
     /// `~/.claude/skills/synced`) is walked here too: the agents that read this root deeper
-    /// (OpenCode, Amp) load its skills as well (`agree::project_links` … `synced` cases), and
+    /// (OpenCode, Amp) load its skills as well (`agree::claude_home_deeper`), and
     /// a skill found from both roots is one skill with both roots' claims.
     fn skills_root(&mut self, root: &Path, root_real: Option<&Path>, reach: Reach) {
         if reach.at_root && root.join(SKILL_FILE).is_file() {
