@@ -107,7 +107,7 @@ impl Locks {
                 locks.global.push(lock);
             }
         }
-        for (dir, _) in project.levels(Walk::UpToRepository, env.home()) {
+        for (dir, _) in project.levels(Walk::UpToRepository, env) {
             if let Some(lock) = locks.load(
                 dir.join("skills-lock.json"),
                 Some(&dir),

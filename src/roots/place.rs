@@ -153,7 +153,7 @@ impl Place {
                 Platform::Xdg | Platform::MacOs => elsewhere.resolve(env, project),
             },
             Place::Project(relative, walk) => project
-                .levels(*walk, env.home())
+                .levels(*walk, env)
                 .into_iter()
                 .map(|(dir, level)| Located {
                     path: join(&dir, relative),

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::env::Environment;
+
 /// How far up from the start directory an agent looks for project roots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Walk {
@@ -16,6 +18,10 @@ pub enum Walk {
     /// The start directory and every parent, repository or not, short of `/`, `/home` and
     /// `/Users` (Amp).
     EveryParent,
+    /// The start directory and each parent up to the nearest one that holds one of the
+    /// agent's project markers (Codex's `project_root_markers`); only the start directory when
+    /// none does, or when the agent's settings name no marker at all.
+    UpToMarkers(&'static Markers),
     /// As the walk it wraps, without the home directory itself, inside a repository or not:
     /// Copilot reads `.claude/skills` in every folder it walks but never `~/.claude/skills`,
     /// which is Claude Code's personal root (it does read `~/.github/skills` and
@@ -34,6 +40,38 @@ pub enum Beyond {
     ToRoot,
 }
 
+/// An agent's own rule for where a project begins: the nearest folder, from the start
+/// directory up, holding an entry (a file or a folder, links followed) by one of these names.
+#[derive(Debug)]
+pub struct Markers {
+    /// The names the agent's settings give, or `None` when they give none: then `default`.
+    /// An empty list is a rule too: the start directory alone is the project.
+    pub named: fn(&Environment, &Project) -> Option<Vec<String>>,
+    pub default: &'static [&'static str],
+}
+
+/// Each agent's markers are one static: the same rule is the same place in memory.
+impl PartialEq for Markers {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+impl Eq for Markers {}
+
+impl Markers {
+    /// The folder the project begins at for a walk from `start`.
+    fn top<'a>(&self, env: &Environment, project: &'a Project) -> &'a Path {
+        let start = project.start();
+        let names = (self.named)(env, project)
+            .unwrap_or_else(|| self.default.iter().map(|&name| name.to_owned()).collect());
+        start
+            .ancestors()
+            .find(|dir| names.iter().any(|name| dir.join(name).metadata().is_ok()))
+            .unwrap_or(start)
+    }
+}
+
 /// The start directory of a run and the repository that holds it.
 #[derive(Clone, Debug)]
 pub struct Project {
@@ -43,15 +81,19 @@ pub struct Project {
 
 impl Project {
     /// The project that `start` (an absolute path) lies in.
+    ///
+    /// A start reached through a symbolic link is taken at the folder the link leads to: an
+    /// agent started there is given that real folder as its working directory by the system
+    /// (`PWD` naming the link changes nothing), so it walks the real folder's parents and finds
+    /// its repository (`agree::project_links`, every agent). A start that cannot be resolved
+    /// (it does not exist) is taken as written.
     pub fn locate(start: &Path) -> Self {
+        let start = crate::fs::canonical(start).unwrap_or_else(|_| start.to_path_buf());
         let repository = start
             .ancestors()
             .find(|dir| dir.join(".git").symlink_metadata().is_ok())
             .map(Path::to_path_buf);
-        Self {
-            start: start.to_path_buf(),
-            repository,
-        }
+        Self { start, repository }
     }
 
     pub fn start(&self) -> &Path {
@@ -65,9 +107,10 @@ impl Project {
     }
 
     /// The directories a walk visits, nearest first, each with its distance from the start.
-    pub fn levels(&self, walk: Walk, home: &Path) -> Vec<(PathBuf, u8)> {
+    pub fn levels(&self, walk: Walk, env: &Environment) -> Vec<(PathBuf, u8)> {
+        let home = env.home();
         if let Walk::NotAtHome(inner) = walk {
-            let mut levels = self.levels(*inner, home);
+            let mut levels = self.levels(*inner, env);
             levels.retain(|(dir, _)| dir != home);
             return levels;
         }
@@ -82,6 +125,10 @@ impl Project {
         match walk {
             Walk::Start => vec![(self.start.clone(), 0)],
             Walk::UpToRepository => up_to(&|dir| dir.starts_with(self.top())),
+            Walk::UpToMarkers(markers) => {
+                let top = markers.top(env, self);
+                up_to(&|dir| dir.starts_with(top))
+            }
             Walk::UpToRepositoryElse(_) if self.repository.is_some() => {
                 up_to(&|dir| dir.starts_with(self.top()))
             }
@@ -109,20 +156,21 @@ mod tests {
     #[test]
     fn the_walk_stops_at_the_repository_root() {
         let tmp = tempfile::tempdir().unwrap();
-        let repo = tmp.path().join("repo");
+        let base = crate::fs::canonical(tmp.path()).unwrap();
+        let repo = base.join("repo");
         let deep = repo.join("apps/web");
         std::fs::create_dir_all(&deep).unwrap();
         std::fs::create_dir(repo.join(".git")).unwrap();
 
         let project = Project::locate(&deep);
         assert_eq!(project.top(), repo);
-        let levels = project.levels(Walk::UpToRepository, Path::new("/home/me"));
+        let levels = project.levels(Walk::UpToRepository, &Environment::new("/home/me"));
         assert_eq!(
             levels,
             vec![(deep.clone(), 0), (repo.join("apps"), 1), (repo.clone(), 2)]
         );
         assert_eq!(
-            project.levels(Walk::Start, Path::new("/home/me")),
+            project.levels(Walk::Start, &Environment::new("/home/me")),
             vec![(deep, 0)]
         );
     }
@@ -130,7 +178,8 @@ mod tests {
     #[test]
     fn a_git_file_marks_a_worktree_root_too() {
         let tmp = tempfile::tempdir().unwrap();
-        let worktree = tmp.path().join("wt");
+        let base = crate::fs::canonical(tmp.path()).unwrap();
+        let worktree = base.join("wt");
         std::fs::create_dir_all(worktree.join("src")).unwrap();
         std::fs::write(worktree.join(".git"), "gitdir: /elsewhere\n").unwrap();
         let project = Project::locate(&worktree.join("src"));
@@ -140,25 +189,27 @@ mod tests {
     #[test]
     fn outside_a_repository_only_the_start_is_visited() {
         let tmp = tempfile::tempdir().unwrap();
-        let start = tmp.path().join("loose/dir");
+        let base = crate::fs::canonical(tmp.path()).unwrap();
+        let start = base.join("loose/dir");
         std::fs::create_dir_all(&start).unwrap();
         let project = Project::locate(&start);
         assert_eq!(project.top(), start);
         assert_eq!(
-            project.levels(Walk::UpToRepository, Path::new("/home/me")),
+            project.levels(Walk::UpToRepository, &Environment::new("/home/me")),
             vec![(start.clone(), 0)]
         );
-        let home = tmp.path();
+        let home = base.as_path();
+        let env = Environment::new(home);
         let below_home = Walk::UpToRepositoryElse(Beyond::BelowHome);
         assert_eq!(
-            project.levels(below_home, home),
-            vec![(start.clone(), 0), (tmp.path().join("loose"), 1)]
+            project.levels(below_home, &env),
+            vec![(start.clone(), 0), (base.join("loose"), 1)]
         );
         let with_home = Walk::UpToRepositoryElse(Beyond::ToHome);
-        assert_eq!(project.levels(with_home, home).last().unwrap().0, home);
-        let elsewhere = Path::new("/nowhere/near");
+        assert_eq!(project.levels(with_home, &env).last().unwrap().0, home);
+        let elsewhere = Environment::new("/nowhere/near");
         assert_eq!(
-            project.levels(with_home, elsewhere).last().unwrap().0,
+            project.levels(with_home, &elsewhere).last().unwrap().0,
             start.ancestors().last().unwrap()
         );
     }
@@ -167,28 +218,26 @@ mod tests {
     fn a_walk_kept_off_the_home_skips_it_in_a_repository_and_out_of_one() {
         const TO_HOME: Walk = Walk::UpToRepositoryElse(Beyond::ToHome);
         let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
+        let base = crate::fs::canonical(tmp.path()).unwrap();
+        let home = base.join("home");
         let start = home.join("work/x");
         std::fs::create_dir_all(&start).unwrap();
         let walk = Walk::NotAtHome(&TO_HOME);
+        let env = Environment::new(&home);
         let dirs = |project: &Project| -> Vec<PathBuf> {
             project
-                .levels(walk, &home)
+                .levels(walk, &env)
                 .into_iter()
                 .map(|(dir, _)| dir)
                 .collect()
         };
         let outside_a_repository = Project::locate(&start);
         assert_eq!(
-            outside_a_repository
-                .levels(TO_HOME, &home)
-                .last()
-                .unwrap()
-                .0,
+            outside_a_repository.levels(TO_HOME, &env).last().unwrap().0,
             home
         );
         assert_eq!(
-            outside_a_repository.levels(walk, &home),
+            outside_a_repository.levels(walk, &env),
             [(start.clone(), 0), (home.join("work"), 1)]
         );
         std::fs::create_dir(home.join(".git")).unwrap();
@@ -197,5 +246,33 @@ mod tests {
             [start.clone(), home.join("work")]
         );
         assert!(dirs(&Project::locate(&home)).is_empty());
+    }
+
+    // The links are Unix links.
+    #[cfg(unix)]
+    #[test]
+    fn a_start_through_a_link_is_the_folder_it_leads_to() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = crate::fs::canonical(tmp.path()).unwrap();
+        let repo = base.join("work/repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("sub")).unwrap();
+        std::os::unix::fs::symlink(repo.join("sub"), base.join("sublink")).unwrap();
+        std::os::unix::fs::symlink(base.join("work"), base.join("linkdir")).unwrap();
+        let home = &Environment::new("/home/me");
+        let through_sub = Project::locate(&base.join("sublink"));
+        assert_eq!(through_sub.start(), repo.join("sub"));
+        assert_eq!(through_sub.top(), repo);
+        let through_parent = Project::locate(&base.join("linkdir/repo/sub"));
+        assert_eq!(
+            through_parent.levels(Walk::EveryParent, home)[..3],
+            [
+                (repo.join("sub"), 0),
+                (repo.clone(), 1),
+                (base.join("work"), 2)
+            ]
+        );
+        let missing = base.join("sublink/not-there");
+        assert_eq!(Project::locate(&missing).start(), missing);
     }
 }

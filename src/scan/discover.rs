@@ -25,6 +25,9 @@ struct Reach {
     any_case: bool,
     inside_skills: bool,
     dir_plugins: bool,
+    /// Folders no agent reading the root enters (each agent's own are checked again when its
+    /// claims are made).
+    skips: &'static [&'static str],
 }
 
 impl Reach {
@@ -43,7 +46,16 @@ impl Reach {
             any_case: finds.iter().any(|f| f.any_case),
             inside_skills: finds.iter().any(|f| f.inside_skills),
             dir_plugins: root.has_layout(|l| l == Layout::SkillsAndDirPlugins),
+            skips: match finds.split_first() {
+                Some((first, rest)) if rest.iter().all(|f| f.skips == first.skips) => first.skips,
+                _ => &[],
+            },
         })
+    }
+
+    /// Whether no agent reading the root enters a folder of this name.
+    fn skips(&self, name: &std::ffi::OsStr) -> bool {
+        self.skips.iter().any(|skip| name == *skip)
     }
 }
 
@@ -278,8 +290,11 @@ impl RootWalker<'_> {
         self.discovery.notes[self.index].push(note);
     }
 
-    /// Every `SKILL.md` within `reach` of `root`, skipping hidden folders at every level and
-    /// folders that are roots of their own (Claude Code's `synced`, Codex's `.system`).
+    /// Every `SKILL.md` within `reach` of `root`, skipping hidden folders at every level
+    /// unless an agent looks into them. A folder that is a root of its own (Claude Code's
+    /// `~/.claude/skills/synced`) is walked here too: the agents that read this root deeper
+    /// (OpenCode, Amp) load its skills as well (`agree::claude_home_deeper`), and
+    /// a skill found from both roots is one skill with both roots' claims.
     fn skills_root(&mut self, root: &Path, root_real: Option<&Path>, reach: Reach) {
         if reach.at_root && root.join(SKILL_FILE).is_file() {
             let real = root_real.map(Path::to_path_buf);
@@ -292,20 +307,13 @@ impl RootWalker<'_> {
                 Spot::default(),
             ));
         }
-        let nested_roots: Vec<&std::ffi::OsStr> = self
-            .roots
-            .roots
-            .iter()
-            .filter(|r| r.path.parent() == Some(root))
-            .filter_map(|r| r.path.file_name())
-            .collect();
         let mut budget = MAX_DIRS_PER_ROOT;
         let entries: Vec<fs::DirEntry> = sorted_entries(root, self)
             .into_iter()
             .filter(|entry| {
                 let name = entry.file_name();
                 let hidden = name.to_string_lossy().starts_with('.');
-                (!hidden || reach.hidden) && !nested_roots.contains(&name.as_os_str())
+                (!hidden || reach.hidden) && !reach.skips(&name)
             })
             .collect();
         // What each entry is costs the system a look or two; a root of thousands is looked
@@ -410,7 +418,7 @@ impl RootWalker<'_> {
         }
         for entry in entries {
             let hidden = entry.file_name().to_string_lossy().starts_with('.');
-            if hidden && !reach.hidden {
+            if hidden && !reach.hidden || reach.skips(&entry.file_name()) {
                 continue;
             }
             let Ok(kind) = entry.file_type() else {

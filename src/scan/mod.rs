@@ -543,7 +543,9 @@ fn assemble(
                 continue;
             }
             if member.via == Via::Direct {
-                if !finds.reaches(member.spot, root_skill) {
+                let root_path = &roots.roots[member.root].path;
+                let below = member.path.strip_prefix(root_path).unwrap_or(Path::new(""));
+                if !finds.reaches(member.spot, below, root_skill) {
                     continue;
                 }
                 if let Some(trust) = root_use.distrusted {

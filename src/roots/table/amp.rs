@@ -13,13 +13,20 @@ const SEEN: Evidence = Evidence::Listing {
 
 /// Five folders below every root, hidden folders and skills inside skills too, the root's own
 /// `SKILL.md` as well; a skill without frontmatter, a description or a valid name is dropped.
+/// A skill whose own folder is hidden is kept (`.x/SKILL.md` naming `x`; `.x` as a name is not
+/// valid). `node_modules` and `.git` folders are never entered, at any depth and in every root;
+/// other names (`Node_Modules`, `.node_modules`, `vendor`, `dist`, `__pycache__`) are, and
+/// `.gitignore` changes nothing (`agree::amp_skips_node_modules_and_git_folders`,
+/// `agree::amp_hidden_groups_and_hidden_skill_folders_loaded`; Amp ships compiled, so its
+/// listing is the evidence).
 const FINDS: Finds = Finds {
     depth: 5,
     at_root: AtRoot::Also,
     inside_skills: true,
     hidden: true,
-    hidden_skills: false,
+    hidden_skills: true,
     any_case: true,
+    skips: &["node_modules", ".git"],
     needs: Needs {
         frontmatter: true,
         name: Want::Filled,

@@ -87,7 +87,9 @@ fn written(place: &Place) -> String {
 fn walked(walk: &Walk) -> &'static str {
     match walk {
         Walk::Start => "",
-        Walk::UpToRepository => " up to the repository root",
+        // Codex's default markers (`.git`) make the repository root its project's top; the
+        // README's table tells of that default, and the prose of the markers that move it.
+        Walk::UpToRepository | Walk::UpToMarkers(_) => " up to the repository root",
         Walk::UpToRepositoryElse(Beyond::BelowHome) => {
             " up to the repository root, else every folder below the home"
         }
@@ -172,7 +174,7 @@ mod tests {
             "`$CODEX_HOME/skills`, else `~/.codex/skills`"
         );
         assert_eq!(
-            written(&Place::Project(".claude/skills", UpToRepository)),
+            written(&Place::Project(".claude/skills", Walk::UpToRepository)),
             "`.claude/skills` up to the repository root"
         );
         assert_eq!(written(&OPENCODE_CONFIG_DIR), "`$OPENCODE_CONFIG_DIR`");

@@ -43,7 +43,7 @@ pub(super) use super::agent::{
 };
 pub(super) use super::env::Environment;
 pub(super) use super::place::{Place, SystemPath};
-pub(super) use super::project::{Beyond, Walk};
+pub(super) use super::project::{Beyond, Markers, Walk};
 pub(super) use super::trust::{self, Trust};
 
 use std::borrow::Cow;
@@ -119,6 +119,8 @@ pub struct Finds {
     pub hidden_skills: bool,
     /// Whether a lower-case `skill.md` counts as well as `SKILL.md`.
     pub any_case: bool,
+    /// Folders, by exact name, the agent never enters at any depth (hidden or not).
+    pub skips: &'static [&'static str],
     /// What a skill's `SKILL.md` must hold for the agent to keep it.
     pub needs: Needs,
 }
@@ -240,13 +242,21 @@ impl Finds {
         hidden: false,
         hidden_skills: false,
         any_case: false,
+        skips: &[],
         needs: Needs::NOTHING,
     };
 
-    /// Whether a skill found at `spot` below the root is one this agent finds, in a root that
-    /// does (`root_skill`) or does not hold a `SKILL.md` of its own.
-    pub fn reaches(self, spot: Spot, root_skill: bool) -> bool {
+    /// Whether a skill found at `spot` below the root, in the folder `below` (relative to the
+    /// root), is one this agent finds, in a root that does (`root_skill`) or does not hold a
+    /// `SKILL.md` of its own.
+    pub fn reaches(self, spot: Spot, below: &std::path::Path, root_skill: bool) -> bool {
         if spot.lowercase && !self.any_case {
+            return false;
+        }
+        if below
+            .components()
+            .any(|part| self.skips.iter().any(|skip| part.as_os_str() == *skip))
+        {
             return false;
         }
         if spot.depth == 0 {
@@ -395,7 +405,7 @@ pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
 use Layout::{Marketplaces, Plugins, Skills, SkillsAndDirPlugins};
 use Records::{ClaudeCode, Codex, Copilot, GeminiCli};
 use Scope::{Bundled, Organization, Plugin, Project, User};
-use Walk::{EveryParent, Start, UpToRepository, UpToRepositoryElse};
+use Walk::{EveryParent, Start, UpToMarkers, UpToRepositoryElse};
 
 /// The agents modelled in full, at the indexes [`AgentId::NAMED`] gives them.
 static MODELLED: [(&Agent, &[Rule]); 9] = [

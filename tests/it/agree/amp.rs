@@ -208,3 +208,62 @@ fn amp_user_skill_shadows_the_builtin() {
     lab.named(&lab.home.join(".config/amp/skills/gmail"));
     lab.check(Check::new(here!(), "built-ins (overridden)", ME, &[&lab.project]).builtins());
 }
+
+/// `node_modules` and `.git` folders, which Amp never enters (at any depth, in every root; the
+/// names exactly: `Node_Modules` and `.node_modules` are entered).
+#[test]
+fn amp_skips_node_modules_and_git_folders() {
+    let Some(lab) = lab() else { return };
+    for (root, tag) in [
+        (lab.home.join(".config/amp/skills"), "u"),
+        (lab.project.join(".agents/skills"), "p"),
+        (lab.home.join(".claude/skills"), "c"),
+    ] {
+        lab.named(&root.join(format!("node_modules/{tag}-nm")));
+        lab.named(&root.join(format!("node_modules/pkg/skills/{tag}-nm-pkg")));
+        lab.named(&root.join(format!("grp/node_modules/{tag}-nm-grp")));
+        lab.named(&root.join(format!(".git/{tag}-git")));
+        lab.named(&root.join(format!("grp/.git/{tag}-git-grp")));
+        lab.named(&root.join(format!("Node_Modules/{tag}-nm-upper")));
+        lab.named(&root.join(format!(".node_modules/{tag}-nm-dot")));
+        lab.named(&root.join(format!("vendor/{tag}-vendor")));
+        lab.named(&root.join(format!("{tag}-plain")));
+    }
+    lab.check(Check::new(
+        here!(),
+        "node_modules and .git folders",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// Hidden folders: a hidden group, a hidden folder on the way, and a skill whose own folder is
+/// hidden (kept when its frontmatter names it validly; `.NAME` as a name is refused).
+#[test]
+fn amp_hidden_groups_and_hidden_skill_folders_loaded() {
+    let Some(lab) = lab() else { return };
+    for (root, tag) in [
+        (lab.home.join(".config/amp/skills"), "u"),
+        (lab.project.join(".agents/skills"), "p"),
+        (lab.project.join(".claude/skills"), "c"),
+    ] {
+        lab.named(&root.join(format!(".group/{tag}-in-group")));
+        lab.named(&root.join(format!("a/.b/{tag}-mid-hidden")));
+        lab.skill(
+            &root.join(format!(".{tag}-hidden-folder")),
+            Some(&format!("{tag}-hidden-folder")),
+        );
+        lab.named(&root.join(format!(".{tag}-dot-name")));
+    }
+    lab.check(Check::new(here!(), "hidden folders", ME, &[&lab.project]));
+}
+
+/// Five folders deep in every kind of root, not six.
+#[test]
+fn amp_depth_five_in_every_root() {
+    let Some(lab) = lab() else { return };
+    layout::nested(&lab, &lab.home.join(".config/agents/skills"), "a");
+    layout::nested(&lab, &lab.home.join(".claude/skills"), "c");
+    layout::nested(&lab, &lab.project.join(".claude/skills"), "pc");
+    lab.check(Check::new(here!(), "nested skills", ME, &[&lab.project]));
+}

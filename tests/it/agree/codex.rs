@@ -316,3 +316,90 @@ fn codex_skills_config_name_and_path_entries_apply_in_order() {
         &[&lab.project],
     ));
 }
+
+/// A lab with skills in every root and in `sub/deep`, and `config` added to Codex's user
+/// `config.toml`.
+fn markers_lab(config: &str) -> Option<(Lab, std::path::PathBuf)> {
+    let lab = lab()?;
+    layout::every_root(&lab);
+    let deep = lab.sub.join("deep");
+    lab.named(&deep.join(".agents/skills/d-agents"));
+    lab.named(&deep.join(".codex/skills/d-codex"));
+    let file = lab.home.join(".codex/config.toml");
+    let mut toml = std::fs::read_to_string(&file).unwrap_or_default();
+    toml.insert_str(0, &format!("{config}\n"));
+    lab.file(&file, &toml);
+    Some((lab, deep))
+}
+
+/// A marker file in the subfolder makes it the top: from below it, the project's own roots
+/// are not read; from the project root, the subfolder's are not either.
+#[test]
+fn codex_project_root_markers_a_file_moves_the_top() {
+    let Some((lab, deep)) = markers_lab("project_root_markers = [\"marker-file\"]") else {
+        return;
+    };
+    lab.file(&lab.sub.join("marker-file"), "");
+    lab.check(Check::new(
+        here!(),
+        "project_root_markers (a file)",
+        ME,
+        &[&deep, &lab.sub, &lab.project],
+    ));
+}
+
+/// A marker folder above the repository: Codex walks past `.git` up to it.
+#[test]
+fn codex_project_root_markers_a_folder_above_the_repository() {
+    let Some((lab, deep)) = markers_lab("project_root_markers = [\"marker-dir\", \"x/y\"]") else {
+        return;
+    };
+    std::fs::create_dir_all(lab.project.parent().unwrap().join("marker-dir")).unwrap();
+    lab.check(Check::new(
+        here!(),
+        "project_root_markers (a folder, above .git)",
+        ME,
+        &[&deep, &lab.project, &lab.outside],
+    ));
+}
+
+/// An empty list, or markers found nowhere: the start folder alone is the project.
+#[test]
+fn codex_project_root_markers_empty_or_found_nowhere_keep_the_start() {
+    for config in [
+        "project_root_markers = []",
+        "project_root_markers = [\"nothing-here\"]",
+    ] {
+        let Some((lab, deep)) = markers_lab(config) else {
+            return;
+        };
+        lab.check(Check::new(
+            here!(),
+            "project_root_markers (empty, found nowhere)",
+            ME,
+            &[&deep, &lab.sub, &lab.project],
+        ));
+    }
+}
+
+/// A project's own `.codex/config.toml` does not set the markers (its skills still load).
+#[test]
+fn codex_project_root_markers_in_a_project_config_are_ignored() {
+    let Some((lab, deep)) = markers_lab("") else {
+        return;
+    };
+    lab.file(
+        &deep.join(".codex/config.toml"),
+        "project_root_markers = []\n",
+    );
+    lab.file(
+        &lab.sub.join(".codex/config.toml"),
+        "project_root_markers = [\"nothing-here\"]\n",
+    );
+    lab.check(Check::new(
+        here!(),
+        "project_root_markers (project config)",
+        ME,
+        &[&deep, &lab.sub],
+    ));
+}

@@ -22,6 +22,7 @@
 
 mod amp;
 mod claude_code;
+mod claude_home_deeper;
 mod codex;
 mod copilot;
 mod frontmatter;
@@ -31,11 +32,12 @@ mod listing_claude_code;
 mod listing_codex;
 mod manage;
 mod opencode;
+mod project_links;
 mod real_world;
 mod switch;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -460,10 +462,15 @@ impl Lab {
     /// `skilldeck list --json --all-agents` (or without the flag, while the binary does not
     /// take it) from `cwd`, with the lab's home and environment.
     pub fn skilldeck_json(&self, cwd: &Path) -> Value {
+        self.skilldeck_json_in(cwd, &[])
+    }
+
+    /// As [`Lab::skilldeck_json`], run from `cwd` with `more` arguments (`--project DIR`).
+    pub fn skilldeck_json_in(&self, cwd: &Path, more: &[&OsStr]) -> Value {
         let program = PathBuf::from(env!("CARGO_BIN_EXE_skilldeck"));
         let run = |args: &[&str]| {
             let mut command = self.command(&program, cwd);
-            command.args(args);
+            command.args(args).args(more);
             command.output().expect("run skilldeck")
         };
         let mut output = run(&["list", "--json", "--all-agents"]);
@@ -491,7 +498,13 @@ impl Lab {
         let mut failures = Vec::new();
         let mut seen: BTreeMap<Agent, usize> = BTreeMap::new();
         for &cwd in check.cwds {
-            let claimed = self.skilldeck(cwd);
+            // Given as `--project`, the folder is named exactly as written, from elsewhere.
+            let claimed = if check.project_given {
+                let flag = [OsStr::new("--project"), cwd.as_os_str()];
+                claims(self, &self.skilldeck_json_in(&self.outside, &flag))
+            } else {
+                self.skilldeck(cwd)
+            };
             for &agent in check.agents {
                 let listed = self.ask(agent, cwd);
                 *seen.entry(agent).or_default() += listed.iter().filter(|l| !l.builtin).count();
@@ -537,7 +550,9 @@ impl Lab {
     }
 
     fn place(&self, cwd: &Path) -> &'static str {
-        if cwd == self.project {
+        if cwd.canonicalize().is_ok_and(|real| real != cwd) {
+            "a folder reached through a link"
+        } else if cwd == self.project {
             "the project root"
         } else if cwd.starts_with(&self.project) {
             "a subfolder"
@@ -566,6 +581,9 @@ pub struct Check<'a> {
     pub builtins: bool,
     /// Compare names only, where the agent itself picks a copy at random.
     pub names_only: bool,
+    /// Run skilldeck from the folder outside any project with `--project CWD`, rather than in
+    /// CWD (the agents are still started in CWD).
+    pub project_given: bool,
 }
 
 impl<'a> Check<'a> {
@@ -577,7 +595,13 @@ impl<'a> Check<'a> {
             cwds,
             builtins: false,
             names_only: false,
+            project_given: false,
         }
+    }
+
+    pub fn project_given(mut self) -> Self {
+        self.project_given = true;
+        self
     }
 
     pub fn builtins(mut self) -> Self {

@@ -568,3 +568,69 @@ fn opencode_permission_of_the_default_agent_and_tools() {
         Check::new(here!(), "tools.skill false", ME, &[&lab.project]),
     );
 }
+
+/// `node_modules` (and `.git` in the roots it looks into hidden folders in) are entered like
+/// any folder, in every root.
+#[test]
+fn opencode_enters_node_modules_folders() {
+    let Some(lab) = lab() else { return };
+    for (root, tag) in [
+        (lab.home.join(".config/opencode/skills"), "u"),
+        (lab.project.join(".opencode/skills"), "o"),
+        (lab.project.join(".agents/skills"), "p"),
+        (lab.home.join(".claude/skills"), "c"),
+    ] {
+        lab.named(&root.join(format!("node_modules/{tag}-nm")));
+        lab.named(&root.join(format!("node_modules/pkg/skills/{tag}-nm-pkg")));
+        lab.named(&root.join(format!("grp/node_modules/{tag}-nm-grp")));
+        lab.named(&root.join(format!(".git/{tag}-git")));
+    }
+    lab.check(Check::new(
+        here!(),
+        "node_modules and .git folders",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// Hidden folders on the way and hidden skill folders: looked into below `.claude` and
+/// `.agents` roots, not below OpenCode's own.
+#[test]
+fn opencode_hidden_folders_by_kind_of_root() {
+    let Some(lab) = lab() else { return };
+    for (root, tag) in [
+        (lab.home.join(".config/opencode/skills"), "u"),
+        (lab.project.join(".opencode/skill"), "o"),
+        (lab.project.join(".agents/skills"), "p"),
+        (lab.home.join(".claude/skills"), "c"),
+    ] {
+        lab.named(&root.join(format!(".group/{tag}-in-group")));
+        lab.named(&root.join(format!("a/.b/{tag}-mid-hidden")));
+        lab.skill(
+            &root.join(format!(".{tag}-hidden-folder")),
+            Some(&format!("{tag}-hidden-folder")),
+        );
+    }
+    lab.check(Check::new(here!(), "hidden folders", ME, &[&lab.project]));
+}
+
+/// Far deeper than eight folders, in its own roots and the shared ones.
+#[test]
+fn opencode_depth_has_no_small_bound() {
+    let Some(lab) = lab() else { return };
+    for (root, tag) in [
+        (lab.home.join(".config/opencode/skills"), "u"),
+        (lab.project.join(".agents/skills"), "p"),
+    ] {
+        let mut dir = root.clone();
+        for depth in 1..=14 {
+            dir = dir.join(format!("g{depth}"));
+        }
+        lab.named(&dir.join(format!("{tag}-depth-15")));
+        lab.named(
+            &dir.join("more/and/more/still")
+                .join(format!("{tag}-depth-19")),
+        );
+    }
+    lab.check(Check::new(here!(), "nested skills", ME, &[&lab.project]));
+}

@@ -7,6 +7,7 @@ use super::*;
 
 pub(crate) mod switches;
 
+mod markers;
 mod policy;
 
 const ME: AgentId = AgentId::CODEX;
@@ -26,6 +27,7 @@ const FINDS: Finds = Finds {
     hidden: false,
     hidden_skills: false,
     any_case: false,
+    skips: &[],
     needs: Needs {
         frontmatter: true,
         name: Want::Anything,
@@ -78,7 +80,7 @@ pub(super) static RULES: &[Rule] = &[
         installs(row(
             ME,
             Project,
-            Place::Project(".agents/skills", UpToRepository),
+            Place::Project(".agents/skills", UpToMarkers(&markers::MARKERS)),
             Skills,
             0,
             "Codex project skills",
@@ -90,7 +92,7 @@ pub(super) static RULES: &[Rule] = &[
         row(
             ME,
             Project,
-            Place::Project(".codex/skills", UpToRepository),
+            Place::Project(".codex/skills", UpToMarkers(&markers::MARKERS)),
             Skills,
             0,
             "Codex project config skills",

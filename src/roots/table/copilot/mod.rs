@@ -29,6 +29,7 @@ const FINDS: Finds = Finds {
     hidden: false,
     hidden_skills: false,
     any_case: false,
+    skips: &[],
     needs: Needs {
         frontmatter: true,
         // An empty `name` is refused; a `name` or `description` that is not a string (`null`

@@ -194,7 +194,7 @@ pub(super) fn layers(env: &Environment, project: &Project) -> Vec<Layer> {
     }
     let own_project = !env.flag("OPENCODE_DISABLE_PROJECT_CONFIG");
     let levels: Vec<PathBuf> = project
-        .levels(Walk::UpToRepositoryElse(Beyond::ToRoot), env.home())
+        .levels(Walk::UpToRepositoryElse(Beyond::ToRoot), env)
         .into_iter()
         .map(|(dir, _)| dir)
         .collect();

@@ -25,6 +25,7 @@ const FINDS: Finds = Finds {
     hidden: false,
     hidden_skills: false,
     any_case: false,
+    skips: &[],
     needs: Needs {
         frontmatter: true,
         name: Want::Text,
