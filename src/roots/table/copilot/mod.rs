@@ -1,7 +1,13 @@
 //! GitHub Copilot CLI 1.0.102, as its own listing shows it (`copilot skill list --json`). The
 //! first copy of a name wins: the kind of folder first (`.github`, then `.agents`, then
 //! `.claude`), the nearer project folder next, then personal skills, then plugins, then the
-//! folders `COPILOT_SKILLS_DIRS` names.
+//! folders `COPILOT_SKILLS_DIRS` names, then those of `skillDirectories` in its settings.json.
+//!
+//! Not modelled: `ignoredSkillsLocations` in settings.json. What its listing showed: an entry
+//! (with `~` expanded, `..` and a trailing `/` resolved, links not followed) drops every root
+//! that is that folder or lies below it (`~/.copilot/skills`, a project's `.github`, a
+//! `skillDirectories` entry); an entry naming a folder inside a root, or a relative entry,
+//! drops nothing.
 
 use super::*;
 
