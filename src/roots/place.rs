@@ -26,6 +26,15 @@ pub enum Place {
     /// one from the start directory. Each entry's level is its index, so an earlier entry
     /// wins a name clash within the row (Copilot's `COPILOT_SKILLS_DIRS`, split at `,`).
     EachSplitIn { var: &'static str, separator: char },
+    /// Every entry of a list of strings under `key` in the JSON settings file at `file`
+    /// (comments and trailing commas allowed), taken as written (no `~`, no variables), a
+    /// relative one from the start directory; a list holding anything but strings gives
+    /// none. Each entry's level is its index, so an earlier entry wins a name clash within
+    /// the row (Copilot's `skillDirectories` in its settings.json).
+    EachListedIn {
+        file: &'static Place,
+        key: &'static str,
+    },
     /// No directory: the fallback of a root that exists only when its variable is set.
     Nowhere,
     /// A directory an administrator manages, below the system root (`/`, or
@@ -81,7 +90,7 @@ impl Place {
                 names.push(var);
                 or.variables(names);
             }
-            Place::Under(base, _) => base.variables(names),
+            Place::Under(base, _) | Place::EachListedIn { file: base, .. } => base.variables(names),
             Place::EachIn(var) | Place::EachSplitIn { var, .. } => names.push(var),
             Place::OnWindows { windows, elsewhere } => {
                 windows.variables(names);
@@ -146,6 +155,16 @@ impl Place {
                         .collect()
                 })
                 .unwrap_or_default(),
+            Place::EachListedIn { file, key } => file
+                .resolve(env, project)
+                .into_iter()
+                .flat_map(|file| listed(&file.path, key))
+                .zip(0u8..)
+                .map(|(entry, level)| Located {
+                    path: project.start().join(entry),
+                    level,
+                })
+                .collect(),
             Place::Nowhere => Vec::new(),
             Place::System(path) => vec![at_level_zero(path.resolve(env))],
             Place::OnWindows { windows, elsewhere } => match env.platform() {
@@ -162,6 +181,20 @@ impl Place {
                 .collect(),
         }
     }
+}
+
+/// The strings of the list under `key` in a JSON settings file, or none when it is missing,
+/// unreadable or holds anything but strings.
+fn listed(file: &Path, key: &str) -> Vec<String> {
+    super::settings::jsonc(file)
+        .as_ref()
+        .and_then(|settings| settings.get(key)?.as_array())
+        .and_then(|list| {
+            list.iter()
+                .map(|entry| entry.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()
+        })
+        .unwrap_or_default()
 }
 
 /// `base/relative`, where an empty `relative` is `base` itself and `/` separates parts on

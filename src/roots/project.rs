@@ -100,6 +100,11 @@ impl Project {
         &self.start
     }
 
+    /// The repository root (the nearest folder holding `.git`), if the start is in one.
+    pub fn repository(&self) -> Option<&Path> {
+        self.repository.as_deref()
+    }
+
     /// The repository root, or the start directory when it is in no repository: the folder
     /// whose skills count as the project's.
     pub fn top(&self) -> &Path {

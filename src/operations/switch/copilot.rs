@@ -1,6 +1,8 @@
 //! Copilot CLI: `disabledSkills`, a list of names, in `${COPILOT_HOME:-~/.copilot}/settings.json`
 //! (the user scope) or the repository's `.github/copilot/settings.json` (the project scope),
-//! whose names add to the user's. Enabling takes the name out of both.
+//! whose names, and those of its `settings.local.json`, add to the user's in a folder Copilot
+//! trusts (`roots::table::copilot::switches` reads them). Enabling takes the name out of all
+//! three.
 
 use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
@@ -19,10 +21,14 @@ pub(super) fn plan(
     let user = files::user_file(&machine.env, &project);
     let repository = files::repository_file(&project);
     let name = request.skill.name_for(ME).into_owned();
-    let both: Vec<_> = user.iter().cloned().chain([repository.clone()]).collect();
+    let every: Vec<_> = user
+        .iter()
+        .cloned()
+        .chain([repository.clone(), files::local_file(&project)])
+        .collect();
     let mut off_now = false;
     let mut listing = Vec::new();
-    for file in &both {
+    for file in &every {
         let lists = listed(file, &text(file)?, KEYS, &name, Case::Exact);
         off_now |= lists;
         if lists {
@@ -38,7 +44,7 @@ pub(super) fn plan(
             let file = match request.scope {
                 Some(Scope::Project) => {
                     notes.push(format!(
-                        "Copilot reads {} only in a folder it trusts",
+                        "Copilot reads {} only in a git repository, in a folder it trusts (trusted_folders in its config.json, or COPILOT_ALLOW_ALL=true)",
                         repository.display()
                     ));
                     repository

@@ -135,6 +135,10 @@ fn alternatives(place: &Place) -> Vec<String> {
         Place::EachSplitIn { var, separator } => {
             vec![format!("each {separator:?}-separated folder of ${var}")]
         }
+        Place::EachListedIn { file, key } => alternatives(file)
+            .into_iter()
+            .map(|way| format!("each folder of {key} in {way}"))
+            .collect(),
         Place::Nowhere => Vec::new(),
         Place::System(path) => vec![format!("/{}", path.linux)],
         Place::Project(relative, _) => vec![(*relative).to_owned()],

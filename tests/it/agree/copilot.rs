@@ -2,6 +2,7 @@
 //! enabled}` with `path` the skill's folder (a root itself when the root holds a SKILL.md).
 //! It lists disabled skills too (`enabled: false`); losers of a name clash never appear.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
@@ -363,5 +364,458 @@ fn copilot_never_reads_home_claude_skills() {
         "home .claude/skills (home is the repository)",
         ME,
         &[&lab.home, &below_home],
+    ));
+}
+
+/// The skills Copilot lists as disabled (`enabled: false`, built-ins left out), by name and
+/// file, from `cwd`.
+fn disabled_by_copilot(lab: &Lab, cwd: &Path) -> BTreeSet<String> {
+    let output = lab.run(Agent::Copilot, cwd, &["skill", "list", "--json"]);
+    let json: Value = serde_json::from_slice(&output.stdout).expect("copilot prints JSON");
+    json.as_array()
+        .into_iter()
+        .flatten()
+        .filter(|skill| skill["enabled"] == false && skill["source"] != "builtin")
+        .map(|skill| {
+            let dir = cwd.join(skill["path"].as_str().unwrap_or_default());
+            format!(
+                "{} @ {}",
+                skill["name"].as_str().unwrap_or_default(),
+                lab.short(&skill_file(&dir).to_string_lossy())
+            )
+        })
+        .collect()
+}
+
+/// The skills skilldeck says are disabled for Copilot (`disabled_for`), from `cwd`.
+fn disabled_by_skilldeck(lab: &Lab, cwd: &Path) -> BTreeSet<String> {
+    let json = lab.skilldeck_json(cwd);
+    json["skills"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|skill| {
+            skill["disabled_for"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|id| id == "copilot"))
+        })
+        .map(|skill| {
+            let name = skill["loaded_as"]["copilot"]
+                .as_str()
+                .or_else(|| skill["name"].as_str())
+                .unwrap_or_default();
+            let dir = Path::new(skill["dir"].as_str().unwrap_or_default());
+            format!("{name} @ {}", lab.short(&skill_file(dir).to_string_lossy()))
+        })
+        .collect()
+}
+
+/// The listing as `lab.check` compares it, and then which of its skills are disabled: from
+/// each start folder Copilot and skilldeck must name the same ones, and the names the case
+/// expects there (so that it cannot pass when neither side disables anything).
+fn check_disabled(lab: &Lab, test: &str, class: &str, starts: &[(&Path, &[&str])]) {
+    let cwds: Vec<&Path> = starts.iter().map(|(cwd, _)| *cwd).collect();
+    lab.check(Check::new(test, class, ME, &cwds));
+    for &(cwd, expected) in starts {
+        let copilot = disabled_by_copilot(lab, cwd);
+        let skilldeck = disabled_by_skilldeck(lab, cwd);
+        assert_eq!(
+            copilot,
+            skilldeck,
+            "case {test} ({class}) from {}: disabled per Copilot (left) and skilldeck (right)",
+            lab.short(&cwd.to_string_lossy())
+        );
+        let names: BTreeSet<&str> = copilot
+            .iter()
+            .map(|key| key.split(" @ ").next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            names,
+            expected.iter().copied().collect(),
+            "case {test} ({class}) from {}: Copilot disables other skills than the case expects",
+            lab.short(&cwd.to_string_lossy())
+        );
+    }
+}
+
+/// `disabledSkills` in the user's settings.json: the exact name (case and spaces kept), for
+/// every source: project, personal, custom folders, built-ins.
+#[test]
+fn copilot_user_disabled_skills_by_exact_name_from_every_source() {
+    let Some(mut lab) = lab() else { return };
+    let custom = lab.root.join("custom");
+    lab.set("COPILOT_SKILLS_DIRS", &custom);
+    let personal = lab.home.join(".copilot/skills");
+    for name in ["u-a", "Up-Case", "u-b", "kept"] {
+        lab.named(&personal.join(name));
+    }
+    lab.named(&personal.join("grp/u-grp"));
+    lab.named(&lab.project.join(".github/skills/p-a"));
+    lab.named(&lab.project.join(".agents/skills/p-b"));
+    lab.named(&custom.join("c-a"));
+    let settings = lab.home.join(".copilot/settings.json");
+    let names = r#""U-A", "up-case", "u-b ", "u-grp", "p-a", "p-b", "c-a", "github-pr-media""#;
+    lab.file(&settings, &format!(r#"{{"disabledSkills": [{names}, 7]}}"#));
+    check_disabled(
+        &lab,
+        here!(),
+        "disabledSkills (user, a number spoils the list)",
+        &[(&lab.project, &[])],
+    );
+    lab.file(
+        &settings,
+        &format!("{{\n  // comments are allowed\n  \"disabledSkills\": [{names}],\n}}"),
+    );
+    check_disabled(
+        &lab,
+        here!(),
+        "disabledSkills (user)",
+        &[
+            (&lab.project, &["u-grp", "p-a", "p-b", "c-a"]),
+            (&lab.sub, &["u-grp", "p-a", "p-b", "c-a"]),
+            (&lab.outside, &["u-grp", "c-a"]),
+        ],
+    );
+}
+
+/// A repository's `.github/copilot/settings.json` and `settings.local.json` add their
+/// `disabledSkills` to the user's, for every source, but only in a folder Copilot trusts:
+/// `COPILOT_ALLOW_ALL=true`, or a `trusted_folders` (else `trustedFolders`) entry in
+/// `$COPILOT_HOME/config.json` that is the start folder or holds it.
+#[test]
+fn copilot_repository_disabled_skills_only_in_a_trusted_folder() {
+    let Some(mut lab) = lab() else { return };
+    for name in ["p-a", "p-b", "p-c", "kept"] {
+        lab.named(&lab.project.join(".github/skills").join(name));
+    }
+    lab.named(&lab.home.join(".copilot/skills/u-a"));
+    let settings = lab.project.join(".github/copilot");
+    lab.file(
+        &settings.join("settings.json"),
+        r#"{"disabledSkills": ["p-a", "u-a"]}"#,
+    );
+    lab.file(
+        &settings.join("settings.local.json"),
+        r#"{"disabledSkills": ["p-b"]}"#,
+    );
+    lab.file(
+        &lab.home.join(".copilot/settings.json"),
+        r#"{"disabledSkills": ["p-c"]}"#,
+    );
+    let everything: &[&str] = &["p-a", "p-b", "p-c", "u-a"];
+    let user_only: &[&str] = &["p-c"];
+    let config = lab.home.join(".copilot/config.json");
+    let trust = |lab: &Lab, json: String, class: &str, starts: &[(&Path, &[&str])]| {
+        lab.file(&config, &json);
+        check_disabled(lab, here!(), class, starts);
+    };
+    let (project, sub) = (lab.project.display(), lab.sub.display());
+    check_disabled(
+        &lab,
+        here!(),
+        "repository disabledSkills (untrusted)",
+        &[(&lab.project, user_only), (&lab.sub, user_only)],
+    );
+    trust(
+        &lab,
+        format!(r#"{{"trusted_folders": ["{project}"]}}"#),
+        "repository disabledSkills (trusted_folders)",
+        &[(&lab.project, everything), (&lab.sub, everything)],
+    );
+    trust(
+        &lab,
+        format!(
+            "{{ // parent, with a slash\n \"trustedFolders\": [\"{}/\"], }}",
+            lab.root.display()
+        ),
+        "repository disabledSkills (a trusted parent)",
+        &[(&lab.project, everything), (&lab.outside, &[])],
+    );
+    trust(
+        &lab,
+        format!(r#"{{"trustedFolders": ["{sub}"]}}"#),
+        "repository disabledSkills (only the subfolder trusted)",
+        &[(&lab.project, user_only), (&lab.sub, everything)],
+    );
+    trust(
+        &lab,
+        format!(r#"{{"trustedFolders": ["{project}"], "trusted_folders": []}}"#),
+        "repository disabledSkills (trusted_folders wins)",
+        &[(&lab.project, user_only)],
+    );
+    trust(
+        &lab,
+        format!(r#"{{"trustedFolders": ["{project}", 3]}}"#),
+        "repository disabledSkills (a list with a number trusts nothing)",
+        &[(&lab.project, user_only)],
+    );
+    trust(
+        &lab,
+        format!(r#"{{"trustedFolders": ["{}0"]}}"#, project),
+        "repository disabledSkills (a name that only begins alike)",
+        &[(&lab.project, user_only)],
+    );
+    trust(
+        &lab,
+        r#"{"trustedFolders": ["~/../work/proj"]}"#.to_owned(),
+        "repository disabledSkills (~ is not expanded)",
+        &[(&lab.project, user_only)],
+    );
+    #[cfg(unix)]
+    {
+        let link = lab.root.join("proj-link");
+        crate::common::symlink(&lab.project, &link);
+        trust(
+            &lab,
+            format!(r#"{{"trustedFolders": ["{}"]}}"#, link.display()),
+            "repository disabledSkills (a trusted link to the project)",
+            &[(&lab.project, everything)],
+        );
+    }
+    // The repository's files are plain JSON: a comment loses the local file.
+    lab.file(
+        &settings.join("settings.local.json"),
+        "{ // not checked in\n \"disabledSkills\": [\"p-b\"] }",
+    );
+    check_disabled(
+        &lab,
+        here!(),
+        "repository disabledSkills (a comment in settings.local.json)",
+        &[(&lab.project, &["p-a", "p-c", "u-a"])],
+    );
+    lab.file(
+        &settings.join("settings.local.json"),
+        r#"{"disabledSkills": ["p-b"]}"#,
+    );
+    trust(
+        &lab,
+        "{}".to_owned(),
+        "repository disabledSkills (no trust)",
+        &[(&lab.project, user_only)],
+    );
+    lab.set("COPILOT_ALLOW_ALL", "true");
+    check_disabled(
+        &lab,
+        here!(),
+        "repository disabledSkills (COPILOT_ALLOW_ALL=true)",
+        &[(&lab.project, everything), (&lab.sub, everything)],
+    );
+    lab.set("COPILOT_ALLOW_ALL", "1");
+    check_disabled(
+        &lab,
+        here!(),
+        "repository disabledSkills (COPILOT_ALLOW_ALL=1 is not true)",
+        &[(&lab.project, user_only)],
+    );
+}
+
+/// The trust list is in `$COPILOT_HOME/config.json` when COPILOT_HOME is set; `~/.copilot`'s
+/// then counts for nothing.
+#[test]
+fn copilot_home_holds_the_trusted_folders() {
+    let Some(mut lab) = Lab::new() else { return };
+    let home = lab.root.join("copilot-home");
+    lab.set("COPILOT_HOME", &home);
+    lab.warm(ME);
+    lab.named(&lab.project.join(".github/skills/p-a"));
+    lab.file(
+        &lab.project.join(".github/copilot/settings.json"),
+        r#"{"disabledSkills": ["p-a"]}"#,
+    );
+    let trusted = format!(r#"{{"trustedFolders": ["{}"]}}"#, lab.project.display());
+    lab.file(&lab.home.join(".copilot/config.json"), &trusted);
+    check_disabled(
+        &lab,
+        here!(),
+        "COPILOT_HOME (trust in ~/.copilot)",
+        &[(&lab.project, &[])],
+    );
+    lab.file(&home.join("config.json"), &trusted);
+    check_disabled(
+        &lab,
+        here!(),
+        "COPILOT_HOME (trust in COPILOT_HOME)",
+        &[(&lab.project, &["p-a"])],
+    );
+}
+
+/// Run skilldeck from `cwd` with the lab's home and environment, insisting that it succeeds.
+fn skilldeck(lab: &Lab, cwd: &Path, args: &[&str]) -> String {
+    let program = std::path::PathBuf::from(env!("CARGO_BIN_EXE_skilldeck"));
+    let output = lab
+        .command(&program, cwd)
+        .args(args)
+        .output()
+        .expect("run skilldeck");
+    assert!(
+        output.status.success(),
+        "skilldeck {args:?} failed: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// What `skilldeck disable NAME --agent copilot --scope project` writes, skilldeck reads back
+/// (from the project root and a subfolder) as Copilot does: off in a trusted folder, on in
+/// an untrusted one; `enable` takes it out of the repository's files again, the local one too.
+#[test]
+fn copilot_skilldeck_disable_at_project_scope_reads_back() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.project.join(".github/skills/p-a"));
+    lab.named(&lab.project.join(".github/skills/p-b"));
+    lab.named(&lab.home.join(".copilot/skills/u-a"));
+    lab.file(
+        &lab.project.join(".github/copilot/settings.local.json"),
+        r#"{"disabledSkills": ["p-b"]}"#,
+    );
+    let both: &[(&Path, &[&str])] = &[
+        (&lab.project, &["p-a", "p-b", "u-a"]),
+        (&lab.sub, &["p-a", "p-b", "u-a"]),
+    ];
+    for name in ["p-a", "u-a"] {
+        skilldeck(
+            &lab,
+            &lab.sub,
+            &["disable", name, "--agent", "copilot", "--scope", "project"],
+        );
+    }
+    let written =
+        std::fs::read_to_string(lab.project.join(".github/copilot/settings.json")).unwrap();
+    assert!(
+        written.contains("p-a") && written.contains("u-a"),
+        "{written}"
+    );
+    check_disabled(
+        &lab,
+        here!(),
+        "skilldeck disable --scope project (untrusted)",
+        &[(&lab.project, &[]), (&lab.sub, &[])],
+    );
+    lab.file(
+        &lab.home.join(".copilot/config.json"),
+        &format!(r#"{{"trusted_folders": ["{}"]}}"#, lab.project.display()),
+    );
+    check_disabled(
+        &lab,
+        here!(),
+        "skilldeck disable --scope project (trusted)",
+        both,
+    );
+    skilldeck(&lab, &lab.project, &["enable", "p-b", "--agent", "copilot"]);
+    check_disabled(
+        &lab,
+        here!(),
+        "skilldeck enable (the local file too)",
+        &[(&lab.project, &["p-a", "u-a"]), (&lab.sub, &["p-a", "u-a"])],
+    );
+}
+
+/// A name (frontmatter, else folder) must start with an ASCII letter or digit and hold only
+/// ASCII letters, digits, `-`, `_`, `.`, `:` and spaces; each run of spaces is listed as one
+/// `-`, case is kept; a `name` or `description` that is no string is refused; a linked skill
+/// folder is read.
+#[test]
+fn copilot_skill_names_kept_dashed_or_refused() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".copilot/skills");
+    let write = |folder: &str, name_line: &str| {
+        lab.file(
+            &root.join(folder).join("SKILL.md"),
+            &format!("---\n{name_line}description: d\n---\nbody\n"),
+        );
+    };
+    write("f-space", "name: My Skill\n");
+    write("f-spaces", "name: \"a  b c\"\n");
+    write("f-upper", "name: UPPER\n");
+    write("f-colon", "name: ns:tool\n");
+    write("f-marks", "name: a_b.c\n");
+    write("f-digit", "name: 9lives\n");
+    write("f-nonascii", "name: café-ü\n");
+    write("f-emoji", "name: rocket🚀\n");
+    write("f-slash", "name: a/b\n");
+    write("f-dots", "name: ..\n");
+    write("f-lead", "name: \"-lead\"\n");
+    write("f-empty", "name: \"\"\n");
+    write("Folder Space", "");
+    write("Földer", "");
+    write("f-fine", "name: Fine\n");
+    // Two names that are one once dashed: the first folder in the walk wins.
+    write("f-clash-a", "name: Two-Words\n");
+    write("f-clash-b", "name: Two Words\n");
+    lab.named(&lab.project.join(".github/skills/Proj Skill"));
+    write("f-number", "name: 123\n");
+    lab.file(
+        &root.join("f-list-description/SKILL.md"),
+        "---\nname: f-list-description\ndescription: [a, b]\n---\n",
+    );
+    #[cfg(unix)]
+    {
+        lab.skill(&lab.root.join("elsewhere/real"), Some("linked"));
+        crate::common::symlink(&lab.root.join("elsewhere/real"), &root.join("via-link"));
+    }
+    lab.check(Check::new(
+        here!(),
+        "names (kept, dashed, refused)",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// `skillDirectories` in the user's settings.json: absolute, relative to the start folder,
+/// `~` and `$HOME` as written (so missing), a link, a missing folder, one skill itself; the
+/// earlier entry wins a clash, COPILOT_SKILLS_DIRS and the personal root beat them all, and a
+/// number in the list loses the whole list.
+#[test]
+fn copilot_skill_directories_in_settings() {
+    let Some(mut lab) = lab() else { return };
+    let root = lab.root.clone();
+    let dir = |name: &str| root.join(name);
+    let (abs, first, second, env_dir) = (dir("abs"), dir("sd1"), dir("sd2"), dir("env"));
+    lab.named(&abs.join("s-abs"));
+    lab.named(&lab.project.join("rel/s-rel"));
+    lab.named(&lab.sub.join("rel/s-sub-rel"));
+    lab.named(&lab.home.join("tilde/s-tilde"));
+    lab.named(&dir("target/s-link"));
+    lab.skill(&dir("one"), Some("one-skill"));
+    for root in [&first, &second, &env_dir] {
+        lab.named(&root.join("dup"));
+    }
+    lab.named(&first.join("mine"));
+    lab.named(&lab.home.join(".copilot/skills/mine"));
+    lab.named(&second.join("two"));
+    #[cfg(unix)]
+    crate::common::symlink(&dir("target"), &dir("link"));
+    lab.set("COPILOT_SKILLS_DIRS", &env_dir);
+    let entries = [
+        abs.display().to_string(),
+        "rel".to_owned(),
+        "~/tilde".to_owned(),
+        "$HOME/tilde".to_owned(),
+        dir("link").display().to_string(),
+        dir("missing").display().to_string(),
+        dir("one").display().to_string(),
+        second.display().to_string(),
+        first.display().to_string(),
+    ];
+    let list = serde_json::to_string(&entries).unwrap();
+    let settings = lab.home.join(".copilot/settings.json");
+    lab.file(
+        &settings,
+        &format!("{{ // mine\n \"skillDirectories\": {list}, }}"),
+    );
+    lab.check(Check::new(
+        here!(),
+        "skillDirectories",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+    let spoiled = format!("[{}, 5]", serde_json::to_string(&entries[0]).unwrap());
+    lab.file(&settings, &format!(r#"{{"skillDirectories": {spoiled}}}"#));
+    lab.check(Check::new(
+        here!(),
+        "skillDirectories (a number loses the list)",
+        ME,
+        &[&lab.project],
     ));
 }

@@ -1,11 +1,19 @@
 //! GitHub Copilot CLI 1.0.102, as its own listing shows it (`copilot skill list --json`). The
 //! first copy of a name wins: the kind of folder first (`.github`, then `.agents`, then
 //! `.claude`), the nearer project folder next, then personal skills, then plugins, then the
-//! folders `COPILOT_SKILLS_DIRS` names.
+//! folders `COPILOT_SKILLS_DIRS` names, then those of `skillDirectories` in its settings.json.
+//!
+//! Not modelled: `ignoredSkillsLocations` in settings.json. What its listing showed: an entry
+//! (with `~` expanded, `..` and a trailing `/` resolved, links not followed) drops every root
+//! that is that folder or lies below it (`~/.copilot/skills`, a project's `.github`, a
+//! `skillDirectories` entry); an entry naming a folder inside a root, or a relative entry,
+//! drops nothing.
 
 use super::*;
 
+mod names;
 pub(crate) mod switches;
+mod trust;
 
 const ME: AgentId = AgentId::COPILOT;
 
@@ -33,9 +41,9 @@ const FINDS: Finds = Finds {
     needs: Needs {
         frontmatter: true,
         // An empty `name` is refused; a `name` or `description` that is not a string (`null`
-        // included) too (agree::frontmatter).
+        // included) too (agree::frontmatter). Which characters it keeps, and how it rewrites
+        // spaces, is Copilot's own rule, wider than the specification's: `names`.
         name: Want::NotEmpty,
-        // Upper case, spaces and `:` are kept (spaces become `-`).
         valid_name: false,
         description: Want::Anything,
         // A longer name or description is a load error ("at most 64 characters"; a 1,025
@@ -65,7 +73,7 @@ pub(super) static AGENT: Agent = Agent {
     name: "GitHub Copilot",
     name_from: NameFrom::Frontmatter,
     reads: READS,
-    name_fix: None,
+    name_fix: Some(names::dashed),
     names_by_manifest: false,
     on_same_name: OnSameName::OneWins,
     detect: &[COPILOT_HOME],
@@ -73,9 +81,9 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_off_by_settings: None,
     builtin_plugins: &[],
-    hides: &[],
+    hides: &[names::REFUSED_NAME],
     turned_off: Some(switches::turned_off),
-    settings_variables: &[],
+    settings_variables: &[trust::ALLOW_ALL],
     evidence: SEEN,
 };
 
@@ -176,6 +184,26 @@ pub(super) static RULES: &[Rule] = &[
         ),
         FINDS,
     ),
+    // `skillDirectories` in `${COPILOT_HOME:-~/.copilot}/settings.json`: each entry as
+    // written (`~` and `$HOME` are not expanded: "Failed to scan skill directory '~/x': path
+    // does not exist"), a relative one from the start folder, a link followed, a missing one
+    // skipped; a folder of skills or one skill itself; a list with a number loads none. Below
+    // COPILOT_SKILLS_DIRS in a clash, the earlier entry first.
+    finds(
+        row(
+            ME,
+            User,
+            Place::EachListedIn {
+                file: &Place::Under(&COPILOT_HOME, "settings.json"),
+                key: "skillDirectories",
+            },
+            Skills,
+            7,
+            "Copilot custom skill folders (settings)",
+            SEEN,
+        ),
+        FINDS,
+    ),
 ];
 
 #[cfg(test)]
@@ -213,8 +241,44 @@ mod tests {
         let rank_of = |wanted: fn(&Rule) -> bool| RULES.iter().find(|r| wanted(r)).unwrap().rank;
         let custom = rank_of(|r| matches!(r.place, Place::EachSplitIn { .. }));
         let plugins = rank_of(|r| r.scope == Plugin);
+        let settings = rank_of(|r| matches!(r.place, Place::EachListedIn { .. }));
         assert!(custom > plugins);
-        assert!(RULES.iter().all(|r| r.rank <= custom));
+        assert!(settings > custom);
+        assert!(RULES.iter().all(|r| r.rank <= settings));
+    }
+
+    #[test]
+    fn skill_directories_are_read_as_written_from_the_start_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let row = RULES
+            .iter()
+            .find(|r| matches!(r.place, Place::EachListedIn { .. }))
+            .unwrap();
+        let settings = tmp.path().join("settings.json");
+        std::fs::write(
+            &settings,
+            "{ // mine\n \"skillDirectories\": [\"/abs\", \"rel\", \"~/t\"], }",
+        )
+        .unwrap();
+        let env = Environment::new("/nowhere").with_var("COPILOT_HOME", tmp.path());
+        let start = tmp.path().join("start");
+        let paths = |env: &Environment| -> Vec<_> {
+            row.place
+                .resolve(env, &crate::roots::Project::locate(&start))
+                .into_iter()
+                .map(|l| (l.path, l.level))
+                .collect()
+        };
+        assert_eq!(
+            paths(&env),
+            [
+                (std::path::PathBuf::from("/abs"), 0),
+                (start.join("rel"), 1),
+                (start.join("~/t"), 2)
+            ]
+        );
+        std::fs::write(&settings, r#"{"skillDirectories": ["/abs", 5]}"#).unwrap();
+        assert!(paths(&env).is_empty());
     }
 
     #[test]
