@@ -675,3 +675,154 @@ fn claude_code_skill_overrides_in_managed_settings_win() {
         &[&lab.project, &lab.outside],
     ));
 }
+
+/// A local-folder marketplace `mkt` with three plugins, each with one skill `s-<plugin>`,
+/// installed by Claude Code's own installer at the user scope (`pu`, from outside any project)
+/// and at the project and local scopes (`pp`, `pl`, from the project root).
+fn scoped_marketplace(lab: &Lab) {
+    let market = lab.root.join("mkt");
+    let plugins = ["pu", "pp", "pl"];
+    let entries: Vec<String> = plugins
+        .iter()
+        .map(|p| format!(r#"{{"name":"{p}","source":"./plugins/{p}","version":"1.0.0"}}"#))
+        .collect();
+    lab.file(
+        &market.join(".claude-plugin/marketplace.json"),
+        &format!(
+            r#"{{"name":"mkt","owner":{{"name":"agree"}},"plugins":[{}]}}"#,
+            entries.join(",")
+        ),
+    );
+    for p in plugins {
+        lab.file(
+            &market.join(format!("plugins/{p}/.claude-plugin/plugin.json")),
+            &format!(r#"{{"name":"{p}","version":"1.0.0"}}"#),
+        );
+        lab.named(&market.join(format!("plugins/{p}/skills/s-{p}")));
+    }
+    let m = market.to_string_lossy().into_owned();
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "marketplace", "add", &m],
+    );
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "install", "pu@mkt"],
+    );
+    for (plugin, scope) in [("pp@mkt", "project"), ("pl@mkt", "local")] {
+        lab.agent(
+            Agent::ClaudeCode,
+            &lab.project,
+            &["plugin", "install", plugin, "--scope", scope],
+        );
+    }
+    // Something of the lab's own in every start folder, so no run lists nothing.
+    lab.named(&lab.home.join(".claude/skills/mine"));
+}
+
+/// Set `enabledPlugins[key]` in a settings file, keeping what the installer wrote there.
+fn enable(lab: &Lab, file: &Path, key: &str, on: bool) {
+    let mut settings: Value = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| serde_json::json!({}));
+    settings["enabledPlugins"][key] = on.into();
+    lab.file(file, &settings.to_string());
+}
+
+/// As installed: a user install loads everywhere, a project or local one in its project (from
+/// its subfolder too), not outside.
+#[test]
+fn claude_code_plugin_installs_at_each_scope() {
+    let Some(lab) = lab() else { return };
+    scoped_marketplace(&lab);
+    lab.check(Check::new(
+        here!(),
+        "plugin installs per scope",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+/// Two settings files that disagree on a plugin: the user's turns `pp` off and `pl` on, the
+/// project's turns `pu` off, the local one turns `pu` back on and `pl` off.
+#[test]
+fn claude_code_enabled_plugins_when_files_disagree() {
+    let Some(lab) = lab() else { return };
+    scoped_marketplace(&lab);
+    let user = lab.home.join(".claude/settings.json");
+    let project = lab.project.join(".claude/settings.json");
+    let local = lab.project.join(".claude/settings.local.json");
+    enable(&lab, &user, "pp@mkt", false);
+    enable(&lab, &user, "pl@mkt", true);
+    enable(&lab, &project, "pu@mkt", false);
+    enable(&lab, &local, "pl@mkt", false);
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins, files disagree",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+    enable(&lab, &local, "pu@mkt", true);
+    enable(&lab, &project, "pp@mkt", false);
+    enable(&lab, &local, "pp@mkt", true);
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins, the local file turns back on",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+/// A subfolder's own `.claude/settings.json` and `settings.local.json`, read when started there.
+#[test]
+fn claude_code_enabled_plugins_in_a_subfolder() {
+    let Some(lab) = lab() else { return };
+    scoped_marketplace(&lab);
+    enable(
+        &lab,
+        &lab.sub.join(".claude/settings.json"),
+        "pu@mkt",
+        false,
+    );
+    enable(
+        &lab,
+        &lab.sub.join(".claude/settings.local.json"),
+        "pp@mkt",
+        false,
+    );
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins in a subfolder",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+/// Managed settings turn a plugin off over the user's `true`, and one on that the user's
+/// settings turn off.
+#[test]
+fn claude_code_enabled_plugins_in_managed_settings() {
+    let Some(mut lab) = lab() else { return };
+    let Some(managed) = managed(&mut lab) else {
+        return;
+    };
+    scoped_marketplace(&lab);
+    enable(
+        &lab,
+        &lab.home.join(".claude/settings.json"),
+        "pl@mkt",
+        false,
+    );
+    let file = managed.join("managed-settings.json");
+    enable(&lab, &file, "pu@mkt", false);
+    enable(&lab, &file, "pl@mkt", true);
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins in managed settings",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}

@@ -69,8 +69,15 @@ impl Override {
 /// shared `.claude/settings.json`, the local files (the start folder's when it is below the
 /// repository root, then the root's) and the managed ones.
 pub(crate) fn files(env: &Environment, project: &Project) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = user_file(env, project).into_iter().collect();
-    files.push(project_file(project));
+    user_file(env, project)
+        .into_iter()
+        .chain(files_after_user(env, project))
+        .collect()
+}
+
+/// The settings files Claude Code reads after the user's, the weakest first.
+pub(crate) fn files_after_user(env: &Environment, project: &Project) -> Vec<PathBuf> {
+    let mut files = vec![project_file(project)];
     let start_local = project.start().join(".claude/settings.local.json");
     if start_local != local_file(project) {
         files.push(start_local);
