@@ -188,9 +188,16 @@ fn plugin_at(
     } else {
         listed
     };
+    // The paths it lists add to `skills/`, which 2.1.332 reads whatever the manifest says
+    // ("skillsPath=exists, skillsPaths=2 paths" in its debug log;
+    // `agree::claude_code::claude_code_plugin_manifest_lists_skill_paths`).
+    let mut listed = listed.to_vec();
+    if !listed.is_empty() {
+        listed.push("skills".to_owned());
+    }
     Plugin {
         name: manifest.name.unwrap_or_else(|| plugin.to_owned()),
-        skills: super::skill_dirs(&dir, listed),
+        skills: super::skill_dirs(&dir, &listed),
         dir,
         version,
         loaded,

@@ -193,6 +193,10 @@ fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Opti
                 if nested.is_file() {
                     return Some(nested);
                 }
+                // A folder its manifest lists (`"skills": ["./extra"]`), a level or two down.
+                if let Some(listed) = below(path, skill, 3) {
+                    return Some(listed);
+                }
                 let root = path.join("SKILL.md");
                 if root.is_file() {
                     return Some(root);
@@ -204,6 +208,26 @@ fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Opti
         .iter()
         .map(|root| root.join(name).join("SKILL.md"))
         .find(|file| file.is_file())
+}
+
+/// `DIR/…/NAME/SKILL.md` at most `depth` folders below `dir`, the shallowest first.
+fn below(dir: &Path, name: &str, depth: usize) -> Option<PathBuf> {
+    let file = dir.join(name).join("SKILL.md");
+    if file.is_file() {
+        return Some(file);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    children.sort();
+    children
+        .iter()
+        .find_map(|child| below(child, name, depth - 1))
 }
 
 fn lab() -> Option<Lab> {
@@ -824,5 +848,49 @@ fn claude_code_enabled_plugins_in_managed_settings() {
         "enabledPlugins in managed settings",
         ME,
         &[&lab.project, &lab.outside],
+    ));
+}
+
+/// `plugin.json` that lists skill paths (`"skills": [...]`): a folder holding skills and a path
+/// that is not there; the plugin's `skills/` is read as well; names come from the folder.
+/// `skillOverrides` does not reach a plugin's skills by either name.
+#[test]
+fn claude_code_plugin_manifest_lists_skill_paths() {
+    let Some(lab) = lab() else { return };
+    let market = lab.root.join("mkt");
+    lab.file(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name":"mkt","owner":{"name":"agree"},"plugins":[
+ {"name":"pm","source":"./plugins/pm","version":"1.0.0"}]}"#,
+    );
+    let plugin = market.join("plugins/pm");
+    lab.file(
+        &plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name":"pm","version":"1.0.0","skills":["./extra","./missing"]}"#,
+    );
+    lab.named(&plugin.join("skills/std"));
+    lab.named(&plugin.join("extra/ex1"));
+    lab.skill(&plugin.join("extra/ex2"), Some("ex2-frontmatter"));
+    lab.named(&lab.home.join(".claude/skills/mine"));
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        r#"{"skillOverrides":{"pm:ex1":"off","std":"off"}}"#,
+    );
+    let m = market.to_string_lossy().into_owned();
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "marketplace", "add", &m],
+    );
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "install", "pm@mkt"],
+    );
+    lab.check(Check::new(
+        here!(),
+        "plugin.json skill paths",
+        ME,
+        &[&lab.project],
     ));
 }

@@ -158,6 +158,9 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     overrides(env, project)
         .into_iter()
         .filter(|(_, value)| value.keeps_from_model())
+        // `plugin:skill` names a plugin's skill, which no value reaches; a skill of its own
+        // is named by its folder, which has no colon in practice.
+        .filter(|(name, _)| !name.contains(':'))
         .map(|(name, value)| TurnedOff {
             selector: Selector::Name(name),
             why: value.why(),
