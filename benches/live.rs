@@ -121,7 +121,13 @@ fn where_the_time_goes(home: &Path, project: &Path, guide: &Path) {
         let started = Instant::now();
         for agent in skilldeck::listing::AGENTS {
             if inventory.installed.contains(&agent) {
-                let _ = skilldeck::listing::listing(&inventory, &env, agent, Default::default());
+                let _ = skilldeck::listing::listing(
+                    &inventory,
+                    &env,
+                    &skilldeck::roots::Project::locate(project),
+                    agent,
+                    Default::default(),
+                );
             }
         }
         listings.push(started.elapsed());

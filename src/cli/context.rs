@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::limits;
 use crate::listing::{self, Assume, Entry, Listing, Shown};
-use crate::roots::{AgentId, Machine};
+use crate::roots::{AgentId, Machine, Project};
 use crate::scan::Inventory;
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
@@ -109,11 +109,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         &limits::USAGE,
         Some(&usage::cache_dir(&machine.env)),
     );
+    let project = Project::locate(&machine.project);
     let listings: Vec<Listing> = listing::AGENTS
         .into_iter()
         .filter(|a| args.agent.is_empty() || args.agent.contains(a))
         .filter(|a| !args.agent.is_empty() || inventory.installed.contains(a))
-        .filter_map(|a| listing::listing(&inventory, &env, a, assume))
+        .filter_map(|a| listing::listing(&inventory, &env, &project, a, assume))
         .collect();
     let uses = Uses::new(&inventory, &usage);
     if args.json {

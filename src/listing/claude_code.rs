@@ -11,19 +11,29 @@
 //! - each description (with `when_to_use` after ` - `) is capped at 1,536 units, past which it
 //!   is cut to 1,535 and an ellipsis (`skillListingMaxDescChars` in the user settings sets
 //!   another cap); lengths are JavaScript's, in UTF-16 units (an emoji is 2);
+//! - the listing's order is Claude Code's: each root in turn (managed, user, project nearest
+//!   first, then plugins), each root's skills by JavaScript's `localeCompare` (ICU root
+//!   collation), its built-ins last;
+//! - an entry names the skill `NAME (FRONTMATTER-NAME)` when its frontmatter names it
+//!   otherwise (`rBn`), and that longer name counts;
+//! - a skill `skillOverrides` sets `name-only` is `- NAME` at a fixed cost, like a built-in;
 //! - over budget, every skill keeps its name and the skills on disk are ranked by Claude
 //!   Code's own usage counters (`usage::counters::score`: uses halved for each week since), the most
 //!   used first and, among equals, in listing order (its sort is stable; in a home with no
 //!   counters a description that does not fit is dropped while a later, shorter one that does
 //!   is kept); each keeps its whole description when it still fits, else is listed by name
-//!   alone; built-in skills keep theirs. Read from 2.1.332's own code (`skillUsage`,
-//!   `usageCount × max(0.5^(days/7), 0.1)`) and checked by the same tests.
+//!   alone; built-in skills keep theirs. Read from 2.1.332's own code (`q3n`: `skillUsage`,
+//!   `usageCount × max(0.5^(days/7), 0.1)`) and checked by the same tests, with generated
+//!   sets of 5, 31 and 150 skills at, one under and well under their boundary.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use crate::roots::{AgentId, Environment};
+use feruca::{Collator, Locale, Tailoring};
+
+use crate::roots::switch_files::claude_code::Override;
+use crate::roots::{AgentId, Environment, Priority, Project, switch_files};
 use crate::usage::{Use, counters};
 
 use super::{Assume, Budget, Item, Listing, Shown, Unit, grouped};
@@ -58,7 +68,12 @@ const BUILTIN_CHARS: &[(&str, usize)] = &[
     ("security-review", 90),
 ];
 
-pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -> Listing {
+pub(super) fn listing(
+    items: Vec<Item<'_>>,
+    env: &Environment,
+    project: &Project,
+    assume: Assume,
+) -> Listing {
     let context = assume.context_tokens.unwrap_or(DEFAULT_CONTEXT);
     let model = match assume.context_tokens {
         Some(_) => "as given by --context".to_owned(),
@@ -91,7 +106,26 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
     };
     let (mut items, builtins): (Vec<Item<'_>>, Vec<Item<'_>>) =
         items.into_iter().partition(|item| item.skill.is_some());
-    items.sort_by(|a, b| a.name.cmp(&b.name));
+    // Claude Code's order: its roots in turn (managed, user, project nearest first, then
+    // plugins), each folder's skills by `localeCompare` (the loader's `.sort((z,Y)=>
+    // z.skill.name.localeCompare(Y.skill.name))`, ICU's root collation: `_` before `-`
+    // before `.` before digits before letters, case after accents).
+    let mut collator = Collator::new(Tailoring::Cldr(Locale::Root), false, true);
+    items.sort_by(|a, b| {
+        place(a)
+            .cmp(&place(b))
+            .then_with(|| collator.collate(a.name.as_str(), b.name.as_str()))
+    });
+    let name_only: Vec<String> = switch_files::claude_code::overrides(env, project)
+        .into_iter()
+        .filter(|(_, value)| *value == Override::NameOnly)
+        .map(|(name, _)| name)
+        .collect();
+    let fixed: Vec<bool> = items
+        .iter()
+        .map(|item| name_only.contains(&item.name))
+        .collect();
+    let shown_names = shown_names(&items);
     let mut builtins = builtins;
     builtins.sort_by_key(|b| {
         BUILTIN_CHARS
@@ -106,8 +140,21 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
         .filter(|n| *n > 0)
         .map_or(MAX_DESCRIPTION, |n| n as usize);
     let descriptions: Vec<String> = items.iter().map(|item| description(item, cap)).collect();
-    let full = |i: usize| line(&items[i].name, &descriptions[i]);
-    let bare = |i: usize| line(&items[i].name, "");
+    // A skill set `name-only` is `- NAME` whatever fits; the others show their display name.
+    let full = |i: usize| {
+        if fixed[i] {
+            line(&items[i].name, "")
+        } else {
+            line(&shown_names[i], &descriptions[i])
+        }
+    };
+    let bare = |i: usize| {
+        if fixed[i] {
+            line(&items[i].name, "")
+        } else {
+            line(&shown_names[i], "")
+        }
+    };
     let builtin_chars: Vec<usize> = builtins
         .iter()
         .map(|b| builtin_line(&b.name, cap))
@@ -129,7 +176,7 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
                 .map_or(0.0, |uses| counters::score(*uses, now))
         })
         .collect();
-    let mut ranked: Vec<usize> = (0..items.len()).collect();
+    let mut ranked: Vec<usize> = (0..items.len()).filter(|i| !fixed[*i]).collect();
     ranked.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]));
     let mut named_only = vec![true; items.len()];
     for i in ranked {
@@ -144,6 +191,7 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
         .enumerate()
         .map(|(i, item)| {
             let whole = length(&whole_description(item));
+            // A `name-only` skill is never ranked, so stays named only.
             let mut entry = if named_only[i] {
                 item.entry(Shown::NameOnly, bare(i), 0)
             } else {
@@ -180,6 +228,64 @@ pub(super) fn listing(items: Vec<Item<'_>>, env: &Environment, assume: Assume) -
         entries,
         assumptions: Vec::new(),
     }
+}
+
+/// Where the skill's root comes in Claude Code's order: plugins after every folder of skills,
+/// the others by the table's rank and distance (managed, user, project nearest first).
+fn place(item: &Item<'_>) -> (bool, Option<Priority>) {
+    let Some(skill) = item.skill else {
+        return (true, None);
+    };
+    let claim = skill
+        .claims
+        .iter()
+        .filter(|claim| claim.agent == AgentId::CLAUDE_CODE)
+        .min_by_key(|claim| claim.priority);
+    match claim {
+        Some(claim) => (skill.plugin.is_some() && !claim.plain, Some(claim.priority)),
+        None => (false, None),
+    }
+}
+
+/// Each skill's name as its entry shows it: `NAME (FRONTMATTER-NAME)` when its frontmatter
+/// names it otherwise (`PLUGIN:NAME (PLUGIN:FRONTMATTER-NAME)` for a plugin's), that name is
+/// made of letters, marks, digits, `_`, `:`, `.` and `-` (at most 256), and it leads back to
+/// this skill: no other skill is called so and no earlier one has it (2.1.332's `rBn`:
+/// `${e.name} (${o})` unless `!DSt(o) || $s(o,n)?.name!==e.name`).
+fn shown_names(items: &[Item<'_>]) -> Vec<String> {
+    let mut claimed: Vec<String> = Vec::new();
+    items
+        .iter()
+        .map(|item| {
+            let Some(declared) = item.skill.and_then(|s| s.declared.name.as_deref()) else {
+                return item.name.clone();
+            };
+            let shown = match item.name.split_once(':') {
+                Some((plugin, _)) if item.skill.is_some_and(|s| s.plugin.is_some()) => {
+                    format!("{plugin}:{declared}")
+                }
+                _ => declared.to_owned(),
+            };
+            let valid = length(&shown) <= 256
+                && !shown.is_empty()
+                && shown
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'));
+            let unique = !items.iter().any(|other| other.name == shown);
+            let first = !claimed.contains(&shown);
+            claimed.push(shown.clone());
+            if shown == item.name
+                || item.name.ends_with(&format!(":{shown}"))
+                || !valid
+                || !unique
+                || !first
+            {
+                item.name.clone()
+            } else {
+                format!("{} ({shown})", item.name)
+            }
+        })
+        .collect()
 }
 
 /// The user settings, `$CLAUDE_CONFIG_DIR/settings.json` (else `~/.claude/settings.json`), when
@@ -273,11 +379,17 @@ fn when_to_use(item: &Item<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn the_budget_variable_wins_over_the_context_window() {
         let env = Environment::new("/nonexistent").with_var(BUDGET_VAR, "40");
-        let listing = listing(Vec::new(), &env, Assume::default());
+        let listing = listing(
+            Vec::new(),
+            &env,
+            &Project::locate(Path::new("/nonexistent")),
+            Assume::default(),
+        );
         assert_eq!(listing.budget.unwrap().limit, 40);
         let listing = listing_without_var(Some(100_000));
         assert_eq!(listing.budget.unwrap().limit, 4_000);
@@ -287,6 +399,7 @@ mod tests {
         listing(
             Vec::new(),
             &Environment::new("/nonexistent"),
+            &Project::locate(Path::new("/nonexistent")),
             Assume {
                 context_tokens: context,
                 now: None,

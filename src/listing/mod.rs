@@ -10,7 +10,7 @@ mod plain;
 
 use std::path::PathBuf;
 
-use crate::roots::{AgentId, Environment};
+use crate::roots::{AgentId, Environment, Project};
 use crate::scan::{Inventory, Skill};
 
 /// How one skill appears in an agent's listing.
@@ -133,17 +133,18 @@ pub const AGENTS: [AgentId; 4] = [
     AgentId::OPENCODE,
 ];
 
-/// `agent`'s listing of what `inventory` says it loads, or `None` for an agent whose rules
+/// `agent`'s listing of what `inventory` says it loads from `project`, or `None` for an agent whose rules
 /// skilldeck does not know.
 pub fn listing(
     inventory: &Inventory,
     env: &Environment,
+    project: &Project,
     agent: AgentId,
     assume: Assume,
 ) -> Option<Listing> {
     let items = items(inventory, agent);
     match agent {
-        AgentId::CLAUDE_CODE => Some(claude_code::listing(items, env, assume)),
+        AgentId::CLAUDE_CODE => Some(claude_code::listing(items, env, project, assume)),
         AgentId::CODEX => Some(codex::listing(items, inventory, env, assume)),
         AgentId::GEMINI_CLI => Some(plain::gemini_cli(items, assume)),
         AgentId::OPENCODE => Some(plain::opencode(items, assume)),

@@ -1,10 +1,15 @@
 //! Claude Code 2.1.332's plugin records (/work/probe/claude-code/FINDINGS.md, "Plugins"): a
 //! folder `cache/<marketplace>/<plugin>/<version>` loads only when `installed_plugins.json`
-//! beside the cache lists that install and `enabledPlugins["<plugin>@<marketplace>"]` is true,
-//! in the user's settings for a user install, in the start directory's own
-//! `.claude/settings.json` (no walk up) for a project install. A plugin of a marketplace added
-//! from a local folder (`known_marketplaces.json` source `directory`) is read from that folder,
-//! which `claude plugin list --json` calls `readFromFolder`, not from its cache copy.
+//! beside the cache lists an install of it and `enabledPlugins["<plugin>@<marketplace>"]` is
+//! true in Claude Code's settings merged key by key, the later file winning: the user's, the
+//! start folder's `.claude/settings.json` (no walk up), the local files (the start folder's,
+//! then the repository root's `.claude/settings.local.json`) and the managed ones — the same
+//! files and order as `skillOverrides` (`switch_files::claude_code::files`). An install's
+//! `scope` and `projectPath` do not limit where it loads: a project-scope install enabled in
+//! the user's settings loads in any folder (`agree::claude_code::claude_code_enabled_plugins_*`,
+//! `claude_code_plugin_installs_at_each_scope`). A plugin of a marketplace added from a local
+//! folder (`known_marketplaces.json` source `directory`) is read from that folder, which
+//! `claude plugin list --json` calls `readFromFolder`, not from its cache copy.
 //!
 //! Its skills: the plugin folder's own `SKILL.md` (named after its frontmatter name, else the
 //! folder), `skills/<name>/SKILL.md`, or the paths its manifest or marketplace entry lists;
@@ -18,6 +23,7 @@ use serde::Deserialize;
 
 use super::{Context, Listing, Naming, Plugin, folder_name, read_json_record, subfolders};
 use crate::roots::Place;
+use crate::roots::switch_files::claude_code as claude_code_files;
 
 /// One install, as either version of `installed_plugins.json` writes it.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -26,6 +32,16 @@ struct Install {
     install_path: Option<String>,
     version: Option<String>,
     scope: Option<String>,
+    project_path: Option<String>,
+}
+
+impl Install {
+    /// Whether it was made at the project or local scope of `project`'s start folder or root.
+    fn for_project(&self, project: &crate::roots::Project) -> bool {
+        self.project_path
+            .as_deref()
+            .is_some_and(|path| [project.start(), project.top()].contains(&Path::new(path)))
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -49,20 +65,12 @@ struct Known {
     install_location: Option<String>,
 }
 
-/// Where each `enabledPlugins` map comes from.
-struct Enabled {
-    user: BTreeMap<String, serde_json::Value>,
-    project: BTreeMap<String, serde_json::Value>,
-}
+/// `enabledPlugins` merged over Claude Code's settings files, the later file winning per key.
+struct Enabled(BTreeMap<String, serde_json::Value>);
 
 impl Enabled {
-    fn turns_on(&self, key: &str, install: &Install) -> bool {
-        let map = if install.scope.as_deref() == Some("project") {
-            &self.project
-        } else {
-            &self.user
-        };
-        map.get(key).and_then(serde_json::Value::as_bool) == Some(true)
+    fn turns_on(&self, key: &str) -> bool {
+        self.0.get(key).and_then(serde_json::Value::as_bool) == Some(true)
     }
 }
 
@@ -83,10 +91,15 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
         .resolve(context.env, context.project)
         .into_iter()
         .next()
-        .map(|located| read(&located.path).enabled_plugins)
-        .unwrap_or_default();
-    let project = read(&context.project.start().join(".claude/settings.json")).enabled_plugins;
-    let enabled = Enabled { user, project };
+        .map(|located| located.path);
+    let files = user.into_iter().chain(claude_code_files::files_after_user(
+        context.env,
+        context.project,
+    ));
+    let mut enabled = Enabled(BTreeMap::new());
+    for file in files {
+        enabled.0.extend(read(&file).enabled_plugins);
+    }
     let installed = read_installed(&base.join("installed_plugins.json"), &mut out.notes);
     let known: BTreeMap<String, Known> = read_json_record(&base.join("known_marketplaces.json"))
         .unwrap_or_else(|note| {
@@ -109,10 +122,21 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
         let Some((plugin, marketplace)) = key.rsplit_once('@') else {
             continue;
         };
-        for install in installs {
-            if !enabled.turns_on(key, install) {
-                continue;
-            }
+        if !enabled.turns_on(key) {
+            continue;
+        }
+        // The install made for this project, else the user's, else the first: each names
+        // the same plugin, and it loads once.
+        let install = installs
+            .iter()
+            .find(|install| install.for_project(context.project))
+            .or_else(|| {
+                installs
+                    .iter()
+                    .find(|install| install.scope.as_deref() == Some("user"))
+            })
+            .or(installs.first());
+        if let Some(install) = install {
             let from_folder = known
                 .get(marketplace)
                 .and_then(|known| read_from_folder(known, plugin, &mut out.notes));
@@ -164,9 +188,16 @@ fn plugin_at(
     } else {
         listed
     };
+    // The paths it lists add to `skills/`, which 2.1.332 reads whatever the manifest says
+    // ("skillsPath=exists, skillsPaths=2 paths" in its debug log;
+    // `agree::claude_code::claude_code_plugin_manifest_lists_skill_paths`).
+    let mut listed = listed.to_vec();
+    if !listed.is_empty() {
+        listed.push("skills".to_owned());
+    }
     Plugin {
         name: manifest.name.unwrap_or_else(|| plugin.to_owned()),
-        skills: super::skill_dirs(&dir, listed),
+        skills: super::skill_dirs(&dir, &listed),
         dir,
         version,
         loaded,

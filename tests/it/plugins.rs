@@ -215,25 +215,22 @@ fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
         "p1/0.9.0/skills/s1",
         "off/1.0.0/skills/s2",
         "orphan/1.0.0/skills/s3",
-        // A project install is enabled by the start directory's settings only.
-        "proj/1.0.0/skills/sp",
     ] {
         let dir = format!("{cache}/{unloaded}");
         assert!(!loads(&list, home, &dir, "claude-code"), "{dir}");
     }
+    // A project install enabled in the user's settings loads wherever Claude Code starts
+    // (`agree::claude_code::claude_code_enabled_plugins_when_files_disagree`).
+    let project_skill = format!("{cache}/proj/1.0.0/skills/sp");
+    assert!(loads(&list, home, &project_skill, "claude-code"));
 
-    // Enabled in the start directory's own settings, the project install loads.
+    // The start directory's own settings, read after the user's, turn it off.
     write_files(
         &machine.start.join(".claude"),
-        &[("settings.json", r#"{"enabledPlugins":{"proj@gmkt":true}}"#)],
+        &[("settings.json", r#"{"enabledPlugins":{"proj@gmkt":false}}"#)],
     );
     let list = machine.list_json();
-    assert!(loads(
-        &list,
-        home,
-        &format!("{cache}/proj/1.0.0/skills/sp"),
-        "claude-code"
-    ));
+    assert!(!loads(&list, home, &project_skill, "claude-code"));
 }
 
 #[test]

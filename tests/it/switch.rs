@@ -82,7 +82,13 @@ fn the_project_scope_is_claude_codes_settings_local_json() {
         0,
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let local = machine.start.join(".claude/settings.local.json");
+    // The repository root's, which Claude Code reads from any folder of it (and its `/skills`
+    // menu writes), not the start folder's.
+    let local = machine
+        .start
+        .parent()
+        .unwrap()
+        .join(".claude/settings.local.json");
     assert_eq!(json["operation"], "disable");
     assert_eq!(json["edited"], serde_json::json!([local]));
     assert!(json["undo"].as_str().unwrap().contains("skilldeck undo"));
@@ -124,7 +130,7 @@ fn refusals_leave_settings_roots_and_store_byte_identical() {
     write_skill(&machine.home.join(".gemini/skills/gem"), &[]);
     // Claude Code ignores a settings file with a comment, so a skill turned off there stays on.
     write_files(
-        &machine.start.join(".claude"),
+        &machine.start.parent().unwrap().join(".claude"),
         &[(
             "settings.local.json",
             "{\n  // mine\n  \"model\": \"x\"\n}\n",

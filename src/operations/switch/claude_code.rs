@@ -1,6 +1,7 @@
 //! Claude Code: `skillOverrides: {"<name>": "off"}` in the user's `settings.json` (the user
-//! scope) or the start folder's `.claude/settings.local.json` (the project scope, what its own
-//! `/skills` menu writes); the most local file that names the skill wins. Enabling takes the
+//! scope) or the repository root's `.claude/settings.local.json` (the project scope, what its
+//! own `/skills` menu writes); the file read last that names the skill wins
+//! (`switch_files::claude_code::files`, managed settings last). Enabling takes the
 //! `"off"` out of every file that sets it. A plugin's skill is out of `skillOverrides`' reach
 //! (anthropics/claude-code#76156): only `enabledPlugins: {"plugin@marketplace": false}` turns
 //! it off, with the rest of its plugin.

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::limits;
 use crate::listing::{self, Assume};
-use crate::roots::Machine;
+use crate::roots::{Machine, Project};
 use crate::scan::{self, Inventory};
 use crate::skill;
 use crate::snapshot::Store;
@@ -115,7 +115,15 @@ fn deck_of(machine: &Machine, inventory: &Inventory) -> Deck {
     let listings: Vec<_> = listing::AGENTS
         .into_iter()
         .filter(|agent| inventory.installed.contains(agent))
-        .filter_map(|agent| listing::listing(inventory, &machine.env, agent, Assume::default()))
+        .filter_map(|agent| {
+            listing::listing(
+                inventory,
+                &machine.env,
+                &Project::locate(&machine.project),
+                agent,
+                Assume::default(),
+            )
+        })
         .collect();
     Deck::new(inventory, machine.env.home(), SystemTime::now())
         .with_no_switch(manage::without_switch())

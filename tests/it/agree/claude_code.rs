@@ -15,9 +15,57 @@ use super::{Agent, Check, Lab, Loaded, Sink, here, skill_file, strings};
 
 const ME: &[Agent] = &[Agent::ClaudeCode];
 
+/// The folder that stands in for `/etc/claude-code` (Claude Code's managed folder on Linux) in
+/// a lab that has one: skilldeck finds it through `SKILLDECK_SYSTEM_ROOT`, Claude Code through
+/// an overlay on `/etc` in a mount namespace of its own (`unshare`, so root only), which no
+/// other process sees. `None`, said loudly, where namespaces cannot be made.
+pub fn managed(lab: &mut Lab) -> Option<PathBuf> {
+    let works = std::process::Command::new("unshare")
+        .args(["-m", "--propagation", "private", "true"])
+        .status()
+        .is_ok_and(|status| status.success());
+    if !works {
+        crate::common::outside::say_skipped(
+            "unshare -m does not work here (not root?): Claude Code's managed settings are not asked",
+        );
+        return None;
+    }
+    let system = lab.root.join("sys");
+    let dir = system.join("etc/claude-code");
+    std::fs::create_dir_all(&dir).expect("managed folder");
+    std::fs::create_dir_all(lab.root.join("sys-work")).expect("overlay work folder");
+    lab.set("SKILLDECK_SYSTEM_ROOT", &system);
+    Some(dir)
+}
+
+/// `claude` started in `cwd`, under the lab's managed folder when it has one ([`managed`]).
+pub fn command(lab: &Lab, cwd: &Path) -> std::process::Command {
+    let program = Agent::ClaudeCode.program(&lab.prefix);
+    let upper = lab.root.join("sys/etc");
+    if !upper.join("claude-code").is_dir() {
+        return lab.command(&program, cwd);
+    }
+    let mut command = lab.command(Path::new("unshare"), cwd);
+    command.args([
+        "-m".as_ref(),
+        "--propagation".as_ref(),
+        "private".as_ref(),
+        "sh".as_ref(),
+        "-c".as_ref(),
+        std::ffi::OsStr::new(
+            "mount -t overlay overlay -o \"lowerdir=/etc,upperdir=$1,workdir=$2\" /etc && shift 2 && exec \"$@\"",
+        ),
+        "sh".as_ref(),
+        upper.as_os_str(),
+        lab.root.join("sys-work").as_os_str(),
+        program.as_os_str(),
+    ]);
+    command
+}
+
 pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
     let sink = Sink::start();
-    let mut command = lab.command(&Agent::ClaudeCode.program(&lab.prefix), cwd);
+    let mut command = command(lab, cwd);
     command
         .env(
             "ANTHROPIC_BASE_URL",
@@ -41,7 +89,15 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .find(|v| v["subtype"] == "init")
         .unwrap_or_else(|| panic!("claude printed no init line:\n{stdout}\n{stderr}"));
-    let roots = roots(&stderr);
+    // Claude Code's `/etc` is the lab's overlay, seen here at its upper folder.
+    let upper = lab.root.join("sys/etc");
+    let roots: Vec<PathBuf> = roots(&stderr)
+        .into_iter()
+        .map(|root| match root.strip_prefix("/etc") {
+            Ok(rest) if upper.is_dir() => upper.join(rest),
+            _ => root,
+        })
+        .collect();
     let plugins: Vec<(String, PathBuf)> = init["plugins"]
         .as_array()
         .into_iter()
@@ -137,6 +193,10 @@ fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Opti
                 if nested.is_file() {
                     return Some(nested);
                 }
+                // A folder its manifest lists (`"skills": ["./extra"]`), a level or two down.
+                if let Some(listed) = below(path, skill, 3) {
+                    return Some(listed);
+                }
                 let root = path.join("SKILL.md");
                 if root.is_file() {
                     return Some(root);
@@ -148,6 +208,26 @@ fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Opti
         .iter()
         .map(|root| root.join(name).join("SKILL.md"))
         .find(|file| file.is_file())
+}
+
+/// `DIR/…/NAME/SKILL.md` at most `depth` folders below `dir`, the shallowest first.
+fn below(dir: &Path, name: &str, depth: usize) -> Option<PathBuf> {
+    let file = dir.join(name).join("SKILL.md");
+    if file.is_file() {
+        return Some(file);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    children.sort();
+    children
+        .iter()
+        .find_map(|child| below(child, name, depth - 1))
 }
 
 fn lab() -> Option<Lab> {
@@ -450,6 +530,366 @@ fn claude_code_settings_with_comments() {
     lab.check(Check::new(
         here!(),
         "settings with comments",
+        ME,
+        &[&lab.project],
+    ));
+}
+
+/// Each `skillOverrides` value, written in each of the three settings files: `off` and
+/// `user-invocable-only` keep the skill from the model, `on` and `name-only` leave it listed
+/// (`name-only` without its description, which `listing_claude_code` checks).
+#[test]
+fn claude_code_skill_overrides_each_value_in_each_settings_file() {
+    let Some(lab) = lab() else { return };
+    let values = ["on", "name-only", "user-invocable-only", "off"];
+    let files = [
+        ("u", lab.home.join(".claude/settings.json")),
+        ("p", lab.project.join(".claude/settings.json")),
+        ("l", lab.project.join(".claude/settings.local.json")),
+    ];
+    for (tag, file) in &files {
+        let mut map = serde_json::Map::new();
+        for value in values {
+            let name = format!("{tag}-{value}");
+            lab.named(&lab.home.join(".claude/skills").join(&name));
+            map.insert(name, value.into());
+        }
+        lab.file(
+            file,
+            &serde_json::json!({ "skillOverrides": map }).to_string(),
+        );
+    }
+    lab.check(Check::new(
+        here!(),
+        "skillOverrides values per file",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+/// Two settings files that disagree on one skill: which one wins, for each pair.
+#[test]
+fn claude_code_skill_overrides_the_more_local_file_wins() {
+    let Some(lab) = lab() else { return };
+    let user = lab.home.join(".claude/settings.json");
+    let project = lab.project.join(".claude/settings.json");
+    let local = lab.project.join(".claude/settings.local.json");
+    // (skill, [user's value, project's value, local's value])
+    type Case<'a> = (&'a str, [Option<&'a str>; 3]);
+    let cases: &[Case<'_>] = &[
+        ("user-off-project-on", [Some("off"), Some("on"), None]),
+        ("user-on-project-off", [Some("on"), Some("off"), None]),
+        ("project-off-local-on", [None, Some("off"), Some("on")]),
+        ("project-on-local-off", [None, Some("on"), Some("off")]),
+        ("user-off-local-on", [Some("off"), None, Some("on")]),
+        (
+            "user-on-local-uio",
+            [Some("on"), None, Some("user-invocable-only")],
+        ),
+        (
+            "user-uio-project-name-only",
+            [Some("user-invocable-only"), Some("name-only"), None],
+        ),
+    ];
+    let mut maps = [
+        serde_json::Map::new(),
+        serde_json::Map::new(),
+        serde_json::Map::new(),
+    ];
+    for (name, values) in cases {
+        lab.named(&lab.home.join(".claude/skills").join(name));
+        for (map, value) in maps.iter_mut().zip(values) {
+            if let Some(value) = value {
+                map.insert((*name).to_owned(), (*value).into());
+            }
+        }
+    }
+    for (file, map) in [&user, &project, &local].into_iter().zip(maps) {
+        lab.file(
+            file,
+            &serde_json::json!({ "skillOverrides": map }).to_string(),
+        );
+    }
+    lab.check(Check::new(
+        here!(),
+        "skillOverrides, two files disagree",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+/// Settings files in a subfolder: started there, does Claude Code read the subfolder's
+/// `.claude/settings*.json`, the repository root's, or both?
+#[test]
+fn claude_code_skill_overrides_from_a_subfolder() {
+    let Some(lab) = lab() else { return };
+    for name in [
+        "root-off",
+        "root-local-off",
+        "sub-off",
+        "sub-local-off",
+        "root-off-sub-on",
+    ] {
+        lab.named(&lab.home.join(".claude/skills").join(name));
+    }
+    lab.file(
+        &lab.project.join(".claude/settings.json"),
+        r#"{"skillOverrides":{"root-off":"off","root-off-sub-on":"off"}}"#,
+    );
+    lab.file(
+        &lab.project.join(".claude/settings.local.json"),
+        r#"{"skillOverrides":{"root-local-off":"off"}}"#,
+    );
+    lab.file(
+        &lab.sub.join(".claude/settings.json"),
+        r#"{"skillOverrides":{"sub-off":"off","root-off-sub-on":"on"}}"#,
+    );
+    lab.file(
+        &lab.sub.join(".claude/settings.local.json"),
+        r#"{"skillOverrides":{"sub-local-off":"off"}}"#,
+    );
+    lab.check(Check::new(
+        here!(),
+        "skillOverrides from a subfolder",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+/// Managed settings (`/etc/claude-code/managed-settings.json`, then `managed-settings.d/*.json`)
+/// come last and win: `off` there beats `on` in every other file; a drop-in beats the main
+/// file; a managed `on` does not bring back what it does not name. Its skills folder
+/// (`/etc/claude-code/.claude/skills`) is read too.
+#[test]
+fn claude_code_skill_overrides_in_managed_settings_win() {
+    let Some(mut lab) = lab() else { return };
+    let Some(managed) = managed(&mut lab) else {
+        return;
+    };
+    for name in [
+        "m-off",
+        "m-on-user-off",
+        "dropin-off",
+        "dropin-on",
+        "untouched",
+    ] {
+        lab.named(&lab.home.join(".claude/skills").join(name));
+    }
+    lab.named(&managed.join(".claude/skills/managed-skill"));
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        r#"{"skillOverrides":{"m-off":"on","m-on-user-off":"off"}}"#,
+    );
+    lab.file(
+        &lab.project.join(".claude/settings.local.json"),
+        r#"{"skillOverrides":{"m-off":"on","dropin-off":"on"}}"#,
+    );
+    lab.file(
+        &managed.join("managed-settings.json"),
+        r#"{"skillOverrides":{"m-off":"off","m-on-user-off":"on","dropin-off":"on","dropin-on":"off"}}"#,
+    );
+    lab.file(
+        &managed.join("managed-settings.d/10-more.json"),
+        r#"{"skillOverrides":{"dropin-off":"off","dropin-on":"on"}}"#,
+    );
+    lab.check(Check::new(
+        here!(),
+        "skillOverrides in managed settings",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}
+
+/// A local-folder marketplace `mkt` with three plugins, each with one skill `s-<plugin>`,
+/// installed by Claude Code's own installer at the user scope (`pu`, from outside any project)
+/// and at the project and local scopes (`pp`, `pl`, from the project root).
+fn scoped_marketplace(lab: &Lab) {
+    let market = lab.root.join("mkt");
+    let plugins = ["pu", "pp", "pl"];
+    let entries: Vec<String> = plugins
+        .iter()
+        .map(|p| format!(r#"{{"name":"{p}","source":"./plugins/{p}","version":"1.0.0"}}"#))
+        .collect();
+    lab.file(
+        &market.join(".claude-plugin/marketplace.json"),
+        &format!(
+            r#"{{"name":"mkt","owner":{{"name":"agree"}},"plugins":[{}]}}"#,
+            entries.join(",")
+        ),
+    );
+    for p in plugins {
+        lab.file(
+            &market.join(format!("plugins/{p}/.claude-plugin/plugin.json")),
+            &format!(r#"{{"name":"{p}","version":"1.0.0"}}"#),
+        );
+        lab.named(&market.join(format!("plugins/{p}/skills/s-{p}")));
+    }
+    let m = market.to_string_lossy().into_owned();
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "marketplace", "add", &m],
+    );
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "install", "pu@mkt"],
+    );
+    for (plugin, scope) in [("pp@mkt", "project"), ("pl@mkt", "local")] {
+        lab.agent(
+            Agent::ClaudeCode,
+            &lab.project,
+            &["plugin", "install", plugin, "--scope", scope],
+        );
+    }
+    // Something of the lab's own in every start folder, so no run lists nothing.
+    lab.named(&lab.home.join(".claude/skills/mine"));
+}
+
+/// Set `enabledPlugins[key]` in a settings file, keeping what the installer wrote there.
+fn enable(lab: &Lab, file: &Path, key: &str, on: bool) {
+    let mut settings: Value = std::fs::read_to_string(file)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_else(|| serde_json::json!({}));
+    settings["enabledPlugins"][key] = on.into();
+    lab.file(file, &settings.to_string());
+}
+
+/// As installed: a user install loads everywhere, a project or local one in its project (from
+/// its subfolder too), not outside.
+#[test]
+fn claude_code_plugin_installs_at_each_scope() {
+    let Some(lab) = lab() else { return };
+    scoped_marketplace(&lab);
+    lab.check(Check::new(
+        here!(),
+        "plugin installs per scope",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+}
+
+/// Two settings files that disagree on a plugin: the user's turns `pp` off and `pl` on, the
+/// project's turns `pu` off, the local one turns `pu` back on and `pl` off.
+#[test]
+fn claude_code_enabled_plugins_when_files_disagree() {
+    let Some(lab) = lab() else { return };
+    scoped_marketplace(&lab);
+    let user = lab.home.join(".claude/settings.json");
+    let project = lab.project.join(".claude/settings.json");
+    let local = lab.project.join(".claude/settings.local.json");
+    enable(&lab, &user, "pp@mkt", false);
+    enable(&lab, &user, "pl@mkt", true);
+    enable(&lab, &project, "pu@mkt", false);
+    enable(&lab, &local, "pl@mkt", false);
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins, files disagree",
+        ME,
+        &[&lab.project, &lab.sub, &lab.outside],
+    ));
+    enable(&lab, &local, "pu@mkt", true);
+    enable(&lab, &project, "pp@mkt", false);
+    enable(&lab, &local, "pp@mkt", true);
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins, the local file turns back on",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+/// A subfolder's own `.claude/settings.json` and `settings.local.json`, read when started there.
+#[test]
+fn claude_code_enabled_plugins_in_a_subfolder() {
+    let Some(lab) = lab() else { return };
+    scoped_marketplace(&lab);
+    enable(
+        &lab,
+        &lab.sub.join(".claude/settings.json"),
+        "pu@mkt",
+        false,
+    );
+    enable(
+        &lab,
+        &lab.sub.join(".claude/settings.local.json"),
+        "pp@mkt",
+        false,
+    );
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins in a subfolder",
+        ME,
+        &[&lab.project, &lab.sub],
+    ));
+}
+
+/// Managed settings turn a plugin off over the user's `true`, and one on that the user's
+/// settings turn off.
+#[test]
+fn claude_code_enabled_plugins_in_managed_settings() {
+    let Some(mut lab) = lab() else { return };
+    let Some(managed) = managed(&mut lab) else {
+        return;
+    };
+    scoped_marketplace(&lab);
+    enable(
+        &lab,
+        &lab.home.join(".claude/settings.json"),
+        "pl@mkt",
+        false,
+    );
+    let file = managed.join("managed-settings.json");
+    enable(&lab, &file, "pu@mkt", false);
+    enable(&lab, &file, "pl@mkt", true);
+    lab.check(Check::new(
+        here!(),
+        "enabledPlugins in managed settings",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+}
+
+/// `plugin.json` that lists skill paths (`"skills": [...]`): a folder holding skills and a path
+/// that is not there; the plugin's `skills/` is read as well; names come from the folder.
+/// `skillOverrides` does not reach a plugin's skills by either name.
+#[test]
+fn claude_code_plugin_manifest_lists_skill_paths() {
+    let Some(lab) = lab() else { return };
+    let market = lab.root.join("mkt");
+    lab.file(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name":"mkt","owner":{"name":"agree"},"plugins":[
+ {"name":"pm","source":"./plugins/pm","version":"1.0.0"}]}"#,
+    );
+    let plugin = market.join("plugins/pm");
+    lab.file(
+        &plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name":"pm","version":"1.0.0","skills":["./extra","./missing"]}"#,
+    );
+    lab.named(&plugin.join("skills/std"));
+    lab.named(&plugin.join("extra/ex1"));
+    lab.skill(&plugin.join("extra/ex2"), Some("ex2-frontmatter"));
+    lab.named(&lab.home.join(".claude/skills/mine"));
+    lab.file(
+        &lab.home.join(".claude/settings.json"),
+        r#"{"skillOverrides":{"pm:ex1":"off","std":"off"}}"#,
+    );
+    let m = market.to_string_lossy().into_owned();
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "marketplace", "add", &m],
+    );
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "install", "pm@mkt"],
+    );
+    lab.check(Check::new(
+        here!(),
+        "plugin.json skill paths",
         ME,
         &[&lab.project],
     ));

@@ -9,6 +9,7 @@
 
 use std::path::Path;
 
+use super::claude_code::command;
 use super::listing_codex::{Shown, claimed};
 use super::{Agent, Lab, Sink, strings};
 
@@ -17,8 +18,7 @@ const HEADER: &str = "The following skills are available for use with the Skill 
 /// The listing in the request Claude Code sends: per name, the description characters shown.
 fn asked(lab: &Lab, cwd: &Path) -> Shown {
     let sink = Sink::start();
-    let output = lab
-        .command(&Agent::ClaudeCode.program(&lab.prefix), cwd)
+    let output = command(lab, cwd)
         .env(
             "ANTHROPIC_BASE_URL",
             format!("http://127.0.0.1:{}", sink.port),
@@ -53,12 +53,19 @@ fn asked(lab: &Lab, cwd: &Path) -> Shown {
     let mut shown = Shown::new();
     for entry in text.split("\n- ") {
         let entry = entry.strip_prefix("- ").unwrap_or(entry);
-        match entry.split_once(": ") {
-            Some((name, description)) => {
-                shown.insert(name.to_owned(), Some(description.encode_utf16().count()))
-            }
-            None => shown.insert(entry.to_owned(), Some(0)),
+        let (head, description) = match entry.split_once(": ") {
+            Some((head, description)) => (head, Some(description)),
+            None => (entry, None),
         };
+        // `NAME (FRONTMATTER-NAME)`: the skill is its folder's name.
+        let name = match head.find(" (") {
+            Some(at) if head.ends_with(')') => &head[..at],
+            _ => head,
+        };
+        shown.insert(
+            name.to_owned(),
+            Some(description.map_or(0, |d| d.encode_utf16().count())),
+        );
     }
     shown
 }
@@ -95,20 +102,26 @@ fn four(lab: &Lab) {
 }
 
 fn agree(lab: &Lab, dropped: &[&str]) {
+    let named_only = agree_anyhow(lab);
+    assert_eq!(named_only, dropped, "the case's own expectation");
+}
+
+/// skilldeck and Claude Code agree on the listing; the names listed without a description.
+fn agree_anyhow(lab: &Lab) -> Vec<String> {
     let (claimed, listing) = claimed(lab, &lab.project, Agent::ClaudeCode);
     let asked = asked(lab, &lab.project);
     assert_eq!(
         claimed, asked,
         "skilldeck (left) and Claude Code (right) disagree on the listing; skilldeck said {listing:#}"
     );
-    let named_only: Vec<&str> = listing["skills"]
+    listing["skills"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|s| s["listed"] == "name_only")
         .filter_map(|s| s["name"].as_str())
-        .collect();
-    assert_eq!(named_only, dropped, "the case's own expectation");
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Budget 521 characters by the variable: over it by 205, `beta`'s description (the longer)
@@ -236,4 +249,110 @@ fn claude_code_takes_the_cap_from_the_settings() {
         "the case's own expectation"
     );
     agree(&lab, &[]);
+}
+
+fn skill_in(lab: &Lab, root: &Path, folder: &str, name: &str, description: &str) {
+    lab.file(
+        &root.join(folder).join("SKILL.md"),
+        &format!("---\nname: {name}\ndescription: {description}\n---\nbody\n"),
+    );
+}
+
+/// Claude Code lists each folder's skills in `localeCompare` order, the user's before the
+/// project's: with equal descriptions the first to come keep theirs. Byte order would put
+/// `B-up` and the project's `Aa` first and `_x` before `a-x` before `a.x`.
+#[test]
+fn claude_code_keeps_descriptions_in_its_own_order() {
+    let Some(mut lab) = lab() else { return };
+    let user = lab.home.join(".claude/skills");
+    let project = lab.project.join(".claude/skills");
+    for name in ["B-up", "a.x", "a-x", "a_x", "a1", "_x", "zz"] {
+        skill_in(&lab, &user, name, name, &"U".repeat(100));
+    }
+    for name in ["Aa", "ab"] {
+        skill_in(&lab, &project, name, name, &"P".repeat(100));
+    }
+    // Names alone: 9 entries of 4 to 6 characters, the built-in's 275, the newlines; four
+    // descriptions of 102 fit: `_x`, `a_x`, `a-x` and `a.x`'s.
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "779");
+    agree(&lab, &["a1", "B-up", "zz", "Aa", "ab"]);
+}
+
+/// A folder whose frontmatter names it otherwise is listed as `FOLDER (NAME)`, and the longer
+/// entry costs its description its place; a frontmatter name another skill's folder has, or
+/// one with a space, is not shown.
+#[test]
+fn claude_code_counts_the_frontmatter_name_it_shows() {
+    let Some(mut lab) = lab() else { return };
+    let user = lab.home.join(".claude/skills");
+    skill_in(
+        &lab,
+        &user,
+        "a-first",
+        "a-first-but-named-at-length",
+        &"A".repeat(100),
+    );
+    skill_in(&lab, &user, "b-second", "c-third", &"B".repeat(100));
+    skill_in(&lab, &user, "c-third", "c-third", &"C".repeat(100));
+    skill_in(&lab, &user, "d-fourth", "has space", &"D".repeat(100));
+    // By name: `- a-first (a-first-but-named-at-length)` 39, the others 10, 9 and 10, the
+    // built-in 275 and 4 newlines, 347; each description adds 102. Counting `a-first` as 9
+    // would keep `c-third`'s at 640 too.
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "640");
+    agree(&lab, &["c-third", "d-fourth"]);
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "653");
+    agree(&lab, &["d-fourth"]);
+}
+
+/// `skillOverrides` `name-only` (here in the local settings) lists `- NAME` whatever the
+/// budget, at a fixed cost: with `alpha` by name only, `beta`'s description fits in 521 where
+/// it did not (`claude_code_drops_the_descriptions_that_do_not_fit`), and `delta`'s no longer.
+#[test]
+fn claude_code_lists_a_name_only_skill_by_name() {
+    let Some(mut lab) = lab() else { return };
+    four(&lab);
+    lab.file(
+        &lab.project.join(".claude/settings.local.json"),
+        "{\"skillOverrides\": {\"alpha\": \"name-only\"}}\n",
+    );
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "521");
+    agree(&lab, &["alpha", "delta", "gamma"]);
+    lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", "100000");
+    agree(&lab, &["alpha"]);
+}
+
+/// Generated sets of skills of different sizes, names and description lengths, at their
+/// boundary: the budget that keeps every description, one character less, and a third of it.
+#[test]
+fn claude_code_agrees_at_and_around_the_boundary() {
+    for count in [5usize, 31, 150] {
+        let Some(mut lab) = lab() else { return };
+        let user = lab.home.join(".claude/skills");
+        let project = lab.project.join(".claude/skills");
+        let mut whole = 0;
+        for i in 0..count {
+            // Names that sort differently by bytes and by collation, lengths that vary.
+            let name = match i % 4 {
+                0 => format!("Skill-{i}"),
+                1 => format!("skill_{i}"),
+                2 => format!("s.{i}x"),
+                _ => format!("S{i}"),
+            };
+            let length = 40 + (i * 37) % 300;
+            let root = if i % 3 == 0 { &project } else { &user };
+            skill_in(&lab, root, &name, &name, &"d".repeat(length));
+            whole += 2 + name.len() + 2 + length + 1;
+        }
+        // The built-in `plugin-authoring` entry (275) and no newline after the last.
+        let whole = whole + 275;
+        for budget in [whole, whole - 1, whole / 3] {
+            lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", budget.to_string());
+            let named_only = agree_anyhow(&lab);
+            assert_eq!(
+                named_only.is_empty(),
+                budget == whole,
+                "{count} skills at {budget}: {named_only:?}"
+            );
+        }
+    }
 }

@@ -21,18 +21,16 @@ const FINDS: Finds = Finds {
     ..Finds::DIRECT
 };
 
-/// A cached plugin loads only when `installed_plugins.json` beside the cache lists that
-/// install and `enabledPlugins` turns it on; a local-folder marketplace's plugin is read from
+/// A cached plugin loads only when `installed_plugins.json` beside the cache lists an install of
+/// it and `enabledPlugins`, merged over every settings file, turns it on; a local-folder marketplace's plugin is read from
 /// the folder (`readFromFolder`), not from the cache (`plugin::claude_code`).
 const PLUGIN_RECORDS: Records = ClaudeCode {
     settings: Place::Under(&CLAUDE_HOME, "settings.json"),
 };
 
-/// Seen in the `system/init` line's `plugins[].path` and the skill listing
-/// (/work/probe/claude-code, FINDINGS.md "Plugins"); no agreement test covers plugins yet.
-const PLUGINS_SEEN: Evidence = Evidence::Docs(
-    "claude-code probe 2.1.332: installed_plugins.json, enabledPlugins, readFromFolder",
-);
+/// Seen in the `system/init` line's `plugins[].path` and the skill listing, and asked in the
+/// agreement suite (installs at each scope, `enabledPlugins` in each settings file).
+const PLUGINS_SEEN: Evidence = SEEN;
 
 pub(super) static AGENT: Agent = Agent {
     id: "claude-code",
