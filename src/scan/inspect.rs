@@ -23,8 +23,13 @@ pub struct Inspection {
 
 /// Read the skill at `dir`, named after the folder `dir_name`.
 pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspection {
+    // A skill folder that cannot be entered (a link to nothing, say) has no `SKILL.md` any
+    // agent could open: like an unopenable `SKILL.md`, it is one no agent lists.
     if let Some(broken) = broken {
-        return unreadable(Problem::Broken(broken.clone()));
+        return Inspection {
+            declared: Declared::unread(),
+            ..unreadable(Problem::Broken(broken.clone()))
+        };
     }
     let (manifest, linked) = match skill::read_manifest_noting_link(dir) {
         Ok(read) => read,

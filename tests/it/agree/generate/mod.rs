@@ -21,13 +21,11 @@
 //!
 //! (the second replays a printed case, or a folder of them).
 //!
-//! CI runs [`CI_SEEDS`] with the classes in [`CI_CLASSES`] and fails on any disagreement;
-//! the cases in `cases/` are replayed beside them. Measured with the replays: 140 s of CPU, so
-//! about 2-4 minutes on an idle two-core runner (9 minutes on a shared two-core machine at a
-//! load average near 30). The classes switched off in CI, each for the disagreement it finds
-//! today, are listed at [`CI_CLASSES`]; FINDINGS.md lists every finding, and `cases/failing/`
-//! holds their minimal cases, replayed by the ignored `replay_failing_cases` (move a case up to
-//! `cases/` and switch its class on once its fix lands).
+//! CI runs [`CI_SEEDS`] with every class and fails on any disagreement; the cases in `cases/`
+//! (each a minimal machine the generator once found wrong, now right) are replayed beside them.
+//! Measured with the replays: 140 s of CPU, so about 2-4 minutes on an idle two-core runner.
+//! FINDINGS.md lists every finding and the rule that fixed it. A new finding is fixed in the
+//! rule, and its printed case joins `cases/`.
 
 mod classes;
 mod machine;
@@ -39,35 +37,6 @@ use std::time::Instant;
 
 use super::Agent;
 use classes::{CLASSES, machine};
-
-/// The classes CI generates: every class but those that find a disagreement today. Off, each
-/// for what it finds (FINDINGS.md; the minimal cases are in `cases/failing/`):
-/// - `names-invalid-yaml`: Codex, OpenCode and Gemini CLI load a skill whose frontmatter is
-///   not valid YAML; skilldeck says they do not.
-/// - `names-bom`: Codex leaves out a SKILL.md that starts with a byte-order mark.
-/// - `names-empty-description`: Amp leaves out a skill whose description is empty.
-/// - `names-spaces`: Copilot CLI turns a space in a name into a hyphen.
-/// - `nesting-node-modules`, `nesting-git`: Amp skips `node_modules` and `.git` folders below
-///   a root.
-/// - `links-dangling`: skilldeck lists a dangling link in a project's `.claude/skills` as a
-///   skill Claude Code and Copilot CLI load, from a subfolder.
-/// - `codex-root-markers`: with `project_root_markers = ["package.json"]` and a
-///   `package.json` in the project's subfolder, started there, Codex does not read the
-///   project's `.codex/skills`; skilldeck says it does.
-/// - `claude-user-invocable-only`: Claude Code keeps such a skill out of the model's listing.
-/// - `copilot-skill-directories`: skilldeck leaves Copilot CLI's `skillDirectories` out.
-const CI_CLASSES: &[&str] = &[
-    "roots",
-    "names",
-    "nesting",
-    "links",
-    "precedence",
-    "claude-settings",
-    "codex-settings",
-    "gemini-settings",
-    "opencode-settings",
-    "copilot-settings",
-];
 
 /// The seeds CI runs.
 const CI_SEEDS: std::ops::Range<u64> = 0..12;
@@ -126,7 +95,7 @@ fn sweep(seeds: impl IntoIterator<Item = u64>, classes: &[&str]) -> Vec<String> 
 
 #[test]
 fn ci_seeds() {
-    let cases = sweep(CI_SEEDS, CI_CLASSES);
+    let cases = sweep(CI_SEEDS, &all_classes());
     assert!(
         cases.is_empty(),
         "the agents and skilldeck disagree on {} generated machine(s):\n{}",
@@ -219,13 +188,6 @@ fn cases_dir() -> PathBuf {
 #[test]
 fn replay_cases() {
     replay(&cases_dir());
-}
-
-/// The minimal cases still failing today; move a file up to `cases/` once its fix lands.
-#[test]
-#[ignore = "disagreements found by the generator and not fixed yet (FINDINGS.md)"]
-fn replay_failing_cases() {
-    replay(&cases_dir().join("failing"));
 }
 
 /// Any printed case (a file, or a folder of them) named by `SKILLDECK_AGREE_CASES`.
