@@ -174,7 +174,12 @@ impl RootSet {
             if rule.unless.iter().any(|switch| env.flag(switch)) {
                 continue;
             }
-            let distrusted = rule.trust.filter(|trust| !(trust.check)(env, &project));
+            // Folder trust, then a setting that switches all the agent's skills off: the
+            // first that says no leaves the root out, with its sentence.
+            let distrusted = [rule.trust, rule.agent.agent().skills_enabled]
+                .into_iter()
+                .flatten()
+                .find(|gate| !(gate.check)(env, &project));
             for Located { path, level } in rule.place.resolve(env, &project) {
                 let claim = RootUse {
                     distrusted,

@@ -11,6 +11,7 @@ use serde::{Serialize, Serializer};
 use super::env::Environment;
 use super::place::Place;
 use super::project::Project;
+use super::trust::Trust;
 use crate::skill::{Declared, Reader};
 
 /// One agent, by its index in [`agents`]. The agents checked against their own listings have
@@ -104,6 +105,10 @@ pub struct Agent {
     pub builtin_off_by_settings: Option<fn(&Environment, &Project) -> bool>,
     /// Built-in skills that come as built-in plugins, which those switches leave.
     pub builtin_plugins: &'static [&'static str],
+    /// A setting that switches every skill of the agent off (Gemini CLI's `skills.enabled`),
+    /// judged as folder trust is: where its check says no, each of the agent's roots is left
+    /// out with its sentence.
+    pub skills_enabled: Option<Trust>,
     /// What keeps a skill it finds from its model, or from it altogether.
     pub hides: &'static [Hiding],
     /// The skills its own settings turn off, read once per scan.

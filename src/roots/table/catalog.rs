@@ -33,6 +33,7 @@ const fn listed(
             builtin_off: &[],
             builtin_off_by_settings: None,
             builtin_plugins: &[],
+            skills_enabled: None,
             hides: &[],
             turned_off: None,
             settings_variables: &[],

@@ -17,6 +17,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_off_by_settings: None,
     builtin_plugins: &[],
+    skills_enabled: None,
     hides: &[],
     turned_off: None,
     settings_variables: &[],

@@ -293,3 +293,46 @@ fn gemini_cli_trusted_folders_path_names_the_trust_file() {
         &[&lab.project, &lab.outside],
     ));
 }
+
+/// `skills.enabled: false` in the user's settings: no skill at all outside the project, built-ins
+/// included; the trusted workspace's `true` turns them back on inside it.
+#[test]
+fn gemini_cli_skills_enabled_false_for_the_user_true_in_the_workspace() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".gemini/skills/user-one"));
+    lab.named(&lab.home.join(".agents/skills/user-two"));
+    lab.named(&lab.project.join(".gemini/skills/workspace-one"));
+    lab.file(
+        &lab.home.join(".gemini/settings.json"),
+        r#"{"skills": {"enabled": false}}"#,
+    );
+    lab.file(
+        &lab.project.join(".gemini/settings.json"),
+        r#"{"skills": {"enabled": true}}"#,
+    );
+    lab.check(Check::new(here!(), "skills.enabled", ME, &[&lab.project, &lab.outside]).builtins());
+}
+
+/// `skills.enabled: false` in a trusted workspace: nothing there, the user's skills everywhere
+/// else; the same file in an untrusted workspace is not read.
+#[test]
+fn gemini_cli_skills_enabled_false_in_the_workspace_only_where_trusted() {
+    let Some(mut lab) = lab() else { return };
+    lab.named(&lab.home.join(".gemini/skills/user-one"));
+    lab.named(&lab.project.join(".agents/skills/workspace-one"));
+    lab.file(
+        &lab.project.join(".gemini/settings.json"),
+        "// comments are allowed\n{\"skills\": {\"enabled\": false, \"disabled\": []}}\n",
+    );
+    lab.check(
+        Check::new(
+            here!(),
+            "skills.enabled",
+            ME,
+            &[&lab.project, &lab.sub, &lab.outside],
+        )
+        .builtins(),
+    );
+    lab.unset("GEMINI_CLI_TRUST_WORKSPACE");
+    lab.check(Check::new(here!(), "skills.enabled (untrusted)", ME, &[&lab.project]).builtins());
+}

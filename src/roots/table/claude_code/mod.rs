@@ -64,6 +64,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"],
     builtin_off_by_settings: Some(switches::bundled_off),
     builtin_plugins: &["plugin-authoring"],
+    skills_enabled: None,
     hides: &[],
     turned_off: Some(switches::turned_off),
     settings_variables: &[],

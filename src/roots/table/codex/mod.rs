@@ -69,6 +69,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_off_by_settings: None,
     builtin_plugins: &[],
+    skills_enabled: None,
     hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
     turned_off: Some(switches::turned_off),
     settings_variables: &[],

@@ -81,6 +81,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_off_by_settings: None,
     builtin_plugins: &[],
+    skills_enabled: None,
     hides: &[names::REFUSED_NAME],
     turned_off: Some(switches::turned_off),
     settings_variables: &[trust::ALLOW_ALL],

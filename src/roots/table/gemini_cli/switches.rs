@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Environment, GEMINI_DIR, Selector, TurnedOff, trust};
+use super::{Environment, GEMINI_DIR, Selector, Trust, TurnedOff, trust};
 use crate::roots::Project;
 use crate::roots::SystemPath;
 
@@ -61,6 +61,37 @@ pub(crate) fn files(env: &Environment, project: &Project) -> Files {
             .var("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
             .map_or_else(|| SYSTEM_SETTINGS.resolve(env), PathBuf::from),
     }
+}
+
+/// `skills.enabled: false` switches every skill off, built-ins included: `gemini skills list
+/// --all` (0.61.0) then says "No skills discovered". The files are read in Gemini CLI's order
+/// (user, a trusted workspace, system) and the last that sets it wins, so a trusted
+/// workspace's `true` beats the user's `false` (agree::gemini_cli::gemini_cli_skills_enabled_*).
+pub(crate) const SKILLS_ENABLED: Trust = Trust {
+    why: "skills.enabled is false in Gemini CLI's settings, so it loads no skill",
+    check: skills_enabled,
+    variables: &[
+        "GEMINI_CLI_HOME",
+        "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+        "GEMINI_CLI_TRUST_WORKSPACE",
+        "GEMINI_RESTRICTED_MODE",
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+    ],
+};
+
+fn skills_enabled(env: &Environment, project: &Project) -> bool {
+    files(env, project)
+        .read()
+        .iter()
+        .filter_map(|file| crate::roots::settings::jsonc(file))
+        .filter_map(|settings| settings.pointer("/skills/enabled")?.as_bool())
+        .last()
+        .unwrap_or(true)
+}
+
+/// Built-ins go with every other skill when `skills.enabled` is false.
+pub(super) fn builtins_off(env: &Environment, project: &Project) -> bool {
+    !skills_enabled(env, project)
 }
 
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {

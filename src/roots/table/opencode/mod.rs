@@ -85,6 +85,7 @@ pub(super) static AGENT: Agent = Agent {
     builtin_off: &[],
     builtin_off_by_settings: None,
     builtin_plugins: &[],
+    skills_enabled: None,
     hides: &[NO_DESCRIPTION],
     turned_off: Some(switches::turned_off),
     settings_variables: &[
