@@ -85,7 +85,7 @@ fn skills_enabled(env: &Environment, project: &Project) -> bool {
         .iter()
         .filter_map(|file| crate::roots::settings::jsonc(file))
         .filter_map(|settings| settings.pointer("/skills/enabled")?.as_bool())
-        .last()
+        .next_back()
         .unwrap_or(true)
 }
 
