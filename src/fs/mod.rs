@@ -27,8 +27,8 @@ pub use read::{
     open_regular_with_facts, read_bounded,
 };
 pub use write::{
-    create_new, dir_builder, exchange, rename_no_replace, replace_file, same_mount, set_mode,
-    set_path_mode, sync_dir, sync_tree,
+    create_new, dir_builder, exchange, link_folder, rename_no_replace, replace_file, same_mount,
+    set_mode, set_path_mode, sync_dir, sync_tree,
 };
 
 /// `path` with every link resolved, as the system names it. Windows names a resolved path

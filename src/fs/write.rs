@@ -229,6 +229,34 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// A symbolic link at `link` to the folder `target` (what `link` makes and `undo` puts back).
+///
+/// # Errors
+/// Whatever the system says; on Windows without the privilege, a sentence that says so.
+#[cfg(unix)]
+pub fn link_folder(target: &Path, link: &Path) -> io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+/// Windows makes a folder link only for an administrator or with Developer Mode on; without
+/// either the system's own words ("a required privilege is not held") would not say so.
+#[cfg(windows)]
+pub fn link_folder(target: &Path, link: &Path) -> io::Result<()> {
+    /// ERROR_PRIVILEGE_NOT_HELD (winerror.h).
+    const PRIVILEGE_NOT_HELD: i32 = 1314;
+    std::os::windows::fs::symlink_dir(target, link).map_err(|error| {
+        if error.raw_os_error() == Some(PRIVILEGE_NOT_HELD) {
+            io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "Windows makes symbolic links only for an administrator or with Developer Mode \
+                 on; nothing was linked (`skilldeck copy` puts an independent copy instead)",
+            )
+        } else {
+            error
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

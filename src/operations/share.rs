@@ -26,7 +26,6 @@ use super::keeping::Keeping;
 use super::remove::{self, RemoveError};
 pub use super::shadow::WouldShadow;
 use super::shadow::{NewCopy, would_shadow};
-use super::undo::make_link;
 use super::upstream_record;
 use crate::record::upstream;
 
@@ -443,7 +442,7 @@ fn link(plan: &Plan) -> Result<Change, ShareError> {
     let (root, name) = place(plan)?;
     let lock = RootLock::acquire(root)?;
     let at = lock.root().join(&name);
-    make_link(&plan.real_from, &at).map_err(|source| match source.kind() {
+    crate::fs::link_folder(&plan.real_from, &at).map_err(|source| match source.kind() {
         io::ErrorKind::AlreadyExists => ShareError::Occupied(plan.to.clone()),
         _ => ShareError::io(at.clone(), source),
     })?;

@@ -675,7 +675,7 @@ fn relink(path: &Path, target: &Path) -> Result<(), UndoError> {
     let lock = RootLock::acquire(parent)?;
     let at = lock.root().join(name);
     // The link's creation fails when anything is there: it never replaces.
-    make_link(target, &at).map_err(|source| match source.kind() {
+    crate::fs::link_folder(target, &at).map_err(|source| match source.kind() {
         io::ErrorKind::AlreadyExists => UndoError::ChangedSince {
             path: path.to_path_buf(),
             operation: "remove".to_owned(),
@@ -683,31 +683,6 @@ fn relink(path: &Path, target: &Path) -> Result<(), UndoError> {
         _ => UndoError::io(at.clone(), source),
     })?;
     sync_dir(lock.root()).at(lock.root(), UndoError::io)
-}
-
-/// A symbolic link at `link` to the folder `target`.
-#[cfg(unix)]
-pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
-    std::os::unix::fs::symlink(target, link)
-}
-
-/// Windows makes a folder link only for an administrator or with Developer Mode on; without
-/// either the system's own words ("a required privilege is not held") would not say so.
-#[cfg(windows)]
-pub(super) fn make_link(target: &Path, link: &Path) -> io::Result<()> {
-    /// ERROR_PRIVILEGE_NOT_HELD (winerror.h).
-    const PRIVILEGE_NOT_HELD: i32 = 1314;
-    std::os::windows::fs::symlink_dir(target, link).map_err(|error| {
-        if error.raw_os_error() == Some(PRIVILEGE_NOT_HELD) {
-            io::Error::new(
-                io::ErrorKind::PermissionDenied,
-                "Windows makes symbolic links only for an administrator or with Developer Mode \
-                 on; nothing was linked (`skilldeck copy` puts an independent copy instead)",
-            )
-        } else {
-            error
-        }
-    })
 }
 
 /// Whether `name` (a snapshot id or a history's name from the journal) names one entry of
