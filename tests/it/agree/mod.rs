@@ -615,9 +615,15 @@ impl<'a> Check<'a> {
     }
 }
 
-fn compare(check: &Check<'_>, agent: Agent, listed: &[Loaded], said: &[Loaded]) -> Option<String> {
-    // A name skilldeck calls unsettled (the agent picks one copy at random) is compared by
-    // name alone, on both sides.
+/// The keys both sides are compared by: built-ins only when `builtins`, by name alone when
+/// `by_name`, and a name skilldeck calls unsettled (the agent picks one copy at random) by name
+/// alone on both sides, whatever `by_name` says.
+pub(crate) fn comparison_keys(
+    listed: &[Loaded],
+    said: &[Loaded],
+    builtins: bool,
+    by_name: bool,
+) -> (BTreeSet<String>, BTreeSet<String>) {
     let unsettled: BTreeSet<&str> = said
         .iter()
         .filter(|row| row.unsettled)
@@ -625,17 +631,21 @@ fn compare(check: &Check<'_>, agent: Agent, listed: &[Loaded], said: &[Loaded]) 
         .collect();
     let keys = |rows: &[Loaded]| -> BTreeSet<String> {
         rows.iter()
-            .filter(|row| check.builtins || !row.builtin)
+            .filter(|row| builtins || !row.builtin)
             .map(|row| {
                 if !row.builtin && unsettled.contains(row.name.as_str()) {
                     format!("{} (one copy, unsettled)", row.name)
                 } else {
-                    row.key(check.names_only)
+                    row.key(by_name)
                 }
             })
             .collect()
     };
-    let (listed, said) = (keys(listed), keys(said));
+    (keys(listed), keys(said))
+}
+
+fn compare(check: &Check<'_>, agent: Agent, listed: &[Loaded], said: &[Loaded]) -> Option<String> {
+    let (listed, said) = comparison_keys(listed, said, check.builtins, check.names_only);
     if listed == said {
         return None;
     }

@@ -106,21 +106,11 @@ fn disagreement(
 /// The rows only one side lists, keyed as `compare` keys them (built-ins left out, a name
 /// skilldeck calls unsettled by name alone).
 fn rows(lab: &Lab, listed: &[Loaded], said: &[Loaded]) -> BTreeSet<String> {
-    let unsettled: BTreeSet<&str> = said
-        .iter()
-        .filter(|row| row.unsettled)
-        .map(|row| row.name.as_str())
-        .collect();
-    let keys = |rows: &[Loaded]| -> BTreeSet<String> {
-        rows.iter()
-            .filter(|row| !row.builtin)
-            .map(|row| match unsettled.contains(row.name.as_str()) {
-                true => format!("{} (one copy, unsettled)", row.name),
-                false => lab.short(&row.key(false)),
-            })
-            .collect()
-    };
-    let (listed, said) = (keys(listed), keys(said));
+    let (listed, said) = super::super::comparison_keys(listed, said, false, false);
+    let (listed, said): (BTreeSet<String>, BTreeSet<String>) = (
+        listed.iter().map(|k| lab.short(k)).collect(),
+        said.iter().map(|k| lab.short(k)).collect(),
+    );
     let agent = listed.difference(&said).map(|k| format!("agent: {k}"));
     let skilldeck = said.difference(&listed).map(|k| format!("skilldeck: {k}"));
     agent.chain(skilldeck).collect()
