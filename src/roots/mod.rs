@@ -170,16 +170,31 @@ impl RootSet {
     pub fn resolve(env: &Environment, project_start: &Path) -> Self {
         let project = Project::locate(project_start);
         let mut roots: Vec<Root> = Vec::new();
+        // A setting that switches all an agent's skills off is read once per agent, not once
+        // per row: it reads the agent's settings files.
+        let mut switched_off: Vec<(AgentId, Option<Trust>)> = Vec::new();
         for (row, rule) in (0u16..).zip(rules()) {
             if rule.unless.iter().any(|switch| env.flag(switch)) {
                 continue;
             }
-            // Folder trust, then a setting that switches all the agent's skills off: the
-            // first that says no leaves the root out, with its sentence.
-            let distrusted = [rule.trust, rule.agent.agent().skills_enabled]
-                .into_iter()
-                .flatten()
-                .find(|gate| !(gate.check)(env, &project));
+            let all_off = match switched_off.iter().find(|(agent, _)| *agent == rule.agent) {
+                Some(&(_, off)) => off,
+                None => {
+                    let off = rule
+                        .agent
+                        .agent()
+                        .skills_enabled
+                        .filter(|gate| !(gate.check)(env, &project));
+                    switched_off.push((rule.agent, off));
+                    off
+                }
+            };
+            // Folder trust first, then that setting: the first that says no leaves the root
+            // out, with its sentence.
+            let distrusted = rule
+                .trust
+                .filter(|trust| !(trust.check)(env, &project))
+                .or(all_off);
             for Located { path, level } in rule.place.resolve(env, &project) {
                 let claim = RootUse {
                     distrusted,
