@@ -113,6 +113,17 @@ pub trait Watch {
         Ok(())
     }
 
+    /// Every skill is staged, every folder about to be replaced is kept, and nothing in the
+    /// root has changed yet: `dirs` are the folders about to be put in place, in order. The
+    /// place to say ahead what is about to happen; an error stops the import here, with
+    /// nothing in the root changed.
+    ///
+    /// # Errors
+    /// Whatever stops the install before its first folder is put in place.
+    fn about_to_swap(&mut self, _dirs: &[&Path]) -> io::Result<()> {
+        Ok(())
+    }
+
     /// `skill_dir` now holds the skill as installed; the place to keep it as a baseline.
     fn installed(&mut self, _skill_dir: &Path) {}
 
@@ -138,6 +149,8 @@ pub enum InstallError {
     BeforeReplace { dir: PathBuf, source: io::Error },
     #[error("{name}/SKILL.md {error}")]
     Record { name: String, error: StampError },
+    #[error("the import could not say ahead what it was about to do, so nothing was written: {0}")]
+    NotAnnounced(io::Error),
     #[error("the import was cancelled before any skill was put in place; nothing was written")]
     Cancelled,
 }
@@ -277,20 +290,31 @@ pub fn install(
         // The staged folders are removed as they are dropped.
         return Err(InstallError::Cancelled);
     }
+    // Every folder to be replaced is kept before the first is swapped, so a failure to keep
+    // one stops the import with nothing in the root changed.
+    let replaced = |step: &&Step<'_>| written(step) && step.action != Action::Install;
+    for step in steps.iter().filter(replaced) {
+        watch
+            .before_replace(&step.dir)
+            .map_err(|source| InstallError::BeforeReplace {
+                dir: step.dir.clone(),
+                source,
+            })?;
+    }
+    let dirs: Vec<&Path> = steps
+        .iter()
+        .filter(|step| written(step))
+        .map(|step| step.dir.as_path())
+        .collect();
+    watch
+        .about_to_swap(&dirs)
+        .map_err(InstallError::NotAnnounced)?;
     let mut installed = Vec::with_capacity(steps.len());
     for (step, staging) in steps.iter().filter(|step| written(step)).zip(staged) {
         let name = step.skill.name.as_str();
         let dir = match step.action {
             Action::Install => lock.put_new(staging, name)?,
-            Action::Update | Action::Replace | Action::Unchanged => {
-                watch
-                    .before_replace(&step.dir)
-                    .map_err(|source| InstallError::BeforeReplace {
-                        dir: step.dir.clone(),
-                        source,
-                    })?;
-                lock.replace(staging, name)?
-            }
+            Action::Update | Action::Replace | Action::Unchanged => lock.replace(staging, name)?,
         };
         watch.installed(&dir);
         installed.push(Installed {

@@ -14,7 +14,7 @@ use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 use crate::source::git::{self, FetchError, ReadError, Spec};
 
-use super::journal::{Entry, Journal, JournalError, Operation};
+use super::journal::{Entry, JournalError, Operation};
 use super::keeping::Keeping;
 use super::shadow::{NewCopy, WouldShadow, would_shadow};
 use super::upstream_record;
@@ -492,7 +492,8 @@ pub fn install_from(
         return Err(InstallError::Conflict(conflict));
     }
     let store = Store::open(&machine.env);
-    let mut keeping = Keeping::new(&store, watch, Reason::Installed);
+    let mut keeping =
+        Keeping::new(&store, watch, Reason::Installed).write_ahead(machine, Operation::Import);
     let result = install::install(root, chosen, force, &mut keeping);
     let mut entry = Entry::now(Operation::Import, std::mem::take(&mut keeping.changes));
     // Where each skill put in place came from, in the same entry, so undo forgets it with
@@ -514,7 +515,7 @@ pub fn install_from(
             }
         }
     }
-    let unjournalled = Journal::record_entry(machine, entry);
+    let unjournalled = keeping.done(entry);
     let installed = result.map_err(|error| match error {
         // Found under the lock: the same refusal the plan gives.
         InstallError::BeforeReplace { dir, source } => {

@@ -3,6 +3,11 @@
 //! every skill it installs is snapshotted after, as the baseline later diffs compare against.
 //! What it kept is remembered for the journal. Only the import operation installs, so the rule
 //! is kept in one place.
+//!
+//! An import also writes ahead: once every replaced skill is kept and before the first folder
+//! is swapped, the journal says what is about to change (see `journal::ahead`), so a crash in
+//! the middle leaves an intent that the next `undo` settles, not an import undo knows nothing
+//! of.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -11,7 +16,9 @@ use crate::install::{Progress, Watch};
 use crate::snapshot::losses::nothing_lost;
 use crate::snapshot::{Reason, SnapshotError, Store};
 
-use super::journal::{Change, Was};
+use super::journal::ahead::Underway;
+use super::journal::{Change, Entry, Journal, JournalError, Operation, Was};
+use crate::roots::Machine;
 
 /// An install watch that keeps snapshots around the install and passes everything else on.
 pub struct Keeping<'a, W: Watch + ?Sized> {
@@ -26,6 +33,10 @@ pub struct Keeping<'a, W: Watch + ?Sized> {
     /// Baselines that could not be taken: the skills are installed, only their first snapshot
     /// is missing, so these are reported rather than failing the import.
     pub missed_baselines: Vec<SnapshotError>,
+    /// The journal to say ahead in, and as which operation.
+    ahead: Option<(&'a Machine, Operation)>,
+    /// The intent said, once the swaps are about to start.
+    underway: Option<Underway>,
 }
 
 impl<'a, W: Watch + ?Sized> Keeping<'a, W> {
@@ -37,6 +48,26 @@ impl<'a, W: Watch + ?Sized> Keeping<'a, W> {
             kept_before: Vec::new(),
             changes: Vec::new(),
             missed_baselines: Vec::new(),
+            ahead: None,
+            underway: None,
+        }
+    }
+
+    /// Say in `machine`'s journal what is about to change before the first folder is swapped
+    /// in, as `operation`; [`Keeping::done`] then journals what was done.
+    pub fn write_ahead(mut self, machine: &'a Machine, operation: Operation) -> Self {
+        self.ahead = Some((machine, operation));
+        self
+    }
+
+    /// Journal the changes made (even none, after a failure) as the operation's record, which
+    /// settles the intent said ahead; with no intent (nothing was about to change), `entry`
+    /// is journalled when it changed anything. Nothing without [`Keeping::write_ahead`].
+    pub fn done(&mut self, entry: Entry) -> Option<JournalError> {
+        let (machine, _) = self.ahead?;
+        match self.underway.take() {
+            Some(underway) => underway.done(machine, entry),
+            None => Journal::record_entry(machine, entry),
         }
     }
 }
@@ -57,6 +88,31 @@ impl<W: Watch + ?Sized> Watch for Keeping<'_, W> {
         self.kept_before
             .push((skill_dir.to_path_buf(), taken.snapshot.id));
         self.inner.before_replace(skill_dir)
+    }
+
+    fn about_to_swap(&mut self, dirs: &[&Path]) -> io::Result<()> {
+        let Some((machine, operation)) = self.ahead else {
+            return Ok(());
+        };
+        // What each folder holds now is what undo must find to put it back: kept before
+        // (replaced) or nothing (created). What each will hold is snapshotted once it does.
+        let planned = dirs
+            .iter()
+            .map(|dir| Change {
+                dir: dir.to_path_buf(),
+                was: self
+                    .kept_before
+                    .iter()
+                    .find(|(kept, _)| kept == dir)
+                    .map_or(Was::Absent, |(_, id)| Was::Kept(id.clone())),
+                snapshot: None,
+                link: None,
+            })
+            .collect();
+        let underway =
+            Underway::begin(machine, Entry::now(operation, planned)).map_err(io::Error::other)?;
+        self.underway = Some(underway);
+        Ok(())
     }
 
     fn installed(&mut self, skill_dir: &Path) {

@@ -6,13 +6,15 @@
 //! skill would ask for.
 
 use std::fs;
+use std::io;
 use std::path::Path;
 
 use crate::roots::{Machine, RootSet};
 use crate::snapshot::restore::{self as restoring, RestoreError, Restored};
-use crate::snapshot::{Snapshot, Store};
+use crate::snapshot::{Reason, Snapshot, Store};
 
-use super::journal::{Change, Journal, JournalError, Operation, Was};
+use super::journal::ahead::{self, Underway};
+use super::journal::{Change, Entry, JournalError, Operation, Was};
 
 /// What a restore did.
 #[derive(Debug)]
@@ -39,25 +41,49 @@ pub fn restore(machine: &Machine, dir: &Path, id: Option<&str>) -> Result<Restor
     if fs::symlink_metadata(target).is_err() && !in_a_root(machine, target) {
         return Err(RestoreError::NotInARoot(target.clone()));
     }
-    let restored = restoring::restore(&store, dir, &snapshot)?;
-    let unjournalled = restored.as_ref().and_then(|done| {
-        let was = done
-            .replaced
-            .as_ref()
-            .map_or(Was::Absent, |kept| Was::Kept(kept.id.clone()));
-        let change = Change {
-            dir: dir.to_path_buf(),
-            was,
-            snapshot: Some(done.baseline.id.clone()),
-            link: None,
-        };
-        Journal::record(machine, Operation::Restore, vec![change])
-    });
+    // Written ahead: once what the folder holds is kept and before it is swapped, the
+    // journal says what is about to change, so a crash leaves an intent undo settles.
+    let mut underway = None;
+    let mut intent = None;
+    let mut announce = |kept: Option<&str>| {
+        let said = Entry::now(Operation::Restore, vec![change(dir, kept, None)]);
+        underway = Some(Underway::begin(machine, said.clone()).map_err(io::Error::other)?);
+        intent = Some(said);
+        Ok(())
+    };
+    let restored =
+        restoring::restore_announced(&store, dir, &snapshot, Reason::BeforeRestore, &mut announce);
+    // What was done is journalled even when a later step failed (the disk says how far it
+    // got), which settles the intent.
+    let done = match (&restored, &intent) {
+        (Ok(Some(done)), _) => {
+            let kept = done.replaced.as_ref().map(|kept| kept.id.as_str());
+            Entry::now(
+                Operation::Restore,
+                vec![change(dir, kept, Some(&done.baseline.id))],
+            )
+        }
+        (Err(_), Some(intent)) => ahead::swapped_in(&store, intent, Reason::Restored),
+        _ => Entry::now(Operation::Restore, Vec::new()),
+    };
+    let unjournalled = underway.and_then(|underway| underway.done(machine, done));
+    let restored = restored?;
     Ok(Restore {
         snapshot,
         restored,
         unjournalled,
     })
+}
+
+/// The change a restore of `dir` makes: what it held was kept in `kept` (or it was gone), and
+/// it holds `after` once restored.
+fn change(dir: &Path, kept: Option<&str>, after: Option<&str>) -> Change {
+    Change {
+        dir: dir.to_path_buf(),
+        was: kept.map_or(Was::Absent, |id| Was::Kept(id.to_owned())),
+        snapshot: after.map(str::to_owned),
+        link: None,
+    }
 }
 
 /// Whether `dir` lies inside one of the machine's roots, as they are named or resolved.

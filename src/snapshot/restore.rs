@@ -42,6 +42,8 @@ pub enum RestoreError {
     Snapshot(#[from] SnapshotError),
     #[error(transparent)]
     Swap(#[from] SwapError),
+    #[error("the restore could not say ahead what it was about to do, so nothing was changed: {0}")]
+    NotAnnounced(std::io::Error),
 }
 
 impl RestoreError {
@@ -52,7 +54,9 @@ impl RestoreError {
             RestoreError::WouldLose(WouldLose::Unreadable(error)) => error.is_refusal(),
             RestoreError::WouldLose(_) => true,
             RestoreError::Snapshot(error) => error.is_refusal(),
-            RestoreError::NoParent(_) | RestoreError::Swap(_) => false,
+            RestoreError::NoParent(_) | RestoreError::Swap(_) | RestoreError::NotAnnounced(_) => {
+                false
+            }
         }
     }
 }
@@ -93,6 +97,23 @@ pub fn restore_because(
     snapshot: &Snapshot,
     before: Reason,
 ) -> Result<Option<Restored>, RestoreError> {
+    restore_announced(store, named, snapshot, before, &mut |_| Ok(()))
+}
+
+/// [`restore_because`], telling `announce` what the folder holds (the id of the snapshot that
+/// keeps it, or `None` when it is gone) once that is kept and before the folder is swapped:
+/// the moment to say ahead what is about to change. An error from it stops the restore with
+/// the folder as it was.
+///
+/// # Errors
+/// As [`restore`], and [`RestoreError::NotAnnounced`].
+pub fn restore_announced(
+    store: &Store,
+    named: &Path,
+    snapshot: &Snapshot,
+    before: Reason,
+    announce: &mut dyn FnMut(Option<&str>) -> std::io::Result<()>,
+) -> Result<Option<Restored>, RestoreError> {
     if snapshot.info.truncated {
         return Err(RestoreError::Truncated(snapshot.id.clone()));
     }
@@ -126,9 +147,11 @@ pub fn restore_because(
     let replaced = if present {
         // Taken last, just before the exchange, so it holds what is being replaced.
         let kept = store.take_before_overwrite(dir, before)?;
+        announce(Some(&kept.snapshot.id)).map_err(RestoreError::NotAnnounced)?;
         lock.replace(staged, &name)?;
         Some(kept.snapshot)
     } else {
+        announce(None).map_err(RestoreError::NotAnnounced)?;
         lock.put_new(staged, &name)?;
         None
     };

@@ -81,9 +81,13 @@ fn an_install_whose_baseline_cannot_be_kept_says_what_was_installed_and_fails() 
         let bundle = machine.root().join("bundle");
         write_skill(&bundle.join("one"), &[]);
         write_skill(&bundle.join("two"), &[]);
-        // The data folder cannot be made: a file stands where it goes.
-        fs::create_dir_all(machine.home.join(".local/share")).unwrap();
-        fs::write(machine.home.join(".local/share/skilldeck"), "in the way").unwrap();
+        // The snapshot store cannot be made: a file stands where it goes (the journal can).
+        fs::create_dir_all(machine.home.join(".local/share/skilldeck")).unwrap();
+        fs::write(
+            machine.home.join(".local/share/skilldeck/snapshots"),
+            "in the way",
+        )
+        .unwrap();
         let root = machine.home.join(".claude/skills");
         let mut args = vec![
             "import",
@@ -104,9 +108,38 @@ fn an_install_whose_baseline_cannot_be_kept_says_what_was_installed_and_fails() 
             stderr.contains("2 baseline snapshots could not be kept"),
             "{stderr}"
         );
+    }
+}
+
+/// An import that cannot say in the journal what it is about to do does nothing: undo would
+/// not know of it.
+#[test]
+fn an_import_the_journal_cannot_hear_of_writes_nothing_and_says_so() {
+    for json in [false, true] {
+        let machine = Machine::new();
+        let bundle = machine.root().join("bundle");
+        write_skill(&bundle.join("one"), &[]);
+        write_skill(&bundle.join("two"), &[]);
+        // The data folder cannot be made: a file stands where it goes.
+        fs::create_dir_all(machine.home.join(".local/share")).unwrap();
+        fs::write(machine.home.join(".local/share/skilldeck"), "in the way").unwrap();
+        let root = machine.home.join(".claude/skills");
+        let mut args = vec![
+            "import",
+            bundle.to_str().unwrap(),
+            "--to",
+            root.to_str().unwrap(),
+        ];
+        if json {
+            args.push("--json");
+        }
+        let output = machine.run(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_ne!(output.status.code(), Some(0), "{stderr}");
+        assert!(!root.join("one").exists() && !root.join("two").exists());
         assert!(
-            stderr.contains("journal"),
-            "the journal miss is said too: {stderr}"
+            stderr.contains("journal") && stderr.contains("nothing was written"),
+            "{stderr}"
         );
     }
 }

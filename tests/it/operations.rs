@@ -12,12 +12,16 @@ use skilldeck::snapshot::export::{ExportError, Unscanned};
 use crate::common::app::demo;
 use crate::common::{Machine, write_skill};
 
+/// What the operations did: the intents some say ahead of acting have tests of their own.
 fn journal(home: &Path, system: &Path, project: &Path) -> Vec<Entry> {
     let read = Journal::of(&roots::Machine::sandbox(home, system, project))
         .read()
         .unwrap();
     assert!(read.damaged.is_empty(), "{:?}", read.damaged);
     read.entries
+        .into_iter()
+        .filter(|entry| !entry.is_intent())
+        .collect()
 }
 
 fn entries(machine: &Machine) -> Vec<Entry> {

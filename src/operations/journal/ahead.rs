@@ -15,7 +15,8 @@ use std::path::PathBuf;
 use crate::record::lower_hex;
 use crate::roots::Machine;
 
-use super::{Ahead, Entry, Journal, JournalError};
+use super::{Ahead, Entry, Journal, JournalError, Was};
+use crate::snapshot::{Reason, Store, content_digest};
 
 /// An operation under way: its intent is journalled and its lock held.
 #[derive(Debug)]
@@ -120,4 +121,35 @@ pub fn settle(machine: &Machine, intent: &Entry, found: Entry) -> Result<Entry, 
     }
     let _ = fs::remove_file(lock_path(machine, token));
     Ok(settled)
+}
+
+/// What an operation that swaps whole folders in (an import, a restore) had done when it
+/// stopped, from its intent and the disk. Each folder is put in place by one rename, so each
+/// is either as it was or as the operation wrote it: one created is there now, one replaced no
+/// longer holds what was kept of it. Those are the changes, each with a snapshot (kept for
+/// `reason`) of what it holds now, which undo checks before it acts.
+pub fn swapped_in(store: &Store, intent: &Entry, reason: Reason) -> Entry {
+    let mut found = intent.clone();
+    found.ahead = None;
+    found.changes.retain_mut(|change| {
+        let is_folder = fs::symlink_metadata(&change.dir).is_ok_and(|meta| meta.is_dir());
+        let swapped = match &change.was {
+            Was::Absent => is_folder,
+            Was::Kept(id) => {
+                is_folder
+                    && store.find(&change.dir, Some(id)).is_ok_and(|kept| {
+                        content_digest(&change.dir).is_ok_and(|now| now != kept.info.digest)
+                    })
+            }
+            Was::Untouched | Was::Link(_) => false,
+        };
+        if swapped {
+            change.snapshot = store
+                .take(&change.dir, reason)
+                .ok()
+                .map(|taken| taken.snapshot.id);
+        }
+        swapped
+    });
+    found
 }

@@ -406,8 +406,14 @@ pub fn recover(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
         let found = match intent.operation {
             Operation::Remove => remove::found_done(machine, &intent),
             Operation::Move => super::share::found_done(machine, &intent),
-            // Only removals and moves write ahead; anything else is settled as having done
-            // nothing.
+            Operation::Import => {
+                ahead::swapped_in(&Store::open(&machine.env), &intent, Reason::Installed)
+            }
+            Operation::Restore => {
+                ahead::swapped_in(&Store::open(&machine.env), &intent, Reason::Restored)
+            }
+            // Only removals, moves, imports and restores write ahead; anything else is settled as
+            // having done nothing.
             _ => Entry::now(intent.operation, Vec::new()),
         };
         recovered.push(ahead::settle(machine, &intent, found)?);

@@ -6,6 +6,7 @@
 mod journal_trust;
 mod remove;
 mod share;
+mod swap_ahead;
 mod undo;
 mod write_ahead;
 
