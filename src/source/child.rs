@@ -6,8 +6,9 @@
 //! cannot wait on a person; its standard output goes to the caller a chunk at a time, never
 //! gathered whole here, and the caller can stop it; its standard error is kept only as a
 //! bounded head and tail ([`STDERR_KEPT`] bytes each), however much it prints; and it ends by
-//! a [`Deadline`] — when it has printed nothing for `idle`, or has run for `total` — killed
-//! with every process it started (it runs in a process group of its own on Unix). The pipes
+//! a [`Deadline`] — when it has printed nothing for `idle`, or has run for `total` — or when
+//! the folder it writes into grows past its [`Writes`] bound, killed with every process it
+//! started (it runs in a process group of its own on Unix). The pipes
 //! are read by two threads into a channel of a few chunks, so a child that prints faster than
 //! the caller reads waits for the caller, and memory stays bounded.
 //!
@@ -16,6 +17,7 @@
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
@@ -38,6 +40,44 @@ pub struct Deadline {
     pub total: Duration,
 }
 
+/// The folder a child writes into and the most it may hold: what a server sends git lands on
+/// disk, where no pipe bound sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Writes {
+    pub dir: PathBuf,
+    /// Bytes of all the files below `dir`.
+    pub most: u64,
+}
+
+/// How often the folder of a [`Writes`] is measured.
+const MEASURED_EVERY: Duration = Duration::from_millis(200);
+
+/// The most entries a measure of the folder walks: past them it counts as over its bound (a
+/// fetch writes a pack and its index, or at most a hundred loose objects).
+const MEASURED_ENTRIES: usize = 100_000;
+
+impl Writes {
+    /// Whether the folder holds more than it may.
+    fn over(&self) -> bool {
+        let mut bytes = 0u64;
+        for (seen, entry) in walkdir::WalkDir::new(&self.dir).into_iter().enumerate() {
+            if seen > MEASURED_ENTRIES {
+                return true;
+            }
+            let meta = entry.and_then(|entry| entry.metadata());
+            if let Ok(meta) = meta
+                && meta.is_file()
+            {
+                bytes = bytes.saturating_add(meta.len());
+            }
+            if bytes > self.most {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// How a child ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum End {
@@ -49,6 +89,8 @@ pub enum End {
     Silent(Duration),
     /// It ran for the deadline's `total`; it was killed.
     TooLong(Duration),
+    /// The folder it writes into held more than its bound (those bytes); it was killed.
+    Overgrown(u64),
 }
 
 /// What a run gave, besides the standard output handed to the caller.
@@ -112,9 +154,23 @@ enum Pipe {
 /// # Errors
 /// When the program cannot be started (`NotFound` when there is no such program).
 pub fn run(
+    command: Command,
+    input: Option<Vec<u8>>,
+    deadline: Deadline,
+    out: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
+) -> io::Result<Ran> {
+    run_writing(command, input, deadline, None, out)
+}
+
+/// [`run`], also killing the child when the folder of `writes` holds more than it may.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_writing(
     mut command: Command,
     input: Option<Vec<u8>>,
     deadline: Deadline,
+    writes: Option<&Writes>,
     out: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
 ) -> io::Result<Ran> {
     command
@@ -141,14 +197,27 @@ pub fn run(
     let mut heard = started;
     let mut stderr = Kept::default();
     let mut open = 2;
+    let mut measured = started;
     let stopped = loop {
         if open == 0 {
             break None;
         }
         let now = Instant::now();
+        if let Some(writes) = writes
+            && now - measured >= MEASURED_EVERY
+        {
+            measured = now;
+            if writes.over() {
+                break Some(End::Overgrown(writes.most));
+            }
+        }
         let total_left = deadline.total.saturating_sub(now - started);
         let idle_left = deadline.idle.saturating_sub(now - heard);
-        match chunks.recv_timeout(total_left.min(idle_left)) {
+        let wait = match writes {
+            Some(_) => total_left.min(idle_left).min(MEASURED_EVERY),
+            None => total_left.min(idle_left),
+        };
+        match chunks.recv_timeout(wait) {
             Ok((_, None)) => open -= 1,
             Ok((Pipe::Err, Some(chunk))) => {
                 heard = Instant::now();
@@ -160,6 +229,8 @@ pub fn run(
                     break Some(End::Stopped);
                 }
             }
+            // Woken only to measure the folder: neither deadline has passed.
+            Err(RecvTimeoutError::Timeout) if wait < total_left.min(idle_left) => {}
             Err(RecvTimeoutError::Timeout) if total_left <= idle_left => {
                 break Some(End::TooLong(deadline.total));
             }
@@ -175,6 +246,11 @@ pub fn run(
         }
         // Both pipes closed: it is ending, or holds on with its pipes closed.
         None => wait_within(&mut child, deadline.total.saturating_sub(started.elapsed()))?,
+    };
+    // Measured once more at the end: a fast child fills its folder between two measures.
+    let end = match (end, writes) {
+        (End::Exited(_), Some(writes)) if writes.over() => End::Overgrown(writes.most),
+        (end, _) => end,
     };
     Ok(Ran { end, stderr })
 }
@@ -375,6 +451,63 @@ mod tests {
         .unwrap();
         assert_eq!(ran.end, End::TooLong(SHORT.total));
         assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_child_whose_folder_outgrows_its_bound_is_killed_quiet_or_fast() {
+        let tmp = tempfile::tempdir().unwrap();
+        let writes = Writes {
+            dir: tmp.path().to_path_buf(),
+            most: 1024 * 1024,
+        };
+        let quiet = Deadline {
+            idle: Duration::from_secs(20),
+            total: Duration::from_secs(20),
+        };
+        let file = tmp.path().join("pack");
+        // Growing without a word on either pipe, long past the bound: stopped at a measure,
+        // well before its deadline.
+        let growing = format!(
+            "while true; do head -c 65536 /dev/zero >> '{}'; sleep 0.01; done",
+            file.display()
+        );
+        let started = Instant::now();
+        let ran = run_writing(sh(&growing), None, quiet, Some(&writes), &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(ran.end, End::Overgrown(writes.most));
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // Past the bound before the first measure, and exited: caught by the last one.
+        std::fs::remove_file(&file).unwrap();
+        let fast = format!("head -c 2000000 /dev/zero > '{}'", file.display());
+        let ran = run_writing(sh(&fast), None, quiet, Some(&writes), &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(ran.end, End::Overgrown(writes.most));
+        // Under the bound, a child ends as it would without one.
+        std::fs::remove_file(&file).unwrap();
+        let small = format!("head -c 1000 /dev/zero > '{}'", file.display());
+        let ran = run_writing(sh(&small), None, quiet, Some(&writes), &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert!(matches!(ran.end, End::Exited(status) if status.success()));
+    }
+
+    #[test]
+    fn measuring_the_folder_keeps_the_idle_deadline() {
+        let tmp = tempfile::tempdir().unwrap();
+        let writes = Writes {
+            dir: tmp.path().to_path_buf(),
+            most: 1024,
+        };
+        let ran = run_writing(sh("sleep 30"), None, SHORT, Some(&writes), &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!(ran.end, End::Silent(SHORT.idle));
     }
 
     #[test]

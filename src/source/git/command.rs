@@ -33,7 +33,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::source::child::{self, Deadline, End, Gathered, Ran};
+use crate::source::child::{self, Deadline, End, Gathered, Ran, Writes};
 use crate::text::sanitize;
 
 use super::FetchError;
@@ -136,6 +136,8 @@ fn deadline_of(given: Option<&str>) -> Deadline {
 pub struct Git<'a> {
     pub what: &'a str,
     pub deadline: Deadline,
+    /// The folder git writes what it fetches into, and the most it may hold.
+    pub writes: Option<Writes>,
 }
 
 /// The most standard output gathered from a command whose answer is a line or a few: a
@@ -187,7 +189,9 @@ impl Git<'_> {
         input: Option<Vec<u8>>,
         out: &mut dyn FnMut(&[u8]) -> std::ops::ControlFlow<()>,
     ) -> Result<Ran, FetchError> {
-        child::run(Self::command(cwd, args), input, self.deadline, out).map_err(|error| match error
+        let command = Self::command(cwd, args);
+        let writes = self.writes.as_ref();
+        child::run_writing(command, input, self.deadline, writes, out).map_err(|error| match error
             .kind()
         {
             io::ErrorKind::NotFound => FetchError::NoGit,
@@ -226,6 +230,13 @@ impl Git<'_> {
                     "git was still running after {} seconds, so it was stopped (set {DEADLINE_VARIABLE}=IDLE,TOTAL to wait longer)",
                     total.as_secs_f64()
                 )),
+            }),
+            End::Overgrown(most) => Err(FetchError::Failed {
+                what,
+                message: format!(
+                    "what the server sent took more than {} MiB on disk, more than an import may read, so git was stopped",
+                    most / (1024 * 1024)
+                ),
             }),
             End::Stopped => Err(FetchError::Failed {
                 what,
@@ -283,6 +294,63 @@ mod tests {
         for bad in ["", "x", "-1", "0", "inf", "NaN", "1e99"] {
             assert_eq!(deadline_of(Some(bad)).idle, IDLE, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_fetch_whose_pack_outgrows_the_bound_is_stopped_with_a_sentence() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (upstream, into) = (tmp.path().join("upstream"), tmp.path().join("into"));
+        std::fs::create_dir_all(&upstream).unwrap();
+        std::fs::create_dir_all(&into).unwrap();
+        let setup = |cwd: &Path, words: &[&str]| {
+            let status = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(words)
+                .current_dir(cwd)
+                .output()
+                .unwrap();
+            assert!(status.status.success(), "{status:?}");
+        };
+        setup(&upstream, &["init", "--quiet"]);
+        // Noise does not compress: the pack is as large as the file.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let noise: Vec<u8> = (0..2 * 1024 * 1024)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state.to_le_bytes()[0]
+            })
+            .collect();
+        std::fs::write(upstream.join("noise.bin"), noise).unwrap();
+        setup(&upstream, &["add", "noise.bin"]);
+        setup(&upstream, &["commit", "--quiet", "-m", "noise"]);
+        let url = format!("file://{}", upstream.display());
+        let fetch = |most: u64| {
+            let git = Git {
+                what: "the test repository",
+                deadline: deadline_of(None),
+                writes: Some(Writes {
+                    dir: into.clone(),
+                    most,
+                }),
+            };
+            let _ = std::fs::remove_dir_all(&into);
+            std::fs::create_dir_all(&into).unwrap();
+            let init = ["init", "--quiet", "--bare", "--template="];
+            let init: Vec<&OsStr> = init.iter().map(OsStr::new).collect();
+            git.run(Some(&into), &init).unwrap();
+            let words = ["fetch", "--depth", "1", "--", url.as_str(), "HEAD"];
+            let words: Vec<&OsStr> = words.iter().map(OsStr::new).collect();
+            git.run(Some(&into), &words)
+        };
+        match fetch(512 * 1024) {
+            Err(FetchError::Failed { message, .. }) => {
+                assert!(message.contains("on disk"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        fetch(16 * 1024 * 1024).unwrap();
     }
 
     #[test]

@@ -19,6 +19,7 @@ use std::path::Path;
 
 use crate::bundle::tree::{self, Listed};
 use crate::bundle::{Bundle, EntryKind, Limits, Refusal};
+use crate::source::child::Writes;
 use command::Git;
 use objects::{Blobs, EntryMode, Malformed};
 
@@ -138,6 +139,7 @@ impl Fetched {
         Git {
             what: &self.what,
             deadline: command::deadline(),
+            writes: Some(bounded(self.dir.path())),
         }
     }
 
@@ -271,6 +273,16 @@ fn temporary(what: &str) -> Result<tempfile::TempDir, FetchError> {
         })
 }
 
+/// The bound on a repository skilldeck fetches into `dir`: what a server sends lands on disk
+/// before any import bound reads it, so the repository may hold no more than an import may
+/// read from any source.
+fn bounded(dir: &Path) -> Writes {
+    Writes {
+        dir: dir.to_path_buf(),
+        most: crate::limits::limits().stream_bytes,
+    }
+}
+
 /// A new bare repository in a temporary folder, and `spec`'s ref fetched into it shallow
 /// (`--filter` when given); the folder and the commit fetched.
 fn fetch_into(
@@ -282,6 +294,7 @@ fn fetch_into(
     let git = Git {
         what,
         deadline: command::deadline(),
+        writes: Some(bounded(dir.path())),
     };
     let work = Some(dir.path());
     git.run(work, &args(&["init", "--quiet", "--bare", "--template="]))?;
@@ -359,6 +372,7 @@ pub fn latest(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Latest, Fet
     let git = Git {
         what: &what,
         deadline: command::deadline(),
+        writes: None,
     };
     let asked = reference.unwrap_or("HEAD");
     // git matches patterns against the names' ends, so an annotated tag's commit (`^{}`) is
@@ -427,6 +441,7 @@ pub fn trees(
     let git = Git {
         what: &what,
         deadline: command::deadline(),
+        writes: Some(bounded(dir.path())),
     };
     let work = Some(dir.path());
     let trees = folders
