@@ -7,13 +7,18 @@ use std::path::Path;
 use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode};
 
+use super::dialect::{self, Dialect};
 use super::{EditError, Unparsable};
 
-/// `text` (the whole file) as a tree to edit; an empty file is an empty document.
+/// `text` (the whole file) as a tree to edit, when the agent that reads it as `dialect` can:
+/// an edit to a file the agent ignores would be one it never sees. An empty file is an empty
+/// document.
 ///
 /// # Errors
-/// [`EditError::Unparsable`] with the line and column where it fails.
-pub fn parse(file: &Path, text: &str) -> Result<CstRootNode, EditError> {
+/// [`EditError::AgentCannotRead`] where the agent's parser fails, [`EditError::Unparsable`]
+/// where skilldeck's editor does.
+pub fn parse(file: &Path, text: &str, dialect: Dialect) -> Result<CstRootNode, EditError> {
+    read(file, text, dialect)?;
     CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
         EditError::Unparsable(Unparsable {
             file: file.to_path_buf(),
@@ -24,9 +29,66 @@ pub fn parse(file: &Path, text: &str) -> Result<CstRootNode, EditError> {
     })
 }
 
-/// The document as a value, what the agent reads (`Null` when it is empty).
-pub fn value(root: &CstRootNode) -> serde_json::Value {
-    root.to_serde_value().unwrap_or(serde_json::Value::Null)
+/// The file as the agent reads it (`Null` when it is empty).
+///
+/// # Errors
+/// [`EditError::AgentCannotRead`] where the agent's parser fails.
+pub fn read(file: &Path, text: &str, dialect: Dialect) -> Result<serde_json::Value, EditError> {
+    dialect::read(text, dialect.syntax).map_err(|at| {
+        if at.by_agent {
+            EditError::AgentCannotRead {
+                file: file.to_path_buf(),
+                agent: dialect.agent,
+                line: at.line,
+                column: at.column,
+                reason: at.reason,
+            }
+        } else {
+            EditError::Unparsable(Unparsable {
+                file: file.to_path_buf(),
+                line: at.line,
+                column: at.column,
+                reason: at.reason,
+            })
+        }
+    })
+}
+
+/// Refuse a file in which a key on the way to `keys` (the objects walked through, and the
+/// last key itself) is written more than once: the editor would change the first copy, and
+/// the agent reads the last (`JSON.parse`, and every JSONC reader here, keep the last).
+/// Copies elsewhere (a sibling's, another object's) are no business of this edit.
+///
+/// # Errors
+/// [`EditError::Duplicate`] naming the first key path that is ambiguous.
+pub fn unique(
+    root: &CstRootNode,
+    file: &Path,
+    dialect: Dialect,
+    keys: &[&str],
+) -> Result<(), EditError> {
+    let Some(mut object) = root.object_value() else {
+        return Ok(());
+    };
+    for (depth, key) in keys.iter().enumerate() {
+        let copies: Vec<_> = object
+            .properties()
+            .into_iter()
+            .filter(|prop| prop.name().and_then(|n| n.decoded_value().ok()).as_deref() == Some(key))
+            .collect();
+        if copies.len() > 1 {
+            return Err(EditError::Duplicate {
+                file: file.to_path_buf(),
+                agent: dialect.agent,
+                key: keys[..=depth].join("."),
+            });
+        }
+        match copies.first().and_then(|prop| prop.object_value()) {
+            Some(inner) => object = inner,
+            None => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 /// The object at `keys` below the document's top object, made (with every object on the way)

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::operations::SettingsChange;
 use crate::roots::Machine;
+use crate::settings::dialect::Dialect;
 use crate::settings::{self, EditError};
 
 use super::SwitchError;
@@ -40,12 +41,32 @@ pub(super) fn after(file: &Path, edit: &Edit) -> Result<String, EditError> {
     Ok(edit(file, &now)?.unwrap_or(now))
 }
 
-/// A JSON(C) file's value as the agent reads it: `Null` when it is missing or does not parse
-/// (the agents skip such a file).
-pub(super) fn json_value(file: &Path, text: &str) -> serde_json::Value {
-    settings::json::parse(file, text)
-        .map(|root| settings::json::value(&root))
-        .unwrap_or(serde_json::Value::Null)
+/// A JSON(C) file's value as the agent reads it: `Null` when it is missing or the agent cannot
+/// read it (the agents skip such a file).
+pub(super) fn json_value(file: &Path, text: &str, dialect: Dialect) -> serde_json::Value {
+    settings::json::read(file, text, dialect).unwrap_or(serde_json::Value::Null)
+}
+
+/// `edited`, the text an edit made, when the agent reads it and sees what `wanted` asks of it:
+/// the last check before a switch claims a change, whatever the editor did.
+///
+/// # Errors
+/// [`EditError::Unseen`] saying what it would not see.
+pub(super) fn seen(
+    file: &Path,
+    edited: String,
+    dialect: Dialect,
+    what: &str,
+    wanted: impl Fn(&serde_json::Value) -> bool,
+) -> Result<Option<String>, EditError> {
+    match settings::json::read(file, &edited, dialect) {
+        Ok(value) if wanted(&value) => Ok(Some(edited)),
+        _ => Err(EditError::Unseen {
+            file: file.to_path_buf(),
+            agent: dialect.agent,
+            what: what.to_owned(),
+        }),
+    }
 }
 
 /// Write every step, in order; when one fails, the ones before it are put back.
@@ -95,31 +116,47 @@ impl Case {
     }
 }
 
-/// Whether the array of names at `keys` in `file` holds `name`.
-pub(super) fn listed(file: &Path, text: &str, keys: &[&str], name: &str, case: Case) -> bool {
-    let value = json_value(file, text);
-    let pointer: String = keys.iter().map(|key| format!("/{key}")).collect();
-    value
-        .pointer(&pointer)
-        .and_then(serde_json::Value::as_array)
-        .is_some_and(|names| {
-            names
-                .iter()
-                .filter_map(serde_json::Value::as_str)
-                .any(|listed| case.same(listed, name))
-        })
+/// Whether the array of names at `keys` in `file`, read as the agent reads it, holds `name`.
+pub(super) fn listed(
+    file: &Path,
+    text: &str,
+    dialect: Dialect,
+    keys: &[&str],
+    name: &str,
+    case: Case,
+) -> bool {
+    holds(&json_value(file, text, dialect), keys, name, case)
+}
+
+/// Whether the array of names at `keys` in `value` holds `name`.
+fn holds(value: &serde_json::Value, keys: &[&str], name: &str, case: Case) -> bool {
+    let mut at = value;
+    for key in keys {
+        match at.get(key) {
+            Some(inner) => at = inner,
+            None => return false,
+        }
+    }
+    at.as_array().is_some_and(|names| {
+        names
+            .iter()
+            .filter_map(serde_json::Value::as_str)
+            .any(|listed| case.same(listed, name))
+    })
 }
 
 /// The edit that adds `name` to the array of names at `keys` (made when missing), or takes
 /// every spelling of it out.
 pub(super) fn list_edit(
+    dialect: Dialect,
     keys: &'static [&'static str],
     name: String,
     add: bool,
     case: Case,
 ) -> Edit {
     Box::new(move |file, text| {
-        let root = settings::json::parse(file, text)?;
+        let root = settings::json::parse(file, text, dialect)?;
+        settings::json::unique(&root, file, dialect, keys)?;
         let (last, parents) = keys.split_last().expect("a key path has a key");
         if add {
             let object = settings::json::object_at(&root, file, parents)?;
@@ -141,6 +178,13 @@ pub(super) fn list_edit(
                 return Ok(None);
             }
         }
-        Ok(Some(root.to_string()))
+        let what = format!(
+            "{name} {} {}",
+            if add { "added to" } else { "taken out of" },
+            keys.join(".")
+        );
+        seen(file, root.to_string(), dialect, &what, |value| {
+            holds(value, keys, &name, case) == add
+        })
     })
 }

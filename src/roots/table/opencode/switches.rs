@@ -370,6 +370,23 @@ fn denied(rules: &[Rule]) -> Vec<NamePattern> {
         .collect()
 }
 
+/// Whether a `permission.skill` rule whose pattern is `name` itself reaches the skill `name`
+/// and no other, so that a rule for one skill can be written. OpenCode's `Wildcard.match` has
+/// no escape: in the opencode 1.18.33 bundle (`bin/opencode` of opencode-linux-x64,
+/// `function ql(e,o)`) the pattern is `o.replaceAll("\\","/")`, then
+/// `.replace(/[.+^${}()|[\]\\]/g,"\\$&").replace(/\*/g,".*").replace(/\?/g,".")`, so `*` and
+/// `?` are always wildcards; `\` and `/` match each other; and `Permission.fromConfig` first
+/// expands a pattern `~`, `~/...` or `$HOME...` to the home folder.
+pub(crate) fn literal_pattern(name: &str, env: &Environment) -> bool {
+    !name.contains(['*', '?', '\\', '/']) && expand_home(name, env) == name
+}
+
+/// Whether a rule whose pattern is `pattern` reaches the skill `name` ([`matches`] after the
+/// home expansion OpenCode makes first).
+pub(crate) fn pattern_reaches(pattern: &str, name: &str, env: &Environment) -> bool {
+    matches(name, &expand_home(pattern, env))
+}
+
 /// OpenCode's `Wildcard.match(text, pattern)`: `*` is any run of characters, `?` any one, the
 /// rest literal; `\` counts as `/` on both sides; a pattern ending in ` *` also matches without
 /// that tail (`"git *"` matches `git`); the whole text must match, line breaks included.
