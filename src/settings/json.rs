@@ -245,3 +245,138 @@ fn shape(file: &Path, key: &str, expected: &'static str) -> EditError {
         expected,
     }
 }
+
+/// Add `name` to the list of names at `keys` (made when missing), or take every name `same`
+/// matches out of it: the edit Gemini CLI's and Copilot's switches make, checked as the agent
+/// reading the file in `dialect` will see it. `Ok(None)`: it already is as asked.
+///
+/// # Errors
+/// A refusal ([`EditError::is_refusal`]): the agent cannot read the file, a key on the way is
+/// written twice, a value on the way has another shape, or the agent would not see the change.
+pub fn edit_list(
+    file: &Path,
+    text: &str,
+    dialect: Dialect,
+    keys: &[&str],
+    name: &str,
+    add: bool,
+    same: &dyn Fn(&str, &str) -> bool,
+) -> Result<Option<String>, EditError> {
+    let Some((last, parents)) = keys.split_last() else {
+        return Ok(None);
+    };
+    let root = parse(file, text, dialect)?;
+    unique(&root, file, dialect, keys)?;
+    if add {
+        let object = object_at(&root, file, parents)?;
+        let array = array_in(&object, file, &keys.join("."), last)?;
+        if strings(&array).iter().any(|listed| same(listed, name)) {
+            return Ok(None);
+        }
+        push_string(&array, name);
+    } else {
+        let Some(array) = find_object(&root, parents).and_then(|o| o.array_value(last)) else {
+            return Ok(None);
+        };
+        if remove_strings(&array, |listed| same(listed, name)) == 0 {
+            return Ok(None);
+        }
+    }
+    let what = format!(
+        "{name} {} {}",
+        if add { "added to" } else { "taken out of" },
+        keys.join(".")
+    );
+    seen(file, root.to_string(), dialect, &what, |value| {
+        lists(value, keys, name, same) == add
+    })
+}
+
+/// Whether the list of names at `keys` in `value` holds one `same` matches with `name`.
+pub fn lists(
+    value: &serde_json::Value,
+    keys: &[&str],
+    name: &str,
+    same: &dyn Fn(&str, &str) -> bool,
+) -> bool {
+    at(value, keys)
+        .and_then(serde_json::Value::as_array)
+        .is_some_and(|names| {
+            names
+                .iter()
+                .filter_map(serde_json::Value::as_str)
+                .any(|listed| same(listed, name))
+        })
+}
+
+/// The value at `keys` below `value`'s top object.
+pub fn at<'v>(value: &'v serde_json::Value, keys: &[&str]) -> Option<&'v serde_json::Value> {
+    keys.iter().try_fold(value, |inner, key| inner.get(key))
+}
+
+/// Set the member `key` of the object at `parents` (made when missing) to the string `to`, or
+/// take it out when `to` is `None` (and an object that empties with it): the edit Claude
+/// Code's `skillOverrides` and OpenCode's `permission.skill` switches make, checked as the
+/// agent will see it. `Ok(None)`: it already is as asked.
+///
+/// # Errors
+/// A refusal, as [`edit_list`]'s.
+pub fn edit_member(
+    file: &Path,
+    text: &str,
+    dialect: Dialect,
+    parents: &[&str],
+    key: &str,
+    to: Option<&str>,
+) -> Result<Option<String>, EditError> {
+    let root = parse(file, text, dialect)?;
+    let path: Vec<&str> = parents.iter().copied().chain([key]).collect();
+    unique(&root, file, dialect, &path)?;
+    match to {
+        Some(to) => {
+            let object = object_at(&root, file, parents)?;
+            if string_of(&object, key).as_deref() == Some(to) {
+                return Ok(None);
+            }
+            set_string(&object, key, to);
+        }
+        None => {
+            let Some(object) = find_object(&root, parents) else {
+                return Ok(None);
+            };
+            if !remove(&object, key) {
+                return Ok(None);
+            }
+            prune_empty(&root, parents);
+        }
+    }
+    let what = match to {
+        Some(to) => format!("{} set to {to:?}", path.join(".")),
+        None => format!("{} taken out", path.join(".")),
+    };
+    seen(file, root.to_string(), dialect, &what, |value| {
+        at(value, &path).and_then(serde_json::Value::as_str) == to
+    })
+}
+
+/// `edited`, the text an edit made, when the agent reads it and sees what `wanted` asks of it:
+/// the last check before a switch claims a change, whatever the editor did.
+///
+/// # Errors
+/// [`EditError::Unseen`] saying what it would not see.
+pub fn seen(
+    file: &Path,
+    edited: String,
+    dialect: Dialect,
+    what: &str,
+    wanted: impl Fn(&serde_json::Value) -> bool,
+) -> Result<Option<String>, EditError> {
+    match read(file, &edited, dialect) {
+        Ok(value) if wanted(&value) => Ok(Some(edited)),
+        _ => Err(EditError::Unseen {
+            file: file.to_path_buf(),
+            agent: dialect.agent,
+            what: what.to_owned(),
+        }),
+    }
+}

@@ -64,7 +64,7 @@ pub enum EditError {
     #[error(transparent)]
     Unparsable(Unparsable),
     #[error(
-        "{agent} cannot read {}: it fails at line {line}, column {column} ({reason}), so {agent} ignores every setting in it; skilldeck left it as it is",
+        "{agent} cannot read {}: it fails at line {line}, column {column} ({reason}), so no setting in it counts; skilldeck left it as it is",
         .file.display()
     )]
     AgentCannotRead {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::cst::CstInputValue;
 
-use super::plan::{Edit, Plan, Step, after, json_value, seen, text};
+use super::plan::{Edit, Plan, Step, after, json_value, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::claude_code as files;
 use crate::roots::{AgentId, Machine, Project, Scope};
@@ -123,13 +123,18 @@ fn plain_json(file: &Path, text: &str) -> Result<(), SwitchError> {
     if text.trim().is_empty() {
         return Ok(());
     }
-    dialect::read(text, READS.syntax)
-        .map(drop)
-        .map_err(|at| SwitchError::NotPlainJson {
+    match dialect::read(text, READS.syntax) {
+        Ok(_) => Ok(()),
+        Err(at) if at.by_agent => Err(SwitchError::NotPlainJson {
             agent: ME,
             file: file.to_path_buf(),
             why: format!("{} at line {}, column {}", at.reason, at.line, at.column),
-        })
+        }),
+        // Claude Code reads it; it is skilldeck that does not follow it so deep.
+        Err(_) => json::read(file, text, READS)
+            .map(drop)
+            .map_err(SwitchError::from),
+    }
 }
 
 /// The skill's entry in one file's `skillOverrides`.
@@ -148,36 +153,17 @@ fn winner(values: &[(PathBuf, Option<String>)]) -> Option<String> {
 
 fn set_off(name: String) -> Edit {
     Box::new(move |file, text| {
-        let root = json::parse(file, text, READS)?;
-        json::unique(&root, file, READS, &[OVERRIDES, &name])?;
-        let overrides = json::object_at(&root, file, &[OVERRIDES])?;
-        if json::string_of(&overrides, &name).as_deref() == Some("off") {
-            return Ok(None);
-        }
-        json::set_string(&overrides, &name, "off");
-        let what = format!("skillOverrides {name:?} set to \"off\"");
-        seen(file, root.to_string(), READS, &what, |value| {
-            value_in(value, &name).as_deref() == Some("off")
-        })
+        json::edit_member(file, text, READS, &[OVERRIDES], &name, Some("off"))
     })
 }
 
+/// Take the skill's `"off"` out, and only an `"off"`.
 fn drop_off(name: String) -> Edit {
     Box::new(move |file, text| {
-        let root = json::parse(file, text, READS)?;
-        json::unique(&root, file, READS, &[OVERRIDES, &name])?;
-        let Some(overrides) = json::find_object(&root, &[OVERRIDES]) else {
-            return Ok(None);
-        };
-        if json::string_of(&overrides, &name).as_deref() != Some("off") {
+        if value_in(&json_value(file, text, READS), &name).as_deref() != Some("off") {
             return Ok(None);
         }
-        json::remove(&overrides, &name);
-        json::prune_empty(&root, &[OVERRIDES]);
-        let what = format!("skillOverrides {name:?} taken out");
-        seen(file, root.to_string(), READS, &what, |value| {
-            value_in(value, &name).as_deref() != Some("off")
-        })
+        json::edit_member(file, text, READS, &[OVERRIDES], &name, None)
     })
 }
 
@@ -277,7 +263,7 @@ fn plugin(
         let enabled = json::object_at(&root, file, &["enabledPlugins"])?;
         json::set(&enabled, &edit_key, CstInputValue::Bool(wanted));
         let what = format!("enabledPlugins {edit_key:?} set to {wanted}");
-        seen(file, root.to_string(), READS, &what, |value| {
+        json::seen(file, root.to_string(), READS, &what, |value| {
             value
                 .get("enabledPlugins")
                 .and_then(|plugins| plugins.get(&edit_key))

@@ -47,28 +47,6 @@ pub(super) fn json_value(file: &Path, text: &str, dialect: Dialect) -> serde_jso
     settings::json::read(file, text, dialect).unwrap_or(serde_json::Value::Null)
 }
 
-/// `edited`, the text an edit made, when the agent reads it and sees what `wanted` asks of it:
-/// the last check before a switch claims a change, whatever the editor did.
-///
-/// # Errors
-/// [`EditError::Unseen`] saying what it would not see.
-pub(super) fn seen(
-    file: &Path,
-    edited: String,
-    dialect: Dialect,
-    what: &str,
-    wanted: impl Fn(&serde_json::Value) -> bool,
-) -> Result<Option<String>, EditError> {
-    match settings::json::read(file, &edited, dialect) {
-        Ok(value) if wanted(&value) => Ok(Some(edited)),
-        _ => Err(EditError::Unseen {
-            file: file.to_path_buf(),
-            agent: dialect.agent,
-            what: what.to_owned(),
-        }),
-    }
-}
-
 /// Write every step, in order; when one fails, the ones before it are put back.
 pub(super) fn apply(
     machine: &Machine,
@@ -125,23 +103,8 @@ pub(super) fn listed(
     name: &str,
     case: Case,
 ) -> bool {
-    holds(&json_value(file, text, dialect), keys, name, case)
-}
-
-/// Whether the array of names at `keys` in `value` holds `name`.
-fn holds(value: &serde_json::Value, keys: &[&str], name: &str, case: Case) -> bool {
-    let mut at = value;
-    for key in keys {
-        match at.get(key) {
-            Some(inner) => at = inner,
-            None => return false,
-        }
-    }
-    at.as_array().is_some_and(|names| {
-        names
-            .iter()
-            .filter_map(serde_json::Value::as_str)
-            .any(|listed| case.same(listed, name))
+    settings::json::lists(&json_value(file, text, dialect), keys, name, &|a, b| {
+        case.same(a, b)
     })
 }
 
@@ -155,36 +118,8 @@ pub(super) fn list_edit(
     case: Case,
 ) -> Edit {
     Box::new(move |file, text| {
-        let root = settings::json::parse(file, text, dialect)?;
-        settings::json::unique(&root, file, dialect, keys)?;
-        let (last, parents) = keys.split_last().expect("a key path has a key");
-        if add {
-            let object = settings::json::object_at(&root, file, parents)?;
-            let array = settings::json::array_in(&object, file, &keys.join("."), last)?;
-            if settings::json::strings(&array)
-                .iter()
-                .any(|listed| case.same(listed, &name))
-            {
-                return Ok(None);
-            }
-            settings::json::push_string(&array, &name);
-        } else {
-            let Some(array) =
-                settings::json::find_object(&root, parents).and_then(|o| o.array_value(last))
-            else {
-                return Ok(None);
-            };
-            if settings::json::remove_strings(&array, |listed| case.same(listed, &name)) == 0 {
-                return Ok(None);
-            }
-        }
-        let what = format!(
-            "{name} {} {}",
-            if add { "added to" } else { "taken out of" },
-            keys.join(".")
-        );
-        seen(file, root.to_string(), dialect, &what, |value| {
-            holds(value, keys, &name, case) == add
+        settings::json::edit_list(file, text, dialect, keys, &name, add, &|a, b| {
+            case.same(a, b)
         })
     })
 }
