@@ -659,3 +659,25 @@ fn opencode_permission_a_name_with_wildcard_characters_is_a_wildcard() {
         check_both(&lab, Check::new(here!(), class, ME, &[&lab.project]));
     }
 }
+
+/// A key written twice in an OpenCode config: its JSONC parser keeps the last copy (in the
+/// first copy's place), of `permission` and of one pattern's rule, as skilldeck's listing does.
+#[test]
+fn opencode_permission_written_twice() {
+    let Some(lab) = lab() else { return };
+    skills(&lab, &["first", "second"]);
+    let config = lab.home.join(".config/opencode/opencode.jsonc");
+    for (text, class) in [
+        (
+            r#"{"permission": {"skill": {"first": "deny"}}, "permission": {"skill": {"second": "deny"}}}"#,
+            "permission twice, the last wins",
+        ),
+        (
+            r#"{"permission": {"skill": {"first": "deny", "second": "deny", "first": "allow"}}}"#,
+            "one rule twice, the last wins",
+        ),
+    ] {
+        lab.file(&config, text);
+        check_both(&lab, Check::new(here!(), class, ME, &[&lab.project]));
+    }
+}
