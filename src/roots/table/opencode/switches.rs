@@ -430,6 +430,34 @@ mod tests {
         assert!(matches("", "*"));
     }
 
+    #[test]
+    fn only_a_name_the_matcher_reads_literally_gets_a_rule_of_its_own() {
+        let env = Environment::new("/home/me");
+        for name in [
+            "p*", "*", "p?", "?", "git *", "a\\b", "a/b", "~", "~/x", "$HOME", "$HOME-x",
+        ] {
+            assert!(!literal_pattern(name, &env), "{name}");
+        }
+        for name in [
+            "pdf", "p.d", "a+b", "(x)", "[y]", "{z}", "a|b", "^$", "~x", "x~", "HOME",
+        ] {
+            assert!(literal_pattern(name, &env), "{name}");
+            assert!(pattern_reaches(name, name, &env), "{name}");
+            for other in [format!("{name}x"), format!("x{name}"), name.to_uppercase()] {
+                if other != name {
+                    assert!(
+                        !pattern_reaches(name, &other, &env),
+                        "{name} reaches {other}"
+                    );
+                }
+            }
+        }
+        assert!(pattern_reaches("p*", "pdf", &env));
+        assert!(pattern_reaches("a\\b", "a/b", &env));
+        assert!(pattern_reaches("~/x", "/home/me/x", &env));
+        assert!(!pattern_reaches("~", "~", &env));
+    }
+
     fn off(text: &str) -> Vec<TurnedOff> {
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path().join("home");
