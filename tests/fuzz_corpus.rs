@@ -93,6 +93,11 @@ fn the_journal_corpus_keeps_the_invariants() {
 }
 
 #[test]
+fn the_settings_json_corpus_keeps_the_invariants() {
+    replay("settings_json", 40, checks::settings_json::check);
+}
+
+#[test]
 fn the_record_corpus_keeps_the_invariants() {
     replay("record", 20, checks::record::check);
 }

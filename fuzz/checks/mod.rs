@@ -6,6 +6,7 @@ pub mod frontmatter;
 pub mod git_output;
 pub mod journal;
 pub mod record;
+pub mod settings_json;
 pub mod tar_names;
 pub mod tar_oracle;
 pub mod tar_writer;

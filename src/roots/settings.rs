@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 use crate::fs::{Links, read_bounded};
+use crate::settings::dialect::Syntax;
 
 thread_local! {
     /// The settings files asked for on this thread while [`reading`] listens.
@@ -36,9 +37,21 @@ pub(crate) fn bytes(path: &Path, limit: u64) -> Option<Vec<u8>> {
     read_bounded(path, Links::Follow, limit).ok()
 }
 
-/// A JSON settings file as a value, or `None`.
+/// A JSON settings file as `JSON.parse` reads it (the agents that read theirs so ship
+/// JavaScript), or `None`.
 pub(crate) fn json(path: &Path) -> Option<serde_json::Value> {
-    serde_json::from_slice(&bytes(path, crate::limits::SETTINGS_FILE_BYTES)?).ok()
+    as_read(path, Syntax::Json)
+}
+
+/// A settings file as an agent reading it in `syntax` does (a key written twice is its last
+/// copy), or `None` when the agent cannot read it: what the editor reads too
+/// (`settings::dialect`), so a listing and a switch agree.
+pub(crate) fn as_read(path: &Path, syntax: Syntax) -> Option<serde_json::Value> {
+    let bytes = bytes(path, crate::limits::SETTINGS_FILE_BYTES)?;
+    let text = std::str::from_utf8(&bytes).ok()?;
+    crate::settings::dialect::read(text, syntax)
+        .ok()
+        .filter(|value| !value.is_null())
 }
 
 /// A JSON settings file that may hold comments and trailing commas, as Gemini CLI and Copilot

@@ -57,7 +57,7 @@ fn gemini_trusts(env: &Environment, project: &Project) -> bool {
 }
 
 fn folder_trust_is_off(settings: &Path) -> bool {
-    super::settings::json(settings)
+    super::table::switch_files::gemini_cli::read(settings)
         .and_then(|json| json.pointer("/security/folderTrust/enabled")?.as_bool())
         == Some(false)
 }

@@ -6,7 +6,9 @@
 //! file changed meanwhile); [`revert`] puts a journalled change back.
 
 mod backup;
+pub mod dialect;
 mod file;
+mod js_json;
 pub mod json;
 pub mod toml;
 
@@ -62,6 +64,35 @@ pub enum EditError {
     #[error(transparent)]
     Unparsable(Unparsable),
     #[error(
+        "{agent} cannot read {}: it fails at line {line}, column {column} ({reason}), so no setting in it counts; skilldeck left it as it is",
+        .file.display()
+    )]
+    AgentCannotRead {
+        file: PathBuf,
+        agent: &'static str,
+        line: usize,
+        column: usize,
+        reason: String,
+    },
+    #[error(
+        "{} holds {key} more than once, and {agent} reads only the last copy; skilldeck will not guess which one you meant to change, so it left the file as it is (remove the other copies)",
+        .file.display()
+    )]
+    Duplicate {
+        file: PathBuf,
+        agent: &'static str,
+        key: String,
+    },
+    #[error(
+        "{agent} would not see skilldeck's change to {} ({what}), so skilldeck left it as it is",
+        .file.display()
+    )]
+    Unseen {
+        file: PathBuf,
+        agent: &'static str,
+        what: String,
+    },
+    #[error(
         "{} holds {key} as something other than {expected}; skilldeck leaves it for you to change",
         .file.display()
     )]
@@ -87,7 +118,12 @@ impl EditError {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            EditError::Unparsable(_) | EditError::Shape { .. } | EditError::ChangedSince { .. }
+            EditError::Unparsable(_)
+                | EditError::AgentCannotRead { .. }
+                | EditError::Duplicate { .. }
+                | EditError::Unseen { .. }
+                | EditError::Shape { .. }
+                | EditError::ChangedSince { .. }
         )
     }
 }

@@ -8,9 +8,14 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::roots::Machine;
 
+const LOOSE: dialect::Dialect = dialect::Dialect {
+    agent: "an agent",
+    syntax: dialect::Syntax::Loose,
+};
+
 fn set_off(text: &str) -> String {
     let file = Path::new("settings.json");
-    let root = json::parse(file, text).unwrap();
+    let root = json::parse(file, text, LOOSE).unwrap();
     let overrides = json::object_at(&root, file, &["skillOverrides"]).unwrap();
     json::set_string(&overrides, "pdf", "off");
     root.to_string()
@@ -18,7 +23,7 @@ fn set_off(text: &str) -> String {
 
 fn push(text: &str, name: &str) -> String {
     let file = Path::new("settings.json");
-    let root = json::parse(file, text).unwrap();
+    let root = json::parse(file, text, LOOSE).unwrap();
     let object = json::object_at(&root, file, &["skills"]).unwrap();
     let array = json::array_in(&object, file, "skills.disabled", "disabled").unwrap();
     json::push_string(&array, name);
@@ -35,7 +40,7 @@ fn sandbox() -> (tempfile::TempDir, Machine) {
 
 /// An edit that sets `skillOverrides.pdf` to "off".
 fn off(file: &Path, text: &str) -> Result<Option<String>, EditError> {
-    let root = json::parse(file, text)?;
+    let root = json::parse(file, text, LOOSE)?;
     let overrides = json::object_at(&root, file, &["skillOverrides"])?;
     json::set_string(&overrides, "pdf", "off");
     Ok(Some(root.to_string()))
@@ -73,7 +78,7 @@ fn an_existing_entry_keeps_its_place() {
 fn taking_a_name_out_keeps_the_rest_and_drops_a_container_it_emptied() {
     let file = Path::new("s.json");
     let text = "{\n  // mine\n  \"skills\": {\"disabled\": [\"PDF\"]},\n  \"theme\": \"dark\"\n}\n";
-    let root = json::parse(file, text).unwrap();
+    let root = json::parse(file, text, LOOSE).unwrap();
     let array = json::find_object(&root, &["skills"])
         .and_then(|o| o.array_value("disabled"))
         .unwrap();
@@ -88,7 +93,7 @@ fn taking_a_name_out_keeps_the_rest_and_drops_a_container_it_emptied() {
 #[test]
 fn a_value_of_another_shape_is_refused_naming_the_key() {
     let file = Path::new("s.json");
-    let root = json::parse(file, r#"{"skillOverrides": "off"}"#).unwrap();
+    let root = json::parse(file, r#"{"skillOverrides": "off"}"#, LOOSE).unwrap();
     let error = json::object_at(&root, file, &["skillOverrides"]).unwrap_err();
     assert!(error.is_refusal());
     assert!(error.to_string().contains("skillOverrides"), "{error}");
@@ -102,10 +107,10 @@ fn an_unparsable_file_is_left_untouched_with_where_it_fails() {
     fs::write(&file, text).unwrap();
     let error = edit(&machine, &file, |t| off(&file, t)).unwrap_err();
     assert!(error.is_refusal());
-    let EditError::Unparsable(where_) = &error else {
+    let EditError::AgentCannotRead { line, .. } = &error else {
         panic!("{error}")
     };
-    assert_eq!(where_.line, 3, "{error}");
+    assert_eq!(*line, 3, "{error}");
     assert!(error.to_string().contains("line 3, column"), "{error}");
     assert_eq!(fs::read_to_string(&file).unwrap(), text);
     assert!(!machine.data_dir().join(BACKUPS_DIR).exists());
@@ -232,7 +237,7 @@ fn nothing_to_change_writes_nothing() {
 #[test]
 fn taking_the_first_of_a_one_line_list_out_leaves_no_space() {
     let file = Path::new("s.json");
-    let root = json::parse(file, r#"{"d": ["a", "b", "c"]}"#).unwrap();
+    let root = json::parse(file, r#"{"d": ["a", "b", "c"]}"#, LOOSE).unwrap();
     let array = json::find_object(&root, &[])
         .unwrap()
         .array_value("d")

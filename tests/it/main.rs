@@ -62,6 +62,7 @@ mod snapshot_diff_bounds;
 mod snapshot_store;
 mod snapshot_tamper;
 mod switch;
+mod switch_parsing;
 mod terminal_injection;
 mod tui_agents;
 mod tui_budget;

@@ -148,7 +148,7 @@ fn refusals_leave_settings_roots_and_store_byte_identical() {
         (&["disable", "pdf", "--agent", "codex"], "does not load"),
         (
             &["disable", "gem", "--agent", "gemini-cli"],
-            "does not parse at line 2, column",
+            "Gemini CLI cannot read",
         ),
         (&["disable", "nothing-here", "--agent", "codex"], "no skill"),
         (

@@ -14,10 +14,16 @@ use super::plan::{Edit, Plan, Step, after, json_value, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::claude_code as files;
 use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::settings::dialect::{self, Dialect, Syntax};
 use crate::settings::json;
 
 const ME: AgentId = AgentId::CLAUDE_CODE;
 const OVERRIDES: &str = "skillOverrides";
+/// Claude Code reads its settings with `JSON.parse`: see [`plain_json`].
+const READS: Dialect = Dialect {
+    agent: "Claude Code",
+    syntax: Syntax::Json,
+};
 
 pub(super) fn plan(
     machine: &Machine,
@@ -36,7 +42,7 @@ pub(super) fn plan(
         let text = text(file)?;
         Ok(plain_json(file, &text)
             .ok()
-            .and_then(|()| value_in(&json_value(file, &text), &name)))
+            .and_then(|()| value_in(&json_value(file, &text, READS), &name)))
     };
     let mut now = Vec::new();
     for file in &read {
@@ -81,7 +87,10 @@ pub(super) fn plan(
         match steps.iter().find(|step| step.file == file) {
             Some(step) => {
                 let text = after(&file, &step.edit)?;
-                then.push((file.clone(), value_in(&json_value(&file, &text), &name)));
+                then.push((
+                    file.clone(),
+                    value_in(&json_value(&file, &text, READS), &name),
+                ));
             }
             None => then.push((file, value)),
         }
@@ -114,13 +123,18 @@ fn plain_json(file: &Path, text: &str) -> Result<(), SwitchError> {
     if text.trim().is_empty() {
         return Ok(());
     }
-    serde_json::from_str::<serde_json::Value>(text)
-        .map(drop)
-        .map_err(|error| SwitchError::NotPlainJson {
+    match dialect::read(text, READS.syntax) {
+        Ok(_) => Ok(()),
+        Err(at) if at.by_agent => Err(SwitchError::NotPlainJson {
             agent: ME,
             file: file.to_path_buf(),
-            why: error.to_string(),
-        })
+            why: format!("{} at line {}, column {}", at.reason, at.line, at.column),
+        }),
+        // Claude Code reads it; it is skilldeck that does not follow it so deep.
+        Err(_) => json::read(file, text, READS)
+            .map(drop)
+            .map_err(SwitchError::from),
+    }
 }
 
 /// The skill's entry in one file's `skillOverrides`.
@@ -139,28 +153,17 @@ fn winner(values: &[(PathBuf, Option<String>)]) -> Option<String> {
 
 fn set_off(name: String) -> Edit {
     Box::new(move |file, text| {
-        let root = json::parse(file, text)?;
-        let overrides = json::object_at(&root, file, &[OVERRIDES])?;
-        if json::string_of(&overrides, &name).as_deref() == Some("off") {
-            return Ok(None);
-        }
-        json::set_string(&overrides, &name, "off");
-        Ok(Some(root.to_string()))
+        json::edit_member(file, text, READS, &[OVERRIDES], &name, Some("off"))
     })
 }
 
+/// Take the skill's `"off"` out, and only an `"off"`.
 fn drop_off(name: String) -> Edit {
     Box::new(move |file, text| {
-        let root = json::parse(file, text)?;
-        let Some(overrides) = json::find_object(&root, &[OVERRIDES]) else {
-            return Ok(None);
-        };
-        if json::string_of(&overrides, &name).as_deref() != Some("off") {
+        if value_in(&json_value(file, text, READS), &name).as_deref() != Some("off") {
             return Ok(None);
         }
-        json::remove(&overrides, &name);
-        json::prune_empty(&root, &[OVERRIDES]);
-        Ok(Some(root.to_string()))
+        json::edit_member(file, text, READS, &[OVERRIDES], &name, None)
     })
 }
 
@@ -242,7 +245,7 @@ fn plugin(
     let wanted = turn == Turn::On;
     let text = text(&file)?;
     plain_json(&file, &text)?;
-    let now = json_value(&file, &text);
+    let now = json_value(&file, &text, READS);
     if now.pointer(&format!(
         "/enabledPlugins/{}",
         key.replace('~', "~0").replace('/', "~1")
@@ -255,10 +258,17 @@ fn plugin(
     }
     let edit_key = key.clone();
     let edit: Edit = Box::new(move |file, text| {
-        let root = json::parse(file, text)?;
+        let root = json::parse(file, text, READS)?;
+        json::unique(&root, file, READS, &["enabledPlugins", &edit_key])?;
         let enabled = json::object_at(&root, file, &["enabledPlugins"])?;
         json::set(&enabled, &edit_key, CstInputValue::Bool(wanted));
-        Ok(Some(root.to_string()))
+        let what = format!("enabledPlugins {edit_key:?} set to {wanted}");
+        json::seen(file, root.to_string(), READS, &what, |value| {
+            value
+                .get("enabledPlugins")
+                .and_then(|plugins| plugins.get(&edit_key))
+                == Some(&serde_json::Value::Bool(wanted))
+        })
     });
     Ok(Plan {
         steps: vec![Step { file, edit }],

@@ -8,9 +8,20 @@ use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::copilot as files;
 use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::settings::dialect::{Dialect, Syntax};
 
 const ME: AgentId = AgentId::COPILOT;
 const KEYS: &[&str] = &["disabledSkills"];
+/// The user's settings.json, which Copilot reads with comments and trailing commas.
+const USER: Dialect = Dialect {
+    agent: "Copilot",
+    syntax: Syntax::Loose,
+};
+/// The repository's files, which Copilot reads as plain JSON (`switches`).
+const REPOSITORY: Dialect = Dialect {
+    agent: "Copilot",
+    syntax: Syntax::Json,
+};
 
 pub(super) fn plan(
     machine: &Machine,
@@ -21,6 +32,14 @@ pub(super) fn plan(
     let user = files::user_file(&machine.env, &project);
     let repository = files::repository_file(&project);
     let name = request.skill.name_for(ME).into_owned();
+    let user_path = user.clone();
+    let dialect = move |file: &std::path::Path| {
+        if user_path.as_deref() == Some(file) {
+            USER
+        } else {
+            REPOSITORY
+        }
+    };
     let every: Vec<_> = user
         .iter()
         .cloned()
@@ -29,7 +48,7 @@ pub(super) fn plan(
     let mut off_now = false;
     let mut listing = Vec::new();
     for file in &every {
-        let lists = listed(file, &text(file)?, KEYS, &name, Case::Exact);
+        let lists = listed(file, &text(file)?, dialect(file), KEYS, &name, Case::Exact);
         off_now |= lists;
         if lists {
             listing.push(file.clone());
@@ -60,15 +79,15 @@ pub(super) fn plan(
                 }
             };
             vec![Step {
+                edit: list_edit(dialect(&file), KEYS, name, true, Case::Exact),
                 file,
-                edit: list_edit(KEYS, name, true, Case::Exact),
             }]
         }
         Turn::On => listing
             .into_iter()
             .map(|file| Step {
+                edit: list_edit(dialect(&file), KEYS, name.clone(), false, Case::Exact),
                 file,
-                edit: list_edit(KEYS, name.clone(), false, Case::Exact),
             })
             .collect(),
     };

@@ -7,9 +7,15 @@ use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::gemini_cli as files;
 use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::settings::dialect::{Dialect, Syntax};
 
 const ME: AgentId = AgentId::GEMINI_CLI;
 const KEYS: &[&str] = &["skills", "disabled"];
+/// Gemini CLI reads its settings files with strip-json-comments, then `JSON.parse`.
+pub(crate) const READS: Dialect = Dialect {
+    agent: "Gemini CLI",
+    syntax: Syntax::CommentsStripped,
+};
 const RESTART: &str =
     "Gemini CLI reads its settings when it starts: restart a running session to see the change";
 
@@ -22,7 +28,7 @@ pub(super) fn plan(
     let files = files::files(&machine.env, &project);
     let name = request.skill.name_for(ME).into_owned();
     let lists = |file: &std::path::Path| -> Result<bool, SwitchError> {
-        Ok(listed(file, &text(file)?, KEYS, &name, Case::Any))
+        Ok(listed(file, &text(file)?, READS, KEYS, &name, Case::Any))
     };
     let mut off_now = false;
     for file in files.read() {
@@ -62,7 +68,7 @@ pub(super) fn plan(
             };
             vec![Step {
                 file,
-                edit: list_edit(KEYS, name.clone(), true, Case::Any),
+                edit: list_edit(READS, KEYS, name.clone(), true, Case::Any),
             }]
         }
         Turn::On => {
@@ -79,7 +85,7 @@ pub(super) fn plan(
                 if lists(&file)? {
                     steps.push(Step {
                         file,
-                        edit: list_edit(KEYS, name.clone(), false, Case::Any),
+                        edit: list_edit(READS, KEYS, name.clone(), false, Case::Any),
                     });
                 }
             }

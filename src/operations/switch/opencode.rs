@@ -14,9 +14,15 @@ use super::plan::{Edit, Plan, Step, after, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::opencode;
 use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::settings::dialect::{Dialect, Syntax};
 use crate::settings::json;
 
 const ME: AgentId = AgentId::OPENCODE;
+/// OpenCode reads its config as JSONC (`roots::table::opencode::config`).
+const READS: Dialect = Dialect {
+    agent: "OpenCode",
+    syntax: Syntax::Jsonc,
+};
 const RESTART: &str =
     "OpenCode reads its config when it starts: restart a running session to see the change";
 
@@ -62,6 +68,9 @@ pub(super) fn plan(
     };
     if denied(&[])? == (turn == Turn::Off) {
         return Ok(Plan::nothing());
+    }
+    if !opencode::literal_pattern(&name, &machine.env) {
+        return Err(wildcard_refused(machine, &name, turn));
     }
     let mut now = Vec::new();
     for file in opencode::config_files(&machine.env, &project) {
@@ -119,9 +128,37 @@ pub(super) fn plan(
     })
 }
 
+/// The refusal for a name no rule can single out: which other skills OpenCode loads now a rule
+/// for it would reach too.
+fn wildcard_refused(machine: &Machine, name: &str, turn: Turn) -> SwitchError {
+    let inventory = crate::scan::scan(&machine.env, &machine.project, &|_| {});
+    let mut others: Vec<String> = inventory
+        .skills
+        .iter()
+        .filter(|skill| skill.agents.contains(&ME))
+        .map(|skill| skill.name_for(ME).into_owned())
+        .filter(|other| other != name && opencode::pattern_reaches(name, other, &machine.env))
+        .collect();
+    others.sort();
+    others.dedup();
+    let word = if turn == Turn::Off { "off" } else { "on" };
+    let reach = if !opencode::pattern_reaches(name, name, &machine.env) {
+        format!("would not reach {name:?} at all")
+    } else if others.is_empty() {
+        format!("would also turn {word} every skill its wildcards match that OpenCode loads later")
+    } else {
+        format!("would also turn {word} {}", others.join(", "))
+    };
+    SwitchError::Overruled {
+        reason: format!(
+            "OpenCode's permission.skill patterns read * and ? as wildcards, \\ as /, and ~ or $HOME at the start as the home folder, with no way to write them literally, so a rule for {name:?} {reach}; skilldeck did not write it (rename the skill, or write the rule you mean yourself)"
+        ),
+    }
+}
+
 /// Whether the file's own `permission.skill` has a `deny` rule for `name` itself.
 fn denies_by_name(file: &Path, text: &str, name: &str) -> bool {
-    json::parse(file, text).is_ok_and(|root| {
+    json::parse(file, text, READS).is_ok_and(|root| {
         json::find_object(&root, &["permission", "skill"])
             .is_some_and(|skill| json::string_of(&skill, name).as_deref() == Some("deny"))
     })
@@ -131,7 +168,8 @@ fn denies_by_name(file: &Path, text: &str, name: &str) -> bool {
 /// `permission.skill` into `{"*": word}` first.
 fn rule(name: String, action: &'static str) -> Edit {
     Box::new(move |file, text| {
-        let root = json::parse(file, text)?;
+        let root = json::parse(file, text, READS)?;
+        json::unique(&root, file, READS, &["permission", "skill", &name])?;
         let permission = json::object_at(&root, file, &["permission"])?;
         if let Some(word) = json::string_of(&permission, "skill") {
             json::set(
@@ -152,7 +190,8 @@ fn rule(name: String, action: &'static str) -> Edit {
 /// The edit that takes a `deny` rule for `name` out of `permission.skill`.
 fn unrule(name: String) -> Edit {
     Box::new(move |file, text| {
-        let root = json::parse(file, text)?;
+        let root = json::parse(file, text, READS)?;
+        json::unique(&root, file, READS, &["permission", "skill", &name])?;
         let Some(skill) = json::find_object(&root, &["permission", "skill"]) else {
             return Ok(None);
         };
@@ -178,7 +217,7 @@ mod tests {
     fn a_one_word_permission_keeps_its_meaning() {
         let text = "{\n  // mine\n  \"permission\": {\"skill\": \"ask\", \"bash\": \"allow\"}\n}\n";
         let out = run(&rule("pdf".into(), "deny"), text);
-        let value = json_value(Path::new("o"), &out);
+        let value = json_value(Path::new("o"), &out, READS);
         assert_eq!(
             value["permission"]["skill"],
             serde_json::json!({"*": "ask", "pdf": "deny"})

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::operations::SettingsChange;
 use crate::roots::Machine;
+use crate::settings::dialect::Dialect;
 use crate::settings::{self, EditError};
 
 use super::SwitchError;
@@ -40,12 +41,10 @@ pub(super) fn after(file: &Path, edit: &Edit) -> Result<String, EditError> {
     Ok(edit(file, &now)?.unwrap_or(now))
 }
 
-/// A JSON(C) file's value as the agent reads it: `Null` when it is missing or does not parse
-/// (the agents skip such a file).
-pub(super) fn json_value(file: &Path, text: &str) -> serde_json::Value {
-    settings::json::parse(file, text)
-        .map(|root| settings::json::value(&root))
-        .unwrap_or(serde_json::Value::Null)
+/// A JSON(C) file's value as the agent reads it: `Null` when it is missing or the agent cannot
+/// read it (the agents skip such a file).
+pub(super) fn json_value(file: &Path, text: &str, dialect: Dialect) -> serde_json::Value {
+    settings::json::read(file, text, dialect).unwrap_or(serde_json::Value::Null)
 }
 
 /// Write every step, in order; when one fails, the ones before it are put back.
@@ -95,52 +94,32 @@ impl Case {
     }
 }
 
-/// Whether the array of names at `keys` in `file` holds `name`.
-pub(super) fn listed(file: &Path, text: &str, keys: &[&str], name: &str, case: Case) -> bool {
-    let value = json_value(file, text);
-    let pointer: String = keys.iter().map(|key| format!("/{key}")).collect();
-    value
-        .pointer(&pointer)
-        .and_then(serde_json::Value::as_array)
-        .is_some_and(|names| {
-            names
-                .iter()
-                .filter_map(serde_json::Value::as_str)
-                .any(|listed| case.same(listed, name))
-        })
+/// Whether the array of names at `keys` in `file`, read as the agent reads it, holds `name`.
+pub(super) fn listed(
+    file: &Path,
+    text: &str,
+    dialect: Dialect,
+    keys: &[&str],
+    name: &str,
+    case: Case,
+) -> bool {
+    settings::json::lists(&json_value(file, text, dialect), keys, name, &|a, b| {
+        case.same(a, b)
+    })
 }
 
 /// The edit that adds `name` to the array of names at `keys` (made when missing), or takes
 /// every spelling of it out.
 pub(super) fn list_edit(
+    dialect: Dialect,
     keys: &'static [&'static str],
     name: String,
     add: bool,
     case: Case,
 ) -> Edit {
     Box::new(move |file, text| {
-        let root = settings::json::parse(file, text)?;
-        let (last, parents) = keys.split_last().expect("a key path has a key");
-        if add {
-            let object = settings::json::object_at(&root, file, parents)?;
-            let array = settings::json::array_in(&object, file, &keys.join("."), last)?;
-            if settings::json::strings(&array)
-                .iter()
-                .any(|listed| case.same(listed, &name))
-            {
-                return Ok(None);
-            }
-            settings::json::push_string(&array, &name);
-        } else {
-            let Some(array) =
-                settings::json::find_object(&root, parents).and_then(|o| o.array_value(last))
-            else {
-                return Ok(None);
-            };
-            if settings::json::remove_strings(&array, |listed| case.same(listed, &name)) == 0 {
-                return Ok(None);
-            }
-        }
-        Ok(Some(root.to_string()))
+        settings::json::edit_list(file, text, dialect, keys, &name, add, &|a, b| {
+            case.same(a, b)
+        })
     })
 }

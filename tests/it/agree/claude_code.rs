@@ -894,3 +894,28 @@ fn claude_code_plugin_manifest_lists_skill_paths() {
         &[&lab.project],
     ));
 }
+
+/// A key written twice in Claude Code 2.1.332's settings: it reads the last copy, of the
+/// `skillOverrides` object and of one skill's entry, as skilldeck's listing does.
+#[test]
+fn claude_code_skill_overrides_written_twice() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".claude/skills");
+    for name in ["first", "second"] {
+        lab.named(&root.join(name));
+    }
+    let settings = lab.home.join(".claude/settings.json");
+    for (text, class) in [
+        (
+            r#"{"skillOverrides": {"first": "off"}, "skillOverrides": {"second": "off"}}"#,
+            "skillOverrides twice, the last wins",
+        ),
+        (
+            r#"{"skillOverrides": {"first": "off", "first": "on", "second": "on", "second": "off"}}"#,
+            "one skill's entry twice, the last wins",
+        ),
+    ] {
+        lab.file(&settings, text);
+        lab.check(Check::new(here!(), class, ME, &[&lab.project]));
+    }
+}

@@ -819,3 +819,24 @@ fn copilot_skill_directories_in_settings() {
         &[&lab.project],
     ));
 }
+
+/// A settings key written twice: which copy Copilot 1.0.102 reads in the user's file is what
+/// skilldeck's listing reads (the copy `disable` refuses to guess past).
+#[test]
+fn copilot_disabled_skills_written_twice() {
+    let Some(lab) = lab() else { return };
+    for name in ["u-first", "u-second"] {
+        lab.named(&lab.home.join(".copilot/skills").join(name));
+    }
+    let settings = lab.home.join(".copilot/settings.json");
+    lab.file(
+        &settings,
+        r#"{"disabledSkills": ["u-first"], "disabledSkills": ["u-second"]}"#,
+    );
+    check_disabled(
+        &lab,
+        here!(),
+        "disabledSkills twice (user), the last wins",
+        &[(&lab.project, &["u-second"])],
+    );
+}

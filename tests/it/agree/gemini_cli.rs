@@ -336,3 +336,68 @@ fn gemini_cli_skills_enabled_false_in_the_workspace_only_where_trusted() {
     lab.unset("GEMINI_CLI_TRUST_WORKSPACE");
     lab.check(Check::new(here!(), "skills.enabled (untrusted)", ME, &[&lab.project]).builtins());
 }
+
+/// Gemini CLI 0.61.0 reads settings.json with strip-json-comments then `JSON.parse`: a key
+/// written twice is its last copy (at the top, or nested, or spelt with an escape), and
+/// skilldeck's listing reads the same copy (the one `disable` refuses to guess past).
+#[test]
+fn gemini_cli_a_settings_key_written_twice_is_its_last_copy() {
+    let Some(lab) = lab() else { return };
+    for name in ["first", "second"] {
+        lab.named(&lab.home.join(".gemini/skills").join(name));
+    }
+    let settings = lab.home.join(".gemini/settings.json");
+    for (text, class) in [
+        (
+            r#"{"skills": {"disabled": ["first"]}, "skills": {"disabled": ["second"]}}"#,
+            "skills twice, the last wins",
+        ),
+        (
+            r#"{"skills": {"disabled": ["second"], "disabled": ["first"]}}"#,
+            "skills.disabled twice, the last wins",
+        ),
+        (
+            "// mine\n{\"skills\": {\"disabled\": [\"first\"]}, \"\\u0073kills\": {}}\n",
+            "skills twice, one spelt with an escape",
+        ),
+    ] {
+        lab.file(&settings, text);
+        lab.check(Check::new(here!(), class, ME, &[&lab.project]));
+    }
+}
+
+/// Which settings files Gemini CLI can read at all (it refuses to start on one it cannot:
+/// "Please fix the configuration file(s) and try again"), against skilldeck's reading of its
+/// syntax (`settings::dialect::Syntax::CommentsStripped`), which `disable` refuses to edit.
+#[test]
+fn gemini_cli_which_settings_files_it_can_read() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".gemini/skills/first"));
+    let settings = lab.home.join(".gemini/settings.json");
+    for text in [
+        "{\"skills\": {\"disabled\": [\"first\",]}}",
+        "{\"skills\": {\"disabled\": ['first']}}",
+        "{skills: {disabled: [\"first\"]}}",
+        "\u{feff}{\"skills\": {}}",
+        "{\"skills\": {}} // a no\u{a0}break space\n",
+        "{\"n\": 0x10}",
+        "{\"n\": .5}",
+        "// mine\n{\"a\": \"// no comment\", /* b */ \"skills\": {}}\n",
+        "{\"skills\": {}}\n/* left open",
+        "{\"skills\": {}} // a tab\tand a vertical tab\u{b}\n",
+    ] {
+        lab.file(&settings, text);
+        let output = lab.run(Agent::GeminiCli, &lab.project, &["skills", "list", "--all"]);
+        let skilldeck = skilldeck::settings::dialect::read(
+            text,
+            skilldeck::settings::dialect::Syntax::CommentsStripped,
+        );
+        assert_eq!(
+            output.status.success(),
+            skilldeck.is_ok(),
+            "{text:?}: gemini says {}{}; skilldeck reads {skilldeck:?}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}

@@ -634,3 +634,50 @@ fn opencode_depth_has_no_small_bound() {
     }
     lab.check(Check::new(here!(), "nested skills", ME, &[&lab.project]));
 }
+
+/// OpenCode 1.18.33's `Wildcard.match` has no escape: a rule for `p*` is a wildcard that denies
+/// `pdf` and `px` too, and `p?` every two-letter name starting with p, `*` itself included.
+/// This is why `skilldeck disable 'p*' --agent opencode` refuses
+/// (`switch_parsing::an_opencode_name_its_matcher_cannot_spell_is_refused_naming_what_it_would_reach`),
+/// and skilldeck's listing reads such a rule as OpenCode does.
+#[test]
+fn opencode_permission_a_name_with_wildcard_characters_is_a_wildcard() {
+    let Some(lab) = lab() else { return };
+    skills(&lab, &["p*", "pdf", "px", "p?", "q"]);
+    let config = lab.home.join(".config/opencode/opencode.json");
+    for (text, class) in [
+        (
+            r#"{"permission": {"skill": {"p*": "deny"}}}"#,
+            "permission.skill p* denies every p name",
+        ),
+        (
+            r#"{"permission": {"skill": {"p?": "deny"}}}"#,
+            "permission.skill p? denies every two-letter p name",
+        ),
+    ] {
+        lab.file(&config, text);
+        check_both(&lab, Check::new(here!(), class, ME, &[&lab.project]));
+    }
+}
+
+/// A key written twice in an OpenCode config: its JSONC parser keeps the last copy (in the
+/// first copy's place), of `permission` and of one pattern's rule, as skilldeck's listing does.
+#[test]
+fn opencode_permission_written_twice() {
+    let Some(lab) = lab() else { return };
+    skills(&lab, &["first", "second"]);
+    let config = lab.home.join(".config/opencode/opencode.jsonc");
+    for (text, class) in [
+        (
+            r#"{"permission": {"skill": {"first": "deny"}}, "permission": {"skill": {"second": "deny"}}}"#,
+            "permission twice, the last wins",
+        ),
+        (
+            r#"{"permission": {"skill": {"first": "deny", "second": "deny", "first": "allow"}}}"#,
+            "one rule twice, the last wins",
+        ),
+    ] {
+        lab.file(&config, text);
+        check_both(&lab, Check::new(here!(), class, ME, &[&lab.project]));
+    }
+}

@@ -370,6 +370,23 @@ fn denied(rules: &[Rule]) -> Vec<NamePattern> {
         .collect()
 }
 
+/// Whether a `permission.skill` rule whose pattern is `name` itself reaches the skill `name`
+/// and no other, so that a rule for one skill can be written. OpenCode's `Wildcard.match` has
+/// no escape: in the opencode 1.18.33 bundle (`bin/opencode` of opencode-linux-x64,
+/// `function ql(e,o)`) the pattern is `o.replaceAll("\\","/")`, then
+/// `.replace(/[.+^${}()|[\]\\]/g,"\\$&").replace(/\*/g,".*").replace(/\?/g,".")`, so `*` and
+/// `?` are always wildcards; `\` and `/` match each other; and `Permission.fromConfig` first
+/// expands a pattern `~`, `~/...` or `$HOME...` to the home folder.
+pub(crate) fn literal_pattern(name: &str, env: &Environment) -> bool {
+    !name.contains(['*', '?', '\\', '/']) && expand_home(name, env) == name
+}
+
+/// Whether a rule whose pattern is `pattern` reaches the skill `name` ([`matches`] after the
+/// home expansion OpenCode makes first).
+pub(crate) fn pattern_reaches(pattern: &str, name: &str, env: &Environment) -> bool {
+    matches(name, &expand_home(pattern, env))
+}
+
 /// OpenCode's `Wildcard.match(text, pattern)`: `*` is any run of characters, `?` any one, the
 /// rest literal; `\` counts as `/` on both sides; a pattern ending in ` *` also matches without
 /// that tail (`"git *"` matches `git`); the whole text must match, line breaks included.
@@ -411,6 +428,34 @@ mod tests {
         assert!(!matches("Skill", "skill"));
         assert!(matches("skill", "*"));
         assert!(matches("", "*"));
+    }
+
+    #[test]
+    fn only_a_name_the_matcher_reads_literally_gets_a_rule_of_its_own() {
+        let env = Environment::new("/home/me");
+        for name in [
+            "p*", "*", "p?", "?", "git *", "a\\b", "a/b", "~", "~/x", "$HOME", "$HOME-x",
+        ] {
+            assert!(!literal_pattern(name, &env), "{name}");
+        }
+        for name in [
+            "pdf", "p.d", "a+b", "(x)", "[y]", "{z}", "a|b", "^$", "~x", "x~", "HOME",
+        ] {
+            assert!(literal_pattern(name, &env), "{name}");
+            assert!(pattern_reaches(name, name, &env), "{name}");
+            for other in [format!("{name}x"), format!("x{name}"), name.to_uppercase()] {
+                if other != name {
+                    assert!(
+                        !pattern_reaches(name, &other, &env),
+                        "{name} reaches {other}"
+                    );
+                }
+            }
+        }
+        assert!(pattern_reaches("p*", "pdf", &env));
+        assert!(pattern_reaches("a\\b", "a/b", &env));
+        assert!(pattern_reaches("~/x", "/home/me/x", &env));
+        assert!(!pattern_reaches("~", "~", &env));
     }
 
     fn off(text: &str) -> Vec<TurnedOff> {

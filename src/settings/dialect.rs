@@ -1,0 +1,233 @@
+//! How each agent reads a JSON settings file, so that skilldeck reads and edits it the same
+//! way: a file the agent cannot read is one it ignores, and skilldeck neither counts what it
+//! says nor edits it; a key written twice is the last copy to the agent.
+
+use serde_json::Value;
+
+use super::js_json;
+
+/// The parser an agent reads one of its JSON settings files with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// `JSON.parse` of the whole text: Claude Code's settings (a comment or a trailing comma
+    /// makes 2.1.332 ignore the file, `agree::claude_code_settings_with_comments`) and
+    /// Copilot's repository files (1.0.102: "Invalid JSON", the file is skipped).
+    Json,
+    /// strip-json-comments 3.x, then `JSON.parse`: Gemini CLI 0.61.0 (`_doLoadSettings` in
+    /// `bundle/chunk-2YTYPKEZ.js`: `JSON.parse((0, import_strip_json_comments.default)(content))`,
+    /// no options, so a trailing comma, a single quote or a leading byte order mark is an
+    /// error and the file is skipped).
+    CommentsStripped,
+    /// Comments and trailing commas, nothing looser: OpenCode 1.18.33 (Microsoft's
+    /// jsonc-parser with `allowTrailingComma`, see `roots::table::opencode::config`).
+    Jsonc,
+    /// jsonc-parser's own defaults (comments, trailing commas, single quotes, bare keys...):
+    /// Copilot's user `settings.json`, which its listing read with comments and trailing
+    /// commas; its native loader was not taken further apart.
+    Loose,
+}
+
+/// An agent and the syntax it reads a settings file in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dialect {
+    pub agent: &'static str,
+    pub syntax: Syntax,
+}
+
+/// Where a file stops being readable in a syntax.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    pub line: usize,
+    pub column: usize,
+    pub reason: String,
+    /// Whether the agent itself fails there; otherwise it is skilldeck that stops (a file
+    /// nested deeper than it follows).
+    pub by_agent: bool,
+}
+
+/// `text` as a value, read as the agent reads it; an empty or blank file is an empty one
+/// (`Null`), which every agent takes as no settings.
+///
+/// # Errors
+/// [`Unreadable`] where the agent's own parser fails.
+pub fn read(text: &str, syntax: Syntax) -> Result<Value, Unreadable> {
+    if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        return Ok(Value::Null);
+    }
+    match syntax {
+        Syntax::Json => js_json::parse(text).map_err(|failure| located(text, failure)),
+        Syntax::CommentsStripped => {
+            let stripped = strip_comments(text);
+            js_json::parse(&stripped).map_err(|failure| located(&stripped, failure))
+        }
+        Syntax::Jsonc | Syntax::Loose => {
+            let options = if syntax == Syntax::Loose {
+                jsonc_parser::ParseOptions::default()
+            } else {
+                jsonc_parser::ParseOptions {
+                    allow_comments: true,
+                    allow_loose_object_property_names: false,
+                    allow_trailing_commas: true,
+                    allow_missing_commas: false,
+                    allow_single_quoted_strings: false,
+                    allow_hexadecimal_numbers: false,
+                    allow_unary_plus_numbers: false,
+                    allow_bare_decimal_point_numbers: false,
+                    allow_non_finite_numbers: false,
+                    allow_extended_string_escapes: false,
+                }
+            };
+            jsonc_parser::cst::CstRootNode::parse(text, &options)
+                .map(|root| root.to_serde_value().unwrap_or(Value::Null))
+                .map_err(|error| Unreadable {
+                    line: error.line_display(),
+                    column: error.column_display(),
+                    by_agent: !matches!(
+                        error.kind(),
+                        jsonc_parser::errors::ParseErrorKind::NestingDepthExceeded
+                    ),
+                    reason: error.kind().to_string(),
+                })
+        }
+    }
+}
+
+fn located(text: &str, failure: js_json::Failure) -> Unreadable {
+    let before = &text.as_bytes()[..failure.at.min(text.len())];
+    let line_start = before
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |at| at + 1);
+    Unreadable {
+        line: before.iter().filter(|b| **b == b'\n').count() + 1,
+        column: String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1,
+        reason: failure.reason.to_owned(),
+        by_agent: !failure.too_deep,
+    }
+}
+
+/// What strip-json-comments 3.x makes of `text`: each comment outside a string is replaced by
+/// its own length of spaces, keeping the characters JavaScript's `\s` matches (line breaks,
+/// but also a no-break space or a byte order mark, which `JSON.parse` then refuses). A block
+/// comment left open runs to the end of the text.
+pub fn strip_comments(text: &str) -> String {
+    #[derive(PartialEq)]
+    enum Comment {
+        Line,
+        Block,
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let blank = |from: usize, to: usize| -> String {
+        chars[from..to]
+            .iter()
+            .map(|c| if js_space(*c) { *c } else { ' ' })
+            .collect()
+    };
+    let kept = |from: usize, to: usize| -> String { chars[from..to].iter().collect() };
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut comment: Option<Comment> = None;
+    let mut offset = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        if comment.is_none() && c == '"' && !escaped(&chars, i) {
+            in_string = !in_string;
+        }
+        if in_string {
+            i += 1;
+            continue;
+        }
+        if comment.is_none() && c == '/' && next == Some('/') {
+            out.push_str(&kept(offset, i));
+            offset = i;
+            comment = Some(Comment::Line);
+            i += 1;
+        } else if comment == Some(Comment::Line) && c == '\r' && next == Some('\n') {
+            i += 1;
+            comment = None;
+            out.push_str(&blank(offset, i));
+            offset = i;
+        } else if comment == Some(Comment::Line) && c == '\n' {
+            comment = None;
+            out.push_str(&blank(offset, i));
+            offset = i;
+        } else if comment.is_none() && c == '/' && next == Some('*') {
+            out.push_str(&kept(offset, i));
+            offset = i;
+            comment = Some(Comment::Block);
+            i += 1;
+        } else if comment == Some(Comment::Block) && c == '*' && next == Some('/') {
+            i += 1;
+            comment = None;
+            out.push_str(&blank(offset, i + 1));
+            offset = i + 1;
+        }
+        i += 1;
+    }
+    if comment.is_some() {
+        out.push_str(&blank(offset, chars.len()));
+    } else {
+        out.push_str(&kept(offset, chars.len()));
+    }
+    out
+}
+
+/// Whether the quote at `at` follows an odd run of backslashes.
+fn escaped(chars: &[char], at: usize) -> bool {
+    chars[..at].iter().rev().take_while(|c| **c == '\\').count() % 2 == 1
+}
+
+/// JavaScript's `\s`.
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_become_spaces_outside_strings_only() {
+        assert_eq!(
+            strip_comments("{\"a//b\": 1, // x\n\"c\": /* y */ 2}"),
+            "{\"a//b\": 1,     \n\"c\":         2}"
+        );
+        assert_eq!(strip_comments("// x\r\n{}"), "    \r\n{}");
+        assert_eq!(strip_comments("{\"a\\\"//\": 1}"), "{\"a\\\"//\": 1}");
+        assert_eq!(strip_comments("{} /* open"), "{}        ");
+        assert_eq!(strip_comments("{} // a\u{a0}b"), "{}     \u{a0} ");
+    }
+
+    #[test]
+    fn gemini_reads_comments_but_nothing_looser() {
+        let gemini = |text: &str| read(text, Syntax::CommentsStripped);
+        assert!(gemini("// mine\n{\"skills\": /* a */ {\"disabled\": [\"x\"]}}").is_ok());
+        assert!(gemini("{} /* never closed").is_ok());
+        for text in [
+            "{\"skills\": {\"disabled\": [\"x\",]}}",
+            "{\"skills\": {\"disabled\": ['x']}}",
+            "{skills: {}}",
+            "\u{feff}{}",
+            "{} // no\u{a0}break",
+            "{\"a\": 0x10}",
+            "{\"a\": Infinity}",
+        ] {
+            assert!(gemini(text).is_err(), "{text:?}");
+        }
+    }
+}
