@@ -85,3 +85,54 @@ pub(crate) fn target(path: &Path, within: Option<&Path>) -> Result<PathBuf, Edit
     }
     Ok(file)
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn links_are_followed_to_where_they_lead_even_when_nothing_is_there() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = crate::fs::canonical(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("real/deep")).unwrap();
+        // A folder link, then `..` from where it leads, not from the link.
+        symlink(root.join("real/deep"), root.join("via")).unwrap();
+        assert_eq!(
+            real(&root.join("via/../x.json")).unwrap(),
+            root.join("real/x.json")
+        );
+        // A dangling link, relative, to a file in a folder that is not there yet.
+        symlink("real/new/settings.json", root.join("dangling")).unwrap();
+        assert_eq!(
+            real(&root.join("dangling")).unwrap(),
+            root.join("real/new/settings.json")
+        );
+        // A loop is an error, not a hang.
+        symlink(root.join("b"), root.join("a")).unwrap();
+        symlink(root.join("a"), root.join("b")).unwrap();
+        assert!(real(&root.join("a")).is_err());
+    }
+
+    #[test]
+    fn a_path_leading_out_of_its_scope_is_refused_naming_both() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = crate::fs::canonical(tmp.path()).unwrap();
+        let project = root.join("project");
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        symlink(root.join("elsewhere.json"), project.join(".claude/s.json")).unwrap();
+        let error = target(&project.join(".claude/s.json"), Some(&project)).unwrap_err();
+        assert!(error.is_refusal());
+        let said = error.to_string();
+        assert!(
+            said.contains(&root.join("elsewhere.json").display().to_string()),
+            "{said}"
+        );
+        assert!(said.contains(".claude/s.json"), "{said}");
+        // For the user's own settings, nothing bounds where a link leads.
+        assert_eq!(
+            target(&project.join(".claude/s.json"), None).unwrap(),
+            root.join("elsewhere.json")
+        );
+    }
+}
