@@ -111,3 +111,8 @@ fn the_transcript_corpus_keeps_the_invariants() {
 fn the_git_output_corpus_keeps_the_invariants() {
     replay("git_output", 40, checks::git_output::check);
 }
+
+#[test]
+fn the_codex_config_corpus_keeps_the_invariants() {
+    replay("codex_config", 20, checks::codex_config::check);
+}

@@ -2,6 +2,7 @@
 //! every committed corpus through them on the stable toolchain.
 
 pub mod bundle;
+pub mod codex_config;
 pub mod frontmatter;
 pub mod git_output;
 pub mod journal;

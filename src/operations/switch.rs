@@ -106,6 +106,24 @@ impl From<EditError> for SwitchError {
     }
 }
 
+/// What Codex's writer makes of the text of `config.toml` (without its byte-order mark) when
+/// the skill at `skill_md`, named `name`, is turned `turn`; `None` when it needs no change.
+/// The editor on its own, for the fuzz target that feeds it any bytes.
+///
+/// # Errors
+/// When the text is not TOML or holds `skills.config` in another shape.
+pub fn codex_config_edit(
+    text: &str,
+    skill_md: &std::path::Path,
+    name: &str,
+    turn: Turn,
+) -> Result<Option<String>, EditError> {
+    codex::edit(skill_md.to_path_buf(), name.to_owned(), turn)(
+        std::path::Path::new("config.toml"),
+        text,
+    )
+}
+
 /// Whether `agent` has a setting that turns one skill off, and if not, the sentence saying so
 /// and what works instead: what the app asks before offering the action.
 ///

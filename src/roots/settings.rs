@@ -57,9 +57,5 @@ pub(crate) fn as_read(path: &Path, syntax: Syntax) -> Option<serde_json::Value> 
 /// A JSON settings file that may hold comments and trailing commas, as Gemini CLI and Copilot
 /// write theirs, as a value, or `None`.
 pub(crate) fn jsonc(path: &Path) -> Option<serde_json::Value> {
-    let bytes = bytes(path, crate::limits::SETTINGS_FILE_BYTES)?;
-    let text = std::str::from_utf8(&bytes).ok()?;
-    jsonc_parser::cst::CstRootNode::parse(text, &Default::default())
-        .ok()?
-        .to_serde_value()
+    as_read(path, Syntax::Loose)
 }

@@ -61,10 +61,22 @@ pub(crate) fn keep(machine: &Machine, bytes: &[u8]) -> io::Result<String> {
     ))
 }
 
+/// Forget the bytes kept under `id`, which no change ended up needing (an edit made again
+/// on what another program wrote meanwhile keeps those bytes instead).
+pub(crate) fn discard(machine: &Machine, id: &str) {
+    if valid(id) {
+        let _ = fs::remove_file(dir(machine).join(id));
+    }
+}
+
+/// An id from the journal names a file in the backups folder and nothing else.
+fn valid(id: &str) -> bool {
+    !(id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.'))
+}
+
 /// The bytes kept under `id`.
 pub(crate) fn kept(machine: &Machine, id: &str) -> io::Result<Vec<u8>> {
-    // An id from the journal names a file in the backups folder and nothing else.
-    if id.is_empty() || id.contains(['/', '\\']) || id.starts_with('.') {
+    if !valid(id) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("{id:?} is not a settings backup's id"),

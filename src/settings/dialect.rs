@@ -27,6 +27,32 @@ pub enum Syntax {
     Loose,
 }
 
+impl Syntax {
+    /// Whether the agent reads a file that starts with a byte-order mark as if it had none.
+    /// Asked of each agent (`agree::claude_code_settings_with_a_byte_order_mark`,
+    /// `agree::copilot_user_settings_with_a_byte_order_mark`,
+    /// `agree::opencode_config_with_a_byte_order_mark`: Claude Code 2.1.332, Copilot
+    /// 1.0.102 and OpenCode 1.18.33 honour such a file); Gemini CLI 0.61.0 reads it with
+    /// `fs.readFileSync(path, "utf-8")`, which keeps the mark, and `JSON.parse` refuses it
+    /// (`agree::gemini_cli_which_settings_files_it_can_read`). Copilot's repository files are
+    /// taken to be read as its user file is.
+    pub fn passes_over_a_mark(self) -> bool {
+        match self {
+            Syntax::Json | Syntax::Jsonc | Syntax::Loose => true,
+            Syntax::CommentsStripped => false,
+        }
+    }
+}
+
+/// `text` as the agent's parser starts on it: past a byte-order mark where it passes over one.
+pub fn past_the_mark(text: &str, syntax: Syntax) -> &str {
+    if syntax.passes_over_a_mark() {
+        text.strip_prefix('\u{feff}').unwrap_or(text)
+    } else {
+        text
+    }
+}
+
 /// An agent and the syntax it reads a settings file in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dialect {
@@ -51,6 +77,7 @@ pub struct Unreadable {
 /// # Errors
 /// [`Unreadable`] where the agent's own parser fails.
 pub fn read(text: &str, syntax: Syntax) -> Result<Value, Unreadable> {
+    let text = past_the_mark(text, syntax);
     if text.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
         return Ok(Value::Null);
     }

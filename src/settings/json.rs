@@ -19,6 +19,9 @@ use super::{EditError, Unparsable};
 /// where skilldeck's editor does.
 pub fn parse(file: &Path, text: &str, dialect: Dialect) -> Result<CstRootNode, EditError> {
     read(file, text, dialect)?;
+    // Read past a byte-order mark only where the agent does (`read` refused it otherwise);
+    // the write puts it back.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     CstRootNode::parse(text, &ParseOptions::default()).map_err(|error| {
         EditError::Unparsable(Unparsable {
             file: file.to_path_buf(),

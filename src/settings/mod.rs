@@ -1,23 +1,28 @@
 //! The agents' own settings files, edited as the user would: in place, every byte not being
 //! changed kept, atomically, the previous bytes kept for `undo`.
 //!
-//! [`json`] and [`toml`] are the format-preserving editors; `file` is the one way a settings
-//! file is written (bounded read, edit, backup, temporary file and rename, refused when the
-//! file changed meanwhile); [`revert`] puts a journalled change back.
+//! [`json`] and [`toml`] are the format-preserving editors; `layout` puts back what they do
+//! not keep (a byte-order mark, line endings, a missing final newline); `target` says where a
+//! settings path leads and whether skilldeck may write there; `file` is the one way a
+//! settings file is written (bounded read, edit, backup, temporary file swapped in, made again
+//! on what another program wrote meanwhile); [`revert`] puts a journalled change back.
 
 mod backup;
 pub mod dialect;
 mod file;
 mod js_json;
 pub mod json;
+mod layout;
+mod target;
 pub mod toml;
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub use backup::BACKUPS_DIR;
 pub(crate) use backup::sha256;
-pub(crate) use file::{Held, edit, read, replace, resolve};
+pub use file::edit_text;
+pub(crate) use file::{Held, edit, read, resolve};
 
 use serde::{Deserialize, Serialize};
 
@@ -41,6 +46,10 @@ pub struct SettingsChange {
     /// `sha256:` of the bytes the operation left in it: an undo puts the kept bytes back
     /// only while the file still holds these.
     pub after: String,
+    /// The folder the write stayed in (the project, for a project's file), which an undo
+    /// keeps to as well.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<PathBuf>,
 }
 
 /// Where a settings file stops being readable as its format.
@@ -110,11 +119,28 @@ pub enum EditError {
         .file.display()
     )]
     ChangedSince { file: PathBuf },
+    #[error(
+        "{} kept changing while skilldeck was editing it; what another program wrote last is kept in {}, as the file may hold an earlier version",
+        .file.display(),
+        .kept.display()
+    )]
+    Contended { file: PathBuf, kept: PathBuf },
+    #[error(
+        "{} leads to {}, outside {}; skilldeck writes a project's settings only inside the project, and left both as they are",
+        .file.display(),
+        .target.display(),
+        .scope.display()
+    )]
+    OutOfScope {
+        file: PathBuf,
+        target: PathBuf,
+        scope: PathBuf,
+    },
 }
 
 impl EditError {
-    /// Whether skilldeck refused (the file does not parse, holds an unexpected shape, or
-    /// changed meanwhile), rather than failed to read or write.
+    /// Whether skilldeck refused (the file does not parse, holds an unexpected shape, changed
+    /// meanwhile, or leads out of its project), rather than failed to read or write.
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
@@ -124,6 +150,8 @@ impl EditError {
                 | EditError::Unseen { .. }
                 | EditError::Shape { .. }
                 | EditError::ChangedSince { .. }
+                | EditError::Contended { .. }
+                | EditError::OutOfScope { .. }
         )
     }
 }
@@ -164,12 +192,11 @@ impl RevertError {
 /// # Errors
 /// [`RevertError`] says why not; the file is as it was.
 pub fn revert(machine: &Machine, change: &SettingsChange) -> Result<SettingsChange, RevertError> {
-    let file = resolve(&change.file);
-    let held = unchanged_since(change, &file)?;
-    let before = match &change.was {
-        SettingsWas::Absent => None,
+    let file = where_(change)?;
+    let want = match &change.was {
+        SettingsWas::Absent => file::Want::Remove,
         SettingsWas::Kept(id) => {
-            Some(
+            file::Want::Put(
                 backup::kept(machine, id).map_err(|source| RevertError::Missing {
                     file: change.file.clone(),
                     id: id.clone(),
@@ -178,10 +205,32 @@ pub fn revert(machine: &Machine, change: &SettingsChange) -> Result<SettingsChan
             )
         }
     };
-    replace(machine, &change.file, &file, &held, before.as_deref()).map_err(|error| match error {
+    let done = file::settle(
+        machine,
+        &change.file,
+        &file,
+        change.within.clone(),
+        &|held| {
+            if holds(held) == change.after {
+                Ok(want.clone())
+            } else {
+                Err(EditError::ChangedSince {
+                    file: change.file.clone(),
+                })
+            }
+        },
+    )
+    .map_err(|error| match error {
         EditError::ChangedSince { file } => RevertError::ChangedSince { file },
         other => RevertError::Edit(other),
-    })
+    })?;
+    // Nothing to write: the change left the bytes it found.
+    Ok(done.unwrap_or_else(|| SettingsChange {
+        file: change.file.clone(),
+        was: change.was.clone(),
+        after: change.after.clone(),
+        within: change.within.clone(),
+    }))
 }
 
 /// Whether the file `change` edited still holds what the change left in it, as [`revert`]
@@ -190,19 +239,19 @@ pub fn revert(machine: &Machine, change: &SettingsChange) -> Result<SettingsChan
 /// # Errors
 /// [`RevertError::ChangedSince`] when it does not, or the read's own error.
 pub fn check_revert(change: &SettingsChange) -> Result<(), RevertError> {
-    unchanged_since(change, &resolve(&change.file)).map(drop)
-}
-
-/// The file as it is now, when it holds what `change` left in it.
-fn unchanged_since(change: &SettingsChange, file: &Path) -> Result<Held, RevertError> {
-    let held = read(file).map_err(RevertError::Edit)?;
+    let held = read(&where_(change)?).map_err(RevertError::Edit)?;
     if holds(&held) == change.after {
-        Ok(held)
+        Ok(())
     } else {
         Err(RevertError::ChangedSince {
             file: change.file.clone(),
         })
     }
+}
+
+/// The file `change` edited, where its path leads now, inside the folder the change stayed in.
+fn where_(change: &SettingsChange) -> Result<PathBuf, RevertError> {
+    target::target(&change.file, change.within.as_deref()).map_err(RevertError::Edit)
 }
 
 /// The `sha256:` a file holding `held` has; a missing file hashes as empty, which is what a

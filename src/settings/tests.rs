@@ -31,7 +31,11 @@ fn push(text: &str, name: &str) -> String {
 }
 
 fn sandbox() -> (tempfile::TempDir, Machine) {
-    let tmp = tempfile::tempdir().unwrap();
+    sandbox_in(&std::env::temp_dir())
+}
+
+fn sandbox_in(base: &Path) -> (tempfile::TempDir, Machine) {
+    let tmp = tempfile::tempdir_in(base).unwrap();
     let home = tmp.path().join("home");
     fs::create_dir_all(home.join("work")).unwrap();
     let machine = Machine::sandbox(&home, &tmp.path().join("sys"), &home.join("work"));
@@ -125,20 +129,9 @@ fn an_unparsable_toml_file_says_where() {
     assert_eq!((where_.line, where_.column), (2, 8), "{error}");
 }
 
-#[test]
-fn a_file_changed_between_read_and_write_is_not_overwritten() {
-    let (_tmp, machine) = sandbox();
-    let file = machine.home().join("settings.json");
-    fs::write(&file, "{}").unwrap();
-    let error = edit(&machine, &file, |text| {
-        // Another program writes the file while skilldeck edits it.
-        fs::write(&file, "{\"theirs\": true}").unwrap();
-        off(&file, text)
-    })
-    .unwrap_err();
-    assert!(matches!(error, EditError::ChangedSince { .. }), "{error}");
-    assert_eq!(fs::read_to_string(&file).unwrap(), "{\"theirs\": true}");
-    let leftovers: Vec<PathBuf> = fs::read_dir(machine.home())
+/// The files skilldeck left beside `dir`'s files: none, after any edit.
+fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
@@ -147,8 +140,143 @@ fn a_file_changed_between_read_and_write_is_not_overwritten() {
                 .to_string_lossy()
                 .contains("skilldeck")
         })
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+        .collect()
+}
+
+#[test]
+fn an_edit_is_made_again_on_what_another_program_wrote_meanwhile() {
+    // Written by rename and in place, once each, while skilldeck edits.
+    for in_place in [false, true] {
+        let (_tmp, machine) = sandbox();
+        let file = machine.home().join("settings.json");
+        fs::write(&file, "{}").unwrap();
+        let calls = std::cell::Cell::new(0);
+        let change = edit(&machine, &file, |text| {
+            calls.set(calls.get() + 1);
+            if calls.get() == 1 {
+                let theirs = "{\"theirs\": true}";
+                if in_place {
+                    fs::write(&file, theirs).unwrap();
+                } else {
+                    let temp = machine.home().join("agent.tmp");
+                    fs::write(&temp, theirs).unwrap();
+                    fs::rename(&temp, &file).unwrap();
+                }
+            }
+            off(&file, text)
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(calls.get(), 2);
+        assert_eq!(
+            fs::read_to_string(&file).unwrap(),
+            "{\n  \"theirs\": true,\n  \"skillOverrides\": {\n    \"pdf\": \"off\"\n  }\n}"
+        );
+        // What the undo puts back is what the other program wrote, not what skilldeck read
+        // first.
+        revert(&machine, &change).unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "{\"theirs\": true}");
+        assert!(leftovers(machine.home()).is_empty());
+    }
+}
+
+#[test]
+fn a_file_that_keeps_changing_is_left_as_the_other_program_last_wrote_it() {
+    for in_place in [false, true] {
+        let (_tmp, machine) = sandbox();
+        let file = machine.home().join("settings.json");
+        fs::write(&file, "{}").unwrap();
+        let calls = std::cell::Cell::new(0);
+        let error = edit(&machine, &file, |text| {
+            calls.set(calls.get() + 1);
+            let theirs = format!("{{\"n\": {}}}", calls.get());
+            if in_place {
+                fs::write(&file, &theirs).unwrap();
+            } else {
+                let temp = machine.home().join("agent.tmp");
+                fs::write(&temp, &theirs).unwrap();
+                fs::rename(&temp, &file).unwrap();
+            }
+            off(&file, text)
+        })
+        .unwrap_err();
+        assert!(error.is_refusal(), "{error}");
+        assert!(error.to_string().contains("changed while"), "{error}");
+        assert_eq!(
+            fs::read_to_string(&file).unwrap(),
+            format!("{{\"n\": {}}}", calls.get())
+        );
+        assert!(leftovers(machine.home()).is_empty());
+        // No backup is left for an edit that never landed.
+        let backups = machine.data_dir().join(BACKUPS_DIR);
+        assert_eq!(fs::read_dir(&backups).map_or(0, Iterator::count), 0);
+    }
+}
+
+/// Another program (the agent) rewriting the file over and over, by rename or in place, while
+/// skilldeck edits it: after each round, the file holds the other program's last write —
+/// with skilldeck's change when its edit was the later one — and never loses it.
+#[test]
+fn a_concurrent_writer_never_loses_a_write() {
+    use std::sync::{Arc, Barrier};
+    // In memory where the system has such a folder: syncs to a disk would make the rounds
+    // slow, and are not what is tested.
+    let shm = Path::new("/dev/shm");
+    let base = if shm.is_dir() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    };
+    let (_tmp, machine) = sandbox_in(&base);
+    let file = machine.home().join("settings.json");
+    fs::write(&file, "{\"w\": 0}").unwrap();
+    for round in 1..=300u32 {
+        let go = Arc::new(Barrier::new(2));
+        let writer = {
+            let (go, file, temp) = (go.clone(), file.clone(), machine.home().join("agent.tmp"));
+            std::thread::spawn(move || {
+                go.wait();
+                // A few writes, by rename and in place by turns, spread over the edit.
+                let writes = 1 + round % 4;
+                for n in 1..=writes {
+                    for _ in 0..(round * 7919 + n * 104_729) % 20_000 {
+                        std::hint::spin_loop();
+                    }
+                    let theirs = format!("{{\"w\": {}}}", round * 10 + n);
+                    if (round + n) % 2 == 0 {
+                        fs::write(&file, &theirs).unwrap();
+                    } else {
+                        fs::write(&temp, &theirs).unwrap();
+                        fs::rename(&temp, &file).unwrap();
+                    }
+                }
+                round * 10 + writes
+            })
+        };
+        go.wait();
+        let key = format!("r{round}");
+        let edited = edit(&machine, &file, |text| {
+            let root = json::parse(&file, text, LOOSE)?;
+            let overrides = json::object_at(&root, &file, &["skillOverrides"])?;
+            json::set_string(&overrides, &key, "off");
+            Ok(Some(root.to_string()))
+        });
+        let last = writer.join().unwrap();
+        let now: serde_json::Value = serde_json::from_slice(&fs::read(&file).unwrap())
+            .unwrap_or_else(|error| {
+                panic!("round {round}: {error}: {:?}", fs::read_to_string(&file))
+            });
+        assert_eq!(now["w"], last, "round {round}: a write was lost: {now}");
+        match edited {
+            Ok(_) => {
+                if now.get("skillOverrides").is_some() {
+                    assert_eq!(now["skillOverrides"][&key], "off", "round {round}: {now}");
+                }
+            }
+            Err(error) => assert!(error.is_refusal(), "round {round}: {error}"),
+        }
+        assert!(leftovers(machine.home()).is_empty(), "round {round}");
+    }
 }
 
 #[cfg(unix)]

@@ -7,11 +7,23 @@ use toml_edit::DocumentMut;
 
 use super::{EditError, Unparsable};
 
-/// `text` (the whole file) as a document to edit; an empty file is an empty document.
+/// `text` (the file, without its byte-order mark) as a document to edit; an empty file is an
+/// empty document.
 ///
 /// # Errors
 /// [`EditError::Unparsable`] with the line and column where it fails.
 pub fn parse(file: &Path, text: &str) -> Result<DocumentMut, EditError> {
+    // Codex passes over a first byte-order mark (the write puts it back); toml_edit would
+    // pass over a second one too, which Codex's parser refuses.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.starts_with('\u{feff}') {
+        return Err(EditError::Unparsable(Unparsable {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            reason: "a second byte-order mark".into(),
+        }));
+    }
     text.parse::<DocumentMut>().map_err(|error| {
         let at = error.span().map_or(0, |span| span.start).min(text.len());
         let before = &text.as_bytes()[..at];

@@ -55,6 +55,7 @@ mod prune;
 mod readme_agents;
 mod readme_keys;
 mod refusal_codes;
+mod settings_files;
 mod snapshot_changes;
 mod snapshot_cli;
 mod snapshot_diff_between;

@@ -134,7 +134,7 @@ fn off(rules: &[Rule], skill_md: &Path, name: &str) -> bool {
     disabled
 }
 
-fn edit(skill_md: PathBuf, name: String, turn: Turn) -> Edit {
+pub(super) fn edit(skill_md: PathBuf, name: String, turn: Turn) -> Edit {
     Box::new(move |file, text| {
         let mut doc = toml::parse(file, text)?;
         let before = doc.to_string();

@@ -614,6 +614,7 @@ mod tests {
             file: home.join(".claude/settings.json\u{1b}[2J"),
             was: SettingsWas::Kept("b1".to_owned()),
             after: "sha256:00".to_owned(),
+            within: None,
         });
         assert_eq!(
             describe(&entry, &home),

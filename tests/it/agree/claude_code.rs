@@ -919,3 +919,28 @@ fn claude_code_skill_overrides_written_twice() {
         lab.check(Check::new(here!(), class, ME, &[&lab.project]));
     }
 }
+
+/// A settings file that starts with a byte-order mark: whether Claude Code still reads it,
+/// as skilldeck's listing and `disable` must.
+#[test]
+fn claude_code_settings_with_a_byte_order_mark() {
+    let Some(lab) = lab() else { return };
+    let root = lab.home.join(".claude/skills");
+    for name in ["first", "second"] {
+        lab.named(&root.join(name));
+    }
+    let settings = lab.home.join(".claude/settings.json");
+    for (text, class) in [
+        (
+            "\u{feff}{\"skillOverrides\": {\"first\": \"off\"}}",
+            "a byte-order mark before the settings",
+        ),
+        (
+            "\u{feff}{\r\n  \"skillOverrides\": {\r\n    \"second\": \"off\"\r\n  }\r\n}",
+            "a byte-order mark and CRLF line endings",
+        ),
+    ] {
+        lab.file(&settings, text);
+        lab.check(Check::new(here!(), class, ME, &[&lab.project]));
+    }
+}

@@ -840,3 +840,21 @@ fn copilot_disabled_skills_written_twice() {
         &[(&lab.project, &["u-second"])],
     );
 }
+
+/// The user's settings.json starting with a byte-order mark: whether Copilot still reads it,
+/// as skilldeck's listing and `disable` must.
+#[test]
+fn copilot_user_settings_with_a_byte_order_mark() {
+    let Some(lab) = lab() else { return };
+    for name in ["u-first", "u-second"] {
+        lab.named(&lab.home.join(".copilot/skills").join(name));
+    }
+    let settings = lab.home.join(".copilot/settings.json");
+    lab.file(&settings, "\u{feff}{\"disabledSkills\": [\"u-first\"]}");
+    check_disabled(
+        &lab,
+        here!(),
+        "a byte-order mark before the user's settings",
+        &[(&lab.project, &["u-first"])],
+    );
+}

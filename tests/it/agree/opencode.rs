@@ -681,3 +681,25 @@ fn opencode_permission_written_twice() {
         check_both(&lab, Check::new(here!(), class, ME, &[&lab.project]));
     }
 }
+
+/// A config file starting with a byte-order mark: whether OpenCode still reads it, as
+/// skilldeck's listing and `disable` must.
+#[test]
+fn opencode_config_with_a_byte_order_mark() {
+    let Some(lab) = lab() else { return };
+    skills(&lab, &["first", "second"]);
+    let config = lab.home.join(".config/opencode/opencode.jsonc");
+    lab.file(
+        &config,
+        "\u{feff}{\"permission\": {\"skill\": {\"first\": \"deny\"}}}",
+    );
+    check_both(
+        &lab,
+        Check::new(
+            here!(),
+            "a byte-order mark before the config",
+            ME,
+            &[&lab.project],
+        ),
+    );
+}

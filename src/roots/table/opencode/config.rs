@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use jsonc_parser::ast;
+
+use crate::settings::dialect::{Syntax, past_the_mark};
 use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{Environment, OPENCODE_CONFIG_DIR, XDG_CONFIG};
@@ -110,7 +112,9 @@ pub(super) fn read(path: &Path) -> Read {
         None => Read::Nothing,
         Some(bytes) => match String::from_utf8(bytes) {
             Ok(text) if text.is_empty() => Read::Nothing,
-            Ok(text) => parse(&text, true).map_or(Read::Broken, Read::Parsed),
+            Ok(text) => {
+                parse(past_the_mark(&text, Syntax::Jsonc), true).map_or(Read::Broken, Read::Parsed)
+            }
             Err(_) => Read::Broken,
         },
     }
