@@ -14,7 +14,13 @@ use regex::bytes::{Captures, Regex, RegexSet};
 /// The words whose assignment holds a secret, as the last part of a name: `password`,
 /// `DB_PASSWORD`, `APP_SECRET`, `STRIPE_SECRET_KEY`, `github_token`, `db.pass`. A word that
 /// only ends the same (`bypass`, `max_tokens`, `password_hint`) is not one.
-const SECRET_NAME: &str = r"(?:[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|account|auth|master|encryption|signing|client)[_\-]?key|apikey)|(?:[a-z0-9_.\-]*[_.\-])?pass|[a-z0-9_.\-]*[_.\-]auth)";
+///
+/// The id of a private or access key (`private_key_id` in a Google service-account key file,
+/// `aws_access_key_id`) is one: it names the key that signs, as an AWS access key id does,
+/// which the `aws-access-key` rule removes. The account's own names (`client_email`,
+/// `client_id`, `project_id`) stay: they name who signs, and are shown wherever the account
+/// is granted anything.
+const SECRET_NAME: &str = r"(?:[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|secret|token|credentials?|(?:private|access)[_\-]?key[_\-]?id|(?:api|access|secret|private|account|auth|master|encryption|signing|client)[_\-]?key|apikey)|(?:[a-z0-9_.\-]*[_.\-])?pass|[a-z0-9_.\-]*[_.\-]auth)";
 
 /// How a rule's match becomes its replacement.
 #[derive(Clone, Copy)]
@@ -721,6 +727,62 @@ mod tests {
             clean("token: |\n  line-one\nnext: 1\n"),
             "token: |\n  [REDACTED:assignment]\nnext: 1\n"
         );
+    }
+
+    #[test]
+    fn the_ids_of_private_and_access_keys_lose_their_values() {
+        removed(
+            "assignment",
+            &[
+                (
+                    "{\"private_key_id\": \"4c3b2a19f8e7d6c5b4a3928170f6e5d4c3b2a190\"}",
+                    "4c3b2a19f8e7d6c5b4a3928170f6e5d4c3b2a190",
+                ),
+                (
+                    "private_key_id = 0a1b2c3d4e5f60718293\n",
+                    "0a1b2c3d4e5f60718293",
+                ),
+                ("privateKeyId: 'kid-778899aabb'\n", "kid-778899aabb"),
+                ("aws_access_key_id=NOTAKIAFORMAT123\n", "NOTAKIAFORMAT123"),
+                ("ACCESS_KEY_ID: \"custom-id-42\"\n", "custom-id-42"),
+            ],
+        );
+        kept(&[
+            "private_key_id: ${{ secrets.KEY_ID }}\n",
+            "key_id: 12\n",
+            "\"client_email\": \"bot@proj.iam.gserviceaccount.com\"\n",
+            "\"client_id\": \"104518592390385739201\"\n",
+        ]);
+    }
+
+    #[test]
+    fn a_service_account_key_file_keeps_only_what_names_the_account() {
+        let file = r#"{
+  "type": "service_account",
+  "project_id": "demo-project",
+  "private_key_id": "1f2e3d4c5b6a79880716f5e4d3c2b1a098765432",
+  "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n",
+  "client_email": "exporter@demo-project.iam.gserviceaccount.com",
+  "client_id": "111122223333444455556",
+  "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+  "token_uri": "https://oauth2.googleapis.com/token"
+}
+"#;
+        let out = clean(file);
+        for secret in [
+            "1f2e3d4c5b6a79880716f5e4d3c2b1a098765432",
+            "MIIEvgIBADANBgkq",
+        ] {
+            assert!(!out.contains(secret), "{out}");
+        }
+        for kept in [
+            "\"private_key_id\": \"[REDACTED:assignment]\"",
+            "\"private_key\": \"[REDACTED:private-key]\\n\"",
+            "exporter@demo-project.iam.gserviceaccount.com",
+            "\"token_uri\": \"https://oauth2.googleapis.com/token\"",
+        ] {
+            assert!(out.contains(kept), "{kept} not in {out}");
+        }
     }
 
     #[test]
