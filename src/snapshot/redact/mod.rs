@@ -12,6 +12,7 @@
 //! their names ([`secret_file`]): they exist to hold secrets.
 
 mod base64;
+mod names;
 mod normalise;
 mod rules;
 
@@ -21,6 +22,7 @@ use std::ops::Range;
 
 use crate::skill::manifest_text;
 
+pub use names::{CleanPath, Names};
 use normalise::{Normalised, normalise};
 use rules::RULES;
 
@@ -55,13 +57,16 @@ pub enum Withheld {
         rule: &'static str,
         form: &'static str,
     },
+    /// What looks like a secret (`rule`) across the folders of the file's path, which no one
+    /// name can lose.
+    SecretPath { rule: &'static str },
 }
 
 impl Withheld {
     /// Whether the user may have the file packed all the same (as it is, or for a `.env`
     /// file, redacted like any text): never when a secret was found in it.
     pub fn may_be_included(self) -> bool {
-        !matches!(self, Withheld::Secret { .. })
+        !matches!(self, Withheld::Secret { .. } | Withheld::SecretPath { .. })
     }
 }
 
@@ -82,6 +87,10 @@ impl fmt::Display for Withheld {
             Withheld::Secret { rule, form } => write!(
                 f,
                 "{form} holding what looks like a secret ({rule}), which cannot be removed from it safely"
+            ),
+            Withheld::SecretPath { rule } => write!(
+                f,
+                "its path holds what looks like a secret ({rule}) across its folders, which cannot be cut out of one name"
             ),
         }
     }
@@ -125,7 +134,7 @@ pub fn redact(content: &[u8]) -> Result<Redacted<'_>, Withheld> {
 
 /// Clean UTF-8 text: every rule in turn, then the base64 blobs that hide a secret.
 fn text(content: &[u8]) -> Result<Redacted<'_>, Withheld> {
-    let (content, found) = cut(content, &mut |rule, _| marker(rule).into_bytes())?;
+    let (content, found) = cut(content, true, &mut |rule, _| marker(rule).into_bytes())?;
     Ok(Redacted { content, found })
 }
 
@@ -133,9 +142,11 @@ fn text(content: &[u8]) -> Result<Redacted<'_>, Withheld> {
 /// found it and the secret's bytes: every rule in turn, then the base64 blobs that hide a
 /// secret. Each is looked for in the text as it is and in its [normalised](normalise) view, so
 /// a secret split by characters no reader sees is found too, and cut out of the original with
-/// them.
+/// them. A large blob that could not be read fails the text when `whole` (it is a file's
+/// content), and is kept when not (a name, too short to hide data worth reading).
 fn cut<'a>(
     content: &'a [u8],
+    whole: bool,
     marker: &mut dyn FnMut(&'static str, &[u8]) -> Vec<u8>,
 ) -> Result<(Cow<'a, [u8]>, Vec<&'static str>), Withheld> {
     let mut found = Vec::new();
@@ -155,7 +166,8 @@ fn cut<'a>(
         for run in base64::runs(view) {
             match blob(&view[run.clone()], 1) {
                 Blob::Plain => {}
-                Blob::Unreadable => return Err(Withheld::EncodedBlob),
+                Blob::Unreadable if whole => return Err(Withheld::EncodedBlob),
+                Blob::Unreadable => {}
                 Blob::Secret(rule) => secrets.push((run, rule)),
             }
         }
