@@ -69,6 +69,15 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             text.push_str(&format!("  {path}: {rule}\n"));
         }
     }
+    if !packed.renamed.is_empty() {
+        text.push_str(&format!(
+            "{} packed under another name, the secret cut out of it:\n",
+            count(packed.renamed.len(), "file")
+        ));
+        for (path, packed_as) in &packed.renamed {
+            text.push_str(&format!("  {path} -> {packed_as}\n"));
+        }
+    }
     if !packed.left_out.is_empty() {
         let optional = packed.left_out.iter().any(|(_, why)| why.may_be_included());
         text.push_str(&format!(

@@ -4,7 +4,8 @@
 //! Files are taken as a snapshot takes them ([`walk`](super::walk)), sorted by path, each as a
 //! regular entry with mtime 0, no owner, mode 0644 or 0755, PAX records for what a ustar header
 //! cannot hold; so the same content always gives the same bytes. Every file is scanned by
-//! [`redact`](super::redact). What cannot be cleaned is left out of the package and listed
+//! [`redact`](super::redact), and so is its path ([`Names`]): a file whose name holds a
+//! secret is packed under the name without it. What cannot be cleaned is left out of the package and listed
 //! with why: a file holding a secret the redaction cannot cut out, always; a file it could not
 //! read through (binary, compressed, encoded) and a `.env` file, unless the user asks for them
 //! ([`Unscanned::Include`]). A file that cannot be read fails the export, and so does a
@@ -26,7 +27,7 @@ use crate::fs::{At, Links, open_regular, set_mode};
 
 use crate::skill::SKILL_FILE;
 
-use super::redact::{Withheld, redact, secret_file};
+use super::redact::{Names, Withheld, redact, secret_file};
 use super::walk::Listing;
 use super::{COPY_BOUND, SnapshotError};
 
@@ -104,6 +105,9 @@ pub struct Export {
     pub archive: Vec<u8>,
     /// Each secret removed: the file and the rule that found it.
     pub redacted: Vec<(String, &'static str)>,
+    /// Each file packed under another name, because its path held a secret: the path and the
+    /// name it is packed under.
+    pub renamed: Vec<(String, String)>,
     /// Each file of the skill not in the package, and why.
     pub left_out: Vec<(String, Withheld)>,
     /// Each file packed although it could not be read through, because the user asked.
@@ -141,15 +145,30 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
     let mut package = Export {
         archive: Vec::new(),
         redacted: Vec::new(),
+        renamed: Vec::new(),
         left_out: Vec::new(),
         unscanned: Vec::new(),
         files: 0,
     };
     let limits = bundle::limits();
+    let mut names = Names::default();
     for file in &listing.files {
+        // A name leaves with the package as its content does: packed without its secrets.
+        let name = match names.clean(&file.rel) {
+            Ok(name) => name,
+            Err(why) => {
+                package.left_out.push((file.rel.clone(), why));
+                continue;
+            }
+        };
         // The import's rule, before anything of the file is read: one the bundle would refuse
         // is named here rather than packed.
-        bundle::member_path(file.rel.as_bytes(), &limits).map_err(ExportError::NotImportable)?;
+        bundle::member_path(name.path.as_bytes(), &limits).map_err(ExportError::NotImportable)?;
+        if name.path != file.rel {
+            let found = name.found.iter().map(|rule| (file.rel.clone(), *rule));
+            package.redacted.extend(found);
+            package.renamed.push((file.rel.clone(), name.path.clone()));
+        }
         if secret_file(&file.rel) && !include {
             package
                 .left_out
@@ -181,7 +200,7 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
                 continue;
             }
         };
-        append(&mut tar, &file.rel, &packed, file.executable).map_err(in_memory)?;
+        append(&mut tar, &name.path, &packed, file.executable).map_err(in_memory)?;
         package.files += 1;
     }
     let archive = tar

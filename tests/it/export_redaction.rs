@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use crate::common::archive::{ZipEntry, gzip, zip};
-use crate::common::{Machine, write_skill};
+use crate::common::{Machine, write_files, write_skill};
 
 /// A planted secret: the file it is in, and the bytes that must never leave.
 struct Planted {
@@ -614,4 +614,243 @@ fn noise(len: usize) -> Vec<u8> {
     (0..len as u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect()
+}
+
+/// The characters a reader does not see, by the Unicode standard's Default_Ignorable_Code_Point
+/// list (DerivedCoreProperties.txt), written out here apart from the code under test.
+fn ignorable(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0x00AD
+            | 0x034F
+            | 0x061C
+            | 0x115F..=0x1160
+            | 0x17B4..=0x17B5
+            | 0x180B..=0x180F
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x206F
+            | 0x3164
+            | 0xFE00..=0xFE0F
+            | 0xFEFF
+            | 0xFFA0
+            | 0xFFF0..=0xFFF8
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0000..=0xE0FFF
+    )
+}
+
+/// `bytes` as a reader sees them: the hidden characters, and the escapes that write them,
+/// dropped.
+fn as_seen(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        let mut text: String = chunk.valid().chars().filter(|&c| !ignorable(c)).collect();
+        for escape in HIDDEN_ESCAPES {
+            text = text.replace(escape, "");
+        }
+        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(chunk.invalid());
+    }
+    out
+}
+
+/// What splits the secrets below: hidden characters of every family, and escapes of them.
+const HIDDEN: &[&str] = &[
+    "\u{200b}",
+    "\u{200c}",
+    "\u{200d}",
+    "\u{2060}",
+    "\u{feff}",
+    "\u{ad}",
+    "\u{202e}",
+    "\u{2066}",
+    "\u{fe0f}",
+    "\u{e0041}",
+    "\u{e0100}",
+    "\u{180e}",
+    "\u{3164}",
+    "\u{34f}",
+    "\u{1d173}",
+];
+const HIDDEN_ESCAPES: &[&str] = &["&#8203;", "\\u200b", "&zwj;", "\\u{2060}", "%E2%80%8B"];
+
+/// The secrets split below, as (name = value lines or tokens, the secret that must not leave).
+const SPLIT: &[(&str, &str)] = &[
+    ("AKIAPLANTEDSPLIT0001", "AKIAPLANTEDSPLIT0001"),
+    (
+        "ghp_PlantedSplitGithubToken0123456789abcd",
+        "ghp_PlantedSplitGithubToken0123456789abcd",
+    ),
+    (
+        "sk-ant-api03-PlantedSplitAnthropicKey-0123",
+        "sk-ant-api03-PlantedSplitAnthropicKey-0123",
+    ),
+    (
+        "DB_PASSWORD=PlantedSplitPassword99",
+        "PlantedSplitPassword99",
+    ),
+    (
+        "\"private_key_id\": \"5e4d3c2b1a09f8e7d6c5b4a3f2e1d0c9b8a7f6e5\"",
+        "5e4d3c2b1a09f8e7d6c5b4a3f2e1d0c9b8a7f6e5",
+    ),
+];
+
+/// `text` with `hidden` after every `every`-th character, starting at `from`.
+fn split_by(text: &str, hidden: &str, every: usize, from: usize) -> String {
+    let mut out = String::new();
+    let count = text.chars().count();
+    for (i, c) in text.chars().enumerate() {
+        out.push(c);
+        if i >= from && (i - from).is_multiple_of(every) && i + 1 < count {
+            out.push_str(hidden);
+        }
+    }
+    out
+}
+
+/// A skill whose secrets hide from a plain reading: split by hidden characters and their
+/// escapes (in its text, its frontmatter and a `.env`), in a service-account key file, and in
+/// the names of its files and folders.
+fn plant_hidden(machine: &Machine) -> (PathBuf, Vec<String>) {
+    let dir = machine.home.join(".claude/skills/hidden");
+    let mut secrets: Vec<String> = SPLIT.iter().map(|(_, s)| (*s).to_owned()).collect();
+    let mut text =
+        String::from("# Split secrets\n\nEmoji \u{1f468}\u{200d}\u{1f469} and 漢字 stay.\n");
+    for (n, hidden) in HIDDEN.iter().chain(HIDDEN_ESCAPES).enumerate() {
+        for (k, (line, _)) in SPLIT.iter().enumerate() {
+            text.push_str(&split_by(line, hidden, 3 + (n + k) % 4, (n * 7 + k) % 9));
+            text.push('\n');
+        }
+    }
+    let skill_md = format!(
+        "---\nname: hidden\ndescription: Talks to AWS with {}.\nmetadata:\n  deploy_token: \"{}\"\n---\n# hidden\n",
+        split_by("AKIAPLANTEDFRONT0002", "\u{200b}", 4, 1),
+        split_by("ghp_PlantedFrontmatterToken0123456789abcd", "\u{ad}", 5, 2),
+    );
+    secrets.extend([
+        "AKIAPLANTEDFRONT0002".to_owned(),
+        "ghp_PlantedFrontmatterToken0123456789abcd".to_owned(),
+    ]);
+    let service_account = r#"{
+  "type": "service_account",
+  "project_id": "planted-project",
+  "private_key_id": "0f1e2d3c4b5a69788796a5b4c3d2e1f0aabbccdd",
+  "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvPlantedServiceAccountKeyBody\n-----END PRIVATE KEY-----\n",
+  "client_email": "planted@planted-project.iam.gserviceaccount.com",
+  "client_id": "100200300400500600700"
+}
+"#;
+    secrets.extend([
+        "0f1e2d3c4b5a69788796a5b4c3d2e1f0aabbccdd".to_owned(),
+        "MIIEvPlantedServiceAccountKeyBody".to_owned(),
+    ]);
+    let env = format!(
+        "SECRET_TOKEN={}\n",
+        split_by("PlantedSplitEnvValue77", "\u{200b}", 2, 0)
+    );
+    secrets.push("PlantedSplitEnvValue77".to_owned());
+    write_files(
+        &dir,
+        &[
+            ("SKILL.md", &skill_md),
+            ("refs/hidden.md", &text),
+            ("keys/service-account.json", service_account),
+            (".env", &env),
+        ],
+    );
+    for (name, secret) in NAMED {
+        write(&dir, name, b"a file whose name holds a secret\n");
+        secrets.push((*secret).to_owned());
+    }
+    (dir, secrets)
+}
+
+/// Files whose path holds a secret: (the path, the secret, the path it is packed under).
+const NAMED: &[(&str, &str)] = &[
+    (
+        "refs/ghp_PlantedNameToken0123456789abcdefghij.md",
+        "ghp_PlantedNameToken0123456789abcdefghij",
+    ),
+    ("AKIAPLANTEDFOLDER003/notes.md", "AKIAPLANTEDFOLDER003"),
+    (
+        "AKIAPLANTEDFOLDER003/deeper/more.md",
+        "AKIAPLANTEDFOLDER003",
+    ),
+    (
+        "keys/AKIA\u{200b}PLANTEDNAME\u{2060}00004.txt",
+        "AKIAPLANTEDNAME00004",
+    ),
+    (
+        "scripts/sk-ant-api03-PlantedNameAnthropic-0123 run.sh",
+        "sk-ant-api03-PlantedNameAnthropic-0123",
+    ),
+    ("config/password=PlantedNamePass55", "PlantedNamePass55"),
+];
+
+#[test]
+fn no_hidden_split_or_named_secret_leaves_in_any_form() {
+    let machine = Machine::new();
+    let (_, secrets) = plant_hidden(&machine);
+    for extra in [&[][..], &["--include-unscanned"][..]] {
+        let out = machine.root().join("hidden.tar.gz");
+        let mut args = vec!["export", "hidden", "-o", out.to_str().unwrap(), "--force"];
+        args.extend_from_slice(extra);
+        let output = machine.run(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let archive = fs::read(&out).unwrap();
+        // Names and contents alike, as they are and as a reader sees them.
+        let tar = tar_bytes(&archive);
+        let seen = as_seen(&tar);
+        for secret in &secrets {
+            for form in forms(secret) {
+                for bytes in [&tar, &seen] {
+                    assert!(
+                        !contains(bytes, &form),
+                        "{secret:?} left as {:?}\n{}",
+                        String::from_utf8_lossy(&form),
+                        stdout(&output)
+                    );
+                }
+            }
+        }
+        let files = entries(&archive);
+        let text = stdout(&output);
+        for packed in [
+            "refs/[REDACTED-github-token].md",
+            "[REDACTED-aws-access-key]/notes.md",
+            "[REDACTED-aws-access-key]/deeper/more.md",
+            "keys/[REDACTED-aws-access-key-2].txt",
+            "scripts/[REDACTED-anthropic-key] run.sh",
+            "config/password=[REDACTED-assignment]",
+        ] {
+            assert_eq!(
+                files.get(packed).map(Vec::as_slice),
+                Some(&b"a file whose name holds a secret\n"[..]),
+                "{packed}: {:?}",
+                files.keys()
+            );
+        }
+        assert!(
+            text.contains("6 files packed under another name, the secret cut out of it:"),
+            "{text}"
+        );
+        // What is not secret is packed as it was, hidden characters and all.
+        let hidden = String::from_utf8(files["refs/hidden.md"].clone()).unwrap();
+        assert!(
+            hidden.contains("Emoji \u{1f468}\u{200d}\u{1f469} and 漢字 stay.\n"),
+            "{hidden}"
+        );
+        let key_file = String::from_utf8(files["keys/service-account.json"].clone()).unwrap();
+        assert!(key_file.contains("planted@planted-project.iam.gserviceaccount.com"));
+        if !extra.is_empty() {
+            assert!(files.contains_key(".env"), "{:?}", files.keys());
+        }
+    }
 }

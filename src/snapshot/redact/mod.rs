@@ -12,16 +12,19 @@
 //! their names ([`secret_file`]): they exist to hold secrets.
 
 mod base64;
+mod names;
+mod normalise;
 mod rules;
 
 use std::borrow::Cow;
 use std::fmt;
-
-use regex::bytes::Captures;
+use std::ops::Range;
 
 use crate::skill::manifest_text;
 
-use rules::{RULES, Rule};
+pub use names::{CleanPath, Names};
+use normalise::{Normalised, normalise};
+use rules::RULES;
 
 /// How deep encodings are followed: base64 inside the file, base64 inside that.
 const DEPTH: usize = 2;
@@ -54,13 +57,16 @@ pub enum Withheld {
         rule: &'static str,
         form: &'static str,
     },
+    /// What looks like a secret (`rule`) across the folders of the file's path, which no one
+    /// name can lose.
+    SecretPath { rule: &'static str },
 }
 
 impl Withheld {
     /// Whether the user may have the file packed all the same (as it is, or for a `.env`
     /// file, redacted like any text): never when a secret was found in it.
     pub fn may_be_included(self) -> bool {
-        !matches!(self, Withheld::Secret { .. })
+        !matches!(self, Withheld::Secret { .. } | Withheld::SecretPath { .. })
     }
 }
 
@@ -82,6 +88,10 @@ impl fmt::Display for Withheld {
                 f,
                 "{form} holding what looks like a secret ({rule}), which cannot be removed from it safely"
             ),
+            Withheld::SecretPath { rule } => write!(
+                f,
+                "its path holds what looks like a secret ({rule}) across its folders, which cannot be cut out of one name"
+            ),
         }
     }
 }
@@ -89,7 +99,9 @@ impl fmt::Display for Withheld {
 /// Whether the file at `rel` (a `/`-separated path) is named as a file of secrets: `.env`,
 /// `.env.local` and every other `.env.*`, `*.env`, `.envrc`.
 pub fn secret_file(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let seen = normalise(rel.as_bytes());
+    let rel = String::from_utf8_lossy(&seen.text);
+    let name = rel.rsplit('/').next().unwrap_or(&rel);
     name == ".env" || name == ".envrc" || name.starts_with(".env.") || name.ends_with(".env")
 }
 
@@ -122,58 +134,86 @@ pub fn redact(content: &[u8]) -> Result<Redacted<'_>, Withheld> {
 
 /// Clean UTF-8 text: every rule in turn, then the base64 blobs that hide a secret.
 fn text(content: &[u8]) -> Result<Redacted<'_>, Withheld> {
+    let (content, found) = cut(content, true, &mut |rule, _| marker(rule).into_bytes())?;
+    Ok(Redacted { content, found })
+}
+
+/// Cut every secret out of UTF-8 text, each replaced by what `marker` makes of the rule that
+/// found it and the secret's bytes: every rule in turn, then the base64 blobs that hide a
+/// secret. Each is looked for in the text as it is and in its [normalised](normalise) view, so
+/// a secret split by characters no reader sees is found too, and cut out of the original with
+/// them. A large blob that could not be read fails the text when `whole` (it is a file's
+/// content), and is kept when not (a name, too short to hide data worth reading).
+fn cut<'a>(
+    content: &'a [u8],
+    whole: bool,
+    marker: &mut dyn FnMut(&'static str, &[u8]) -> Vec<u8>,
+) -> Result<(Cow<'a, [u8]>, Vec<&'static str>), Withheld> {
     let mut found = Vec::new();
     let mut current: Cow<'_, [u8]> = Cow::Borrowed(content);
     for rule in RULES.iter() {
-        let mut hits = 0usize;
-        let replaced = rule.pattern.replace_all(&current, |caps: &Captures<'_>| {
-            replacement(rule, caps, &mut hits)
-        });
-        if hits > 0 {
-            found.extend(std::iter::repeat_n(rule.name, hits));
-            current = Cow::Owned(replaced.into_owned());
-        }
+        for_each_view(&mut current, &mut found, marker, |view| {
+            Ok(rule
+                .pattern
+                .captures_iter(view)
+                .filter_map(|caps| rules::secret(rule, &caps))
+                .map(|range| (range, rule.name))
+                .collect())
+        })?;
     }
-    let mut cleaned: Option<Vec<u8>> = None;
-    let mut copied = 0;
-    for run in base64::runs(&current) {
-        match blob(&current[run.clone()], 1) {
-            Blob::Plain => {}
-            Blob::Unreadable => return Err(Withheld::EncodedBlob),
-            Blob::Secret(rule) => {
-                let out = cleaned.get_or_insert_with(Vec::new);
-                out.extend_from_slice(&current[copied..run.start]);
-                out.extend_from_slice(marker(rule).as_bytes());
-                copied = run.end;
-                found.push(rule);
+    for_each_view(&mut current, &mut found, marker, |view| {
+        let mut secrets = Vec::new();
+        for run in base64::runs(view) {
+            match blob(&view[run.clone()], 1) {
+                Blob::Plain => {}
+                Blob::Unreadable if whole => return Err(Withheld::EncodedBlob),
+                Blob::Unreadable => {}
+                Blob::Secret(rule) => secrets.push((run, rule)),
             }
         }
-    }
-    if let Some(mut out) = cleaned {
-        out.extend_from_slice(&current[copied..]);
-        current = Cow::Owned(out);
-    }
-    Ok(Redacted {
-        content: current,
-        found,
-    })
+        Ok(secrets)
+    })?;
+    Ok((current, found))
 }
 
-/// What one match becomes: the match with its secret part replaced, or itself when what it
-/// matched is a placeholder.
-fn replacement(rule: &Rule, caps: &Captures<'_>, hits: &mut usize) -> Vec<u8> {
-    let Some(whole) = caps.get(0) else {
-        return Vec::new();
-    };
-    let Some(secret) = rules::secret(rule, caps) else {
-        return whole.as_bytes().to_vec();
-    };
-    *hits += 1;
-    let bytes = whole.as_bytes();
-    let mut out = bytes[..secret.start - whole.start()].to_vec();
-    out.extend_from_slice(marker(rule.name).as_bytes());
-    out.extend_from_slice(&bytes[secret.end - whole.start()..]);
-    out
+/// What `find` finds in the normalised view of `current` (when that differs) and then in
+/// `current` itself, each found span (in order, none overlapping) replaced in the original by
+/// `marker`. The view goes first, so a token whose rule takes any length is cut whole and not
+/// just up to the first hidden character; the text itself then finds what the view joined to
+/// a word before it (`x\u{200b}AKIA…` is `xAKIA…` in the view, no token).
+fn for_each_view(
+    current: &mut Cow<'_, [u8]>,
+    found: &mut Vec<&'static str>,
+    marker: &mut dyn FnMut(&'static str, &[u8]) -> Vec<u8>,
+    mut find: impl FnMut(&[u8]) -> Result<Vec<(Range<usize>, &'static str)>, Withheld>,
+) -> Result<(), Withheld> {
+    for normalised in [true, false] {
+        let view = if normalised {
+            normalise(current)
+        } else {
+            Normalised::of(current)
+        };
+        if normalised && !view.changed() {
+            continue;
+        }
+        let secrets = find(&view.text)?;
+        if secrets.is_empty() {
+            continue;
+        }
+        let mut out = Vec::with_capacity(current.len());
+        let mut copied = 0;
+        for (range, rule) in secrets {
+            let range = view.original(range);
+            out.extend_from_slice(&current[copied..range.start]);
+            out.extend_from_slice(&marker(rule, &current[range.clone()]));
+            copied = range.end;
+            found.push(rule);
+        }
+        out.extend_from_slice(&current[copied..]);
+        drop(view);
+        *current = Cow::Owned(out);
+    }
+    Ok(())
 }
 
 fn marker(rule: &str) -> String {
@@ -233,8 +273,23 @@ fn hidden(bytes: &[u8], depth: usize) -> Option<&'static str> {
 
 /// `bytes` as they are, and, when they hold a zero byte (which ASCII in UTF-16 always does),
 /// decoded as UTF-16 little- and big-endian from either byte offset, so text in UTF-16 is read
-/// whether or not it starts with a byte-order mark or where it sits in a binary file.
+/// whether or not it starts with a byte-order mark or where it sits in a binary file; and each
+/// of these [normalised](normalise) too, when that removes something.
 fn views(bytes: &[u8]) -> Vec<Cow<'_, [u8]>> {
+    let views = decodings(bytes);
+    let normalised: Vec<Vec<u8>> = views
+        .iter()
+        .map(|view| normalise(view))
+        .filter(Normalised::changed)
+        .map(|view| view.text.into_owned())
+        .collect();
+    views
+        .into_iter()
+        .chain(normalised.into_iter().map(Cow::Owned))
+        .collect()
+}
+
+fn decodings(bytes: &[u8]) -> Vec<Cow<'_, [u8]>> {
     let mut views = vec![Cow::Borrowed(bytes)];
     if bytes.contains(&0) {
         for offset in 0..2 {
@@ -541,6 +596,186 @@ mod tests {
         assert!(matches!(redact(&stored), Err(Withheld::Secret { .. })));
     }
 
+    /// Secrets of several kinds: the text, the secret in it, and the rule that finds it.
+    /// Vendor tokens, a name whose value is the secret, a key id, a PEM block, a base64 blob.
+    fn kinds() -> Vec<(String, String, &'static str)> {
+        let whole = |text: &str, rule| (text.to_owned(), text.to_owned(), rule);
+        vec![
+            whole("AKIAIOSFODNN7EXAMPLE", "aws-access-key"),
+            whole(TOKEN, "github-token"),
+            whole(
+                "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123",
+                "anthropic-key",
+            ),
+            (
+                "DB_PASSWORD=hunter2hunter2".to_owned(),
+                "hunter2hunter2".to_owned(),
+                "assignment",
+            ),
+            (
+                "\"private_key_id\": \"8f3e2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f\"".to_owned(),
+                "8f3e2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f".to_owned(),
+                "assignment",
+            ),
+            (
+                "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkq\n-----END PRIVATE KEY-----"
+                    .to_owned(),
+                "MIIEvQIBADANBgkq".to_owned(),
+                "private-key",
+            ),
+            whole(&b64(format!("GH={TOKEN}").as_bytes()), "github-token"),
+        ]
+    }
+
+    /// Whether `out` still holds a piece of `secret` eight characters long, seen as a reader
+    /// sees it (hidden characters dropped).
+    fn leaks(out: &str, secret: &str) -> bool {
+        let seen = String::from_utf8(normalise(out.as_bytes()).text.into_owned()).unwrap();
+        let chars: Vec<char> = secret.chars().collect();
+        chars
+            .windows(8)
+            .any(|w| seen.contains(&w.iter().collect::<String>()))
+    }
+
+    /// `secret` with `hidden` put after each character at the positions `at` picks.
+    fn split(secret: &str, hidden: &str, at: impl Fn(usize) -> bool) -> String {
+        let mut out = String::new();
+        for (i, c) in secret.chars().enumerate() {
+            out.push(c);
+            if at(i) && i + 1 < secret.chars().count() {
+                out.push_str(hidden);
+            }
+        }
+        out
+    }
+
+    /// `text` redacted: the words around the secret kept as they were, the secret gone in
+    /// every piece, the rule named.
+    fn assert_cut(secret: &str, hidden_secret: &str, rule: &str) {
+        let text = format!("before \u{1f468}\u{200d}\u{1f469} {hidden_secret} after 漢字\n");
+        let redacted = redact(text.as_bytes()).unwrap();
+        let out = String::from_utf8(redacted.content.into_owned()).unwrap();
+        assert!(
+            out.starts_with("before \u{1f468}\u{200d}\u{1f469} ") && out.ends_with(" after 漢字\n"),
+            "{hidden_secret:?} -> {out:?}"
+        );
+        assert!(!leaks(&out, secret), "{hidden_secret:?} -> {out:?}");
+        assert!(
+            redacted.found.contains(&rule),
+            "{hidden_secret:?}: {:?}",
+            redacted.found
+        );
+    }
+
+    #[test]
+    fn a_secret_split_by_any_hidden_character_is_cut_out_with_them() {
+        let hidden: Vec<char> = (0..=0x10_ffffu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| normalise::ignorable(c))
+            .collect();
+        assert!(hidden.len() > 4000, "{}", hidden.len());
+        let kinds = kinds();
+        for (n, c) in hidden.iter().enumerate() {
+            // Every hidden character once, each time in another kind and at other places.
+            let (text, secret, rule) = &kinds[n % kinds.len()];
+            let hidden = split(text, &c.to_string(), |i| (i + n) % 5 == 2);
+            assert_cut(secret, &hidden, rule);
+        }
+        // A few characters at every place, and many different ones in one secret.
+        for c in ['\u{200b}', '\u{ad}', '\u{202e}', '\u{fe0f}', '\u{e0020}'] {
+            for (text, secret, rule) in &kinds {
+                for place in 0..text.chars().count() - 1 {
+                    assert_cut(secret, &split(text, &c.to_string(), |i| i == place), rule);
+                }
+            }
+        }
+        for (text, secret, rule) in &kinds {
+            let many: String = text
+                .chars()
+                .enumerate()
+                .flat_map(|(i, c)| [c, hidden[(i * 97) % hidden.len()]])
+                .collect();
+            assert_cut(secret, &many, rule);
+        }
+    }
+
+    #[test]
+    fn a_secret_split_by_escapes_of_hidden_characters_is_cut_out_with_them() {
+        let escapes = [
+            "\\u200b",
+            "\\u200B",
+            "\\u{200d}",
+            "\\U0000FEFF",
+            "\\x{2060}",
+            "\\xad",
+            "&#8203;",
+            "&#x200C;",
+            "&#173;",
+            "&zwj;",
+            "&shy;",
+            "&ZeroWidthSpace;",
+            "&NoBreak;",
+            "%E2%80%8B",
+            "%c2%ad",
+        ];
+        for (n, escape) in escapes.iter().enumerate() {
+            for (text, secret, rule) in kinds() {
+                assert_cut(&secret, &split(&text, escape, |i| (i + n) % 4 == 1), rule);
+            }
+        }
+    }
+
+    #[test]
+    fn hidden_characters_in_text_without_secrets_stay_and_so_does_every_script() {
+        let kept = [
+            "Family: \u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}\u{200d}\u{1f466}, heart \u{2764}\u{fe0f}\n",
+            "Scotland \u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f} and 🇫🇷\n",
+            "翻訳スキル：秘密を含まない文章です。\n한국어 텍스트\n",
+            "فارسی\u{200c}نویسی و العربية\n",
+            "soft\u{ad}hyphen, \u{feff}bom, \u{2066}isolate\u{2069}, \\u200b written out\n",
+            "see &zwj; and &shy; in HTML, %E2%80%8B in a URL\n",
+        ];
+        for text in kept {
+            let redacted = redact(text.as_bytes()).unwrap();
+            assert!(matches!(redacted.content, Cow::Borrowed(_)), "{text}");
+            assert!(redacted.found.is_empty(), "{text}: {:?}", redacted.found);
+        }
+        // Beside a secret, they stay as they were; only the secret goes.
+        let text = "\u{1f468}\u{200d}\u{1f469} key AK\u{200b}IAIOSFODNN7EXAMPLE \u{2764}\u{fe0f} 漢\u{200d}字\n";
+        assert_eq!(
+            clean(text),
+            "\u{1f468}\u{200d}\u{1f469} key [REDACTED:aws-access-key] \u{2764}\u{fe0f} 漢\u{200d}字\n"
+        );
+        // A hidden character before a token is a boundary as it was; it stays.
+        assert_eq!(
+            clean("x\u{200b}AKIAIOSFODNN7EXAMPLE\n"),
+            "x\u{200b}[REDACTED:aws-access-key]\n"
+        );
+    }
+
+    #[test]
+    fn a_hidden_split_secret_in_a_file_judged_whole_keeps_it_out() {
+        let split_key = "id AKIA\u{200b}IOSF\u{2060}ODNN7EXAMPLE\r\n";
+        for encoded in [utf16le(split_key, true), utf16be(split_key, false)] {
+            assert_eq!(
+                redact(&encoded),
+                Err(Withheld::Secret {
+                    rule: "aws-access-key",
+                    form: "UTF-16 text"
+                })
+            );
+        }
+        let mut binary = vec![0u8, 1, 2, 255];
+        binary.extend_from_slice("gh\u{ad}p_0123456789abcdefghijklmnopqrstuvwxyz".as_bytes());
+        assert!(matches!(
+            redact(&binary),
+            Err(Withheld::Secret {
+                rule: "github-token",
+                ..
+            })
+        ));
+    }
+
     #[test]
     fn env_files_are_known_by_name() {
         for name in [
@@ -550,6 +785,8 @@ mod tests {
             "prod.env",
             "a/b/staging.env",
             ".envrc",
+            ".e\u{200b}nv",
+            "config/.env\u{feff}.local",
         ] {
             assert!(secret_file(name), "{name}");
         }

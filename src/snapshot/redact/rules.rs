@@ -14,12 +14,19 @@ use regex::bytes::{Captures, Regex, RegexSet};
 /// The words whose assignment holds a secret, as the last part of a name: `password`,
 /// `DB_PASSWORD`, `APP_SECRET`, `STRIPE_SECRET_KEY`, `github_token`, `db.pass`. A word that
 /// only ends the same (`bypass`, `max_tokens`, `password_hint`) is not one.
-const SECRET_NAME: &str = r"(?:[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|secret|token|credentials?|(?:api|access|secret|private|account|auth|master|encryption|signing|client)[_\-]?key|apikey)|(?:[a-z0-9_.\-]*[_.\-])?pass|[a-z0-9_.\-]*[_.\-]auth)";
+///
+/// The id of a private or access key (`private_key_id` in a Google service-account key file,
+/// `aws_access_key_id`) is one: it names the key that signs, as an AWS access key id does,
+/// which the `aws-access-key` rule removes. The account's own names (`client_email`,
+/// `client_id`, `project_id`) stay: they name who signs, and are shown wherever the account
+/// is granted anything.
+const SECRET_NAME: &str = r"(?:[a-z0-9_.\-]*?(?:password|passwd|passphrase|pwd|secret|token|credentials?|(?:private|access)[_\-]?key[_\-]?id|(?:api|access|secret|private|account|auth|master|encryption|signing|client)[_\-]?key|apikey)|(?:[a-z0-9_.\-]*[_.\-])?pass|[a-z0-9_.\-]*[_.\-]auth)";
 
 /// How a rule's match becomes its replacement.
 #[derive(Clone, Copy)]
 enum Cut {
-    /// The whole match is the secret.
+    /// The whole match is the secret, or its `value` when it has one (a token's pattern
+    /// matches the underscore that bounds it, which is no part of the secret).
     Whole,
     /// Only the `value` capture is, unless it is a placeholder; the name before it stays.
     Value,
@@ -60,6 +67,15 @@ fn ascii(pattern: &str) -> String {
     format!("(?-u){pattern}")
 }
 
+/// A vendor token's pattern, `body`, as a word of its own: after anything but a letter or a
+/// digit, and (when `bounded`) before anything but one. An underscore bounds it too, although
+/// `\b` counts it a letter: names join words with it (`backup_AKIA….txt`, `notes_ghp_….md`).
+/// The underscore is matched outside the `value`, which is what is cut, so it stays.
+fn token(body: &str, bounded: bool) -> String {
+    let end = if bounded { r"(?:\b|_)" } else { "" };
+    format!(r"(?:\b|_)(?P<value>{body}){end}")
+}
+
 static PATTERNS: LazyLock<Vec<(&'static str, String, Cut)>> = LazyLock::new(|| {
     let names = SECRET_NAME;
     vec![
@@ -78,24 +94,24 @@ static PATTERNS: LazyLock<Vec<(&'static str, String, Cut)>> = LazyLock::new(|| {
         ),
         (
             "aws-access-key",
-            r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[0-9A-Z]{16}\b".to_owned(),
+            token(r"(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[0-9A-Z]{16}", true),
             Cut::Whole,
         ),
-        ("gcp-api-key", r"\bAIza[0-9A-Za-z_\-]{35}".to_owned(), Cut::Whole),
-        ("gcp-oauth-token", r"\bya29\.[0-9A-Za-z_\-]{20,}".to_owned(), Cut::Whole),
+        ("gcp-api-key", token(r"AIza[0-9A-Za-z_\-]{35}", false), Cut::Whole),
+        ("gcp-oauth-token", token(r"ya29\.[0-9A-Za-z_\-]{20,}", false), Cut::Whole),
         (
             "github-token",
-            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})".to_owned(),
+            token(r"(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})", false),
             Cut::Whole,
         ),
         (
             "gitlab-token",
-            r"\bgl(?:pat|dt|rt|ptt|soat|cbt|ft|imt)-[0-9A-Za-z_\-]{20,}".to_owned(),
+            token(r"gl(?:pat|dt|rt|ptt|soat|cbt|ft|imt)-[0-9A-Za-z_\-]{20,}", false),
             Cut::Whole,
         ),
         (
             "slack-token",
-            r"\b(?:xox[abposre]-[0-9A-Za-z\-]{10,}|xapp-\d-[0-9A-Za-z\-]{10,})".to_owned(),
+            token(r"(?:xox[abposre]-[0-9A-Za-z\-]{10,}|xapp-\d-[0-9A-Za-z\-]{10,})", false),
             Cut::Whole,
         ),
         (
@@ -103,39 +119,39 @@ static PATTERNS: LazyLock<Vec<(&'static str, String, Cut)>> = LazyLock::new(|| {
             r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/]+".to_owned(),
             Cut::Whole,
         ),
-        ("anthropic-key", r"\bsk-ant-[A-Za-z0-9_\-]{20,}".to_owned(), Cut::Whole),
+        ("anthropic-key", token(r"sk-ant-[A-Za-z0-9_\-]{20,}", false), Cut::Whole),
         (
             "openai-key",
-            r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}".to_owned(),
+            token(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}", false),
             Cut::Whole,
         ),
         (
             "huggingface-token",
-            r"\b(?:hf_|api_org_)[A-Za-z0-9]{30,}\b".to_owned(),
+            token(r"(?:hf_|api_org_)[A-Za-z0-9]{30,}", true),
             Cut::Whole,
         ),
-        ("npm-token", r"\bnpm_[A-Za-z0-9]{30,}\b".to_owned(), Cut::Whole),
+        ("npm-token", token(r"npm_[A-Za-z0-9]{30,}", true), Cut::Whole),
         (
             "pypi-token",
-            r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{30,}".to_owned(),
+            token(r"pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{30,}", false),
             Cut::Whole,
         ),
         // Secret and restricted keys, and webhook signing secrets; a publishable `pk_` key is
         // public by design.
         (
             "stripe-key",
-            r"\b(?:(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}|whsec_[0-9A-Za-z]{20,})\b".to_owned(),
+            token(r"(?:(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}|whsec_[0-9A-Za-z]{20,})", true),
             Cut::Whole,
         ),
         (
             "sendgrid-key",
-            r"\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}".to_owned(),
+            token(r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}", false),
             Cut::Whole,
         ),
         // header.payload.signature, base64url; the header is JSON, so it starts `eyJ` (`{"`).
         (
             "jwt",
-            r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-+/=]*".to_owned(),
+            token(r"eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-+/=]*", false),
             Cut::Whole,
         ),
         // A storage connection string's key, and a shared access signature in a URL.
@@ -196,7 +212,7 @@ static PATTERNS: LazyLock<Vec<(&'static str, String, Cut)>> = LazyLock::new(|| {
 pub(super) fn secret(rule: &Rule, caps: &Captures<'_>) -> Option<Range<usize>> {
     let whole = caps.get(0)?;
     let check = match rule.cut {
-        Cut::Whole => return Some(whole.range()),
+        Cut::Whole => return Some(caps.name("value").unwrap_or(whole).range()),
         Cut::Value => None,
         Cut::Checked(check) => Some(check),
     };
@@ -429,6 +445,13 @@ mod tests {
                 "{token}"
             );
             assert_eq!(found(&text), [rule], "{token}");
+            // Joined to words by underscores, as in a file name: the underscores stay.
+            let joined = format!("backup_{token}_old.txt\n");
+            let out = clean(&joined);
+            assert!(
+                out.starts_with(&format!("backup_[REDACTED:{rule}]")) && !out.contains(token),
+                "{joined:?} -> {out:?}"
+            );
         }
     }
 
@@ -441,6 +464,8 @@ mod tests {
             "pk_live_51HxYzAbCdEfGhIjKlMnOp is the publishable key\n",
             "AKIA is the prefix of an access key id\n",
             "the header starts eyJhbGciOi when it is JSON\n",
+            "my_AKIAIOSFODNN7EXAMPLEX is longer than a key\n",
+            "is_sk_live_ and rk_test_ are prefixes\n",
         ]);
     }
 
@@ -721,6 +746,62 @@ mod tests {
             clean("token: |\n  line-one\nnext: 1\n"),
             "token: |\n  [REDACTED:assignment]\nnext: 1\n"
         );
+    }
+
+    #[test]
+    fn the_ids_of_private_and_access_keys_lose_their_values() {
+        removed(
+            "assignment",
+            &[
+                (
+                    "{\"private_key_id\": \"4c3b2a19f8e7d6c5b4a3928170f6e5d4c3b2a190\"}",
+                    "4c3b2a19f8e7d6c5b4a3928170f6e5d4c3b2a190",
+                ),
+                (
+                    "private_key_id = 0a1b2c3d4e5f60718293\n",
+                    "0a1b2c3d4e5f60718293",
+                ),
+                ("privateKeyId: 'kid-778899aabb'\n", "kid-778899aabb"),
+                ("aws_access_key_id=NOTAKIAFORMAT123\n", "NOTAKIAFORMAT123"),
+                ("ACCESS_KEY_ID: \"custom-id-42\"\n", "custom-id-42"),
+            ],
+        );
+        kept(&[
+            "private_key_id: ${{ secrets.KEY_ID }}\n",
+            "key_id: 12\n",
+            "\"client_email\": \"bot@proj.iam.gserviceaccount.com\"\n",
+            "\"client_id\": \"104518592390385739201\"\n",
+        ]);
+    }
+
+    #[test]
+    fn a_service_account_key_file_keeps_only_what_names_the_account() {
+        let file = r#"{
+  "type": "service_account",
+  "project_id": "demo-project",
+  "private_key_id": "1f2e3d4c5b6a79880716f5e4d3c2b1a098765432",
+  "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvgIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n",
+  "client_email": "exporter@demo-project.iam.gserviceaccount.com",
+  "client_id": "111122223333444455556",
+  "auth_uri": "https://accounts.google.com/o/oauth2/auth",
+  "token_uri": "https://oauth2.googleapis.com/token"
+}
+"#;
+        let out = clean(file);
+        for secret in [
+            "1f2e3d4c5b6a79880716f5e4d3c2b1a098765432",
+            "MIIEvgIBADANBgkq",
+        ] {
+            assert!(!out.contains(secret), "{out}");
+        }
+        for kept in [
+            "\"private_key_id\": \"[REDACTED:assignment]\"",
+            "\"private_key\": \"[REDACTED:private-key]\\n\"",
+            "exporter@demo-project.iam.gserviceaccount.com",
+            "\"token_uri\": \"https://oauth2.googleapis.com/token\"",
+        ] {
+            assert!(out.contains(kept), "{kept} not in {out}");
+        }
     }
 
     #[test]
