@@ -65,7 +65,7 @@ mod tests {
         for (span, every, took) in [
             (ms(10_000), ms(1), ms(100)),
             (ms(10_000), ms(50), ms(100)),
-            (ms(60_000), ms(300), ms(200)),
+            (ms(60_000), ms(100), ms(200)),
             (ms(10_000), ms(1), ms(10)),
         ] {
             let count = rescans(span, every, took);
