@@ -107,6 +107,14 @@ pub const SNAPSHOT_INFO_BYTES: u64 = 64 * KIB;
 /// time, so this bounds time, not memory: a long session's transcript is tens of megabytes.
 pub const TRANSCRIPT_BYTES: u64 = 1024 * MIB;
 
+/// The most skill folders one session is taken to use: what `snapshot --from-transcript` takes
+/// from a transcript (one naming more is refused unread), and what the usage reader counts in
+/// one session log (the rest of a log naming more is passed over, the log counted broken). A
+/// session loads the few skills its task needs, and an agent lists a few hundred at most; this
+/// bounds what one hostile log costs in memory (and what 2,000 of them cost) rather than the
+/// bytes read, since a folder's name takes some forty bytes of a log.
+pub const SESSION_SKILLS: usize = 10_000;
+
 /// The bytes of one file the app's viewer reads: the first this many are shown, and the rest
 /// is said to be left out. Five times the largest file of the skill repositories measured, and
 /// a few seconds of scrolling from one end to the other.
@@ -128,6 +136,8 @@ pub struct UsageBounds {
     pub total_bytes: u64,
     /// skilldeck's own cache of what the logs held: a few hundred bytes per log file.
     pub cache_bytes: u64,
+    /// Skill folders counted in one log ([`SESSION_SKILLS`]).
+    pub skills_per_file: usize,
 }
 
 pub const USAGE: UsageBounds = UsageBounds {
@@ -136,4 +146,5 @@ pub const USAGE: UsageBounds = UsageBounds {
     file_bytes: 64 * MIB,
     total_bytes: 2 * 1024 * MIB,
     cache_bytes: 64 * MIB,
+    skills_per_file: SESSION_SKILLS,
 };

@@ -6,7 +6,7 @@ use std::io::{self, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use crate::fs::{Links, open_regular};
-use crate::limits::TRANSCRIPT_BYTES;
+use crate::limits::{SESSION_SKILLS, TRANSCRIPT_BYTES};
 use crate::operations;
 use crate::roots::Machine;
 use crate::scan;
@@ -164,7 +164,8 @@ fn named_by_transcript(file: &Path) -> Result<Vec<PathBuf>, Failure> {
         }
     })?;
     let mut reader = BufReader::new(opened.take(TRANSCRIPT_BYTES + 1));
-    let found = transcript::skill_dirs(&mut reader).map_err(|error| stopped(&error))?;
+    let found =
+        transcript::skill_dirs(&mut reader, SESSION_SKILLS).map_err(|error| stopped(&error))?;
     if reader.into_inner().limit() == 0 {
         return Err(stopped(&format!(
             "it is larger than the {} skilldeck reads of a transcript",

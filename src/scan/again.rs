@@ -44,22 +44,17 @@ impl<'a> Keep<'a> {
     }
 
     fn new(previous: &'a Inventory, changed: &[PathBuf]) -> Self {
-        let holds = |skill: &Skill, path: &Path| {
-            path.starts_with(&skill.real_dir)
-                || skill.reached_by.iter().any(|at| path.starts_with(at))
-        };
+        let touched = super::touched(&previous.skills, changed);
         let untouched = previous
             .skills
             .iter()
-            .filter(|skill| !changed.iter().any(|path| holds(skill, path)))
-            .map(|skill| (skill.real_dir.as_path(), skill))
+            .zip(&touched.skills)
+            .filter(|(_, touched)| !**touched)
+            .map(|(skill, _)| (skill.real_dir.as_path(), skill))
             .collect();
-        let attribution = changed
-            .iter()
-            .all(|path| previous.skills.iter().any(|skill| holds(skill, path)));
         Self {
             untouched,
-            attribution,
+            attribution: touched.all_inside,
         }
     }
 

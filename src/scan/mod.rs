@@ -6,6 +6,7 @@ mod again;
 mod discover;
 mod inspect;
 mod shadow;
+mod touched;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ use crate::skill::{Declared, Lint};
 pub use again::{Watched, again, watched};
 pub use discover::{Broken, RootNote, Via};
 pub use shadow::{Rank, outranks};
+pub use touched::{Touched, touched};
 
 /// Why part of a skill could not be read or does not follow the rules; shown on the listing,
 /// never a reason to leave the skill out.

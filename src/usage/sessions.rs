@@ -16,7 +16,8 @@
 //! longer than `transcript::MAX_LINE`, are counted broken and passed over; so is a log that
 //! cannot be opened or read (a broken log is not cached, so it is tried again next time). The
 //! last line of a log cut short by a bound is not read; the last line of a log read whole
-//! is, newline or not.
+//! is, newline or not. A log naming more skill folders than `skills_per_file` is read up to
+//! the line that names one more, and counted broken.
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{BufReader, Read as _};
@@ -67,7 +68,7 @@ pub fn add(env: &Environment, bounds: &UsageBounds, cache_dir: Option<&Path>, us
         .map(|(log, limit, cached)| {
             let outcome = match cached {
                 Some(held) => Outcome::Cached(held),
-                None => Outcome::Read(read_log(log, limit)),
+                None => Outcome::Read(read_log(log, limit, bounds.skills_per_file)),
             };
             (log, limit, outcome)
         })
@@ -121,8 +122,9 @@ struct Partial {
     bytes: u64,
 }
 
-/// The uses in `log`'s first `limit` bytes, and the bytes read.
-fn read_log(log: &LogFile, limit: u64) -> Result<(Held, u64), Partial> {
+/// The uses in `log`'s first `limit` bytes, of `most` skill folders at most, and the bytes
+/// read.
+fn read_log(log: &LogFile, limit: u64, most: usize) -> Result<(Held, u64), Partial> {
     let file = open_regular(&log.path, Links::Follow).map_err(|_| Partial {
         held: Held::default(),
         bytes: 0,
@@ -152,7 +154,12 @@ fn read_log(log: &LogFile, limit: u64) -> Result<(Held, u64), Partial> {
             continue;
         };
         let last = Some(at.unwrap_or(log.modified));
+        let mut over = false;
         for dir in dirs {
+            if found.len() == most && !found.contains_key(&dir) {
+                over = true;
+                break;
+            }
             found
                 .entry(dir)
                 .or_insert(Use {
@@ -160,6 +167,10 @@ fn read_log(log: &LogFile, limit: u64) -> Result<(Held, u64), Partial> {
                     last: None,
                 })
                 .merge(Use { count: 1, last });
+        }
+        if over {
+            broken += 1;
+            break false;
         }
     };
     let bytes = limit - reader.into_inner().limit();

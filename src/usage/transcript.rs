@@ -8,11 +8,16 @@
 //! before anything is decoded. A line that holds it is decoded as JSON when it is JSON (Claude
 //! Code's and OpenCode's JSON Lines), and every string in it searched; otherwise the JSON
 //! string literals in it (a pretty-printed export) and the line itself (plain output) are.
-//! Only absolute folders are taken.
+//! Only absolute folders are taken. Each folder is kept once, in the order first named, in a
+//! hash set (`FirstNamed`): a line or a transcript naming n folders costs n lookups, however
+//! the names are spread over lines.
 
+use std::fmt;
+use std::hash::Hash;
 use std::io::{self, BufRead};
 use std::path::{Component, Path, PathBuf};
 
+use indexmap::IndexSet;
 use serde_json::Value;
 
 /// The words that open the line naming a skill's folder.
@@ -83,49 +88,110 @@ fn clean(path: &Path) -> PathBuf {
     out
 }
 
-/// Every skill folder a transcript names, each once, in the order first named.
+/// Items each once, in the order first named: what a transcript's folders are gathered in.
+/// A set searched by hash, so naming n folders costs n lookups, where a list searched from
+/// its start for each cost n²/2 comparisons (25,000 folders in one line: 17 s).
+#[derive(Debug)]
+struct FirstNamed<T = PathBuf> {
+    items: IndexSet<T>,
+}
+
+impl<T: Hash + Eq> Default for FirstNamed<T> {
+    fn default() -> Self {
+        Self {
+            items: IndexSet::new(),
+        }
+    }
+}
+
+impl<T: Hash + Eq> FirstNamed<T> {
+    /// Keep `item` unless it was named before; whether it is new.
+    fn add(&mut self, item: T) -> bool {
+        self.items.insert(item)
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// The items, in the order first named.
+    fn into_vec(self) -> Vec<T> {
+        self.items.into_iter().collect()
+    }
+}
+
+/// Why a transcript's folders could not be had.
+#[derive(Debug)]
+pub enum TranscriptError {
+    Read(io::Error),
+    /// It names more skill folders than a session is taken to use.
+    TooMany(usize),
+}
+
+impl fmt::Display for TranscriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TranscriptError::Read(error) => error.fmt(f),
+            TranscriptError::TooMany(most) => write!(
+                f,
+                "it names more than {most} skill folders, the most skilldeck takes from one session"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TranscriptError {}
+
+/// Every skill folder a transcript names, each once, in the order first named; at most `most`
+/// of them.
 ///
 /// # Errors
-/// When the transcript cannot be read.
-pub fn skill_dirs(mut reader: impl BufRead) -> io::Result<Vec<PathBuf>> {
-    let mut found: Vec<PathBuf> = Vec::new();
+/// When the transcript cannot be read, or names more than `most` folders.
+pub fn skill_dirs(mut reader: impl BufRead, most: usize) -> Result<Vec<PathBuf>, TranscriptError> {
+    let mut found = FirstNamed::default();
     let mut line = Vec::new();
-    while read_line(&mut reader, &mut line)? != Line::End {
+    while read_line(&mut reader, &mut line).map_err(TranscriptError::Read)? != Line::End {
         if !has_base_dir(&line) {
             continue;
         }
-        for dir in dirs_in_line(&line) {
-            if !found.contains(&dir) {
-                found.push(dir);
+        for dir in dirs_in_line(&line).into_vec() {
+            if found.add(dir) && found.len() > most {
+                return Err(TranscriptError::TooMany(most));
             }
         }
     }
-    Ok(found)
+    Ok(found.into_vec())
 }
 
 /// The folders one line names, whatever form the line has.
-fn dirs_in_line(line: &[u8]) -> Vec<PathBuf> {
+fn dirs_in_line(line: &[u8]) -> FirstNamed {
     if let Ok(value) = serde_json::from_slice::<Value>(line) {
-        return dirs_in_value(&value);
+        return named_in_value(&value);
     }
-    let mut dirs = Vec::new();
+    let mut dirs = FirstNamed::default();
     let text = String::from_utf8_lossy(line);
     for literal in string_literals(&text) {
-        dirs.extend(base_dirs(&literal));
+        base_dirs(&literal).for_each(|dir| {
+            dirs.add(dir);
+        });
     }
-    dirs.extend(base_dirs(&text));
+    base_dirs(&text).for_each(|dir| {
+        dirs.add(dir);
+    });
     dirs
 }
 
 /// The folders the "Base directory" lines of every string in a decoded JSON line name, each
 /// once, in order.
 pub fn dirs_in_value(value: &Value) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = Vec::new();
+    named_in_value(value).into_vec()
+}
+
+fn named_in_value(value: &Value) -> FirstNamed {
+    let mut dirs = FirstNamed::default();
     each_string(value, &mut |text| {
         for dir in base_dirs(text) {
-            if !dirs.contains(&dir) {
-                dirs.push(dir);
-            }
+            dirs.add(dir);
         }
     });
     dirs
@@ -234,7 +300,7 @@ mod tests {
 
     #[cfg(unix)]
     fn dirs(transcript: &str) -> Vec<PathBuf> {
-        skill_dirs(transcript.as_bytes()).unwrap()
+        skill_dirs(transcript.as_bytes(), usize::MAX).unwrap()
     }
 
     #[test]
@@ -327,8 +393,115 @@ Base directory for this skill: /s/b
         let mut transcript = vec![b'x'; MAX_LINE + 10];
         transcript.extend_from_slice(b"Base directory for this skill: /lost\n");
         transcript.extend_from_slice(b"Base directory for this skill: /kept\n");
-        let found = skill_dirs(io::BufReader::with_capacity(4096, &transcript[..])).unwrap();
+        let found = skill_dirs(
+            io::BufReader::with_capacity(4096, &transcript[..]),
+            usize::MAX,
+        )
+        .unwrap();
         assert_eq!(found, [PathBuf::from("/kept")]);
+    }
+
+    /// A name whose comparisons and hashings are counted.
+    #[derive(Clone, Debug)]
+    struct Counted<'a>(u32, &'a std::cell::Cell<usize>);
+
+    impl PartialEq for Counted<'_> {
+        fn eq(&self, other: &Self) -> bool {
+            self.1.set(self.1.get() + 1);
+            self.0 == other.0
+        }
+    }
+
+    impl Eq for Counted<'_> {}
+
+    impl Hash for Counted<'_> {
+        fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+            self.1.set(self.1.get() + 1);
+            self.0.hash(state);
+        }
+    }
+
+    /// The comparisons and hashings gathering `names` took, and what was kept.
+    fn work(names: &[u32]) -> (usize, Vec<u32>) {
+        let count = std::cell::Cell::new(0);
+        let mut kept = FirstNamed::default();
+        for &name in names {
+            kept.add(Counted(name, &count));
+        }
+        let kept = kept.into_vec().into_iter().map(|c| c.0).collect();
+        (count.get(), kept)
+    }
+
+    // Counted, not timed: a list searched from its start for each name took n²/2 comparisons,
+    // so four times the names took sixteen times the work (25,000 in one line: 17 s).
+    #[test]
+    fn gathering_n_names_takes_work_in_proportion_to_n() {
+        type Shape = fn(u32) -> Vec<u32>;
+        let shapes: [(&str, Shape); 4] = [
+            ("all different", |n| (0..n).collect()),
+            ("each named twice", |n| (0..n).chain(0..n).collect()),
+            ("one name again and again", |n| vec![7; n as usize]),
+            ("few, interleaved", |n| (0..n).map(|i| i % 16).collect()),
+        ];
+        for (shape, names) in shapes {
+            let (small, kept) = work(&names(2_000));
+            let (large, _) = work(&names(8_000));
+            assert!(
+                large <= 5 * small,
+                "{shape}: 2,000 names took {small}, 8,000 took {large}"
+            );
+            assert!(small <= 3 * 2 * 2_000, "{shape}: {small}");
+            // Each once, in the order first named.
+            let mut expected = Vec::new();
+            for name in names(2_000) {
+                if !expected.contains(&name) {
+                    expected.push(name);
+                }
+            }
+            assert_eq!(kept, expected, "{shape}");
+        }
+    }
+
+    fn base_dir_lines(range: std::ops::Range<usize>) -> String {
+        range
+            .map(|i| format!("Base directory for this skill: /s/skill-{i}\\n"))
+            .collect()
+    }
+
+    // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
+    #[cfg(unix)]
+    #[test]
+    fn many_folders_in_one_line_or_over_many_are_each_taken_once_in_order() {
+        // A JSON line whose text holds `text` (its newlines escaped).
+        let line = |text: String| {
+            format!("{{\"type\":\"user\",\"message\":{{\"content\":\"{text}\"}}}}\n")
+        };
+        let expected: Vec<PathBuf> = (0..3_000)
+            .map(|i| PathBuf::from(format!("/s/skill-{i}")))
+            .collect();
+        // One line naming them all, then again; one line each; a few to a line, repeating.
+        let one = line(base_dir_lines(0..3_000)) + &line(base_dir_lines(0..3_000));
+        let each: String = (0..3_000).map(|i| line(base_dir_lines(i..i + 1))).collect();
+        let few: String = (0..3_000_usize)
+            .step_by(3)
+            .map(|i| line(base_dir_lines(i.saturating_sub(3)..i + 3)))
+            .collect();
+        for (shape, transcript) in [("one line", one), ("a line each", each), ("a few", few)] {
+            assert_eq!(dirs(&transcript), expected, "{shape}");
+            // The bound counts folders, not lines or names.
+            assert!(skill_dirs(transcript.as_bytes(), 3_000).is_ok(), "{shape}");
+            assert!(
+                matches!(
+                    skill_dirs(transcript.as_bytes(), 2_999),
+                    Err(TranscriptError::TooMany(2_999))
+                ),
+                "{shape}"
+            );
+        }
+        // A huge single name is one folder.
+        let long = format!("/s/{}", "x".repeat(200_000));
+        let huge = line(format!("Base directory for this skill: {long}"));
+        assert_eq!(dirs(&huge), [PathBuf::from(long)]);
     }
 
     #[test]

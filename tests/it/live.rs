@@ -150,6 +150,35 @@ fn a_scan_again_finds_a_new_skill_and_drops_one_removed() {
 }
 
 #[test]
+fn many_skills_made_and_removed_at_once_are_found_as_a_whole_scan_finds_them() {
+    let home = Home::new();
+    let before = home.scan();
+    // Folders made in a burst, some removed again before the rescan, one skill edited, one
+    // removed; and the events name the folders, files deep in them, and folders gone.
+    let mut changed = Vec::new();
+    for i in 0..300 {
+        let name = format!("made-{i:03}");
+        home.plain(&name);
+        changed.push(if i % 2 == 0 {
+            home.dir(&name)
+        } else {
+            home.dir(&name).join("SKILL.md")
+        });
+        if i % 3 == 0 {
+            fs::remove_dir_all(home.dir(&name)).unwrap();
+        }
+    }
+    fs::write(home.dir("alpha").join("references/guide.md"), "Edited.\n").unwrap();
+    changed.push(home.dir("alpha").join("references/guide.md"));
+    fs::remove_dir_all(home.dir("beta")).unwrap();
+    changed.push(home.dir("beta"));
+    let after = home.again(&before, &changed);
+    assert_eq!(after.skills.len(), 2 + 200, "{:?}", names(&after));
+    assert_eq!(state_of(&after, "alpha"), State::Modified);
+    assert_eq!(format!("{after:?}"), format!("{:?}", home.scan()));
+}
+
+#[test]
 fn what_is_watched_is_every_skill_the_folders_that_hold_them_and_the_settings() {
     let home = Home::new();
     let inventory = home.scan();

@@ -229,6 +229,46 @@ fn snapshot_from_a_transcript_takes_every_folder_named_and_ignores_relative_ones
 }
 
 #[test]
+fn a_transcript_naming_more_folders_than_a_session_uses_is_refused_unread() {
+    let machine = Machine::new();
+    let real = skills_root(&machine).join("real");
+    write_skill(&real, &[]);
+    let most = skilldeck::limits::SESSION_SKILLS;
+    let names = |range: std::ops::Range<usize>| -> String {
+        range
+            .map(|i| format!("Base directory for this skill: /s/skill-{i}\n"))
+            .collect()
+    };
+    let line = |text: String| serde_json::json!({"message": {"content": text}}).to_string();
+    let real_line = line(format!("Base directory for this skill: {}", real.display()));
+    // All in one line, or spread over lines naming some again: one folder past the bound.
+    let one = format!("{real_line}\n{}\n", line(names(0..most)));
+    let spread: String = (0..most)
+        .step_by(100)
+        .map(|at| line(names(at.saturating_sub(50)..at + 100)) + "\n")
+        .collect();
+    let spread = format!("{real_line}\n{spread}");
+    for (shape, text) in [("one line", one), ("spread", spread)] {
+        let transcript = machine.root().join("hostile.jsonl");
+        fs::write(&transcript, text).unwrap();
+        let output = run(
+            &machine,
+            &[
+                "snapshot",
+                "--from-transcript",
+                transcript.to_str().unwrap(),
+            ],
+            3,
+        );
+        contains(
+            &stderr(&output),
+            &format!("names more than {most} skill folders"),
+        );
+        assert!(snapshots(&machine).is_empty(), "{shape}: nothing is kept");
+    }
+}
+
+#[test]
 fn naming_nothing_exits_1_with_a_sentence() {
     let machine = Machine::new();
     write_skill(&skills_root(&machine).join("demo"), &[]);

@@ -493,3 +493,52 @@ fn any_bytes_in_any_log_read_without_a_panic_and_every_log_is_counted() {
         }
     }
 }
+
+#[test]
+fn a_log_naming_more_folders_than_a_session_uses_is_read_up_to_the_bound_and_counted_broken() {
+    let h = Home::new();
+    let bounds = UsageBounds {
+        skills_per_file: 10,
+        ..USAGE
+    };
+    let dir = |i: usize| PathBuf::from(format!("/s/many-{i}"));
+    // Many folders in one line, after one line naming two; then a line the bound stopped before.
+    let many: String = (0..30)
+        .map(|i| format!("Base directory for this skill: {}\n", dir(i).display()))
+        .collect();
+    let line = serde_json::json!({"timestamp": stamp(at(DAY0)), "message": {"content": many}});
+    let log = h.claude("p/many.jsonl");
+    write_log(
+        &log,
+        &[
+            claude_line(&dir(28), Some(at(DAY0))),
+            claude_line(&dir(29), Some(at(DAY0))),
+            line.to_string(),
+            claude_line(&dir(0), Some(at(DAY0 + 5))),
+        ],
+        at(DAY0 + 10),
+    );
+    let found = usage::read(&h.env(), &bounds, None);
+    // The two named first, then the first eight of the long line; the rest of it (which names
+    // the first two again) and of the log unread.
+    for i in 28..30 {
+        assert_eq!(found.logged(AgentId::CLAUDE_CODE, &dir(i)), used(1, DAY0));
+    }
+    for i in 0..8 {
+        assert_eq!(
+            found.logged(AgentId::CLAUDE_CODE, &dir(i)),
+            used(1, DAY0),
+            "{i}"
+        );
+    }
+    for i in 8..28 {
+        assert_eq!(found.logged(AgentId::CLAUDE_CODE, &dir(i)), None, "{i}");
+    }
+    assert_eq!(found.reading.broken, 1);
+    // Within the bound, every folder counts.
+    let all = usage::read(&h.env(), &USAGE, None);
+    assert_eq!(all.logged(AgentId::CLAUDE_CODE, &dir(0)), used(2, DAY0 + 5));
+    assert_eq!(all.logged(AgentId::CLAUDE_CODE, &dir(20)), used(1, DAY0));
+    assert_eq!(all.logged(AgentId::CLAUDE_CODE, &dir(29)), used(2, DAY0));
+    assert_eq!(all.reading.broken, 0);
+}

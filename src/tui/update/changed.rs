@@ -1,6 +1,7 @@
 //! The changed screen and the diff view: the skills that differ from their snapshots, the diff
 //! of one, and what can be done about it (restore, after a question; accept; snapshot; export).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::{ask_export, note, rows_of, shared, start_task, step, warn};
@@ -25,17 +26,18 @@ pub(super) fn found(app: &mut App, result: Result<Changes, String>) {
     keep_selected(app, keep.as_deref());
 }
 
-/// One skill was compared again: its row is replaced, added or removed.
-pub(super) fn compared(app: &mut App, dir: &Path, change: Option<ChangeView>) {
+/// Skills were compared again: the row of each is replaced, added or removed (the last word
+/// on a folder standing). All in one pass and one sort, since a rescan compares thousands of
+/// skills when thousands of folders are made, and a pass per skill was their product.
+pub(super) fn compared(app: &mut App, compared: Vec<(PathBuf, Option<ChangeView>)>) {
     let Loading::Ready(skills) = &mut app.changes.skills else {
         return;
     };
     let keep = skills.get(app.changes.selected).map(|c| c.dir.clone());
-    skills.retain(|c| c.dir != dir);
-    if let Some(change) = change {
-        let at = skills.partition_point(|c| (&c.name, &c.dir) < (&change.name, &change.dir));
-        skills.insert(at, change);
-    }
+    let last: HashMap<PathBuf, Option<ChangeView>> = compared.into_iter().collect();
+    skills.retain(|c| !last.contains_key(&c.dir));
+    skills.extend(last.into_values().flatten());
+    skills.sort_by(|a, b| (&a.name, &a.dir).cmp(&(&b.name, &b.dir)));
     keep_selected(app, keep.as_deref());
 }
 

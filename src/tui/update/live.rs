@@ -49,9 +49,7 @@ pub(super) fn rescanned(
     // The uses are by folder, read after the last full scan; a new skill has none yet.
     deck.set_usage(std::mem::take(&mut app.deck.usage));
     app.replace_deck(deck);
-    for (dir, change) in compared {
-        changed::compared(app, &dir, change);
-    }
+    changed::compared(app, compared);
     // The preview of a skill that changed is read again.
     if let Preview::Text { dir, .. } | Preview::Failed { dir, .. } = &app.preview
         && dirs.iter().any(|changed| changed.starts_with(dir))

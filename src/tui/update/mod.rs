@@ -79,7 +79,7 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Compared { dir, change } => {
-            changed::compared(app, &dir, change);
+            changed::compared(app, vec![(dir, change)]);
             Vec::new()
         }
         Msg::Preview { dir, text } => {

@@ -14,6 +14,7 @@
 pub mod history;
 pub mod import;
 pub mod manage;
+mod pace;
 pub mod tasks;
 pub mod update;
 pub mod viewer;

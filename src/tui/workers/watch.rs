@@ -21,6 +21,7 @@ use std::time::{Duration, Instant, SystemTime};
 use notify::event::ModifyKind;
 use notify::{ErrorKind, EventKind, PollWatcher, RecommendedWatcher, RecursiveMode, Watcher as _};
 
+use super::pace::Pace;
 use super::{deck_of, guarded, spawn, subjects, unreadable};
 use crate::roots::Machine;
 use crate::scan::{self, Inventory, Skill, Watched};
@@ -45,6 +46,8 @@ pub struct Watcher {
 
 struct Shared {
     kept: Mutex<Option<Inventory>>,
+    /// When the last rescan ended and how long it took: the next waits after it.
+    pace: Mutex<Pace>,
     inputs: Sender<Input>,
 }
 
@@ -79,6 +82,7 @@ impl Watcher {
         Ok(Self {
             shared: Arc::new(Shared {
                 kept: Mutex::new(None),
+                pace: Mutex::new(Pace::default()),
                 inputs,
             }),
         })
@@ -125,6 +129,25 @@ fn rescanned(
         let deck = deck_of(machine, &inventory);
         return Ok(Box::new(Rescan { deck, compared }));
     };
+    // Changes that keep coming wait, gathering, while the last rescan's pace runs.
+    let wait = lock(&watcher.shared.pace).wait(Instant::now());
+    thread::sleep(wait);
+    let started = Instant::now();
+    let rescan = rescanned_from_kept(machine, watcher, dirs);
+    lock(&watcher.shared.pace).done(started, Instant::now());
+    rescan
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn rescanned_from_kept(
+    machine: &Machine,
+    watcher: &Watcher,
+    dirs: &[PathBuf],
+) -> Result<Box<Rescan>, String> {
+    let (env, project) = (&machine.env, &machine.project);
     // Held throughout, so rescans (and a full scan ending) take turns on the inventory.
     let mut kept = watcher
         .shared
@@ -150,33 +173,32 @@ fn compare<'a>(
     before: Option<&'a Inventory>,
     dirs: &[PathBuf],
 ) -> Result<Vec<(PathBuf, Option<crate::tui::changes::ChangeView>)>, String> {
-    let touched = |skill: &Skill| {
-        dirs.iter().any(|path| {
-            path.starts_with(&skill.real_dir)
-                || skill.reached_by.iter().any(|at| path.starts_with(at))
-        })
-    };
     let dirs_of = |inventory: &'a Inventory| -> HashSet<&'a Path> {
         inventory.skills.iter().map(|s| s.dir.as_path()).collect()
     };
     let (there, was) = (dirs_of(now), before.map(dirs_of));
+    let touched_now = scan::touched(&now.skills, dirs).skills;
     let rescanned: Vec<&Skill> = now
         .skills
         .iter()
-        .filter(|skill| {
-            touched(skill)
+        .zip(touched_now)
+        .filter(|(skill, touched)| {
+            *touched
                 || was
                     .as_ref()
                     .is_some_and(|was| !was.contains(skill.dir.as_path()))
         })
+        .map(|(skill, _)| skill)
         .collect();
     let gone: Vec<PathBuf> = before
         .map(|before| {
+            let touched_before = scan::touched(&before.skills, dirs).skills;
             before
                 .skills
                 .iter()
-                .filter(|skill| touched(skill) && !there.contains(skill.dir.as_path()))
-                .map(|skill| skill.dir.clone())
+                .zip(touched_before)
+                .filter(|(skill, touched)| *touched && !there.contains(skill.dir.as_path()))
+                .map(|(skill, _)| skill.dir.clone())
                 .collect()
         })
         .unwrap_or_default();
@@ -189,6 +211,12 @@ fn compare<'a>(
         machine.home(),
         SystemTime::now(),
     );
+    // Each row found by its folder (the first for a folder, as the list has it), not searched
+    // for among all of them once per skill.
+    let mut by_dir: HashMap<&Path, &crate::tui::changes::ChangeView> = HashMap::new();
+    for row in &rows {
+        by_dir.entry(row.dir.as_path()).or_insert(row);
+    }
     Ok(rescanned
         .iter()
         .map(|skill| &skill.dir)
@@ -196,7 +224,7 @@ fn compare<'a>(
         .map(|dir| {
             (
                 dir.clone(),
-                rows.iter().find(|row| row.dir == *dir).cloned(),
+                by_dir.get(dir.as_path()).map(|row| (*row).clone()),
             )
         })
         .collect())
