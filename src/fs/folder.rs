@@ -109,13 +109,23 @@ impl Folder {
     /// The open's own error, and `InvalidData`, naming what the entry is, for anything but a
     /// regular file (a link included), which is never opened for reading.
     pub fn file(&self, name: &OsStr) -> io::Result<(File, FileFacts)> {
+        self.file_with(name, Links::Refuse)
+    }
+
+    /// As [`Folder::file`], a link named `name` followed when `links` says so: a skill's
+    /// `SKILL.md`, which agents read through a link, is read through its folder's handle so
+    /// that only one name is looked up.
+    ///
+    /// # Errors
+    /// As [`Folder::file`].
+    pub fn file_with(&self, name: &OsStr, links: Links) -> io::Result<(File, FileFacts)> {
         #[cfg(unix)]
         {
-            super::read::open_checked(self.fd()?, Path::new(name), Links::Refuse)
+            super::read::open_checked(self.fd()?, Path::new(name), links)
         }
         #[cfg(not(unix))]
         {
-            super::read::open_checked(&self.path.join(name), Links::Refuse)
+            super::read::open_checked(&self.path.join(name), links)
         }
     }
 

@@ -127,20 +127,45 @@ impl Contents {
     /// takes the skill over [`DIGEST_SKILL_BYTES`], is an obstacle found by its size before any
     /// of it is read; a folder more than [`DIGEST_DEPTH`] deep is one, unwalked.
     pub fn read(skill_dir: &Path, manifest: &[u8]) -> (Self, Result<Digest, Obstacle>) {
-        let mut walk = Walk {
+        match Folder::open(skill_dir) {
+            Ok(folder) => Self::read_in(folder, manifest, None),
+            Err(error) => {
+                let mut walk = Walk::new(manifest, None);
+                walk.unreadable(Path::new(""), &error);
+                walk.finish()
+            }
+        }
+    }
+
+    /// As [`Contents::read`], for the skill folder already open as `folder`; `facts`, when
+    /// given, are what the open of its top-level `SKILL.md` (a regular file of that very name)
+    /// read of it, so that file is not asked about again.
+    pub fn read_in(
+        folder: Folder,
+        manifest: &[u8],
+        facts: Option<FileFacts>,
+    ) -> (Self, Result<Digest, Obstacle>) {
+        let mut walk = Walk::new(manifest, facts);
+        walk.folder(folder, &mut PathBuf::new(), &mut String::new(), 0);
+        walk.finish()
+    }
+}
+
+impl<'m> Walk<'m> {
+    fn new(manifest: &'m [u8], manifest_facts: Option<FileFacts>) -> Self {
+        Walk {
             contents: Contents::default(),
             hasher: Sha256::new(),
             budget: DIGEST_SKILL_BYTES.saturating_sub(manifest.len() as u64),
             manifest,
-        };
-        let mut at = PathBuf::new();
-        match Folder::open(skill_dir) {
-            Ok(folder) => walk.folder(folder, &mut at, 0),
-            Err(error) => walk.unreadable(&at, &error),
+            manifest_facts,
         }
+    }
+
+    fn finish(self) -> (Contents, Result<Digest, Obstacle>) {
         let Walk {
             contents, hasher, ..
-        } = walk;
+        } = self;
         let digest = match contents.obstacles.first() {
             Some(obstacle) => Err(obstacle.clone()),
             None => Ok(finish(hasher)),
@@ -156,12 +181,21 @@ struct Walk<'m> {
     /// The bytes the skill may still have read.
     budget: u64,
     manifest: &'m [u8],
+    /// What opening the top-level `SKILL.md` read of it, when that was the file by that name.
+    manifest_facts: Option<FileFacts>,
 }
 
 impl Walk<'_> {
-    /// Every entry of `folder`, which lies at `at` below the skill folder and `depth` folders
-    /// down, in digest order.
-    fn folder(&mut self, mut folder: Folder, at: &mut PathBuf, depth: usize) {
+    /// Every entry of `folder`, which lies at `at` below the skill folder (`portable` is the
+    /// same path as the digest frames it, kept beside it so no file costs a conversion) and
+    /// `depth` folders down, in digest order.
+    fn folder(
+        &mut self,
+        mut folder: Folder,
+        at: &mut PathBuf,
+        portable: &mut String,
+        depth: usize,
+    ) {
         let entries = match folder.entries() {
             Ok(entries) => entries,
             Err(error) => return self.unreadable(at, &error),
@@ -171,34 +205,45 @@ impl Walk<'_> {
                 continue;
             }
             at.push(&entry.name);
+            let parent_len = portable.len();
+            if parent_len > 0 {
+                portable.push('/');
+            }
+            portable.push_str(&entry.name.to_string_lossy());
             match entry.kind {
                 EntryKind::Folder if depth == DIGEST_DEPTH => {
                     self.contents.obstacles.push(Obstacle::TooDeep(at.clone()));
                 }
                 EntryKind::Folder => match folder.folder(&entry.name) {
-                    Ok(inner) => self.folder(inner, at, depth + 1),
+                    Ok(inner) => self.folder(inner, at, portable, depth + 1),
                     Err(error) => self.unreadable(at, &error),
                 },
                 EntryKind::Link => self.contents.obstacles.push(Obstacle::Link(at.clone())),
                 EntryKind::Other => self.contents.obstacles.push(Obstacle::Special(at.clone())),
-                EntryKind::File => self.file(&folder, &entry.name, at),
+                EntryKind::File => self.file(&folder, &entry.name, at, portable),
             }
+            portable.truncate(parent_len);
             at.pop();
         }
     }
 
-    /// The regular file `name` of `folder`, at `at`: listed, and framed into the hash while
-    /// no obstacle has made the digest impossible. Only a file to be hashed is opened; the
-    /// top-level `SKILL.md` is framed from the bytes already read.
-    fn file(&mut self, folder: &Folder, name: &std::ffi::OsStr, at: &Path) {
-        let portable = portable_path(at);
+    /// The regular file `name` of `folder`, at `at` (`portable` as the digest frames it):
+    /// listed, and framed into the hash while no obstacle has made the digest impossible. Only
+    /// a file to be hashed is opened; the top-level `SKILL.md` is framed from the bytes
+    /// already read, with the facts its open read when there are some.
+    fn file(&mut self, folder: &Folder, name: &std::ffi::OsStr, at: &Path, portable: &str) {
         // After an obstacle there is no digest to compute; the walk only lists.
         let hashing = self.contents.obstacles.is_empty();
-        if !hashing || portable == SKILL_FILE {
-            match folder.facts(name) {
+        let manifest = portable == SKILL_FILE;
+        if !hashing || manifest {
+            let facts = match self.manifest_facts.filter(|_| manifest) {
+                Some(facts) => Ok(facts),
+                None => folder.facts(name),
+            };
+            match facts {
                 Ok(facts) => {
                     if hashing {
-                        frame(&mut self.hasher, &portable, &blanked(self.manifest));
+                        frame(&mut self.hasher, portable, &blanked(self.manifest));
                     }
                     self.list(at, &facts);
                 }
@@ -210,8 +255,7 @@ impl Walk<'_> {
             Ok(opened) => opened,
             Err(error) => return self.unreadable(at, &error),
         };
-        let obstacle = match hash_file(&mut self.hasher, &portable, file, &facts, &mut self.budget)
-        {
+        let obstacle = match hash_file(&mut self.hasher, portable, file, &facts, &mut self.budget) {
             Ok(()) => None,
             Err(HashError::Io(error)) => {
                 return self.unreadable(at, &error);
@@ -288,6 +332,10 @@ pub fn blanked(skill_md: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let Ok(text) = std::str::from_utf8(skill_md) else {
         return std::borrow::Cow::Borrowed(skill_md);
     };
+    // Most files have no digest line at all: nothing to blank, nothing to copy.
+    if !text.contains(DIGEST_LINE) {
+        return std::borrow::Cow::Borrowed(skill_md);
+    }
     let mut out = String::with_capacity(text.len());
     let mut in_frontmatter = false;
     for (index, line) in text.split_inclusive('\n').enumerate() {
@@ -433,6 +481,50 @@ mod tests {
     /// read.
     fn sparse(path: &Path, size: u64) {
         fs::File::create(path).unwrap().set_len(size).unwrap();
+    }
+
+    /// The walk from an open folder, given the facts the manifest's open read, lists and
+    /// digests exactly what the walk by path does, and a digest line is still blanked.
+    #[test]
+    fn a_walk_given_the_manifest_facts_is_the_walk_by_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let manifest: &[u8] =
+            b"---\nname: a\nmetadata:\n  content-digest: \"sha256:1\"\n---\nBody\n";
+        write(
+            dir,
+            &[
+                ("SKILL.md", manifest),
+                ("references/guide.md", b"guide"),
+                ("scripts/run.sh", b"echo"),
+            ],
+        );
+        let facts = crate::fs::Folder::open(dir)
+            .unwrap()
+            .file(std::ffi::OsStr::new("SKILL.md"))
+            .unwrap()
+            .1;
+        let by_path = Contents::read(dir, manifest);
+        let through =
+            Contents::read_in(crate::fs::Folder::open(dir).unwrap(), manifest, Some(facts));
+        assert_eq!(through, by_path);
+        assert_eq!(through.0.files.len(), 3);
+        assert_eq!(
+            through.1.unwrap(),
+            digest_of([
+                (Path::new("SKILL.md"), manifest),
+                (Path::new("references/guide.md"), &b"guide"[..]),
+                (Path::new("scripts/run.sh"), &b"echo"[..]),
+            ])
+        );
+        assert_eq!(
+            blanked(manifest).as_ref(),
+            &b"---\nname: a\nmetadata:\n  content-digest: \"\"\n---\nBody\n"[..]
+        );
+        assert!(matches!(
+            blanked(b"---\nname: a\n---\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
+use crate::fs::Folder;
 use crate::record::{self, Contents, Digest, Record, SkillFile, State};
 use crate::skill::{self, Declared};
 
@@ -31,7 +32,23 @@ pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspectio
             ..unreadable(Problem::Broken(broken.clone()))
         };
     }
-    let (manifest, linked) = match skill::read_manifest_noting_link(dir) {
+    // The folder is opened once: its `SKILL.md` is read through it, by name, and its walk
+    // starts from it. A folder that cannot be opened (listed) may still let its `SKILL.md` be
+    // read by path, as agents read it.
+    let folder = Folder::open(dir).ok();
+    let read = match &folder {
+        Some(folder) => skill::read_manifest_in(folder),
+        None => skill::read_manifest_noting_link(dir).map(|(bytes, linked)| skill::Manifest {
+            bytes,
+            linked,
+            facts: None,
+        }),
+    };
+    let skill::Manifest {
+        bytes: manifest,
+        linked,
+        facts,
+    } = match read {
         Ok(read) => read,
         // A `SKILL.md` that cannot be opened (a link to nothing, say) is one no agent lists.
         Err(error @ skill::ManifestError::Unreadable(_)) => {
@@ -56,7 +73,10 @@ pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspectio
             .problems
             .push(Problem::VersionNotSemver(record.installed_version.clone()));
     }
-    let (contents, digest) = Contents::read(dir, &manifest);
+    let (contents, digest) = match folder {
+        Some(folder) => Contents::read_in(folder, &manifest, facts),
+        None => Contents::read(dir, &manifest),
+    };
     found.modified = contents.files.iter().filter_map(|f| f.modified).max();
     found.state = Some(if text.is_err() {
         State::Unreadable

@@ -6,10 +6,11 @@ mod lint;
 pub mod names;
 mod reading;
 
+use std::ffi::OsStr;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::fs::{Links, open_regular_with_facts};
+use crate::fs::{FileFacts, Folder, Links, open_regular_with_facts};
 
 pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
@@ -58,18 +59,47 @@ pub fn read_manifest(skill_dir: &Path) -> Result<Vec<u8>, ManifestError> {
 /// # Errors
 /// As [`read_manifest`].
 pub fn read_manifest_noting_link(skill_dir: &Path) -> Result<(Vec<u8>, bool), ManifestError> {
-    let upper = skill_dir.join(SKILL_FILE);
-    let follow = || match open_regular_with_facts(&upper, Links::Follow) {
+    let manifest =
+        read_manifest_with(|name, links| open_regular_with_facts(&skill_dir.join(name), links))?;
+    Ok((manifest.bytes, manifest.linked))
+}
+
+/// A skill's `SKILL.md` as read through its open folder: what a scan reads, once per skill.
+#[derive(Debug)]
+pub struct Manifest {
+    pub bytes: Vec<u8>,
+    /// The `SKILL.md` is a symbolic link.
+    pub linked: bool,
+    /// What the open of a `SKILL.md` that is a regular file of that very name read of it, so
+    /// that the walk of its folder need not ask again; none for a link or a `skill.md`.
+    pub facts: Option<FileFacts>,
+}
+
+/// As [`read_manifest_noting_link`], each name looked up in the skill's open `folder` rather
+/// than from `/` again.
+///
+/// # Errors
+/// As [`read_manifest`].
+pub fn read_manifest_in(folder: &Folder) -> Result<Manifest, ManifestError> {
+    read_manifest_with(|name, links| folder.file_with(OsStr::new(name), links))
+}
+
+/// The manifest opened by `open` (a name in the skill folder, and whether a link there is
+/// followed): `SKILL.md` refused as a link first, then followed, then `skill.md`.
+fn read_manifest_with(
+    open: impl Fn(&str, Links) -> io::Result<(std::fs::File, FileFacts)>,
+) -> Result<Manifest, ManifestError> {
+    let follow = || match open(SKILL_FILE, Links::Follow) {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-            open_regular_with_facts(&skill_dir.join(LOWER_SKILL_FILE), Links::Follow)
+            open(LOWER_SKILL_FILE, Links::Follow)
         }
         opened => opened,
     };
-    let (opened, linked) = match open_regular_with_facts(&upper, Links::Refuse) {
-        Ok(opened) => (Ok(opened), false),
-        Err(refused) if refused.kind() == std::io::ErrorKind::NotFound => (follow(), false),
+    let (opened, linked, plain) = match open(SKILL_FILE, Links::Refuse) {
+        Ok(opened) => (Ok(opened), false, true),
+        Err(refused) if refused.kind() == std::io::ErrorKind::NotFound => (follow(), false, false),
         // Refused but readable when followed: a link to a file.
-        Err(_) => (follow(), true),
+        Err(_) => (follow(), true, false),
     };
     let (file, facts) = opened.map_err(ManifestError::Unreadable)?;
     let size = facts.len;
@@ -85,7 +115,11 @@ pub fn read_manifest_noting_link(skill_dir: &Path) -> Result<(Vec<u8>, bool), Ma
     if read > MAX_MANIFEST_BYTES {
         return Err(ManifestError::TooLarge { size: read });
     }
-    Ok((bytes, linked))
+    Ok(Manifest {
+        bytes,
+        linked,
+        facts: plain.then_some(facts),
+    })
 }
 
 /// A manifest's bytes as text, or why they are not.
@@ -271,6 +305,76 @@ mod tests {
             read_manifest_noting_link(&dangling),
             Err(ManifestError::Unreadable(_))
         ));
+    }
+
+    /// Reading through the open folder finds what reading by path finds, for every shape a
+    /// `SKILL.md` takes, and keeps the open's facts only for a regular file of that name.
+    #[cfg(unix)]
+    #[test]
+    fn a_manifest_read_through_its_folder_is_the_one_read_by_path() {
+        let tmp = tempfile::tempdir().unwrap();
+        let make = |name: &str, files: &[(&str, &str)], link: Option<(&str, &str)>| {
+            let dir = tmp.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            for (file, text) in files {
+                std::fs::write(dir.join(file), text).unwrap();
+            }
+            if let Some((target, at)) = link {
+                std::os::unix::fs::symlink(target, dir.join(at)).unwrap();
+            }
+            dir
+        };
+        let cases = [
+            (
+                make("plain", &[(SKILL_FILE, "---\nname: a\n---\n")], None),
+                true,
+            ),
+            (
+                make("lower", &[(LOWER_SKILL_FILE, "---\nname: b\n---\n")], None),
+                false,
+            ),
+            (
+                make(
+                    "linked",
+                    &[("REAL.md", "---\nname: c\n---\n")],
+                    Some(("REAL.md", SKILL_FILE)),
+                ),
+                false,
+            ),
+            (
+                make(
+                    "dangling",
+                    &[(LOWER_SKILL_FILE, "---\nname: d\n---\n")],
+                    Some(("missing.md", SKILL_FILE)),
+                ),
+                false,
+            ),
+            (make("none", &[("README.md", "x")], None), false),
+        ];
+        for (dir, keeps_facts) in cases {
+            let by_path = read_manifest_noting_link(&dir);
+            let folder = Folder::open(&dir).unwrap();
+            let through = read_manifest_in(&folder);
+            match (by_path, through) {
+                (Ok((bytes, linked)), Ok(manifest)) => {
+                    assert_eq!(
+                        (manifest.bytes, manifest.linked),
+                        (bytes, linked),
+                        "{dir:?}"
+                    );
+                    assert_eq!(manifest.facts.is_some(), keeps_facts, "{dir:?}");
+                    if let Some(facts) = manifest.facts {
+                        let meta = std::fs::metadata(dir.join(SKILL_FILE)).unwrap();
+                        assert_eq!(facts.len, meta.len());
+                        assert_eq!(facts.modified, meta.modified().ok());
+                    }
+                }
+                (Err(by_path), Err(through)) => {
+                    assert_eq!(by_path.to_string(), through.to_string(), "{dir:?}");
+                }
+                (by_path, through) => panic!("{dir:?}: {by_path:?} against {through:?}"),
+            }
+        }
     }
 
     #[test]
