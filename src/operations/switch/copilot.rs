@@ -7,9 +7,8 @@
 use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::copilot as files;
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{Machine, Project, Scope};
 
-const ME: AgentId = AgentId::COPILOT;
 const KEYS: &[&str] = &["disabledSkills"];
 
 pub(super) fn plan(
@@ -20,7 +19,7 @@ pub(super) fn plan(
     let project = Project::locate(&machine.project);
     let user = files::user_file(&machine.env, &project);
     let repository = files::repository_file(&project);
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let every: Vec<_> = user
         .iter()
         .cloned()
@@ -50,7 +49,7 @@ pub(super) fn plan(
                     repository
                 }
                 Some(Scope::User) | None => user.ok_or(SwitchError::NoFile {
-                    agent: ME,
+                    agent: request.agent,
                     scope: "user",
                 })?,
                 Some(_) => {

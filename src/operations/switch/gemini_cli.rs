@@ -6,9 +6,8 @@
 use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::gemini_cli as files;
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{Machine, Project, Scope};
 
-const ME: AgentId = AgentId::GEMINI_CLI;
 const KEYS: &[&str] = &["skills", "disabled"];
 const RESTART: &str =
     "Gemini CLI reads its settings when it starts: restart a running session to see the change";
@@ -20,7 +19,7 @@ pub(super) fn plan(
 ) -> Result<Plan, SwitchError> {
     let project = Project::locate(&machine.project);
     let files = files::files(&machine.env, &project);
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let lists = |file: &std::path::Path| -> Result<bool, SwitchError> {
         Ok(listed(file, &text(file)?, KEYS, &name, Case::Any))
     };
@@ -51,7 +50,7 @@ pub(super) fn plan(
                 }
                 Some(Scope::Project) => files.workspace.clone(),
                 Some(Scope::User) | None => files.user.clone().ok_or(SwitchError::NoFile {
-                    agent: ME,
+                    agent: request.agent,
                     scope: "user",
                 })?,
                 Some(_) => {

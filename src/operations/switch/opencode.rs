@@ -13,10 +13,9 @@ use jsonc_parser::cst::CstInputValue;
 use super::plan::{Edit, Plan, Step, after, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::opencode;
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{Machine, Project, Scope};
 use crate::settings::json;
 
-const ME: AgentId = AgentId::OPENCODE;
 const RESTART: &str =
     "OpenCode reads its config when it starts: restart a running session to see the change";
 
@@ -47,7 +46,7 @@ pub(super) fn plan(
     turn: Turn,
 ) -> Result<Plan, SwitchError> {
     let project = Project::locate(&machine.project);
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let denied = |steps: &[Step]| -> Result<bool, SwitchError> {
         let planned = steps
             .iter()
