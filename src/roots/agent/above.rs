@@ -15,8 +15,8 @@ pub enum PromptListing {
     Codex,
     /// Every skill, with no budget, as `<skill>` elements (`listing::plain`, Gemini CLI 0.61.0).
     GeminiCli,
-    /// Every skill with a description, with no budget, sorted by name (`listing::plain`,
-    /// OpenCode 1.18.33).
+    /// As Gemini CLI's, leaving out a skill without a description (`listing::plain`, OpenCode
+    /// 1.18.33).
     OpenCode,
     /// Not known: skilldeck tells no listing for the agent.
     Unknown,

@@ -87,8 +87,8 @@ impl AgentRules for Agent {
     }
 
     fn skill_switch(&self) -> SkillSwitch {
-        // skilldeck knows no setting of its that turns one skill off
-        // (agent-controls-and-budgets.md, "Turning a skill off").
+        // No documented setting turns one skill off (agent-controls-and-budgets.md, "Turning a
+        // skill off", "Others": unconfirmed).
         SkillSwitch::NoSetting
     }
 

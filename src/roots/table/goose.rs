@@ -100,8 +100,8 @@ impl AgentRules for Agent {
     }
 
     fn skill_switch(&self) -> SkillSwitch {
-        // skilldeck knows no setting of its that turns one skill off
-        // (agent-controls-and-budgets.md, "Turning a skill off").
+        // skilldeck knows no setting of its that turns one skill off (none is named in
+        // agent-controls-and-budgets.md, "Turning a skill off").
         SkillSwitch::NoSetting
     }
 
