@@ -119,7 +119,7 @@ fn where_the_time_goes(home: &Path, project: &Path, guide: &Path) {
         let _ = skilldeck::scan::watched(&env, project, &inventory);
         watched.push(started.elapsed());
         let started = Instant::now();
-        for agent in skilldeck::listing::AGENTS {
+        for agent in skilldeck::listing::agents() {
             if inventory.installed.contains(&agent) {
                 let _ = skilldeck::listing::listing(
                     &inventory,

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::limits;
 use crate::listing::{self, Assume, Entry, Listing, Shown};
-use crate::roots::{AgentId, Machine, Project};
+use crate::roots::{AgentId, Machine, Project, PromptListing};
 use crate::scan::Inventory;
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
@@ -86,11 +86,13 @@ struct SkillJson<'a> {
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
-    if let Some(other) = args.agent.iter().find(|a| !listing::AGENTS.contains(a)) {
+    let known = listing::agents();
+    if let Some(other) = args.agent.iter().find(|a| !known.contains(a)) {
+        let ids: Vec<&str> = known.iter().map(|a| a.id()).collect();
         return Err(Failure::Usage(format!(
             "--agent {}: skilldeck does not know how that agent lists its skills; it knows {}",
             other.id(),
-            listing::AGENTS.map(|a| a.id()).join(", ")
+            ids.join(", ")
         )));
     }
     let inventory = super::scan(machine);
@@ -110,7 +112,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         Some(&usage::cache_dir(&machine.env)),
     );
     let project = Project::locate(&machine.project);
-    let listings: Vec<Listing> = listing::AGENTS
+    let listings: Vec<Listing> = known
         .into_iter()
         .filter(|a| args.agent.is_empty() || args.agent.contains(a))
         .filter(|a| !args.agent.is_empty() || inventory.installed.contains(a))
@@ -277,9 +279,14 @@ fn cut_short(listing: &Listing) -> Option<String> {
     if parts.is_empty() {
         return None;
     }
-    let rule = match listing.agent {
-        AgentId::CLAUDE_CODE => " (Claude Code keeps the most used skills' descriptions first)",
-        _ => "",
+    let rule = match listing.agent.agent().prompt_listing() {
+        PromptListing::ClaudeCode => {
+            " (Claude Code keeps the most used skills' descriptions first)"
+        }
+        PromptListing::Codex
+        | PromptListing::GeminiCli
+        | PromptListing::OpenCode
+        | PromptListing::Unknown => "",
     };
     Some(format!(
         "Past the budget: {}{rule}. Turn skills off with `skilldeck disable NAME --agent {}` to make room.",

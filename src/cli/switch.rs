@@ -139,7 +139,7 @@ pub fn run(args: &Args, machine: &Machine, turn: Turn) -> Result<Outcome, Failur
         })?;
     } else {
         let home = machine.env.home();
-        let agent = args.agent.agent().name;
+        let agent = args.agent.agent().name();
         let state = if turn == Turn::Off { "off" } else { "on" };
         let mut text = if switched.edited.is_empty() {
             format!(

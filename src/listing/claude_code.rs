@@ -69,6 +69,7 @@ const BUILTIN_CHARS: &[(&str, usize)] = &[
 ];
 
 pub(super) fn listing(
+    agent: AgentId,
     items: Vec<Item<'_>>,
     env: &Environment,
     project: &Project,
@@ -112,8 +113,8 @@ pub(super) fn listing(
     // before `.` before digits before letters, case after accents).
     let mut collator = Collator::new(Tailoring::Cldr(Locale::Root), false, true);
     items.sort_by(|a, b| {
-        place(a)
-            .cmp(&place(b))
+        place(agent, a)
+            .cmp(&place(agent, b))
             .then_with(|| collator.collate(a.name.as_str(), b.name.as_str()))
     });
     let name_only: Vec<String> = switch_files::claude_code::overrides(env, project)
@@ -215,7 +216,7 @@ pub(super) fn listing(
         entry
     }));
     Listing {
-        agent: AgentId::CLAUDE_CODE,
+        agent,
         model: format!("{model}, {} tokens", grouped(context)),
         context_tokens: context,
         budget: Some(Budget {
@@ -232,14 +233,14 @@ pub(super) fn listing(
 
 /// Where the skill's root comes in Claude Code's order: plugins after every folder of skills,
 /// the others by the table's rank and distance (managed, user, project nearest first).
-fn place(item: &Item<'_>) -> (bool, Option<Priority>) {
+fn place(agent: AgentId, item: &Item<'_>) -> (bool, Option<Priority>) {
     let Some(skill) = item.skill else {
         return (true, None);
     };
     let claim = skill
         .claims
         .iter()
-        .filter(|claim| claim.agent == AgentId::CLAUDE_CODE)
+        .filter(|claim| claim.agent == agent)
         .min_by_key(|claim| claim.priority);
     match claim {
         Some(claim) => (skill.plugin.is_some() && !claim.plain, Some(claim.priority)),
@@ -385,6 +386,7 @@ mod tests {
     fn the_budget_variable_wins_over_the_context_window() {
         let env = Environment::new("/nonexistent").with_var(BUDGET_VAR, "40");
         let listing = listing(
+            AgentId::CLAUDE_CODE,
             Vec::new(),
             &env,
             &Project::locate(Path::new("/nonexistent")),
@@ -397,6 +399,7 @@ mod tests {
 
     fn listing_without_var(context: Option<u64>) -> Listing {
         listing(
+            AgentId::CLAUDE_CODE,
             Vec::new(),
             &Environment::new("/nonexistent"),
             &Project::locate(Path::new("/nonexistent")),

@@ -29,6 +29,7 @@ const PERCENT: u64 = 2;
 const MAX_DESCRIPTION: usize = 1_024;
 
 pub(super) fn listing(
+    agent: AgentId,
     items: Vec<Item<'_>>,
     inventory: &Inventory,
     env: &Environment,
@@ -56,7 +57,7 @@ pub(super) fn listing(
         .collect();
     let (entries, used) = render(&lines, limit);
     Listing {
-        agent: AgentId::CODEX,
+        agent,
         model: format!("{model}, {} tokens", grouped(context)),
         context_tokens: context,
         budget: Some(Budget {

@@ -10,7 +10,7 @@ mod plain;
 
 use std::path::PathBuf;
 
-use crate::roots::{AgentId, Environment, Project};
+use crate::roots::{AgentId, Environment, Project, PromptListing};
 use crate::scan::{Inventory, Skill};
 
 /// How one skill appears in an agent's listing.
@@ -125,13 +125,15 @@ pub(crate) struct Item<'a> {
 /// environment from the process adds them.
 pub const VARIABLES: &[&str] = &[claude_code::BUDGET_VAR];
 
-/// The agents whose listings skilldeck can tell, in table order.
-pub const AGENTS: [AgentId; 4] = [
-    AgentId::CLAUDE_CODE,
-    AgentId::CODEX,
-    AgentId::GEMINI_CLI,
-    AgentId::OPENCODE,
-];
+/// The agents whose listings skilldeck can tell (their `AgentRules` answer a known
+/// [`PromptListing`]), by identifier.
+pub fn agents() -> Vec<AgentId> {
+    let mut known: Vec<AgentId> = AgentId::all()
+        .filter(|agent| agent.agent().prompt_listing().is_known())
+        .collect();
+    known.sort_by_key(|agent| agent.id());
+    known
+}
 
 /// `agent`'s listing of what `inventory` says it loads from `project`, or `None` for an agent whose rules
 /// skilldeck does not know.
@@ -143,12 +145,12 @@ pub fn listing(
     assume: Assume,
 ) -> Option<Listing> {
     let items = items(inventory, agent);
-    match agent {
-        AgentId::CLAUDE_CODE => Some(claude_code::listing(items, env, project, assume)),
-        AgentId::CODEX => Some(codex::listing(items, inventory, env, assume)),
-        AgentId::GEMINI_CLI => Some(plain::gemini_cli(items, assume)),
-        AgentId::OPENCODE => Some(plain::opencode(items, assume)),
-        _ => None,
+    match agent.agent().prompt_listing() {
+        PromptListing::ClaudeCode => Some(claude_code::listing(agent, items, env, project, assume)),
+        PromptListing::Codex => Some(codex::listing(agent, items, inventory, env, assume)),
+        PromptListing::GeminiCli => Some(plain::gemini_cli(agent, items, assume)),
+        PromptListing::OpenCode => Some(plain::opencode(agent, items, assume)),
+        PromptListing::Unknown => None,
     }
 }
 

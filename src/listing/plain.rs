@@ -11,12 +11,12 @@ use crate::roots::AgentId;
 
 use super::{Assume, Item, Listing, Shown};
 
-pub(super) fn gemini_cli(items: Vec<Item<'_>>, assume: Assume) -> Listing {
-    unbounded(AgentId::GEMINI_CLI, items, assume, false)
+pub(super) fn gemini_cli(agent: AgentId, items: Vec<Item<'_>>, assume: Assume) -> Listing {
+    unbounded(agent, items, assume, false)
 }
 
-pub(super) fn opencode(items: Vec<Item<'_>>, assume: Assume) -> Listing {
-    unbounded(AgentId::OPENCODE, items, assume, true)
+pub(super) fn opencode(agent: AgentId, items: Vec<Item<'_>>, assume: Assume) -> Listing {
+    unbounded(agent, items, assume, true)
 }
 
 /// One skill's element and the newline after it.

@@ -16,7 +16,7 @@ mod plan;
 
 use std::path::PathBuf;
 
-use crate::roots::{AgentId, Machine, Scope};
+use crate::roots::{AgentId, Machine, Scope, SkillSwitch};
 use crate::scan::Skill;
 use crate::settings::EditError;
 
@@ -58,12 +58,12 @@ pub struct Switched {
 pub enum SwitchError {
     #[error(
         "{agent} has no setting that turns one skill off; to stop it loading {skill}, remove the skill's link or folder from {agent}'s skills folder (`skilldeck remove`), or move it to a folder {agent} does not read (`skilldeck move`)",
-        agent = .agent.agent().name
+        agent = .agent.agent().name()
     )]
     NoSetting { agent: AgentId, skill: String },
-    #[error("{} does not load {skill}, so there is nothing to switch for it", .agent.agent().name)]
+    #[error("{} does not load {skill}, so there is nothing to switch for it", .agent.agent().name())]
     NotRead { agent: AgentId, skill: String },
-    #[error("{} keeps {scope} settings only in a file skilldeck cannot find on this machine", .agent.agent().name)]
+    #[error("{} keeps {scope} settings only in a file skilldeck cannot find on this machine", .agent.agent().name())]
     NoFile { agent: AgentId, scope: &'static str },
     #[error("{reason}")]
     Scope { reason: String },
@@ -79,7 +79,7 @@ pub enum SwitchError {
     Overruled { reason: String },
     #[error(
         "{} reads {} only as plain JSON, and it is not ({why}): {} ignores the file as it is, so skilldeck left it alone",
-        .agent.agent().name, .file.display(), .agent.agent().name
+        .agent.agent().name(), .file.display(), .agent.agent().name()
     )]
     NotPlainJson {
         agent: AgentId,
@@ -130,21 +130,16 @@ pub fn codex_config_edit(
 /// # Errors
 /// The refusal [`switch`] would give for any skill of this agent.
 pub fn supported(agent: AgentId) -> Result<(), SwitchError> {
-    if [
-        AgentId::CLAUDE_CODE,
-        AgentId::CODEX,
-        AgentId::GEMINI_CLI,
-        AgentId::COPILOT,
-        AgentId::OPENCODE,
-    ]
-    .contains(&agent)
-    {
-        Ok(())
-    } else {
-        Err(SwitchError::NoSetting {
+    match agent.agent().skill_switch() {
+        SkillSwitch::ClaudeCode
+        | SkillSwitch::Codex
+        | SkillSwitch::GeminiCli
+        | SkillSwitch::Copilot
+        | SkillSwitch::OpenCode => Ok(()),
+        SkillSwitch::NoSetting => Err(SwitchError::NoSetting {
             agent,
             skill: "a skill".into(),
-        })
+        }),
     }
 }
 
@@ -163,24 +158,38 @@ pub fn switch(
         agent,
         skill: skill.name.clone(),
     })?;
+    let writer = agent.agent().skill_switch();
     // A turned-off plugin's skills are loaded by no one: turning the plugin back on is the
-    // one switch that applies to a skill its agent does not load now.
+    // one switch that applies to a skill its agent does not load now, and only Claude Code's
+    // settings turn a whole plugin on.
     let plugin_back_on = turn == Turn::On
         && request.whole_plugin
-        && agent == AgentId::CLAUDE_CODE
-        && claude_code::is_plugin_skill(skill);
+        && match writer {
+            SkillSwitch::ClaudeCode => claude_code::is_plugin_skill(agent, skill),
+            SkillSwitch::Codex
+            | SkillSwitch::GeminiCli
+            | SkillSwitch::Copilot
+            | SkillSwitch::OpenCode
+            | SkillSwitch::NoSetting => false,
+        };
     if !skill.agents.contains(&agent) && !plugin_back_on {
         return Err(SwitchError::NotRead {
             agent,
             skill: skill.name.clone(),
         });
     }
-    let plan = match agent {
-        AgentId::CLAUDE_CODE => claude_code::plan(machine, request, turn)?,
-        AgentId::CODEX => codex::plan(machine, request, turn)?,
-        AgentId::GEMINI_CLI => gemini_cli::plan(machine, request, turn)?,
-        AgentId::COPILOT => copilot::plan(machine, request, turn)?,
-        _ => opencode::plan(machine, request, turn)?,
+    let plan = match writer {
+        SkillSwitch::ClaudeCode => claude_code::plan(machine, request, turn)?,
+        SkillSwitch::Codex => codex::plan(machine, request, turn)?,
+        SkillSwitch::GeminiCli => gemini_cli::plan(machine, request, turn)?,
+        SkillSwitch::Copilot => copilot::plan(machine, request, turn)?,
+        SkillSwitch::OpenCode => opencode::plan(machine, request, turn)?,
+        SkillSwitch::NoSetting => {
+            return Err(SwitchError::NoSetting {
+                agent,
+                skill: skill.name.clone(),
+            });
+        }
     };
     let Plan { steps, notes } = plan;
     let changes = plan::apply(machine, steps)?;

@@ -17,7 +17,7 @@ use super::{
 };
 use crate::plugin::{self, Listed};
 use crate::record::{Contents, portable_path};
-use crate::roots::{AgentId, Layout, RootSet};
+use crate::roots::{Layout, Records, RootSet};
 use crate::skill::read_manifest;
 
 const INSTALLED_FILE: &str = "installed_plugins.json";
@@ -76,10 +76,9 @@ impl Plugins {
     /// The plugins folders holding the Claude Code plugin caches among `roots`.
     pub fn read(roots: &RootSet, problems: &mut Vec<FileProblem>) -> Self {
         let caches = roots.roots.iter().filter(|root| {
-            root.uses.iter().any(|u| {
-                u.rule.agent == AgentId::CLAUDE_CODE
-                    && matches!(u.rule.layout, Layout::Plugins { .. })
-            })
+            root.uses
+                .iter()
+                .any(|u| matches!(u.rule.layout, Layout::Plugins(Records::ClaudeCode { .. })))
         });
         let mut dirs = Vec::new();
         for cache in caches {

@@ -15,7 +15,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 pub use agent::{
-    Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, Selector, TurnedOff,
+    AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, PromptListing, Selector, SessionLogs,
+    SkillSwitch, TurnedOff,
 };
 pub use env::{Environment, NoHome, Platform};
 pub use machine::Machine;
@@ -24,7 +25,8 @@ pub use project::{Beyond, Markers, Project, Walk};
 pub use settings::reading as reading_settings;
 pub use source::{Source, SourceRoots, is_plugin_qualified};
 pub use table::{
-    AtRoot, Finds, Layout, Needs, Records, Rule, Scope, Spot, agents, install_rule, markdown, rules,
+    AgentRules, AtRoot, Finds, Layout, Needs, PREFERRED_DESTINATION, Records, Rule, Scope, Spot,
+    agents, install_rule, markdown, rules,
 };
 pub use trust::Trust;
 
@@ -183,7 +185,7 @@ impl RootSet {
                     let off = rule
                         .agent
                         .agent()
-                        .skills_enabled
+                        .skills_enabled()
                         .filter(|gate| !(gate.check)(env, &project));
                     switched_off.push((rule.agent, off));
                     off

@@ -157,12 +157,8 @@ pub fn watched(env: &Environment, project_start: &Path, inventory: &Inventory) -
     let project = RootSet::resolve(env, project_start).project;
     let ((), settings) = reading_settings(|| {
         for agent in AgentId::all().map(|agent| agent.agent()) {
-            if let Some(read) = agent.turned_off {
-                read(env, &project);
-            }
-            if let Some(read) = agent.builtin_off_by_settings {
-                read(env, &project);
-            }
+            agent.turned_off(env, &project);
+            agent.builtin_off_by_settings(env, &project);
         }
     });
     awaited.extend(settings);

@@ -167,7 +167,7 @@ impl Skill {
         }
         let name = own_name_for(agent, self.dir_name(), &self.declared);
         match &self.namespace {
-            Some(namespace) if agent.agent().names_by_manifest => {
+            Some(namespace) if agent.agent().names_by_manifest() => {
                 Cow::Owned(format!("{namespace}:{name}"))
             }
             _ => name,
@@ -186,15 +186,12 @@ pub fn own_name_for<'a>(agent: AgentId, dir_name: &'a str, declared: &'a Declare
     let own = match agent.name_from() {
         NameFrom::Directory => dir_name,
         NameFrom::Frontmatter => declared
-            .read_by(agent.agent().reads)
+            .read_by(agent.agent().reads())
             .name
             .text()
             .unwrap_or(dir_name),
     };
-    match agent.agent().name_fix {
-        Some(fix) => fix(own),
-        None => Cow::Borrowed(own),
-    }
+    agent.agent().listed_name(own)
 }
 
 /// A skill an agent ships inside itself, in no folder on disk: listed because it costs that
@@ -213,14 +210,12 @@ fn builtins(env: &Environment, roots: &RootSet, skills: &[Skill]) -> Vec<Builtin
     let shipped: Vec<(AgentId, &'static str)> = AgentId::all()
         .flat_map(|agent| {
             let shipped = agent.agent();
-            let off = shipped.builtin_off.iter().any(|switch| env.flag(switch))
-                || shipped
-                    .builtin_off_by_settings
-                    .is_some_and(|read| read(env, &roots.project));
+            let off = shipped.builtin_off().iter().any(|switch| env.flag(switch))
+                || shipped.builtin_off_by_settings(env, &roots.project);
             shipped
-                .builtin
+                .builtin()
                 .iter()
-                .filter(move |name| !off || shipped.builtin_plugins.contains(name))
+                .filter(move |name| !off || shipped.builtin_plugins().contains(name))
                 .map(move |name| (agent, *name))
         })
         .collect();
@@ -559,7 +554,7 @@ fn assemble(
                     );
                     continue;
                 }
-                let reads = root_use.rule.agent.agent().reads;
+                let reads = root_use.rule.agent.agent().reads();
                 if let Some(why) = finds.needs.unmet_by(&inspection.declared.read_by(reads)) {
                     note_left_out(&mut left_out, root_use.rule.agent, Effect::Dropped, why);
                     continue;
@@ -582,7 +577,7 @@ fn assemble(
             .any(|file| crate::record::portable_path(&file.path) == rel)
     };
     for agent in agents.clone() {
-        for hiding in agent.agent().hides {
+        for hiding in agent.agent().hides() {
             if (hiding.applies)(&group.real_dir, &holds, &inspection.declared) {
                 note_left_out(&mut left_out, agent, hiding.effect, hiding.why);
             }
@@ -643,10 +638,7 @@ fn assemble(
 /// Mark the skills each agent's own settings turn off.
 fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
     for agent in AgentId::all() {
-        let Some(read) = agent.agent().turned_off else {
-            continue;
-        };
-        let offs = read(env, &roots.project);
+        let offs = agent.agent().turned_off(env, &roots.project);
         if offs.is_empty() {
             continue;
         }

@@ -16,7 +16,7 @@ use crate::usage::{Evidence, Usage};
 /// Every installed agent's listing, and each skill's line in them.
 #[derive(Clone, Debug, Default)]
 pub struct Budgets {
-    /// In the table order of `listing::AGENTS`.
+    /// In the order of `listing::agents`.
     pub agents: Vec<AgentBudget>,
     /// By skill folder: how each agent that lists the skill shows it, in agent order.
     by_dir: HashMap<PathBuf, Vec<Listed>>,

@@ -52,14 +52,15 @@ pub fn claude_code(env: &Environment) -> Vec<(String, Use)> {
         .collect()
 }
 
-/// Adds Claude Code's counters to `usage`, and says the file was read.
-pub fn add_claude_code(env: &Environment, usage: &mut Usage) {
+/// Adds Claude Code's counters to `usage` as `agent`'s (the agent whose session logs are
+/// Claude Code's), and says the file was read.
+pub fn add_claude_code(env: &Environment, agent: AgentId, usage: &mut Usage) {
     let counters = claude_code(env);
     if !counters.is_empty() {
         usage.reading.files += 1;
     }
     for (name, uses) in counters {
-        usage.add_counter(AgentId::CLAUDE_CODE, name, uses);
+        usage.add_counter(agent, name, uses);
     }
 }
 

@@ -18,7 +18,7 @@ use std::time::SystemTime;
 
 use walkdir::WalkDir;
 
-use crate::roots::{AgentId, Environment};
+use crate::roots::{AgentId, Environment, SessionLogs};
 
 /// One session log, by the metadata its listing gave.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,28 +60,35 @@ pub fn find(env: &Environment) -> Found {
     let mut found = Found::default();
     let is_jsonl = |name: &str| name.ends_with(".jsonl");
     let is_rollout = |name: &str| name.starts_with("rollout-") && name.ends_with(".jsonl");
-    collect(
-        &mut found,
-        AgentId::CLAUDE_CODE,
-        &claude_code_projects(env),
-        (2, CLAUDE_CODE_DEPTH),
-        is_jsonl,
-    );
-    let codex = codex_home(env);
-    collect(
-        &mut found,
-        AgentId::CODEX,
-        &codex.join("sessions"),
-        (4, 4),
-        is_rollout,
-    );
-    collect(
-        &mut found,
-        AgentId::CODEX,
-        &codex.join("archived_sessions"),
-        (1, 4),
-        is_rollout,
-    );
+    for agent in AgentId::all() {
+        match agent.agent().session_logs() {
+            SessionLogs::ClaudeCode => collect(
+                &mut found,
+                agent,
+                &claude_code_projects(env),
+                (2, CLAUDE_CODE_DEPTH),
+                is_jsonl,
+            ),
+            SessionLogs::Codex => {
+                let codex = codex_home(env);
+                collect(
+                    &mut found,
+                    agent,
+                    &codex.join("sessions"),
+                    (4, 4),
+                    is_rollout,
+                );
+                collect(
+                    &mut found,
+                    agent,
+                    &codex.join("archived_sessions"),
+                    (1, 4),
+                    is_rollout,
+                );
+            }
+            SessionLogs::Unread => {}
+        }
+    }
     found.files.sort_by(|a, b| {
         b.modified
             .cmp(&a.modified)

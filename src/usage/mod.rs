@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::limits::UsageBounds;
-use crate::roots::{AgentId, Environment};
+use crate::roots::{AgentId, Environment, SessionLogs};
 use crate::scan::Skill;
 
 /// Every use the agents' counters and session logs on this machine record, read within
@@ -28,7 +28,12 @@ use crate::scan::Skill;
 /// [`cache_dir`]), so a file unchanged since is not read again.
 pub fn read(env: &Environment, bounds: &UsageBounds, cache: Option<&Path>) -> Usage {
     let mut usage = Usage::default();
-    counters::add_claude_code(env, &mut usage);
+    for agent in AgentId::all() {
+        match agent.agent().session_logs() {
+            SessionLogs::ClaudeCode => counters::add_claude_code(env, agent, &mut usage),
+            SessionLogs::Codex | SessionLogs::Unread => {}
+        }
+    }
     sessions::add(env, bounds, cache, &mut usage);
     usage
 }

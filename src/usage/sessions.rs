@@ -29,7 +29,7 @@ use serde_json::Value;
 
 use crate::fs::{Links, open_regular};
 use crate::limits::UsageBounds;
-use crate::roots::{AgentId, Environment};
+use crate::roots::{AgentId, Environment, SessionLogs};
 
 use super::cache::{self, Cache, Held};
 use super::logs::{self, LogFile};
@@ -196,27 +196,27 @@ fn uses_in_line(
     line: &[u8],
     seen: &mut HashSet<PathBuf>,
 ) -> Option<(Vec<PathBuf>, Option<SystemTime>)> {
-    let may = if agent == AgentId::CODEX {
-        codex::may_say(line)
-    } else {
-        transcript::has_base_dir(line)
+    let logs = agent.agent().session_logs();
+    let may = match logs {
+        SessionLogs::Codex => codex::may_say(line),
+        SessionLogs::ClaudeCode => transcript::has_base_dir(line),
+        // `logs::find` reads no log of such an agent: nothing in one names a skill.
+        SessionLogs::Unread => false,
     };
     if !may {
         return Some((Vec::new(), None));
     }
     let value = serde_json::from_slice::<Value>(line).ok()?;
-    let dirs = if agent == AgentId::CODEX {
-        match codex::said(&value, seen) {
+    let dirs = match logs {
+        SessionLogs::Codex => match codex::said(&value, seen) {
             codex::Said::TurnStarts => {
                 seen.clear();
                 Vec::new()
             }
             codex::Said::Used(dirs) => dirs,
-        }
-    } else if reattached(&value) {
-        Vec::new()
-    } else {
-        transcript::dirs_in_value(&value)
+        },
+        SessionLogs::ClaudeCode if reattached(&value) => Vec::new(),
+        SessionLogs::ClaudeCode | SessionLogs::Unread => transcript::dirs_in_value(&value),
     };
     let at = value
         .get("timestamp")

@@ -1,6 +1,7 @@
 //! The crate's layering, checked on its source so that it cannot drift: the modules form no
-//! cycle, each uses only modules below it, the domain never names the terminal libraries, and
-//! the files of one module form no cycle through `super::`.
+//! cycle, each uses only modules below it, the domain never names the terminal libraries, the
+//! files of one module form no cycle through `super::`, and no code outside `roots` names a
+//! particular agent (each agent's rules are its `AgentRules` answers, in `roots`).
 //!
 //! Every file under `src/` is read as text. Comments, string literals and items under
 //! `#[cfg(test)]` are left out (a test may reach anywhere), then every path that starts with
@@ -54,6 +55,9 @@ const TERMINAL: &[&str] = &["tui", "cli"];
 /// The terminal libraries the domain knows nothing of.
 const TERMINAL_CRATES: &[&str] = &["ratatui", "crossterm"];
 
+/// The module that alone may name a particular agent: the one holding every agent's rules.
+const AGENTS_MODULE: &str = "roots";
+
 /// File cycles known and being removed by a change on its way: a folder under `src/` and the
 /// files of the cycle. One that is gone fails the test, so the list empties as they go.
 const KNOWN_FILE_CYCLES: &[(&str, &[&str])] = &[];
@@ -74,6 +78,9 @@ struct Source {
     imports: BTreeMap<String, String>,
     /// Whether it names a terminal library outside comments and strings.
     terminal: Option<&'static str>,
+    /// Where, outside its tests, it names a particular agent: an `AgentId` constant, an
+    /// identifier written out for `AgentId::from_id`, or one an `id()` is compared with.
+    agent_names: Vec<String>,
 }
 
 /// What is wrong with a tree, by kind.
@@ -83,6 +90,7 @@ struct Findings {
     layering: Vec<String>,
     terminal: Vec<String>,
     file_cycles: Vec<String>,
+    agent_names: Vec<String>,
 }
 
 fn check(files: &[(String, String)], known_file_cycles: &[(&str, &[&str])]) -> Findings {
@@ -108,6 +116,19 @@ fn check(files: &[(String, String)], known_file_cycles: &[(&str, &[&str])]) -> F
                     .or_default()
                     .insert(source.file.clone());
             }
+        }
+    }
+    for source in &sources {
+        if source.module[0] != AGENTS_MODULE {
+            findings
+                .agent_names
+                .extend(source.agent_names.iter().map(|named| {
+                    format!(
+                        "{}: names a particular agent: {named}; branch on its `AgentRules` \
+                         answer instead (src/roots/table/agent_rules.rs)",
+                        source.file
+                    )
+                }));
         }
     }
     findings.module_cycles = cycles(&modules)
@@ -396,7 +417,40 @@ fn read_source(path: &str, text: &str) -> Source {
         uses,
         imports,
         terminal,
+        agent_names: agent_names(&tokens),
     }
+}
+
+/// Each place the tokens name a particular agent: `AgentId::CODEX`, `from_id("codex")`, or
+/// `.id() == "codex"` (strings are blanked to `""` by then, so any written identifier counts).
+fn agent_names(tokens: &[String]) -> Vec<String> {
+    let at = |index: usize| tokens.get(index).map_or("", String::as_str);
+    let is_constant = |token: &str| {
+        is_ident(token)
+            && token
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    };
+    let mut found = Vec::new();
+    for index in 0..tokens.len() {
+        if at(index) == "AgentId" && at(index + 1) == "::" && is_constant(at(index + 2)) {
+            found.push(format!("AgentId::{}", at(index + 2)));
+        }
+        if at(index) == "from_id" && at(index + 1) == "(" && at(index + 2) == "\"" {
+            found.push("`from_id` of a written identifier".to_owned());
+        }
+        // `==` and `!=` are two tokens each.
+        let compared = matches!(at(index + 3), "=" | "!") && at(index + 4) == "=";
+        if at(index) == "id"
+            && at(index + 1) == "("
+            && at(index + 2) == ")"
+            && compared
+            && at(index + 5) == "\""
+        {
+            found.push("`id` compared with a written identifier".to_owned());
+        }
+    }
+    found
 }
 
 /// `super::super::store` in `snapshot::diff::rows` is `snapshot::store`. `None` for a path
@@ -716,6 +770,12 @@ fn the_domain_never_names_the_terminal_libraries() {
 }
 
 #[test]
+fn only_roots_names_a_particular_agent() {
+    let findings = check(&crate_sources(), KNOWN_FILE_CYCLES);
+    assert_none("code outside roots names an agent", &findings.agent_names);
+}
+
+#[test]
 fn the_files_of_a_module_form_no_cycle() {
     let findings = check(&crate_sources(), KNOWN_FILE_CYCLES);
     assert_none(
@@ -895,6 +955,54 @@ mod checker {
         );
         assert_eq!(findings.file_cycles.len(), 1, "{:?}", findings.file_cycles);
         assert!(findings.file_cycles[0].contains("diff -> store in src/snapshot/diff/rows.rs"));
+    }
+
+    #[test]
+    fn an_agent_named_outside_roots_is_found_but_not_in_tests_comments_or_strings() {
+        let findings = check(
+            &tree(&[
+                ("roots/mod.rs", "pub const A: AgentId = AgentId::CODEX;"),
+                (
+                    "listing/mod.rs",
+                    "// AgentId::CODEX in a comment\n\
+                     const S: &str = \"AgentId::CODEX\";\n\
+                     fn f(a: AgentId) -> bool { a == AgentId::CODEX }\n\
+                     fn g(a: AgentId) -> u8 { match a { AgentId::CLAUDE_CODE => 1, _ => 0 } }\n\
+                     fn h(a: AgentId) -> bool { a.id() == \"codex\" || a.id()!=\"amp\" }\n\
+                     fn k() -> Option<AgentId> { AgentId::from_id(\"goose\") }\n\
+                     fn ok(a: AgentId) -> bool { AgentId::all().any(|b| b == a) && a.id() == a.id() }\n\
+                     #[cfg(test)]\n\
+                     mod tests { const T: AgentId = AgentId::AMP; }",
+                ),
+            ]),
+            &[],
+        );
+        let named: Vec<&str> = findings
+            .agent_names
+            .iter()
+            .map(|finding| {
+                let (_, named) = finding.split_once("names a particular agent: ").unwrap();
+                named.split(';').next().unwrap()
+            })
+            .collect();
+        assert_eq!(
+            named,
+            [
+                "AgentId::CODEX",
+                "AgentId::CLAUDE_CODE",
+                "`id` compared with a written identifier",
+                "`id` compared with a written identifier",
+                "`from_id` of a written identifier",
+            ]
+        );
+        assert!(
+            findings
+                .agent_names
+                .iter()
+                .all(|f| f.starts_with("src/listing/mod.rs: ")),
+            "{:?}",
+            findings.agent_names
+        );
     }
 
     #[test]

@@ -17,7 +17,6 @@ use crate::roots::{AgentId, Machine, Project, Scope};
 use crate::settings::dialect::{self, Dialect, Syntax};
 use crate::settings::json;
 
-const ME: AgentId = AgentId::CLAUDE_CODE;
 const OVERRIDES: &str = "skillOverrides";
 /// Claude Code reads its settings with `JSON.parse`: see [`plain_json`].
 const READS: Dialect = Dialect {
@@ -32,15 +31,15 @@ pub(super) fn plan(
 ) -> Result<Plan, SwitchError> {
     let project = Project::locate(&machine.project);
     let skill = request.skill;
-    if is_plugin_skill(skill) {
+    if is_plugin_skill(request.agent, skill) {
         return plugin(machine, &project, request, turn);
     }
-    let name = skill.name_for(ME).into_owned();
+    let name = skill.name_for(request.agent).into_owned();
     let read = files::files(&machine.env, &project);
     let overrides_now = |file: &Path| -> Result<Option<String>, SwitchError> {
         // A file Claude Code cannot read says nothing, to it as here.
         let text = text(file)?;
-        Ok(plain_json(file, &text)
+        Ok(plain_json(request.agent, file, &text)
             .ok()
             .and_then(|()| value_in(&json_value(file, &text, READS), &name)))
     };
@@ -60,13 +59,13 @@ pub(super) fn plan(
                 Some(Scope::Project) => files::local_file(&project),
                 Some(Scope::User) | None => {
                     files::user_file(&machine.env, &project).ok_or(SwitchError::NoFile {
-                        agent: ME,
+                        agent: request.agent,
                         scope: "user",
                     })?
                 }
                 Some(_) => return Err(scope_refused()),
             };
-            plain_json(&file, &text(&file)?)?;
+            plain_json(request.agent, &file, &text(&file)?)?;
             vec![Step {
                 file,
                 edit: set_off(name.clone()),
@@ -119,14 +118,14 @@ pub(super) fn plan(
 /// Claude Code reads its settings as plain JSON: a comment or a trailing comma makes it ignore
 /// the whole file (seen in the listing of 2.1.332, `agree::claude_code_settings_with_comments`),
 /// so a skill turned off in such a file would stay on.
-fn plain_json(file: &Path, text: &str) -> Result<(), SwitchError> {
+fn plain_json(agent: AgentId, file: &Path, text: &str) -> Result<(), SwitchError> {
     if text.trim().is_empty() {
         return Ok(());
     }
     match dialect::read(text, READS.syntax) {
         Ok(_) => Ok(()),
         Err(at) if at.by_agent => Err(SwitchError::NotPlainJson {
-            agent: ME,
+            agent,
             file: file.to_path_buf(),
             why: format!("{} at line {}, column {}", at.reason, at.line, at.column),
         }),
@@ -175,12 +174,12 @@ fn scope_refused() -> SwitchError {
 
 /// Whether the skill is a plugin's that Claude Code reaches as one (`plugin:skill`), out of
 /// `skillOverrides`' reach; a turned-off plugin's skill, which it does not reach now, too.
-pub(super) fn is_plugin_skill(skill: &crate::scan::Skill) -> bool {
+pub(super) fn is_plugin_skill(agent: AgentId, skill: &crate::scan::Skill) -> bool {
     skill.plugin.is_some()
         && skill
             .claims
             .iter()
-            .filter(|claim| claim.agent == ME)
+            .filter(|claim| claim.agent == agent)
             .all(|claim| !claim.plain)
 }
 
@@ -238,13 +237,13 @@ fn plugin(
     let file = match request.scope {
         Some(Scope::Project) => files::project_file(project),
         _ => files::user_file(&machine.env, project).ok_or(SwitchError::NoFile {
-            agent: ME,
+            agent: request.agent,
             scope: "user",
         })?,
     };
     let wanted = turn == Turn::On;
     let text = text(&file)?;
-    plain_json(&file, &text)?;
+    plain_json(request.agent, &file, &text)?;
     let now = json_value(&file, &text, READS);
     if now.pointer(&format!(
         "/enabledPlugins/{}",

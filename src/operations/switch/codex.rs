@@ -13,10 +13,9 @@ use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 use super::plan::{Edit, Plan, Step, after, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::codex as files;
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{Machine, Project, Scope};
 use crate::settings::{EditError, toml};
 
-const ME: AgentId = AgentId::CODEX;
 const RESTART: &str =
     "Codex reads config.toml when it starts: restart a running session to see the change";
 
@@ -39,11 +38,11 @@ pub(super) fn plan(
     }
     let project = Project::locate(&machine.project);
     let file = files::config_file(&machine.env, &project).ok_or(SwitchError::NoFile {
-        agent: ME,
+        agent: request.agent,
         scope: "user",
     })?;
     let skill_md = request.skill.dir.join("SKILL.md");
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let off_now = off(
         &rules(&toml::parse(&file, &text(&file)?)?),
         &skill_md,

@@ -7,10 +7,9 @@
 use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::copilot as files;
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
 
-const ME: AgentId = AgentId::COPILOT;
 const KEYS: &[&str] = &["disabledSkills"];
 /// The user's settings.json, which Copilot reads with comments and trailing commas.
 const USER: Dialect = Dialect {
@@ -31,7 +30,7 @@ pub(super) fn plan(
     let project = Project::locate(&machine.project);
     let user = files::user_file(&machine.env, &project);
     let repository = files::repository_file(&project);
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let user_path = user.clone();
     let dialect = move |file: &std::path::Path| {
         if user_path.as_deref() == Some(file) {
@@ -69,7 +68,7 @@ pub(super) fn plan(
                     repository
                 }
                 Some(Scope::User) | None => user.ok_or(SwitchError::NoFile {
-                    agent: ME,
+                    agent: request.agent,
                     scope: "user",
                 })?,
                 Some(_) => {

@@ -6,10 +6,9 @@
 use super::plan::{Case, Plan, Step, list_edit, listed, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::gemini_cli as files;
-use crate::roots::{AgentId, Machine, Project, Scope};
+use crate::roots::{Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
 
-const ME: AgentId = AgentId::GEMINI_CLI;
 const KEYS: &[&str] = &["skills", "disabled"];
 /// Gemini CLI reads its settings files with strip-json-comments, then `JSON.parse`.
 pub(crate) const READS: Dialect = Dialect {
@@ -26,7 +25,7 @@ pub(super) fn plan(
 ) -> Result<Plan, SwitchError> {
     let project = Project::locate(&machine.project);
     let files = files::files(&machine.env, &project);
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let lists = |file: &std::path::Path| -> Result<bool, SwitchError> {
         Ok(listed(file, &text(file)?, READS, KEYS, &name, Case::Any))
     };
@@ -57,7 +56,7 @@ pub(super) fn plan(
                 }
                 Some(Scope::Project) => files.workspace.clone(),
                 Some(Scope::User) | None => files.user.clone().ok_or(SwitchError::NoFile {
-                    agent: ME,
+                    agent: request.agent,
                     scope: "user",
                 })?,
                 Some(_) => {

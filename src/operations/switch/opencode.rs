@@ -17,7 +17,6 @@ use crate::roots::{AgentId, Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
 use crate::settings::json;
 
-const ME: AgentId = AgentId::OPENCODE;
 /// OpenCode reads its config as JSONC (`roots::table::opencode::config`).
 const READS: Dialect = Dialect {
     agent: "OpenCode",
@@ -53,7 +52,7 @@ pub(super) fn plan(
     turn: Turn,
 ) -> Result<Plan, SwitchError> {
     let project = Project::locate(&machine.project);
-    let name = request.skill.name_for(ME).into_owned();
+    let name = request.skill.name_for(request.agent).into_owned();
     let denied = |steps: &[Step]| -> Result<bool, SwitchError> {
         let planned = steps
             .iter()
@@ -70,7 +69,7 @@ pub(super) fn plan(
         return Ok(Plan::nothing());
     }
     if !opencode::literal_pattern(&name, &machine.env) {
-        return Err(wildcard_refused(machine, &name, turn));
+        return Err(wildcard_refused(machine, request.agent, &name, turn));
     }
     let mut now = Vec::new();
     for file in opencode::config_files(&machine.env, &project) {
@@ -130,13 +129,13 @@ pub(super) fn plan(
 
 /// The refusal for a name no rule can single out: which other skills OpenCode loads now a rule
 /// for it would reach too.
-fn wildcard_refused(machine: &Machine, name: &str, turn: Turn) -> SwitchError {
+fn wildcard_refused(machine: &Machine, agent: AgentId, name: &str, turn: Turn) -> SwitchError {
     let inventory = crate::scan::scan(&machine.env, &machine.project, &|_| {});
     let mut others: Vec<String> = inventory
         .skills
         .iter()
-        .filter(|skill| skill.agents.contains(&ME))
-        .map(|skill| skill.name_for(ME).into_owned())
+        .filter(|skill| skill.agents.contains(&agent))
+        .map(|skill| skill.name_for(agent).into_owned())
         .filter(|other| other != name && opencode::pattern_reaches(name, other, &machine.env))
         .collect();
     others.sort();

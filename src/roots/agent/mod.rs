@@ -1,21 +1,23 @@
-//! The shape of what skilldeck knows about an agent: its identity, how it names a skill and
-//! settles two of one name, how to tell it is installed, and what that rests on. The facts
-//! themselves, and the lookups by identifier, live in the roots table (`table/`).
+//! The shape of what skilldeck knows about an agent: how it names a skill and settles two of
+//! one name, what hides or turns a skill off, which rule of the modules above `roots` applies
+//! to it (`above`), and what that rests on. Each agent answers in its own module of the roots
+//! table, through the `AgentRules` trait (`table/agent_rules.rs`), which also says how to add
+//! one; the lookups by identifier live there too.
 
-use std::borrow::Cow;
+mod above;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
-use super::env::Environment;
-use super::place::Place;
-use super::project::Project;
-use super::trust::Trust;
-use crate::skill::{Declared, Reader};
+use crate::skill::Declared;
 
-/// One agent, by its index in [`agents`]. The agents checked against their own listings have
-/// constants; the catalogue's are found by [`AgentId::from_id`].
+pub use above::{PromptListing, SessionLogs, SkillSwitch};
+
+/// One agent, by its place in the table's list of agents. The agents modelled in full have
+/// constants, derived from that list (`table/mod.rs`); the catalogue's are found by
+/// [`AgentId::from_id`].
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct AgentId(u8);
 
@@ -73,49 +75,6 @@ impl Evidence {
             Evidence::SkillsCli => "skills CLI 1.7.4 agent table".to_owned(),
         }
     }
-}
-
-/// An agent and the facts about it that are not about one root.
-#[derive(Debug)]
-pub struct Agent {
-    /// The identifier used on the command line and in JSON.
-    pub id: &'static str,
-    /// The agent's own name, for people.
-    pub name: &'static str,
-    pub name_from: NameFrom,
-    /// How it reads a `SKILL.md`'s frontmatter where agents part ways (a byte-order mark,
-    /// YAML that fails, values that are not text): what its `Needs` and its names go by.
-    pub reads: Reader,
-    /// How it rewrites a name before listing it (Gemini CLI turns `:` and path characters
-    /// into `-`).
-    pub name_fix: Option<fn(&str) -> Cow<'_, str>>,
-    /// Whether a skill below a folder holding a plugin manifest, in a plain skills root, is
-    /// named `<manifest name>:<name>` (Codex).
-    pub names_by_manifest: bool,
-    pub on_same_name: OnSameName,
-    /// The agent counts as installed when any of these folders exists (how the skills CLI
-    /// tells, checked against its `detectInstalled`).
-    pub detect: &'static [Place],
-    /// The skills it ships inside itself, in no folder skilldeck reads; they cost context all
-    /// the same. Skills it ships as files are found through its `Bundled` rows.
-    pub builtin: &'static [&'static str],
-    /// Switches that take the built-in skills away, but for those in `builtin_plugins`.
-    pub builtin_off: &'static [&'static str],
-    /// A setting that does what `builtin_off` does, read once per scan.
-    pub builtin_off_by_settings: Option<fn(&Environment, &Project) -> bool>,
-    /// Built-in skills that come as built-in plugins, which those switches leave.
-    pub builtin_plugins: &'static [&'static str],
-    /// A setting that switches every skill of the agent off (Gemini CLI's `skills.enabled`),
-    /// judged as folder trust is: where its check says no, each of the agent's roots is left
-    /// out with its sentence.
-    pub skills_enabled: Option<Trust>,
-    /// What keeps a skill it finds from its model, or from it altogether.
-    pub hides: &'static [Hiding],
-    /// The skills its own settings turn off, read once per scan.
-    pub turned_off: Option<fn(&Environment, &Project) -> Vec<TurnedOff>>,
-    /// Variables `turned_off` reads besides those of the table's places.
-    pub settings_variables: &'static [&'static str],
-    pub evidence: Evidence,
 }
 
 /// A rule by which an agent leaves out a skill whose folder it reads.
@@ -197,51 +156,17 @@ pub enum Effect {
     Disabled,
 }
 
-impl Agent {
-    /// Whether this machine has the agent: one of its detection folders exists.
-    pub fn is_installed(&self, env: &Environment, project: &Project) -> bool {
-        self.detect.iter().any(|place| {
-            place
-                .resolve(env, project)
-                .iter()
-                .any(|located| located.path.is_dir())
-        })
-    }
-}
-
 impl AgentId {
-    pub const CLAUDE_CODE: AgentId = AgentId(0);
-    pub const CODEX: AgentId = AgentId(1);
-    pub const OPENCODE: AgentId = AgentId(2);
-    pub const GEMINI_CLI: AgentId = AgentId(3);
-    pub const COPILOT: AgentId = AgentId(4);
-    pub const AMP: AgentId = AgentId(5);
-    pub const CURSOR: AgentId = AgentId(6);
-    pub const GOOSE: AgentId = AgentId(7);
-    pub const WINDSURF: AgentId = AgentId(8);
-
     /// The agent at `index` of the table's list of agents.
-    pub(super) fn at(index: usize) -> AgentId {
-        AgentId(u8::try_from(index).expect("the table holds fewer than 256 agents"))
+    pub(super) const fn at(index: usize) -> AgentId {
+        assert!(index < 256, "the table holds fewer than 256 agents");
+        AgentId(index as u8)
     }
 
     /// Where the agent sits in the table's list of agents.
     pub fn index(self) -> usize {
         usize::from(self.0)
     }
-
-    /// The agents whose constant the table must keep at that index, with their identifiers.
-    pub const NAMED: [(AgentId, &'static str); 9] = [
-        (AgentId::CLAUDE_CODE, "claude-code"),
-        (AgentId::CODEX, "codex"),
-        (AgentId::OPENCODE, "opencode"),
-        (AgentId::GEMINI_CLI, "gemini-cli"),
-        (AgentId::COPILOT, "copilot"),
-        (AgentId::AMP, "amp"),
-        (AgentId::CURSOR, "cursor"),
-        (AgentId::GOOSE, "goose"),
-        (AgentId::WINDSURF, "windsurf"),
-    ];
 }
 
 impl fmt::Debug for AgentId {

@@ -38,41 +38,115 @@ const FINDS: Finds = Finds {
     },
 };
 
-pub(super) static AGENT: Agent = Agent {
-    id: "amp",
-    name: "Amp",
-    name_from: NameFrom::Frontmatter,
-    // Strict YAML, no fallback (agree::frontmatter). A `name` that is not a string makes
-    // `amp skill list` fail outright (0.0.1790142911), which no rule here can say.
-    reads: Reader::STRICT,
-    name_fix: None,
-    names_by_manifest: false,
-    on_same_name: OnSameName::OneWins,
-    detect: &[Place::Under(&XDG_CONFIG, "amp")],
-    builtin: &[
-        "browser-use",
-        "building-plugins",
-        "building-schedules",
-        "building-skills",
-        "creating-charts",
-        "creating-webhooks",
-        "explaining-code",
-        "gmail",
-        "google-workspace",
-        "orb-setup",
-        "setup-tmux",
-        "using-agent-browser",
-        "writing-prompts",
-    ],
-    builtin_off: &[],
-    builtin_off_by_settings: None,
-    builtin_plugins: &[],
-    skills_enabled: None,
-    hides: &[],
-    turned_off: None,
-    settings_variables: &[],
-    evidence: SEEN,
-};
+/// Amp's answers to every question skilldeck asks about an agent.
+pub(super) struct Agent;
+
+impl AgentRules for Agent {
+    fn id(&self) -> &'static str {
+        "amp"
+    }
+
+    fn name(&self) -> &'static str {
+        "Amp"
+    }
+
+    fn evidence(&self) -> Evidence {
+        SEEN
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Frontmatter
+    }
+
+    fn reads(&self) -> Reader {
+        // Strict YAML, no fallback (agree::frontmatter). A `name` that is not a string makes
+        // `amp skill list` fail outright (0.0.1790142911), which no rule here can say.
+        Reader::STRICT
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        false
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::OneWins
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        &[Place::Under(&XDG_CONFIG, "amp")]
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        &[
+            "browser-use",
+            "building-plugins",
+            "building-schedules",
+            "building-skills",
+            "creating-charts",
+            "creating-webhooks",
+            "explaining-code",
+            "gmail",
+            "google-workspace",
+            "orb-setup",
+            "setup-tmux",
+            "using-agent-browser",
+            "writing-prompts",
+        ]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
+        false
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        None
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[]
+    }
+
+    fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
+        Vec::new()
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    // Every row names `ME`; the table's tests check that it is the `me` given.
+    fn rows(&self, _: AgentId) -> Vec<Rule> {
+        RULES.to_vec()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        // skilldeck does not model its listing.
+        PromptListing::Unknown
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        // skilldeck knows no setting of its that turns one skill off (none is named in
+        // agent-controls-and-budgets.md, "Turning a skill off").
+        SkillSwitch::NoSetting
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        // skilldeck reads none of its session logs.
+        SessionLogs::Unread
+    }
+}
 
 pub(super) static RULES: &[Rule] = &[
     finds(

@@ -6,10 +6,12 @@ use super::*;
 
 /// One agent as the skills CLI's table gives it.
 struct Listed {
-    agent: Agent,
+    id: &'static str,
+    name: &'static str,
     /// Relative to each project directory the agent reads.
     project: &'static str,
     global: Option<Place>,
+    detect: &'static [Place],
 }
 
 const fn listed(
@@ -20,27 +22,119 @@ const fn listed(
     detect: &'static [Place],
 ) -> Listed {
     Listed {
-        agent: Agent {
-            id,
-            name,
-            name_from: NameFrom::Frontmatter,
-            reads: Reader::STRICT,
-            name_fix: None,
-            names_by_manifest: false,
-            on_same_name: OnSameName::OneWins,
-            detect,
-            builtin: &[],
-            builtin_off: &[],
-            builtin_off_by_settings: None,
-            builtin_plugins: &[],
-            skills_enabled: None,
-            hides: &[],
-            turned_off: None,
-            settings_variables: &[],
-            evidence: Evidence::SkillsCli,
-        },
+        id,
+        name,
         project,
         global,
+        detect,
+    }
+}
+
+/// What the skills CLI's table says of every one of its agents, and what skilldeck assumes
+/// where it says nothing: the common case of the agents it models, and nothing it cannot tell.
+impl AgentRules for Listed {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn evidence(&self) -> Evidence {
+        Evidence::SkillsCli
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Frontmatter
+    }
+
+    fn reads(&self) -> Reader {
+        Reader::STRICT
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        false
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::OneWins
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        self.detect
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
+        false
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        None
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[]
+    }
+
+    fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
+        Vec::new()
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn rows(&self, me: AgentId) -> Vec<Rule> {
+        let project = installs(row(
+            me,
+            Project,
+            Place::Project(self.project, Start),
+            Skills,
+            0,
+            "project skills (skills CLI table)",
+            Evidence::SkillsCli,
+        ));
+        let global = self.global.map(|place| {
+            installs(row(
+                me,
+                User,
+                place,
+                Skills,
+                1,
+                "global skills (skills CLI table)",
+                Evidence::SkillsCli,
+            ))
+        });
+        std::iter::once(project).chain(global).collect()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        PromptListing::Unknown
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        SkillSwitch::NoSetting
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        SessionLogs::Unread
     }
 }
 
@@ -604,38 +698,6 @@ static CATALOG: &[Listed] = &[
 ];
 
 /// The catalogue's agents, in its order.
-pub(super) fn agents() -> impl Iterator<Item = &'static Agent> {
-    CATALOG.iter().map(|listed| &listed.agent)
-}
-
-/// The catalogue's rows, its agents numbered from `first` on.
-pub(super) fn rules(first: usize) -> Vec<Rule> {
-    CATALOG
-        .iter()
-        .enumerate()
-        .flat_map(|(index, listed)| {
-            let agent = AgentId::at(first + index);
-            let project = installs(row(
-                agent,
-                Project,
-                Place::Project(listed.project, Start),
-                Skills,
-                0,
-                "project skills (skills CLI table)",
-                Evidence::SkillsCli,
-            ));
-            let global = listed.global.map(|place| {
-                installs(row(
-                    agent,
-                    User,
-                    place,
-                    Skills,
-                    1,
-                    "global skills (skills CLI table)",
-                    Evidence::SkillsCli,
-                ))
-            });
-            std::iter::once(project).chain(global)
-        })
-        .collect()
+pub(super) fn agents() -> impl Iterator<Item = &'static dyn AgentRules> {
+    CATALOG.iter().map(|listed| listed as &dyn AgentRules)
 }

@@ -10,7 +10,7 @@ pub fn markdown() -> String {
         "| agent | project folders | user folders | installed when | evidence |\n|---|---|---|---|---|\n",
     );
     for &agent in agents() {
-        let id = AgentId::from_id(agent.id);
+        let id = AgentId::from_id(agent.id());
         let folders = |scope: Scope| -> String {
             let shown: Vec<String> = rules()
                 .iter()
@@ -35,7 +35,7 @@ pub fn markdown() -> String {
                 shown.join("<br>")
             }
         };
-        let detect: Vec<String> = agent.detect.iter().map(written).collect();
+        let detect: Vec<String> = agent.detect().iter().map(written).collect();
         let installed = if detect.is_empty() {
             "never told".to_owned()
         } else {
@@ -43,11 +43,11 @@ pub fn markdown() -> String {
         };
         out.push_str(&format!(
             "| {} `{}` | {} | {} | {installed} | {} |\n",
-            cell(agent.name),
-            agent.id,
+            cell(agent.name()),
+            agent.id(),
             folders(Project),
             folders(User),
-            evidence(agent.evidence),
+            evidence(agent.evidence()),
         ));
     }
     out

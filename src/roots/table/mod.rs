@@ -2,8 +2,9 @@
 //! evidence it rests on: the agent's own listing (checked again by the agreement suite in
 //! `tests/it/agree/`), its documentation, or only the skills CLI's agent table.
 //!
-//! One file per agent that skilldeck models in full; `catalog.rs` holds the agents known only
-//! from the skills CLI, a project and a global folder each.
+//! One module per agent that skilldeck models in full, each implementing [`AgentRules`] once
+//! (`agent_rules.rs` says how to add one); `catalog.rs` holds the agents known only from the
+//! skills CLI, a project and a global folder each, under one shared impl.
 //!
 //! `rank` orders an agent's roots when two skills share a name: the lower rank wins. Within a
 //! rank the nearer project level wins, then the earlier row. For agents that load roots one
@@ -14,6 +15,7 @@
 //! roots below the start directory (agents load them lazily), and roots that only a
 //! configuration file names (`skills.paths`, `--add-dir`).
 
+mod agent_rules;
 mod amp;
 mod catalog;
 mod claude_code;
@@ -38,11 +40,16 @@ pub(crate) mod switch_files {
     pub(crate) use super::opencode::switches as opencode;
 }
 
+pub use agent_rules::AgentRules;
+
 pub(super) use super::agent::{
-    Agent, AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, Selector, TurnedOff,
+    AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, PromptListing, Selector, SessionLogs,
+    SkillSwitch, TurnedOff,
 };
 pub(super) use super::env::Environment;
 pub(super) use super::place::{Place, SystemPath};
+/// The project skilldeck runs in: `Project` in the table is the scope.
+pub(super) use super::project::Project as ProjectDir;
 pub(super) use super::project::{Beyond, Markers, Walk};
 pub(super) use super::trust::{self, Trust};
 
@@ -402,47 +409,60 @@ pub fn install_rule(agent: AgentId, scope: Scope) -> Option<&'static Rule> {
         .find(|rule| rule.installs && rule.agent == agent && rule.scope == scope)
 }
 
+/// The agent and scope whose install root an import offers first, when it is among those
+/// offered: Claude Code's personal skills folder.
+pub const PREFERRED_DESTINATION: (AgentId, Scope) = (AgentId::CLAUDE_CODE, Scope::User);
+
 use Layout::{Marketplaces, Plugins, Skills, SkillsAndDirPlugins};
 use Records::{ClaudeCode, Codex, Copilot, GeminiCli};
 use Scope::{Bundled, Organization, Plugin, Project, User};
 use Walk::{EveryParent, Start, UpToMarkers, UpToRepositoryElse};
 
-/// The agents modelled in full, at the indexes [`AgentId::NAMED`] gives them.
-static MODELLED: [(&Agent, &[Rule]); 9] = [
-    (&claude_code::AGENT, claude_code::RULES),
-    (&codex::AGENT, codex::RULES),
-    (&opencode::AGENT, opencode::RULES),
-    (&gemini_cli::AGENT, gemini_cli::RULES),
-    (&copilot::AGENT, copilot::RULES),
-    (&amp::AGENT, amp::RULES),
-    (&cursor::AGENT, cursor::RULES),
-    (&goose::AGENT, goose::RULES),
-    (&windsurf::AGENT, windsurf::RULES),
-];
+/// Lists the agents modelled in full, in table order, each with the constant it is known by
+/// and its `AgentRules` impl: the constants' values are their places in this one list, counted
+/// by the compiler, so they cannot drift from it.
+macro_rules! modelled {
+    ($($constant:ident: $rules:path,)*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        enum Position {
+            $($constant,)*
+            Count,
+        }
+
+        impl AgentId {
+            $(pub const $constant: AgentId = AgentId::at(Position::$constant as usize);)*
+        }
+
+        static MODELLED: [&dyn AgentRules; Position::Count as usize] = [$(&$rules,)*];
+    };
+}
+
+modelled! {
+    CLAUDE_CODE: claude_code::Agent,
+    CODEX: codex::Agent,
+    OPENCODE: opencode::Agent,
+    GEMINI_CLI: gemini_cli::Agent,
+    COPILOT: copilot::Agent,
+    AMP: amp::Agent,
+    CURSOR: cursor::Agent,
+    GOOSE: goose::Agent,
+    WINDSURF: windsurf::Agent,
+}
 
 /// Every agent: the modelled ones, then the catalogue's (which holds none of them: the test of
 /// unique identifiers says so).
-fn all_agents() -> Vec<&'static Agent> {
-    MODELLED
-        .iter()
-        .map(|(agent, _)| *agent)
-        .chain(catalog::agents())
-        .collect()
-}
+static AGENTS: LazyLock<Vec<&'static dyn AgentRules>> =
+    LazyLock::new(|| MODELLED.iter().copied().chain(catalog::agents()).collect());
 
+/// Every agent's rows, in the order of its agents.
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    let mut rules: Vec<Rule> = MODELLED
-        .iter()
-        .flat_map(|(_, rows)| rows.iter().copied())
-        .collect();
-    rules.extend(catalog::rules(MODELLED.len()));
-    rules
+    AgentId::all()
+        .flat_map(|agent| agent.agent().rows(agent))
+        .collect()
 });
 
-static AGENTS: LazyLock<Vec<&'static Agent>> = LazyLock::new(all_agents);
-
 /// Every agent, the checked ones first, in table order.
-pub fn agents() -> &'static [&'static Agent] {
+pub fn agents() -> &'static [&'static dyn AgentRules] {
     &AGENTS
 }
 
@@ -452,16 +472,16 @@ impl AgentId {
         (0..agents().len()).map(AgentId::at)
     }
 
-    pub fn agent(self) -> &'static Agent {
+    pub fn agent(self) -> &'static dyn AgentRules {
         agents()[self.index()]
     }
 
     pub fn id(self) -> &'static str {
-        self.agent().id
+        self.agent().id()
     }
 
     pub fn display_name(self) -> &'static str {
-        self.agent().name
+        self.agent().name()
     }
 
     /// The agent named by `id`, as [`AgentId::id`] spells it or as the skills CLI does
@@ -476,11 +496,11 @@ impl AgentId {
     }
 
     pub fn name_from(self) -> NameFrom {
-        self.agent().name_from
+        self.agent().name_from()
     }
 
     pub fn on_same_name(self) -> OnSameName {
-        self.agent().on_same_name
+        self.agent().on_same_name()
     }
 }
 
@@ -493,11 +513,11 @@ pub(super) fn variables() -> Vec<&'static str> {
         names.extend(rule.trust.iter().flat_map(|trust| trust.variables));
     }
     for agent in agents() {
-        for place in agent.detect {
+        for place in agent.detect() {
             place.variables(&mut names);
         }
-        names.extend(agent.builtin_off);
-        names.extend(agent.settings_variables);
+        names.extend(agent.builtin_off());
+        names.extend(agent.settings_variables());
     }
     names
 }
@@ -548,7 +568,7 @@ mod tests {
             "qwen-code",
         ] {
             let agent = AgentId::from_id(id).unwrap_or_else(|| panic!("{id}"));
-            assert_eq!(agent.agent().evidence, Evidence::SkillsCli);
+            assert_eq!(agent.agent().evidence(), Evidence::SkillsCli);
         }
     }
 
@@ -580,8 +600,35 @@ mod tests {
 
     #[test]
     fn every_named_constant_is_the_agent_the_table_keeps_there() {
-        for (agent, id) in AgentId::NAMED {
+        let named = [
+            (AgentId::CLAUDE_CODE, "claude-code"),
+            (AgentId::CODEX, "codex"),
+            (AgentId::OPENCODE, "opencode"),
+            (AgentId::GEMINI_CLI, "gemini-cli"),
+            (AgentId::COPILOT, "copilot"),
+            (AgentId::AMP, "amp"),
+            (AgentId::CURSOR, "cursor"),
+            (AgentId::GOOSE, "goose"),
+            (AgentId::WINDSURF, "windsurf"),
+        ];
+        for (agent, id) in named {
             assert_eq!(agent.id(), id);
+        }
+        assert_eq!(named.len(), MODELLED.len());
+    }
+
+    #[test]
+    fn every_row_names_the_agent_whose_module_gives_it() {
+        for agent in AgentId::all() {
+            let rows = agent.agent().rows(agent);
+            assert!(!rows.is_empty(), "{agent} has no rows");
+            for row in rows {
+                assert_eq!(
+                    row.agent, agent,
+                    "{agent} gives a row of {}: {row:?}",
+                    row.agent
+                );
+            }
         }
     }
 

@@ -2,9 +2,8 @@
 //! Esc cancels at every step; nothing is written until a destination is chosen, and a skill
 //! that is there already is only replaced after its diff was shown and `y` pressed.
 
-use crate::roots::{AgentId, Scope};
-
 use super::{note, rows_of, step, warn};
+use crate::roots::PREFERRED_DESTINATION;
 use crate::tui::app::App;
 use crate::tui::diff::jump;
 use crate::tui::import::picker::Typed;
@@ -454,7 +453,7 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
             import.destination = import
                 .destinations
                 .iter()
-                .position(|d| d.agent == AgentId::CLAUDE_CODE && d.scope == Scope::User)
+                .position(|d| (d.agent, d.scope) == PREFERRED_DESTINATION)
                 .unwrap_or(0);
             import.bundle = Some(*bundle);
             import.step = Step::Preview;

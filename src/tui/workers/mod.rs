@@ -113,7 +113,7 @@ fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
 
 /// The deck the app shows of `inventory`, with what each installed agent's listing costs.
 fn deck_of(machine: &Machine, inventory: &Inventory) -> Deck {
-    let listings: Vec<_> = listing::AGENTS
+    let listings: Vec<_> = listing::agents()
         .into_iter()
         .filter(|agent| inventory.installed.contains(agent))
         .filter_map(|agent| {

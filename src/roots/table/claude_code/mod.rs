@@ -32,44 +32,119 @@ const PLUGIN_RECORDS: Records = ClaudeCode {
 /// agreement suite (installs at each scope, `enabledPlugins` in each settings file).
 const PLUGINS_SEEN: Evidence = SEEN;
 
-pub(super) static AGENT: Agent = Agent {
-    id: "claude-code",
-    name: "Claude Code",
-    name_from: NameFrom::Directory,
-    // Named by its folder whatever the frontmatter holds; a `SKILL.md` that is a link to
-    // nothing is not listed (agree::frontmatter, 2.1.332).
-    reads: Reader::STRICT,
-    name_fix: None,
-    names_by_manifest: false,
-    on_same_name: OnSameName::OneWins,
-    detect: &[CLAUDE_HOME],
-    // What the model's listing holds (the request Claude Code sends); `/skills` also shows
-    // batch, debug, deep-research, doctor, run-skill-generator and verify, which the model is
-    // not offered.
-    builtin: &[
-        "claude-api",
-        "code-review",
-        "dataviz",
-        "fewer-permission-prompts",
-        "init",
-        "keybindings-help",
-        "loop",
-        "plugin-authoring",
-        "run",
-        "security-review",
-        "simplify",
-        "update-config",
-        "workflow-authoring",
-    ],
-    builtin_off: &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"],
-    builtin_off_by_settings: Some(switches::bundled_off),
-    builtin_plugins: &["plugin-authoring"],
-    skills_enabled: None,
-    hides: &[],
-    turned_off: Some(switches::turned_off),
-    settings_variables: &[],
-    evidence: SEEN,
-};
+/// Claude Code's answers to every question skilldeck asks about an agent.
+pub(super) struct Agent;
+
+impl AgentRules for Agent {
+    fn id(&self) -> &'static str {
+        "claude-code"
+    }
+
+    fn name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn evidence(&self) -> Evidence {
+        SEEN
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Directory
+    }
+
+    fn reads(&self) -> Reader {
+        // Named by its folder whatever the frontmatter holds; a `SKILL.md` that is a link to
+        // nothing is not listed (agree::frontmatter, 2.1.332).
+        Reader::STRICT
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        false
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::OneWins
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        &[CLAUDE_HOME]
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        // What the model's listing holds (the request Claude Code sends); `/skills` also shows
+        // batch, debug, deep-research, doctor, run-skill-generator and verify, which the model is
+        // not offered.
+        &[
+            "claude-api",
+            "code-review",
+            "dataviz",
+            "fewer-permission-prompts",
+            "init",
+            "keybindings-help",
+            "loop",
+            "plugin-authoring",
+            "run",
+            "security-review",
+            "simplify",
+            "update-config",
+            "workflow-authoring",
+        ]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"]
+    }
+
+    fn builtin_off_by_settings(&self, env: &Environment, project: &ProjectDir) -> bool {
+        switches::bundled_off(env, project)
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &["plugin-authoring"]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        None
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[]
+    }
+
+    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
+        switches::turned_off(env, project)
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    // Every row names `ME`; the table's tests check that it is the `me` given.
+    fn rows(&self, _: AgentId) -> Vec<Rule> {
+        RULES.to_vec()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        // The request 2.1.332 sends its model, checked by agree::listing_claude_code.
+        PromptListing::ClaudeCode
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        // `skillOverrides` and `enabledPlugins` (switches.rs), checked by
+        // agree::switch_claude_code_user_settings on 2.1.332.
+        SkillSwitch::ClaudeCode
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        // Its transcripts and `~/.claude.json` counters, as 2.1.332 writes them
+        // (usage::transcript, usage::counters).
+        SessionLogs::ClaudeCode
+    }
+}
 
 pub(super) static RULES: &[Rule] = &[
     finds(

@@ -56,25 +56,99 @@ const READS: Reader = Reader {
     ..Reader::STRICT
 };
 
-pub(super) static AGENT: Agent = Agent {
-    id: "codex",
-    name: "Codex",
-    name_from: NameFrom::Frontmatter,
-    reads: READS,
-    name_fix: None,
-    names_by_manifest: true,
-    on_same_name: OnSameName::KeepsAll,
-    detect: &[CODEX_HOME],
-    builtin: &[],
-    builtin_off: &[],
-    builtin_off_by_settings: None,
-    builtin_plugins: &[],
-    skills_enabled: None,
-    hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
-    turned_off: Some(switches::turned_off),
-    settings_variables: &[],
-    evidence: SEEN,
-};
+/// Codex's answers to every question skilldeck asks about an agent.
+pub(super) struct Agent;
+
+impl AgentRules for Agent {
+    fn id(&self) -> &'static str {
+        "codex"
+    }
+
+    fn name(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn evidence(&self) -> Evidence {
+        SEEN
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Frontmatter
+    }
+
+    fn reads(&self) -> Reader {
+        READS
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        true
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::KeepsAll
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        &[CODEX_HOME]
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
+        false
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        None
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS]
+    }
+
+    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
+        switches::turned_off(env, project)
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    // Every row names `ME`; the table's tests check that it is the `me` given.
+    fn rows(&self, _: AgentId) -> Vec<Rule> {
+        RULES.to_vec()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        // `codex debug prompt-input` of 0.171.0, checked by agree::listing_codex.
+        PromptListing::Codex
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        // `[[skills.config]]` in `$CODEX_HOME/config.toml` (switches.rs), checked by
+        // agree::switch_codex_config_toml on 0.171.0.
+        SkillSwitch::Codex
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        // Its rollouts, as codex-rs and the 0.171.0 binary write them (usage::codex).
+        SessionLogs::Codex
+    }
+}
 
 pub(super) static RULES: &[Rule] = &[
     finds(

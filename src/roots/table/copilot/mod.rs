@@ -68,25 +68,99 @@ const READS: Reader = Reader {
     ..Reader::STRICT
 };
 
-pub(super) static AGENT: Agent = Agent {
-    id: "copilot",
-    name: "GitHub Copilot",
-    name_from: NameFrom::Frontmatter,
-    reads: READS,
-    name_fix: Some(names::dashed),
-    names_by_manifest: false,
-    on_same_name: OnSameName::OneWins,
-    detect: &[COPILOT_HOME],
-    builtin: &["customize-cloud-agent", "github-pr-media"],
-    builtin_off: &[],
-    builtin_off_by_settings: None,
-    builtin_plugins: &[],
-    skills_enabled: None,
-    hides: &[names::REFUSED_NAME],
-    turned_off: Some(switches::turned_off),
-    settings_variables: &[trust::ALLOW_ALL],
-    evidence: SEEN,
-};
+/// Copilot CLI's answers to every question skilldeck asks about an agent.
+pub(super) struct Agent;
+
+impl AgentRules for Agent {
+    fn id(&self) -> &'static str {
+        "copilot"
+    }
+
+    fn name(&self) -> &'static str {
+        "GitHub Copilot"
+    }
+
+    fn evidence(&self) -> Evidence {
+        SEEN
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Frontmatter
+    }
+
+    fn reads(&self) -> Reader {
+        READS
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        names::dashed(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        false
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::OneWins
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        &[COPILOT_HOME]
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        &["customize-cloud-agent", "github-pr-media"]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
+        false
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        None
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[names::REFUSED_NAME]
+    }
+
+    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
+        switches::turned_off(env, project)
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &[trust::ALLOW_ALL]
+    }
+
+    // Every row names `ME`; the table's tests check that it is the `me` given.
+    fn rows(&self, _: AgentId) -> Vec<Rule> {
+        RULES.to_vec()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        // skilldeck does not model its listing yet.
+        PromptListing::Unknown
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        // `disabledSkills` in `settings.json` (switches.rs), checked by
+        // agree::switch_copilot_user_settings.
+        SkillSwitch::Copilot
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        // skilldeck reads none of its session logs.
+        SessionLogs::Unread
+    }
+}
 
 pub(super) static RULES: &[Rule] = &[
     finds(

@@ -65,25 +65,99 @@ const READS: Reader = Reader {
     ..Reader::STRICT
 };
 
-pub(super) static AGENT: Agent = Agent {
-    id: "gemini-cli",
-    name: "Gemini CLI",
-    name_from: NameFrom::Frontmatter,
-    reads: READS,
-    name_fix: Some(sanitized),
-    names_by_manifest: false,
-    on_same_name: OnSameName::OneWins,
-    detect: &[GEMINI_DIR],
-    builtin: &["skill-creator", "antigravity-support"],
-    builtin_off: &[],
-    builtin_off_by_settings: Some(switches::builtins_off),
-    builtin_plugins: &[],
-    skills_enabled: Some(switches::SKILLS_ENABLED),
-    hides: &[],
-    turned_off: Some(switches::turned_off),
-    settings_variables: &["GEMINI_CLI_SYSTEM_SETTINGS_PATH"],
-    evidence: SEEN,
-};
+/// Gemini CLI's answers to every question skilldeck asks about an agent.
+pub(super) struct Agent;
+
+impl AgentRules for Agent {
+    fn id(&self) -> &'static str {
+        "gemini-cli"
+    }
+
+    fn name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
+    fn evidence(&self) -> Evidence {
+        SEEN
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Frontmatter
+    }
+
+    fn reads(&self) -> Reader {
+        READS
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        sanitized(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        false
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::OneWins
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        &[GEMINI_DIR]
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        &["skill-creator", "antigravity-support"]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off_by_settings(&self, env: &Environment, project: &ProjectDir) -> bool {
+        switches::builtins_off(env, project)
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        Some(switches::SKILLS_ENABLED)
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[]
+    }
+
+    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
+        switches::turned_off(env, project)
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]
+    }
+
+    // Every row names `ME`; the table's tests check that it is the `me` given.
+    fn rows(&self, _: AgentId) -> Vec<Rule> {
+        RULES.to_vec()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        // `renderAgentSkills` in the 0.61.0 bundle (listing::plain).
+        PromptListing::GeminiCli
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        // `skills.disabled` in `settings.json` (switches.rs), checked by
+        // agree::switch_gemini_cli_user_settings_with_comments on 0.61.0.
+        SkillSwitch::GeminiCli
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        // It keeps chats under `~/.gemini/tmp/*/chats`, which skilldeck does not read yet.
+        SessionLogs::Unread
+    }
+}
 
 pub(super) static RULES: &[Rule] = &[
     finds(

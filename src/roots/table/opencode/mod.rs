@@ -72,29 +72,103 @@ const READS: Reader = Reader {
     ..Reader::STRICT
 };
 
-pub(super) static AGENT: Agent = Agent {
-    id: "opencode",
-    name: "OpenCode",
-    name_from: NameFrom::Frontmatter,
-    reads: READS,
-    name_fix: None,
-    names_by_manifest: false,
-    on_same_name: OnSameName::Unpredictable,
-    detect: &[Place::Under(&XDG_CONFIG, "opencode")],
-    builtin: &["customize-opencode"],
-    builtin_off: &[],
-    builtin_off_by_settings: None,
-    builtin_plugins: &[],
-    skills_enabled: None,
-    hides: &[NO_DESCRIPTION],
-    turned_off: Some(switches::turned_off),
-    settings_variables: &[
-        "OPENCODE_CONFIG",
-        "OPENCODE_CONFIG_CONTENT",
-        "OPENCODE_PERMISSION",
-    ],
-    evidence: SEEN,
-};
+/// OpenCode's answers to every question skilldeck asks about an agent.
+pub(super) struct Agent;
+
+impl AgentRules for Agent {
+    fn id(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn name(&self) -> &'static str {
+        "OpenCode"
+    }
+
+    fn evidence(&self) -> Evidence {
+        SEEN
+    }
+
+    fn name_from(&self) -> NameFrom {
+        NameFrom::Frontmatter
+    }
+
+    fn reads(&self) -> Reader {
+        READS
+    }
+
+    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
+        Cow::Borrowed(name)
+    }
+
+    fn names_by_manifest(&self) -> bool {
+        false
+    }
+
+    fn on_same_name(&self) -> OnSameName {
+        OnSameName::Unpredictable
+    }
+
+    fn detect(&self) -> &'static [Place] {
+        &[Place::Under(&XDG_CONFIG, "opencode")]
+    }
+
+    fn builtin(&self) -> &'static [&'static str] {
+        &["customize-opencode"]
+    }
+
+    fn builtin_off(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
+        false
+    }
+
+    fn builtin_plugins(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn skills_enabled(&self) -> Option<Trust> {
+        None
+    }
+
+    fn hides(&self) -> &'static [Hiding] {
+        &[NO_DESCRIPTION]
+    }
+
+    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
+        switches::turned_off(env, project)
+    }
+
+    fn settings_variables(&self) -> &'static [&'static str] {
+        &[
+            "OPENCODE_CONFIG",
+            "OPENCODE_CONFIG_CONTENT",
+            "OPENCODE_PERMISSION",
+        ]
+    }
+
+    // Every row names `ME`; the table's tests check that it is the `me` given.
+    fn rows(&self, _: AgentId) -> Vec<Rule> {
+        RULES.to_vec()
+    }
+
+    fn prompt_listing(&self) -> PromptListing {
+        // `SystemPrompt.skills` of 1.18.33 (listing::plain).
+        PromptListing::OpenCode
+    }
+
+    fn skill_switch(&self) -> SkillSwitch {
+        // `permission.skill` in `opencode.json` (switches.rs), checked by
+        // agree::switch_opencode_global_config_with_comments.
+        SkillSwitch::OpenCode
+    }
+
+    fn session_logs(&self) -> SessionLogs {
+        // It keeps sessions in its own store, which skilldeck does not read yet.
+        SessionLogs::Unread
+    }
+}
 
 pub(super) static RULES: &[Rule] = &[
     finds(
