@@ -47,7 +47,7 @@ pub(super) static AGENT: Agent = Agent {
     reads: Reader::STRICT,
     name_fix: None,
     names_by_manifest: false,
-    on_same_name: OnSameName::OneWins,
+    on_same_name: OnSameName::OneWinsAcrossRoots,
     detect: &[Place::Under(&XDG_CONFIG, "amp")],
     builtin: &[
         "browser-use",

@@ -237,6 +237,10 @@ pub const CLASSES: &[Class] = &[
     },
     // Before every class that adds a table to `config.toml`: its key must come first.
     Class {
+        name: "claude-synced",
+        generate: claude_synced,
+    },
+    Class {
         name: "codex-root-markers",
         generate: codex_root_markers,
     },
@@ -503,6 +507,35 @@ fn claude_user_invocable_only(g: &mut Gen) {
         Some(&name),
         "user-invocable-only".into(),
     );
+}
+
+/// Claude Code's folder of skills synced from claude.ai, `~/.claude/skills/synced`: a skill in
+/// the layout it syncs (`<org>_<account>/<name>`, the account a UUID or `unbound`), one right
+/// below it, or `synced` itself a skill; sometimes with the same name in the personal folder.
+fn claude_synced(g: &mut Gen) {
+    let synced = Place::new(Base::Home, ".claude/skills/synced");
+    let name = g.name();
+    let dir = match g.rng.below(4) {
+        0 => synced
+            .join("0f8c3a52-1111-4222-8333-444455556666_unbound")
+            .join(&name),
+        1 => synced
+            .join("0f8c3a52-1111-4222-8333-444455556666_9a7b1c2d-5555-4666-8777-888899990000")
+            .join(&name),
+        2 => synced.join(&name),
+        _ => synced,
+    };
+    let named = if dir.rel.ends_with("/synced") {
+        "synced".to_owned()
+    } else {
+        name
+    };
+    g.skill(dir, &named);
+    // Claude Code names a skill by its folder: a personal copy of the same name.
+    if named != "synced" && g.rng.chance(40) {
+        let personal = Place::new(Base::Home, ".claude/skills").join(&named);
+        g.skill(personal, &named);
+    }
 }
 
 fn codex_config() -> Place {
