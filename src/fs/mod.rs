@@ -50,6 +50,22 @@ pub fn canonical(path: impl AsRef<Path>) -> io::Result<PathBuf> {
     }
 }
 
+/// `path` with `.` parts dropped and `..` parts applied, without asking the disk (so links are
+/// not followed): how Node's `path.resolve` spells a path, and the agents written in it.
+pub fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
 /// An I/O result whose error is told with the path it happened at.
 pub trait At<T> {
     /// The error made into `E` by `error` from the path and the I/O error: most often the

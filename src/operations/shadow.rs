@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::roots::{AgentId, OnSameName, Priority, RootSet};
-use crate::scan::{Inventory, Rank, Skill, outranks};
+use crate::scan::{Inventory, Rank, Skill, outranks, ties};
 
 /// One agent would load another copy than before because of a new copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +73,9 @@ pub fn would_shadow(
                 agent,
                 winner,
                 loser,
-                unsettled: behaviour == OnSameName::Unpredictable,
+                unsettled: behaviour == OnSameName::Unpredictable
+                    || (behaviour == OnSameName::OneWinsAcrossRoots
+                        && ties(new, other.rank_for(agent))),
             });
         }
     }

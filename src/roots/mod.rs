@@ -2,7 +2,9 @@
 //! project, and the classification of a skill's source from the roots that hold it.
 
 mod agent;
+pub mod dialect;
 mod env;
+mod js_json;
 mod machine;
 mod place;
 mod project;
@@ -175,6 +177,8 @@ impl RootSet {
         // A setting that switches all an agent's skills off is read once per agent, not once
         // per row: it reads the agent's settings files.
         let mut switched_off: Vec<(AgentId, Option<Trust>)> = Vec::new();
+        // The folders a setting leaves out by path, read once per agent too.
+        let mut ignoring: Vec<(AgentId, Vec<PathBuf>)> = Vec::new();
         for (row, rule) in (0u16..).zip(rules()) {
             if rule.unless.iter().any(|switch| env.flag(switch)) {
                 continue;
@@ -197,7 +201,27 @@ impl RootSet {
                 .trust
                 .filter(|trust| !(trust.check)(env, &project))
                 .or(all_off);
+            let ignored: Vec<PathBuf> = match rule.ignores {
+                Some(ignores) => match ignoring.iter().find(|(agent, _)| *agent == rule.agent) {
+                    Some((_, locations)) => locations.clone(),
+                    None => {
+                        let locations = (ignores.locations)(env, &project);
+                        ignoring.push((rule.agent, locations.clone()));
+                        locations
+                    }
+                },
+                None => Vec::new(),
+            };
             for Located { path, level } in rule.place.resolve(env, &project) {
+                // Then a setting that names the folder itself.
+                let distrusted = distrusted.or_else(|| {
+                    let named = ignored
+                        .iter()
+                        .any(|location| crate::fs::lexical(&path).starts_with(location));
+                    rule.ignores
+                        .filter(|_| named)
+                        .map(|ignores| ignores.verdict())
+                });
                 let claim = RootUse {
                     distrusted,
                     rule,

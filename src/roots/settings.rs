@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
+use super::dialect::Syntax;
 use crate::fs::{Links, read_bounded};
-use crate::settings::dialect::Syntax;
 
 thread_local! {
     /// The settings files asked for on this thread while [`reading`] listens.
@@ -45,11 +45,11 @@ pub(crate) fn json(path: &Path) -> Option<serde_json::Value> {
 
 /// A settings file as an agent reading it in `syntax` does (a key written twice is its last
 /// copy), or `None` when the agent cannot read it: what the editor reads too
-/// (`settings::dialect`), so a listing and a switch agree.
+/// (`roots::dialect`), so a listing and a switch agree.
 pub(crate) fn as_read(path: &Path, syntax: Syntax) -> Option<serde_json::Value> {
     let bytes = bytes(path, crate::limits::SETTINGS_FILE_BYTES)?;
     let text = std::str::from_utf8(&bytes).ok()?;
-    crate::settings::dialect::read(text, syntax)
+    super::dialect::read(text, syntax)
         .ok()
         .filter(|value| !value.is_null())
 }
@@ -58,4 +58,10 @@ pub(crate) fn as_read(path: &Path, syntax: Syntax) -> Option<serde_json::Value> 
 /// write theirs, as a value, or `None`.
 pub(crate) fn jsonc(path: &Path) -> Option<serde_json::Value> {
     as_read(path, Syntax::Loose)
+}
+
+/// One settings file as Gemini CLI reads it (comments stripped, then `JSON.parse`; the
+/// evidence is at [`Syntax::CommentsStripped`]), or `None` when it cannot.
+pub(crate) fn gemini_cli(path: &Path) -> Option<serde_json::Value> {
+    as_read(path, Syntax::CommentsStripped)
 }

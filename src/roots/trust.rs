@@ -17,6 +17,28 @@ pub struct Trust {
     pub variables: &'static [&'static str],
 }
 
+/// A setting that leaves out some of a row's folders, told by their path rather than by the
+/// start folder (Copilot's `ignoredSkillsLocations`): the row's folders at or below one of
+/// `locations` are read as an untrusted folder is, their skills listed and left out with `why`.
+#[derive(Clone, Copy, Debug)]
+pub struct Ignores {
+    pub why: &'static str,
+    /// The folders it names, each as the agent compares it with its roots.
+    pub locations: fn(&Environment, &Project) -> Vec<PathBuf>,
+}
+
+impl Ignores {
+    /// The verdict on one folder, with the sentence that says why it is left out. Only `why`
+    /// is read downstream; the check is never asked again.
+    pub fn verdict(&self) -> Trust {
+        Trust {
+            why: self.why,
+            check: |_, _| false,
+            variables: &[],
+        }
+    }
+}
+
 pub const GEMINI: Trust = Trust {
     why: "Gemini CLI does not trust this folder (trust it with GEMINI_CLI_TRUST_WORKSPACE=true or a rule in ~/.gemini/trustedFolders.json)",
     check: gemini_trusts,
@@ -57,7 +79,7 @@ fn gemini_trusts(env: &Environment, project: &Project) -> bool {
 }
 
 fn folder_trust_is_off(settings: &Path) -> bool {
-    super::table::switch_files::gemini_cli::read(settings)
+    super::settings::gemini_cli(settings)
         .and_then(|json| json.pointer("/security/folderTrust/enabled")?.as_bool())
         == Some(false)
 }

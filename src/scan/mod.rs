@@ -26,7 +26,7 @@ use crate::skill::{Declared, Lint};
 
 pub use again::{Watched, again, watched};
 pub use discover::{Broken, RootNote, Via};
-pub use shadow::{Rank, outranks};
+pub use shadow::{Rank, outranks, ties};
 pub use touched::{Touched, touched};
 
 /// Why part of a skill could not be read or does not follow the rules; shown on the listing,

@@ -55,7 +55,20 @@ pub fn shadow(skills: &mut [Skill]) {
         }
         group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
         let winner = group[0];
-        losses.extend(group[1..].iter().map(|&loser| (agent, loser, winner)));
+        // Copies that tie with the winner but for their path: where the file system's order
+        // decides between them, each is unsettled, and the rest lose to one of them.
+        let tied = if agent.on_same_name() == OnSameName::OneWinsAcrossRoots {
+            group
+                .iter()
+                .take_while(|&&index| same_rank(&skills[index], &skills[winner], agent))
+                .count()
+        } else {
+            1
+        };
+        if tied > 1 {
+            unsettled.extend(group[..tied].iter().map(|&index| (agent, index)));
+        }
+        losses.extend(group[tied..].iter().map(|&loser| (agent, loser, winner)));
     }
     // In table order of the agents, as the listing shows them.
     unsettled.sort_unstable();
@@ -104,6 +117,15 @@ pub fn outranks(a: Rank<'_>, b: Rank<'_>) -> Ordering {
         .cmp(&b.priority)
         .then_with(|| b.plugin_version.cmp(&a.plugin_version))
         .then_with(|| a.dir.cmp(b.dir))
+}
+
+/// Whether two copies rank alike for `agent` but for their paths.
+pub fn ties(a: Rank<'_>, b: Rank<'_>) -> bool {
+    a.priority == b.priority && a.plugin_version == b.plugin_version
+}
+
+fn same_rank(a: &Skill, b: &Skill, agent: AgentId) -> bool {
+    ties(a.rank_for(agent), b.rank_for(agent))
 }
 
 fn precedence(a: &Skill, b: &Skill, agent: AgentId) -> Ordering {

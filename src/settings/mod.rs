@@ -8,9 +8,7 @@
 //! on what another program wrote meanwhile); [`revert`] puts a journalled change back.
 
 mod backup;
-pub mod dialect;
 mod file;
-mod js_json;
 pub mod json;
 mod layout;
 mod target;
@@ -19,6 +17,7 @@ pub mod toml;
 use std::io;
 use std::path::PathBuf;
 
+pub use crate::roots::dialect;
 pub use backup::BACKUPS_DIR;
 pub(crate) use backup::sha256;
 pub use file::edit_text;

@@ -40,6 +40,12 @@ pub enum OnSameName {
     /// One copy wins, but not always the same one (OpenCode reads its roots at once and
     /// keeps the copy it finishes last).
     Unpredictable,
+    /// One copy wins: the one from the root with the best priority, but between copies in one
+    /// root the order the file system lists its folders in decides, which no rule can tell
+    /// (Amp: two copies in `~/.claude/skills` won by `zzz/cat` over `cat` and by `bee` over
+    /// `aaa/bee`, where Copilot takes the first by path; `amp skill list --json`,
+    /// 0.0.1790142911).
+    OneWinsAcrossRoots,
 }
 
 /// What a fact about an agent rests on, strongest first.

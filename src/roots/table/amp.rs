@@ -73,7 +73,7 @@ impl AgentRules for Agent {
     }
 
     fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
+        OnSameName::OneWinsAcrossRoots
     }
 
     fn detect(&self) -> &'static [Place] {

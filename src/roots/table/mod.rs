@@ -51,7 +51,7 @@ pub(super) use super::place::{Place, SystemPath};
 /// The project skilldeck runs in: `Project` in the table is the scope.
 pub(super) use super::project::Project as ProjectDir;
 pub(super) use super::project::{Beyond, Markers, Walk};
-pub(super) use super::trust::{self, Trust};
+pub(super) use super::trust::{self, Ignores, Trust};
 
 use std::borrow::Cow;
 
@@ -312,6 +312,8 @@ pub struct Rule {
     pub finds: Finds,
     /// Read only when the agent trusts the folder it starts in.
     pub trust: Option<Trust>,
+    /// A setting that leaves out the row's folders it names by path.
+    pub ignores: Option<Ignores>,
 }
 
 const CLAUDE_HOME: Place = Place::Env {
@@ -372,7 +374,13 @@ const fn row(
         evidence,
         finds: Finds::DIRECT,
         trust: None,
+        ignores: None,
     }
+}
+
+const fn ignorable(mut rule: Rule, ignores: Ignores) -> Rule {
+    rule.ignores = Some(ignores);
+    rule
 }
 
 const fn trusted(mut rule: Rule, trust: Trust) -> Rule {

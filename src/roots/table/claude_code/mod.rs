@@ -21,6 +21,15 @@ const FINDS: Finds = Finds {
     ..Finds::DIRECT
 };
 
+/// The personal folder holds the skills synced from claude.ai in `synced`, which is never read
+/// as a skill of its own: a `~/.claude/skills/synced/SKILL.md` is not listed (seed 3 of
+/// `agree::generate`, class `claude-synced`; the 2.1.332 binary refuses `synced` as a
+/// personal skill's folder name).
+const PERSONAL_FINDS: Finds = Finds {
+    skips: &["synced"],
+    ..FINDS
+};
+
 /// A cached plugin loads only when `installed_plugins.json` beside the cache lists an install of
 /// it and `enabledPlugins`, merged over every settings file, turns it on; a local-folder marketplace's plugin is read from
 /// the folder (`readFromFolder`), not from the cache (`plugin::claude_code`).
@@ -176,7 +185,7 @@ pub(super) static RULES: &[Rule] = &[
             "Claude Code personal skills",
             SEEN,
         )),
-        FINDS,
+        PERSONAL_FINDS,
     ),
     finds(
         installs(row(

@@ -25,7 +25,7 @@ pub(super) static MARKERS: Markers = Markers {
 };
 
 /// The system layer, in the folder of the admin skills.
-const SYSTEM_CONFIG: SystemPath = SystemPath {
+pub(super) const SYSTEM_CONFIG: SystemPath = SystemPath {
     linux: "etc/codex/config.toml",
     macos: "etc/codex/config.toml",
     windows: "ProgramData/OpenAI/Codex/config.toml",

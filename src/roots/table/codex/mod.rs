@@ -7,6 +7,7 @@ use super::*;
 
 pub(crate) mod switches;
 
+mod bundled;
 mod markers;
 mod policy;
 
@@ -211,15 +212,20 @@ pub(super) static RULES: &[Rule] = &[
         "Codex plugin cache",
         SEEN,
     ),
+    // Written by Codex itself at each start (`install_system_skills`), and read only while
+    // `[skills.bundled]` leaves them on (`bundled::BUNDLED`).
     finds(
-        row(
-            ME,
-            Bundled,
-            Place::Under(&CODEX_HOME, "skills/.system"),
-            Skills,
-            2,
-            "Codex system skills",
-            SEEN,
+        trusted(
+            row(
+                ME,
+                Bundled,
+                Place::Under(&CODEX_HOME, "skills/.system"),
+                Skills,
+                2,
+                "Codex system skills",
+                SEEN,
+            ),
+            bundled::BUNDLED,
         ),
         FINDS,
     ),

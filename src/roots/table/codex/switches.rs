@@ -5,7 +5,7 @@
 //! two selectors or none is skipped (codex-rs/core-skills `config_rules.rs`; seen in
 //! `codex debug prompt-input`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -53,18 +53,43 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     let Ok(config) = toml::from_slice::<Config>(&bytes) else {
         return Vec::new();
     };
-    settle(config.skills.config)
+    let folder = file.parent().unwrap_or(Path::new("/"));
+    let entries = config.skills.config.into_iter().map(|entry| Entry {
+        name: entry.name,
+        path: entry
+            .path
+            .map(|path| as_codex_reads(&path, env.home(), folder)),
+        enabled: entry.enabled,
+    });
+    settle(entries)
+}
+
+/// A `path` selector as Codex holds it: `~` is the home, a relative path is taken from the
+/// config file's folder, and the result is canonicalised, links and `..` resolved, when it
+/// exists (codex-rs/core-skills/src/config_rules.rs `skill_config_rule_selector`, the
+/// absolute-path type of its config; seen in `codex debug prompt-input`, 0.171.0).
+fn as_codex_reads(path: &Path, home: &Path, folder: &Path) -> PathBuf {
+    let path = match path.strip_prefix("~") {
+        Ok(rest) => home.join(rest),
+        Err(_) => folder.join(path),
+    };
+    crate::fs::canonical(&path).unwrap_or(path)
 }
 
 /// Each selector's last entry, in the order of those last entries, which Codex applies in
 /// turn: one setting, so a later `path` entry turns on what an earlier `name` entry turned off
 /// (`agree::codex_skills_config_name_and_path_entries_apply_in_order`).
-fn settle(entries: Vec<Entry>) -> Vec<TurnedOff> {
+/// A name is trimmed and an empty one skipped, as Codex does; a path names a skill only when
+/// it is a `SKILL.md` (Codex compares it with each skill's `SKILL.md`, so a folder's path
+/// selects nothing).
+fn settle(entries: impl IntoIterator<Item = Entry>) -> Vec<TurnedOff> {
     let mut last: Vec<(Selector, bool)> = Vec::new();
     for entry in entries {
         let selector = match (entry.name, entry.path) {
-            (Some(name), None) => Selector::Name(name),
-            (None, Some(path)) => Selector::File(path),
+            (Some(name), None) if !name.trim().is_empty() => Selector::Name(name.trim().to_owned()),
+            (None, Some(path)) if path.file_name() == Some("SKILL.md".as_ref()) => {
+                Selector::File(path)
+            }
             _ => continue,
         };
         let Some(enabled) = entry.enabled else {
@@ -119,6 +144,36 @@ mod tests {
                 (Selector::Name("b".into()), true),
                 (Selector::File("/y/SKILL.md".into()), false),
             ])]
+        );
+    }
+
+    #[test]
+    fn names_are_trimmed_and_paths_read_as_codex_reads_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap();
+        let skill = home.join(".agents/skills/s");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::write(skill.join("SKILL.md"), "x").unwrap();
+        std::os::unix::fs::symlink(home.join(".agents/skills"), home.join("via")).unwrap();
+        let folder = home.join(".codex");
+        std::fs::create_dir_all(&folder).unwrap();
+        let md = skill.join("SKILL.md");
+        for (written, read) in [
+            ("~/.agents/skills/s/SKILL.md", md.clone()),
+            ("../.agents/skills/s/SKILL.md", md.clone()),
+            ("../via/s/SKILL.md", md.clone()),
+            ("/elsewhere/SKILL.md", PathBuf::from("/elsewhere/SKILL.md")),
+        ] {
+            assert_eq!(as_codex_reads(Path::new(written), &home, &folder), read);
+        }
+        let off = config(
+            "[[skills.config]]\nname = \" a \"\nenabled = false\n\
+             [[skills.config]]\nname = \" \"\nenabled = false\n\
+             [[skills.config]]\npath = \"/x/s\"\nenabled = false\n",
+        );
+        assert_eq!(
+            off.into_iter().map(|t| t.selector).collect::<Vec<_>>(),
+            [Selector::LastOf(vec![(Selector::Name("a".into()), false)])]
         );
     }
 

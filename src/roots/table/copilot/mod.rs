@@ -3,14 +3,12 @@
 //! `.claude`), the nearer project folder next, then personal skills, then plugins, then the
 //! folders `COPILOT_SKILLS_DIRS` names, then those of `skillDirectories` in its settings.json.
 //!
-//! Not modelled: `ignoredSkillsLocations` in settings.json. What its listing showed: an entry
-//! (with `~` expanded, `..` and a trailing `/` resolved, links not followed) drops every root
-//! that is that folder or lies below it (`~/.copilot/skills`, a project's `.github`, a
-//! `skillDirectories` entry); an entry naming a folder inside a root, or a relative entry,
-//! drops nothing.
+//! `ignoredSkillsLocations` in its settings.json leaves out each skills folder it names
+//! (`ignored`).
 
 use super::*;
 
+mod ignored;
 mod names;
 pub(crate) mod switches;
 mod trust;
@@ -163,69 +161,84 @@ impl AgentRules for Agent {
 }
 
 pub(super) static RULES: &[Rule] = &[
-    finds(
-        installs(row(
-            ME,
-            Project,
-            Place::Project(".github/skills", WALK),
-            Skills,
-            0,
-            "Copilot project skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            Project,
-            Place::Project(".agents/skills", WALK),
-            Skills,
-            1,
-            "Copilot project skills",
-            SEEN,
+    ignorable(
+        finds(
+            installs(row(
+                ME,
+                Project,
+                Place::Project(".github/skills", WALK),
+                Skills,
+                0,
+                "Copilot project skills",
+                SEEN,
+            )),
+            FINDS,
         ),
-        FINDS,
+        ignored::IGNORED,
     ),
-    finds(
-        row(
-            ME,
-            Project,
-            Place::Project(".claude/skills", CLAUDE_WALK),
-            Skills,
-            2,
-            "Copilot project skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        installs(row(
-            ME,
-            User,
-            Place::Under(&COPILOT_HOME, "skills"),
-            Skills,
-            3,
-            "Copilot personal skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
-    // Setting COPILOT_HOME elsewhere turns this one off; `~/.claude/skills` is never read.
-    finds(
-        unless(
+    ignorable(
+        finds(
             row(
                 ME,
-                User,
-                Place::Home(".agents/skills"),
+                Project,
+                Place::Project(".agents/skills", WALK),
                 Skills,
-                4,
-                "Copilot personal skills",
+                1,
+                "Copilot project skills",
                 SEEN,
             ),
-            &["COPILOT_HOME"],
+            FINDS,
         ),
-        FINDS,
+        ignored::IGNORED,
+    ),
+    ignorable(
+        finds(
+            row(
+                ME,
+                Project,
+                Place::Project(".claude/skills", CLAUDE_WALK),
+                Skills,
+                2,
+                "Copilot project skills",
+                SEEN,
+            ),
+            FINDS,
+        ),
+        ignored::IGNORED,
+    ),
+    ignorable(
+        finds(
+            installs(row(
+                ME,
+                User,
+                Place::Under(&COPILOT_HOME, "skills"),
+                Skills,
+                3,
+                "Copilot personal skills",
+                SEEN,
+            )),
+            FINDS,
+        ),
+        ignored::IGNORED,
+    ),
+    // Setting COPILOT_HOME elsewhere turns this one off; `~/.claude/skills` is never read.
+    ignorable(
+        finds(
+            unless(
+                row(
+                    ME,
+                    User,
+                    Place::Home(".agents/skills"),
+                    Skills,
+                    4,
+                    "Copilot personal skills",
+                    SEEN,
+                ),
+                &["COPILOT_HOME"],
+            ),
+            FINDS,
+        ),
+        ignored::IGNORED,
     ),
     finds(
         row(
@@ -244,40 +257,46 @@ pub(super) static RULES: &[Rule] = &[
     // Each `,`-separated entry, trimmed; `:` and `;` split nothing, `~` is not expanded, a
     // relative one is from the start directory. An entry is a folder of skills (any depth) or
     // one skill itself. The earlier entry wins a clash; every other root beats them.
-    finds(
-        row(
-            ME,
-            User,
-            Place::EachSplitIn {
-                var: "COPILOT_SKILLS_DIRS",
-                separator: ',',
-            },
-            Skills,
-            6,
-            "Copilot custom skill folders",
-            SEEN,
+    ignorable(
+        finds(
+            row(
+                ME,
+                User,
+                Place::EachSplitIn {
+                    var: "COPILOT_SKILLS_DIRS",
+                    separator: ',',
+                },
+                Skills,
+                6,
+                "Copilot custom skill folders",
+                SEEN,
+            ),
+            FINDS,
         ),
-        FINDS,
+        ignored::IGNORED,
     ),
     // `skillDirectories` in `${COPILOT_HOME:-~/.copilot}/settings.json`: each entry as
     // written (`~` and `$HOME` are not expanded: "Failed to scan skill directory '~/x': path
     // does not exist"), a relative one from the start folder, a link followed, a missing one
     // skipped; a folder of skills or one skill itself; a list with a number loads none. Below
     // COPILOT_SKILLS_DIRS in a clash, the earlier entry first.
-    finds(
-        row(
-            ME,
-            User,
-            Place::EachListedIn {
-                file: &Place::Under(&COPILOT_HOME, "settings.json"),
-                key: "skillDirectories",
-            },
-            Skills,
-            7,
-            "Copilot custom skill folders (settings)",
-            SEEN,
+    ignorable(
+        finds(
+            row(
+                ME,
+                User,
+                Place::EachListedIn {
+                    file: &Place::Under(&COPILOT_HOME, "settings.json"),
+                    key: "skillDirectories",
+                },
+                Skills,
+                7,
+                "Copilot custom skill folders (settings)",
+                SEEN,
+            ),
+            FINDS,
         ),
-        FINDS,
+        ignored::IGNORED,
     ),
 ];
 

@@ -83,7 +83,7 @@ fn skills_enabled(env: &Environment, project: &Project) -> bool {
     files(env, project)
         .read()
         .iter()
-        .filter_map(|file| read(file))
+        .filter_map(|file| crate::roots::settings::gemini_cli(file))
         .filter_map(|settings| settings.pointer("/skills/enabled")?.as_bool())
         .next_back()
         .unwrap_or(true)
@@ -112,14 +112,8 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
         .collect()
 }
 
-/// One settings file as Gemini CLI reads it (comments stripped, then `JSON.parse`; the
-/// evidence is at `settings::dialect::Syntax::CommentsStripped`), or `None` when it cannot.
-pub(crate) fn read(path: &Path) -> Option<serde_json::Value> {
-    crate::roots::settings::as_read(path, crate::settings::dialect::Syntax::CommentsStripped)
-}
-
 fn disabled(path: &Path) -> Vec<String> {
-    let Some(settings) = read(path) else {
+    let Some(settings) = crate::roots::settings::gemini_cli(path) else {
         return Vec::new();
     };
     settings

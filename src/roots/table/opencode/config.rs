@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::ast;
 
-use crate::settings::dialect::{Syntax, past_the_mark};
+use crate::roots::dialect::{Syntax, past_the_mark};
 use jsonc_parser::{CollectOptions, ParseOptions};
 
 use super::{Environment, OPENCODE_CONFIG_DIR, XDG_CONFIG};

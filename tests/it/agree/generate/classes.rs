@@ -235,9 +235,22 @@ pub const CLASSES: &[Class] = &[
         name: "claude-user-invocable-only",
         generate: claude_user_invocable_only,
     },
+    // Before every class that adds a table to `config.toml`: its key must come first.
+    Class {
+        name: "claude-synced",
+        generate: claude_synced,
+    },
+    Class {
+        name: "codex-root-markers",
+        generate: codex_root_markers,
+    },
     Class {
         name: "codex-settings",
         generate: codex_settings,
+    },
+    Class {
+        name: "codex-bundled",
+        generate: codex_bundled,
     },
     Class {
         name: "gemini-settings",
@@ -254,6 +267,10 @@ pub const CLASSES: &[Class] = &[
     Class {
         name: "copilot-skill-directories",
         generate: copilot_skill_directories,
+    },
+    Class {
+        name: "copilot-ignored",
+        generate: copilot_ignored,
     },
 ];
 
@@ -492,6 +509,36 @@ fn claude_user_invocable_only(g: &mut Gen) {
     );
 }
 
+/// Claude Code's folder of skills synced from claude.ai, `~/.claude/skills/synced`: a skill in
+/// the layout it syncs (`<org>_<account>/<name>`, the account a UUID or `unbound`), one right
+/// below it, or `synced` itself a skill; sometimes with the same name in the personal folder.
+fn claude_synced(g: &mut Gen) {
+    let synced = Place::new(Base::Home, ".claude/skills/synced");
+    let name = g.name();
+    // `synced/<name>` (no org folder) is left out until FINDINGS #19 (skilldeck's synced row
+    // claims it, Claude Code does not load it) is fixed in the row.
+    let dir = match g.rng.below(3) {
+        0 => synced
+            .join("0f8c3a52-1111-4222-8333-444455556666_unbound")
+            .join(&name),
+        1 => synced
+            .join("0f8c3a52-1111-4222-8333-444455556666_9a7b1c2d-5555-4666-8777-888899990000")
+            .join(&name),
+        _ => synced,
+    };
+    let named = if dir.rel.ends_with("/synced") {
+        "synced".to_owned()
+    } else {
+        name
+    };
+    g.skill(dir, &named);
+    // Claude Code names a skill by its folder: a personal copy of the same name.
+    if named != "synced" && g.rng.chance(40) {
+        let personal = Place::new(Base::Home, ".claude/skills").join(&named);
+        g.skill(personal, &named);
+    }
+}
+
 fn codex_config() -> Place {
     Place::new(Base::Home, ".codex/config.toml")
 }
@@ -512,29 +559,63 @@ fn codex_root_markers(g: &mut Gen) {
     );
 }
 
-/// Codex's `[[skills.config]]` entries, by name or by path.
+/// Codex's `[[skills.config]]` entries, by name (padded with spaces, or in upper case) or by
+/// path (absolute, from `~`, relative to `~/.codex`, through `..`, or the skill's folder
+/// rather than its `SKILL.md`), turning off or on.
 fn codex_settings(g: &mut Gen) {
-    for _ in 0..1 + g.rng.below(2) {
-        let entry = if g.rng.chance(50) || g.skills.is_empty() {
+    for _ in 0..1 + g.rng.below(3) {
+        let enabled = g.rng.chance(20);
+        let selector = if g.rng.chance(50) || g.skills.is_empty() {
             let name = g.some_name();
-            format!(
-                "\n[[skills.config]]\nname = {}\nenabled = false\n",
-                json(&name)
-            )
+            let name = match g.rng.below(6) {
+                0 => format!("  {name} "),
+                1 => name.to_uppercase(),
+                _ => name,
+            };
+            format!("name = {}", json(&name))
         } else {
             let at = g.rng.below(g.skills.len());
-            let skill = g.skills[at].dir.join("SKILL.md");
-            let base = match skill.base {
-                Base::Home => "{HOME}",
-                Base::Proj => "{PROJ}",
-                Base::Lab => "{LAB}",
+            let dir = g.skills[at].dir.clone();
+            let skill = dir.join("SKILL.md");
+            let path = match (g.rng.below(6), skill.base) {
+                (0, Base::Home) => format!("~/{}", skill.rel),
+                (1, Base::Home) => format!("../{}", skill.rel),
+                (2, _) => {
+                    let folder = dir.rel.rsplit('/').next().unwrap_or_default();
+                    format!("{}/../{folder}/SKILL.md", absolute(&dir))
+                }
+                (3, _) => absolute(&dir),
+                _ => absolute(&skill),
             };
-            format!(
-                "\n[[skills.config]]\npath = \"{base}/{}\"\nenabled = false\n",
-                skill.rel
-            )
+            format!("path = {}", json(&path))
         };
-        g.append(codex_config(), &entry);
+        g.append(
+            codex_config(),
+            &format!("\n[[skills.config]]\n{selector}\nenabled = {enabled}\n"),
+        );
+    }
+}
+
+/// Codex's `[skills.bundled]` (`enabled` false, true or left out) in the user's config or in
+/// the project's own `.codex/config.toml` (not trusted, so Codex ignores it), and a skill
+/// written into `~/.codex/skills/.system`, the folder Codex writes its system skills into.
+fn codex_bundled(g: &mut Gen) {
+    let table = *g.rng.pick(&[
+        "\n[skills.bundled]\nenabled = false\n",
+        "\n[skills.bundled]\nenabled = false\n",
+        "\n[skills.bundled]\nenabled = true\n",
+        "\n[skills.bundled]\n",
+    ]);
+    let file = if g.rng.chance(75) {
+        codex_config()
+    } else {
+        Place::new(Base::Proj, ".codex/config.toml")
+    };
+    g.append(file, table);
+    if g.rng.chance(30) {
+        let name = g.name();
+        let dir = Place::new(Base::Home, ".codex/skills/.system").join(&name);
+        g.skill(dir, &name);
     }
 }
 
@@ -609,13 +690,84 @@ fn copilot_settings(g: &mut Gen) {
     }
 }
 
-/// Copilot CLI's `skillDirectories`, in the user's settings.
+/// Copilot CLI's `skillDirectories`, in the user's settings: a folder of skills or one skill
+/// itself, written absolute, relative (to the start folder, for Copilot), from `~` (which
+/// Copilot does not expand), through `..` or with a trailing `/`, or a folder that is missing.
 fn copilot_skill_directories(g: &mut Gen) {
-    let name = g.name();
-    let dir = Place::new(Base::Lab, "extra-skills");
-    g.skill(dir.join(&name), &name);
     let file = Place::new(Base::Home, ".copilot/settings.json");
-    g.setting(file, "skillDirectories", None, "{LAB}/extra-skills".into());
+    for _ in 0..1 + g.rng.below(2) {
+        let name = g.name();
+        let (base, rel) = *g.rng.pick(&[
+            (Base::Lab, "extra-skills"),
+            (Base::Lab, "out/extra"),
+            (Base::Home, "my-skills"),
+            (Base::Proj, "tools/skills"),
+        ]);
+        let folder = Place::new(base, rel);
+        let (dir, listed) = if g.rng.chance(25) {
+            let one = folder.join(&name);
+            (one.clone(), one)
+        } else {
+            (folder.join(&name), folder)
+        };
+        if !g.rng.chance(15) {
+            g.skill(dir, &name);
+        }
+        let spelled = match (g.rng.below(8), base) {
+            (0, Base::Home) => format!("~/{}", listed.rel),
+            (1, Base::Proj) => listed.rel.clone(),
+            (2, _) => format!("{}/", absolute(&listed)),
+            (3, _) => format!("{}/../{}", absolute(&listed), last(&listed)),
+            _ => absolute(&listed),
+        };
+        g.setting(file.clone(), "skillDirectories", None, spelled.into());
+    }
+}
+
+/// Copilot CLI's `ignoredSkillsLocations`, in the user's settings: a root of skills, a folder
+/// above one (the project's `.github`, the home's `.copilot`), a skill's own folder inside a
+/// root, or a relative entry; spelt with `~`, a trailing `/`, `..` or spaces around it.
+fn copilot_ignored(g: &mut Gen) {
+    let file = Place::new(Base::Home, ".copilot/settings.json");
+    for _ in 0..1 + g.rng.below(2) {
+        let target = match g.rng.below(6) {
+            0 => Place::new(Base::Proj, ".github"),
+            1 => Place::new(Base::Home, ".copilot"),
+            2 if !g.skills.is_empty() => {
+                let at = g.rng.below(g.skills.len());
+                g.skills[at].dir.clone()
+            }
+            _ => g.root(),
+        };
+        let spelled = match (g.rng.below(8), target.base) {
+            (0, Base::Home) => format!("~/{}", target.rel),
+            (1, Base::Proj) => target.rel.clone(),
+            (2, _) => format!("{}/", absolute(&target)),
+            (3, _) => format!("{}/../{}", absolute(&target), last(&target)),
+            (4, _) => format!("  {} ", absolute(&target)),
+            _ => absolute(&target),
+        };
+        g.setting(file.clone(), "ignoredSkillsLocations", None, spelled.into());
+    }
+}
+
+/// A place as an absolute path in a file's text (`{HOME}`, `{PROJ}` or `{LAB}` first).
+fn absolute(place: &Place) -> String {
+    let base = match place.base {
+        Base::Home => "{HOME}",
+        Base::Proj => "{PROJ}",
+        Base::Lab => "{LAB}",
+    };
+    if place.rel.is_empty() {
+        base.to_owned()
+    } else {
+        format!("{base}/{}", place.rel)
+    }
+}
+
+/// A place's last folder name.
+fn last(place: &Place) -> &str {
+    place.rel.rsplit('/').next().unwrap_or_default()
 }
 
 /// A JSON (and TOML basic) string.

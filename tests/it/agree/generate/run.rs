@@ -94,7 +94,9 @@ fn disagreement(
         }
     };
     let cwds = [cwd];
-    let check = Check::new("generate", "generated machine", &[], &cwds);
+    // Built-ins too: which of them an agent loads is what some classes vary (Codex's
+    // `[skills.bundled]`, Claude Code's `disableBundledSkills`).
+    let check = Check::new("generate", "generated machine", &[], &cwds).builtins();
     let diff = compare(&check, agent, listed, said)?;
     Some(Disagreement {
         agent,
@@ -103,10 +105,10 @@ fn disagreement(
     })
 }
 
-/// The rows only one side lists, keyed as `compare` keys them (built-ins left out, a name
+/// The rows only one side lists, keyed as `compare` keys them (built-ins included, a name
 /// skilldeck calls unsettled by name alone).
 fn rows(lab: &Lab, listed: &[Loaded], said: &[Loaded]) -> BTreeSet<String> {
-    let (listed, said) = super::super::comparison_keys(listed, said, false, false);
+    let (listed, said) = super::super::comparison_keys(listed, said, true, false);
     let (listed, said): (BTreeSet<String>, BTreeSet<String>) = (
         listed.iter().map(|k| lab.short(k)).collect(),
         said.iter().map(|k| lab.short(k)).collect(),
