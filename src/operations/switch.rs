@@ -108,7 +108,8 @@ impl From<EditError> for SwitchError {
 
 /// What Codex's writer makes of the text of `config.toml` (without its byte-order mark) when
 /// the skill at `skill_md`, named `name`, is turned `turn`; `None` when it needs no change.
-/// The editor on its own, for the fuzz target that feeds it any bytes.
+/// The editor on its own, for the fuzz target that feeds it any bytes (`~` in an entry is
+/// taken as `/`).
 ///
 /// # Errors
 /// When the text is not TOML or holds `skills.config` in another shape.
@@ -118,7 +119,8 @@ pub fn codex_config_edit(
     name: &str,
     turn: Turn,
 ) -> Result<Option<String>, EditError> {
-    codex::edit(skill_md.to_path_buf(), name.to_owned(), turn)(
+    let home = std::path::PathBuf::from("/");
+    codex::edit(skill_md.to_path_buf(), name.to_owned(), home, turn)(
         std::path::Path::new("config.toml"),
         text,
     )

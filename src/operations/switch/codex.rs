@@ -19,13 +19,6 @@ use crate::settings::{EditError, toml};
 const RESTART: &str =
     "Codex reads config.toml when it starts: restart a running session to see the change";
 
-/// One `[[skills.config]]` entry as Codex reads it.
-struct Rule {
-    name: Option<String>,
-    path: Option<String>,
-    enabled: Option<bool>,
-}
-
 pub(super) fn plan(
     machine: &Machine,
     request: Request<'_>,
@@ -43,17 +36,15 @@ pub(super) fn plan(
     })?;
     let skill_md = request.skill.dir.join("SKILL.md");
     let name = request.skill.name_for(request.agent).into_owned();
-    let off_now = off(
-        &rules(&toml::parse(&file, &text(&file)?)?),
-        &skill_md,
-        &name,
-    );
-    if off_now == (turn == Turn::Off) {
+    let home = machine.env.home().to_path_buf();
+    let now = text(&file)?;
+    toml::parse(&file, &now)?;
+    if files::turns_off(&now, &file, &home, &skill_md, &name) == (turn == Turn::Off) {
         return Ok(Plan::nothing());
     }
-    let edit = edit(skill_md.clone(), name.clone(), turn);
+    let edit = edit(skill_md.clone(), name.clone(), home.clone(), turn);
     let then = after(&file, &edit)?;
-    let off_then = off(&rules(&toml::parse(&file, &then)?), &skill_md, &name);
+    let off_then = files::turns_off(&then, &file, &home, &skill_md, &name);
     if off_then != (turn == Turn::Off) {
         return Err(SwitchError::Overruled {
             reason: format!(
@@ -69,78 +60,21 @@ pub(super) fn plan(
     })
 }
 
-/// The entries of `skills.config`, however they are written (tables or inline tables).
-fn rules(doc: &DocumentMut) -> Vec<Rule> {
-    let Some(config) = doc.get("skills").and_then(|skills| skills.get("config")) else {
-        return Vec::new();
-    };
-    let read = |table: &dyn toml_edit::TableLike| Rule {
-        name: table.get("name").and_then(Item::as_str).map(str::to_owned),
-        path: table.get("path").and_then(Item::as_str).map(str::to_owned),
-        enabled: table.get("enabled").and_then(Item::as_bool),
-    };
-    if let Some(tables) = config.as_array_of_tables() {
-        return tables.iter().map(|table| read(table)).collect();
-    }
-    config
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|v| v.as_inline_table())
-        .map(|table| read(table))
-        .collect()
-}
-
 /// The same file, whatever way the two paths spell it.
 fn same_file(a: &Path, b: &Path) -> bool {
     let real = |p: &Path| crate::fs::canonical(p).unwrap_or_else(|_| p.to_path_buf());
     a == b || real(a) == real(b)
 }
 
-/// Whether Codex turns the skill at `skill_md`, named `name`, off under these entries.
-fn off(rules: &[Rule], skill_md: &Path, name: &str) -> bool {
-    enum Selector {
-        Name(String),
-        Path(PathBuf),
-    }
-    let mut settled: Vec<(Selector, bool)> = Vec::new();
-    for rule in rules {
-        let selector = match (&rule.path, rule.name.as_deref().map(str::trim)) {
-            (Some(path), None) => Selector::Path(PathBuf::from(path)),
-            (None, Some(name)) if !name.is_empty() => Selector::Name(name.to_owned()),
-            _ => continue,
-        };
-        let Some(enabled) = rule.enabled else {
-            continue;
-        };
-        settled.retain(|(seen, _)| match (seen, &selector) {
-            (Selector::Name(a), Selector::Name(b)) => a != b,
-            (Selector::Path(a), Selector::Path(b)) => !same_file(a, b),
-            _ => true,
-        });
-        settled.push((selector, enabled));
-    }
-    let mut disabled = false;
-    for (selector, enabled) in settled {
-        let hits = match &selector {
-            Selector::Path(path) => same_file(path, skill_md),
-            Selector::Name(rule) => rule == name,
-        };
-        if hits {
-            disabled = !enabled;
-        }
-    }
-    disabled
-}
-
-pub(super) fn edit(skill_md: PathBuf, name: String, turn: Turn) -> Edit {
+pub(super) fn edit(skill_md: PathBuf, name: String, home: PathBuf, turn: Turn) -> Edit {
     Box::new(move |file, text| {
         let mut doc = toml::parse(file, text)?;
         let before = doc.to_string();
         remove_path_entries(&mut doc, file, &skill_md)?;
+        let still_off = || files::turns_off(&doc.to_string(), file, &home, &skill_md, &name);
         let add = match turn {
             Turn::Off => Some(false),
-            Turn::On if off(&rules(&doc), &skill_md, &name) => Some(true),
+            Turn::On if still_off() => Some(true),
             Turn::On => None,
         };
         if let Some(enabled) = add {
@@ -221,12 +155,18 @@ mod tests {
     const MD: &str = "/s/pdf/SKILL.md";
 
     fn run(text: &str, turn: Turn) -> Option<String> {
-        edit(PathBuf::from(MD), "pdf".into(), turn)(Path::new("config.toml"), text).unwrap()
+        edit(PathBuf::from(MD), "pdf".into(), PathBuf::from("/h"), turn)(
+            Path::new("config.toml"),
+            text,
+        )
+        .unwrap()
     }
 
     fn is_off(text: &str) -> bool {
-        off(
-            &rules(&toml::parse(Path::new("c"), text).unwrap()),
+        files::turns_off(
+            text,
+            Path::new("/c/config.toml"),
+            Path::new("/h"),
             Path::new(MD),
             "pdf",
         )
@@ -242,6 +182,35 @@ mod tests {
         );
         assert!(is_off(&out));
         assert_eq!(run(&out, Turn::On).unwrap(), text);
+    }
+
+    #[test]
+    fn an_entry_spelt_with_a_tilde_or_relative_is_seen_as_codex_sees_it() {
+        // The listing's rule: `~` is the home, a relative path is read from the config's
+        // folder, links and `..` resolved; a path is not trimmed.
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap();
+        let md = home.join("s/pdf/SKILL.md");
+        std::fs::create_dir_all(md.parent().unwrap()).unwrap();
+        std::fs::write(&md, "x").unwrap();
+        std::fs::create_dir_all(home.join("c")).unwrap();
+        let config = home.join("c/config.toml");
+        let off = |text: &str| files::turns_off(text, &config, &home, &md, "pdf");
+        for (spelt, names_it) in [
+            ("~/s/pdf/SKILL.md", true),
+            ("../s/pdf/SKILL.md", true),
+            (" ~/s/pdf/SKILL.md", false),
+        ] {
+            let text = format!("[[skills.config]]\npath = \"{spelt}\"\nenabled = false\n");
+            assert_eq!(off(&text), names_it, "{spelt}");
+            if !names_it {
+                continue;
+            }
+            let on = edit(md.clone(), "pdf".into(), home.clone(), Turn::On)(&config, &text)
+                .unwrap()
+                .expect("enabling changes the file");
+            assert!(!off(&on), "{spelt}: {on}");
+        }
     }
 
     #[test]

@@ -50,18 +50,46 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
     else {
         return Vec::new();
     };
-    let Ok(config) = toml::from_slice::<Config>(&bytes) else {
+    let Ok(text) = std::str::from_utf8(&bytes) else {
         return Vec::new();
     };
+    turned_off_in(text, &file, env.home()).unwrap_or_default()
+}
+
+/// What the `[[skills.config]]` entries of `text`, the config file `file`, turn off, read as
+/// Codex reads them (past a first byte-order mark, which Codex reads past: see
+/// `settings::layout`); `None` when Codex cannot read the file.
+pub(crate) fn turned_off_in(text: &str, file: &Path, home: &Path) -> Option<Vec<TurnedOff>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let config = toml::from_str::<Config>(text).ok()?;
     let folder = file.parent().unwrap_or(Path::new("/"));
     let entries = config.skills.config.into_iter().map(|entry| Entry {
         name: entry.name,
-        path: entry
-            .path
-            .map(|path| as_codex_reads(&path, env.home(), folder)),
+        path: entry.path.map(|path| as_codex_reads(&path, home, folder)),
         enabled: entry.enabled,
     });
-    settle(entries)
+    Some(settle(entries))
+}
+
+/// Whether the entries of `text`, the config file `file`, leave the skill whose `SKILL.md` is
+/// `skill_md`, listed as `name`, turned off for Codex: the same rule the listing applies.
+pub(crate) fn turns_off(text: &str, file: &Path, home: &Path, skill_md: &Path, name: &str) -> bool {
+    let skill_md = crate::fs::canonical(skill_md).unwrap_or_else(|_| skill_md.to_path_buf());
+    let selects = |selector: &Selector| match selector {
+        Selector::Name(listed) => listed == name,
+        Selector::File(file) => *file == skill_md,
+        _ => false,
+    };
+    turned_off_in(text, file, home)
+        .into_iter()
+        .flatten()
+        .any(|off| match &off.selector {
+            Selector::LastOf(entries) => entries
+                .iter()
+                .rfind(|(selector, _)| selects(selector))
+                .is_some_and(|(_, on)| !on),
+            other => selects(other),
+        })
 }
 
 /// A `path` selector as Codex holds it: `~` is the home, a relative path is taken from the
