@@ -1,0 +1,4 @@
+//! Project locks: `skilldeck lock` and `skilldeck verify`, and skilldeck's `computedHash`
+//! against the real skills CLI's.
+
+mod skills_cli;
