@@ -14,6 +14,7 @@ mod import;
 mod json;
 mod lint;
 mod list;
+mod lock;
 mod man;
 mod outdated;
 mod progress;
@@ -132,6 +133,8 @@ enum Command {
     Copy(share::Args),
     /// Move a skill's folder to another scope or another agent's skills folder
     Move(share::MoveArgs),
+    /// Write the project's skills-lock.json (the skills CLI's lock) from its skills
+    Lock(lock::Args),
     /// Revert the last journalled operation (--list shows the journal)
     Undo(undo::Args),
     /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
@@ -280,6 +283,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Link(args) => share::run_link(&args, &machine, Share::Link),
         Command::Copy(args) => share::run_link(&args, &machine, Share::Copy),
         Command::Move(args) => share::run_move(&args, &machine),
+        Command::Lock(args) => lock::run(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),
         Command::Context(args) => context::run(&args, &machine),

@@ -38,6 +38,17 @@ pub const COMMIT_FIELD: &str = "commit";
 /// the project's own.
 pub const LOCAL: &str = "local";
 
+/// The fields of an entry the skills CLI and skilldeck write; any other is passed through.
+const WRITTEN: [&str; 7] = [
+    "source",
+    "sourceUrl",
+    "ref",
+    "sourceType",
+    "skillPath",
+    "computedHash",
+    COMMIT_FIELD,
+];
+
 /// A `skills-lock.json`: its skills by name.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SkillsLock {
@@ -83,6 +94,27 @@ impl Entry {
             object.insert(COMMIT_FIELD, text(commit));
         }
         Self(object)
+    }
+
+    /// This entry with what `locked` records written over the fields the skills CLI and
+    /// skilldeck write (a field `locked` has not is taken out), its other fields kept where
+    /// they are.
+    pub fn updated(&self, locked: &Locked) -> Entry {
+        let fresh = Entry::new(locked);
+        let mut object = Object::default();
+        for (key, value) in self.0.iter() {
+            if !WRITTEN.contains(&key) {
+                object.insert(key, value.clone());
+            } else if let Some(value) = fresh.0.get(key) {
+                object.insert(key, value.clone());
+            }
+        }
+        for (key, value) in fresh.0.iter() {
+            if self.0.get(key).is_none() {
+                object.insert(key, value.clone());
+            }
+        }
+        Entry(object)
     }
 
     fn text(&self, key: &str) -> Option<&str> {

@@ -11,6 +11,7 @@ pub mod export;
 pub mod import;
 pub mod journal;
 mod keeping;
+pub mod lock;
 pub mod outdated;
 pub mod paths;
 pub mod peek;

@@ -1,4 +1,5 @@
 //! Project locks: `skilldeck lock` and `skilldeck verify`, and skilldeck's `computedHash`
 //! against the real skills CLI's.
 
+mod command;
 mod skills_cli;
