@@ -25,6 +25,7 @@ pub mod switch;
 pub mod undo;
 pub mod update;
 pub mod upstream_record;
+pub mod verify;
 
 pub use journal::{
     Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, StoreChange,

@@ -440,10 +440,40 @@ pub fn hashed_paths(dir: &Path) -> io::Result<Vec<String>> {
     Ok(files.into_iter().map(|(path, ..)| path).collect())
 }
 
+/// JavaScript's `localeCompare` (the CLDR root collation), which orders the CLI's hash.
+fn collator() -> Collator {
+    Collator::new(Tailoring::Cldr(Locale::Root), false, true)
+}
+
 /// Files in the order the CLI hashes them: `localeCompare` on their paths.
 fn sort_as_the_cli(files: &mut [(String, PathBuf, Links)]) {
-    let mut collator = Collator::new(Tailoring::Cldr(Locale::Root), false, true);
+    let mut collator = collator();
     files.sort_by(|a, b| collator.collate(a.0.as_str(), b.0.as_str()));
+}
+
+/// Paths in the order the CLI hashes them.
+pub fn sort_paths(paths: &mut [String]) {
+    let mut collator = collator();
+    paths.sort_by(|a, b| collator.collate(a.as_str(), b.as_str()));
+}
+
+/// The CLI's folder hash of files held in memory (a snapshot's), by path below the folder.
+pub fn hash_of_files(mut files: Vec<(&str, &[u8])>) -> String {
+    files.retain(|(path, _)| {
+        !path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|folder| NOT_HASHED_FOLDERS.contains(&folder))
+    });
+    let mut collator = collator();
+    files.sort_by(|a, b| collator.collate(a.0, b.0));
+    let mut hasher = Sha256::new();
+    for (path, bytes) in files {
+        hasher.update(path.as_bytes());
+        hasher.update(bytes);
+    }
+    lower_hex(&hasher.finalize())
 }
 
 /// The CLI's folder hash of these files.

@@ -3,3 +3,4 @@
 
 mod command;
 mod skills_cli;
+mod verify;
