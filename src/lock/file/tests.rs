@@ -281,3 +281,41 @@ fn a_huge_lock_is_refused_unread() {
         None
     );
 }
+
+#[test]
+fn an_update_rewrites_the_known_fields_and_keeps_the_others_in_place() {
+    let text = format!(
+        r#"{{"version":1,"skills":{{"s":{{"source":"o/r","ref":"main","via":"x","sourceType":"github","computedHash":"{HASH}","subagents":[]}}}}}}"#
+    );
+    let lock = parse(&text).unwrap();
+    let locked = Locked {
+        source: "https://example.org/r.git".into(),
+        source_type: "git".into(),
+        source_url: Some("https://example.org/r.git".into()),
+        reference: None,
+        skill_path: Some("s/SKILL.md".into()),
+        computed_hash: HASH.replace('4', "5"),
+        commit: Some("ab".repeat(20)),
+    };
+    let mut updated = SkillsLock::default();
+    updated
+        .skills
+        .insert("s".into(), lock.skills["s"].updated(&locked));
+    assert_eq!(updated.skills["s"].locked(), locked);
+    let rendered = updated.render();
+    let order: Vec<usize> = [
+        "\"source\"",
+        "\"via\"",
+        "\"sourceType\"",
+        "\"computedHash\"",
+        "\"subagents\"",
+        "\"sourceUrl\"",
+        "\"skillPath\"",
+        "\"commit\"",
+    ]
+    .iter()
+    .map(|key| rendered.find(key).unwrap())
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{rendered}");
+    assert!(!rendered.contains("\"ref\""), "{rendered}");
+}

@@ -144,3 +144,40 @@ fn skilldecks_computed_hash_is_the_skills_clis() {
         }
     }
 }
+
+/// A lock the skills CLI wrote, verified by skilldeck: what the CLI installed as it hashed it
+/// passes; where the CLI's copy is not what it hashed (it hashes the source and copies links
+/// as the files they point to), skilldeck says so.
+#[test]
+fn a_lock_the_skills_cli_writes_is_verified() {
+    let Some(program) = skills_cli() else { return };
+    let machine = crate::common::Machine::new();
+    let src = machine.root().join("src");
+    generate(&src);
+    run_skills(
+        &program,
+        &machine.repo,
+        &machine.home,
+        &["add", "../../src", "--yes"],
+    );
+    let json = machine.run_json(&["verify", "--format", "json"], 1);
+    let findings: Vec<(&str, &str)> = json["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["skill"].as_str().unwrap()))
+        .collect();
+    assert_eq!(findings, [("skill-differs", "skipped")], "{json:#}");
+    assert_eq!(json["locked"], 3);
+    // Once the links are gone from the source and the CLI installs again, all is clean.
+    let skipped = src.join("skills/skipped");
+    fs::remove_file(skipped.join("link.md")).unwrap();
+    fs::remove_file(skipped.join("linked-folder")).unwrap();
+    run_skills(
+        &program,
+        &machine.repo,
+        &machine.home,
+        &["add", "../../src", "--yes"],
+    );
+    machine.run_expecting(&["verify"], 0);
+}
