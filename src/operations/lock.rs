@@ -35,7 +35,7 @@ pub enum LockOpError {
     #[error(transparent)]
     Hash(#[from] lock::HashError),
     #[error(
-        "two project skills are in folders named {name:?} ({} and {}); a skills-lock.json holds one skill of a name, so rename one",
+        "two project skills in folders named {name:?} hold different files ({} and {}); a skills-lock.json holds one skill of a name, so make them the same or rename one",
         .first.display(), .second.display()
     )]
     SameName {
@@ -67,15 +67,17 @@ pub fn lock_dir(machine: &Machine) -> PathBuf {
         .to_path_buf()
 }
 
-/// The project's skills a lock at `top` holds, by the name it holds each under.
+/// The project's skills a lock at `top` holds, by the name it holds each under: every copy
+/// of that name (a team may commit the same skill to `.agents/skills` and `.claude/skills`
+/// for agents that read only one of them), in the inventory's order.
 ///
 /// # Errors
-/// Two skills in folders of the same name, or a folder name a lock cannot hold.
+/// A folder name a lock cannot hold.
 pub fn project_skills<'a>(
     inventory: &'a Inventory,
     top: &Path,
-) -> Result<BTreeMap<String, &'a Skill>, LockOpError> {
-    let mut skills: BTreeMap<String, &Skill> = BTreeMap::new();
+) -> Result<BTreeMap<String, Vec<&'a Skill>>, LockOpError> {
+    let mut skills: BTreeMap<String, Vec<&Skill>> = BTreeMap::new();
     for skill in &inventory.skills {
         if skill.source != Source::Project || !at_top(inventory, skill, top) {
             continue;
@@ -85,13 +87,7 @@ pub fn project_skills<'a>(
             dir: skill.dir.clone(),
             what,
         })?;
-        if let Some(first) = skills.insert(name.clone(), skill) {
-            return Err(LockOpError::SameName {
-                name,
-                first: first.dir.clone(),
-                second: skill.dir.clone(),
-            });
-        }
+        skills.entry(name).or_default().push(skill);
     }
     Ok(skills)
 }
@@ -122,9 +118,11 @@ pub fn lock(machine: &Machine, inventory: &Inventory) -> Result<LockDone, LockOp
     let data = machine.data_dir();
     let mut after = SkillsLock::default();
     let mut skills = Vec::new();
-    for (name, skill) in project_skills(inventory, &top)? {
-        let computed_hash = lock::computed_hash(&skill.real_dir)?;
-        let recorded = upstream::of(&data, &skill.real_dir);
+    for (name, copies) in project_skills(inventory, &top)? {
+        let (skill, computed_hash) = one_content(&name, &copies)?;
+        let recorded = copies
+            .iter()
+            .find_map(|copy| upstream::of(&data, &copy.real_dir));
         let locked = match (&recorded, before.skills.get(&name)) {
             (Some(upstream), _) => from_upstream(upstream, &top, computed_hash),
             // skilldeck knows nothing of where it came from, the lock does: kept.
@@ -154,6 +152,31 @@ pub fn lock(machine: &Machine, inventory: &Inventory) -> Result<LockDone, LockOp
         skills,
         changed,
         unjournalled,
+    })
+}
+
+/// The first of the copies of one name and the hash they all have; two copies with different
+/// files cannot be one entry.
+fn one_content<'a>(name: &str, copies: &[&'a Skill]) -> Result<(&'a Skill, String), LockOpError> {
+    let mut first: Option<(&Skill, String)> = None;
+    for &copy in copies {
+        let hash = lock::computed_hash(&copy.real_dir)?;
+        match &first {
+            None => first = Some((copy, hash)),
+            Some((one, one_hash)) if *one_hash != hash => {
+                return Err(LockOpError::SameName {
+                    name: name.to_owned(),
+                    first: one.dir.clone(),
+                    second: copy.dir.clone(),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    // project_skills gives each name at least one copy.
+    first.ok_or_else(|| LockOpError::Name {
+        dir: PathBuf::from(name),
+        what: "no folder holds it".into(),
     })
 }
 

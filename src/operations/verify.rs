@@ -122,7 +122,7 @@ pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, Veri
     let store = Store::open(&machine.env);
     let mut findings = Vec::new();
     for (name, entry) in &lock.skills {
-        let Some(skill) = skills.get(name) else {
+        let Some(copies) = skills.get(name) else {
             findings.push(Finding {
                 name: name.clone(),
                 dir: None,
@@ -132,15 +132,24 @@ pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, Veri
             continue;
         };
         let locked = entry.locked().computed_hash.to_ascii_lowercase();
-        let now = lock::computed_hash(&skill.real_dir)?;
-        if now != locked {
-            let file = first_difference(&store, skill, &locked);
-            findings.push(found(skill, name, Problem::Differs { locked, now, file }));
+        for &skill in copies {
+            let now = lock::computed_hash(&skill.real_dir)?;
+            if now != locked {
+                let file = first_difference(&store, skill, &locked);
+                let problem = Problem::Differs {
+                    locked: locked.clone(),
+                    now,
+                    file,
+                };
+                findings.push(found(skill, name, problem));
+            }
         }
     }
-    for (name, skill) in &skills {
+    for (name, copies) in &skills {
         if !lock.skills.contains_key(name) {
-            findings.push(found(skill, name, Problem::Unlocked));
+            for &skill in copies {
+                findings.push(found(skill, name, Problem::Unlocked));
+            }
         }
     }
     Ok(Verified {

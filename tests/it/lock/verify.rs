@@ -151,3 +151,39 @@ fn no_lock_or_a_hostile_one_is_could_not_check() {
         "{stderr}"
     );
 }
+
+/// The same skill committed for two agents (`.agents/skills` for Codex, `.claude/skills` for
+/// Claude Code) is one entry; each copy is verified; copies that differ cannot be locked.
+#[test]
+fn copies_of_one_skill_for_several_agents_are_one_entry_each_copy_verified() {
+    let machine = Machine::new();
+    for root in [".agents/skills", ".claude/skills"] {
+        write_skill(&machine.repo.join(root).join("shared"), &[("a.md", "a")]);
+    }
+    machine.run_expecting(&["lock"], 0);
+    let lock: Value =
+        serde_json::from_slice(&fs::read(machine.repo.join("skills-lock.json")).unwrap()).unwrap();
+    assert_eq!(lock["skills"].as_object().unwrap().len(), 1);
+    machine.run_expecting(&["verify"], 0);
+    write_files(
+        &machine.repo.join(".claude/skills/shared"),
+        &[("a.md", "b")],
+    );
+    let text = stdout(&machine.run_expecting(&["verify"], 1));
+    assert!(
+        text.contains("shared in .claude/skills/shared: its files do not hash"),
+        "{text}"
+    );
+    assert!(!text.contains(".agents/skills/shared:"), "{text}");
+    let before = fs::read(machine.repo.join("skills-lock.json")).unwrap();
+    let refused = machine.run_expecting(&["lock"], 1);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("hold different files") && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+    assert_eq!(
+        fs::read(machine.repo.join("skills-lock.json")).unwrap(),
+        before
+    );
+}
