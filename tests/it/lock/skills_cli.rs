@@ -181,3 +181,42 @@ fn a_lock_the_skills_cli_writes_is_verified() {
     );
     machine.run_expecting(&["verify"], 0);
 }
+
+/// A lock skilldeck wrote for a skill it imported from a repository on disk is restored by
+/// `skills experimental_install` and then verified by skilldeck.
+#[test]
+fn a_lock_skilldeck_writes_is_restored_by_the_skills_cli_and_verified() {
+    let Some(program) = skills_cli() else { return };
+    let machine = crate::common::Machine::new();
+    let upstream = machine.root().join("upstream");
+    crate::import_git::repository(
+        &upstream,
+        &[
+            (
+                "skills/alpha/SKILL.md",
+                "---\nname: alpha\ndescription: Alpha.\n---\n# Alpha\n",
+            ),
+            ("skills/alpha/notes.md", "n"),
+        ],
+    );
+    let to = machine.repo.join(".agents/skills");
+    machine.run_expecting(
+        &[
+            "import",
+            upstream.to_str().unwrap(),
+            "--to",
+            to.to_str().unwrap(),
+        ],
+        0,
+    );
+    machine.run_expecting(&["lock"], 0);
+    fs::remove_dir_all(&to).unwrap();
+    run_skills(
+        &program,
+        &machine.repo,
+        &machine.home,
+        &["experimental_install"],
+    );
+    assert!(to.join("alpha/SKILL.md").is_file());
+    machine.run_expecting(&["verify"], 0);
+}
