@@ -4,7 +4,7 @@
 //! Under everything, `text` makes text from disk safe for a terminal and measures it, `fs`
 //! holds the system calls every write and every read of a file skilldeck did not write rely
 //! on, and `limits` every bound those reads are held to. The domain modules above them
-//! (`skill`, `record`, `roots`, `plugin`, `ownership`, `scan`, `listing`, `bundle`, `source`, `install`,
+//! (`skill`, `record`, `roots`, `plugin`, `ownership`, `lock`, `scan`, `listing`, `bundle`, `source`, `install`,
 //! `snapshot`, `demo`, each using only those before it) know nothing of the terminal.
 //! `operations` holds each user-level action once, journalled; the command line in `cli` and
 //! the terminal app in `tui` both call it, neither knows the other, and `tui` knows nothing of
@@ -19,6 +19,7 @@ pub mod install;
 pub mod launch;
 pub mod limits;
 pub mod listing;
+pub mod lock;
 pub mod merge;
 pub mod operations;
 pub mod ownership;

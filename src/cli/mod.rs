@@ -14,6 +14,7 @@ mod import;
 mod json;
 mod lint;
 mod list;
+mod lock;
 mod man;
 mod outdated;
 mod progress;
@@ -28,6 +29,7 @@ mod switch;
 mod target;
 mod undo;
 mod update;
+mod verify;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -132,6 +134,11 @@ enum Command {
     Copy(share::Args),
     /// Move a skill's folder to another scope or another agent's skills folder
     Move(share::MoveArgs),
+    /// Write the project's skills-lock.json (the skills CLI's lock) from its skills
+    Lock(lock::Args),
+    /// Check the project's skills against its skills-lock.json, for CI (exit 0 clean, 1
+    /// findings, 2 could not check)
+    Verify(verify::Args),
     /// Revert the last journalled operation (--list shows the journal)
     Undo(undo::Args),
     /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
@@ -160,6 +167,10 @@ pub enum Failure {
     /// Refused, or nothing matched: exit 1.
     #[error("{0}")]
     Refused(String),
+    /// `verify` could not read the lock or a skill, so nothing was checked: exit 2, the code
+    /// CI gates give "could not check".
+    #[error("{0}")]
+    Unchecked(String),
     /// An I/O failure stopped the work: exit 3.
     #[error("{0}")]
     Stopped(String),
@@ -169,7 +180,7 @@ impl Failure {
     fn exit_code(&self) -> u8 {
         match self {
             Failure::Refused(_) => 1,
-            Failure::Usage(_) => 2,
+            Failure::Usage(_) | Failure::Unchecked(_) => 2,
             Failure::NoHome(_) | Failure::Output(_) | Failure::Install(_) | Failure::Stopped(_) => {
                 3
             }
@@ -280,6 +291,8 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Link(args) => share::run_link(&args, &machine, Share::Link),
         Command::Copy(args) => share::run_link(&args, &machine, Share::Copy),
         Command::Move(args) => share::run_move(&args, &machine),
+        Command::Lock(args) => lock::run(&args, &machine),
+        Command::Verify(args) => verify::run(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),
         Command::Context(args) => context::run(&args, &machine),

@@ -11,6 +11,7 @@ pub mod export;
 pub mod import;
 pub mod journal;
 mod keeping;
+pub mod lock;
 pub mod outdated;
 pub mod paths;
 pub mod peek;
@@ -24,6 +25,7 @@ pub mod switch;
 pub mod undo;
 pub mod update;
 pub mod upstream_record;
+pub mod verify;
 
 pub use journal::{
     Change, Entry, Journal, JournalError, Operation, SettingsChange, SettingsWas, StoreChange,

@@ -17,7 +17,7 @@ mod git;
 mod openskills;
 mod skillkit;
 mod skillport;
-mod skills_cli;
+pub mod skills_cli;
 mod walk;
 
 use std::fmt;

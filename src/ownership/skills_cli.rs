@@ -418,14 +418,82 @@ fn copied_files(entries: &[Entry]) -> Vec<(String, PathBuf, Links)> {
         .collect()
 }
 
-/// The CLI's folder hash of these files.
-fn folder_hash(mut files: Vec<(String, PathBuf, Links)>) -> io::Result<String> {
-    let mut collator = Collator::new(Tailoring::Cldr(Locale::Root), false, true);
+/// The project lock's `computedHash` of the skill folder `dir` as the CLI computes it over
+/// the folder it installs, with `manifest` hashed in place of the folder's own `SKILL.md` when
+/// given (the text before another installer wrote its record into it). What `skilldeck lock`
+/// writes and `skilldeck verify` checks; the same walk, bounds and order as the ledger's.
+///
+/// # Errors
+/// The first entry or file that cannot be read, or a bound of the digest passed.
+pub fn computed_hash(dir: &Path, manifest: Option<&[u8]>) -> io::Result<String> {
+    let entries = walk::list(dir)?;
+    folder_hash_with(hashed_files(&entries), manifest)
+}
+
+/// The paths the project lock's `computedHash` of `dir` covers, in the order it hashes them.
+///
+/// # Errors
+/// As [`computed_hash`].
+pub fn hashed_paths(dir: &Path) -> io::Result<Vec<String>> {
+    let mut files = hashed_files(&walk::list(dir)?);
+    sort_as_the_cli(&mut files);
+    Ok(files.into_iter().map(|(path, ..)| path).collect())
+}
+
+/// JavaScript's `localeCompare` (the CLDR root collation), which orders the CLI's hash.
+fn collator() -> Collator {
+    Collator::new(Tailoring::Cldr(Locale::Root), false, true)
+}
+
+/// Files in the order the CLI hashes them: `localeCompare` on their paths.
+fn sort_as_the_cli(files: &mut [(String, PathBuf, Links)]) {
+    let mut collator = collator();
     files.sort_by(|a, b| collator.collate(a.0.as_str(), b.0.as_str()));
+}
+
+/// Paths in the order the CLI hashes them.
+pub fn sort_paths(paths: &mut [String]) {
+    let mut collator = collator();
+    paths.sort_by(|a, b| collator.collate(a.as_str(), b.as_str()));
+}
+
+/// The CLI's folder hash of files held in memory (a snapshot's), by path below the folder.
+pub fn hash_of_files(mut files: Vec<(&str, &[u8])>) -> String {
+    files.retain(|(path, _)| {
+        !path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|folder| NOT_HASHED_FOLDERS.contains(&folder))
+    });
+    let mut collator = collator();
+    files.sort_by(|a, b| collator.collate(a.0, b.0));
+    let mut hasher = Sha256::new();
+    for (path, bytes) in files {
+        hasher.update(path.as_bytes());
+        hasher.update(bytes);
+    }
+    lower_hex(&hasher.finalize())
+}
+
+/// The CLI's folder hash of these files.
+fn folder_hash(files: Vec<(String, PathBuf, Links)>) -> io::Result<String> {
+    folder_hash_with(files, None)
+}
+
+/// The CLI's folder hash of these files, `manifest` taken for the top `SKILL.md`'s bytes.
+fn folder_hash_with(
+    mut files: Vec<(String, PathBuf, Links)>,
+    manifest: Option<&[u8]>,
+) -> io::Result<String> {
+    sort_as_the_cli(&mut files);
     let mut hasher = Sha256::new();
     for (path, full, links) in files {
         hasher.update(path.as_bytes());
-        walk::stream(&full, links, |_| Vec::new(), |bytes| hasher.update(bytes))?;
+        match manifest.filter(|_| path == SKILL_FILE) {
+            Some(bytes) => hasher.update(bytes),
+            None => walk::stream(&full, links, |_| Vec::new(), |bytes| hasher.update(bytes))?,
+        }
     }
     Ok(lower_hex(&hasher.finalize()))
 }

@@ -5,6 +5,7 @@
 mod digest;
 mod parse;
 mod stamp;
+mod unstamp;
 pub mod upstream;
 
 use std::fmt;
@@ -17,6 +18,7 @@ pub use digest::{
 };
 pub use parse::parse;
 pub use stamp::{INSTALLED_BY, INSTALLED_VERSION, StampError, Stamped, stamp};
+pub use unstamp::unstamp;
 
 /// The `metadata` keys that make up the record, named in the skill model (which leaves them
 /// out of what a skill declares) so that the model does not depend on the record.

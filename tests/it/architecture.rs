@@ -27,6 +27,8 @@ const LAYERS: &[&[&str]] = &[
     // The plugin and marketplace layouts that ownership, scan and bundle all read.
     &["plugin"],
     &["ownership"],
+    // Project locks (the skills CLI's `skills-lock.json`) and the hash they record.
+    &["lock"],
     &["scan"],
     // How often each skill was used, from the agents' counters and session logs.
     &["usage"],

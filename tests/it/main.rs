@@ -42,6 +42,7 @@ mod inventory;
 mod json_schema;
 mod left_out;
 mod live;
+mod lock;
 mod manage;
 mod operations;
 mod outdated;

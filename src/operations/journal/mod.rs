@@ -52,6 +52,8 @@ pub enum Operation {
     DeleteSnapshot,
     /// Snapshots a retention policy removed: held aside, `Entry::store` says where.
     Prune,
+    /// A project's `skills-lock.json` written from its skills (`lock`).
+    Lock,
     /// Put back what an earlier entry changed; `Entry::undoes` names it.
     Undo,
 }
@@ -74,6 +76,7 @@ impl Operation {
             Operation::Move => "move",
             Operation::DeleteSnapshot => "snapshot delete",
             Operation::Prune => "prune",
+            Operation::Lock => "lock",
             Operation::Undo => "undo",
         }
     }

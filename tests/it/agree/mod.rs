@@ -59,12 +59,13 @@ const PACKAGES: &[&str] = &[
     "@google/gemini-cli@0.61.0",
     "@github/copilot@1.0.102",
     "@ampcode/cli@0.0.1790142911-g7618fb",
+    "skills@1.5.26",
 ];
 
 const INSTALL: &str = "scripts/install-agents";
 
 /// The folder the agents are installed in: `$SKILLDECK_AGENTS`, else the default cache folder.
-fn agents_prefix() -> PathBuf {
+pub(crate) fn agents_prefix() -> PathBuf {
     if let Some(dir) = std::env::var_os("SKILLDECK_AGENTS").filter(|v| !v.is_empty()) {
         return PathBuf::from(dir);
     }

@@ -1,0 +1,248 @@
+//! `skilldeck verify [--format text|json|sarif|github]`: the project against its
+//! `skills-lock.json`, for CI. Read-only; exit 0 clean, 1 findings, 2 could not check.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::operations::verify::{self, Finding, Problem, Verified};
+use crate::roots::Machine;
+
+use super::{Failure, Outcome};
+
+const AFTER_HELP: &str = "\
+verify reads the project's skills-lock.json (at the repository root; `skilldeck lock` or the
+skills CLI writes it) and the project's skill folders at that root (.agents/skills,
+.claude/skills, .github/skills and the other agents'), and reports:
+  skill-differs   a locked skill whose files do not hash to its computedHash, with the first
+                  file that differs when a snapshot of the locked content is kept
+  skill-missing   a locked skill the project does not have
+  skill-unlocked  a project skill the lock does not name
+Each finding names the agents that load the skill. The hash is the skills CLI's, over the skill
+as it would install it: skilldeck's record in SKILL.md is left out. Nothing is written.
+
+Exit codes: 0 clean; 1 findings; 2 the lock or a skill could not be read (nothing checked).
+
+Formats: text (sentences), json, sarif (SARIF 2.1.0, for GitHub code scanning), github
+(workflow annotations, `::error file=…,title=…::message`, shown on the pull request).
+
+Examples:
+  skilldeck verify
+  skilldeck verify --format github
+  skilldeck verify --format sarif > skills.sarif";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Github,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// How to report what was found
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
+    let inventory = super::scan(machine);
+    let verified = verify::verify(machine, &inventory)
+        .map_err(|error| Failure::Unchecked(format!("could not check: {error}")))?;
+    match args.format {
+        Format::Text => super::print(&text(&verified))?,
+        Format::Json => super::json::print(&as_json(&verified))?,
+        Format::Sarif => super::json::print(&sarif(&verified))?,
+        Format::Github => super::write_exact(github(&verified).as_bytes())?,
+    }
+    Ok(if verified.findings.is_empty() {
+        Outcome::Done
+    } else {
+        Outcome::Negative
+    })
+}
+
+/// Where a finding points, relative to the lock's folder, and the line there.
+fn location(verified: &Verified, finding: &Finding) -> (String, usize) {
+    match (&finding.dir, &finding.problem) {
+        (
+            Some(dir),
+            Problem::Differs {
+                file: Some(file), ..
+            },
+        ) => (
+            format!("{}/{file}", verify::relative(&verified.top, dir)),
+            1,
+        ),
+        (Some(dir), _) => (
+            format!("{}/SKILL.md", verify::relative(&verified.top, dir)),
+            1,
+        ),
+        (None, _) => (
+            verify::relative(&verified.top, &verified.lock_path),
+            lock_line(verified, &finding.name),
+        ),
+    }
+}
+
+/// The line of the lock where `name`'s entry opens, else 1.
+fn lock_line(verified: &Verified, name: &str) -> usize {
+    let key = format!("{}: {{", serde_json::to_string(name).unwrap_or_default());
+    std::fs::read_to_string(&verified.lock_path)
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .position(|line| line.trim_start().starts_with(&key))
+        })
+        .map_or(1, |i| i + 1)
+}
+
+fn message(verified: &Verified, finding: &Finding) -> String {
+    let shown = finding
+        .dir
+        .as_deref()
+        .map(|dir| verify::relative(&verified.top, dir))
+        .unwrap_or_default();
+    finding.sentence(&shown)
+}
+
+fn text(verified: &Verified) -> String {
+    let mut out = String::new();
+    for finding in &verified.findings {
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            finding.problem.rule(),
+            message(verified, finding)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{}: {} locked skill{}, {} finding{}",
+        verify::relative(&verified.top, &verified.lock_path),
+        verified.locked,
+        if verified.locked == 1 { "" } else { "s" },
+        verified.findings.len(),
+        if verified.findings.len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    out
+}
+
+fn as_json(verified: &Verified) -> serde_json::Value {
+    let findings: Vec<serde_json::Value> = verified
+        .findings
+        .iter()
+        .map(|finding| {
+            let (file, line) = location(verified, finding);
+            let (locked, now, differing) = match &finding.problem {
+                Problem::Differs { locked, now, file } => {
+                    (Some(locked.as_str()), Some(now.as_str()), file.as_deref())
+                }
+                _ => (None, None, None),
+            };
+            json!({
+                "rule": finding.problem.rule(),
+                "skill": finding.name,
+                "file": file,
+                "line": line,
+                "differing_file": differing,
+                "locked_hash": locked,
+                "hash": now,
+                "agents": finding.agents,
+                "message": message(verified, finding),
+            })
+        })
+        .collect();
+    json!({
+        "lock": verified.lock_path,
+        "locked": verified.locked,
+        "clean": verified.findings.is_empty(),
+        "findings": findings,
+    })
+}
+
+const RULES: [(&str, &str); 3] = [
+    (
+        "skill-differs",
+        "A locked skill's files do not match the lock's computedHash",
+    ),
+    (
+        "skill-missing",
+        "A skill in skills-lock.json is not in the project",
+    ),
+    (
+        "skill-unlocked",
+        "A project skill is not in skills-lock.json",
+    ),
+];
+
+/// A minimal SARIF 2.1.0 log (locks-audit-and-agent-changes.md §4). `informationUri`, optional
+/// in the schema, is left out: the package names no home page to point it at.
+fn sarif(verified: &Verified) -> serde_json::Value {
+    let rules: Vec<serde_json::Value> = RULES
+        .iter()
+        .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
+        .collect();
+    let results: Vec<serde_json::Value> = verified
+        .findings
+        .iter()
+        .map(|finding| {
+            let (uri, line) = location(verified, finding);
+            json!({
+                "ruleId": finding.problem.rule(),
+                "level": "error",
+                "message": {"text": message(verified, finding)},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": uri},
+                    "region": {"startLine": line},
+                }}],
+            })
+        })
+        .collect();
+    json!({
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "skilldeck",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    })
+}
+
+/// GitHub workflow annotations: one `::error` line per finding.
+fn github(verified: &Verified) -> String {
+    let mut out = String::new();
+    for finding in &verified.findings {
+        let (file, line) = location(verified, finding);
+        let _ = writeln!(
+            out,
+            "::error file={},line={line},title={}::{}",
+            property(&file),
+            finding.problem.rule(),
+            data(&message(verified, finding))
+        );
+    }
+    out
+}
+
+/// An annotation's message, escaped as the runner reads it (`%`, CR, LF).
+fn data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// An annotation's property value: its message's escapes, and `:` and `,`.
+fn property(text: &str) -> String {
+    data(text).replace(':', "%3A").replace(',', "%2C")
+}

@@ -1,0 +1,12 @@
+//! Project locks: the skills CLI's `skills-lock.json` read and written exactly as the CLI does
+//! ([`file`], on Node-ordered JSON in [`json`]), and a skill folder's `computedHash` as the CLI
+//! computes it over what it would install ([`hash`]). `skilldeck lock` writes one from the
+//! project's skills and `skilldeck verify` checks a project against one
+//! (`operations::lock`, `operations::verify`).
+
+pub mod file;
+pub mod hash;
+pub mod json;
+
+pub use file::{COMMIT_FIELD, Entry, LOCAL, LOCK_FILE, LockError, Locked, SkillsLock, VERSION};
+pub use hash::{HashError, computed_hash};

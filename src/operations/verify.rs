@@ -1,0 +1,221 @@
+//! `verify`: a project against its `skills-lock.json`, read-only, for CI. Each locked skill
+//! must be in the project with the locked `computedHash` (computed as `lock` computes it, so
+//! skilldeck's record does not count), and each project skill the lock would hold must be in
+//! it; every finding names the agents that load the skill. Where a snapshot of the skill
+//! still holds the locked content, the first file (in the hash's order) that differs from it
+//! is named.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::lock::{self, LOCK_FILE, SkillsLock};
+use crate::ownership::skills_cli;
+use crate::record::unstamp;
+use crate::roots::{AgentId, Machine};
+use crate::scan::{Inventory, Skill};
+use crate::skill::SKILL_FILE;
+use crate::snapshot::Store;
+
+use super::lock::{LockOpError, lock_dir, project_skills};
+
+/// What is wrong with one skill.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// Its files do not hash to the locked value.
+    Differs {
+        locked: String,
+        now: String,
+        /// The first file, below the skill's folder, that differs from a kept copy of the
+        /// locked content; `None` when no such copy is kept.
+        file: Option<String>,
+    },
+    /// The lock names it and the project has no skill of that name.
+    Missing,
+    /// The project has it and the lock does not name it.
+    Unlocked,
+}
+
+impl Problem {
+    /// The rule's id, as SARIF and the annotations give it.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Problem::Differs { .. } => "skill-differs",
+            Problem::Missing => "skill-missing",
+            Problem::Unlocked => "skill-unlocked",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    pub name: String,
+    /// The skill's folder, when the project has it.
+    pub dir: Option<PathBuf>,
+    pub problem: Problem,
+    /// The agents that load the skill from the project.
+    pub agents: Vec<AgentId>,
+}
+
+impl Finding {
+    /// The finding in a sentence, with `dir` as the caller shows paths.
+    pub fn sentence(&self, shown_dir: &str) -> String {
+        let agents = if self.agents.is_empty() {
+            "no agent loads it".to_owned()
+        } else {
+            let names: Vec<String> = self.agents.iter().map(ToString::to_string).collect();
+            format!("loaded by {}", names.join(", "))
+        };
+        match &self.problem {
+            Problem::Differs { file, .. } => {
+                let which = match file {
+                    Some(file) => format!("{file} differs from the locked content"),
+                    None => "its files do not hash to the lock's computedHash (no copy of the locked content is kept to name the file)".to_owned(),
+                };
+                format!("{} in {shown_dir}: {which}; {agents}", self.name)
+            }
+            Problem::Missing => format!(
+                "{} is in {LOCK_FILE} but not in the project's skill folders",
+                self.name
+            ),
+            Problem::Unlocked => format!(
+                "{} in {shown_dir} is not in {LOCK_FILE}; {agents}",
+                self.name
+            ),
+        }
+    }
+}
+
+/// What `verify` found.
+#[derive(Debug)]
+pub struct Verified {
+    pub lock_path: PathBuf,
+    /// The folder the lock is in: paths in the reports are relative to it.
+    pub top: PathBuf,
+    /// How many locked skills were checked.
+    pub locked: usize,
+    pub findings: Vec<Finding>,
+}
+
+/// Why the project could not be checked.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("there is no {LOCK_FILE} at {}; `skilldeck lock` writes one", .0.display())]
+    NoLock(PathBuf),
+    #[error(transparent)]
+    Lock(#[from] lock::LockError),
+    #[error(transparent)]
+    Project(#[from] LockOpError),
+    #[error(transparent)]
+    Hash(#[from] lock::HashError),
+}
+
+/// Check `machine`'s project against its lock.
+///
+/// # Errors
+/// [`VerifyError`] when the lock or a skill could not be read: nothing was checked.
+pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, VerifyError> {
+    let top = lock_dir(machine);
+    let lock_path = top.join(LOCK_FILE);
+    let lock = SkillsLock::read(&lock_path)?.ok_or_else(|| VerifyError::NoLock(top.clone()))?;
+    let skills = project_skills(inventory, &top)?;
+    let store = Store::open(&machine.env);
+    let mut findings = Vec::new();
+    for (name, entry) in &lock.skills {
+        let Some(copies) = skills.get(name) else {
+            findings.push(Finding {
+                name: name.clone(),
+                dir: None,
+                problem: Problem::Missing,
+                agents: Vec::new(),
+            });
+            continue;
+        };
+        let locked = entry.locked().computed_hash.to_ascii_lowercase();
+        for &skill in copies {
+            let now = lock::computed_hash(&skill.real_dir)?;
+            if now != locked {
+                let file = first_difference(&store, skill, &locked);
+                let problem = Problem::Differs {
+                    locked: locked.clone(),
+                    now,
+                    file,
+                };
+                findings.push(found(skill, name, problem));
+            }
+        }
+    }
+    for (name, copies) in &skills {
+        if !lock.skills.contains_key(name) {
+            for &skill in copies {
+                findings.push(found(skill, name, Problem::Unlocked));
+            }
+        }
+    }
+    Ok(Verified {
+        lock_path,
+        top,
+        locked: lock.skills.len(),
+        findings,
+    })
+}
+
+fn found(skill: &Skill, name: &str, problem: Problem) -> Finding {
+    Finding {
+        name: name.to_owned(),
+        dir: Some(skill.dir.clone()),
+        problem,
+        agents: skill.agents.clone(),
+    }
+}
+
+/// The first file, in the order the hash takes them, where the skill differs from the latest
+/// snapshot of it that holds the locked content; `None` when no snapshot does.
+fn first_difference(store: &Store, skill: &Skill, locked: &str) -> Option<String> {
+    let history = store.history(&skill.real_dir).ok()?;
+    let kept = history.into_iter().rev().find_map(|snapshot| {
+        let files: BTreeMap<String, Vec<u8>> = snapshot
+            .read_kept(&skill.real_dir)
+            .ok()?
+            .into_iter()
+            .map(|kept| (kept.rel, kept.bytes))
+            .collect();
+        (kept_hash(&files) == locked).then_some(files)
+    })?;
+    let now = skills_cli::hashed_paths(&skill.real_dir).ok()?;
+    let mut paths: Vec<String> = now.clone();
+    paths.extend(kept.keys().filter(|p| !now.contains(p)).cloned());
+    skills_cli::sort_paths(&mut paths);
+    paths.into_iter().find(|path| {
+        let on_disk = crate::fs::read_bounded(
+            &skill.real_dir.join(path),
+            crate::fs::Links::Refuse,
+            crate::limits::DIGEST_FILE_BYTES,
+        )
+        .ok();
+        on_disk.as_deref() != kept.get(path).map(Vec::as_slice)
+    })
+}
+
+/// The `computedHash` of a snapshot's files, its `SKILL.md` without skilldeck's record.
+fn kept_hash(files: &BTreeMap<String, Vec<u8>>) -> String {
+    let manifest = files
+        .get(SKILL_FILE)
+        .and_then(|bytes| std::str::from_utf8(bytes).ok())
+        .and_then(unstamp);
+    skills_cli::hash_of_files(
+        files
+            .iter()
+            .map(|(path, bytes)| match (&manifest, path.as_str()) {
+                (Some(text), SKILL_FILE) => (path.as_str(), text.as_bytes()),
+                _ => (path.as_str(), bytes.as_slice()),
+            })
+            .collect(),
+    )
+}
+
+/// `path` below the lock's folder, `/`-separated, for reports.
+pub fn relative(top: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(top).unwrap_or(path);
+    crate::record::portable_path(rel)
+}

@@ -1,0 +1,6 @@
+//! Project locks: `skilldeck lock` and `skilldeck verify`, and skilldeck's `computedHash`
+//! against the real skills CLI's.
+
+mod command;
+mod skills_cli;
+mod verify;
