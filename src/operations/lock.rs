@@ -114,6 +114,9 @@ fn at_top(inventory: &Inventory, skill: &Skill, top: &Path) -> bool {
 pub fn lock(machine: &Machine, inventory: &Inventory) -> Result<LockDone, LockOpError> {
     let top = lock_dir(machine);
     let path = top.join(LOCK_FILE);
+    // What the lock held when it was read: the new one is worked out from it, so a lock
+    // another program writes meanwhile is left as it wrote it, never overwritten.
+    let seen = std::fs::read(&path).unwrap_or_default();
     let before = SkillsLock::read(&path)?.unwrap_or_default();
     let data = machine.data_dir();
     let mut after = SkillsLock::default();
@@ -140,7 +143,13 @@ pub fn lock(machine: &Machine, inventory: &Inventory) -> Result<LockDone, LockOp
         skills.push((name, locked));
     }
     let text = after.render();
-    let change = settings::edit(machine, &path, |_| Ok(Some(text)))?;
+    let change = settings::edit(machine, &path, |now| {
+        if now.as_bytes() == seen.as_slice() {
+            Ok(Some(text.clone()))
+        } else {
+            Err(settings::EditError::ChangedSince { file: path.clone() })
+        }
+    })?;
     let changed = change.is_some();
     let unjournalled = change.and_then(|change| {
         let mut entry = JournalEntry::now(Operation::Lock, Vec::new());
