@@ -4,6 +4,7 @@
 //! both are checked against a picture of the whole temporary tree.
 
 mod journal_trust;
+mod kills;
 mod remove;
 mod share;
 mod swap_ahead;

@@ -12,15 +12,13 @@ use std::fs;
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
 
 use skilldeck::install::{Progress, Watch};
 use skilldeck::operations::journal::ahead::Underway;
 use skilldeck::operations::{Change, Entry, Operation, Was};
 use skilldeck::snapshot::{Reason, Store};
 
-use super::{rich_skill, skills_tree, stdout};
+use super::{kills, rich_skill, skills_tree, stdout};
 use crate::common::{Machine, write_skill};
 
 /// A machine where skilldeck installed `demo` (since edited by hand) into Claude Code's root,
@@ -170,75 +168,18 @@ fn an_import_says_ahead_which_folders_it_is_about_to_change() {
 
 #[test]
 fn an_import_killed_at_random_moments_is_always_undone_whole() {
-    // Whatever a kill left, one undo (or none, when nothing changed) brings back exactly what
-    // was there, and the operation before the import is never undone in its place.
-    let shm = Path::new("/dev/shm");
-    let base = if shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    };
-    let took = {
-        let (machine, root, bundle) = machine_and_bundle(&base, 150);
-        let started = Instant::now();
-        machine.run_expecting(&import_args(&root, &bundle), 0);
-        started.elapsed()
-    };
-    let span = u64::try_from(took.as_micros()).unwrap().max(1);
-    let mut seed: u64 = 0x1a2b_3c4d_5e6f;
-    let mut landed = [0usize; 2];
-    for round in 0..20 {
-        let (machine, root, bundle) = machine_and_bundle(&base, 150);
-        let before = tree(&machine);
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = Duration::from_micros(span / 2 + seed % span);
-        let mut child = machine
-            .command(&import_args(&root, &bundle))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while started.elapsed() < delay {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_micros(200));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        let changed = tree(&machine) != before;
-        landed[usize::from(changed)] += 1;
-        if changed {
-            let output = machine.run(&["undo"]);
-            assert_eq!(
-                output.status.code(),
-                Some(0),
-                "round {round}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            assert!(
-                stdout(&output).contains("Undid the import"),
-                "round {round}: {}",
-                stdout(&output)
-            );
-        }
-        assert_eq!(tree(&machine), before, "round {round}");
-        assert!(
-            machine.home.join(".copilot/skills/first").exists(),
-            "round {round}"
-        );
+    kills::Rounds {
+        operation: "import",
+        make: &|| {
+            let (machine, root, bundle) = machine_and_bundle(&kills::base(), 150);
+            let args = import_args(&root, &bundle).map(str::to_owned).to_vec();
+            (machine, args)
+        },
+        tree: &tree,
+        rounds: 20,
+        seed: 0x1a2b_3c4d_5e6f,
     }
-    eprintln!(
-        "import took {took:?}; kills before any change: {}, after some: {}",
-        landed[0], landed[1]
-    );
-    assert!(
-        landed[1] > 0,
-        "no kill landed after the import began to change the root"
-    );
+    .run();
 }
 
 /// A machine whose `demo` has two snapshots (as first written, then edited) and an edit since,
@@ -322,71 +263,16 @@ fn a_restore_stopped_after_its_swap_is_what_undo_reverts() {
 
 #[test]
 fn a_restore_killed_at_random_moments_is_always_undone_whole() {
-    let shm = Path::new("/dev/shm");
-    let base = if shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    };
-    let took = {
-        let (machine, _dir, first) = machine_to_restore(&base, 150);
-        let started = Instant::now();
-        machine.run_expecting(&["restore", "demo", "--snapshot", &first], 0);
-        started.elapsed()
-    };
-    let span = u64::try_from(took.as_micros()).unwrap().max(1);
-    let mut seed: u64 = 0x0bad_cafe_f00d;
-    let mut landed = [0usize; 2];
-    for round in 0..16 {
-        let (machine, _dir, first) = machine_to_restore(&base, 150);
-        let before = tree(&machine);
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = Duration::from_micros(span / 2 + seed % span);
-        let mut child = machine
-            .command(&["restore", "demo", "--snapshot", &first])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while started.elapsed() < delay {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_micros(200));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        let changed = tree(&machine) != before;
-        landed[usize::from(changed)] += 1;
-        if changed {
-            let output = machine.run(&["undo"]);
-            assert_eq!(
-                output.status.code(),
-                Some(0),
-                "round {round}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            assert!(
-                stdout(&output).contains("Undid the restore"),
-                "round {round}: {}",
-                stdout(&output)
-            );
-        }
-        assert_eq!(tree(&machine), before, "round {round}");
-        assert!(
-            machine.home.join(".copilot/skills/first").exists(),
-            "round {round}"
-        );
+    kills::Rounds {
+        operation: "restore",
+        make: &|| {
+            let (machine, _dir, first) = machine_to_restore(&kills::base(), 150);
+            let args = ["restore", "demo", "--snapshot", &first].map(str::to_owned);
+            (machine, args.to_vec())
+        },
+        tree: &tree,
+        rounds: 16,
+        seed: 0x0bad_cafe_f00d,
     }
-    eprintln!(
-        "restore took {took:?}; kills before any change: {}, after some: {}",
-        landed[0], landed[1]
-    );
-    assert!(
-        landed[1] > 0,
-        "no kill landed after the restore began to change the folder"
-    );
+    .run();
 }

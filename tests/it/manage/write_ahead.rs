@@ -7,14 +7,12 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
-use std::time::{Duration, Instant};
 
 use skilldeck::operations::journal::ahead::Underway;
 use skilldeck::operations::{Change, Entry, Operation, Was};
 use skilldeck::snapshot::{Reason, Store};
 
-use super::{rich_skill, skills_tree, stdout};
+use super::{kills, rich_skill, skills_tree, stdout};
 use crate::common::{Machine, symlink};
 
 /// Claude Code's `demo`, linked into `.agents/skills` and Copilot's root, after a first
@@ -128,16 +126,9 @@ fn a_removal_stopped_at_any_point_is_what_undo_reverts() {
     }
 }
 
-/// A machine whose `demo` has enough files that removing it takes measurable time, on a
-/// memory file system where there is one (syncing a disk would make each round seconds).
+/// A machine whose `demo` has enough files that removing it takes measurable time.
 fn machine_for_kills() -> Machine {
-    let shm = Path::new("/dev/shm");
-    let base = if shm.is_dir() {
-        shm.to_path_buf()
-    } else {
-        std::env::temp_dir()
-    };
-    let (machine, _dir, _links) = machine_with_links_in(&base);
+    let (machine, _dir, _links) = machine_with_links_in(&kills::base());
     for i in 0..120 {
         fs::write(
             machine
@@ -152,68 +143,14 @@ fn machine_for_kills() -> Machine {
 
 #[test]
 fn a_removal_killed_at_random_moments_is_always_undone_whole() {
-    // Each kill lands somewhere in a real `remove` of a folder and its links; whatever it
-    // left, one undo (or none, when nothing was removed) brings back exactly what was there.
-    let mut seed: u64 = 0x5eed_1234_abcd;
-    // Delays scaled to the command's own time on this machine.
-    let took = {
-        let machine = machine_for_kills();
-        let started = Instant::now();
-        machine.run_expecting(&["remove", "demo"], 0);
-        started.elapsed()
-    };
-    let span = u64::try_from(took.as_micros()).unwrap().max(1);
-    let mut landed = [0usize; 2];
-    for round in 0..24 {
-        let machine = machine_for_kills();
-        let before = skills_tree(&machine);
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        let delay = Duration::from_micros(span / 3 + seed % span);
-        let mut child = machine
-            .command(&["remove", "demo"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let started = Instant::now();
-        while started.elapsed() < delay {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_micros(200));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        let removed_any = skills_tree(&machine) != before;
-        landed[usize::from(removed_any)] += 1;
-        if removed_any {
-            let output = machine.run(&["undo"]);
-            assert_eq!(
-                output.status.code(),
-                Some(0),
-                "round {round}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            assert!(
-                stdout(&output).contains("Undid the remove"),
-                "round {round}: {}",
-                stdout(&output)
-            );
-        }
-        assert_eq!(skills_tree(&machine), before, "round {round}");
-        // The link of the first operation is still there: it was not undone in its place.
-        assert!(
-            machine.home.join(".copilot/skills/first").exists(),
-            "round {round}"
-        );
+    kills::Rounds {
+        operation: "remove",
+        make: &|| (machine_for_kills(), vec!["remove".into(), "demo".into()]),
+        tree: &skills_tree,
+        rounds: 24,
+        seed: 0x5eed_1234_abcd,
     }
-    eprintln!(
-        "remove took {took:?}; kills before any change: {}, after some: {}",
-        landed[0], landed[1]
-    );
-    assert!(landed[1] > 0, "no kill landed after the removal began");
+    .run();
 }
 
 /// How far a stopped move between two roots got.
