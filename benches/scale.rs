@@ -77,8 +77,14 @@ fn session_line(n: usize) -> (Duration, Duration) {
         cache.display(),
         project.display()
     ));
+    // Past the bound a transcript is refused unread (exit 3): that refusal is what is timed.
+    let refused = if n > skilldeck::limits::SESSION_SKILLS {
+        " || [ $? -eq 3 ]"
+    } else {
+        ""
+    };
     let snapshot = sh(format!(
-        "{bin} snapshot --from-transcript {} --project {}",
+        "{bin} snapshot --from-transcript {} --project {}{refused}",
         log.display(),
         project.display()
     ));

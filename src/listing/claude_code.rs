@@ -26,7 +26,7 @@
 //!   `usageCount × max(0.5^(days/7), 0.1)`) and checked by the same tests, with generated
 //!   sets of 5, 31 and 150 skills at, one under and well under their boundary.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::SystemTime;
 
@@ -117,7 +117,7 @@ pub(super) fn listing(
             .cmp(&place(agent, b))
             .then_with(|| collator.collate(a.name.as_str(), b.name.as_str()))
     });
-    let name_only: Vec<String> = switch_files::claude_code::overrides(env, project)
+    let name_only: HashSet<String> = switch_files::claude_code::overrides(env, project)
         .into_iter()
         .filter(|(_, value)| *value == Override::NameOnly)
         .map(|(name, _)| name)
@@ -254,7 +254,10 @@ fn place(agent: AgentId, item: &Item<'_>) -> (bool, Option<Priority>) {
 /// this skill: no other skill is called so and no earlier one has it (2.1.332's `rBn`:
 /// `${e.name} (${o})` unless `!DSt(o) || $s(o,n)?.name!==e.name`).
 fn shown_names(items: &[Item<'_>]) -> Vec<String> {
-    let mut claimed: Vec<String> = Vec::new();
+    // Sets, not lists searched once per skill: the live app works this out on every rescan,
+    // and a list search made it quadratic in the skills (seconds at 10,000).
+    let names: HashSet<&str> = items.iter().map(|item| item.name.as_str()).collect();
+    let mut claimed: HashSet<String> = HashSet::new();
     items
         .iter()
         .map(|item| {
@@ -272,9 +275,8 @@ fn shown_names(items: &[Item<'_>]) -> Vec<String> {
                 && shown
                     .chars()
                     .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'));
-            let unique = !items.iter().any(|other| other.name == shown);
-            let first = !claimed.contains(&shown);
-            claimed.push(shown.clone());
+            let unique = !names.contains(shown.as_str());
+            let first = claimed.insert(shown.clone());
             if shown == item.name
                 || item.name.ends_with(&format!(":{shown}"))
                 || !valid
