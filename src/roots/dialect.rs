@@ -44,6 +44,24 @@ impl Syntax {
     }
 }
 
+/// OpenCode's parser options (Microsoft's jsonc-parser with `allowTrailingComma`): comments
+/// and trailing commas when `jsonc`, nothing looser, and neither for plain JSON (what
+/// `JSON.parse` reads, as OpenCode reads a configuration given in a variable).
+pub fn opencode_options(jsonc: bool) -> jsonc_parser::ParseOptions {
+    jsonc_parser::ParseOptions {
+        allow_comments: jsonc,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: jsonc,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
 /// `text` as the agent's parser starts on it: past a byte-order mark where it passes over one.
 pub fn past_the_mark(text: &str, syntax: Syntax) -> &str {
     if syntax.passes_over_a_mark() {
@@ -91,18 +109,7 @@ pub fn read(text: &str, syntax: Syntax) -> Result<Value, Unreadable> {
             let options = if syntax == Syntax::Loose {
                 jsonc_parser::ParseOptions::default()
             } else {
-                jsonc_parser::ParseOptions {
-                    allow_comments: true,
-                    allow_loose_object_property_names: false,
-                    allow_trailing_commas: true,
-                    allow_missing_commas: false,
-                    allow_single_quoted_strings: false,
-                    allow_hexadecimal_numbers: false,
-                    allow_unary_plus_numbers: false,
-                    allow_bare_decimal_point_numbers: false,
-                    allow_non_finite_numbers: false,
-                    allow_extended_string_escapes: false,
-                }
+                opencode_options(true)
             };
             jsonc_parser::cst::CstRootNode::parse(text, &options)
                 .map(|root| root.to_serde_value().unwrap_or(Value::Null))

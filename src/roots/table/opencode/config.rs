@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::ast;
 
-use crate::roots::dialect::{Syntax, past_the_mark};
-use jsonc_parser::{CollectOptions, ParseOptions};
+use crate::roots::dialect::{Syntax, opencode_options, past_the_mark};
+use jsonc_parser::CollectOptions;
 
 use super::{Environment, OPENCODE_CONFIG_DIR, XDG_CONFIG};
 use crate::roots::SystemPath;
@@ -122,18 +122,7 @@ pub(super) fn read(path: &Path) -> Read {
 
 /// `text` as an object: JSONC when `jsonc`, else strict JSON (as `JSON.parse` reads a variable).
 pub(super) fn parse(text: &str, jsonc: bool) -> Option<Object> {
-    let options = ParseOptions {
-        allow_comments: jsonc,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: jsonc,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
+    let options = opencode_options(jsonc);
     let parsed = jsonc_parser::parse_to_ast(text, &CollectOptions::default(), &options).ok()?;
     match parsed.value.map(value)? {
         Json::Object(object) => Some(object),
