@@ -40,14 +40,10 @@ pub(crate) enum Held {
 }
 
 impl Held {
-    /// The text an editor works on: empty for a missing file, its byte-order mark included,
-    /// for each editor reads past one only where its agent does (the write keeps it).
+    /// All of the file as text (empty for a missing file), its byte-order mark included: what
+    /// an editor works on, for each reads past a mark only where its agent does (the write
+    /// keeps it).
     pub(crate) fn text(&self, file: &Path) -> Result<&str, EditError> {
-        self.whole(file)
-    }
-
-    /// All of the file as text, its byte-order mark included.
-    fn whole(&self, file: &Path) -> Result<&str, EditError> {
         match self {
             Held::Absent => Ok(""),
             Held::Bytes(bytes) => std::str::from_utf8(bytes).map_err(|error| {
@@ -131,7 +127,7 @@ pub fn edit_text(
     let Some(text) = edit(held.text(path)?)? else {
         return Ok(None);
     };
-    let new = layout::restore(held.whole(path)?, &text).into_bytes();
+    let new = layout::restore(held.text(path)?, &text).into_bytes();
     Ok((new != bytes).then_some(new))
 }
 
