@@ -20,7 +20,8 @@ use common::text::{self, Edit};
 use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::snapshot::Store;
-use skilldeck::tui::app::{App, DiffState, Loading, Setup};
+use skilldeck::tui::app::{App, Setup};
+use skilldeck::tui::views::{DiffState, Loading};
 use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::msg::Msg;
 use skilldeck::tui::workers::tasks::make_diff;
@@ -132,7 +133,7 @@ fn measure(label: &str, machine: &roots::Machine, dir: &Path) {
 /// The app with the diff view open on the skill at `dir`, waiting for its diff (request 1).
 fn diff_waiting(machine: &roots::Machine, dir: &Path) -> Headless {
     let mut app = App::new(Setup::default());
-    app.diff = Some(DiffState {
+    app.views.open_diff(DiffState {
         request: 1,
         name: "big".to_owned(),
         dir: PathBuf::from(dir),

@@ -11,21 +11,20 @@ use crate::roots::{AgentId, Source};
 
 use crate::scan::Progress;
 
-use super::budget::{BudgetView, UsageView, Uses};
+use super::budget::{UsageView, Uses};
 use super::changes::ChangeView;
-use super::diff::DiffView;
 use super::geometry::{Geometry, WrappedPreview};
-use super::history::{Clock, HistoryView, SnapshotRow};
+use super::history::Clock;
 use super::import::{Import, Step};
 use super::keymap::Mode;
 use super::line::LineEdit;
-use super::manage::{Copies, Pick, Running, Summary, Target};
+use super::manage::{Pick, Running, Summary, Target};
 use super::model::{Deck, SkillView, Sort};
 use super::msg::{Effect, Pane};
 use super::theme::Theme;
 use super::updating::Updating;
 use super::upstreams::Upstreams;
-use super::viewer::Viewer;
+use super::views::{Loading, View, Views};
 
 /// What the app is opened with.
 #[derive(Clone, Debug, Default)]
@@ -37,6 +36,25 @@ pub struct Setup {
     /// The folder the app works in, as shown (`~/src/app`): where an export goes unless
     /// another path is typed.
     pub work_dir: String,
+}
+
+/// One layer of what is drawn (see [`App::layers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layer {
+    /// The screen the tabs choose: the skills, the roots, or what changed.
+    Screen,
+    /// A view opened over the screen.
+    View(View),
+    /// The import flow, from picking a bundle to what it did.
+    Import,
+    /// An update's conflicts, to settle before it is written.
+    Conflicts,
+    /// A batch's progress.
+    Working,
+    /// A question, a prompt, a picker, a summary or the help.
+    Overlay,
+    /// What went wrong that the person should read first.
+    Message,
 }
 
 /// Which screen is up.
@@ -109,15 +127,6 @@ pub enum By {
     Nobody,
 }
 
-/// Something a worker is asked for, until it arrives.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Loading<T> {
-    #[default]
-    Waiting,
-    Ready(T),
-    Failed(String),
-}
-
 /// The changed view's list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChangeList {
@@ -138,57 +147,6 @@ impl ChangeList {
 
     pub fn selected(&self) -> Option<&ChangeView> {
         self.shown().get(self.selected)
-    }
-}
-
-/// The diff view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffState {
-    /// The diff asked for last; a diff for another request is dropped.
-    pub request: u64,
-    /// The skill, while its diff is made.
-    pub name: String,
-    /// Its folder, and its installer's untouched copy: what the diff is made from again after
-    /// a restore or an accept.
-    pub dir: PathBuf,
-    pub pristine: Option<PathBuf>,
-    pub view: Loading<Box<DiffView>>,
-    /// The first row shown.
-    pub scroll: usize,
-}
-
-/// The history view of one skill.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct History {
-    /// The history asked for last; an answer to another request is dropped.
-    pub request: u64,
-    pub name: String,
-    pub dir: PathBuf,
-    pub shown_dir: String,
-    pub view: Loading<Box<HistoryView>>,
-    /// Index into the rows (newest first).
-    pub selected: usize,
-    /// The snapshot marked to be compared with another, by id.
-    pub marked: Option<String>,
-    /// The diff this view opened, by request, and the effect that makes it again after a task
-    /// changed the skill.
-    pub diffed: Option<(u64, Effect)>,
-}
-
-impl History {
-    pub fn rows(&self) -> &[SnapshotRow] {
-        match &self.view {
-            Loading::Ready(view) => &view.rows,
-            _ => &[],
-        }
-    }
-
-    pub fn selected(&self) -> Option<&SnapshotRow> {
-        self.rows().get(self.selected)
-    }
-
-    pub fn row(&self, id: &str) -> Option<&SnapshotRow> {
-        self.rows().iter().find(|r| r.id == id)
     }
 }
 
@@ -275,7 +233,8 @@ pub struct App {
     pub panes: Geometry,
     pub running: bool,
     pub changes: ChangeList,
-    pub diff: Option<DiffState>,
+    /// The views opened over the screen, in the order opened.
+    pub views: Views,
     pub import: Option<Import>,
     /// Where the last import picker was, to open there again.
     pub picker_dir: Option<PathBuf>,
@@ -290,19 +249,11 @@ pub struct App {
     pub marked: BTreeSet<PathBuf>,
     /// The batch under way.
     pub batch: Option<Running>,
-    /// The view of every copy of one name, when open.
-    pub copies: Option<Copies>,
     /// The plan asked for last; a plan for another request is dropped.
     pub plan_request: u64,
     /// The note to show when the scan under way ends, instead of its summary: the result of
     /// the task that asked for the scan.
     pub after_scan: Option<Status>,
-    /// The history of one skill, when open.
-    pub history: Option<History>,
-    /// The viewer of one skill's files, when open.
-    pub viewer: Option<Viewer>,
-    /// The budget view, when open.
-    pub budget: Option<BudgetView>,
     /// The time relative times are drawn against, ticked before each frame.
     pub clock: Clock,
     /// The uses are read again after a rescan, the last ones shown meanwhile.
@@ -327,68 +278,81 @@ impl App {
         }
     }
 
-    /// Which keys apply now: a message's, else the overlay's, else a batch's, else an update's
-    /// conflicts, else the import's step, else the diff's (a diff opened from the history is
-    /// over it), else the history's, else the screen's.
+    /// What is drawn, bottom to top: the screen, the views in the order they were opened, then
+    /// the flows and popups that are always above them, in a fixed order (an import or an
+    /// update's conflicts over any view, a batch's progress over those, a question or the help
+    /// over the progress, and a message over everything). The one place that decides what is
+    /// on top: the keys go to the top layer ([`App::mode`]), the frame is drawn in this order,
+    /// and the wheel scrolls what is on top.
+    pub fn layers(&self) -> Vec<Layer> {
+        let mut layers = vec![Layer::Screen];
+        layers.extend(self.views.order().iter().copied().map(Layer::View));
+        let above = [
+            (self.import.is_some(), Layer::Import),
+            (
+                self.updating.as_ref().is_some_and(Updating::settling),
+                Layer::Conflicts,
+            ),
+            (self.batch.is_some(), Layer::Working),
+            (self.overlay != Overlay::None, Layer::Overlay),
+            (!self.messages.is_empty(), Layer::Message),
+        ];
+        layers.extend(above.into_iter().filter(|(on, _)| *on).map(|(_, l)| l));
+        layers
+    }
+
+    /// The layer on top.
+    pub fn top(&self) -> Layer {
+        self.layers().last().copied().unwrap_or(Layer::Screen)
+    }
+
+    /// The screen or the view that fills the body: the highest of them.
+    pub fn body(&self) -> Layer {
+        self.views.top().map_or(Layer::Screen, Layer::View)
+    }
+
+    /// Which keys apply now: those of the layer on top.
     pub fn mode(&self) -> Mode {
-        if !self.messages.is_empty() {
-            return Mode::Message;
-        }
-        match &self.overlay {
-            Overlay::Confirm(_) => return Mode::Confirm,
-            Overlay::Export(_) => return Mode::Export,
-            Overlay::Help => return Mode::Help,
-            Overlay::Pick(_) => return Mode::Pick,
-            Overlay::Summary(_) => return Mode::Summary,
-            Overlay::None => {}
-        }
-        if self.batch.is_some() {
-            return Mode::Working;
-        }
-        if self.updating.as_ref().is_some_and(Updating::settling) {
-            return Mode::Conflicts;
-        }
-        if let Some(import) = &self.import {
-            return match import.step {
-                Step::Picking => Mode::Picker,
-                Step::Preview => Mode::Bundle,
-                Step::Refused(_) => Mode::Refused,
-                Step::Destination => Mode::Destination,
-                Step::Replace { .. } => Mode::Replace,
-                Step::Reading(_) | Step::Planning | Step::Installing(_) => Mode::Busy,
-                Step::Done(_) => Mode::Imported,
-            };
-        }
-        if self.diff.is_some() {
-            return Mode::Diff;
-        }
-        if let Some(viewer) = &self.viewer {
-            return if viewer.open.is_some() {
-                Mode::Reading
-            } else {
-                Mode::Files
-            };
-        }
-        if self.history.is_some() {
-            return Mode::History;
-        }
-        if self.copies.is_some() {
-            return Mode::Copies;
-        }
-        if self.budget.is_some() {
-            return Mode::Budget;
-        }
-        match self.screen {
-            Screen::Roots => Mode::Roots,
-            Screen::Changed => Mode::Changed,
-            Screen::Skills if self.search.typing => Mode::Search,
-            Screen::Skills => Mode::Skills,
+        match self.top() {
+            Layer::Message => Mode::Message,
+            Layer::Overlay => match &self.overlay {
+                Overlay::Confirm(_) => Mode::Confirm,
+                Overlay::Export(_) => Mode::Export,
+                Overlay::Pick(_) => Mode::Pick,
+                Overlay::Summary(_) => Mode::Summary,
+                Overlay::Help | Overlay::None => Mode::Help,
+            },
+            Layer::Working => Mode::Working,
+            Layer::Conflicts => Mode::Conflicts,
+            Layer::Import => match self.import.as_ref().map(|i| &i.step) {
+                Some(Step::Picking) => Mode::Picker,
+                Some(Step::Preview) => Mode::Bundle,
+                Some(Step::Refused(_)) => Mode::Refused,
+                Some(Step::Destination) => Mode::Destination,
+                Some(Step::Replace { .. }) => Mode::Replace,
+                Some(Step::Done(_)) => Mode::Imported,
+                Some(Step::Reading(_) | Step::Planning | Step::Installing(_)) | None => Mode::Busy,
+            },
+            Layer::View(View::Diff) => Mode::Diff,
+            Layer::View(View::Viewer) => match self.views.viewer() {
+                Some(viewer) if viewer.open.is_some() => Mode::Reading,
+                _ => Mode::Files,
+            },
+            Layer::View(View::History) => Mode::History,
+            Layer::View(View::Copies) => Mode::Copies,
+            Layer::View(View::Budget) => Mode::Budget,
+            Layer::Screen => match self.screen {
+                Screen::Roots => Mode::Roots,
+                Screen::Changed => Mode::Changed,
+                Screen::Skills if self.search.typing => Mode::Search,
+                Screen::Skills => Mode::Skills,
+            },
         }
     }
 
-    /// Whether nothing, an overlay or a message, is drawn over the screen.
+    /// Whether the screen or the view in the body is on top: nothing is drawn over it.
     pub fn is_uncovered(&self) -> bool {
-        self.overlay == Overlay::None && self.messages.is_empty()
+        self.top() == self.body()
     }
 
     /// The skill under the cursor.
@@ -412,16 +376,16 @@ impl App {
             || self.upstreams.checking
             || self.import.as_ref().is_some_and(Import::waiting)
             || self
-                .diff
-                .as_ref()
+                .views
+                .diff()
                 .is_some_and(|d| d.view == Loading::Waiting)
             || self
-                .history
-                .as_ref()
+                .views
+                .history()
                 .is_some_and(|h| h.view == Loading::Waiting)
             || self
-                .viewer
-                .as_ref()
+                .views
+                .viewer()
                 .and_then(|v| v.open.as_ref())
                 .is_some_and(|o| o.text == super::viewer::Reading::Waiting)
     }
@@ -508,7 +472,7 @@ impl App {
 
     /// Indexes into `deck.skills` of every copy of the name the copies view is open on.
     pub fn copy_rows(&self) -> Vec<usize> {
-        let Some(copies) = &self.copies else {
+        let Some(copies) = self.views.copies() else {
             return Vec::new();
         };
         (0..self.deck.skills.len())
@@ -518,7 +482,7 @@ impl App {
 
     /// The copy under the cursor in the copies view.
     pub fn selected_copy(&self) -> Option<&SkillView> {
-        let copies = self.copies.as_ref()?;
+        let copies = self.views.copies()?;
         self.copy_rows()
             .get(copies.selected)
             .map(|&i| &self.deck.skills[i])
@@ -541,7 +505,7 @@ impl App {
         // A skill gone since (removed, moved) is no longer marked.
         let dirs: BTreeSet<&PathBuf> = self.deck.skills.iter().map(|s| &s.dir).collect();
         self.marked.retain(|dir| dirs.contains(dir));
-        if let Some(copies) = &mut self.copies {
+        if let Some(copies) = self.views.copies_mut() {
             let rows = self
                 .deck
                 .skills
@@ -551,10 +515,10 @@ impl App {
             copies.selected = copies.selected.min(rows.saturating_sub(1));
             // One copy left (the others removed or moved away): nothing to resolve any more.
             if rows < 2 {
-                self.copies = None;
+                self.views.close(View::Copies);
             }
         }
-        if let Some(view) = &mut self.budget {
+        if let Some(view) = self.views.budget_mut() {
             let agents = &self.deck.budgets.agents;
             view.agent = view.agent.min(agents.len().saturating_sub(1));
             let rows = agents.get(view.agent).map_or(0, |a| a.entries.len());
@@ -638,5 +602,103 @@ fn installed_by(skill: &SkillView, by: &By) -> bool {
         (By::Installer(name), Some(owner)) => owner.installer == *name,
         (By::Nobody, None) => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::views::samples::open;
+    use strum::IntoEnumIterator;
+
+    /// The keys of each view, written out here apart from `mode` so the two can disagree.
+    fn keys_of(view: View) -> Mode {
+        match view {
+            View::Budget => Mode::Budget,
+            View::Copies => Mode::Copies,
+            View::History => Mode::History,
+            View::Viewer => Mode::Files,
+            View::Diff => Mode::Diff,
+        }
+    }
+
+    fn running() -> Running {
+        Running {
+            id: 1,
+            doing: "Removing".into(),
+            done: 0,
+            total: 2,
+            current: None,
+            stopping: false,
+        }
+    }
+
+    /// Every two views in either order, under each of the layers always above them: the keys go
+    /// to the top layer, the body shows the last view opened, and the screen is covered
+    /// exactly when something is over the body.
+    #[test]
+    fn the_keys_go_to_the_top_layer_and_the_body_is_the_last_view_opened() {
+        type Cover = (&'static str, fn(&mut App), Option<Mode>);
+        let covers: [Cover; 4] = [
+            ("nothing", |_| {}, None),
+            (
+                "a batch",
+                |app| app.batch = Some(running()),
+                Some(Mode::Working),
+            ),
+            (
+                "the help",
+                |app| app.overlay = Overlay::Help,
+                Some(Mode::Help),
+            ),
+            (
+                "a message over a batch",
+                |app| {
+                    app.batch = Some(running());
+                    app.messages.push("x".into());
+                },
+                Some(Mode::Message),
+            ),
+        ];
+        for (what, cover, covered) in covers {
+            for below in View::iter() {
+                for above in View::iter().filter(|v| *v != below) {
+                    let mut app = App::default();
+                    open(&mut app.views, below);
+                    open(&mut app.views, above);
+                    cover(&mut app);
+                    let case = format!("{below:?} then {above:?} under {what}");
+                    assert_eq!(app.body(), Layer::View(above), "{case}");
+                    assert_eq!(app.mode(), covered.unwrap_or(keys_of(above)), "{case}");
+                    assert_eq!(app.is_uncovered(), covered.is_none(), "{case}");
+                    app.views.close(above);
+                    assert_eq!(app.body(), Layer::View(below), "{case}, closed");
+                    assert_eq!(app.mode(), covered.unwrap_or(keys_of(below)), "{case}");
+                }
+            }
+        }
+    }
+
+    /// With nothing open the screen has the keys, and a message is always the top layer.
+    #[test]
+    fn the_screen_is_the_bottom_and_a_message_the_top() {
+        let mut app = App::default();
+        assert_eq!(app.layers(), [Layer::Screen]);
+        assert_eq!(app.mode(), Mode::Skills);
+        app.screen = Screen::Roots;
+        assert_eq!(app.mode(), Mode::Roots);
+        app.messages.push("x".into());
+        app.overlay = Overlay::Help;
+        open(&mut app.views, View::Diff);
+        assert_eq!(
+            app.layers(),
+            [
+                Layer::Screen,
+                Layer::View(View::Diff),
+                Layer::Overlay,
+                Layer::Message
+            ]
+        );
+        assert_eq!(app.top(), Layer::Message);
     }
 }

@@ -5,7 +5,10 @@
 //! one [`keymap`] table; [`update::update`] turns messages into a new [`app::App`] and
 //! [`msg::Effect`]s, with no I/O; the [`runtime`] carries the effects out on worker threads
 //! and draws with [`view::draw`], which only reads the app and hands back where it put each
-//! pane ([`geometry`]) as one more message for `update`. Text from disk is sanitised once,
+//! pane ([`geometry`]) as one more message for `update`. What is on top is decided once, by
+//! [`app::App::layers`]: the screen, the [`views`] in the order they were opened, then the
+//! flows and popups above them; the keys go to the top layer, the frame is drawn in that
+//! order, and the wheel scrolls what is on top. Text from disk is sanitised once,
 //! where the inventory becomes the [`model`] (and where the workers build the [`changes`],
 //! [`diff`] and [`import`] models). This module never touches the file system itself: the
 //! workers ask the domain (`scan`, `snapshot`, `bundle`, `install`, and `operations` for
@@ -44,6 +47,7 @@ pub mod updating;
 pub mod upstreams;
 pub mod view;
 pub mod viewer;
+pub mod views;
 pub mod workers;
 
 use std::io::{self, IsTerminal};

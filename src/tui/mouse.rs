@@ -4,50 +4,51 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::app::{App, Overlay, Screen};
+use super::app::{App, Layer, Screen};
 use super::msg::{Msg, Pane};
+use super::views::View;
 
 /// Rows one turn of the wheel moves.
 const WHEEL_ROWS: i32 = 3;
 
-/// What a mouse event means where the last frame put things.
+/// What a mouse event means where the last frame put things. On the screen the wheel scrolls
+/// the pane under the pointer and a click selects the row under it; over anything else the
+/// wheel scrolls what is on top, and a click selects a row only in the history's list.
 pub fn translate(app: &App, event: &MouseEvent) -> Option<Msg> {
     let at = Position::new(event.column, event.row);
     let panes = &app.panes;
-    let pane = match app.screen {
-        _ if app.history.is_some() && app.diff.is_none() => {
-            panes.history.area.contains(at).then_some(Pane::List)
-        }
-        Screen::Roots => panes.roots.area.contains(at).then_some(Pane::List),
-        Screen::Changed => panes.changed.area.contains(at).then_some(Pane::List),
-        Screen::Skills => [
-            (panes.list.area, Pane::List),
-            (panes.detail.area, Pane::Detail),
-            (panes.preview.area, Pane::Preview),
-        ]
-        .into_iter()
-        .find(|(area, _)| area.contains(at))
-        .map(|(_, pane)| pane),
+    let top = app.top();
+    let pane = match top {
+        Layer::Screen => match app.screen {
+            Screen::Roots => panes.roots.area.contains(at).then_some(Pane::List),
+            Screen::Changed => panes.changed.area.contains(at).then_some(Pane::List),
+            Screen::Skills => [
+                (panes.list.area, Pane::List),
+                (panes.detail.area, Pane::Detail),
+                (panes.preview.area, Pane::Preview),
+            ]
+            .into_iter()
+            .find(|(area, _)| area.contains(at))
+            .map(|(_, pane)| pane),
+        },
+        Layer::View(View::History) => panes.history.area.contains(at).then_some(Pane::List),
+        _ => Some(Pane::List),
     };
-    // Over the help, the diff, an import or the viewer, the wheel scrolls what is open.
-    let help = app.overlay == Overlay::Help
-        || app.diff.is_some()
-        || app.import.is_some()
-        || app.viewer.is_some();
     match event.kind {
-        MouseEventKind::ScrollDown if help => Some(Msg::Scroll(Pane::List, WHEEL_ROWS)),
-        MouseEventKind::ScrollUp if help => Some(Msg::Scroll(Pane::List, -WHEEL_ROWS)),
         MouseEventKind::ScrollDown => pane.map(|p| Msg::Scroll(p, WHEEL_ROWS)),
         MouseEventKind::ScrollUp => pane.map(|p| Msg::Scroll(p, -WHEEL_ROWS)),
-        MouseEventKind::Down(MouseButton::Left) if !help && app.is_uncovered() => {
-            let (geometry, len) = match app.screen {
-                _ if app.history.is_some() => (
+        MouseEventKind::Down(MouseButton::Left) => {
+            let (geometry, len) = match top {
+                Layer::View(View::History) => (
                     panes.history,
-                    app.history.as_ref().map_or(0, |h| h.rows().len()),
+                    app.views.history().map_or(0, |h| h.rows().len()),
                 ),
-                Screen::Skills => (panes.list, app.visible.len()),
-                Screen::Roots => (panes.roots, app.shown_roots().len()),
-                Screen::Changed => (panes.changed, app.changes.shown().len()),
+                Layer::Screen => match app.screen {
+                    Screen::Skills => (panes.list, app.visible.len()),
+                    Screen::Roots => (panes.roots, app.shown_roots().len()),
+                    Screen::Changed => (panes.changed, app.changes.shown().len()),
+                },
+                _ => return None,
             };
             match row_at(geometry.rows, at, geometry.offset) {
                 Some(index) if index < len => Some(Msg::Select(index)),

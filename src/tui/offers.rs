@@ -1,10 +1,11 @@
 //! Which keys the state on screen offers: one rule that the footer's hints and the keys both
 //! follow, so every key the footer shows works there, and a key it leaves out says why.
 
-use crate::tui::app::{App, DiffState, Loading};
+use crate::tui::app::App;
 use crate::tui::changes::is_gone;
 use crate::tui::diff::Against;
 use crate::tui::msg::Action;
+use crate::tui::views::{DiffState, Loading};
 
 /// Whether the diff view offers `action` as `state` stands, the one rule the footer's hints and
 /// the keys both follow: restore only against a snapshot; accept, snapshot and export while the

@@ -29,6 +29,7 @@ use super::mouse;
 use super::msg::{Effect, Msg};
 use super::update::update;
 use super::view;
+use super::views::View;
 use super::workers::import::{ImportSession, spawn_import};
 use super::workers::watch::{self, Watcher};
 use super::workers::{self, history, manage, tasks};
@@ -220,7 +221,7 @@ impl<B: Backend> Runtime<B> {
             WAITING
         } else if self.watcher.is_some() {
             LIVE
-        } else if self.app.history.is_some() {
+        } else if self.app.views.is_open(View::History) {
             CLOCK
         } else {
             IDLE
@@ -237,7 +238,7 @@ impl<B: Backend> Runtime<B> {
         }
         changed |= self.pump();
         // Relative times on screen ("3 min ago") age with no key pressed.
-        changed |= self.app.history.is_some() && self.drawn.elapsed() >= CLOCK;
+        changed |= self.app.views.is_open(View::History) && self.drawn.elapsed() >= CLOCK;
         if changed && self.app.running {
             self.draw()?;
         }

@@ -250,9 +250,10 @@ fn binary_files_beside_a_huge_one_are_summarised_as_binary() {
 
 #[test]
 fn the_apps_diff_view_draws_the_summary_of_a_file_past_a_bound() {
-    use skilldeck::tui::app::{App, DiffState, Loading, Setup};
+    use skilldeck::tui::app::{App, Setup};
     use skilldeck::tui::headless::{self, Headless};
     use skilldeck::tui::msg::Msg;
+    use skilldeck::tui::views::{DiffState, Loading};
 
     let before = text(48_000);
     let case = Case::new(
@@ -269,7 +270,7 @@ fn the_apps_diff_view_draws_the_summary_of_a_file_past_a_bound() {
     let machine = skilldeck::roots::Machine::new(case.machine.env(), &case.machine.start);
     for (width, height) in crate::common::app::SIZES {
         let mut app = App::new(Setup::default());
-        app.diff = Some(DiffState {
+        app.views.open_diff(DiffState {
             request: 1,
             name: "big".to_owned(),
             dir: case.dir.clone(),

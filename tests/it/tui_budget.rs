@@ -201,7 +201,7 @@ fn status(app: &App) -> &str {
 }
 
 fn view_of(app: &App) -> BudgetView {
-    app.budget.expect("the budget view is open")
+    *app.views.budget().expect("the budget view is open")
 }
 
 struct Case {
@@ -326,7 +326,7 @@ const CASES: &[Case] = &[
         msgs: || keys(&[ToggleMark, Back]),
         check: |app, _| {
             assert_eq!(app.mode(), Mode::Skills);
-            assert!(app.budget.is_none());
+            assert!(app.views.budget().is_none());
             assert_eq!(app.marked.len(), 1);
         },
     },
@@ -523,7 +523,7 @@ fn marks_and_off_from_the_budget_view_reach_the_managing_flow() {
     assert_eq!(dirs, [dir("alpha"), dir("delta")]);
     // The batch runs over the budget view, which is there again when it is done.
     assert_eq!(app.mode(), Mode::Working);
-    assert!(app.budget.is_some());
+    assert!(app.views.budget().is_some());
 }
 
 // --- Drawn ----------------------------------------------------------------------------------

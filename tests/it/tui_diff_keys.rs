@@ -10,11 +10,12 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use skilldeck::snapshot::diff::{Blob, Body, FileDiff, Hunk, Line, LineKind, SkillDiff, lines_of};
-use skilldeck::tui::app::{App, DiffState, Loading, Setup};
+use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::diff::{Against, DiffView};
 use skilldeck::tui::msg::{Action, Msg};
 use skilldeck::tui::update::update;
 use skilldeck::tui::view;
+use skilldeck::tui::views::{DiffState, Loading};
 
 /// One hunk made by hand (a line diff has a deadline, and a busy machine would merge hunks):
 /// line `at` replaced, with three lines of context on each side.
@@ -96,7 +97,7 @@ impl Open {
     fn new(view: DiffView, height: u16) -> Self {
         let mut app = App::new(Setup::default());
         update(&mut app, Msg::Started);
-        app.diff = Some(DiffState {
+        app.views.open_diff(DiffState {
             request: 1,
             name: "demo".to_owned(),
             dir: PathBuf::from("/s/demo"),
@@ -128,11 +129,11 @@ impl Open {
     }
 
     fn at(&self) -> usize {
-        self.app.diff.as_ref().unwrap().scroll
+        self.app.views.diff().unwrap().scroll
     }
 
     fn view(&self) -> &DiffView {
-        let Loading::Ready(view) = &self.app.diff.as_ref().unwrap().view else {
+        let Loading::Ready(view) = &self.app.views.diff().unwrap().view else {
             panic!("no diff")
         };
         view
@@ -283,7 +284,7 @@ fn footer(open: &Open) -> String {
 /// The app with the diff of `demo` in `view` (a state of the diff view) open.
 fn open_in(view: Loading<Box<DiffView>>) -> Open {
     let mut open = Open::new(diff_of(1, 1), 24);
-    open.app.diff.as_mut().unwrap().view = view;
+    open.app.views.diff_mut().unwrap().view = view;
     open.draw();
     open
 }
@@ -371,7 +372,7 @@ fn a_diff_with_nothing_to_compare_with_offers_snapshot_accept_and_export_and_the
     // Esc goes back.
     let mut open = open_in(Loading::Failed("nothing".to_owned()));
     open.press(Action::Back);
-    assert!(open.app.diff.is_none());
+    assert!(open.app.views.diff().is_none());
 }
 
 #[test]

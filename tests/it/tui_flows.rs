@@ -10,10 +10,10 @@ use ratatui::style::{Color, Modifier};
 
 use crate::common::app::{SIZES, Screen, demo, settings};
 use skilldeck::demo::Sandbox;
-use skilldeck::tui::app::Loading;
 use skilldeck::tui::diff::RowKind;
 use skilldeck::tui::import::Step;
 use skilldeck::tui::msg::{ImportEvent, Msg};
+use skilldeck::tui::views::Loading;
 
 /// Snapshot the screen after `keys` on the demo machine, at both sizes; then `check` it.
 fn snapshot_keys(name: &str, keys: &str, check: impl Fn(&Sandbox, &Screen)) {
@@ -30,7 +30,7 @@ fn snapshot_keys(name: &str, keys: &str, check: impl Fn(&Sandbox, &Screen)) {
 /// The added lines of the diff shown (the diff view's, or an import's replacements').
 fn added(screen: &Screen) -> Vec<String> {
     let app = screen.runtime.app();
-    let view = match (&app.diff, app.import.as_ref().map(|i| &i.step)) {
+    let view = match (app.views.diff(), app.import.as_ref().map(|i| &i.step)) {
         (Some(diff), _) => match &diff.view {
             Loading::Ready(view) => view.as_ref().clone(),
             other => panic!("no diff: {other:?}"),
@@ -106,8 +106,8 @@ fn next_hunk_and_next_file_move_through_the_diff() {
     for size in SIZES {
         let (_sandbox, mut screen) = demo(size);
         screen.press("3\n");
-        let scroll = |screen: &Screen| screen.runtime.app().diff.as_ref().unwrap().scroll;
-        let Loading::Ready(view) = &screen.runtime.app().diff.as_ref().unwrap().view else {
+        let scroll = |screen: &Screen| screen.runtime.app().views.diff().unwrap().scroll;
+        let Loading::Ready(view) = &screen.runtime.app().views.diff().unwrap().view else {
             panic!("no diff");
         };
         let (hunks, files) = (view.hunks.clone(), view.files.clone());
@@ -138,7 +138,7 @@ fn a_modified_plugin_skill_is_diffed_against_its_marketplace_clone() {
         let text = screen.text();
         assert!(text.contains("installer's copy"), "{text}");
         assert!(text.contains("+When the source has doc comments"), "{text}");
-        let diff = screen.runtime.app().diff.as_ref().unwrap();
+        let diff = screen.runtime.app().views.diff().unwrap();
         assert!(diff.pristine.as_ref().unwrap().starts_with(sandbox.home()));
     });
 }

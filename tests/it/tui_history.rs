@@ -13,7 +13,7 @@ use crate::common::app::settings;
 use crate::common::deck::{deck, dir, laid, pane};
 use skilldeck::snapshot::history::{Step, Summary};
 use skilldeck::snapshot::{Info, Reason, Snapshot, StoreUsage};
-use skilldeck::tui::app::{App, Loading, Overlay, Screen, Setup};
+use skilldeck::tui::app::{App, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::diff::{Against, DiffView};
 use skilldeck::tui::geometry::Panes;
@@ -22,6 +22,7 @@ use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::msg::{Action, Changes, Effect, Msg};
 use skilldeck::tui::update::update;
 use skilldeck::tui::view;
+use skilldeck::tui::views::Loading;
 
 use Action::*;
 
@@ -139,7 +140,7 @@ fn loaded() -> App {
 }
 
 fn request(app: &App) -> u64 {
-    app.history.as_ref().unwrap().request
+    app.views.history().unwrap().request
 }
 
 fn arrive(app: &mut App, steps: Vec<Step>) {
@@ -166,8 +167,8 @@ fn keys(actions: &[Action]) -> Vec<Msg> {
 }
 
 fn selected_id(app: &App) -> &str {
-    app.history
-        .as_ref()
+    app.views
+        .history()
         .and_then(|h| h.selected())
         .map_or("", |r| r.id.as_str())
 }
@@ -197,7 +198,7 @@ const CASES: &[Case] = &[
         msgs: |_| keys(&[OpenHistory]),
         check: |app, effects| {
             assert_eq!(app.mode(), Mode::History);
-            let history = app.history.as_ref().unwrap();
+            let history = app.views.history().unwrap();
             assert_eq!(history.name, "alpha");
             assert_eq!(history.view, Loading::Waiting);
             assert!(app.waiting());
@@ -216,7 +217,7 @@ const CASES: &[Case] = &[
         msgs: |_| keys(&[ShowChanged, OpenHistory]),
         check: |app, effects| {
             assert_eq!(app.mode(), Mode::History);
-            assert_eq!(app.history.as_ref().unwrap().shown_dir, "~/skills/alpha");
+            assert_eq!(app.views.history().unwrap().shown_dir, "~/skills/alpha");
             assert!(matches!(effects, [Effect::ReadHistory { .. }]));
         },
     },
@@ -225,9 +226,9 @@ const CASES: &[Case] = &[
         start: loaded,
         msgs: |_| keys(&[ShowChanged, OpenDiff, OpenHistory]),
         check: |app, _| {
-            assert!(app.diff.is_none());
+            assert!(app.views.diff().is_none());
             assert_eq!(app.mode(), Mode::History);
-            assert_eq!(app.history.as_ref().unwrap().dir, dir("alpha"));
+            assert_eq!(app.views.history().unwrap().dir, dir("alpha"));
         },
     },
     Case {
@@ -235,7 +236,7 @@ const CASES: &[Case] = &[
         start: browsing,
         msgs: |_| Vec::new(),
         check: |app, _| {
-            let history = app.history.as_ref().unwrap();
+            let history = app.views.history().unwrap();
             let ids: Vec<&str> = history.rows().iter().map(|r| r.id.as_str()).collect();
             assert_eq!(
                 ids,
@@ -247,7 +248,7 @@ const CASES: &[Case] = &[
             assert_eq!(history.rows()[0].reason, "accepted baseline");
             assert_eq!(selected_id(app), "s4-accepted");
             assert!(matches!(
-                app.history.as_ref().unwrap().view,
+                app.views.history().unwrap().view,
                 Loading::Ready(_)
             ));
         },
@@ -264,7 +265,7 @@ const CASES: &[Case] = &[
                 },
             ]
         },
-        check: |app, _| assert_eq!(app.history.as_ref().unwrap().view, Loading::Waiting),
+        check: |app, _| assert_eq!(app.views.history().unwrap().view, Loading::Waiting),
     },
     Case {
         name: "a history that cannot be read says why, and Esc still closes it",
@@ -282,14 +283,14 @@ const CASES: &[Case] = &[
         },
         check: |app, _| {
             assert_eq!(
-                app.history.as_ref().unwrap().view,
+                app.views.history().unwrap().view,
                 Loading::Failed("The history of ~/skills/alpha could not be read: denied".into())
             );
             let mut app = app.clone();
             update(&mut app, Msg::Action(Restore));
             assert_eq!(app.overlay, Overlay::None);
             update(&mut app, Msg::Action(Back));
-            assert!(app.history.is_none());
+            assert!(app.views.history().is_none());
         },
     },
     Case {
@@ -315,7 +316,7 @@ const CASES: &[Case] = &[
         msgs: |_| keys(&[Down, Down, OpenDiff]),
         check: |app, effects| {
             assert_eq!(app.mode(), Mode::Diff);
-            let diff = app.diff.as_ref().unwrap();
+            let diff = app.views.diff().unwrap();
             assert_eq!(
                 effects,
                 [Effect::DiffSnapshots {
@@ -342,7 +343,7 @@ const CASES: &[Case] = &[
                 Some(Effect::DiffSnapshots { old, new: Some(new), .. })
                     if old == "s1-installed" && new == "s4-accepted"
             ));
-            assert_eq!(app.history.as_ref().unwrap().marked, None);
+            assert_eq!(app.views.history().unwrap().marked, None);
             assert_eq!(app.mode(), Mode::Diff);
         },
     },
@@ -356,7 +357,7 @@ const CASES: &[Case] = &[
                 Some(Effect::DiffSnapshots { old, new: Some(new), .. })
                     if old == "s1-installed" && new == "s4-accepted"
             ));
-            assert!(app.diff.is_some());
+            assert!(app.views.diff().is_some());
         },
     },
     Case {
@@ -368,7 +369,7 @@ const CASES: &[Case] = &[
                 effects.last(),
                 Some(Effect::DiffSnapshots { old, new: None, .. }) if old == "s4-accepted"
             ));
-            assert!(app.diff.is_some());
+            assert!(app.views.diff().is_some());
         },
     },
     Case {
@@ -377,7 +378,7 @@ const CASES: &[Case] = &[
         msgs: |_| keys(&[Down, OpenDiff]),
         check: |app, effects| {
             assert!(effects.is_empty());
-            assert!(app.diff.is_none());
+            assert!(app.views.diff().is_none());
             assert!(status(app).contains("damaged"), "{}", status(app));
             let mut app = app.clone();
             update(&mut app, Msg::Action(Restore));
@@ -500,7 +501,7 @@ const CASES: &[Case] = &[
             });
             arrive(&mut app, newer);
             assert_eq!(selected_id(&app), "s2-by-hand");
-            assert_eq!(app.history.as_ref().unwrap().rows().len(), 5);
+            assert_eq!(app.views.history().unwrap().rows().len(), 5);
         },
     },
     Case {
@@ -515,7 +516,7 @@ const CASES: &[Case] = &[
             msgs
         },
         check: |app, effects| {
-            let request = app.diff.as_ref().unwrap().request;
+            let request = app.views.diff().unwrap().request;
             assert!(effects.contains(&Effect::DiffSnapshots {
                 request,
                 name: "alpha".to_owned(),
@@ -541,7 +542,7 @@ const CASES: &[Case] = &[
                 dir: dir("alpha")
             }));
             // The rows stay while the new ones are read.
-            assert_eq!(app.history.as_ref().unwrap().rows().len(), 4);
+            assert_eq!(app.views.history().unwrap().rows().len(), 4);
         },
     },
     Case {
@@ -551,12 +552,12 @@ const CASES: &[Case] = &[
         check: |app, _| {
             let mut app = app.clone();
             assert_eq!(
-                app.history.as_ref().unwrap().marked.as_deref(),
+                app.views.history().unwrap().marked.as_deref(),
                 Some("s1-installed")
             );
             update(&mut app, Msg::ScanDone(Box::new(deck())));
             arrive(&mut app, steps().split_off(1));
-            assert_eq!(app.history.as_ref().unwrap().marked, None);
+            assert_eq!(app.views.history().unwrap().marked, None);
             assert_eq!(selected_id(&app), "s2-by-hand");
         },
     },
@@ -579,7 +580,7 @@ const CASES: &[Case] = &[
         start: browsing,
         msgs: |_| keys(&[Back]),
         check: |app, _| {
-            assert!(app.history.is_none());
+            assert!(app.views.history().is_none());
             assert_eq!(app.mode(), Mode::Skills);
             assert_eq!(app.screen, Screen::Skills);
         },
@@ -625,7 +626,7 @@ fn restore_from_a_history_diff_restores_that_snapshot() {
     for msg in keys(&[Bottom, OpenDiff]) {
         update(&mut app, msg);
     }
-    let request = app.diff.as_ref().unwrap().request;
+    let request = app.views.diff().unwrap().request;
     let view = DiffView::new(
         "alpha",
         dir("alpha"),
@@ -660,7 +661,7 @@ fn a_diff_between_two_snapshots_refuses_r_with_a_sentence() {
     for msg in keys(&[ToggleMark, Bottom, OpenDiff]) {
         update(&mut app, msg);
     }
-    let request = app.diff.as_ref().unwrap().request;
+    let request = app.views.diff().unwrap().request;
     let view = DiffView::new(
         "alpha",
         dir("alpha"),
@@ -780,7 +781,7 @@ fn the_selection_stays_in_view() {
             let text = drawn(&mut app, size).backend().to_string();
             // The selected row is among those drawn, and its own line below names it.
             let geometry = app.panes.history;
-            let selected = app.history.as_ref().unwrap().selected;
+            let selected = app.views.history().unwrap().selected;
             assert!(geometry.page > 0, "{size:?}: {text}");
             assert!(
                 (geometry.offset..geometry.offset + geometry.page).contains(&selected),

@@ -572,7 +572,7 @@ fn the_wheel_moves_the_cursor_of_the_copies_and_the_picker_not_the_list_under_th
     let mut app = loaded();
     press(&mut app, &[ShowCopies]);
     update(&mut app, Msg::Scroll(skilldeck::tui::msg::Pane::List, 1));
-    assert_eq!(app.copies.as_ref().unwrap().selected, 1);
+    assert_eq!(app.views.copies().unwrap().selected, 1);
     assert_eq!(app.selected, 0);
     press(&mut app, &[Disable]);
     update(&mut app, Msg::Scroll(skilldeck::tui::msg::Pane::List, 1));
@@ -591,6 +591,6 @@ fn the_copies_close_when_a_scan_finds_one_copy_left() {
     deck.skills.retain(|s| s.dir != project_alpha());
     let deck = skilldeck::tui::model::Deck::from_views(deck.skills, deck.roots);
     update(&mut app, Msg::ScanDone(Box::new(deck)));
-    assert_eq!(app.copies, None);
+    assert_eq!(app.views.copies(), None);
     assert_eq!(app.mode(), Mode::Skills);
 }

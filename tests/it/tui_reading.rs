@@ -69,7 +69,7 @@ pub fn reading() -> App {
 }
 
 fn read_request(app: &App) -> u64 {
-    app.viewer.as_ref().unwrap().open.as_ref().unwrap().request
+    app.views.viewer().unwrap().open.as_ref().unwrap().request
 }
 
 fn text(lines: usize) -> FileText {
@@ -87,7 +87,7 @@ fn the_files_of_a_skill_open_from_the_list_and_read_on_a_worker() {
     let mut app = loaded();
     assert!(update(&mut app, Msg::Action(OpenFiles)).is_empty());
     assert_eq!(app.mode(), Mode::Files);
-    let viewer = app.viewer.as_ref().unwrap();
+    let viewer = app.views.viewer().unwrap();
     let shown: Vec<&str> = viewer.files.iter().map(|f| f.shown.as_str()).collect();
     assert_eq!(shown, ["SKILL.md", "assets/logo.png", "my scripts/run.sh"]);
     assert_eq!(viewer.selected, 0, "the cursor starts on SKILL.md");
@@ -95,7 +95,7 @@ fn the_files_of_a_skill_open_from_the_list_and_read_on_a_worker() {
     for _ in 0..5 {
         update(&mut app, Msg::Action(Down));
     }
-    assert_eq!(app.viewer.as_ref().unwrap().selected, 2);
+    assert_eq!(app.views.viewer().unwrap().selected, 2);
     let effects = update(&mut app, Msg::Action(Choose));
     let request = read_request(&app);
     assert_eq!(
@@ -116,7 +116,7 @@ fn the_files_of_a_skill_open_from_the_list_and_read_on_a_worker() {
             file: Ok(text(3)),
         },
     );
-    let opened = |app: &App| app.viewer.as_ref().unwrap().open.clone().unwrap();
+    let opened = |app: &App| app.views.viewer().unwrap().open.clone().unwrap();
     assert_eq!(opened(&app).text, Reading::Waiting);
     update(
         &mut app,
@@ -146,7 +146,7 @@ fn a_file_read_scrolls_by_key_and_wheel_and_steps_to_the_next_and_back() {
             ..Panes::default()
         }),
     );
-    let scroll = |app: &App| app.viewer.as_ref().unwrap().open.as_ref().unwrap().scroll;
+    let scroll = |app: &App| app.views.viewer().unwrap().open.as_ref().unwrap().scroll;
     let cases: &[(Msg, usize)] = &[
         (Msg::Action(Down), 1),
         (Msg::Action(PageDown), 20),
@@ -172,7 +172,7 @@ fn a_file_read_scrolls_by_key_and_wheel_and_steps_to_the_next_and_back() {
     // Back to the list, the cursor on the file last read; back again closes the viewer.
     update(&mut app, Msg::Action(Back));
     assert_eq!(app.mode(), Mode::Files);
-    assert_eq!(app.viewer.as_ref().unwrap().selected, 1);
+    assert_eq!(app.views.viewer().unwrap().selected, 1);
     update(&mut app, Msg::Action(Back));
     assert_eq!(app.mode(), Mode::Skills);
     assert!(app.running);
@@ -198,14 +198,14 @@ fn a_file_that_cannot_be_read_says_why_and_a_skill_with_no_files_does_not_open()
         },
     );
     assert!(matches!(
-        &app.viewer.as_ref().unwrap().open.as_ref().unwrap().text,
+        &app.views.viewer().unwrap().open.as_ref().unwrap().text,
         Reading::Failed(why) if why.contains("permission denied")
     ));
     // beta's tree is empty: nothing to open, and a sentence says so.
     let mut app = loaded();
     update(&mut app, Msg::Action(Down));
     update(&mut app, Msg::Action(OpenFiles));
-    assert!(app.viewer.is_none());
+    assert!(app.views.viewer().is_none());
     assert!(
         app.status.as_ref().unwrap().text.contains("no file"),
         "{:?}",
@@ -563,7 +563,7 @@ fn every_action_in_the_viewer_is_handled_without_a_panic() {
                 let mut app = start();
                 update(&mut app, Msg::Action(first));
                 update(&mut app, Msg::Action(second));
-                if let Some(viewer) = &app.viewer {
+                if let Some(viewer) = app.views.viewer() {
                     assert!(viewer.selected < viewer.files.len().max(1));
                 }
             }

@@ -102,8 +102,8 @@ fn read_file(screen: &mut Screen, ending: &str) {
     screen.press("v");
     let index = screen
         .app()
-        .viewer
-        .as_ref()
+        .views
+        .viewer()
         .unwrap()
         .files
         .iter()

@@ -9,7 +9,7 @@ use crate::common::deck::{deck, dir, every_action, laid, pane};
 use skilldeck::bundle::browse::FoundKind;
 use skilldeck::roots::{AgentId, Scope};
 use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
-use skilldeck::tui::app::{App, By, Loading, Overlay, Screen, Setup};
+use skilldeck::tui::app::{App, By, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::diff::{Against, DiffView};
 use skilldeck::tui::geometry::Panes;
@@ -22,6 +22,7 @@ use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::model::OwnerView;
 use skilldeck::tui::msg::{Action, Changes, Effect, ImportEvent, Msg};
 use skilldeck::tui::update::update;
+use skilldeck::tui::views::Loading;
 use strum::VariantArray;
 
 use Action::*;
@@ -160,12 +161,12 @@ fn with(mut msgs: Vec<Msg>, more: Vec<Msg>) -> Vec<Msg> {
 
 /// The request number of the diff open.
 fn diff_request(app: &App) -> u64 {
-    app.diff.as_ref().unwrap().request
+    app.views.diff().unwrap().request
 }
 
 fn diff_ready(app: &mut App, against: Against) {
     let request = diff_request(app);
-    let name = app.diff.as_ref().unwrap().name.clone();
+    let name = app.views.diff().unwrap().name.clone();
     update(
         app,
         Msg::Diff {
@@ -424,7 +425,7 @@ const CASES: &[Case] = &[
                 matches!(&effects[1], Effect::ComputeDiff { name, pristine, .. }
                 if name == "beta" && pristine.as_deref() == Some(std::path::Path::new("/clone/beta")))
             );
-            assert_eq!(app.diff.as_ref().unwrap().name, "beta");
+            assert_eq!(app.views.diff().unwrap().name, "beta");
         },
     },
     Case {
@@ -441,9 +442,9 @@ const CASES: &[Case] = &[
                     diff: Err("old".to_owned()),
                 },
             );
-            assert_eq!(app.diff.as_ref().unwrap().view, Loading::Waiting);
+            assert_eq!(app.views.diff().unwrap().view, Loading::Waiting);
             diff_ready(&mut app, Against::Import);
-            assert!(matches!(app.diff.as_ref().unwrap().view, Loading::Ready(_)));
+            assert!(matches!(app.views.diff().unwrap().view, Loading::Ready(_)));
         },
     },
     Case {
@@ -462,7 +463,7 @@ const CASES: &[Case] = &[
         },
         check: |app, _| {
             assert_eq!(
-                app.diff.as_ref().unwrap().view,
+                app.views.diff().unwrap().view,
                 Loading::Failed("No snapshot of alpha was taken".to_owned())
             );
         },
@@ -472,17 +473,17 @@ const CASES: &[Case] = &[
         start: diffing,
         msgs: |_| keys(&[NextHunk, NextHunk]),
         check: |app, _| {
-            let Loading::Ready(view) = &app.diff.as_ref().unwrap().view else {
+            let Loading::Ready(view) = &app.views.diff().unwrap().view else {
                 panic!()
             };
-            assert_eq!(app.diff.as_ref().unwrap().scroll, view.hunks[1]);
+            assert_eq!(app.views.diff().unwrap().scroll, view.hunks[1]);
             let mut app = app.clone();
             update(&mut app, Msg::Action(PreviousHunk));
-            assert_eq!(app.diff.as_ref().unwrap().scroll, view.hunks[0]);
+            assert_eq!(app.views.diff().unwrap().scroll, view.hunks[0]);
             update(&mut app, Msg::Action(NextFile));
-            assert_eq!(app.diff.as_ref().unwrap().scroll, view.files[1].row);
+            assert_eq!(app.views.diff().unwrap().scroll, view.files[1].row);
             update(&mut app, Msg::Action(PreviousFile));
-            assert_eq!(app.diff.as_ref().unwrap().scroll, 0);
+            assert_eq!(app.views.diff().unwrap().scroll, 0);
             update(&mut app, Msg::Action(PreviousFile));
             assert_eq!(app.status.as_ref().unwrap().text, "No more that way.");
         },
@@ -491,7 +492,7 @@ const CASES: &[Case] = &[
         name: "the diff scrolls no further than the view allows",
         start: diffing,
         msgs: |_| keys(&[Bottom, Down, PageDown]),
-        check: |app, _| assert_eq!(app.diff.as_ref().unwrap().scroll, 12),
+        check: |app, _| assert_eq!(app.views.diff().unwrap().scroll, 12),
     },
     Case {
         name: "R asks before restoring, and nothing is done yet",
@@ -804,7 +805,7 @@ const CASES: &[Case] = &[
         start: diffing,
         msgs: |_| keys(&[Back]),
         check: |app, _| {
-            assert!(app.diff.is_none());
+            assert!(app.views.diff().is_none());
             assert_eq!(app.mode(), Mode::Changed);
         },
     },

@@ -10,6 +10,7 @@ use crate::tui::keymap::{self, Mode};
 use crate::tui::manage::Target;
 use crate::tui::model::SkillView;
 use crate::tui::msg::{Action, Effect};
+use crate::tui::views::View;
 
 /// Whether the skill list's `action` is one of the budget's: opening it, or the filter by use.
 pub(super) fn from_list(action: Action) -> bool {
@@ -35,12 +36,12 @@ fn open(app: &mut App) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    app.budget = Some(BudgetView::default());
+    app.views.open_budget(BudgetView::default());
     Vec::new()
 }
 
 pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(view) = app.budget else {
+    let Some(&view) = app.views.budget() else {
         return Vec::new();
     };
     let agents = app.deck.budgets.agents.len();
@@ -50,7 +51,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     }
     match action {
         Action::Back | Action::ShowBudget => {
-            app.budget = None;
+            app.views.close(View::Budget);
             Vec::new()
         }
         Action::NextPane => {
@@ -85,7 +86,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
 
 /// Move the cursor among the agent's skills by `by` rows (the wheel, a key).
 pub(super) fn move_by(app: &mut App, by: i32) -> Vec<Effect> {
-    if let Some(view) = app.budget {
+    if let Some(&view) = app.views.budget() {
         let rows = rows_of_agent(app, view.agent);
         set(app, view.agent, step(view.selected, by, rows));
     }
@@ -101,13 +102,15 @@ fn rows_of_agent(app: &App, agent: usize) -> usize {
 }
 
 fn set(app: &mut App, agent: usize, selected: usize) {
-    app.budget = Some(BudgetView { agent, selected });
+    if let Some(view) = app.views.budget_mut() {
+        *view = BudgetView { agent, selected };
+    }
 }
 
 /// The skill under the budget view's cursor, as an action's target; a built-in shipped inside
 /// the agent is none, said in the status line.
 fn under_cursor(app: &mut App) -> Option<Target> {
-    let view = app.budget?;
+    let view = app.views.budget().copied()?;
     let agent = app.deck.budgets.agents.get(view.agent)?;
     let entry = agent.entries.get(view.selected)?;
     let Some(dir) = &entry.dir else {
@@ -154,7 +157,7 @@ pub(super) fn usage_arrived(app: &mut App, result: Result<Box<UsageView>, String
 /// Whether what is on screen is waiting for the uses: the budget view, the list filtered or
 /// sorted by them.
 fn waits_for_uses(app: &App) -> bool {
-    app.budget.is_some()
+    app.views.budget().is_some()
         || app.filter.unused_days.is_some()
         || app.sort == crate::tui::model::Sort::LastUsed
 }

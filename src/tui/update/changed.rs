@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use super::{ask_export, note, rows_of, shared, start_task, step, warn};
 use crate::text::human::ago;
-use crate::tui::app::{App, Confirm, DiffState, Loading, Overlay, Screen};
+use crate::tui::app::{App, Confirm, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::diff::{Against, DiffView, jump};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
 use crate::tui::offers;
+use crate::tui::views::{DiffState, Loading, View};
 
 /// The changed skills arrived.
 pub(super) fn found(app: &mut App, result: Result<Changes, String>) {
@@ -197,7 +198,7 @@ pub(super) fn open_diff(
     pristine: Option<PathBuf>,
 ) -> Vec<Effect> {
     let request = app.next_request();
-    app.diff = Some(DiffState {
+    app.views.open_diff(DiffState {
         request,
         name: name.clone(),
         dir: dir.clone(),
@@ -216,7 +217,7 @@ pub(super) fn open_diff(
 /// Make the open diff again, after a task may have changed either side.
 pub(super) fn refresh_diff(app: &mut App) -> Vec<Effect> {
     let request = app.next_request();
-    let Some(diff) = &mut app.diff else {
+    let Some(diff) = app.views.diff_mut() else {
         return Vec::new();
     };
     diff.request = request;
@@ -230,7 +231,7 @@ pub(super) fn refresh_diff(app: &mut App) -> Vec<Effect> {
 }
 
 pub(super) fn diff_arrived(app: &mut App, request: u64, diff: Result<Box<DiffView>, String>) {
-    let Some(state) = &mut app.diff else {
+    let Some(state) = app.views.diff_mut() else {
         return;
     };
     if state.request != request {
@@ -245,7 +246,7 @@ pub(super) fn diff_arrived(app: &mut App, request: u64, diff: Result<Box<DiffVie
 /// The diff view's keys.
 pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     if action == Action::Back {
-        app.diff = None;
+        app.views.close(View::Diff);
         return Vec::new();
     }
     if let Some(effects) = shared(app, action) {
@@ -254,7 +255,7 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
     if let Some(rows) = rows_of(action, app.panes.diff.page) {
         return scroll_diff(app, rows);
     }
-    let Some(state) = &app.diff else {
+    let Some(state) = app.views.diff() else {
         return Vec::new();
     };
     if !offers::diff(app, state, action) {
@@ -282,7 +283,7 @@ pub(super) fn diff_act(app: &mut App, action: Action) -> Vec<Effect> {
 /// Say why a key the diff does not offer now does nothing ([`offers::diff`]: the footer
 /// leaves it out).
 fn refuse_in_diff(app: &mut App, action: Action) {
-    let Some(state) = &app.diff else {
+    let Some(state) = app.views.diff() else {
         return;
     };
     let name = state.name.clone();
@@ -312,7 +313,7 @@ fn refuse_in_diff(app: &mut App, action: Action) {
 
 /// Snapshot, accept, restore or export the skill the diff is of (offered: [`offers::diff`]).
 fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(state) = &app.diff else {
+    let Some(state) = app.views.diff() else {
         return Vec::new();
     };
     let (name, dir) = (state.name.clone(), state.dir.clone());
@@ -341,7 +342,7 @@ fn on_diffed_skill(app: &mut App, action: Action) -> Vec<Effect> {
 
 pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
     let max = app.panes.diff.max;
-    if let Some(diff) = &mut app.diff {
+    if let Some(diff) = app.views.diff_mut() {
         diff.scroll = step(diff.scroll.min(max), rows, max + 1);
     }
     Vec::new()
@@ -351,7 +352,7 @@ pub(super) fn scroll_diff(app: &mut App, rows: i32) -> Vec<Effect> {
 /// the diff scrolls, so the view marks the last hunk and file once they are reached
 /// ([`crate::tui::diff::jump`]).
 fn set_scroll(app: &mut App, row: usize) {
-    if let Some(diff) = &mut app.diff {
+    if let Some(diff) = app.views.diff_mut() {
         diff.scroll = row;
     }
 }

@@ -6,10 +6,11 @@ use std::path::PathBuf;
 
 use super::{manage, note, rows_of, step, warn};
 use crate::text::human::size;
-use crate::tui::app::{App, Confirm, DiffState, History, Loading, Overlay, Screen};
+use crate::tui::app::{App, Confirm, Overlay, Screen};
 use crate::tui::history::{HistoryView, SnapshotRow};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Effect};
+use crate::tui::views::{DiffState, History, Loading, View};
 
 /// Open the history of the skill the keys are on: the diff's, the changed screen's selected
 /// one, or the list's. A diff open is closed: the history takes its place.
@@ -18,9 +19,9 @@ pub(super) fn open(app: &mut App) -> Vec<Effect> {
         note(app, "No skill is selected, so there is no history to show.");
         return Vec::new();
     };
-    app.diff = None;
+    app.views.close(View::Diff);
     let request = app.next_request();
-    app.history = Some(History {
+    app.views.open_history(History {
         request,
         name,
         dir: dir.clone(),
@@ -35,7 +36,7 @@ pub(super) fn open(app: &mut App) -> Vec<Effect> {
 
 /// The skill whose history `h` opens, by name, folder and folder as shown.
 fn subject(app: &App) -> Option<(String, PathBuf, String)> {
-    if let Some(diff) = &app.diff {
+    if let Some(diff) = app.views.diff() {
         let shown = match &diff.view {
             Loading::Ready(view) => view.shown_dir.clone(),
             _ => app
@@ -58,7 +59,7 @@ fn subject(app: &App) -> Option<(String, PathBuf, String)> {
 /// selected snapshot selected.
 pub(super) fn reread(app: &mut App) -> Vec<Effect> {
     let request = app.next_request();
-    let Some(history) = &mut app.history else {
+    let Some(history) = app.views.history_mut() else {
         return Vec::new();
     };
     history.request = request;
@@ -74,7 +75,7 @@ pub(super) fn reread(app: &mut App) -> Vec<Effect> {
 
 /// A history arrived.
 pub(super) fn arrived(app: &mut App, request: u64, result: Result<Box<HistoryView>, String>) {
-    let Some(history) = &mut app.history else {
+    let Some(history) = app.views.history_mut() else {
         return;
     };
     if history.request != request {
@@ -103,7 +104,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     }
     match action {
         Action::Back => {
-            app.history = None;
+            app.views.close(View::History);
             Vec::new()
         }
         Action::ToggleHelp => {
@@ -120,7 +121,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
-    if let Some(history) = &mut app.history {
+    if let Some(history) = app.views.history_mut() {
         history.selected = step(history.selected, rows, history.rows().len());
     }
     Vec::new()
@@ -128,7 +129,7 @@ pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
 
 /// A click on a row of the history.
 pub(super) fn select(app: &mut App, index: usize) -> Vec<Effect> {
-    if let Some(history) = &mut app.history {
+    if let Some(history) = app.views.history_mut() {
         history.selected = index.min(history.rows().len().saturating_sub(1));
     }
     Vec::new()
@@ -136,7 +137,7 @@ pub(super) fn select(app: &mut App, index: usize) -> Vec<Effect> {
 
 /// Mark, diff, restore or delete the snapshot under the cursor.
 fn on_snapshot(app: &mut App, action: Action) -> Vec<Effect> {
-    let Some(history) = &app.history else {
+    let Some(history) = app.views.history() else {
         return Vec::new();
     };
     let Some(row) = history.selected().cloned() else {
@@ -188,7 +189,7 @@ fn refuse_damaged(app: &mut App, row: &SnapshotRow, doing: &str) -> bool {
 }
 
 fn toggle_mark(app: &mut App, row: &SnapshotRow) {
-    let Some(history) = &mut app.history else {
+    let Some(history) = app.views.history_mut() else {
         return;
     };
     if history.marked.as_deref() == Some(row.id.as_str()) {
@@ -222,7 +223,7 @@ fn diff_two(
     marked: &str,
     row: &SnapshotRow,
 ) -> Vec<Effect> {
-    let Some(other) = app.history.as_ref().and_then(|h| h.row(marked)).cloned() else {
+    let Some(other) = app.views.history().and_then(|h| h.row(marked)).cloned() else {
         return diff_now(app, name, dir, row);
     };
     if refuse_damaged(app, &other, "diffed") || refuse_damaged(app, row, "diffed") {
@@ -233,7 +234,7 @@ fn diff_two(
     } else {
         (row.clone(), other)
     };
-    if let Some(history) = &mut app.history {
+    if let Some(history) = app.views.history_mut() {
         history.marked = None;
     }
     open_diff(app, name, dir, old.id, Some(new.id))
@@ -254,7 +255,7 @@ fn open_diff(
         old,
         new,
     };
-    app.diff = Some(DiffState {
+    app.views.open_diff(DiffState {
         request,
         name,
         dir,
@@ -262,7 +263,7 @@ fn open_diff(
         view: Loading::Waiting,
         scroll: 0,
     });
-    if let Some(history) = &mut app.history {
+    if let Some(history) = app.views.history_mut() {
         history.diffed = Some((request, effect.clone()));
     }
     vec![effect]
@@ -271,8 +272,8 @@ fn open_diff(
 /// Whether the diff open is one this history opened.
 pub(super) fn owns_diff(app: &App) -> bool {
     match (
-        &app.diff,
-        app.history.as_ref().and_then(|h| h.diffed.as_ref()),
+        app.views.diff(),
+        app.views.history().and_then(|h| h.diffed.as_ref()),
     ) {
         (Some(diff), Some((request, _))) => diff.request == *request,
         _ => false,
@@ -282,7 +283,7 @@ pub(super) fn owns_diff(app: &App) -> bool {
 /// Make the diff this history opened again, after a task may have changed either side.
 pub(super) fn refresh_diff(app: &mut App) -> Vec<Effect> {
     let request = app.next_request();
-    let (Some(diff), Some(history)) = (&mut app.diff, &mut app.history) else {
+    let (Some(diff), Some(history)) = app.views.diff_and_history_mut() else {
         return Vec::new();
     };
     let Some((

@@ -16,6 +16,7 @@ use crate::tui::manage::{
     Target, Then, Value, count, listed, names,
 };
 use crate::tui::msg::{Action, Effect};
+use crate::tui::views::View;
 
 /// A managing action from the skill list, on the marked skills or the one under the cursor;
 /// `None` for an action that is not one.
@@ -586,7 +587,7 @@ fn open_copies(app: &mut App) -> Vec<Effect> {
         .iter()
         .position(|&i| app.deck.skills[i].dir == dir)
         .unwrap_or(0);
-    app.copies = Some(Copies {
+    app.views.open_copies(Copies {
         key,
         name,
         selected,
@@ -598,14 +599,14 @@ fn open_copies(app: &mut App) -> Vec<Effect> {
 pub(super) fn copies_act(app: &mut App, action: Action) -> Vec<Effect> {
     let rows = app.copy_rows().len();
     if let Some(rows_moved) = rows_of(action, rows) {
-        if let Some(copies) = &mut app.copies {
+        if let Some(copies) = app.views.copies_mut() {
             copies.selected = step(copies.selected, rows_moved, rows);
         }
         return Vec::new();
     }
     match action {
         Action::Back => {
-            app.copies = None;
+            app.views.close(View::Copies);
             Vec::new()
         }
         Action::Remove | Action::Disable | Action::Enable | Action::MoveTo => {
@@ -633,7 +634,7 @@ pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     let copies = app.copy_rows().len();
     if let Overlay::Pick(pick) = &mut app.overlay {
         pick.selected = step(pick.selected, rows, pick.choices.len());
-    } else if let Some(open) = &mut app.copies {
+    } else if let Some(open) = app.views.copies_mut() {
         open.selected = step(open.selected, rows, copies);
     }
     Vec::new()

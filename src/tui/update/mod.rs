@@ -1,10 +1,10 @@
 //! `update`: the one function that changes the app, from a message to a new state and the
 //! effects the runtime should carry out. It does no I/O, so every behaviour is a plain test.
 //!
-//! A key's action is handled by what has the keyboard ([`App::mode`]): an overlay, the import
-//! flow ([`import`]), the diff view and the changed screen ([`changed`]), a skill's history
-//! ([`history`]), a skill's files, its editor and its path ([`viewer`]), or the skill list and
-//! the roots ([`skills`]). The actions every screen shares are handled here.
+//! A key's action is handled by the layer on top ([`App::mode`], from [`App::layers`]): an
+//! overlay, the import flow ([`import`]), the diff view and the changed screen ([`changed`]), a
+//! skill's history ([`history`]), a skill's files, its editor and its path ([`viewer`]), or the
+//! skill list and the roots ([`skills`]). The actions every screen shares are handled here.
 
 mod budget;
 mod changed;
@@ -18,11 +18,12 @@ mod viewer;
 
 use crate::scan::Progress;
 
-use super::app::{App, ExportPrompt, Loading, Overlay, Preview, Scan, Screen, Status};
+use super::app::{App, ExportPrompt, Overlay, Preview, Scan, Screen, Status};
 use super::history::Clock;
 use super::keymap::Mode;
 use super::line::{Edit, LineEdit};
 use super::msg::{Action, Effect, Msg, Pane};
+use super::views::Loading;
 
 /// Apply `msg` to `app`; what comes back is for the runtime to do.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {

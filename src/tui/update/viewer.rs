@@ -9,6 +9,7 @@ use crate::text::sanitize;
 use crate::tui::app::{App, Scan};
 use crate::tui::msg::{Action, Effect};
 use crate::tui::viewer::{FileText, Opened, Reading, Viewer};
+use crate::tui::views::View;
 
 /// Whether `action` is one of the viewer's, from the skill list.
 pub(super) fn from_list(action: Action) -> bool {
@@ -30,7 +31,7 @@ pub(super) fn list_act(app: &mut App, action: Action) -> Vec<Effect> {
                 note(app, "The scan listed no file in this skill's folder.");
                 return Vec::new();
             }
-            app.viewer = Some(viewer);
+            app.views.open_viewer(viewer);
             Vec::new()
         }
         Action::OpenEditor => {
@@ -54,7 +55,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     }
     let page = app.panes.viewer.page;
     let max = app.panes.viewer.max;
-    let Some(viewer) = &mut app.viewer else {
+    let Some(viewer) = app.views.viewer_mut() else {
         return Vec::new();
     };
     if let Some(rows) = rows_of(action, page) {
@@ -67,7 +68,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::Back => {
-            app.viewer = None;
+            app.views.close(View::Viewer);
             Vec::new()
         }
         Action::Choose => {
@@ -107,7 +108,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
 /// The wheel, over the viewer.
 pub(super) fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     let max = app.panes.viewer.max;
-    if let Some(viewer) = &mut app.viewer {
+    if let Some(viewer) = app.views.viewer_mut() {
         move_in(viewer, rows, max);
     }
     Vec::new()
@@ -123,7 +124,7 @@ fn move_in(viewer: &mut Viewer, rows: i32, max: usize) {
 /// Ask for the file `index` of the viewer.
 fn open(app: &mut App, index: usize) -> Vec<Effect> {
     let request = app.next_request();
-    let Some(viewer) = &mut app.viewer else {
+    let Some(viewer) = app.views.viewer_mut() else {
         return Vec::new();
     };
     let Some(file) = viewer.files.get(index) else {
@@ -145,7 +146,7 @@ fn open(app: &mut App, index: usize) -> Vec<Effect> {
 
 /// A file read for the viewer; one for an older request is dropped.
 pub(super) fn arrived(app: &mut App, request: u64, file: Result<FileText, String>) {
-    let Some(opened) = app.viewer.as_mut().and_then(|v| v.open.as_mut()) else {
+    let Some(opened) = app.views.viewer_mut().and_then(|v| v.open.as_mut()) else {
         return;
     };
     if opened.request == request {
@@ -174,18 +175,13 @@ pub(super) fn edited(app: &mut App, result: Result<(), String>) -> Vec<Effect> {
     };
     let mut effects = Vec::new();
     let reopen = app
-        .viewer
-        .as_ref()
+        .views
+        .viewer()
         .and_then(|v| v.open.as_ref())
-        .map(|o| o.index);
-    if let Some(index) = reopen {
-        let scroll = app
-            .viewer
-            .as_ref()
-            .and_then(|v| v.open.as_ref())
-            .map_or(0, |o| o.scroll);
+        .map(|o| (o.index, o.scroll));
+    if let Some((index, scroll)) = reopen {
         effects.extend(open(app, index));
-        if let Some(opened) = app.viewer.as_mut().and_then(|v| v.open.as_mut()) {
+        if let Some(opened) = app.views.viewer_mut().and_then(|v| v.open.as_mut()) {
             opened.scroll = scroll;
         }
     }

@@ -10,12 +10,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::human::ago;
 use crate::text::width;
-use crate::tui::app::{App, Loading};
+use crate::tui::app::App;
 use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Pane};
 use crate::tui::theme::{self, Theme};
+use crate::tui::views::Loading;
 
 use super::{has_focus, pane};
 

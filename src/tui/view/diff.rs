@@ -12,12 +12,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::human::ago;
 use crate::text::width;
-use crate::tui::app::{App, DiffState, Loading};
+use crate::tui::app::App;
 use crate::tui::diff::{Against, DiffRow, DiffView, RowKind};
 use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
+use crate::tui::views::{DiffState, Loading};
 
 use super::pane;
 

@@ -121,7 +121,7 @@ pub fn draw_hints(frame: &mut Frame, area: Rect, app: &App) {
     let mut spans = vec![Span::raw(" ")];
     let mut used = 1;
     let mode = app.mode();
-    let offered = |action| match &app.diff {
+    let offered = |action| match app.views.diff() {
         Some(state) if mode == keymap::Mode::Diff => crate::tui::offers::diff(app, state, action),
         _ if mode == keymap::Mode::Conflicts => app
             .updating

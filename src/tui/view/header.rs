@@ -6,9 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::tui::app::{App, Loading, Screen};
+use crate::tui::app::{App, Screen};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
+use crate::tui::views::Loading;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let theme = &app.theme;

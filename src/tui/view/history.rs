@@ -11,12 +11,13 @@ use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::human::size;
 use crate::text::width;
-use crate::tui::app::{App, History, Loading};
+use crate::tui::app::App;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
 use crate::tui::history::{SnapshotRow, change_signs, change_text};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::{MARKED_MARKER, Theme};
+use crate::tui::views::{History, Loading};
 
 use super::pane;
 

@@ -29,11 +29,12 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
 
-use super::app::{App, Overlay, Screen};
+use super::app::{App, Layer, Overlay, Screen};
 use super::geometry::Laid;
 use super::keymap;
 use super::msg::{Action, Pane};
 use super::theme::Theme;
+use super::views::View;
 
 /// The smallest terminal the app lays itself out in.
 pub const MIN_WIDTH: u16 = 60;
@@ -55,58 +56,86 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     ])
     .areas(area);
     header::draw(frame, top, app);
-    match (&app.diff, app.screen) {
-        (Some(diff), _) => diff::draw(frame, body, app, diff, &mut laid),
-        (None, _) if app.history.is_some() => {
-            if let Some(history) = &app.history {
-                history::draw(frame, body, app, history, &mut laid);
+    body_layer(frame, body, app, &mut laid);
+    footer::draw_status(frame, status, app);
+    footer::draw_hints(frame, bottom, app);
+    // What is above the body, in the order the app stacks it.
+    for layer in app.layers() {
+        match layer {
+            Layer::Screen | Layer::View(_) => {}
+            Layer::Import => {
+                if let Some(import) = &app.import {
+                    import::draw(frame, body, app, import, &mut laid);
+                }
+            }
+            Layer::Conflicts => {
+                if let Some(updating) = &app.updating
+                    && let Some(planned) = updating.planned()
+                {
+                    updating::draw(frame, body, app, &updating.names, planned, &mut laid);
+                }
+            }
+            Layer::Working => {
+                if let Some(running) = &app.batch {
+                    manage::draw_progress(frame, area, running, &app.theme);
+                }
+            }
+            Layer::Overlay => match &app.overlay {
+                Overlay::None => {}
+                Overlay::Help => help::draw(frame, area, app, &mut laid),
+                Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
+                Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
+                Overlay::Pick(pick) => manage::draw_pick(frame, area, pick, &app.theme),
+                Overlay::Summary(summary) => {
+                    manage::draw_summary(frame, area, summary, &app.theme);
+                }
+            },
+            // The first message; the others wait under it.
+            Layer::Message => {
+                if let Some(text) = app.messages.first() {
+                    message::draw(frame, area, text, &app.theme);
+                }
             }
         }
-        (None, _) if app.viewer.is_some() => {
-            if let Some(viewer) = &app.viewer {
-                viewer::draw(frame, body, app, viewer, &mut laid);
+    }
+    laid
+}
+
+/// The screen, or the view on top of it, in the body.
+fn body_layer(frame: &mut Frame, body: Rect, app: &App, laid: &mut Laid) {
+    let views = &app.views;
+    match app.body() {
+        Layer::View(View::Diff) => {
+            if let Some(diff) = views.diff() {
+                diff::draw(frame, body, app, diff, laid);
             }
         }
-        (None, _) if app.copies.is_some() => {
-            if let Some(copies) = &app.copies {
+        Layer::View(View::History) => {
+            if let Some(history) = views.history() {
+                history::draw(frame, body, app, history, laid);
+            }
+        }
+        Layer::View(View::Viewer) => {
+            if let Some(viewer) = views.viewer() {
+                viewer::draw(frame, body, app, viewer, laid);
+            }
+        }
+        Layer::View(View::Copies) => {
+            if let Some(copies) = views.copies() {
                 copies::draw(frame, body, app, copies);
             }
         }
-        (None, _) if app.budget.is_some() => {
-            if let Some(view) = app.budget {
-                budget::draw(frame, body, app, view, &mut laid);
+        Layer::View(View::Budget) => {
+            if let Some(&view) = views.budget() {
+                budget::draw(frame, body, app, view, laid);
             }
         }
-        (None, Screen::Skills) => skills_screen(frame, body, app, &mut laid),
-        (None, Screen::Roots) => roots::draw(frame, body, app, &mut laid),
-        (None, Screen::Changed) => changed::draw(frame, body, app, &mut laid),
+        _ => match app.screen {
+            Screen::Skills => skills_screen(frame, body, app, laid),
+            Screen::Roots => roots::draw(frame, body, app, laid),
+            Screen::Changed => changed::draw(frame, body, app, laid),
+        },
     }
-    footer::draw_status(frame, status, app);
-    footer::draw_hints(frame, bottom, app);
-    if let Some(import) = &app.import {
-        import::draw(frame, body, app, import, &mut laid);
-    }
-    if let Some(updating) = app.updating.as_ref().filter(|u| u.settling())
-        && let Some(planned) = updating.planned()
-    {
-        updating::draw(frame, body, app, &updating.names, planned, &mut laid);
-    }
-    match &app.overlay {
-        Overlay::None => {}
-        Overlay::Help => help::draw(frame, area, app, &mut laid),
-        Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
-        Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
-        Overlay::Pick(pick) => manage::draw_pick(frame, area, pick, &app.theme),
-        Overlay::Summary(summary) => manage::draw_summary(frame, area, summary, &app.theme),
-    }
-    if let Some(running) = &app.batch {
-        manage::draw_progress(frame, area, running, &app.theme);
-    }
-    // Messages are above everything, the overlay they arrived over included.
-    if let Some(text) = app.messages.first() {
-        message::draw(frame, area, text, &app.theme);
-    }
-    laid
 }
 
 fn skills_screen(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
@@ -145,7 +174,7 @@ fn pane<'a>(title: Line<'a>, focused: bool, theme: &Theme) -> Block<'a> {
 
 /// Whether `pane` of the screen shown has the keyboard.
 fn has_focus(app: &App, pane: Pane) -> bool {
-    app.is_uncovered() && app.import.is_none() && app.focus == pane
+    app.is_uncovered() && app.focus == pane
 }
 
 fn too_small(frame: &mut Frame, area: Rect, app: &App) {
@@ -162,4 +191,42 @@ fn too_small(frame: &mut Frame, area: Rect, app: &App) {
         )),
     ];
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::views::samples::open;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn drawn(app: &App) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("a test terminal");
+        terminal
+            .draw(|frame| {
+                draw(frame, app);
+            })
+            .expect("drawn");
+        let buffer = terminal.backend().buffer();
+        buffer.content().iter().map(|cell| cell.symbol()).collect()
+    }
+
+    /// The body shows the view opened last, in either order, and the one under it once it is
+    /// closed.
+    #[test]
+    fn the_body_is_the_view_opened_last() {
+        for (below, above, shown, hidden) in [
+            (View::Viewer, View::Copies, "Copies of a", "Files of a"),
+            (View::Copies, View::Viewer, "Files of a", "Copies of a"),
+        ] {
+            let mut app = App::default();
+            open(&mut app.views, below);
+            open(&mut app.views, above);
+            let text = drawn(&app);
+            assert!(text.contains(shown), "{below:?} then {above:?}: {text}");
+            assert!(!text.contains(hidden), "{below:?} then {above:?}: {text}");
+            app.views.close(above);
+            assert!(drawn(&app).contains(hidden), "{below:?} uncovered");
+        }
+    }
 }
