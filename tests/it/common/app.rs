@@ -19,7 +19,11 @@ pub const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
 
 pub fn settings() -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("snapshots/tui");
+    // One folder whichever area's file asserts (insta reads a relative path from the file's).
+    settings.set_snapshot_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/it/tui/snapshots"
+    ));
     settings.set_prepend_module_to_snapshot(false);
     settings.add_filter(r"skilldeck-demo-[A-Za-z0-9]{6}", "skilldeck-demo-XXXXXX");
     settings.add_filter(r"\.tmp[A-Za-z0-9]{6}", ".tmpXXXXXX");

@@ -7,11 +7,13 @@
 pub mod app;
 pub mod archive;
 pub mod deck;
+pub mod git;
 #[cfg(target_os = "linux")]
 pub mod mount;
 pub mod outside;
 #[cfg(unix)]
 pub mod pty;
+pub mod sessions;
 pub mod store;
 
 use std::collections::BTreeMap;

@@ -6,8 +6,8 @@ use std::path::Path;
 use serde_json::Value;
 use skilldeck::lock::SkillsLock;
 
+use crate::common::git::repository;
 use crate::common::{Machine, write_files, write_skill};
-use crate::import_git::repository;
 
 fn read(path: &Path) -> Value {
     serde_json::from_slice(&fs::read(path).unwrap()).unwrap()

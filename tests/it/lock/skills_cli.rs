@@ -189,7 +189,7 @@ fn a_lock_skilldeck_writes_is_restored_by_the_skills_cli_and_verified() {
     let Some(program) = skills_cli() else { return };
     let machine = crate::common::Machine::new();
     let upstream = machine.root().join("upstream");
-    crate::import_git::repository(
+    crate::common::git::repository(
         &upstream,
         &[
             (

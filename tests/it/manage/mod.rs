@@ -1,10 +1,13 @@
-//! The managing commands on a throw-away machine: `remove`, `link`, `copy`, `move` and `undo`,
-//! run as the real binary. Every refusal must leave the whole machine (roots, snapshot store,
+//! The managing commands on a throw-away machine: `remove`, `link`, `copy`, `move`, `undo`,
+//! `export` and `prune` run as the real binary, and the journalled operations under them. Every refusal must leave the whole machine (roots, snapshot store,
 //! journal) byte for byte as it was, and every undo must bring back exactly what was there:
 //! both are checked against a picture of the whole temporary tree.
 
+mod export_redaction;
 mod journal_trust;
 mod kills;
+mod operations;
+mod prune;
 mod remove;
 mod share;
 mod swap_ahead;

@@ -3,7 +3,7 @@
 //! elsewhere in the repository is no move), Claude Code's plugin installs (the commit), Codex
 //! (only the version: said, not guessed), a record naming no repository (said), and a
 //! repository that cannot be asked (a sentence, nothing written). Records are written the way
-//! the installers write them (see tests/it/ownership.rs); repositories are built here.
+//! the installers write them (see tests/it/ownership/records.rs); repositories are built here.
 
 #![cfg(unix)]
 
@@ -13,8 +13,8 @@ use std::time::SystemTime;
 
 use serde_json::{Value, json};
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, copy_tree, set_modified, snapshot, write_files};
-use crate::import_git::{commit, git, repository};
 
 fn skill_md(name: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill, for tests.\n---\n{body}\n")
@@ -313,7 +313,7 @@ fn a_claude_plugin_compares_the_marketplaces_commit_and_its_clone_tells_an_edit(
 fn a_codex_plugin_records_only_its_version_which_is_said() {
     let machine = Machine::new();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agent-records/codex");
-    crate::ownership_agents::lay(&from, &machine.root(), &machine.root());
+    crate::ownership::agents::lay(&from, &machine.root(), &machine.root());
     let greet = machine
         .home
         .join(".codex/plugins/cache/demo-mkt/alpha/1.2.3/skills/greet");

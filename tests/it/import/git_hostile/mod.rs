@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, snapshot, write_files};
-use crate::import_git::{commit, git, repository};
 use server::{Play, Server, served};
 
 const MANIFEST: &str = "---\nname: alpha\ndescription: The alpha skill, for tests.\n---\nbody\n";

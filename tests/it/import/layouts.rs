@@ -291,7 +291,7 @@ fn every_layout_class_from_a_folder() {
 #[cfg(unix)]
 #[test]
 fn every_layout_class_from_a_git_repository() {
-    use crate::import_git::{commit, git};
+    use crate::common::git::{commit, git};
     let machine = Machine::new();
     for (i, case) in CASES.iter().enumerate() {
         let dir = machine.root().join(format!("repo{i}"));

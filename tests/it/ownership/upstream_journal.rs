@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use skilldeck::record::upstream;
 
+use crate::common::git::{commit, repository};
 use crate::common::{Machine, write_files};
-use crate::import_git::{commit, repository};
 
 fn skill_md(body: &str) -> String {
     format!("---\nname: alpha\ndescription: The alpha skill, for tests.\n---\n{body}\n")

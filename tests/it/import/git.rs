@@ -7,51 +7,12 @@
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, snapshot, write_files, write_skill};
-use crate::git_hostile::server::{Play, Server};
+use crate::import::git_hostile::server::{Play, Server};
 use serde_json::Value;
 use skilldeck::record::upstream;
-
-/// Run git in `dir` with a fixed identity and none of the caller's configuration; its output.
-pub fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .args(["-c", "user.name=Test", "-c", "user.email=test@example.org"])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "protocol.file.allow=always",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .expect("git runs");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).trim().to_owned()
-}
-
-/// Commit everything in `dir` with `message`; the commit's id.
-pub fn commit(dir: &Path, message: &str) -> String {
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "--quiet", "-m", message]);
-    git(dir, &["rev-parse", "HEAD"])
-}
-
-/// A new repository at `dir` holding `files`, committed on `main`; the commit's id.
-pub fn repository(dir: &Path, files: &[(&str, &str)]) -> String {
-    std::fs::create_dir_all(dir).unwrap();
-    git(dir, &["init", "--quiet"]);
-    write_files(dir, files);
-    commit(dir, "first")
-}
 
 fn skill_md(name: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill, for tests.\n---\n{body}\n")

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, listed, snapshot, write_files};
-use crate::import_git::{commit, git, repository};
 
 const MANIFEST: &str = "---\nname: alpha\ndescription: The alpha skill, for tests.\n---\nbody\n";
 const GUIDE: &str = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n";

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, hex, write_files, write_skill};
-use crate::import_git::{commit, git, repository};
 
 /// docs/schema, where the schemas live.
 fn schema_dir() -> PathBuf {

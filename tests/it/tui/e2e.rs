@@ -785,7 +785,7 @@ fn an_older_snapshot_restored_from_the_history_and_undone() {
 /// back.
 #[test]
 fn a_skill_imported_from_a_repository_is_updated_with_u() {
-    use crate::import_git::{commit, repository};
+    use crate::common::git::{commit, repository};
     let machine = Machine::new();
     fs::create_dir_all(machine.home.join(".claude")).unwrap();
     let repo = machine.root().join("upstream");

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, listed, write_files};
-use crate::import_git::{commit, git, repository};
 
 fn skill_md(name: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill, for tests.\n---\n{body}\n")

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use crate::common::app::{Screen, settings};
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, snapshot, write_files};
-use crate::import_git::{commit, git, repository};
 use skilldeck::operations::outdated::{self, Outdated};
 use skilldeck::roots;
 use skilldeck::tui::app::{Overlay, Setup};

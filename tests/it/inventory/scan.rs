@@ -51,7 +51,7 @@ fn expectations() -> Vec<Expect> {
         // Claude Code's plugin manager put both there, and recorded no hash of either (the
         // cache is checked in tests/ownership.rs, with an installed_plugins.json). With no
         // install record and no enabledPlugins entry, Claude Code loads neither
-        // (tests/it/plugins.rs has the plugins it does load).
+        // (tests/it/inventory/plugins.rs has the plugins it does load).
         e(
             "superpowers:brainstorming",
             "home/.claude/plugins/cache/mkt/superpowers/1.2.0/skills/brainstorming",
@@ -335,7 +335,7 @@ fn build(machine: &Machine) {
         &[(".codex-plugin/plugin.json", r#"{"name": "cx"}"#)],
     );
     write_skill(&codex_plugin.join("skills/cx-skill"), &[]);
-    // Each agent loads its plugins by its own records (tests/it/plugins.rs has each rule).
+    // Each agent loads its plugins by its own records (tests/it/inventory/plugins.rs has each rule).
     write_files(
         &home.join(".codex"),
         &[("config.toml", "[plugins.\"cx@mkt\"]\nenabled = true\n")],

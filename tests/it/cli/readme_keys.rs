@@ -5,7 +5,8 @@
 
 use skilldeck::tui::keymap;
 
-const BEGIN: &str = "<!-- keys: generated from src/tui/keymap.rs by tests/it/readme_keys.rs -->\n";
+const BEGIN: &str =
+    "<!-- keys: generated from src/tui/keymap.rs by tests/it/cli/readme_keys.rs -->\n";
 const END: &str = "<!-- end of keys -->";
 
 fn table() -> String {

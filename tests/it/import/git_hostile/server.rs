@@ -322,7 +322,7 @@ fn http_backend(request: &Request, root: &Path) -> Option<(String, String, Vec<u
 /// A bare copy of the repository `from` below `root`, named `name`, for the server.
 pub fn served(root: &Path, from: &Path, name: &str) -> PathBuf {
     std::fs::create_dir_all(root).unwrap();
-    crate::import_git::git(
+    crate::common::git::git(
         root,
         &["clone", "--quiet", "--bare", from.to_str().unwrap(), name],
     );

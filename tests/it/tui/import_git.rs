@@ -11,7 +11,7 @@ use std::fs;
 use crate::common::Machine;
 use crate::common::app::{Screen, settings};
 use crate::common::archive::skill_md;
-use crate::import_git::repository;
+use crate::common::git::repository;
 use skilldeck::record::upstream;
 use skilldeck::roots;
 use skilldeck::tui::app::Setup;

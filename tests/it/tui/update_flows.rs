@@ -1434,7 +1434,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
     };
     let starts: [fn() -> App; 16] = [
         || App::new(Setup::default()),
-        crate::tui_reading::reading,
+        crate::tui::reading::reading,
         loaded,
         diffing,
         picking,
@@ -1447,8 +1447,8 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         managed,
         working,
         summarised,
-        crate::tui_budget::budgeted,
-        crate::tui_update_upstream_flows::settling,
+        crate::tui::budget::budgeted,
+        crate::tui::update_upstream_flows::settling,
     ];
     let actions = every_action();
     let mut reached = std::collections::HashSet::new();

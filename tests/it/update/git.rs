@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 use skilldeck::record::upstream;
 
+use crate::common::git::{commit, git, repository};
 use crate::common::{Machine, snapshot, write_files};
-use crate::import_git::{commit, git, repository};
 
 fn skill_md(body: &str) -> String {
     format!("---\nname: alpha\ndescription: The alpha skill, for tests.\n---\n{body}\n")

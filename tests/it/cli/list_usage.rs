@@ -6,8 +6,8 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
+use crate::common::sessions::{claude_line, codex_injection, write_log};
 use crate::common::{Machine, write_skill};
-use crate::usage_sessions::{claude_line, codex_injection, write_log};
 
 const DAY: u64 = 86_400;
 

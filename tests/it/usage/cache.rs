@@ -9,7 +9,7 @@ use skilldeck::limits::USAGE;
 use skilldeck::roots::{AgentId, Environment};
 use skilldeck::usage::{self, Reading};
 
-use crate::usage_sessions::{DAY0, at, claude_line, codex_injection, write_log};
+use crate::common::sessions::{DAY0, at, claude_line, codex_injection, write_log};
 
 struct Logs {
     _tmp: tempfile::TempDir,
