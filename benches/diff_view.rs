@@ -21,9 +21,9 @@ use skilldeck::roots;
 use skilldeck::roots::Environment;
 use skilldeck::snapshot::Store;
 use skilldeck::tui::app::{App, Setup};
-use skilldeck::tui::views::{DiffState, Loading};
 use skilldeck::tui::headless::{self, Headless};
 use skilldeck::tui::msg::Msg;
+use skilldeck::tui::views::{DiffState, Loading};
 use skilldeck::tui::workers::tasks::make_diff;
 
 const RUNS: usize = 21;

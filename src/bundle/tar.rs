@@ -59,8 +59,10 @@ pub fn read(stream: impl Read, members: &mut Members) -> Result<(), Refusal> {
                     return Err(Refusal::malformed(Some(&at), "two pax headers in a row"));
                 }
                 let body = tar.extension(size, limit, &at)?;
-                pending.pax =
-                    Some(pax::local(&body).map_err(|why| Refusal::malformed(Some(&at), why))?);
+                pending.pax = Some(
+                    pax::local(&body)
+                        .map_err(|why| Refusal::malformed(Some(&at), why.to_string()))?,
+                );
             }
             b'g' => {
                 if pending.is_some() {
@@ -70,7 +72,7 @@ pub fn read(stream: impl Read, members: &mut Members) -> Result<(), Refusal> {
                     ));
                 }
                 let body = tar.extension(size, limit, &at)?;
-                pax::global(&body).map_err(|why| Refusal::malformed(Some(&at), why))?;
+                pax::global(&body).map_err(|why| Refusal::malformed(Some(&at), why.to_string()))?;
             }
             b'L' => {
                 if pending.long_name.is_some() {

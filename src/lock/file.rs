@@ -17,6 +17,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use checks::check_entry;
+pub use checks::{EntryProblem, check_name};
+
 use super::json::{self, Json, Object};
 use crate::fs::{Links, read_bounded};
 use crate::limits::RECORD_FILE_BYTES;
@@ -171,7 +174,7 @@ pub enum LockError {
     Entry {
         path: PathBuf,
         name: String,
-        what: String,
+        what: EntryProblem,
     },
 }
 
@@ -222,13 +225,13 @@ impl SkillsLock {
         };
         let mut lock = SkillsLock::default();
         for (name, value) in skills.iter() {
-            let refuse = |what: String| LockError::Entry {
+            let refuse = |what: EntryProblem| LockError::Entry {
                 path: path.to_path_buf(),
                 name: name.to_owned(),
                 what,
             };
             let Json::Object(fields) = value else {
-                return Err(refuse("its entry is not an object".into()));
+                return Err(refuse(EntryProblem::NotAnObject));
             };
             check_entry(name, fields).map_err(refuse)?;
             lock.skills.insert(name.to_owned(), Entry(fields.clone()));
@@ -251,104 +254,6 @@ impl SkillsLock {
         text.push('\n');
         text
     }
-}
-
-/// Whether `name` is a skill name the lock may hold: one plain part of a path, since `sync`
-/// installs the skill at `.agents/skills/NAME`.
-pub fn check_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("the name is empty".into());
-    }
-    if name == "." || name == ".." || name.contains(['/', '\\']) {
-        return Err("the name is a path that leads out of the skills folder, not a name".into());
-    }
-    if name.chars().any(char::is_control) {
-        return Err("the name holds control characters".into());
-    }
-    if name.starts_with('-') {
-        return Err("the name starts with '-', which a command would read as an option".into());
-    }
-    Ok(())
-}
-
-/// Every field of one entry that is used as a path, a git argument or a hash, checked.
-fn check_entry(name: &str, fields: &Object) -> Result<(), String> {
-    check_name(name)?;
-    let text = |key: &str, required: bool| -> Result<Option<&str>, String> {
-        match fields.get(key) {
-            Some(Json::String(s)) => Ok(Some(s)),
-            None if !required => Ok(None),
-            None => Err(format!("it has no \"{key}\"")),
-            Some(_) => Err(format!("its \"{key}\" is not text")),
-        }
-    };
-    let source = text("source", true)?.unwrap_or_default();
-    let source_type = text("sourceType", true)?.unwrap_or_default();
-    let hash = text("computedHash", true)?.unwrap_or_default();
-    for (key, value) in [
-        ("source", Some(source)),
-        ("sourceUrl", text("sourceUrl", false)?),
-        ("ref", text("ref", false)?),
-        (COMMIT_FIELD, text(COMMIT_FIELD, false)?),
-    ] {
-        let Some(value) = value else { continue };
-        if value.is_empty() && key != "ref" {
-            return Err(format!("its \"{key}\" is empty"));
-        }
-        if value.starts_with('-') {
-            return Err(format!(
-                "its \"{key}\" {value:?} starts with '-', which git would read as an option"
-            ));
-        }
-        if value.chars().any(char::is_control) {
-            return Err(format!("its \"{key}\" holds control characters"));
-        }
-    }
-    if source_type == LOCAL {
-        check_relative("source", source, true)?;
-    }
-    if let Some(path) = text("skillPath", false)? {
-        check_relative("skillPath", path, false)?;
-    }
-    if let Some(commit) = text(COMMIT_FIELD, false)?
-        && !((commit.len() == 40 || commit.len() == 64)
-            && commit.bytes().all(|b| b.is_ascii_hexdigit()))
-    {
-        return Err(format!(
-            "its \"{COMMIT_FIELD}\" {commit:?} is not a full commit id"
-        ));
-    }
-    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!(
-            "its \"computedHash\" {hash:?} is not the 64 hexadecimal digits of a SHA-256"
-        ));
-    }
-    Ok(())
-}
-
-/// A path an entry names inside its source or beside the lock: relative, `/`-separated, and
-/// (unless `may_climb`, for a local source the CLI writes as `../x`) never leading out.
-fn check_relative(key: &str, path: &str, may_climb: bool) -> Result<(), String> {
-    let absolute = path.starts_with('/')
-        || path.starts_with('\\')
-        || path.as_bytes().get(1) == Some(&b':')
-        || path.starts_with('~');
-    if absolute {
-        return Err(format!(
-            "its \"{key}\" {path:?} is an absolute path; a lock names paths relative to the project"
-        ));
-    }
-    if path.contains('\\') {
-        return Err(format!(
-            "its \"{key}\" {path:?} holds a backslash, which the skills CLI never writes"
-        ));
-    }
-    if !may_climb && path.split('/').any(|part| part == "..") {
-        return Err(format!(
-            "its \"{key}\" {path:?} climbs out of its source with '..'"
-        ));
-    }
-    Ok(())
 }
 
 /// A relative local source as `getPortableLocalSource` writes it: `.` and `x/..` folded,
@@ -374,5 +279,6 @@ fn portable_local(source: &str) -> String {
     }
 }
 
+mod checks;
 #[cfg(test)]
 mod tests;

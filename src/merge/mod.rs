@@ -361,10 +361,10 @@ fn merge_one(
         return conflict(clash, None);
     };
     match text::merge(base_text, ours_text, theirs_text) {
-        Ok(merged) if base.is_some() => {
+        text::LineMerge::Clean(merged) if base.is_some() => {
             clean(Summary::Merged, Some(&File::new(merged, executable)))
         }
-        Ok(merged) | Err(merged) => {
+        text::LineMerge::Clean(merged) | text::LineMerge::Conflicted(merged) => {
             let clash = if base.is_none() {
                 Clash::AddedOnBoth
             } else {

@@ -9,9 +9,20 @@ pub fn of(bytes: &[u8]) -> Option<&str> {
     std::str::from_utf8(bytes).ok()
 }
 
-/// The line merge of `ours` and `theirs` from `base`: `Ok` with both sides' changes when
-/// they touch different lines, `Err` with the overlapping ones between conflict markers
-/// (`<<<<<<< ours`, `||||||| original`, `=======`, `>>>>>>> theirs`).
-pub fn merge(base: &str, ours: &str, theirs: &str) -> Result<String, String> {
-    diffy::merge(base, ours, theirs)
+/// What a line merge gives: the text either way, with conflict markers when it is conflicted.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LineMerge {
+    /// Both sides' changes, which touch different lines.
+    Clean(String),
+    /// The overlapping changes between conflict markers (`<<<<<<< ours`, `||||||| original`,
+    /// `=======`, `>>>>>>> theirs`).
+    Conflicted(String),
+}
+
+/// The line merge of `ours` and `theirs` from `base`.
+pub fn merge(base: &str, ours: &str, theirs: &str) -> LineMerge {
+    match diffy::merge(base, ours, theirs) {
+        Ok(clean) => LineMerge::Clean(clean),
+        Err(marked) => LineMerge::Conflicted(marked),
+    }
 }

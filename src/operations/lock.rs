@@ -44,7 +44,12 @@ pub enum LockOpError {
         second: PathBuf,
     },
     #[error("the project skill in {} cannot be locked: {what}", .dir.display())]
-    Name { dir: PathBuf, what: String },
+    Name {
+        dir: PathBuf,
+        what: lock::file::EntryProblem,
+    },
+    #[error("the project skill {name:?} is in no folder to lock")]
+    NoFolder { name: String },
     #[error(transparent)]
     Write(#[from] EditError),
 }
@@ -183,9 +188,8 @@ fn one_content<'a>(name: &str, copies: &[&'a Skill]) -> Result<(&'a Skill, Strin
         }
     }
     // project_skills gives each name at least one copy.
-    first.ok_or_else(|| LockOpError::Name {
-        dir: PathBuf::from(name),
-        what: "no folder holds it".into(),
+    first.ok_or_else(|| LockOpError::NoFolder {
+        name: name.to_owned(),
     })
 }
 

@@ -10,6 +10,7 @@
 mod known;
 
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
@@ -110,7 +111,8 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(
         .iter()
         .filter_map(|skill| known::of(&data, skill).map(|known| (skill, known)))
         .collect();
-    let mut commits: Vec<(Spec, Result<Latest, String>)> = Vec::new();
+    // Each repository and ref is asked once; the skills recorded from it share the answer.
+    let mut commits: Vec<(Spec, Result<Latest, Rc<git::FetchError>>)> = Vec::new();
     let trees = ask_trees(&found, progress);
     let mut skills = Vec::new();
     for (skill, known) in found {
@@ -133,7 +135,7 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(
                 let answer = match commits.iter().find(|(s, _)| *s == spec) {
                     Some((_, answer)) => answer.clone(),
                     None => {
-                        let answer = git::latest(&spec, progress).map_err(|e| e.to_string());
+                        let answer = git::latest(&spec, progress).map_err(Rc::new);
                         commits.push((spec, answer.clone()));
                         answer
                     }
@@ -141,7 +143,7 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(
                 match answer {
                     Ok(Latest::Commit(commit)) => checked.latest = Some(commit),
                     Ok(Latest::Pinned) => checked.pinned = true,
-                    Err(error) => checked.error = Some(error),
+                    Err(error) => checked.error = Some(error.to_string()),
                 }
             }
             Ask::Tree { spec, recorded } => {
