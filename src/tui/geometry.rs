@@ -20,6 +20,21 @@ pub struct PaneGeometry {
     pub max: usize,
 }
 
+impl PaneGeometry {
+    /// A list whose rows are `rows` (inside `area`, below any heading), scrolled from the last
+    /// frame's `offset` only as far as keeps `selected` in view.
+    pub fn list(area: Rect, rows: Rect, offset: usize, selected: usize) -> Self {
+        let page = usize::from(rows.height);
+        Self {
+            area,
+            rows,
+            page,
+            offset: keep_in_view(offset, selected, page),
+            max: 0,
+        }
+    }
+}
+
 /// One value per pane of the app.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Panes<T> {

@@ -14,7 +14,7 @@ use crate::listing::{Shown, Unit, grouped};
 use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::budget::{AgentBudget, BudgetView, shown_words};
-use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::theme;
 
 use super::list::{cost_cell, last_used, pad_left};
@@ -188,14 +188,11 @@ fn draw_skills(
         head_text.push_str("LAST USED");
     }
     frame.render_widget(Line::styled(head_text, theme.dim), head);
-    let rows = usize::from(rows_area.height);
-    let offset = keep_in_view(app.panes.budget.offset, view.selected, rows);
+    let geometry = PaneGeometry::list(area, rows_area, app.panes.budget.offset, view.selected);
+    let (rows, offset) = (geometry.page, geometry.offset);
     laid.panes.budget = Some(PaneGeometry {
-        area,
-        rows: rows_area,
-        page: rows,
-        offset,
         max: agent.entries.len().saturating_sub(rows),
+        ..geometry
     });
     if agent.entries.is_empty() {
         frame.render_widget(

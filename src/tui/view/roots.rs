@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 use crate::roots::{AgentId, Scope};
 use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::model::{Presence, RootView};
 use crate::tui::msg::{Action, Pane};
@@ -84,15 +84,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
         ),
         head,
     );
-    let rows = usize::from(rows_area.height);
-    let offset = keep_in_view(app.panes.roots.offset, app.root_selected, rows);
-    laid.panes.roots = Some(PaneGeometry {
-        area: table,
-        rows: rows_area,
-        page: rows,
-        offset,
-        max: 0,
-    });
+    let geometry = PaneGeometry::list(table, rows_area, app.panes.roots.offset, app.root_selected);
+    laid.panes.roots = Some(geometry);
+    let (rows, offset) = (geometry.page, geometry.offset);
     let shown = shown_roots.iter().enumerate().skip(offset).take(rows);
     for (y, (i, &index)) in (rows_area.y..).zip(shown) {
         let root = &app.deck.roots[index];

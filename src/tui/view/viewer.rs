@@ -12,7 +12,7 @@ use crate::limits::VIEW_FILE_BYTES;
 use crate::text::human::size;
 use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::viewer::{Body, Opened, Reading, Viewer};
@@ -35,15 +35,9 @@ fn list(frame: &mut Frame, area: Rect, app: &App, viewer: &Viewer, laid: &mut La
     let block = pane(title, true, theme);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let rows = usize::from(inner.height);
-    let offset = keep_in_view(app.panes.viewer.offset, viewer.selected, rows);
-    laid.panes.viewer = Some(PaneGeometry {
-        area,
-        rows: inner,
-        page: rows,
-        offset,
-        max: 0,
-    });
+    let geometry = PaneGeometry::list(area, inner, app.panes.viewer.offset, viewer.selected);
+    laid.panes.viewer = Some(geometry);
+    let (rows, offset) = (geometry.page, geometry.offset);
     let columns = usize::from(inner.width);
     let name_room = columns.saturating_sub(3 + 11);
     let lines: Vec<Line> = viewer

@@ -9,7 +9,7 @@ use ratatui::widgets::Paragraph;
 use crate::roots::{AgentId, Scope};
 use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::import::{DestinationView, Import};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
@@ -92,15 +92,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         ),
         columns_head,
     );
-    let rows = usize::from(list.height);
-    let offset = keep_in_view(app.panes.destination.offset, import.destination, rows);
-    laid.panes.destination = Some(PaneGeometry {
-        area,
-        rows: list,
-        page: rows,
-        offset,
-        max: 0,
-    });
+    let geometry = PaneGeometry::list(area, list, app.panes.destination.offset, import.destination);
+    laid.panes.destination = Some(geometry);
+    let (rows, offset) = (geometry.page, geometry.offset);
     let shown = import
         .destinations
         .iter()

@@ -11,7 +11,7 @@ use crate::bundle::browse::FoundKind;
 use crate::text::human::size;
 use crate::text::{sanitize, width};
 use crate::tui::app::App;
-use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
+use crate::tui::geometry::{Laid, PaneGeometry};
 use crate::tui::import::picker::Typed;
 use crate::tui::import::{PickRow, Picker};
 use crate::tui::keymap::{self, Mode};
@@ -71,15 +71,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, picker: &Picker, laid: &mu
     };
     frame.render_widget(explain, note);
     let rows = picker.rows();
-    let height = usize::from(list.height);
-    let offset = keep_in_view(app.panes.picker.offset, picker.selected, height);
-    laid.panes.picker = Some(PaneGeometry {
-        area,
-        rows: list,
-        page: height,
-        offset,
-        max: 0,
-    });
+    let geometry = PaneGeometry::list(area, list, app.panes.picker.offset, picker.selected);
+    laid.panes.picker = Some(geometry);
+    let (height, offset) = (geometry.page, geometry.offset);
     let Some(place) = &picker.place else {
         return;
     };
