@@ -795,11 +795,12 @@ fn json(text: &str) -> String {
     serde_json::Value::String(text.to_owned()).to_string()
 }
 
-/// The roots Copilot CLI reads (besides its settings' folders).
+/// The roots Copilot CLI reads (besides its settings' folders), its own (no other agent's)
+/// first two.
 const COPILOT_ROOTS: &[(Base, &str)] = &[
     (Base::Home, ".copilot/skills"),
-    (Base::Home, ".agents/skills"),
     (Base::Proj, ".github/skills"),
+    (Base::Home, ".agents/skills"),
     (Base::Proj, ".agents/skills"),
     (Base::Proj, ".claude/skills"),
     (Base::Proj, "sub/.github/skills"),
@@ -936,7 +937,11 @@ fn copilot_names(g: &mut Gen) {
         let root = one_of(g, COPILOT_ROOTS);
         let dir = root.join(&folder);
         match g.rng.below(11) {
-            0 => quirk_at(g, dir, &format!("{folder} Two  Spaces")),
+            // In Copilot's own roots: Codex reads a run of spaces as one (FINDINGS, open).
+            0 => {
+                let own = one_of(g, &COPILOT_ROOTS[..2]).join(&folder);
+                quirk_at(g, own, &format!("{folder} Two  Spaces"));
+            }
             1 => quirk_at(g, dir, &format!("{folder}-UPPER")),
             2 => quirk_at(g, dir, &format!("{folder}-naïve")),
             3 => quirk_at(g, dir, &format!("{folder}.v2:tool_x")),
