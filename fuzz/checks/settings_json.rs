@@ -18,11 +18,12 @@ use skilldeck::settings::json;
 
 const NAMES: [&str; 6] = ["pdf", "PDF", "p*", "a\"b\\c", "é\u{2028}", ""];
 
-const SYNTAXES: [Syntax; 4] = [
+const SYNTAXES: [Syntax; 5] = [
     Syntax::Json,
     Syntax::CommentsStripped,
     Syntax::Jsonc,
-    Syntax::Loose,
+    Syntax::CopilotUser,
+    Syntax::SerdeJson,
 ];
 
 pub fn check(data: &[u8]) {

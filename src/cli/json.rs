@@ -187,6 +187,7 @@ impl<'a> SkillJson<'a> {
                         Effect::Dropped => "dropped",
                         Effect::FromModel => "from-model",
                         Effect::Disabled => "disabled",
+                        Effect::BreaksListing => "breaks-listing",
                     },
                     why: l.why,
                 })

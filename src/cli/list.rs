@@ -270,6 +270,7 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
                 Effect::Dropped => "not loaded by",
                 Effect::FromModel => "kept from the model by",
                 Effect::Disabled => "turned off for",
+                Effect::BreaksListing => "may stop every skill loading for",
             };
             let _ = writeln!(out, "  {how} {}: {}", left.agent, left.why);
         }

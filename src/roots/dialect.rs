@@ -10,9 +10,16 @@ use super::js_json;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Syntax {
     /// `JSON.parse` of the whole text: Claude Code's settings (a comment or a trailing comma
-    /// makes 2.1.332 ignore the file, `agree::claude_code_settings_with_comments`) and
-    /// Copilot's repository files (1.0.102: "Invalid JSON", the file is skipped).
+    /// makes 2.1.332 ignore the file, `agree::claude_code_settings_with_comments`).
     Json,
+    /// Plain JSON as serde_json reads it, no byte-order mark: Copilot CLI 1.0.102's
+    /// repository files, `.github/copilot/settings.json` and `settings.local.json`. Its
+    /// native loader warns "Repository settings file '…' could not be loaded: Invalid JSON:
+    /// expected value at line 1 column 1" (serde_json's own words) for a file that starts
+    /// with a mark, and alike for a comment ("key must be a string"), a trailing comma, a
+    /// single quote or a hexadecimal number; the file is skipped (generated class
+    /// `copilot-repository`).
+    SerdeJson,
     /// strip-json-comments 3.x, then `JSON.parse`: Gemini CLI 0.61.0 (`_doLoadSettings` in
     /// `bundle/chunk-2YTYPKEZ.js`: `JSON.parse((0, import_strip_json_comments.default)(content))`,
     /// no options, so a trailing comma, a single quote or a leading byte order mark is an
@@ -21,10 +28,11 @@ pub enum Syntax {
     /// Comments and trailing commas, nothing looser: OpenCode 1.18.33 (Microsoft's
     /// jsonc-parser with `allowTrailingComma`, see `roots::table::opencode::config`).
     Jsonc,
-    /// jsonc-parser's own defaults (comments, trailing commas, single quotes, bare keys...):
-    /// Copilot's user `settings.json`, which its listing read with comments and trailing
-    /// commas; its native loader was not taken further apart.
-    Loose,
+    /// Copilot CLI 1.0.102's user `settings.json` (and its `config.json`): a native loader
+    /// (`userSettingsLoad` in `runtime.node`, called from `cli-main.js`) whose dialect is
+    /// [`copilot_user_options`]; a file it cannot parse is ignored without a word, the
+    /// listing goes on (generated class `copilot-user-dialect`).
+    CopilotUser,
 }
 
 impl Syntax {
@@ -34,12 +42,12 @@ impl Syntax {
     /// `agree::opencode_config_with_a_byte_order_mark`: Claude Code 2.1.332, Copilot
     /// 1.0.102 and OpenCode 1.18.33 honour such a file); Gemini CLI 0.61.0 reads it with
     /// `fs.readFileSync(path, "utf-8")`, which keeps the mark, and `JSON.parse` refuses it
-    /// (`agree::gemini_cli_which_settings_files_it_can_read`). Copilot's repository files are
-    /// taken to be read as its user file is.
+    /// (`agree::gemini_cli_which_settings_files_it_can_read`); Copilot's repository files do
+    /// not pass over it either ([`Syntax::SerdeJson`]).
     pub fn passes_over_a_mark(self) -> bool {
         match self {
-            Syntax::Json | Syntax::Jsonc | Syntax::Loose => true,
-            Syntax::CommentsStripped => false,
+            Syntax::Json | Syntax::Jsonc | Syntax::CopilotUser => true,
+            Syntax::CommentsStripped | Syntax::SerdeJson => false,
         }
     }
 }
@@ -56,6 +64,28 @@ pub fn opencode_options(jsonc: bool) -> jsonc_parser::ParseOptions {
         allow_single_quoted_strings: false,
         allow_hexadecimal_numbers: false,
         allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    }
+}
+
+/// Copilot CLI 1.0.102's user settings dialect, as its listing (`copilot skill list --json`)
+/// showed it for `disabledSkills` in `~/.copilot/settings.json` (test
+/// `copilot_user_dialect_as_copilot_read_it` below holds each probe): comments (a block left
+/// open refuses the file), trailing commas, missing commas between values, hexadecimal and
+/// `+` numbers, raw tabs and line breaks in strings are read; single quotes, bare keys, `.5`,
+/// `Infinity`, `NaN` and `\x` escapes are not. It reads `1.` and `01` too, which
+/// jsonc-parser 0.34 refuses (a file holding one is ignored by skilldeck, read by Copilot).
+pub fn copilot_user_options() -> jsonc_parser::ParseOptions {
+    jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: true,
+        allow_missing_commas: true,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: true,
+        allow_unary_plus_numbers: true,
         allow_bare_decimal_point_numbers: false,
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
@@ -101,13 +131,20 @@ pub fn read(text: &str, syntax: Syntax) -> Result<Value, Unreadable> {
     }
     match syntax {
         Syntax::Json => js_json::parse(text).map_err(|failure| located(text, failure)),
+        Syntax::SerdeJson => serde_json::from_str(text).map_err(|error| Unreadable {
+            line: error.line(),
+            column: error.column(),
+            // serde_json stops at its own depth limit where Copilot does.
+            by_agent: true,
+            reason: error.to_string(),
+        }),
         Syntax::CommentsStripped => {
             let stripped = strip_comments(text);
             js_json::parse(&stripped).map_err(|failure| located(&stripped, failure))
         }
-        Syntax::Jsonc | Syntax::Loose => {
-            let options = if syntax == Syntax::Loose {
-                jsonc_parser::ParseOptions::default()
+        Syntax::Jsonc | Syntax::CopilotUser => {
+            let options = if syntax == Syntax::CopilotUser {
+                copilot_user_options()
             } else {
                 opencode_options(true)
             };
@@ -262,6 +299,64 @@ mod tests {
             "{\"a\": Infinity}",
         ] {
             assert!(gemini(text).is_err(), "{text:?}");
+        }
+    }
+
+    /// Each probe and what Copilot CLI 1.0.102 made of it: `true` where `disabledSkills` in
+    /// `~/.copilot/settings.json` turned the skill off (`copilot skill list --json`).
+    #[test]
+    fn copilot_user_dialect_as_copilot_read_it() {
+        let probes: &[(&str, bool)] = &[
+            ("{\"d\": [\"a\"]}", true),
+            ("{// c\n\"d\": [\"a\"],}", true),
+            ("/* b */{\"d\": [\"a\"]}", true),
+            ("{\"d\": [\"a\"]} // end", true),
+            ("\u{feff}{\"d\": [\"a\"]}", true),
+            ("{\"d\": [\"a\"], \"x\": 0x10}", true),
+            ("{\"d\": [\"a\"], \"x\": -0x10}", true),
+            ("{\"d\": [\"a\"], \"x\": +1}", true),
+            ("{\"d\": [\"a\"] \"x\": 1}", true),
+            ("{\"d\": [\"a\"], \"x\": [1 2]}", true),
+            ("{\"d\": [\"a\"], \"x\": \"a\tb\"}", true),
+            ("{\"d\": [\"a\"], \"x\": \"a\nb\"}", true),
+            ("{\"d\": [\"a\"], \"x\": \"\\u00e9\"}", true),
+            ("\u{a0}{\"d\": [\"a\"]}", true),
+            ("\u{c}{\"d\": [\"a\"]}", true),
+            ("{\"d\": ['a']}", false),
+            ("{d: [\"a\"]}", false),
+            ("{\"d\": [\"a\"]", false),
+            ("{\"d\": [\"a\"]} x", false),
+            ("{\"d\": [\"a\",,]}", false),
+            ("{\"d\": [\"a\"]} /* open", false),
+            ("{\"d\": [\"a\"], \"x\": .5}", false),
+            ("{\"d\": [\"a\"], \"x\": Infinity}", false),
+            ("{\"d\": [\"a\"], \"x\": NaN}", false),
+            ("{\"d\": [\"al\\x70ha\"]}", false),
+            ("{\"d\": [\"a\"], \"x\": \"\\q\"}", false),
+        ];
+        for (text, read_by_copilot) in probes {
+            assert_eq!(
+                read(text, Syntax::CopilotUser).is_ok(),
+                *read_by_copilot,
+                "{text:?}"
+            );
+        }
+    }
+
+    /// Copilot's repository files: serde_json, no mark, nothing looser.
+    #[test]
+    fn copilot_repository_files_are_plain_json_without_a_mark() {
+        assert!(read("{\"disabledSkills\": [\"a\"]}", Syntax::SerdeJson).is_ok());
+        assert_eq!(read("  \n", Syntax::SerdeJson), Ok(Value::Null));
+        for text in [
+            "\u{feff}{\"disabledSkills\": [\"a\"]}",
+            "{// c\n\"disabledSkills\": [\"a\"]}",
+            "{\"disabledSkills\": [\"a\"],}",
+            "{\"disabledSkills\": ['a']}",
+            "{\"disabledSkills\": [\"a\"], \"x\": 0x10}",
+            "{\"disabledSkills\": [\"a\"]} x",
+        ] {
+            assert!(read(text, Syntax::SerdeJson).is_err(), "{text:?}");
         }
     }
 }

@@ -183,10 +183,11 @@ impl Place {
     }
 }
 
-/// The strings of the list under `key` in a JSON settings file, or none when it is missing,
-/// unreadable or holds anything but strings.
+/// The strings of the list under `key` in a settings file read as Copilot reads its own (the
+/// only agent with such a list), or none when it is missing, unreadable, refused by its types
+/// or holds anything but strings.
 fn listed(file: &Path, key: &str) -> Vec<String> {
-    super::settings::jsonc(file)
+    super::settings::copilot_user(file)
         .as_ref()
         .and_then(|settings| settings.get(key)?.as_array())
         .and_then(|list| {

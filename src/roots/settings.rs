@@ -54,10 +54,52 @@ pub(crate) fn as_read(path: &Path, syntax: Syntax) -> Option<serde_json::Value> 
         .filter(|value| !value.is_null())
 }
 
-/// A JSON settings file that may hold comments and trailing commas, as Gemini CLI and Copilot
-/// write theirs, as a value, or `None`.
-pub(crate) fn jsonc(path: &Path) -> Option<serde_json::Value> {
-    as_read(path, Syntax::Loose)
+/// Copilot CLI's own `config.json`, read in its user dialect ([`Syntax::CopilotUser`]: one
+/// probe each showed `trusted_folders` read with comments and trailing commas, and not with
+/// single quotes or bare keys), or `None`.
+pub(crate) fn copilot_config(path: &Path) -> Option<serde_json::Value> {
+    as_read(path, Syntax::CopilotUser)
+}
+
+/// Copilot CLI's user `settings.json`, as its loader takes it ([`Syntax::CopilotUser`], then
+/// its types, [`copilot_types_hold`]), or `None`.
+pub(crate) fn copilot_user(path: &Path) -> Option<serde_json::Value> {
+    as_read(path, Syntax::CopilotUser).filter(copilot_types_hold)
+}
+
+/// A repository's `.github/copilot/settings.json` or `settings.local.json`, as Copilot takes
+/// it ([`Syntax::SerdeJson`], then its types), or `None`.
+pub(crate) fn copilot_repository(path: &Path) -> Option<serde_json::Value> {
+    as_read(path, Syntax::SerdeJson).filter(copilot_types_hold)
+}
+
+/// Copilot CLI 1.0.102 checks a settings file against its settings types before it uses any
+/// of it: one key of the wrong type and the whole file counts for nothing (the repository's
+/// warns "Settings config error: skillDirectories: Expected array, received number"; the
+/// user's is dropped without a word), so `{"disabledSkills": ["x"], "model": 5}` turns
+/// nothing off and `skillDirectories: ["/d", 5]` loses the file's `disabledSkills` too
+/// (`copilot skill list --json`, generated classes `copilot-user-dialect` and
+/// `copilot-repository`). The check is native (`runtime.node`); these are the keys whose
+/// types were seen, and a key it does not know is allowed.
+fn copilot_types_hold(settings: &serde_json::Value) -> bool {
+    let Some(object) = settings.as_object() else {
+        return false;
+    };
+    let strings = |key: &str| {
+        object.get(key).is_none_or(|value| {
+            value
+                .as_array()
+                .is_some_and(|items| items.iter().all(serde_json::Value::is_string))
+        })
+    };
+    [
+        "disabledSkills",
+        "skillDirectories",
+        "ignoredSkillsLocations",
+    ]
+    .into_iter()
+    .all(strings)
+        && object.get("model").is_none_or(serde_json::Value::is_string)
 }
 
 /// One settings file as Gemini CLI reads it (comments stripped, then `JSON.parse`; the

@@ -10,7 +10,7 @@ use crate::roots::Machine;
 
 const LOOSE: dialect::Dialect = dialect::Dialect {
     agent: "an agent",
-    syntax: dialect::Syntax::Loose,
+    syntax: dialect::Syntax::CopilotUser,
 };
 
 fn set_off(text: &str) -> String {

@@ -16,7 +16,7 @@ pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
     Lint, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_FIELDS, lint,
 };
-pub use reading::{Fallback, Field, File, Reader, Reading};
+pub use reading::{Fallback, Field, File, Reader, Reading, Values};
 
 /// The file that makes a directory a skill.
 pub const SKILL_FILE: &str = "SKILL.md";

@@ -16,10 +16,18 @@ pub enum Value {
     /// The key with no value, or `null`.
     Null,
     Text(String),
-    /// A number or a boolean, as YAML renders it.
-    Scalar(String),
-    /// A list or a mapping.
-    Compound,
+    /// A number or a boolean: `text` as YAML renders it (then as it is written, where the
+    /// line reader has it), `js` as JavaScript's `String()` renders the parsed value, `None`
+    /// when JavaScript counts it false (`0`, `false`).
+    Scalar {
+        text: String,
+        js: Option<String>,
+    },
+    /// A list or a mapping, and JavaScript's `String()` of it (`[a, b]` is `a,b`, a mapping
+    /// `[object Object]`).
+    Compound {
+        js: String,
+    },
 }
 
 impl Value {
@@ -28,13 +36,64 @@ impl Value {
             None => Value::Absent,
             Some(Json::Null) => Value::Null,
             Some(Json::String(text)) => Value::Text(text.clone()),
-            Some(scalar @ (Json::Number(_) | Json::Bool(_))) => Value::Scalar(scalar.to_string()),
-            Some(_) => Value::Compound,
+            Some(scalar @ (Json::Number(_) | Json::Bool(_))) => Value::Scalar {
+                text: scalar.to_string(),
+                js: js_truthy(scalar).then(|| js_string(scalar)),
+            },
+            Some(compound) => Value::Compound {
+                js: js_string(compound),
+            },
         }
     }
 
     fn is_text(&self) -> bool {
         matches!(self, Value::Text(_))
+    }
+}
+
+/// What JavaScript's `String()` makes of a parsed YAML value (an array joins its items with
+/// `,`, a `null` item as nothing; a mapping is `[object Object]`).
+fn js_string(value: &Json) -> String {
+    match value {
+        Json::Null => String::new(),
+        Json::Bool(b) => b.to_string(),
+        Json::Number(number) => js_number(number),
+        Json::String(text) => text.clone(),
+        Json::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Json::Object(_) => "[object Object]".to_owned(),
+    }
+}
+
+/// A number as JavaScript prints it: whole numbers without a fraction, `1e+21` and up with
+/// an exponent.
+fn js_number(number: &serde_json::Number) -> String {
+    if number.is_i64() || number.is_u64() {
+        return number.to_string();
+    }
+    let float = number.as_f64().unwrap_or(0.0);
+    if float == 0.0 {
+        "0".to_owned()
+    } else if float.abs() >= 1e21 {
+        let printed = format!("{float:e}");
+        match printed.split_once('e') {
+            Some((mantissa, exponent)) if !exponent.starts_with('-') => {
+                format!("{mantissa}e+{exponent}")
+            }
+            _ => printed,
+        }
+    } else if float.fract() == 0.0 {
+        format!("{float:.0}")
+    } else {
+        float.to_string()
+    }
+}
+
+/// Whether JavaScript counts a number or a boolean true.
+fn js_truthy(scalar: &Json) -> bool {
+    match scalar {
+        Json::Bool(b) => *b,
+        Json::Number(number) => number.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        _ => true,
     }
 }
 
@@ -122,9 +181,8 @@ pub struct Reader {
     pub unclosed_runs_on: bool,
     /// A block that is YAML but not a mapping counts as an empty one.
     pub any_yaml: bool,
-    /// `null` counts as absent, numbers and booleans as their text, and a value of only
-    /// white space as absent.
-    pub lenient_values: bool,
+    /// How a value that is not text, or is blank, reads.
+    pub values: Values,
     /// What it tries when the strict YAML fails, in order.
     pub fallbacks: &'static [Fallback],
 }
@@ -138,9 +196,23 @@ impl Reader {
         padded_fence: true,
         unclosed_runs_on: false,
         any_yaml: false,
-        lenient_values: false,
+        values: Values::Yaml,
         fallbacks: &[],
     };
+}
+
+/// How a reader takes a `name` or `description` that is not plain text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// As YAML types it: only text is text.
+    Yaml,
+    /// `null` counts as absent, numbers and booleans as their text as written, and a value of
+    /// only white space as absent.
+    Lenient,
+    /// As a JavaScript loader that tests `!value` and then takes `String(value)`: `null`, `0`,
+    /// `false` and `""` are absent, anything else is its `String()` (`12`, `0x1f` is `31`,
+    /// `[ab]` is `ab`, a mapping `[object Object]`).
+    Js,
 }
 
 /// What an agent reading with some [`Reader`] finds.
@@ -181,12 +253,20 @@ impl<'a> Field<'a> {
         }
     }
 
-    fn of(value: &'a Value, lenient: bool) -> Field<'a> {
+    fn of(value: &'a Value, values: Values) -> Field<'a> {
+        if values == Values::Js {
+            return match value {
+                Value::Text(text) if !text.is_empty() => Field::Text(text),
+                Value::Scalar { js: Some(js), .. } | Value::Compound { js } => Field::Text(js),
+                _ => Field::Absent,
+            };
+        }
+        let lenient = values == Values::Lenient;
         match value {
             Value::Absent => Field::Absent,
             Value::Null if lenient => Field::Absent,
             Value::Text(text) if lenient && text.trim().is_empty() => Field::Absent,
-            Value::Text(text) | Value::Scalar(text) if lenient || value.is_text() => {
+            Value::Text(text) | Value::Scalar { text, .. } if lenient || value.is_text() => {
                 Field::Text(text)
             }
             _ => Field::NotText,
@@ -289,26 +369,26 @@ impl Readings {
     }
 
     /// What `reader` finds.
-    pub fn by(&self, reader: Reader) -> Option<(&Fields, bool)> {
+    pub fn by(&self, reader: Reader) -> Option<(&Fields, Values)> {
         if self.bom && !reader.skips_bom || (self.padded_fence && !reader.padded_fence) {
             return None;
         }
-        let lenient = reader.lenient_values;
+        let values = reader.values;
         if let (Some(trimmed), true) = (&self.trimmed, reader.indented_fence) {
-            return trimmed.as_ref().map(|fields| (fields, lenient));
+            return trimmed.as_ref().map(|fields| (fields, values));
         }
         if let Some(strict) = &self.strict {
             let lines_instead = reader.fallbacks.contains(&Fallback::Lines) && !strict.both_text();
             return match (&self.lines, lines_instead) {
-                (Some(lines), true) => Some((lines, false)),
-                _ => Some((strict, lenient)),
+                (Some(lines), true) => Some((lines, Values::Yaml)),
+                _ => Some((strict, values)),
             };
         }
         if self.not_a_mapping {
-            return reader.any_yaml.then_some((&Fields::EMPTY, false));
+            return reader.any_yaml.then_some((&Fields::EMPTY, Values::Yaml));
         }
         if let Some(rest) = &self.rest {
-            return reader.unclosed_runs_on.then_some((rest, lenient));
+            return reader.unclosed_runs_on.then_some((rest, values));
         }
         reader.fallbacks.iter().find_map(|fallback| {
             let found = match fallback {
@@ -318,19 +398,19 @@ impl Readings {
                 Fallback::KnownKeys => &self.known_keys,
                 Fallback::Lines => &self.lines,
             };
-            found.as_ref().map(|fields| (fields, lenient))
+            found.as_ref().map(|fields| (fields, values))
         })
     }
 }
 
 impl<'a> Reading<'a> {
-    pub(super) fn of(found: Option<(&'a Fields, bool)>, file: File) -> Reading<'a> {
+    pub(super) fn of(found: Option<(&'a Fields, Values)>, file: File) -> Reading<'a> {
         match found {
-            Some((fields, lenient)) => Reading {
+            Some((fields, values)) => Reading {
                 file,
                 frontmatter: true,
-                name: Field::of(&fields.name, lenient),
-                description: Field::of(&fields.description, lenient),
+                name: Field::of(&fields.name, values),
+                description: Field::of(&fields.description, values),
             },
             None => Reading {
                 file,
@@ -343,7 +423,7 @@ impl<'a> Reading<'a> {
 }
 
 fn as_written(value: &mut Value, written: &Value) {
-    if let (Value::Scalar(text), Value::Text(raw)) = (value, written) {
+    if let (Value::Scalar { text, .. }, Value::Text(raw)) = (value, written) {
         raw.clone_into(text);
     }
 }
@@ -520,10 +600,51 @@ mod tests {
     fn values_that_are_not_text_keep_their_shape() {
         let found = readings("---\nname: 0x10\ndescription:\n---\n").unwrap();
         let strict = found.strict.as_ref().unwrap();
-        assert_eq!(strict.name, Value::Scalar("0x10".to_owned()));
+        assert_eq!(
+            strict.name,
+            Value::Scalar {
+                text: "0x10".to_owned(),
+                js: Some("16".to_owned())
+            }
+        );
         assert_eq!(strict.description, Value::Null);
         let list = readings("---\nname: [a]\ndescription: d\n---\n").unwrap();
-        assert_eq!(list.strict.unwrap().name, Value::Compound);
+        assert_eq!(
+            list.strict.unwrap().name,
+            Value::Compound { js: "a".to_owned() }
+        );
+    }
+
+    #[test]
+    fn a_javascript_reader_takes_what_string_makes_of_a_true_value() {
+        const JS: Reader = Reader {
+            values: Values::Js,
+            ..Reader::STRICT
+        };
+        let name = |yaml: &str| {
+            let found = readings(&format!("---\nname: {yaml}\ndescription: d\n---\n")).unwrap();
+            match read(&found, JS).name {
+                Field::Text(text) => Some(text.to_owned()),
+                Field::Absent => None,
+                Field::NotText => panic!("{yaml}: a JavaScript reader sees no value as not text"),
+            }
+        };
+        for (yaml, js) in [
+            ("12", "12"),
+            ("007", "7"),
+            ("0x1f", "31"),
+            ("1e3", "1000"),
+            ("1.5", "1.5"),
+            ("true", "true"),
+            ("[ab]", "ab"),
+            ("[a, [b, c]]", "a,b,c"),
+            ("{a: 1}", "[object Object]"),
+        ] {
+            assert_eq!(name(yaml).as_deref(), Some(js), "{yaml}");
+        }
+        for yaml in ["0", "false", "null", "\"\"", ""] {
+            assert_eq!(name(yaml), None, "{yaml}");
+        }
     }
 
     #[test]
@@ -570,7 +691,7 @@ mod tests {
     };
 
     const CODEX_LIKE: Reader = Reader {
-        lenient_values: true,
+        values: Values::Lenient,
         fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
         ..Reader::STRICT
     };

@@ -418,6 +418,7 @@ fn left_out(skill: &Skill) -> Vec<(AgentId, String)> {
                 Effect::Dropped => "does not load it",
                 Effect::FromModel => "keeps it from its model",
                 Effect::Disabled => "has it turned off",
+                Effect::BreaksListing => "may fail to list any skill because of it",
             };
             (left.agent, format!("{} {how}: {}", left.agent, left.why))
         })

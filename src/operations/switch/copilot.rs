@@ -11,15 +11,15 @@ use crate::roots::{Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
 
 const KEYS: &[&str] = &["disabledSkills"];
-/// The user's settings.json, which Copilot reads with comments and trailing commas.
+/// The user's settings.json, in Copilot's own dialect (`Syntax::CopilotUser`).
 const USER: Dialect = Dialect {
     agent: "Copilot",
-    syntax: Syntax::Loose,
+    syntax: Syntax::CopilotUser,
 };
-/// The repository's files, which Copilot reads as plain JSON (`switches`).
+/// The repository's files, which Copilot reads as plain JSON without a byte-order mark.
 const REPOSITORY: Dialect = Dialect {
     agent: "Copilot",
-    syntax: Syntax::Json,
+    syntax: Syntax::SerdeJson,
 };
 
 pub(super) fn plan(

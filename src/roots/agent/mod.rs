@@ -160,6 +160,9 @@ pub enum Effect {
     Dropped,
     /// Listed by the agent as turned off by its settings, and not offered to its model.
     Disabled,
+    /// Loaded, but its being there may make the agent's whole listing fail: then no skill of
+    /// that agent is loaded, this one or any other.
+    BreaksListing,
 }
 
 impl AgentId {

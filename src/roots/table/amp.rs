@@ -59,9 +59,18 @@ impl AgentRules for Agent {
     }
 
     fn reads(&self) -> Reader {
-        // Strict YAML, no fallback (agree::frontmatter). A `name` that is not a string makes
-        // `amp skill list` fail outright (0.0.1790142911), which no rule here can say.
-        Reader::STRICT
+        // Strict YAML, no fallback (agree::frontmatter). A `name` or `description` that is
+        // not text is read as JavaScript reads it: `!value` is "Missing required fields in
+        // frontmatter" (`null`, `0`, `false`, `""`), anything else is `String(value)`, which
+        // the name check then judges: `name: 12` loads as `12`, `0x1f` as `31`, `[ab]` as
+        // `ab`, `[a, b]` ("a,b") and a mapping ("[object Object]") are "Invalid skill name";
+        // `description: [a]` or `{}` is kept. `amp skill list --json` 0.0.1790142911 lists
+        // such a skill (its `name` the YAML value) and reports the others under `errors`; the
+        // listing as a whole never fails (generated class `amp-names`).
+        Reader {
+            values: Values::Js,
+            ..Reader::STRICT
+        }
     }
 
     fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
@@ -115,7 +124,7 @@ impl AgentRules for Agent {
     }
 
     fn hides(&self) -> &'static [Hiding] {
-        &[]
+        &[NAME_NOT_TEXT]
     }
 
     fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
@@ -147,6 +156,21 @@ impl AgentRules for Agent {
         SessionLogs::Unread
     }
 }
+
+/// A `name` that is not text in the YAML (`12`, `true`, `[ab]`) and that Amp still loads (as
+/// `String()` of it, [`Agent::reads`]) may stop its whole listing: it sorts its skills with
+/// `a.name.localeCompare(b.name)`, which throws when `a.name` is no string ("TypeError:
+/// n.name.localeCompare is not a function"), and `amp skill list` then prints nothing and
+/// hangs. Whether the comparison meets that skill first depends on the order Amp found its
+/// skills in: of six probes with two or three user skills (0.0.1790142911), four failed and
+/// two listed everything, the same files failing on one run and listing on another. So
+/// skilldeck says the skill loads and that it may take every other with it (generated class
+/// `amp-names`, whose runner counts a failed listing as agreement only then).
+const NAME_NOT_TEXT: Hiding = Hiding {
+    why: "its frontmatter name is not text (a number, a boolean, a list or a mapping): Amp sorts its skills by name as text and may fail to list any of them",
+    effect: Effect::BreaksListing,
+    applies: |_, _, declared| declared.read_by(Reader::STRICT).name == Field::NotText,
+};
 
 pub(super) static RULES: &[Rule] = &[
     finds(
@@ -234,3 +258,47 @@ pub(super) static RULES: &[Rule] = &[
         FINDS,
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::Declared;
+
+    #[test]
+    fn a_name_that_is_not_text_loads_as_javascript_prints_it_and_may_break_the_listing() {
+        let read = |yaml: &str| Declared::read(&format!("---\n{yaml}\ndescription: d\n---\n"), "x");
+        let breaks = |declared: &Declared| {
+            (NAME_NOT_TEXT.applies)(std::path::Path::new("/r/x"), &|_| false, declared)
+        };
+        for (yaml, name) in [
+            ("name: 12", "12"),
+            ("name: 0x1f", "31"),
+            ("name: [ab]", "ab"),
+        ] {
+            let declared = read(yaml);
+            assert_eq!(
+                FINDS.needs.unmet_by(&declared.read_by(Agent.reads())),
+                None,
+                "{yaml}"
+            );
+            assert_eq!(declared.read_by(Agent.reads()).name, Field::Text(name));
+            assert!(breaks(&declared), "{yaml}");
+        }
+        for yaml in [
+            "name: 0",
+            "name: false",
+            "name: null",
+            "name: [a, b]",
+            "name: 1.5",
+        ] {
+            assert!(
+                FINDS
+                    .needs
+                    .unmet_by(&read(yaml).read_by(Agent.reads()))
+                    .is_some(),
+                "{yaml}"
+            );
+        }
+        assert!(!breaks(&read("name: plain")));
+    }
+}

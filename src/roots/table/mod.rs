@@ -55,7 +55,7 @@ pub(super) use super::trust::{self, Ignores, Trust};
 
 use std::borrow::Cow;
 
-use crate::skill::{Fallback, Field, File, Reader, Reading};
+use crate::skill::{Fallback, Field, File, Reader, Reading, Values};
 
 pub use markdown::markdown;
 

@@ -23,7 +23,9 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
         .into_iter()
         .flatten()
         .map(|skill| {
-            let name = skill["name"].as_str().unwrap_or_default().to_owned();
+            // A `name` that is not text in the frontmatter is listed as its YAML value (`12`,
+            // `["ab"]`); Amp knows the skill by JavaScript's `String()` of it.
+            let name = js_string(&skill["name"]);
             let base = skill["baseDir"].as_str().unwrap_or_default();
             match base.strip_prefix("file://") {
                 Some(dir) if skill["source"] != "builtin" => Loaded {
@@ -41,6 +43,17 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
             }
         })
         .collect()
+}
+
+/// What JavaScript's `String()` makes of a JSON value.
+fn js_string(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::String(text) => text.clone(),
+        Value::Array(items) => items.iter().map(js_string).collect::<Vec<_>>().join(","),
+        Value::Object(_) => "[object Object]".to_owned(),
+        other => other.to_string(),
+    }
 }
 
 fn percent_decode(text: &str) -> String {

@@ -30,8 +30,15 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
             } else {
                 dir.to_path_buf()
             };
+            let name = skill["name"].as_str().unwrap_or_default();
             Loaded {
-                name: skill["name"].as_str().unwrap_or_default().to_owned(),
+                // Compared with skilldeck's word on it (`Agent::marks_disabled`); its JSON
+                // says nothing of a built-in's switch, so a built-in is compared by name.
+                name: if skill["enabled"] == false && skill["source"] != "builtin" {
+                    super::disabled(name)
+                } else {
+                    name.to_owned()
+                },
                 skill_md: skill_file(&dir),
                 builtin: skill["source"] == "builtin",
                 unsettled: false,
@@ -857,4 +864,51 @@ fn copilot_user_settings_with_a_byte_order_mark() {
         "a byte-order mark before the user's settings",
         &[(&lab.project, &["u-first"])],
     );
+}
+
+/// `skilldeck disable NAME --agent copilot --scope project` writes the repository's
+/// `.github/copilot/settings.json`: in a folder Copilot trusts (`trusted_folders` in
+/// `~/.copilot/config.json`) Copilot lists the skill as disabled and skilldeck says so too;
+/// once the folder is no longer trusted both say it is on; `enable` takes it out.
+#[test]
+fn copilot_skill_disabled_by_skilldeck_at_project_scope() {
+    let Some(lab) = lab() else { return };
+    let dir = lab.project.join(".agents/skills/switched");
+    lab.named(&dir);
+    lab.named(&lab.project.join(".github/skills/bystander"));
+    let config = lab.home.join(".copilot/config.json");
+    let trusted = serde_json::json!({ "trusted_folders": [lab.project] }).to_string();
+    lab.file(&config, &trusted);
+    let skilldeck = |args: &[&str]| {
+        let program = std::path::PathBuf::from(env!("CARGO_BIN_EXE_skilldeck"));
+        let output = lab
+            .command(&program, &lab.project)
+            .args(args)
+            .output()
+            .expect("run skilldeck");
+        assert!(
+            output.status.success(),
+            "skilldeck {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    skilldeck(&[
+        "disable", "switched", "--agent", "copilot", "--scope", "project",
+    ]);
+    let written = std::fs::read_to_string(lab.project.join(".github/copilot/settings.json"))
+        .expect("the repository's settings.json is written");
+    assert!(written.contains("switched"), "{written}");
+    let class = "disabled by skilldeck at project scope";
+    check_disabled(
+        &lab,
+        here!(),
+        class,
+        &[(&lab.project, &["switched"]), (&lab.sub, &["switched"])],
+    );
+    // No longer trusted: Copilot reads no repository file, and skilldeck agrees.
+    lab.file(&config, "{\"trusted_folders\": []}\n");
+    check_disabled(&lab, here!(), class, &[(&lab.project, &[])]);
+    lab.file(&config, &trusted);
+    skilldeck(&["enable", "switched", "--agent", "copilot"]);
+    check_disabled(&lab, here!(), class, &[(&lab.project, &[])]);
 }

@@ -183,6 +183,35 @@ impl Agent {
     fn lists_what_the_model_sees(self) -> bool {
         matches!(self, Agent::Codex | Agent::ClaudeCode)
     }
+
+    /// Whether the agent's listing says which skills its settings turn off (Copilot's
+    /// `enabled: false`): its ask and skilldeck's claims then both name such a skill
+    /// [`disabled`], so every comparison covers the switch as well as the loading.
+    fn marks_disabled(self) -> bool {
+        matches!(self, Agent::Copilot)
+    }
+}
+
+/// Whether skilldeck's listing (`json`) says a skill may make `agent` list nothing at all
+/// (`left_out` effect `breaks-listing`): then an agent that gives no listing agrees with it.
+fn listing_may_fail(json: &Value, agent: Agent) -> bool {
+    json["skills"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|skill| {
+            skill["left_out"].as_array().is_some_and(|entries| {
+                entries.iter().any(|e| {
+                    e["agent"].as_str() == Some(agent.id())
+                        && e["effect"].as_str() == Some("breaks-listing")
+                })
+            })
+        })
+}
+
+/// The name a listing that marks disabled skills compares one by.
+pub fn disabled(name: &str) -> String {
+    format!("{name} (disabled)")
 }
 
 /// One skill as an agent lists it.
@@ -713,6 +742,14 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
                 .or_else(|| skill["name"].as_str())
                 .unwrap_or_default()
                 .to_owned();
+            let switched_off = any(&skill["left_out"], &|e| {
+                names_agent(e, agent) && e["effect"].as_str() == Some("disabled")
+            });
+            let name = if switched_off && agent.marks_disabled() {
+                disabled(&name)
+            } else {
+                name
+            };
             let builtin = agent.builtin_path(&file, lab);
             out.entry(agent).or_default().push(Loaded {
                 name,

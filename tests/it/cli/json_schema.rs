@@ -116,6 +116,11 @@ fn world() -> World {
     write_files(&kit, &[(".skillkit.json", &metadata.to_string())]);
 
     write_skill(&skills.join("plain"), &[]);
+    // A `name` that is not text, which may stop Amp's whole listing (`breaks-listing`).
+    write_files(
+        &skills,
+        &[("numbered/SKILL.md", "---\nname: 12\ndescription: d\n---\n")],
+    );
     write_skill(&skills.join("twin"), &[]);
     write_skill(&machine.repo.join(".claude/skills/twin"), &[]);
     machine.run_expecting(&["disable", "plain", "--agent", "claude-code"], 0);
@@ -137,12 +142,20 @@ fn reading_commands_fit_their_schemas() {
     for state in ["intact", "modified", "unrecorded"] {
         assert!(states.contains(state), "no {state} skill listed: {list:#}");
     }
-    validated(
+    let every = validated(
         m,
         &["list", "--json", "--all-agents", "--no-usage"],
         0,
         "list",
     );
+    let effects: BTreeSet<&str> = every["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["left_out"].as_array().unwrap())
+        .filter_map(|l| l["effect"].as_str())
+        .collect();
+    assert!(effects.contains("breaks-listing"), "{every:#}");
     validated(m, &["check", "--json"], 1, "check");
     validated(m, &["check", "plain", "--json"], 0, "check");
     refused(m, &["check", "nosuch", "--json"], "check", "no_such_skill");

@@ -52,7 +52,7 @@ const READS: Reader = Reader {
     follows_link: false,
     indented_fence: true,
     skips_bom: false,
-    lenient_values: true,
+    values: Values::Lenient,
     fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
     ..Reader::STRICT
 };

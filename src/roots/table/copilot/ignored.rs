@@ -20,7 +20,8 @@ pub(super) const IGNORED: Ignores = Ignores {
 };
 
 fn locations(env: &Environment, project: &Project) -> Vec<PathBuf> {
-    let Some(settings) = user_file(env, project).and_then(|f| crate::roots::settings::jsonc(&f))
+    let Some(settings) =
+        user_file(env, project).and_then(|f| crate::roots::settings::copilot_user(&f))
     else {
         return Vec::new();
     };

@@ -6,10 +6,11 @@
 //! disables the union of the user's names (`e0e`: `userSettingsLoad(...).disabledSkills`) and
 //! the repository's (`loadRepositoryDisabledSkills`: only inside a git repository, only in a
 //! folder it trusts, [`super::trust`], from the repository root's
-//! `.github/copilot/settings.json` merged with `settings.local.json`). What the listing showed
-//! besides: the user's file may hold comments and trailing commas, the repository's may not
-//! ("Invalid JSON", the file is skipped); a `disabledSkills` holding anything but strings
-//! counts for nothing.
+//! `.github/copilot/settings.json` merged with `settings.local.json`: the names of both, and
+//! a file that cannot be loaded leaves the other's). What the listing showed besides: the
+//! user's file is read in Copilot's own dialect, the repository's as plain JSON (both at
+//! `roots::dialect::Syntax`); a file with a key of the wrong type counts for nothing
+//! (`roots::settings::copilot_types_hold`).
 
 use std::path::{Path, PathBuf};
 
@@ -45,7 +46,7 @@ pub(crate) fn local_file(project: &Project) -> PathBuf {
 pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff> {
     let mut off = Vec::new();
     if let Some(file) = user_file(env, project) {
-        let settings = crate::roots::settings::jsonc(&file);
+        let settings = crate::roots::settings::copilot_user(&file);
         off.extend(names(settings.as_ref(), WHY_USER));
     }
     if project.repository().is_some() && super::trust::trusts(env, project) {
@@ -61,7 +62,7 @@ pub(super) fn turned_off(env: &Environment, project: &Project) -> Vec<TurnedOff>
 
 /// A repository settings file, which Copilot parses as plain JSON.
 fn strict(file: &Path) -> Option<serde_json::Value> {
-    crate::roots::settings::json(file)
+    crate::roots::settings::copilot_repository(file)
 }
 
 /// The names of `disabledSkills`, or none when it holds anything but strings.

@@ -24,7 +24,8 @@ pub(super) fn trusts(env: &Environment, project: &Project) -> bool {
     let Some(home) = COPILOT_HOME.resolve(env, project).into_iter().next() else {
         return false;
     };
-    let Some(config) = crate::roots::settings::jsonc(&home.path.join("config.json")) else {
+    let Some(config) = crate::roots::settings::copilot_config(&home.path.join("config.json"))
+    else {
         return false;
     };
     covers(&trusted_folders(&config), project.start())

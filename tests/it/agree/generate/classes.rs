@@ -272,6 +272,26 @@ pub const CLASSES: &[Class] = &[
         name: "copilot-ignored",
         generate: copilot_ignored,
     },
+    Class {
+        name: "copilot-user-dialect",
+        generate: copilot_user_dialect,
+    },
+    Class {
+        name: "copilot-repository",
+        generate: copilot_repository,
+    },
+    Class {
+        name: "copilot-names",
+        generate: copilot_names,
+    },
+    Class {
+        name: "amp-names",
+        generate: amp_names,
+    },
+    Class {
+        name: "amp-nesting",
+        generate: amp_nesting,
+    },
 ];
 
 /// The machine of `seed` with the classes `on` (by name): each class joins with a chance,
@@ -773,4 +793,267 @@ fn last(place: &Place) -> &str {
 /// A JSON (and TOML basic) string.
 fn json(text: &str) -> String {
     serde_json::Value::String(text.to_owned()).to_string()
+}
+
+/// The roots Copilot CLI reads (besides its settings' folders), its own (no other agent's)
+/// first two.
+const COPILOT_ROOTS: &[(Base, &str)] = &[
+    (Base::Home, ".copilot/skills"),
+    (Base::Proj, ".github/skills"),
+    (Base::Home, ".agents/skills"),
+    (Base::Proj, ".agents/skills"),
+    (Base::Proj, ".claude/skills"),
+    (Base::Proj, "sub/.github/skills"),
+];
+
+/// The roots Amp reads, its own (no other agent's) first two.
+const AMP_ROOTS: &[(Base, &str)] = &[
+    (Base::Home, ".config/agents/skills"),
+    (Base::Home, ".config/amp/skills"),
+    (Base::Home, ".agents/skills"),
+    (Base::Home, ".claude/skills"),
+    (Base::Proj, ".agents/skills"),
+    (Base::Proj, ".claude/skills"),
+    (Base::Proj, "sub/.claude/skills"),
+];
+
+fn one_of(g: &mut Gen, roots: &[(Base, &str)]) -> Place {
+    let (base, rel) = *g.rng.pick(roots);
+    Place::new(base, rel)
+}
+
+/// Copilot CLI's user `settings.json` in one of the spellings its own loader reads or
+/// refuses (comments, a trailing or a missing comma, a byte-order mark, hexadecimal and `+`
+/// numbers; single quotes, a bare key, a block comment left open, `.5`), or with a key of the
+/// wrong type, which voids the whole file; what it says shows in a `skillDirectories` folder
+/// read or not, and an `ignoredSkillsLocations` root dropped or not.
+fn copilot_user_dialect(g: &mut Gen) {
+    let name = g.name();
+    let folder = Place::new(Base::Lab, "dialect-skills");
+    g.skill(folder.join(&name), &name);
+    let mut keys = vec![format!(
+        "\"skillDirectories\": [{}]",
+        json(&absolute(&folder))
+    )];
+    if g.rng.chance(40) {
+        let root = one_of(g, COPILOT_ROOTS);
+        let other = g.name();
+        g.skill(root.join(&other), &other);
+        keys.push(format!(
+            "\"ignoredSkillsLocations\": [{}]",
+            json(&absolute(&root))
+        ));
+    }
+    let body = keys.join(", ");
+    let text = match g.rng.below(14) {
+        0 => format!("{{{body}}}\n"),
+        1 => format!("// mine\n{{{body}, /* two */}}\n"),
+        2 => format!("\u{feff}{{{body}}}\n"),
+        3 => format!("{{{}}}\n", body.replace('"', "'")),
+        4 => format!(
+            "{{{}}}\n",
+            body.replace("\"skillDirectories\"", "skillDirectories")
+        ),
+        5 => format!("{{{body}, \"x\": 0x1F}}\n"),
+        6 => format!("{{{body} \"x\": +1}}\n"),
+        7 => format!("{{{body}}} /* open\n"),
+        8 => format!("{{{body}, \"x\": .5}}\n"),
+        9 => format!("{{{body}, \"model\": 5}}\n"),
+        10 => format!("{{{body}, \"disabledSkills\": [\"a\", 3]}}\n"),
+        11 => format!("{{{body}, \"theme\": \"dark\",}}\n"),
+        12 => format!("{{{body}, \"x\": Infinity}}\n"),
+        _ => format!("{{\n\t{body}\n}}\n"),
+    };
+    g.file(Place::new(Base::Home, ".copilot/settings.json"), text);
+}
+
+/// The repository's `.github/copilot/settings.json` and `settings.local.json`, in a folder
+/// Copilot trusts or not (`trusted_folders` in `~/.copilot/config.json`: the project, its
+/// subfolder, a folder above it, none): `skillDirectories` and `ignoredSkillsLocations` there
+/// (which only the user's file gives), `disabledSkills`, plain or spelt as only the user's
+/// loader reads it (a byte-order mark, a comment), or with a key of the wrong type.
+fn copilot_repository(g: &mut Gen) {
+    let trusted = match g.rng.below(5) {
+        0 => Some("{PROJ}"),
+        1 => Some("{PROJ}/sub"),
+        2 => Some("{LAB}"),
+        3 => Some("{HOME}/elsewhere"),
+        _ => None,
+    };
+    if let Some(folder) = trusted {
+        let comment = if g.rng.chance(30) { "// trust\n" } else { "" };
+        g.file(
+            Place::new(Base::Home, ".copilot/config.json"),
+            format!("{comment}{{\"trusted_folders\": [{}]}}\n", json(folder)),
+        );
+    }
+    for _ in 0..1 + g.rng.below(2) {
+        let file = if g.rng.chance(50) {
+            ".github/copilot/settings.json"
+        } else {
+            ".github/copilot/settings.local.json"
+        };
+        let key = match g.rng.below(3) {
+            0 => {
+                let folder = Place::new(Base::Lab, "repo-skills");
+                let name = g.name();
+                g.skill(folder.join(&name), &name);
+                format!("\"skillDirectories\": [{}]", json(&absolute(&folder)))
+            }
+            1 => {
+                let root = one_of(g, COPILOT_ROOTS);
+                let name = g.name();
+                g.skill(root.join(&name), &name);
+                format!("\"ignoredSkillsLocations\": [{}]", json(&absolute(&root)))
+            }
+            _ => {
+                let name = g.some_name();
+                format!("\"disabledSkills\": [{}]", json(&name))
+            }
+        };
+        let text = match g.rng.below(5) {
+            0 => format!("\u{feff}{{{key}}}\n"),
+            1 => format!("// mine\n{{{key}}}\n"),
+            2 => format!("{{{key}, \"model\": 5}}\n"),
+            _ => format!("{{{key}}}\n"),
+        };
+        let place = Place::new(Base::Proj, file);
+        if !g
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::File { at, .. } if *at == place))
+        {
+            g.file(place, text);
+        }
+    }
+}
+
+/// Names Copilot CLI rewrites or refuses, in its roots: spaces (one run is one `-`), upper
+/// case, non-ASCII, marks it allows, a leading mark, 64 and 65 characters, a folder's name
+/// when the frontmatter gives none; and a `SKILL.md` that is a dangling link.
+fn copilot_names(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(3) {
+        let folder = g.name();
+        let root = one_of(g, COPILOT_ROOTS);
+        let dir = root.join(&folder);
+        match g.rng.below(11) {
+            // In Copilot's own roots: Codex reads a run of spaces as one (FINDINGS, open).
+            0 => {
+                let own = one_of(g, &COPILOT_ROOTS[..2]).join(&folder);
+                quirk_at(g, own, &format!("{folder} Two  Spaces"));
+            }
+            1 => quirk_at(g, dir, &format!("{folder}-UPPER")),
+            2 => quirk_at(g, dir, &format!("{folder}-naïve")),
+            3 => quirk_at(g, dir, &format!("{folder}.v2:tool_x")),
+            4 => quirk_at(g, dir, &format!("-{folder}")),
+            5 => {
+                let name = format!("{folder}-{}", "x".repeat(64));
+                quirk_at(g, dir, &name[..64]);
+            }
+            6 => {
+                let name = format!("{folder}-{}", "x".repeat(64));
+                quirk_at(g, dir, &name[..65]);
+            }
+            7 => {
+                let odd = root.join(&format!("{folder} Földer"));
+                g.file(
+                    odd.join("SKILL.md"),
+                    "---\ndescription: No name.\n---\nBody.\n".to_owned(),
+                );
+            }
+            8 => {
+                let spaced = root.join(&format!("{folder} Folder"));
+                g.file(
+                    spaced.join("SKILL.md"),
+                    "---\ndescription: No name.\n---\nBody.\n".to_owned(),
+                );
+            }
+            9 => g.link(
+                dir.join("SKILL.md"),
+                Place::new(Base::Lab, "nowhere").join(&format!("{folder}.md")),
+            ),
+            _ => g.link(dir, Place::new(Base::Lab, "nowhere").join(&folder)),
+        }
+    }
+}
+
+/// A skill at `dir` whose frontmatter names it `name`.
+fn quirk_at(g: &mut Gen, dir: Place, name: &str) {
+    g.file(dir.join("SKILL.md"), frontmatter(name));
+    g.skills.push(Skill {
+        name: name.to_owned(),
+        dir,
+    });
+}
+
+/// Frontmatter values Amp reads as JavaScript does, in its roots: a `name` that is a number
+/// (`12`, `007`, `0x1f`, `1.5`, `0`), a boolean, `null`, a list (`[one]`, `[a, b]`), a
+/// mapping or quoted digits; a `description` that is a number, `0`, `false`, a list or a
+/// mapping.
+fn amp_names(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(3) {
+        let folder = g.name();
+        // Amp's own roots: in the roots it shares, Codex reads `name: {alpha: 1}` as text
+        // (FINDINGS, open), which is no business of this class.
+        let dir = one_of(g, &AMP_ROOTS[..2]).join(&folder);
+        let word = folder.split('-').next().unwrap_or("x").to_owned();
+        let (name, description) = match g.rng.below(18) {
+            0 => ("12".to_owned(), "d".to_owned()),
+            1 => ("007".to_owned(), "d".to_owned()),
+            2 => ("0x1f".to_owned(), "d".to_owned()),
+            3 => ("1.5".to_owned(), "d".to_owned()),
+            4 => ("0".to_owned(), "d".to_owned()),
+            5 => ("true".to_owned(), "d".to_owned()),
+            6 => ("false".to_owned(), "d".to_owned()),
+            7 => ("null".to_owned(), "d".to_owned()),
+            8 => (format!("[{word}]"), "d".to_owned()),
+            9 => (format!("[{word}, b]"), "d".to_owned()),
+            10 => (format!("{{{word}: 1}}"), "d".to_owned()),
+            11 => ("\"42\"".to_owned(), "d".to_owned()),
+            12 => (folder.clone(), "12".to_owned()),
+            13 => (folder.clone(), "0".to_owned()),
+            14 => (folder.clone(), "false".to_owned()),
+            15 => (folder.clone(), "[a, b]".to_owned()),
+            16 => (folder.clone(), "{a: 1}".to_owned()),
+            _ => (folder.clone(), "null".to_owned()),
+        };
+        g.file(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n"),
+        );
+    }
+}
+
+/// Amp's walk: hidden folders (a hidden group, a hidden skill folder), `node_modules` and
+/// `.git` at some depth, frontmatter that is not YAML, and skills one to six folders below a
+/// root, `~/.claude/skills` among them.
+fn amp_nesting(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(3) {
+        let name = g.name();
+        let root = one_of(g, AMP_ROOTS);
+        match g.rng.below(6) {
+            0 => g.skill(root.join(".group").join(&name), &name),
+            1 => g.skill(root.join(&format!(".{name}")), &name),
+            2 => {
+                let skip = *g.rng.pick(&["node_modules", ".git"]);
+                g.skill(root.join("g").join(skip).join(&name), &name);
+            }
+            3 => {
+                let content = format!(
+                    "---\nname: {name}\ndescription: uses: a colon, unquoted\n---\nBody.\n"
+                );
+                g.file(root.join(&name).join("SKILL.md"), content);
+            }
+            _ => {
+                let mut dir = Place::new(Base::Home, ".claude/skills");
+                if g.rng.chance(50) {
+                    dir = root;
+                }
+                for depth in 0..1 + g.rng.below(6) {
+                    dir = dir.join(&format!("d{depth}"));
+                }
+                g.skill(dir.join(&name), &name);
+            }
+        }
+    }
 }

@@ -60,7 +60,8 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
             }
         })
         .collect();
-    let claimed = lab.skilldeck(&cwd);
+    let json = lab.skilldeck_json(&cwd);
+    let claimed = super::super::claims(&lab, &json);
     let mut out = Run {
         answers: BTreeMap::new(),
         disagreements: Vec::new(),
@@ -68,7 +69,8 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
     for (agent, answer) in answers {
         let said = claimed.get(&agent).cloned().unwrap_or_default();
         out.answers.insert(agent, listing(&lab, &answer));
-        if let Some(found) = disagreement(&lab, &cwd, agent, &answer, &said) {
+        let may_fail = super::super::listing_may_fail(&json, agent);
+        if let Some(found) = disagreement(&lab, &cwd, agent, &answer, &said, may_fail) {
             out.disagreements.push(found);
         }
     }
@@ -81,9 +83,12 @@ fn disagreement(
     agent: Agent,
     answer: &Answer,
     said: &[Loaded],
+    may_fail: bool,
 ) -> Option<Disagreement> {
     let listed = match answer {
         Ok(listed) => listed,
+        // skilldeck said a skill there may stop the agent's whole listing.
+        Err(_) if may_fail => return None,
         Err(why) => {
             let diff = format!("the agent gave no listing: {}", lab.short(why));
             return Some(Disagreement {
