@@ -83,6 +83,12 @@ pub struct RootUse {
     /// The row is read only in a folder its agent trusts, and it does not trust this one:
     /// its skills are listed, and left out for that agent.
     pub distrusted: Option<Trust>,
+    /// A setting (or a config the agent refuses) that leaves the agent without any skill:
+    /// it reaches the plugins read through this root too, not only the skills found in it
+    /// (Codex 0.171.0 refusing its config starts no session; Gemini CLI 0.61.0 calls
+    /// `discoverSkills(storage, extensions, …)` only `if (this.skillsSupport)`, bundle
+    /// chunk-5FZXKDXH.js, so its extensions' skills go with the rest).
+    pub all_off: Option<Trust>,
     pub priority: Priority,
 }
 
@@ -224,6 +230,7 @@ impl RootSet {
                 });
                 let claim = RootUse {
                     distrusted,
+                    all_off,
                     rule,
                     priority: Priority {
                         rank: rule.rank,

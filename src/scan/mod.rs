@@ -539,6 +539,12 @@ fn assemble(
             if !member.via.loaded_by(root_use.rule.layout) {
                 continue;
             }
+            if member.via != Via::Direct
+                && let Some(off) = root_use.all_off
+            {
+                note_left_out(&mut left_out, root_use.rule.agent, Effect::Dropped, off.why);
+                continue;
+            }
             if member.via == Via::Direct {
                 let root_path = &roots.roots[member.root].path;
                 let below = member.path.strip_prefix(root_path).unwrap_or(Path::new(""));

@@ -16,6 +16,12 @@ const ME: &[Agent] = &[Agent::Codex];
 
 pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
     let output = lab.run(Agent::Codex, cwd, &["debug", "prompt-input"]);
+    // A config.toml Codex refuses (not TOML, a wrong type, an unknown variant) stops it before
+    // any session: it prints `Error: FILE:LINE:COLUMN: …` or `Error: Error parsing project
+    // config file …` and exits 1. It then loads no skill, which is what skilldeck must say.
+    if refused_config(&output) {
+        return Vec::new();
+    }
     assert!(
         output.status.success(),
         "codex debug prompt-input failed: {}",
@@ -60,6 +66,15 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
         });
     }
     out
+}
+
+/// Codex stopped on a config file it refuses, before reading any skill.
+pub fn refused_config(output: &std::process::Output) -> bool {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    output.status.code() == Some(1)
+        && stderr
+            .lines()
+            .any(|line| line.starts_with("Error: ") && line.contains("config.toml"))
 }
 
 fn lab() -> Option<Lab> {

@@ -72,6 +72,20 @@ fn codex_loads_only_the_enabled_plugins_active_version_and_its_deep_skills() {
         write_skill(&home.join(cache).join(dir), &[]);
     }
     write_skill(&home.join(cache).join("alpha/10.0.0"), &[]);
+    // Codex 0.171.0 loads a cached plugin only with a manifest (plugin::codex).
+    for (version, name) in [
+        ("alpha/1.2.3", "alpha"),
+        ("alpha/10.0.0", "alpha"),
+        ("beta/1.0.0", "beta"),
+    ] {
+        write_files(
+            &home.join(cache).join(version),
+            &[(
+                ".codex-plugin/plugin.json",
+                &format!("{{\"name\": \"{name}\"}}"),
+            )],
+        );
+    }
     write_files(
         &home.join(".codex"),
         &[(

@@ -4,17 +4,14 @@
 //! `skill_roots_for_config`; seen in `codex debug prompt-input`, 0.171.0, and by the generated
 //! machines of `agree::generate`, class `codex-bundled`). The folder itself may stay.
 //!
-//! The layers are read as Codex merges them, the later winning: the system `config.toml`, then
-//! `$CODEX_HOME/config.toml`. A project's `.codex/config.toml` counts only in a project the
-//! user marked trusted (`[projects."<path>"] trust_level = "trusted"`), which skilldeck does
-//! not model yet, so it is not read; an untrusted project's is ignored by Codex too (0.171.0).
-//! A value that is not a boolean (or `bundled` that is not a table) stops Codex from starting
-//! at all, so it turns nothing off here.
+//! Unlike `[[skills.config]]`, it is read from the effective config: every layer Codex reads
+//! ([`super::layers`]), the later winning, a trusted project's `.codex/config.toml` included
+//! (`config_layer_stack.effective_config()`; seen in `codex debug prompt-input` 0.171.0: a
+//! trusted project's `enabled = false` hides them, an untrusted one's does not). A value that
+//! is not a boolean stops Codex from starting at all ([`super::layers::STARTS`]), so it turns
+//! nothing off here.
 
-use std::path::PathBuf;
-
-use super::markers::SYSTEM_CONFIG;
-use super::switches::config_file;
+use super::layers::layers;
 use super::{Environment, Trust};
 use crate::roots::Project;
 
@@ -25,23 +22,16 @@ pub(in crate::roots) const BUNDLED: Trust = Trust {
 };
 
 fn bundled_enabled(env: &Environment, project: &Project) -> bool {
-    let files: Vec<PathBuf> = std::iter::once(SYSTEM_CONFIG.resolve(env))
-        .chain(config_file(env, project))
-        .collect();
-    files
+    layers(env, project)
+        .unwrap_or_default()
         .iter()
-        .filter_map(|file| setting(&file_bytes(file)?))
+        .filter_map(setting)
         .next_back()
         .unwrap_or(true)
 }
 
-fn file_bytes(file: &std::path::Path) -> Option<Vec<u8>> {
-    crate::roots::settings::bytes(file, crate::limits::SETTINGS_FILE_BYTES)
-}
-
-/// The file's `skills.bundled.enabled`, when it sets one.
-fn setting(bytes: &[u8]) -> Option<bool> {
-    let config: toml::Table = toml::from_slice(bytes).ok()?;
+/// The layer's `skills.bundled.enabled`, when it sets one.
+fn setting(config: &toml::Table) -> Option<bool> {
     config
         .get("skills")?
         .get("bundled")?
@@ -55,12 +45,12 @@ mod tests {
 
     #[test]
     fn only_a_boolean_enabled_under_skills_bundled_counts() {
-        assert_eq!(setting(b"[skills.bundled]\nenabled = false\n"), Some(false));
-        assert_eq!(setting(b"[skills.bundled]\nenabled = true\n"), Some(true));
-        assert_eq!(setting(b"[skills.bundled]\n"), None);
-        assert_eq!(setting(b"[skills.bundled]\nenabled = \"no\"\n"), None);
-        assert_eq!(setting(b"[skills]\nbundled = false\n"), None);
-        assert_eq!(setting(b"not [toml"), None);
+        let setting = |text: &str| setting(&text.parse().unwrap());
+        assert_eq!(setting("[skills.bundled]\nenabled = false\n"), Some(false));
+        assert_eq!(setting("[skills.bundled]\nenabled = true\n"), Some(true));
+        assert_eq!(setting("[skills.bundled]\n"), None);
+        assert_eq!(setting("[skills.bundled]\nenabled = \"no\"\n"), None);
+        assert_eq!(setting("[skills]\nbundled = false\n"), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::*;
 pub(crate) mod switches;
 
 mod bundled;
+mod layers;
 mod markers;
 mod policy;
 
@@ -113,8 +114,9 @@ impl AgentRules for Agent {
         &[]
     }
 
+    // A config Codex refuses leaves it without a session, so without any skill.
     fn skills_enabled(&self) -> Option<Trust> {
-        None
+        Some(layers::STARTS)
     }
 
     fn hides(&self) -> &'static [Hiding] {

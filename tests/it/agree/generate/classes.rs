@@ -136,6 +136,19 @@ impl Gen {
         }
     }
 
+    /// Add `text` to the start of the file at `at` (a root key of a TOML file before its
+    /// tables).
+    pub fn prepend(&mut self, at: Place, text: &str) {
+        let written = self.items.iter_mut().find_map(|item| match item {
+            Item::File { at: there, content } if *there == at => Some(content),
+            _ => None,
+        });
+        match written {
+            Some(content) => content.insert_str(0, text),
+            None => self.file(at, text.to_owned()),
+        }
+    }
+
     pub fn link(&mut self, at: Place, to: Place) {
         self.items.push(Item::Link { at, to });
     }
@@ -251,6 +264,18 @@ pub const CLASSES: &[Class] = &[
     Class {
         name: "codex-bundled",
         generate: codex_bundled,
+    },
+    Class {
+        name: "codex-trust",
+        generate: codex_trust,
+    },
+    Class {
+        name: "codex-mistyped",
+        generate: codex_mistyped,
+    },
+    Class {
+        name: "codex-plugins",
+        generate: codex_plugins,
     },
     Class {
         name: "gemini-settings",
@@ -563,19 +588,25 @@ fn codex_config() -> Place {
     Place::new(Base::Home, ".codex/config.toml")
 }
 
-/// Codex's `project_root_markers` (written before any table of its `config.toml`), with a
-/// `package.json` in the project's subfolder for the marker that names it.
+/// Codex's `project_root_markers` (written before any table of its `config.toml`): one name,
+/// or an empty list (the start folder alone is the project), with a `package.json` in the
+/// project's subfolder for the marker that names it.
 fn codex_root_markers(g: &mut Gen) {
-    let marker = *g.rng.pick(&[".hg", "package.json", ".git", "sub"]);
+    let marker = *g.rng.pick(&[".hg", "package.json", ".git", "sub", ""]);
     if marker == "package.json" {
         g.file(
             Place::new(Base::Proj, "sub/package.json"),
             "{}\n".to_owned(),
         );
     }
+    let list = if marker.is_empty() {
+        String::new()
+    } else {
+        json(marker)
+    };
     g.append(
         codex_config(),
-        &format!("project_root_markers = [\"{marker}\"]\n"),
+        &format!("project_root_markers = [{list}]\n"),
     );
 }
 
@@ -617,7 +648,7 @@ fn codex_settings(g: &mut Gen) {
 }
 
 /// Codex's `[skills.bundled]` (`enabled` false, true or left out) in the user's config or in
-/// the project's own `.codex/config.toml` (not trusted, so Codex ignores it), and a skill
+/// a project's `.codex/config.toml` (read only when `codex-trust` trusts it), and a skill
 /// written into `~/.codex/skills/.system`, the folder Codex writes its system skills into.
 fn codex_bundled(g: &mut Gen) {
     let table = *g.rng.pick(&[
@@ -626,16 +657,158 @@ fn codex_bundled(g: &mut Gen) {
         "\n[skills.bundled]\nenabled = true\n",
         "\n[skills.bundled]\n",
     ]);
-    let file = if g.rng.chance(75) {
+    let file = if g.rng.chance(60) {
         codex_config()
     } else {
-        Place::new(Base::Proj, ".codex/config.toml")
+        codex_project_config(g)
     };
     g.append(file, table);
     if g.rng.chance(30) {
         let name = g.name();
         let dir = Place::new(Base::Home, ".codex/skills/.system").join(&name);
         g.skill(dir, &name);
+    }
+}
+
+/// A project's `.codex/config.toml`: the project's own or its subfolder's.
+fn codex_project_config(g: &mut Gen) -> Place {
+    let rel = *g.rng.pick(&[
+        ".codex/config.toml",
+        ".codex/config.toml",
+        "sub/.codex/config.toml",
+    ]);
+    Place::new(Base::Proj, rel)
+}
+
+/// Codex's project trust, `[projects."<path>"] trust_level` in the user's config, for the
+/// project, its subfolder, the folder above it (a parent: not inherited), the project spelt
+/// with a trailing `/`, or a folder outside; then a project's `.codex/config.toml` turning the
+/// system skills off or a skill off (`[[skills.config]]`, which Codex reads from the user's
+/// config only), or giving `project_root_markers` (read from the user's layers only).
+fn codex_trust(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let path = *g.rng.pick(&[
+            "{PROJ}",
+            "{PROJ}",
+            "{PROJ}/sub",
+            "{LAB}/work",
+            "{PROJ}/",
+            "{LAB}/out",
+        ]);
+        let level = if g.rng.chance(75) {
+            "trusted"
+        } else {
+            "untrusted"
+        };
+        g.append(
+            codex_config(),
+            &format!("\n[projects.{}]\ntrust_level = \"{level}\"\n", json(path)),
+        );
+    }
+    let file = codex_project_config(g);
+    let text = match g.rng.below(3) {
+        0 => "\n[skills.bundled]\nenabled = false\n".to_owned(),
+        1 => {
+            let name = g.some_name();
+            format!(
+                "\n[[skills.config]]\nname = {}\nenabled = false\n",
+                json(&name)
+            )
+        }
+        _ => "project_root_markers = []\n".to_owned(),
+    };
+    // A root key goes before any table of a file another class began.
+    if text.starts_with('\n') {
+        g.append(file, &text);
+    } else {
+        g.prepend(file, &text);
+    }
+}
+
+/// A `config.toml` Codex refuses to start with, in the user's config or a project's (which
+/// counts only when trusted): text that is not TOML, or a setting skilldeck reads given a
+/// wrong type or an unknown variant.
+fn codex_mistyped(g: &mut Gen) {
+    let file = if g.rng.chance(70) {
+        codex_config()
+    } else {
+        codex_project_config(g)
+    };
+    let text = *g.rng.pick(&[
+        "\n[skills.bundled]\nenabled = \"no\"\n",
+        "\n[[skills.config]]\nname = \"x\"\n",
+        "\n[[skills.config]]\nname = 3\nenabled = false\n",
+        "\n[projects.\"/nowhere\"]\ntrust_level = \"Trusted\"\n",
+        "\n[plugins.\"p@m\"]\nenabled = \"yes\"\n",
+        "\nnot [toml\n",
+        "\n[projects]\nx = 1\n",
+    ]);
+    g.append(file, text);
+}
+
+/// Codex plugins in its cache, `~/.codex/plugins/cache/<marketplace>/<plugin>/<version>`:
+/// one or two versions (`local`, semantic ones), a manifest of Codex's, of Claude Code's, none,
+/// or one that is not JSON; named, blank-named or unnamed; its `skills` one path, a list of a
+/// folder and a skill's folder, an empty list or absent; turned on, off or not named in
+/// `[plugins."<plugin>@<marketplace>"]`.
+fn codex_plugins(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let plugin = g.name();
+        let market = *g.rng.pick(&["mkt", "other-mkt"]);
+        let choices: [&[&str]; 4] = [
+            &["1.0.0"],
+            &["1.0.0", "2.0.0"],
+            &["local", "9.0.0"],
+            &["beta"],
+        ];
+        let versions = *g.rng.pick(&choices);
+        for version in versions {
+            let dir = Place::new(Base::Home, ".codex/plugins/cache")
+                .join(market)
+                .join(&plugin)
+                .join(version);
+            let name = match g.rng.below(4) {
+                0 => "\"name\": \" \", ".to_owned(),
+                1 => String::new(),
+                _ => format!("\"name\": {}, ", json(&plugin)),
+            };
+            let (skills, folders): (&str, &[&str]) = *g.rng.pick(&[
+                ("", &["skills/{n}"][..]),
+                ("", &["skills/grp/{n}", "skills/{n}-2"]),
+                ("\"skills\": \"./custom\"", &["custom/{n}", "skills/{n}-no"]),
+                (
+                    "\"skills\": [\"./c1\", \"./one\"]",
+                    &["c1/{n}", "one", "skills/{n}-no"],
+                ),
+                ("\"skills\": []", &["skills/{n}"]),
+            ]);
+            for folder in folders {
+                let skill_name = g.name();
+                let at = dir.join(&folder.replace("{n}", &skill_name));
+                g.file(at.join("SKILL.md"), frontmatter(&skill_name));
+            }
+            let body = format!("{{{name}{skills}}}").replace(", }", "}");
+            match g.rng.below(8) {
+                0 => {}
+                1 => g.file(
+                    dir.join(".codex-plugin/plugin.json"),
+                    "not json\n".to_owned(),
+                ),
+                2 | 3 => g.file(dir.join(".claude-plugin/plugin.json"), format!("{body}\n")),
+                _ => g.file(dir.join(".codex-plugin/plugin.json"), format!("{body}\n")),
+            }
+        }
+        match g.rng.below(4) {
+            0 => {}
+            1 => g.append(
+                codex_config(),
+                &format!("\n[plugins.\"{plugin}@{market}\"]\nenabled = false\n"),
+            ),
+            _ => g.append(
+                codex_config(),
+                &format!("\n[plugins.\"{plugin}@{market}\"]\nenabled = true\n"),
+            ),
+        }
     }
 }
 
