@@ -532,12 +532,19 @@ const ACCOUNTS: &[&str] = &[
 /// which need `CLAUDE_CODE_SYNC_SKILLS` in the environment, are asked in agree::claude_code.
 fn claude_synced(g: &mut Gen) {
     let synced = Place::new(Base::Home, ".claude/skills/synced");
-    for _ in 0..1 + g.rng.below(3) {
-        let org = *g.rng.pick(ORGS);
-        let account = if g.rng.chance(30) {
-            "unbound"
+    // The identity first, so that its own folder is written often enough to be asked about.
+    let org = *g.rng.pick(ORGS);
+    let account = *g.rng.pick(ACCOUNTS);
+    for at in 0..1 + g.rng.below(3) {
+        let (org, account) = if at == 0 && g.rng.chance(60) {
+            (org, account)
         } else {
-            *g.rng.pick(ACCOUNTS)
+            let other = if g.rng.chance(30) {
+                "unbound"
+            } else {
+                *g.rng.pick(ACCOUNTS)
+            };
+            (*g.rng.pick(ORGS), other)
         };
         let bucket = format!("{org}_{account}");
         // A folder spelt in upper case is not the one Claude Code reads (it lower-cases).
@@ -565,14 +572,12 @@ fn claude_synced(g: &mut Gen) {
         1 => g.skill(synced.clone(), "synced"),
         _ => {}
     }
-    if g.rng.chance(70) {
-        let org = g.rng.pick(ORGS).to_string();
+    if g.rng.chance(80) {
         let org = if g.rng.chance(20) {
             org.to_uppercase()
         } else {
-            org
+            org.to_owned()
         };
-        let account = *g.rng.pick(ACCOUNTS);
         g.file(
             Place::new(Base::Home, ".claude.json"),
             format!(
@@ -580,7 +585,7 @@ fn claude_synced(g: &mut Gen) {
             ),
         );
     }
-    if g.rng.chance(65) {
+    if g.rng.chance(75) {
         let scopes = if g.rng.chance(80) {
             "\"user:inference\", \"user:profile\""
         } else {
