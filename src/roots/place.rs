@@ -35,6 +35,9 @@ pub enum Place {
         file: &'static Place,
         key: &'static str,
     },
+    /// The one folder below `<place>` Claude Code loads its skills synced from claude.ai from,
+    /// for the identity the run is signed in as (`table::claude_code::synced`), or none.
+    ClaudeAiSynced(&'static Place),
     /// No directory: the fallback of a root that exists only when its variable is set.
     Nowhere,
     /// A directory an administrator manages, below the system root (`/`, or
@@ -91,6 +94,10 @@ impl Place {
                 or.variables(names);
             }
             Place::Under(base, _) | Place::EachListedIn { file: base, .. } => base.variables(names),
+            Place::ClaudeAiSynced(base) => {
+                base.variables(names);
+                names.extend(super::table::synced::VARIABLES);
+            }
             Place::EachIn(var) | Place::EachSplitIn { var, .. } => names.push(var),
             Place::OnWindows { windows, elsewhere } => {
                 windows.variables(names);
@@ -163,6 +170,16 @@ impl Place {
                 .map(|(entry, level)| Located {
                     path: project.start().join(entry),
                     level,
+                })
+                .collect(),
+            Place::ClaudeAiSynced(base) => base
+                .resolve(env, project)
+                .into_iter()
+                .filter_map(|located| {
+                    Some(Located {
+                        path: super::table::synced::loaded(env, &located.path)?,
+                        level: located.level,
+                    })
                 })
                 .collect(),
             Place::Nowhere => Vec::new(),

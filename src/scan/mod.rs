@@ -74,6 +74,8 @@ pub struct Claim {
     /// The agent reaches it as a skill of its own, not as a plugin's: it names it as it
     /// names any skill (Amp reading Claude Code's plugin cache, Gemini CLI's extensions).
     pub plain: bool,
+    /// The prefix the agent lists it under, `PREFIX:NAME`, by the row that reaches it.
+    pub qualifier: Option<&'static str>,
 }
 
 /// A skill folder, once, however many roots reach it.
@@ -156,16 +158,19 @@ impl Skill {
 
     /// The name `agent` lists this skill by and matches it on.
     pub fn name_for(&self, agent: AgentId) -> Cow<'_, str> {
-        let plain = self
+        let best = self
             .claims
             .iter()
             .filter(|claim| claim.agent == agent)
-            .min_by_key(|claim| claim.priority)
-            .is_none_or(|claim| claim.plain);
+            .min_by_key(|claim| claim.priority);
+        let plain = best.is_none_or(|claim| claim.plain);
         if self.plugin.is_some() && !plain {
             return Cow::Borrowed(&self.name);
         }
         let name = own_name_for(agent, self.dir_name(), &self.declared);
+        if let Some(qualifier) = best.and_then(|claim| claim.qualifier) {
+            return Cow::Owned(format!("{qualifier}:{name}"));
+        }
         match &self.namespace {
             Some(namespace) if agent.agent().names_by_manifest() => {
                 Cow::Owned(format!("{namespace}:{name}"))
@@ -570,6 +575,7 @@ fn assemble(
                 agent: root_use.rule.agent,
                 priority: root_use.priority,
                 plain: member.via == Via::Direct || member.naming == Naming::Bare,
+                qualifier: root_use.rule.qualifier,
             });
         }
     }

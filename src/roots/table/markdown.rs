@@ -139,6 +139,10 @@ fn alternatives(place: &Place) -> Vec<String> {
             .into_iter()
             .map(|way| format!("each folder of {key} in {way}"))
             .collect(),
+        Place::ClaudeAiSynced(base) => alternatives(base)
+            .into_iter()
+            .map(|way| joined(&way, "<org>_<account>"))
+            .collect(),
         Place::Nowhere => Vec::new(),
         Place::System(path) => vec![format!("/{}", path.linux)],
         Place::Project(relative, _) => vec![(*relative).to_owned()],

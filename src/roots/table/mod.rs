@@ -41,6 +41,8 @@ pub(crate) mod switch_files {
 }
 
 pub use agent_rules::AgentRules;
+/// The folder Claude Code loads synced skills from, which `Place::ClaudeAiSynced` resolves.
+pub(super) use claude_code::synced;
 
 pub(super) use super::agent::{
     AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, PromptListing, Selector, SessionLogs,
@@ -314,6 +316,9 @@ pub struct Rule {
     pub trust: Option<Trust>,
     /// A setting that leaves out the row's folders it names by path.
     pub ignores: Option<Ignores>,
+    /// The prefix the agent lists this row's skills under, `PREFIX:NAME` (Claude Code's
+    /// synced skills).
+    pub qualifier: Option<&'static str>,
 }
 
 const CLAUDE_HOME: Place = Place::Env {
@@ -375,7 +380,13 @@ const fn row(
         finds: Finds::DIRECT,
         trust: None,
         ignores: None,
+        qualifier: None,
     }
+}
+
+const fn qualified(mut rule: Rule, qualifier: &'static str) -> Rule {
+    rule.qualifier = Some(qualifier);
+    rule
 }
 
 const fn ignorable(mut rule: Rule, ignores: Ignores) -> Rule {

@@ -186,6 +186,19 @@ fn listing(bodies: &[String]) -> Option<Vec<String>> {
 }
 
 fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Option<PathBuf> {
+    // A skill synced from claude.ai: `NAME` in one of the account folders below a root's
+    // `synced` (the suite gives each a name of its own, so one folder holds it).
+    if let Some(skill) = name.strip_prefix("anthropic-skills:") {
+        return roots.iter().find_map(|root| {
+            let accounts = std::fs::read_dir(root.join("synced")).ok()?;
+            let mut found: Vec<PathBuf> = accounts
+                .filter_map(|entry| Some(entry.ok()?.path().join(skill).join("SKILL.md")))
+                .filter(|file| file.is_file())
+                .collect();
+            found.sort();
+            found.into_iter().next()
+        });
+    }
     if let Some((plugin, skill)) = name.split_once(':') {
         for (p, path) in plugins {
             if p == plugin && path.is_dir() {
@@ -943,4 +956,53 @@ fn claude_code_settings_with_a_byte_order_mark() {
         lab.file(&settings, text);
         lab.check(Check::new(here!(), class, ME, &[&lab.project]));
     }
+}
+
+/// Signed out, `CLAUDE_CODE_SYNC_SKILLS` turns claude.ai's sync on: Claude Code loads the
+/// marked folder of the organization in `oauthAccount` (or `CLAUDE_CODE_ORGANIZATION_UUID`)
+/// and of `CLAUDE_CODE_ACCOUNT_UUID`, else `unbound`; never the account `oauthAccount` names,
+/// an unmarked folder or a skill right below `synced` (2.1.332, roots::table::claude_code::
+/// synced). The signed-in cases are the generator's (class `claude-synced`).
+#[test]
+fn claude_code_synced_skills_signed_out_with_the_sync_switch() {
+    let Some(mut lab) = lab() else { return };
+    let org = "0f8c3a52-1111-4222-8333-444455556666";
+    let other = "7d2e9f10-aaaa-4bbb-8ccc-ddddeeeeffff";
+    let account = "9a7b1c2d-5555-4666-8777-888899990000";
+    let synced = lab.home.join(".claude/skills/synced");
+    lab.file(
+        &lab.home.join(".claude.json"),
+        &format!(
+            r#"{{"oauthAccount": {{"organizationUuid": "{org}", "accountUuid": "{account}"}}}}"#
+        ),
+    );
+    for (bucket, tag) in [
+        (format!("{org}_unbound"), "org-unbound"),
+        (format!("{org}_{account}"), "org-account"),
+        (format!("{other}_unbound"), "other-unbound"),
+        (format!("{other}_{account}"), "other-account"),
+    ] {
+        lab.named(&synced.join(&bucket).join(format!("synced-{tag}")));
+        lab.file(&synced.join(format!(".bucket-{bucket}")), "");
+    }
+    lab.named(&synced.join("synced-direct"));
+    lab.named(&lab.home.join(".claude/skills/personal"));
+    lab.set("CLAUDE_CODE_SYNC_SKILLS", "1");
+    lab.check(Check::new(here!(), "synced, unbound", ME, &[&lab.project]));
+    lab.set("CLAUDE_CODE_ACCOUNT_UUID", account);
+    lab.check(Check::new(
+        here!(),
+        "synced, account variable",
+        ME,
+        &[&lab.project],
+    ));
+    lab.set("CLAUDE_CODE_ORGANIZATION_UUID", other);
+    lab.check(Check::new(
+        here!(),
+        "synced, organization variable",
+        ME,
+        &[&lab.project],
+    ));
+    lab.unset("CLAUDE_CODE_SYNC_SKILLS");
+    lab.check(Check::new(here!(), "synced, sync off", ME, &[&lab.project]));
 }

@@ -1,17 +1,18 @@
 //! Skills one folder deeper than usual under `~/.claude/skills` (`synced/NAME/SKILL.md`,
 //! `group/NAME/SKILL.md`), and in a project's `.claude/skills`, every agent that reads those
-//! folders asked (Codex and Gemini CLI read neither). skilldeck keeps
-//! `~/.claude/skills/synced` as a root of Claude Code's own; the agents that read
-//! `~/.claude/skills` deeper (OpenCode, Amp) find the same skills through it, and skilldeck must
-//! give each skill every agent that loads it.
-//!
-//! Claude Code is not compared here: its `synced` row rests on its binary (synced skills sit
-//! at `synced/<org>_<account>/<name>` and load only when signed in to claude.ai), and offline
-//! 2.1.332 lists no `synced/NAME` skill, which is that row's question, not this case's.
+//! folders asked (Codex and Gemini CLI read neither). The agents that read `~/.claude/skills`
+//! deeper (OpenCode, Amp) find the skills below `synced` too; Claude Code loads none of them
+//! (its synced skills sit at `synced/<org>_<account>/<name>`, asked in agree::claude_code and
+//! the generator's `claude-synced` class).
 
 use super::{Agent, Check, Lab, here};
 
-const READERS: &[Agent] = &[Agent::OpenCode, Agent::Copilot, Agent::Amp];
+const READERS: &[Agent] = &[
+    Agent::ClaudeCode,
+    Agent::OpenCode,
+    Agent::Copilot,
+    Agent::Amp,
+];
 
 #[test]
 fn every_agent_on_skills_a_level_deeper_in_claude_home() {

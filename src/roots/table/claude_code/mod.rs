@@ -6,6 +6,7 @@
 use super::*;
 
 pub(crate) mod switches;
+pub(in crate::roots) mod synced;
 
 const ME: AgentId = AgentId::CLAUDE_CODE;
 
@@ -28,6 +29,13 @@ const FINDS: Finds = Finds {
 const PERSONAL_FINDS: Finds = Finds {
     skips: &["synced"],
     ..FINDS
+};
+
+/// Signed in (a stored token, `oauthAccount`) and signed out with `CLAUDE_CODE_SYNC_SKILLS`,
+/// asked of the agent; the rest of `synced.rs` is read in the binary and unit-tested.
+const SYNCED_SEEN: Evidence = Evidence::Listing {
+    version: "2.1.332",
+    test: "agree::generate (class claude-synced), agree::claude_code",
 };
 
 /// A cached plugin loads only when `installed_plugins.json` beside the cache lists an install of
@@ -199,16 +207,23 @@ pub(super) static RULES: &[Rule] = &[
         )),
         FINDS,
     ),
-    row(
-        ME,
-        User,
-        Place::Under(&CLAUDE_HOME, "skills/synced"),
-        Skills,
-        3,
-        "Claude Code skills synced from claude.ai",
-        // Synced skills sit at `synced/<org>_<account>/<name>` and load only when signed in
-        // to claude.ai, which no offline run can show.
-        Evidence::Docs("the 2.1.332 binary; skill-format-and-roots.md §2.1 User (synced)"),
+    // Only `synced/<org>_<account>` of the identity the run is signed in as, and only when its
+    // `.bucket-` marker is there (synced.rs, read in the 2.1.332 binary); listed as
+    // `anthropic-skills:NAME`, so a personal skill of the same name does not hide it.
+    finds(
+        qualified(
+            row(
+                ME,
+                User,
+                Place::ClaudeAiSynced(&Place::Under(&CLAUDE_HOME, "skills/synced")),
+                Skills,
+                3,
+                "Claude Code skills synced from claude.ai",
+                SYNCED_SEEN,
+            ),
+            synced::QUALIFIER,
+        ),
+        FINDS,
     ),
     row(
         ME,

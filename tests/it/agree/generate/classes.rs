@@ -557,30 +557,92 @@ fn claude_user_invocable_only(g: &mut Gen) {
 /// Claude Code's folder of skills synced from claude.ai, `~/.claude/skills/synced`: a skill in
 /// the layout it syncs (`<org>_<account>/<name>`, the account a UUID or `unbound`), one right
 /// below it, or `synced` itself a skill; sometimes with the same name in the personal folder.
+/// Organizations and accounts of the synced folders (`<org>_<account>`), in two spellings of
+/// case for the first organization: Claude Code lower-cases what it reads.
+const ORGS: &[&str] = &[
+    "0f8c3a52-1111-4222-8333-444455556666",
+    "7d2e9f10-aaaa-4bbb-8ccc-ddddeeeeffff",
+];
+const ACCOUNTS: &[&str] = &[
+    "9a7b1c2d-5555-4666-8777-888899990000",
+    "c3d4e5f6-0000-4111-8222-333344445555",
+];
+
+/// Claude Code's synced skills: `~/.claude/skills/synced/<org>_<account|unbound>/<name>`
+/// folders of several identities, each with its `.bucket-` marker or not, the signed-in
+/// identity in `~/.claude.json` (`oauthAccount`) or none, a stored token
+/// (`~/.claude/.credentials.json`) that may serve the model or not, and the layouts Claude Code
+/// never loads: a skill right below `synced`, and `synced/SKILL.md`. Only the signed-in
+/// account's marked folder loads (roots::table::claude_code::synced); the signed-out ones,
+/// which need `CLAUDE_CODE_SYNC_SKILLS` in the environment, are asked in agree::claude_code.
 fn claude_synced(g: &mut Gen) {
     let synced = Place::new(Base::Home, ".claude/skills/synced");
-    let name = g.name();
-    // `synced/<name>` (no org folder) is left out until FINDINGS #19 (skilldeck's synced row
-    // claims it, Claude Code does not load it) is fixed in the row.
-    let dir = match g.rng.below(3) {
-        0 => synced
-            .join("0f8c3a52-1111-4222-8333-444455556666_unbound")
-            .join(&name),
-        1 => synced
-            .join("0f8c3a52-1111-4222-8333-444455556666_9a7b1c2d-5555-4666-8777-888899990000")
-            .join(&name),
-        _ => synced,
-    };
-    let named = if dir.rel.ends_with("/synced") {
-        "synced".to_owned()
-    } else {
-        name
-    };
-    g.skill(dir, &named);
-    // Claude Code names a skill by its folder: a personal copy of the same name.
-    if named != "synced" && g.rng.chance(40) {
-        let personal = Place::new(Base::Home, ".claude/skills").join(&named);
-        g.skill(personal, &named);
+    // The identity first, so that its own folder is written often enough to be asked about.
+    let org = *g.rng.pick(ORGS);
+    let account = *g.rng.pick(ACCOUNTS);
+    for at in 0..1 + g.rng.below(3) {
+        let (org, account) = if at == 0 && g.rng.chance(60) {
+            (org, account)
+        } else {
+            let other = if g.rng.chance(30) {
+                "unbound"
+            } else {
+                *g.rng.pick(ACCOUNTS)
+            };
+            (*g.rng.pick(ORGS), other)
+        };
+        let bucket = format!("{org}_{account}");
+        // A folder spelt in upper case is not the one Claude Code reads (it lower-cases).
+        let folder = if g.rng.chance(15) {
+            bucket.to_uppercase()
+        } else {
+            bucket.clone()
+        };
+        let name = g.name();
+        g.skill(synced.join(&folder).join(&name), &name);
+        if g.rng.chance(75) {
+            g.file(synced.join(&format!(".bucket-{bucket}")), String::new());
+        }
+        // Claude Code names a skill by its folder: a personal copy of the same name.
+        if g.rng.chance(30) {
+            let personal = Place::new(Base::Home, ".claude/skills").join(&name);
+            g.skill(personal, &name);
+        }
+    }
+    match g.rng.below(4) {
+        0 => {
+            let name = g.name();
+            g.skill(synced.join(&name), &name);
+        }
+        1 => g.skill(synced.clone(), "synced"),
+        _ => {}
+    }
+    if g.rng.chance(80) {
+        let org = if g.rng.chance(20) {
+            org.to_uppercase()
+        } else {
+            org.to_owned()
+        };
+        g.file(
+            Place::new(Base::Home, ".claude.json"),
+            format!(
+                "{{\"oauthAccount\": {{\"organizationUuid\": \"{org}\", \"accountUuid\": \"{account}\", \"emailAddress\": \"lab@example.com\"}}}}\n"
+            ),
+        );
+    }
+    if g.rng.chance(75) {
+        let scopes = if g.rng.chance(80) {
+            "\"user:inference\", \"user:profile\""
+        } else {
+            "\"user:profile\""
+        };
+        // A token that never expires, so Claude Code does not try to refresh it offline.
+        g.file(
+            Place::new(Base::Home, ".claude/.credentials.json"),
+            format!(
+                "{{\"claudeAiOauth\": {{\"accessToken\": \"lab-token\", \"refreshToken\": \"lab-refresh\", \"expiresAt\": 4102444800000, \"scopes\": [{scopes}]}}}}\n"
+            ),
+        );
     }
 }
 

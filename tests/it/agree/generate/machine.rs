@@ -114,10 +114,26 @@ pub enum Cwd {
     Sub,
     Outside,
     Home,
+    /// Two folders below the project, `<proj>/sub/deeper`.
+    Deeper,
+    /// The project reached through a symbolic link, `<lab>/projlink` (the agents see the real
+    /// folder; skilldeck is asked there and given the link as `--project`).
+    Linked,
+    /// A git repository of its own inside the project, `<proj>/sub/inner`, where the
+    /// project walks that stop at a repository stop.
+    Nested,
 }
 
 impl Cwd {
-    pub const ALL: [Cwd; 4] = [Cwd::Project, Cwd::Sub, Cwd::Outside, Cwd::Home];
+    pub const ALL: [Cwd; 7] = [
+        Cwd::Project,
+        Cwd::Sub,
+        Cwd::Outside,
+        Cwd::Home,
+        Cwd::Deeper,
+        Cwd::Linked,
+        Cwd::Nested,
+    ];
 
     pub fn place(self) -> Place {
         match self {
@@ -125,6 +141,31 @@ impl Cwd {
             Cwd::Sub => Place::new(Base::Proj, "sub"),
             Cwd::Outside => Place::new(Base::Lab, "out"),
             Cwd::Home => Place::new(Base::Home, ""),
+            Cwd::Deeper => Place::new(Base::Proj, "sub/deeper"),
+            Cwd::Linked => Place::new(Base::Lab, "projlink"),
+            Cwd::Nested => Place::new(Base::Proj, "sub/inner"),
+        }
+    }
+
+    /// Make the start folder where the lab does not already have it.
+    fn make(self, lab: &Lab) {
+        let path = self.place().path(lab);
+        match self {
+            Cwd::Project | Cwd::Sub | Cwd::Outside | Cwd::Home => {}
+            Cwd::Deeper => std::fs::create_dir_all(&path).expect("the deeper start folder"),
+            Cwd::Linked => crate::common::symlink(&lab.project, &path),
+            Cwd::Nested => {
+                std::fs::create_dir_all(&path).expect("the nested repository");
+                let init = std::process::Command::new("git")
+                    .args(["init", "-q"])
+                    .current_dir(&path)
+                    .env_clear()
+                    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+                    .env("HOME", &lab.home)
+                    .status()
+                    .expect("git runs");
+                assert!(init.success(), "git init of the nested repository");
+            }
         }
     }
 }
@@ -139,6 +180,7 @@ pub struct Machine {
 impl Machine {
     /// Write every item into `lab` (links after files, so a link's target is there).
     pub fn write(&self, lab: &Lab) {
+        self.cwd.make(lab);
         let expand = |text: &str| {
             text.replace("{HOME}", &lab.home.to_string_lossy())
                 .replace("{PROJ}", &lab.project.to_string_lossy())

@@ -3,10 +3,11 @@
 //! the home at their first start) and compares with the suite's `compare`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
 use std::path::Path;
 
-use super::super::{Agent, Check, Lab, Loaded, compare};
-use super::machine::Machine;
+use super::super::{Agent, Check, Lab, Loaded, claims, compare};
+use super::machine::{Cwd, Machine};
 
 /// One agent's answer: its listing, or why it gave none (its `ask` panicked).
 pub type Answer = Result<Vec<Loaded>, String>;
@@ -61,7 +62,13 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
         })
         .collect();
     let json = lab.skilldeck_json(&cwd);
-    let claimed = super::super::claims(&lab, &json);
+    let claimed = claims(&lab, &json);
+    // Started through a link, skilldeck must also agree when given the link as `--project`
+    // from elsewhere, resolving it as the agents' working directory is resolved.
+    let given = (machine.cwd == Cwd::Linked).then(|| {
+        let flag = [OsStr::new("--project"), cwd.as_os_str()];
+        claims(&lab, &lab.skilldeck_json_in(&lab.outside, &flag))
+    });
     let mut out = Run {
         answers: BTreeMap::new(),
         disagreements: Vec::new(),
@@ -72,6 +79,16 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
         let may_fail = super::super::listing_may_fail(&json, agent);
         if let Some(found) = disagreement(&lab, &cwd, agent, &answer, &said, may_fail) {
             out.disagreements.push(found);
+        } else if let Some(given) = &given {
+            let said = given.get(&agent).cloned().unwrap_or_default();
+            if let Some(mut found) = disagreement(&lab, &cwd, agent, &answer, &said, may_fail) {
+                found.diff = format!(
+                    "skilldeck given --project {}: {}",
+                    lab.short(&cwd.to_string_lossy()),
+                    found.diff
+                );
+                out.disagreements.push(found);
+            }
         }
     }
     Some(out)
