@@ -655,7 +655,7 @@ fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
 fn selects(selector: &Selector, skill: &Skill, agent: AgentId) -> bool {
     match selector {
         Selector::Name(name) => skill.name_for(agent) == name.as_str(),
-        Selector::NameAnyCase(name) => skill.name_for(agent).eq_ignore_ascii_case(name),
+        Selector::NameAnyCase(name) => skill.name_for(agent).to_lowercase() == name.to_lowercase(),
         Selector::Pattern(pattern) => pattern.selects(&skill.name_for(agent)),
         Selector::File(file) => {
             file.parent() == Some(skill.real_dir.as_path())
