@@ -528,6 +528,10 @@ fn assemble(
     }
     let mut claims = Vec::new();
     let mut left_out: Vec<LeftOut> = Vec::new();
+    // A root an agent does not read here (an untrusted workspace) leaves the skill out only
+    // when none of that agent's other roots reads it: at the home, Gemini CLI's workspace
+    // `.gemini/skills` is its user root too, which it reads in any folder.
+    let mut distrusted: Vec<(AgentId, &'static str)> = Vec::new();
     let mut skill_roots = Vec::new();
     for member in &members {
         if !skill_roots.contains(&member.root) {
@@ -546,12 +550,7 @@ fn assemble(
                     continue;
                 }
                 if let Some(trust) = root_use.distrusted {
-                    note_left_out(
-                        &mut left_out,
-                        root_use.rule.agent,
-                        Effect::Dropped,
-                        trust.why,
-                    );
+                    distrusted.push((root_use.rule.agent, trust.why));
                     continue;
                 }
                 let reads = root_use.rule.agent.agent().reads();
@@ -565,6 +564,11 @@ fn assemble(
                 priority: root_use.priority,
                 plain: member.via == Via::Direct || member.naming == Naming::Bare,
             });
+        }
+    }
+    for (agent, why) in distrusted {
+        if !claims.iter().any(|claim: &Claim| claim.agent == agent) {
+            note_left_out(&mut left_out, agent, Effect::Dropped, why);
         }
     }
     let mut agents: Vec<AgentId> = claims.iter().map(|c| c.agent).collect();

@@ -3,11 +3,16 @@
 //! utils/deepMerge.ts, in bundle/chunk-2YTYPKEZ.js of @google/gemini-cli 0.61.0). Each file is
 //! read with its comments stripped ([`crate::roots::settings::gemini_cli`]); every string in it,
 //! at any depth, has its variables replaced (`resolveEnvVarsInObject`, utils/envVarResolver.ts);
+//! the file is checked against the settings schema (`validateSettings`), which reads `"true"`
+//! and `"false"` in any case as booleans, and when any key fails the whole file is kept as
+//! written (`settings: validationResult.data ?? expandedSettings`, the data only on success);
 //! then the files are merged over the schema's defaults in the order system defaults, user,
 //! workspace (only in a trusted folder), system: a later value replaces an earlier one,
 //! objects merge key by key, and `skills.disabled` is the union of every file's (its
 //! `mergeStrategy`). Gemini CLI then tests the values as JavaScript does (`skills.enabled ??
-//! true`, so `"false"` is on and `null` or `0` are not off alike).
+//! true`: in a file that fails the schema `0` and `""` are off, `null` and `"no"` on). Seen in
+//! `gemini skills list --all` 0.61.0: `"FALSE"` and `""` turn skills off, `" false"`, `1`,
+//! `null` and `"no"` do not.
 
 use std::path::Path;
 
@@ -68,7 +73,52 @@ impl Merged {
 pub(crate) fn layer(env: &Environment, path: &Path) -> Option<Value> {
     let mut value = crate::roots::settings::gemini_cli(path).filter(Value::is_object)?;
     expand_all(env, &mut value);
-    Some(value)
+    Some(validated(value))
+}
+
+/// The file as the schema reads it when the keys skilldeck reads have their schema's types
+/// (`skills` and `security.folderTrust` objects, their `enabled` booleans or `"true"` /
+/// `"false"` in any case, `skills.disabled` a list of text), else as written. The schema's
+/// other keys are taken to pass.
+fn validated(value: Value) -> Value {
+    fn boolean(value: Option<&mut Value>) -> Option<()> {
+        let Some(value) = value else {
+            return Some(());
+        };
+        if let Value::String(text) = value {
+            match text.to_lowercase().as_str() {
+                "true" => *value = Value::Bool(true),
+                "false" => *value = Value::Bool(false),
+                _ => return None,
+            }
+        }
+        value.is_boolean().then_some(())
+    }
+    fn check(root: &mut Value) -> Option<()> {
+        let root = root.as_object_mut()?;
+        if let Some(skills) = root.get_mut("skills") {
+            let skills = skills.as_object_mut()?;
+            boolean(skills.get_mut("enabled"))?;
+            if let Some(names) = skills.get("disabled") {
+                names
+                    .as_array()?
+                    .iter()
+                    .all(Value::is_string)
+                    .then_some(())?;
+            }
+        }
+        if let Some(security) = root.get_mut("security")
+            && let Some(trust) = security.as_object_mut()?.get_mut("folderTrust")
+        {
+            boolean(trust.as_object_mut()?.get_mut("enabled"))?;
+        }
+        Some(())
+    }
+    let mut read = value.clone();
+    match check(&mut read) {
+        Some(()) => read,
+        None => value,
+    }
 }
 
 /// JavaScript's truth of a JSON value.
@@ -203,6 +253,18 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(expand(&env(), text), want, "{text}");
         }
+    }
+
+    #[test]
+    fn the_schema_reads_true_and_false_text_unless_the_file_fails_it() {
+        let off = serde_json::json!({"skills": {"enabled": "FALSE"}});
+        assert_eq!(validated(off)["skills"]["enabled"], false);
+        let failing = serde_json::json!({"skills": {"enabled": "false", "disabled": "x"}});
+        assert_eq!(validated(failing.clone()), failing);
+        let empty = serde_json::json!({"skills": {"enabled": ""}});
+        assert!(!Merged::of(&[Some(validated(empty))]).skills_enabled());
+        let trust = serde_json::json!({"security": {"folderTrust": {"enabled": "False"}}});
+        assert!(!Merged::of(&[Some(validated(trust))]).folder_trust());
     }
 
     #[test]
