@@ -64,6 +64,18 @@ pub struct Environment {
     home: PathBuf,
     vars: BTreeMap<String, OsString>,
     platform: Platform,
+    expandable: Expandable,
+}
+
+/// Every variable of the process, for the agents that expand any `$NAME` written in their
+/// settings (Gemini CLI); its values are never printed.
+#[derive(Clone, Default)]
+struct Expandable(BTreeMap<String, OsString>);
+
+impl std::fmt::Debug for Expandable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Expandable({} variables)", self.0.len())
+    }
 }
 
 impl Environment {
@@ -73,6 +85,7 @@ impl Environment {
             home: home.into(),
             vars: BTreeMap::new(),
             platform: Platform::CURRENT,
+            expandable: Expandable::default(),
         }
     }
 
@@ -90,7 +103,9 @@ impl Environment {
     /// The same environment with one more variable set.
     #[must_use]
     pub fn with_var(mut self, name: &str, value: impl Into<OsString>) -> Self {
-        self.vars.insert(name.to_owned(), value.into());
+        let value = value.into();
+        self.expandable.0.insert(name.to_owned(), value.clone());
+        self.vars.insert(name.to_owned(), value);
         self
     }
 
@@ -110,6 +125,11 @@ impl Environment {
                 env = env.with_var(name, value);
             }
         }
+        env.expandable = Expandable(
+            std::env::vars_os()
+                .filter_map(|(name, value)| Some((name.into_string().ok()?, value)))
+                .collect(),
+        );
         Ok(env)
     }
 
@@ -123,6 +143,12 @@ impl Environment {
             .get(name)
             .map(OsString::as_os_str)
             .filter(|value| !value.is_empty())
+    }
+
+    /// Any variable of the process, set to the empty string included, as an agent expanding
+    /// `$NAME` in its settings finds it (only [`Environment::with_var`]'s in a built one).
+    pub fn expanded(&self, name: &str) -> Option<&OsStr> {
+        self.expandable.0.get(name).map(OsString::as_os_str)
     }
 
     /// A switch such as `CLAUDE_CODE_DISABLE_POLICY_SKILLS=1`: on unless unset, `0` or `false`.

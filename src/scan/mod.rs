@@ -533,6 +533,10 @@ fn assemble(
     }
     let mut claims = Vec::new();
     let mut left_out: Vec<LeftOut> = Vec::new();
+    // A root an agent does not read here (an untrusted workspace) leaves the skill out only
+    // when none of that agent's other roots reads it: at the home, Gemini CLI's workspace
+    // `.gemini/skills` is its user root too, which it reads in any folder.
+    let mut distrusted: Vec<(AgentId, &'static str)> = Vec::new();
     let mut skill_roots = Vec::new();
     for member in &members {
         if !skill_roots.contains(&member.root) {
@@ -557,12 +561,7 @@ fn assemble(
                     continue;
                 }
                 if let Some(trust) = root_use.distrusted {
-                    note_left_out(
-                        &mut left_out,
-                        root_use.rule.agent,
-                        Effect::Dropped,
-                        trust.why,
-                    );
+                    distrusted.push((root_use.rule.agent, trust.why));
                     continue;
                 }
                 let reads = root_use.rule.agent.agent().reads();
@@ -577,6 +576,11 @@ fn assemble(
                 plain: member.via == Via::Direct || member.naming == Naming::Bare,
                 qualifier: root_use.rule.qualifier,
             });
+        }
+    }
+    for (agent, why) in distrusted {
+        if !claims.iter().any(|claim: &Claim| claim.agent == agent) {
+            note_left_out(&mut left_out, agent, Effect::Dropped, why);
         }
     }
     let mut agents: Vec<AgentId> = claims.iter().map(|c| c.agent).collect();
@@ -667,7 +671,7 @@ fn turn_off(env: &Environment, roots: &RootSet, skills: &mut [Skill]) {
 fn selects(selector: &Selector, skill: &Skill, agent: AgentId) -> bool {
     match selector {
         Selector::Name(name) => skill.name_for(agent) == name.as_str(),
-        Selector::NameAnyCase(name) => skill.name_for(agent).eq_ignore_ascii_case(name),
+        Selector::NameAnyCase(name) => skill.name_for(agent).to_lowercase() == name.to_lowercase(),
         Selector::Pattern(pattern) => pattern.selects(&skill.name_for(agent)),
         Selector::File(file) => {
             file.parent() == Some(skill.real_dir.as_path())

@@ -503,9 +503,13 @@ fn known_keys(yaml: &str) -> Option<Fields> {
     })
 }
 
-/// Gemini CLI's line reader (`parseSimpleFrontmatter`): the last line that is `name:` after
-/// optional white space gives the name, trimmed; the last `description:` line gives the
-/// description, joined with the indented lines after it.
+/// Gemini CLI's line reader (`parseSimpleFrontmatter`, packages/core/src/skills/skillLoader.ts
+/// in bundle/chunk-JDPZ4CE3.js of @google/gemini-cli 0.61.0): the last line matching
+/// `/^\s*name:\s*(.*)$/` gives the name, trimmed; the last `description:` line gives the
+/// description, joined with the lines after it that match `/^[ \t]+\S/`, each trimmed, empty
+/// ones dropped. `\s` and `trim` are JavaScript's white space (a no-break space and a
+/// byte-order mark among them), and `.` stops at a lone `\r`, U+2028 or U+2029, so a value
+/// holding one is no match.
 fn lines(yaml: &str) -> Fields {
     let mut name = Value::Absent;
     let mut description = Value::Absent;
@@ -513,13 +517,12 @@ fn lines(yaml: &str) -> Fields {
     let mut next = rows.next();
     while let Some(line) = next {
         next = rows.next();
-        let start = line.trim_start();
-        if let Some(value) = start.strip_prefix("name:") {
-            name = Value::Text(value.trim().to_owned());
-        } else if let Some(value) = start.strip_prefix("description:") {
-            let mut parts = vec![value.trim().to_owned()];
+        if let Some(value) = js_key(line, "name:") {
+            name = Value::Text(value.to_owned());
+        } else if let Some(value) = js_key(line, "description:") {
+            let mut parts = vec![value.to_owned()];
             while let Some(more) = next.filter(|l| continues(l)) {
-                parts.push(more.trim().to_owned());
+                parts.push(js_trim(more).to_owned());
                 next = rows.next();
             }
             parts.retain(|part| !part.is_empty());
@@ -529,9 +532,39 @@ fn lines(yaml: &str) -> Fields {
     Fields { name, description }
 }
 
-/// `^[ \t]+\S`: indented, with something after the indent.
+/// `/^\s*KEY\s*(.*)$/` on one line: the value, trimmed.
+fn js_key<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let value = line
+        .trim_start_matches(js_space)
+        .strip_prefix(key)?
+        .trim_start_matches(js_space);
+    (!value.contains(['\r', '\u{2028}', '\u{2029}'])).then(|| js_trim(value))
+}
+
+/// `^[ \t]+\S`: indented with spaces or tabs, and something not white space after them.
 fn continues(line: &str) -> bool {
-    line.starts_with([' ', '\t']) && !line.trim().is_empty()
+    let rest = line.trim_start_matches([' ', '\t']);
+    rest.len() < line.len() && rest.chars().next().is_some_and(|c| !js_space(c))
+}
+
+fn js_trim(text: &str) -> &str {
+    text.trim_matches(js_space)
+}
+
+/// JavaScript's `\s` (and what `String.prototype.trim` removes): Unicode's space separators,
+/// the ASCII white space, the line terminators and the byte-order mark (U+0085 is not one).
+fn js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
 }
 
 #[cfg(test)]
@@ -585,6 +618,18 @@ mod tests {
         assert_eq!(raw.description, text("[x]"));
         assert_eq!(super::lines("name: a\n").description, Value::Absent);
         assert_eq!(super::lines("description:\n").description, text(""));
+        let js = super::lines("\u{feff}name:\u{a0}n\u{a0}\ndescription: d\n  \u{a0}x\n\t y\n");
+        assert_eq!(js.name, text("n"));
+        assert_eq!(
+            js.description,
+            text("d"),
+            "a no-break space after the indent ends it"
+        );
+        let stopped = super::lines("name: a\rb\ndescription: c\u{2028}d\n");
+        assert_eq!(
+            (stopped.name, stopped.description),
+            (Value::Absent, Value::Absent)
+        );
     }
 
     #[test]

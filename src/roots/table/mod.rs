@@ -53,7 +53,7 @@ pub(super) use super::place::{Place, SystemPath};
 /// The project skilldeck runs in: `Project` in the table is the scope.
 pub(super) use super::project::Project as ProjectDir;
 pub(super) use super::project::{Beyond, Markers, Walk};
-pub(super) use super::trust::{self, Ignores, Trust};
+pub(super) use super::trust::{Ignores, Trust};
 
 use std::borrow::Cow;
 

@@ -401,3 +401,67 @@ fn gemini_cli_which_settings_files_it_can_read() {
         );
     }
 }
+
+/// The skills Gemini CLI lists as `[Disabled]`, from `cwd`.
+fn disabled_by_gemini(lab: &Lab, cwd: &Path) -> std::collections::BTreeSet<String> {
+    let output = lab.run(Agent::GeminiCli, cwd, &["skills", "list", "--all"]);
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.strip_suffix(" [Disabled]"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The skills skilldeck says Gemini CLI's settings turn off (`disabled_for`), from `cwd`.
+fn disabled_by_skilldeck(lab: &Lab, cwd: &Path) -> std::collections::BTreeSet<String> {
+    let json = lab.skilldeck_json(cwd);
+    json["skills"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|skill| {
+            skill["disabled_for"]
+                .as_array()
+                .is_some_and(|ids| ids.iter().any(|id| id == "gemini-cli"))
+        })
+        .filter_map(|skill| {
+            let name = skill["loaded_as"]["gemini-cli"]
+                .as_str()
+                .or_else(|| skill["name"].as_str())?;
+            Some(name.to_owned())
+        })
+        .collect()
+}
+
+/// Gemini CLI expands `$NAME`, `${NAME}` and `${NAME:-default}` in every settings string
+/// (`resolveEnvVarsInObject`, bundle/chunk-2YTYPKEZ.js 0.61.0), `skills.disabled` entries
+/// included; a name that is not set stays as written, one set to the empty string gives it.
+#[test]
+fn gemini_cli_variables_in_settings_name_disabled_skills() {
+    let Some(mut lab) = lab() else { return };
+    for name in ["gem-a", "gem-b", "gem-c", "gem-d", "gem-e", "gem-f", "kept"] {
+        lab.named(&lab.home.join(".gemini/skills").join(name));
+    }
+    lab.set("GEM_A", "gem-a")
+        .set("GEM_B", "GEM-B")
+        .set("GEM_TAIL", "d")
+        .set("GEM_EMPTY", "");
+    lab.file(
+        &lab.home.join(".gemini/settings.json"),
+        r#"{"skills": {"disabled": ["$GEM_A", "${GEM_B}", "${GEM_UNSET:-gem-c}",
+            "gem-$GEM_TAIL", "$GEM_UNSET", "gem-e$GEM_UNSET", "${GEM_EMPTY:-x}gem-f"]}}"#,
+    );
+    lab.check(Check::new(
+        here!(),
+        "settings variables",
+        ME,
+        &[&lab.project],
+    ));
+    let expected: std::collections::BTreeSet<String> =
+        ["gem-a", "gem-b", "gem-c", "gem-d", "gem-f"]
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+    assert_eq!(disabled_by_gemini(&lab, &lab.project), expected);
+    assert_eq!(disabled_by_skilldeck(&lab, &lab.project), expected);
+}

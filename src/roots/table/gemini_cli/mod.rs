@@ -5,6 +5,8 @@
 
 use super::*;
 
+mod folder_trust;
+mod merged;
 pub(crate) mod switches;
 
 const ME: AgentId = AgentId::GEMINI_CLI;
@@ -171,7 +173,7 @@ pub(super) static RULES: &[Rule] = &[
                 "Gemini CLI workspace skills",
                 SEEN,
             ),
-            trust::GEMINI,
+            folder_trust::TRUST,
         ),
         FINDS,
     ),
@@ -186,7 +188,7 @@ pub(super) static RULES: &[Rule] = &[
                 "Gemini CLI workspace skills",
                 SEEN,
             )),
-            trust::GEMINI,
+            folder_trust::TRUST,
         ),
         FINDS,
     ),

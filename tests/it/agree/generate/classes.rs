@@ -124,6 +124,41 @@ impl Gen {
         }
     }
 
+    /// Set `file`'s value at `path` (objects made on the way, a value that is not one replaced)
+    /// to `value`, or push `value` to the list there when `push`.
+    pub fn setting_at(&mut self, file: Place, path: &[&str], value: serde_json::Value, push: bool) {
+        let at = match self.settings.iter().position(|(f, _)| *f == file) {
+            Some(at) => at,
+            None => {
+                self.settings.push((file, serde_json::json!({})));
+                self.settings.len() - 1
+            }
+        };
+        let mut slot = &mut self.settings[at].1;
+        for key in path {
+            if !slot.is_object() {
+                *slot = serde_json::json!({});
+            }
+            slot = &mut slot[*key];
+        }
+        match slot.as_array_mut() {
+            Some(items) if push => items.push(value),
+            _ if push => *slot = serde_json::Value::Array(vec![value]),
+            _ => *slot = value,
+        }
+    }
+
+    /// Set a variable for the agents and skilldeck (`None`: leave one of the lab's out); a
+    /// later class's value for the same name replaces an earlier one's.
+    pub fn env(&mut self, name: &str, value: Option<&str>) {
+        self.items
+            .retain(|item| !matches!(item, Item::Env { name: there, .. } if there == name));
+        self.items.push(Item::Env {
+            name: name.to_owned(),
+            value: value.map(str::to_owned),
+        });
+    }
+
     /// Add `text` to the end of the file at `at`, written by this class or an earlier one.
     pub fn append(&mut self, at: Place, text: &str) {
         let written = self.items.iter_mut().find_map(|item| match item {
@@ -280,6 +315,22 @@ pub const CLASSES: &[Class] = &[
     Class {
         name: "gemini-settings",
         generate: gemini_settings,
+    },
+    Class {
+        name: "gemini-trust",
+        generate: gemini_trust,
+    },
+    Class {
+        name: "gemini-enabled",
+        generate: gemini_enabled,
+    },
+    Class {
+        name: "gemini-env",
+        generate: gemini_env,
+    },
+    Class {
+        name: "gemini-line-reader",
+        generate: gemini_line_reader,
     },
     Class {
         name: "opencode-settings",
@@ -876,32 +927,218 @@ fn codex_plugins(g: &mut Gen) {
 
 /// Gemini CLI's `skills.disabled` and `skills.enabled`, in the user's or the workspace's file.
 fn gemini_settings(g: &mut Gen) {
+    let file = gemini_file(g);
+    for _ in 0..1 + g.rng.below(2) {
+        let name = g.some_name();
+        let name = if g.rng.chance(20) {
+            name.to_uppercase()
+        } else {
+            name
+        };
+        g.setting_at(file.clone(), &["skills", "disabled"], name.into(), true);
+    }
+    if g.rng.chance(20) {
+        g.setting_at(file, &["skills", "enabled"], false.into(), false);
+    }
+}
+
+/// The user's or the workspace's `.gemini/settings.json`.
+fn gemini_file(g: &mut Gen) -> Place {
     let base = if g.rng.chance(50) {
         Base::Home
     } else {
         Base::Proj
     };
-    let mut names = Vec::new();
+    Place::new(base, ".gemini/settings.json")
+}
+
+/// Gemini CLI's folder trust, asked without the lab's `GEMINI_CLI_TRUST_WORKSPACE=true`:
+/// workspace skills at the start folders, rules in `~/.gemini/trustedFolders.json`
+/// (`TRUST_FOLDER`, `TRUST_PARENT`, `DO_NOT_TRUST` on the folders around the project, written
+/// absolute, with a trailing `/`, through `..` or relative), `security.folderTrust.enabled` in
+/// the user's or the workspace's settings (as a boolean, text, `0` or `null`), sometimes the
+/// variable set to something other than `true`, and a workspace file that turns a skill off.
+fn gemini_trust(g: &mut Gen) {
+    g.env("GEMINI_CLI_TRUST_WORKSPACE", None);
     for _ in 0..1 + g.rng.below(2) {
-        let name = g.some_name();
-        names.push(json(&if g.rng.chance(20) {
-            name.to_uppercase()
-        } else {
-            name
-        }));
+        let name = g.name();
+        let at = *g
+            .rng
+            .pick(&[(Base::Proj, ""), (Base::Proj, "sub"), (Base::Lab, "out")]);
+        let root = *g.rng.pick(&[".gemini/skills", ".agents/skills"]);
+        g.skill(Place::new(at.0, at.1).join(root).join(&name), &name);
     }
-    let enabled = if g.rng.chance(20) {
-        "\"enabled\": false, "
-    } else {
-        ""
+    let folders = [
+        Place::new(Base::Lab, ""),
+        Place::new(Base::Lab, "work"),
+        Place::new(Base::Proj, ""),
+        Place::new(Base::Proj, "sub"),
+        Place::new(Base::Proj, "abc"),
+        Place::new(Base::Proj, "sub/deeper"),
+        Place::new(Base::Lab, "out"),
+        Place::new(Base::Home, ""),
+    ];
+    let rules_file = Place::new(Base::Home, ".gemini/trustedFolders.json");
+    for _ in 0..g.rng.below(4) {
+        let folder = g.rng.pick(&folders).clone();
+        let level = *g
+            .rng
+            .pick(&["TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST"]);
+        let spelled = match g.rng.below(8) {
+            0 => format!("{}/", absolute(&folder)),
+            1 if !folder.rel.is_empty() => {
+                format!("{}/../{}", absolute(&folder), last(&folder))
+            }
+            2 => ".".to_owned(),
+            3 => "sub".to_owned(),
+            _ => absolute(&folder),
+        };
+        g.setting_at(rules_file.clone(), &[&spelled], level.into(), false);
+    }
+    if g.rng.chance(40) {
+        let file = gemini_file(g);
+        let value = g
+            .rng
+            .pick(&[
+                serde_json::json!(false),
+                serde_json::json!(false),
+                serde_json::json!(true),
+                serde_json::json!("false"),
+                serde_json::json!(0),
+                serde_json::json!(null),
+            ])
+            .clone();
+        g.setting_at(file, &["security", "folderTrust", "enabled"], value, false);
+    }
+    if g.rng.chance(40) {
+        let name = g.some_name();
+        let file = Place::new(Base::Proj, ".gemini/settings.json");
+        g.setting_at(file, &["skills", "disabled"], name.into(), true);
+    }
+    if g.rng.chance(15) {
+        let value = *g.rng.pick(&["false", "1", "TRUE"]);
+        g.env("GEMINI_CLI_TRUST_WORKSPACE", Some(value));
+    }
+}
+
+/// Gemini CLI's `skills.enabled` as more than a boolean (text, `null`, `0`, an empty text) and
+/// `skills` itself not an object, in the user's and the workspace's files.
+fn gemini_enabled(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let file = gemini_file(g);
+        let value = g
+            .rng
+            .pick(&[
+                serde_json::json!(false),
+                serde_json::json!(true),
+                serde_json::json!("false"),
+                serde_json::json!(null),
+                serde_json::json!(0),
+                serde_json::json!(""),
+                serde_json::json!(1),
+            ])
+            .clone();
+        if g.rng.chance(15) {
+            g.setting_at(file, &["skills"], value, false);
+        } else {
+            g.setting_at(file, &["skills", "enabled"], value, false);
+        }
+    }
+}
+
+/// Variables in Gemini CLI's settings, which it expands in every string (`$NAME`, `${NAME}`,
+/// `${NAME:-default}`; a name that is not set stays as written): a `skills.disabled` entry
+/// naming a skill through one, `skills.enabled` and `security.folderTrust.enabled` given by
+/// one, and a `trustedFolders.json` rule written with `$HOME` (that file is not expanded).
+fn gemini_env(g: &mut Gen) {
+    let file = gemini_file(g);
+    let name = g.some_name();
+    let entry = match g.rng.below(6) {
+        0 => {
+            g.env("GEM_OFF", Some(&name));
+            "$GEM_OFF".to_owned()
+        }
+        1 => {
+            g.env("GEM_OFF", Some(&name));
+            "${GEM_OFF}".to_owned()
+        }
+        2 => format!("${{GEM_UNSET:-{name}}}"),
+        3 => {
+            let (head, tail) = name.split_at(name.len() / 2);
+            g.env("GEM_PART", Some(tail));
+            format!("{head}$GEM_PART")
+        }
+        4 => format!("$GEM_UNSET{name}"),
+        _ => {
+            g.env("GEM_OFF", Some(""));
+            format!("${{GEM_OFF:-x}}{name}")
+        }
     };
-    g.file(
-        Place::new(base, ".gemini/settings.json"),
-        format!(
-            "{{\"skills\": {{{enabled}\"disabled\": [{}]}}}}\n",
-            names.join(", ")
-        ),
-    );
+    g.setting_at(file, &["skills", "disabled"], entry.into(), true);
+    if g.rng.chance(30) {
+        let file = gemini_file(g);
+        let (value, var) = *g.rng.pick(&[
+            ("${GEM_SKILLS:-}", None),
+            ("$GEM_SKILLS", Some("false")),
+            ("$GEM_SKILLS", Some("")),
+            ("${GEM_SKILLS:-true}", None),
+        ]);
+        if let Some(var) = var {
+            g.env("GEM_SKILLS", Some(var));
+        }
+        g.setting_at(file, &["skills", "enabled"], value.into(), false);
+    }
+    if g.rng.chance(30) {
+        g.env("GEMINI_CLI_TRUST_WORKSPACE", None);
+        let file = Place::new(Base::Home, ".gemini/settings.json");
+        let value = *g.rng.pick(&["${GEM_TRUST:-}", "$GEM_TRUST"]);
+        g.setting_at(
+            file,
+            &["security", "folderTrust", "enabled"],
+            value.into(),
+            false,
+        );
+        if g.rng.chance(50) {
+            let rules = Place::new(Base::Home, ".gemini/trustedFolders.json");
+            // The lab's project is `<lab>/work/proj`, its home `<lab>/home`.
+            g.setting_at(rules, &["$HOME/../work/proj"], "TRUST_FOLDER".into(), false);
+        }
+    }
+}
+
+/// Frontmatter Gemini CLI reads with its line reader (js-yaml throws, or gives no text `name`
+/// and `description`), in the roots only Gemini CLI reads: quotes kept, colons in values,
+/// continued descriptions, tabs, a number for a name, a repeated key, a nested `name:` line,
+/// an empty or missing `name:`, a folded description.
+fn gemini_line_reader(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let folder = g.name();
+        let yaml = match g.rng.below(14) {
+            0 => format!("name: \"{folder}\"\ndescription: uses: a colon"),
+            1 => format!("name: '{folder}'\ndescription: uses: a colon"),
+            2 => format!("name: {folder}: more\ndescription: plain"),
+            3 => format!("name: {folder}\ndescription: first: line\n  second line\n\tthird"),
+            4 => format!("name: {folder}\n\tdescription: tabbed"),
+            5 => format!("\tname: {folder}\ndescription: tabbed name"),
+            6 => "name: 12345\ndescription: a number".to_owned(),
+            7 => format!("name: other\nname: {folder}\ndescription: twice"),
+            8 => format!("name: {folder}\ndescription: d: e\nmetadata:\n  name: {folder}-inner"),
+            9 => "name:\ndescription: an: empty name".to_owned(),
+            10 => "description: no: name line".to_owned(),
+            11 => format!("name: {folder}\ndescription: >\n  folded: text\n  more"),
+            12 => format!("name: {folder}\ndescription: [a, b"),
+            _ => format!("name: {folder}\r\ndescription: crlf: colon\r\n"),
+        };
+        let content = format!("---\n{yaml}\n---\nBody.\n");
+        let root = match g.rng.below(3) {
+            0 => Place::new(Base::Home, ".gemini/skills"),
+            1 => Place::new(Base::Proj, ".gemini/skills"),
+            _ => Place::new(Base::Proj, "sub/.gemini/skills"),
+        };
+        let dir = root.join(&folder);
+        g.file(dir.join("SKILL.md"), content);
+        g.skills.push(Skill { name: folder, dir });
+    }
 }
 
 /// OpenCode's `permission.skill`, in the global or the project's file, by name or wildcard.

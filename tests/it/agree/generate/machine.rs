@@ -105,6 +105,13 @@ pub enum Item {
         at: Place,
         to: Place,
     },
+    /// A variable set (`Some`, `{HOME}`, `{PROJ}`, `{LAB}` replaced) or left out (`None`: one
+    /// of the lab's quiet defaults, such as `GEMINI_CLI_TRUST_WORKSPACE`) for the agents and
+    /// skilldeck alike.
+    Env {
+        name: String,
+        value: Option<String>,
+    },
 }
 
 /// The start folders a machine is asked from.
@@ -178,8 +185,9 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// Write every item into `lab` (links after files, so a link's target is there).
-    pub fn write(&self, lab: &Lab) {
+    /// Write every item into `lab` (links after files, so a link's target is there), make
+    /// its start folder and set its variables.
+    pub fn write(&self, lab: &mut Lab) {
         self.cwd.make(lab);
         let expand = |text: &str| {
             text.replace("{HOME}", &lab.home.to_string_lossy())
@@ -206,11 +214,26 @@ impl Machine {
                 }
             }
         }
+        let vars: Vec<(&str, Option<String>)> = self
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Env { name, value } => Some((name.as_str(), value.as_deref().map(expand))),
+                _ => None,
+            })
+            .collect();
+        for (name, value) in vars {
+            match value {
+                Some(value) => lab.set(name, value),
+                None => lab.unset(name),
+            };
+        }
     }
 
     /// The printed form: `cwd PLACE`, then `file PLACE` followed by its content, one `| `
     /// line each (`\\`, `\t`, `\r` and a byte-order mark escaped; `\ no newline at end` when
-    /// the content does not end with one), and `link PLACE -> PLACE`.
+    /// the content does not end with one), `link PLACE -> PLACE`, `env NAME=VALUE` and
+    /// `unset NAME`.
     pub fn print(&self) -> String {
         let mut out = format!("cwd {}\n", self.cwd.place());
         for item in &self.items {
@@ -232,6 +255,15 @@ impl Machine {
                 }
                 Item::Link { at, to } => {
                     let _ = writeln!(out, "link {at} -> {to}");
+                }
+                Item::Env {
+                    name,
+                    value: Some(value),
+                } => {
+                    let _ = writeln!(out, "env {name}={value}");
+                }
+                Item::Env { name, value: None } => {
+                    let _ = writeln!(out, "unset {name}");
                 }
             }
         }
@@ -310,6 +342,17 @@ impl Machine {
                 items.push(Item::Link {
                     at: Place::parse(at).unwrap_or_else(|| unreadable(line)),
                     to: Place::parse(to).unwrap_or_else(|| unreadable(line)),
+                });
+            } else if let Some(rest) = line.strip_prefix("env ") {
+                let (name, value) = rest.split_once('=').unwrap_or_else(|| unreadable(line));
+                items.push(Item::Env {
+                    name: name.to_owned(),
+                    value: Some(value.to_owned()),
+                });
+            } else if let Some(name) = line.strip_prefix("unset ") {
+                items.push(Item::Env {
+                    name: name.trim().to_owned(),
+                    value: None,
                 });
             } else {
                 unreadable::<()>(line);

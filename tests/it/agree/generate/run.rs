@@ -33,8 +33,9 @@ pub struct Run {
 /// Write `machine` into a fresh lab and compare `agents` with skilldeck; `None` without the
 /// agents (said by [`Lab::new`]).
 pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
-    let lab = Lab::new()?;
-    machine.write(&lab);
+    let mut lab = Lab::new()?;
+    machine.write(&mut lab);
+    let lab = lab;
     let cwd = machine.cwd.place().path(&lab);
     let answers: Vec<(Agent, Answer)> = std::thread::scope(|scope| {
         let asked: Vec<_> = agents
