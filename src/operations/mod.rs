@@ -10,11 +10,13 @@
 pub mod export;
 pub mod import;
 pub mod journal;
+pub mod judged;
 mod keeping;
 pub mod lock;
 pub mod outdated;
 pub mod paths;
 pub mod peek;
+pub mod progress;
 pub mod prune;
 pub mod remove;
 pub mod restore;

@@ -32,6 +32,7 @@ use super::view;
 use super::workers::import::{ImportSession, spawn_import};
 use super::workers::watch::{self, Watcher};
 use super::workers::{self, history, manage, tasks};
+use crate::operations::import::Request;
 use crate::operations::paths;
 use crate::roots::Machine;
 
@@ -397,7 +398,14 @@ impl<B: Backend> Runtime<B> {
                 force,
             } => {
                 if let Some(import) = self.import.as_ref().filter(|i| i.session == session) {
-                    import.install(root, skills, force);
+                    // Whose shadowing is weighed: the agents the app shows.
+                    let all_agents = self.app.all_agents;
+                    let request = Request {
+                        skills,
+                        force,
+                        all_agents,
+                    };
+                    import.install(root, request);
                 }
             }
             Effect::CancelImport { session } => {
