@@ -7,6 +7,7 @@
 //! [`journal`]: what it did, when, and which snapshot holds what was there before, the base
 //! of `undo`.
 
+pub mod batch;
 pub mod export;
 pub mod import;
 pub mod journal;

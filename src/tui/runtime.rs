@@ -14,8 +14,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -34,6 +33,7 @@ use super::workers::watch::{self, Watcher};
 use super::workers::{self, history, manage, tasks};
 use crate::operations::import::Request;
 use crate::operations::paths;
+use crate::operations::progress::Cancel;
 use crate::roots::Machine;
 
 /// The poll timeout while a worker's answer is awaited.
@@ -131,7 +131,7 @@ pub struct Runtime<B: Backend> {
     /// The import under way, if one is.
     import: Option<ImportSession>,
     /// The batch under way and the flag that stops it, if one is.
-    batch: Option<(u64, Arc<AtomicBool>)>,
+    batch: Option<(u64, Cancel)>,
     /// The update under way, if one is.
     update: Option<workers::update::UpdateSession>,
     /// The watch on the skills' files, when the app is live.
@@ -419,7 +419,7 @@ impl<B: Backend> Runtime<B> {
             }
             Effect::StopBatch { id } => {
                 if let Some((_, stop)) = self.batch.as_ref().filter(|(b, _)| *b == id) {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.cancel();
                 }
             }
             Effect::Plan {
