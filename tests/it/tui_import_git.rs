@@ -128,11 +128,12 @@ fn an_import_whose_upstream_cannot_be_recorded_says_so_on_screen_as_the_cli_does
     with_records_blocked(&machine);
     let mut screen = open(&machine, (200, 50));
     screen.press("i").press(&url).press("\n\n\n");
-    let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
-        panic!("not done: {}", screen.text());
+    let step = screen.app().import.as_ref().map(|i| i.step.clone());
+    let Some(Step::Done(Ok(done))) = step else {
+        panic!("the import did not end installed: {}", screen.text());
     };
-    let installed: Vec<&str> = done.skills.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(installed, ["alpha", "beta"]);
+    // Installed all the same: only the record is missing.
+    assert_eq!(done.skills.len(), 2, "{done:?}");
     for name in ["alpha", "beta"] {
         assert!(
             done.warnings

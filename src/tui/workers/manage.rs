@@ -6,10 +6,11 @@
 //! failed. The skills are found again in a fresh scan, so each operation acts on what is on
 //! disk now, not on what the list showed when the question was asked.
 
+use std::convert::Infallible;
 use std::path::Path;
 use std::sync::mpsc::Sender;
 
-use crate::operations::batch::{OnFailure, Outcome as Came};
+use crate::operations::batch::{self, OnFailure, Outcome as Came};
 use crate::operations::journal::{Entry, SettingsWas, Was};
 use crate::operations::progress::{Cancel, Step};
 use crate::operations::{self, JournalError};
@@ -73,9 +74,16 @@ fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &Cancel) 
         Job::Remove | Job::Switch { .. } | Job::Share { .. }
     );
     let inventory = needs_skills.then(|| scan_now(machine));
+    let run = Run {
+        machine,
+        inventory: inventory.as_ref(),
+        tx,
+        batch,
+        stop,
+    };
     let mut summary = match batch.job {
-        Job::Remove => removing(machine, inventory.as_ref(), tx, batch, stop),
-        _ => one_by_one(machine, inventory.as_ref(), tx, batch, stop),
+        Job::Remove => run.removing(),
+        _ => run.one_by_one(),
     };
     summary.title = format!(
         "{}: {} of {} done",
@@ -86,77 +94,93 @@ fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &Cancel) 
     summary
 }
 
-/// The remove use case over the batch's skills, as they are on disk now; its report said.
-fn removing(
-    machine: &Machine,
-    inventory: Option<&Inventory>,
-    tx: &Sender<Msg>,
-    batch: &Batch,
-    stop: &Cancel,
-) -> Summary {
-    let home = machine.home();
-    let mut summary = Summary::default();
-    let mut targets = Vec::new();
-    for target in &batch.skills {
-        match find(inventory, target, home) {
-            Ok(skill) => targets.push(remove::Target { skill, only: None }),
-            Err(outcome) => summary.add(outcome),
-        }
-    }
-    let mut progress = |step: Step<'_>| {
-        if let Step::Target { current, done, .. } = step {
-            let _ = tx.send(Msg::Batch {
-                id: batch.id,
-                event: BatchEvent::Progress {
-                    done,
-                    current: current.to_owned(),
-                },
-            });
-        }
-    };
-    let report = remove::run(machine, targets, OnFailure::GoOn, &mut progress, stop);
-    for (target, came) in &report.outcomes {
-        let name = &target.skill.name;
-        summary.add(match came {
-            Came::Done(removed) => Outcome::Done(removed_line(name, removed, home)),
-            Came::Failed(error) => refused_or_failed(name, error.is_refusal(), error),
-            Came::NotReached => {
-                summary.stopped.push(name.clone());
-                continue;
-            }
-        });
-    }
-    summary
+/// A batch on its thread, with the skills as they are on disk now.
+struct Run<'a> {
+    machine: &'a Machine,
+    inventory: Option<&'a Inventory>,
+    tx: &'a Sender<Msg>,
+    batch: &'a Batch,
+    stop: &'a Cancel,
 }
 
-/// Each skill in turn, through the operation of the batch's job.
-fn one_by_one(
-    machine: &Machine,
-    inventory: Option<&Inventory>,
-    tx: &Sender<Msg>,
-    batch: &Batch,
-    stop: &Cancel,
-) -> Summary {
-    let mut summary = Summary::default();
-    for (done, target) in batch.skills.iter().enumerate() {
-        if stop.is_cancelled() {
-            summary.stopped.push(target.name.clone());
-            continue;
+impl Run<'_> {
+    /// Each skill under way, as the batch's progress.
+    fn progress(&self) -> impl FnMut(Step<'_>) + '_ {
+        |step: Step<'_>| {
+            if let Step::Target { current, done, .. } = step {
+                let _ = self.tx.send(Msg::Batch {
+                    id: self.batch.id,
+                    event: BatchEvent::Progress {
+                        done,
+                        current: current.to_owned(),
+                    },
+                });
+            }
         }
-        let _ = tx.send(Msg::Batch {
-            id: batch.id,
-            event: BatchEvent::Progress {
-                done,
-                current: target.name.clone(),
-            },
-        });
-        let outcome =
-            guarded(|| one(machine, inventory, &batch.job, target)).unwrap_or_else(|panic| {
-                Outcome::Failed(format!("{}: it stopped: {panic}", target.name))
-            });
-        summary.add(outcome);
     }
-    summary
+
+    /// The remove use case over the batch's skills; its report said.
+    fn removing(&self) -> Summary {
+        let home = self.machine.home();
+        let mut summary = Summary::default();
+        let mut targets = Vec::new();
+        for target in &self.batch.skills {
+            match find(self.inventory, target, home) {
+                Ok(skill) => targets.push(remove::Target { skill, only: None }),
+                Err(outcome) => summary.add(outcome),
+            }
+        }
+        let mut progress = self.progress();
+        let report = remove::run(
+            self.machine,
+            targets,
+            OnFailure::GoOn,
+            &mut progress,
+            self.stop,
+        );
+        for (target, came) in &report.outcomes {
+            let name = &target.skill.name;
+            summary.add(match came {
+                Came::Done(removed) => Outcome::Done(removed_line(name, removed, home)),
+                Came::Failed(error) => refused_or_failed(name, error.is_refusal(), error),
+                Came::NotReached => {
+                    summary.stopped.push(name.clone());
+                    continue;
+                }
+            });
+        }
+        summary
+    }
+
+    /// Each skill in turn, through the operation of the batch's job.
+    fn one_by_one(&self) -> Summary {
+        let mut summary = Summary::default();
+        let skills = &self.batch.skills;
+        let mut progress = self.progress();
+        let outcomes = batch::each(
+            skills,
+            |target| target.name.clone(),
+            OnFailure::GoOn,
+            &mut progress,
+            self.stop,
+            |target| {
+                Ok::<_, Infallible>(
+                    guarded(|| one(self.machine, self.inventory, &self.batch.job, target))
+                        .unwrap_or_else(|panic| {
+                            Outcome::Failed(format!("{}: it stopped: {panic}", target.name))
+                        }),
+                )
+            },
+        );
+        for (target, came) in skills.iter().zip(outcomes) {
+            match came {
+                Came::Done(outcome) => summary.add(outcome),
+                Came::Failed(never) => match never {},
+                Came::NotReached => summary.stopped.push(target.name.clone()),
+            }
+        }
+        summary
+    }
 }
 
 impl Summary {
