@@ -1,8 +1,7 @@
-//! Which agents a listing shows: by default those installed on this machine (their config
-//! folder exists, as the skills CLI tells), with `--all-agents` every agent of the table. About
-//! two dozen agents read `.agents/skills`; most machines have two or three of them, and a
-//! listing of all would bury the ones that matter.
+//! Which agents a listing shows: by default those installed on this machine, with
+//! `--all-agents` every agent of the table; the rule is [`Judged`]'s, shared with the app.
 
+use crate::operations::judged::Judged;
 use crate::roots::AgentId;
 
 /// The `--all-agents` switch, shared by every command that shows agents.
@@ -33,12 +32,16 @@ impl<'a> Shown<'a> {
     }
 
     pub fn keeps(&self, agent: AgentId) -> bool {
-        self.all || self.installed.contains(&agent)
+        self.judged().keeps(agent)
     }
 
     /// The agents of `agents` that are shown, in their order.
     pub fn of(&self, agents: &[AgentId]) -> Vec<AgentId> {
-        agents.iter().copied().filter(|a| self.keeps(*a)).collect()
+        self.judged().of(agents)
+    }
+
+    fn judged(&self) -> Judged<'a> {
+        Judged::new(self.installed, self.all)
     }
 
     /// A table cell: a few ids, then how many more (`codex,opencode,cline +21`); `-` when no

@@ -5,14 +5,18 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::bundle::{Bundle, BundledSkill};
-use crate::install::{InstallError, Installed, Progress, Step, Watch};
-use crate::operations::import::{self, FromGit, NoDestination, Read, Readers};
+use crate::install::InstallError;
+use crate::operations::import::{
+    self, FromGit, ImportError, Loaders, NoDestination, Preview, Read, Report, Request,
+};
+use crate::operations::progress::{Cancel, Step};
 use crate::operations::shadow::WouldShadow;
-use crate::roots::{AgentId, Machine, Scope};
+use crate::roots::Machine;
+use crate::roots::{AgentId, Scope};
 use crate::source::{self, Source};
 
 use super::agent_args::{ScopeArg, agent_id};
-use super::agents::{AllAgents, Shown};
+use super::agents::AllAgents;
 use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson, ShadowJson};
 use super::progress::Reporter;
 use super::{Failure, Outcome};
@@ -85,96 +89,96 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Ok(bundle) => Read::Local(bundle),
             Err(refusal) => return refused(args, refusal.code(), &refusal),
         },
-        Source::Git(spec) => {
-            let mut progress = |said: &str| {
+        Source::Git(spec) => match import::read_git(&spec, &mut |step: Step<'_>| {
+            if let Step::Said(said) = step {
                 let _ = super::eprint(&format!("skilldeck: {said}\n"));
+            }
+        }) {
+            Ok(from) => Read::Git(from),
+            Err(error) => return refused(args, error.code(), &error),
+        },
+    };
+    let request = Request {
+        skills: args.skills.clone(),
+        force: args.force,
+        all_agents: args.agents.all_agents,
+    };
+    let root = match (destination, args.dry_run) {
+        (Some(root), false) => root,
+        (root, dry_run) => {
+            let preview = match import::preview(machine, read.bundle(), &request, root.as_deref()) {
+                Ok(preview) => preview,
+                Err(error) => return refused_by(args, error),
             };
-            match import::read_git(&spec, &mut progress) {
-                Ok(from) => Read::Git(from),
-                Err(error) => return refused(args, error.code(), &error),
+            if !dry_run {
+                return Err(Failure::Usage(
+                    "say where to install: --to DIR, or --agent ID [--scope user|project] (or --dry-run to only look)"
+                        .to_owned(),
+                ));
             }
+            let shadowing = preview.into.as_ref().map(|into| into.shadowing.as_slice());
+            warn_of(shadowing.unwrap_or_default(), true)?;
+            return show_preview(args, read.bundle(), &preview, read.from_git());
         }
     };
-    let (bundle, from_git) = (read.bundle(), read.from_git());
-    let chosen = match bundle.select(&args.skills) {
-        Ok(chosen) => chosen,
-        Err(refusal) => return refused(args, refusal.code(), &refusal),
+    let reporter = Reporter::on_stderr("installing files");
+    let mut progress = |step: Step<'_>| {
+        if let Step::Files { done, total, .. } = step {
+            reporter.update(done, total);
+        }
     };
-    if args.dry_run {
-        let steps = match &destination {
-            Some(root) => match import::plan(root, &chosen, args.force) {
-                Ok(steps) => Some(steps),
-                Err(conflict) => return refused(args, conflict.code(), &conflict),
-            },
-            None => None,
-        };
-        let destination = destination
-            .as_deref()
-            .map(|root| Loaders::of(machine, root, args));
-        let shadowing = destination
-            .as_ref()
-            .map(|d| shadowing(machine, d, &chosen))
-            .unwrap_or_default();
-        warn_of(&shadowing, true)?;
-        return preview(
-            args,
-            bundle,
-            &chosen,
-            steps.as_deref(),
-            destination.as_ref(),
-            &shadowing,
-            from_git,
-        );
-    }
-    let Some(root) = destination else {
-        return Err(Failure::Usage(
-            "say where to install: --to DIR, or --agent ID [--scope user|project] (or --dry-run to only look)"
-                .to_owned(),
-        ));
-    };
-    // Weighed before the install, whose copies would otherwise count as rivals of their own.
-    let loaders = Loaders::of(machine, &root, args);
-    let shadowing = shadowing(machine, &loaders, &chosen);
-    let mut watched = Watched(Reporter::on_stderr("installing files"));
-    let result = import::install_from(machine, &root, &chosen, args.force, &mut watched, from_git);
-    watched.0.finish();
+    let result = import::run(
+        machine,
+        &read,
+        &request,
+        &root,
+        &mut progress,
+        &Cancel::new(),
+    );
+    reporter.finish();
     match result {
-        Ok(imported) => {
-            let outcome = done(args, &imported.installed, &chosen, &shadowing, from_git)?;
-            warn_of(&shadowing, false)?;
-            // Installed where nothing will load it: said, since it is rarely what was meant.
-            if loaders.readers.is_empty() {
-                super::eprint(&format!(
-                    "skilldeck: no agent reads {}, so no agent will load what was installed there; --agent ID installs into an agent's own folder\n",
-                    root.display()
-                ))?;
-            }
-            super::warn_unjournalled(imported.unjournalled.as_ref())?;
-            for sentence in &imported.unrecorded {
-                super::eprint(&format!("skilldeck: warning: {sentence}\n"))?;
-            }
-            match imported.missed_baselines.first() {
-                // Installed, but without the snapshot later diffs and restores start from: the
-                // work did not end as it should, so the exit says so.
-                Some(missed) => Err(Failure::Stopped(format!(
-                    "installed as listed, but {} baseline snapshot{} could not be kept ({missed}); `skilldeck snapshot` takes {} once the data folder can be written",
-                    imported.missed_baselines.len(),
-                    if imported.missed_baselines.len() == 1 {
-                        ""
-                    } else {
-                        "s"
-                    },
-                    if imported.missed_baselines.len() == 1 {
-                        "it"
-                    } else {
-                        "them"
-                    },
-                ))),
-                None => Ok(outcome),
-            }
-        }
-        Err(InstallError::Conflict(conflict)) => refused(args, conflict.code(), &conflict),
-        Err(error) => Err(Failure::Install(error)),
+        Ok(report) => said(args, &report),
+        Err(error) => refused_by(args, error),
+    }
+}
+
+/// What an import did, in sentences or JSON, then its warnings; an import that could not keep
+/// its baselines ends as stopped.
+fn said(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
+    let outcome = done(args, report)?;
+    warn_of(&report.shadowing, false)?;
+    // Installed where nothing will load it: said, since it is rarely what was meant.
+    if report.read_by_none() {
+        super::eprint(&format!(
+            "skilldeck: no agent reads {}, so no agent will load what was installed there; --agent ID installs into an agent's own folder\n",
+            report.loaders.root.display()
+        ))?;
+    }
+    super::warn_unjournalled(report.unjournalled.as_ref())?;
+    for unrecorded in &report.unrecorded {
+        super::eprint(&format!("skilldeck: warning: {unrecorded}\n"))?;
+    }
+    let missed = &report.missed_baselines;
+    match missed.first() {
+        // Installed, but without the snapshot later diffs and restores start from: the
+        // work did not end as it should, so the exit says so.
+        Some(first) => Err(Failure::Stopped(format!(
+            "installed as listed, but {} baseline snapshot{} could not be kept ({first}); `skilldeck snapshot` takes {} once the data folder can be written",
+            missed.len(),
+            if missed.len() == 1 { "" } else { "s" },
+            if missed.len() == 1 { "it" } else { "them" },
+        ))),
+        None => Ok(outcome),
+    }
+}
+
+/// A refusal with its code, or the failure that stopped the import.
+fn refused_by(args: &Args, error: ImportError) -> Result<Outcome, Failure> {
+    match error {
+        ImportError::Refused(refusal) => refused(args, refusal.code(), &refusal),
+        ImportError::Conflict(conflict) => refused(args, conflict.code(), &conflict),
+        ImportError::Cancelled => Err(Failure::Install(InstallError::Cancelled)),
+        ImportError::Install(error) => Err(Failure::Install(error)),
     }
 }
 
@@ -206,17 +210,6 @@ fn destination(args: &Args, machine: &Machine) -> Result<Option<PathBuf>, Failur
     }
 }
 
-/// Who would run which copy once `chosen` is installed at the destination: among the agents
-/// that read it, those installed here unless `--all-agents`.
-fn shadowing<'b>(
-    machine: &Machine,
-    destination: &Loaders,
-    chosen: &[&'b BundledSkill],
-) -> Vec<(&'b BundledSkill, WouldShadow)> {
-    let readers = destination.shown().of(&destination.readers);
-    import::shadowing(machine, &destination.root, chosen, &readers)
-}
-
 /// Each shadowing on stderr, as a warning: what `would` happen on a dry run, what will once
 /// installed.
 fn warn_of(shadowing: &[(&BundledSkill, WouldShadow)], would: bool) -> Result<(), Failure> {
@@ -234,15 +227,6 @@ fn shadow_json<'a>(shadowing: &'a [(&'a BundledSkill, WouldShadow)]) -> Vec<Shad
         .collect()
 }
 
-/// The install's progress, on a terminal.
-struct Watched(Reporter);
-
-impl Watch for Watched {
-    fn wrote(&mut self, progress: Progress<'_>) {
-        self.0.update(progress.files_done, progress.files_total);
-    }
-}
-
 fn refused(
     args: &Args,
     code: &'static str,
@@ -257,70 +241,46 @@ fn refused(
     Ok(Outcome::Negative)
 }
 
-/// Who would load the skills installed at a destination: the agents that read that folder,
-/// those installed here unless `--all-agents` was given.
-struct Loaders {
-    root: PathBuf,
-    readers: Vec<AgentId>,
-    installed: Vec<AgentId>,
-    all: bool,
-}
-
-impl Loaders {
-    fn of(machine: &Machine, root: &std::path::Path, args: &Args) -> Self {
-        Self {
-            root: root.to_path_buf(),
-            readers: Readers::new(machine).of_root(root),
-            installed: import::installed_agents(machine),
-            all: args.agents.all_agents,
-        }
-    }
-
-    fn shown(&self) -> Shown<'_> {
-        Shown {
-            installed: &self.installed,
-            all: self.all,
-        }
-    }
-
-    /// `loaded there by codex, cline (21 more read it but are not installed here)`.
-    fn sentence(&self) -> String {
-        let shown = self.shown().of(&self.readers);
-        let hidden = self.readers.len() - shown.len();
-        let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
-        let by = match (ids.is_empty(), self.readers.is_empty()) {
-            (_, true) => "no agent reads that folder".to_owned(),
-            (true, false) => "no agent installed here reads that folder".to_owned(),
-            (false, false) => format!("loaded there by {}", ids.join(", ")),
-        };
-        if hidden == 0 {
-            by
-        } else {
-            format!("{by} ({hidden} more read it, not installed here: --all-agents names them)")
-        }
+/// `loaded there by codex, cline (21 more read it but are not installed here)`.
+fn loaded_by(loaders: &Loaders) -> String {
+    let shown = loaders.shown();
+    let hidden = loaders.readers.len() - shown.len();
+    let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
+    let by = match (ids.is_empty(), loaders.readers.is_empty()) {
+        (_, true) => "no agent reads that folder".to_owned(),
+        (true, false) => "no agent installed here reads that folder".to_owned(),
+        (false, false) => format!("loaded there by {}", ids.join(", ")),
+    };
+    if hidden == 0 {
+        by
+    } else {
+        format!("{by} ({hidden} more read it, not installed here: --all-agents names them)")
     }
 }
 
-fn preview(
+fn show_preview(
     args: &Args,
     bundle: &Bundle,
-    chosen: &[&BundledSkill],
-    steps: Option<&[Step<'_>]>,
-    destination: Option<&Loaders>,
-    shadowing: &[(&BundledSkill, WouldShadow)],
+    preview: &Preview<'_>,
     from_git: Option<&FromGit>,
 ) -> Result<Outcome, Failure> {
+    let chosen = preview.chosen.as_slice();
+    let steps = preview.into.as_ref().map(|into| into.steps.as_slice());
+    let destination = preview.into.as_ref().map(|into| &into.loaders);
     if args.json {
-        let mut preview = PreviewJson::new(bundle, chosen, steps);
-        preview.upstream = from_git.map(|from| &from.upstream);
-        preview.shadowing = destination.map(|_| shadow_json(shadowing));
-        preview.destination = destination.map(|d| DestinationJson {
+        let mut json = PreviewJson::new(bundle, chosen, steps);
+        json.upstream = from_git.map(|from| &from.upstream);
+        json.shadowing = preview
+            .into
+            .as_ref()
+            .map(|into| shadow_json(&into.shadowing));
+        json.destination = destination.map(|d| DestinationJson {
             dir: d.root.to_string_lossy(),
-            agents: d.shown().of(&d.readers),
+            agents: d.shown(),
             installed_agents: &d.installed,
             all_agents: d.all,
         });
-        json::print(&preview)?;
+        json::print(&json)?;
         return Ok(Outcome::Done);
     }
     let mut out = String::new();
@@ -348,7 +308,7 @@ fn preview(
             out,
             "into {}: {}",
             destination.root.display(),
-            destination.sentence()
+            loaded_by(destination)
         );
     }
     // Grouped by the folder of the bundle each came from, in the bundle's order otherwise.
@@ -502,15 +462,10 @@ fn passed_over(passed: &[crate::bundle::PassedOver]) -> String {
 
 /// What was installed, each skill with the lint problems of its `SKILL.md`, as the dry run
 /// shows them: installing does not make them go away.
-fn done(
-    args: &Args,
-    installed: &[Installed],
-    chosen: &[&BundledSkill],
-    shadowing: &[(&BundledSkill, WouldShadow)],
-    from_git: Option<&FromGit>,
-) -> Result<Outcome, Failure> {
+fn done(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
     let lints = |name: &str| {
-        chosen
+        report
+            .chosen
             .iter()
             .find(|skill| skill.name == name)
             .map(|skill| {
@@ -524,16 +479,18 @@ fn done(
             .unwrap_or_default()
     };
     if args.json {
-        let mut imported = ImportedJson::new(installed, lints, shadow_json(shadowing));
+        let mut imported =
+            ImportedJson::new(&report.installed, lints, shadow_json(&report.shadowing));
         for skill in &mut imported.installed {
-            skill.upstream = from_git
-                .zip(chosen.iter().find(|c| c.name == skill.name))
+            skill.upstream = report
+                .from_git
+                .zip(report.chosen.iter().find(|c| c.name == skill.name))
                 .map(|(from, chosen)| from.upstream_of(chosen));
         }
         json::print(&imported)?;
     } else {
         let mut out = String::new();
-        for skill in installed {
+        for skill in &report.installed {
             let _ = writeln!(
                 out,
                 "{} {} at {}",

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::operations::remove::{self, Removed};
+use crate::operations::batch::{self, OnFailure};
+use crate::operations::progress::{Cancel, Step};
+use crate::operations::remove::{self, Removed, Target};
 use crate::roots::Machine;
 use crate::scan::Skill;
 use crate::text::{Unsafe, human};
@@ -61,50 +63,51 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
     // Every name resolved before anything is removed: one that matches nothing, or several
     // skills, stops the command with nothing done.
-    let mut chosen: Vec<(&Skill, Option<PathBuf>)> = Vec::new();
+    let mut targets = Vec::new();
     for arg in &args.skills {
         match target::live(&inventory, machine, arg) {
-            Ok(skill) => {
-                let only = target::link_named(skill, arg);
-                // One skill named twice is removed once.
-                let same = |(other, other_only): &(&Skill, Option<PathBuf>)| {
-                    other.real_dir == skill.real_dir
-                        && (other_only.is_none() || *other_only == only)
-                };
-                if !chosen.iter().any(same) {
-                    chosen.push((skill, only));
-                }
-            }
+            Ok(skill) => targets.push(Target {
+                skill,
+                only: target::link_named(skill, arg),
+            }),
             Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
         }
     }
-    let mut done: Vec<(&Skill, Removed)> = Vec::new();
-    // The skills of one command come back with one undo.
-    let batch = machine.in_a_batch();
-    for (skill, only) in chosen {
-        match remove::remove(&batch, skill, only.as_deref()) {
-            Ok(removed) => done.push((skill, removed)),
-            Err(error) => {
-                // What was removed before is said, then why the rest was not.
-                report(args, machine, &done)?;
-                let code = if error.is_refusal() {
-                    "refused"
-                } else {
-                    "io_failure"
-                };
-                return target::refuse(
-                    args.json && done.is_empty(),
-                    code,
-                    target::failure(error.is_refusal(), &error),
-                );
-            }
+    // The command ends at its first failure, having said what it removed before.
+    let report = remove::run(
+        machine,
+        targets,
+        OnFailure::Stop,
+        &mut |_: Step<'_>| {},
+        &Cancel::new(),
+    );
+    let done: Vec<(&Skill, &Removed)> = report.removed().collect();
+    let failed = report
+        .outcomes
+        .iter()
+        .find_map(|(_, outcome)| match outcome {
+            batch::Outcome::Failed(error) => Some(error),
+            _ => None,
+        });
+    report_done(args, machine, &done)?;
+    match failed {
+        Some(error) => {
+            let code = if error.is_refusal() {
+                "refused"
+            } else {
+                "io_failure"
+            };
+            target::refuse(
+                args.json && done.is_empty(),
+                code,
+                target::failure(error.is_refusal(), error),
+            )
         }
+        None => Ok(Outcome::Done),
     }
-    report(args, machine, &done)?;
-    Ok(Outcome::Done)
 }
 
-fn report(args: &Args, machine: &Machine, done: &[(&Skill, Removed)]) -> Result<(), Failure> {
+fn report_done(args: &Args, machine: &Machine, done: &[(&Skill, &Removed)]) -> Result<(), Failure> {
     if done.is_empty() {
         return Ok(());
     }
@@ -134,7 +137,7 @@ fn report(args: &Args, machine: &Machine, done: &[(&Skill, Removed)]) -> Result<
     Ok(())
 }
 
-fn sentences(machine: &Machine, done: &[(&Skill, Removed)]) -> String {
+fn sentences(machine: &Machine, done: &[(&Skill, &Removed)]) -> String {
     let home = machine.home();
     let shown = |path: &Path| human::path(path, home, Unsafe::Escaped);
     let mut text = String::new();

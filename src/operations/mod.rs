@@ -7,14 +7,17 @@
 //! [`journal`]: what it did, when, and which snapshot holds what was there before, the base
 //! of `undo`.
 
+pub mod batch;
 pub mod export;
 pub mod import;
 pub mod journal;
+pub mod judged;
 mod keeping;
 pub mod lock;
 pub mod outdated;
 pub mod paths;
 pub mod peek;
+pub mod progress;
 pub mod prune;
 pub mod remove;
 pub mod restore;

@@ -19,8 +19,10 @@ use crate::scan::Skill;
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotDigest, SnapshotError, Store};
 
+use super::batch::{self, OnFailure, Outcome};
 use super::journal::ahead::Underway;
 use super::journal::{Change, Entry, JournalError, Operation, UpstreamChange, Was};
+use super::progress::{Cancel, Progress};
 use super::upstream_record;
 
 /// What a removal did.
@@ -93,6 +95,68 @@ impl RemoveError {
 
     fn io(path: PathBuf, source: io::Error) -> Self {
         Self::Io { path, source }
+    }
+}
+
+/// One skill to remove: the whole of it, or only the link `only` by which it is reached.
+#[derive(Clone, Debug)]
+pub struct Target<'s> {
+    pub skill: &'s Skill,
+    pub only: Option<PathBuf>,
+}
+
+/// What a removal of many skills came to: one outcome per target, in order.
+#[derive(Debug)]
+pub struct Report<'s> {
+    pub outcomes: Vec<(Target<'s>, Outcome<Removed, RemoveError>)>,
+}
+
+impl Report<'_> {
+    /// The skills removed, each with what its removal did.
+    pub fn removed(&self) -> impl Iterator<Item = (&Skill, &Removed)> {
+        self.outcomes
+            .iter()
+            .filter_map(|(target, outcome)| match outcome {
+                Outcome::Done(removed) => Some((target.skill, removed)),
+                _ => None,
+            })
+    }
+}
+
+/// Remove each of `targets` (see [`remove`]), as one batch that one `undo` brings back.
+pub fn run<'s>(
+    machine: &Machine,
+    targets: Vec<Target<'s>>,
+    on_failure: OnFailure,
+    progress: &mut dyn Progress,
+    cancel: &Cancel,
+) -> Report<'s> {
+    // One skill named twice is removed once.
+    let mut targets = targets;
+    let mut seen = 0;
+    while seen < targets.len() {
+        let target = &targets[seen];
+        let same = |other: &Target<'_>| {
+            other.skill.real_dir == target.skill.real_dir
+                && (other.only.is_none() || other.only == target.only)
+        };
+        if targets[..seen].iter().any(same) {
+            targets.remove(seen);
+        } else {
+            seen += 1;
+        }
+    }
+    let batch = machine.in_a_batch();
+    let outcomes = batch::each(
+        &targets,
+        |target| target.skill.name.clone(),
+        on_failure,
+        progress,
+        cancel,
+        |target| remove(&batch, target.skill, target.only.as_deref()),
+    );
+    Report {
+        outcomes: targets.into_iter().zip(outcomes).collect(),
     }
 }
 

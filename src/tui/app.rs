@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
+use crate::operations::judged::Judged;
 use crate::record::State;
 use crate::roots::{AgentId, Source};
 
@@ -399,12 +400,15 @@ impl App {
     /// Whether `agent` is shown: every agent is, or it is installed here (or the deck does not
     /// say which are).
     pub fn shows_agent(&self, agent: AgentId) -> bool {
-        self.all_agents
-            || self
-                .deck
-                .installed
-                .as_ref()
-                .is_none_or(|installed| installed.contains(&agent))
+        self.judged().keeps(agent)
+    }
+
+    /// The agents judged and shown, by the one rule the command line follows too.
+    pub fn judged(&self) -> Judged<'_> {
+        Judged {
+            installed: self.deck.installed.as_deref(),
+            all: self.all_agents,
+        }
     }
 
     /// The agents shown, in table order: what the agent filter cycles through.
@@ -414,11 +418,7 @@ impl App {
 
     /// The agents of `agents` that are shown.
     pub fn shown_of(&self, agents: &[AgentId]) -> Vec<AgentId> {
-        agents
-            .iter()
-            .copied()
-            .filter(|a| self.shows_agent(*a))
-            .collect()
+        self.judged().of(agents)
     }
 
     /// Indexes into `deck.roots` of the roots shown: with only the installed agents shown, a

@@ -4,9 +4,11 @@
 //! summary of what was done and what was refused. Plain data, display-safe: the workers fill
 //! it in from the operations, `update` and the views only read it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::operations::remove::Removed;
 use crate::roots::{AgentId, Scope};
+use crate::text::{Unsafe, human};
 
 /// A skill an action applies to: its name as shown and its folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,6 +268,38 @@ pub fn count(n: usize) -> String {
     } else {
         format!("{n} skills")
     }
+}
+
+/// A removal in one line, every field of its report said: what went, the snapshot that keeps
+/// it, the folder left where it is, the canonical copy no link uses, the installers' files
+/// that still list it, and the journal when it missed it.
+pub fn removed_line(name: &str, removed: &Removed, home: &Path) -> String {
+    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+    let paths: Vec<String> = removed.removed.iter().map(|p| shown(p)).collect();
+    let mut line = format!("{name}: removed {}", paths.join(", "));
+    if let Some(kept) = &removed.kept {
+        line.push_str(&format!("; kept as snapshot {kept}"));
+    }
+    line.push('.');
+    if let Some(folder) = &removed.left_in_place {
+        line.push_str(&format!(
+            " The folder the links led to, {}, lies in no root and was left where it is.",
+            shown(folder)
+        ));
+    }
+    if let Some(canonical) = &removed.unused_canonical {
+        line.push_str(&format!(
+            " No link uses its canonical copy {} any more.",
+            shown(canonical)
+        ));
+    }
+    for lock in &removed.stale_locks {
+        line.push_str(&format!(" {} still lists it.", shown(lock)));
+    }
+    if let Some(error) = &removed.unjournalled {
+        line.push_str(&format!(" But {error}, so undo will not know of it."));
+    }
+    line
 }
 
 #[cfg(test)]

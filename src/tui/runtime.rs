@@ -14,8 +14,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -33,7 +32,9 @@ use super::views::View;
 use super::workers::import::{ImportSession, spawn_import};
 use super::workers::watch::{self, Watcher};
 use super::workers::{self, history, manage, tasks};
+use crate::operations::import::Request;
 use crate::operations::paths;
+use crate::operations::progress::Cancel;
 use crate::roots::Machine;
 
 /// The poll timeout while a worker's answer is awaited.
@@ -131,7 +132,7 @@ pub struct Runtime<B: Backend> {
     /// The import under way, if one is.
     import: Option<ImportSession>,
     /// The batch under way and the flag that stops it, if one is.
-    batch: Option<(u64, Arc<AtomicBool>)>,
+    batch: Option<(u64, Cancel)>,
     /// The update under way, if one is.
     update: Option<workers::update::UpdateSession>,
     /// The watch on the skills' files, when the app is live.
@@ -398,7 +399,14 @@ impl<B: Backend> Runtime<B> {
                 force,
             } => {
                 if let Some(import) = self.import.as_ref().filter(|i| i.session == session) {
-                    import.install(root, skills, force);
+                    // Whose shadowing is weighed: the agents the app shows.
+                    let all_agents = self.app.all_agents;
+                    let request = Request {
+                        skills,
+                        force,
+                        all_agents,
+                    };
+                    import.install(root, request);
                 }
             }
             Effect::CancelImport { session } => {
@@ -412,7 +420,7 @@ impl<B: Backend> Runtime<B> {
             }
             Effect::StopBatch { id } => {
                 if let Some((_, stop)) = self.batch.as_ref().filter(|(b, _)| *b == id) {
-                    stop.store(true, Ordering::Relaxed);
+                    stop.cancel();
                 }
             }
             Effect::Plan {

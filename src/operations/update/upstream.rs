@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, Refusal};
 use crate::operations::journal::{Entry, Journal, Operation};
+use crate::operations::progress::Step;
 use crate::operations::upstream_record;
 use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
@@ -98,7 +99,11 @@ impl Fetched {
             }
             Wanted::Given(Source::Git(spec)) | Wanted::Recorded(spec) => spec.clone(),
         };
-        let git = import::read_git(&spec, progress)?;
+        let git = import::read_git(&spec, &mut |step: Step<'_>| {
+            if let Step::Said(said) = step {
+                progress(said);
+            }
+        })?;
         Ok(Fetched {
             label: PathBuf::from(&spec.repository),
             wanted,

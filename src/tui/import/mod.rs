@@ -8,6 +8,7 @@ pub mod picker;
 pub mod preview;
 
 use super::diff::DiffView;
+use crate::operations::judged::Judged;
 use crate::roots::AgentId;
 
 pub use picker::{PickRow, Picker, PlaceView};
@@ -102,7 +103,11 @@ impl Import {
             .destinations
             .get(self.destination)
             .map(|d| d.root.clone());
-        let shows = |agent: AgentId| all_agents || installed.is_none_or(|i| i.contains(&agent));
+        let judged = Judged {
+            installed,
+            all: all_agents,
+        };
+        let shows = |agent: AgentId| judged.keeps(agent);
         let once = |rows: &mut Vec<DestinationView>, wanted: &dyn Fn(AgentId) -> bool| {
             for destination in &self.every_destination {
                 if wanted(destination.agent) && !rows.iter().any(|r| r.root == destination.root) {

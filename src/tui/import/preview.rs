@@ -6,7 +6,8 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, Refusal};
-use crate::install::{Action, Installed};
+use crate::install::Action;
+use crate::operations::import::{self, Report};
 use crate::roots::{AgentId, Scope};
 
 use crate::text::sanitize;
@@ -231,9 +232,46 @@ pub struct ImportedSkill {
 }
 
 impl ImportedView {
-    pub fn new(installed: &[Installed], warnings: Vec<String>, home: &Path) -> Self {
+    /// Every field of the import's report, said: the skills, then as warnings who now runs
+    /// which copy, a folder no agent reads, a baseline not kept, the journal not told, and an
+    /// upstream not recorded.
+    pub fn of(report: &Report<'_>, home: &Path) -> Self {
+        let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+        let shadowing = report.shadowing.iter().map(|(skill, shadow)| {
+            let sentence = import::shadow_sentence(shadow, false, &shown);
+            format!("{}: {sentence}", skill.name)
+        });
+        let read_by_none = report.read_by_none().then(|| {
+            format!(
+                "No agent reads {}, so no agent will load what was installed there.",
+                shown(&report.loaders.root)
+            )
+        });
+        let baselines = report
+            .missed_baselines
+            .iter()
+            .map(|missed| format!("No baseline snapshot: {missed}"));
+        let journal = report
+            .unjournalled
+            .iter()
+            .map(|error| format!("{error}; undo will not know of this import"));
+        let unrecorded = report.unrecorded.iter().map(|unrecorded| {
+            format!(
+                "{}: where it came from could not be recorded in {}: {}; outdated and update will not know of it",
+                unrecorded.skill,
+                shown(&unrecorded.folder),
+                unrecorded.error
+            )
+        });
+        let warnings: Vec<String> = shadowing
+            .chain(read_by_none)
+            .chain(baselines)
+            .chain(journal)
+            .chain(unrecorded)
+            .collect();
         Self {
-            skills: installed
+            skills: report
+                .installed
                 .iter()
                 .map(|skill| ImportedSkill {
                     name: sanitize::name(&skill.name),

@@ -10,15 +10,13 @@
 //! once the session is cancelled.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
 use crate::bundle::{Bundle, BundledSkill};
-use crate::install::{InstallError, Progress, Watch};
-use crate::operations::import::{self, Read};
+use crate::operations::import::{self, ImportError, Read, Request};
 use crate::operations::paths;
+use crate::operations::progress::{Cancel, Progress, Step};
 use crate::roots::{Machine, RootSet};
 use crate::snapshot::diff::before_replacing;
 use crate::source::{self, Source};
@@ -38,36 +36,28 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 
 /// What the app asks of a session.
 enum Command {
-    Install {
-        root: PathBuf,
-        skills: Vec<String>,
-        force: bool,
-    },
+    Install { root: PathBuf, request: Request },
 }
 
 /// The app's handle on an import's worker.
 pub struct ImportSession {
     pub session: u64,
     commands: Option<Sender<Command>>,
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 impl ImportSession {
-    /// Install the chosen skills into `root`.
-    pub fn install(&self, root: PathBuf, skills: Vec<String>, force: bool) {
+    /// Install what `request` asks for into `root`.
+    pub fn install(&self, root: PathBuf, request: Request) {
         if let Some(commands) = &self.commands {
-            let _ = commands.send(Command::Install {
-                root,
-                skills,
-                force,
-            });
+            let _ = commands.send(Command::Install { root, request });
         }
     }
 
     /// Stop: an install under way stops before anything is put in place (if it still can, and
     /// says so), and the bundle is let go.
     pub fn cancel(&mut self) {
-        self.cancel.store(true, Ordering::SeqCst);
+        self.cancel.cancel();
         self.commands = None;
     }
 }
@@ -86,11 +76,11 @@ pub fn spawn_import(
     source: PathBuf,
 ) -> ImportSession {
     let (commands, incoming) = mpsc::channel();
-    let cancel = Arc::new(AtomicBool::new(false));
+    let cancel = Cancel::new();
     let worker = Worker {
         machine: machine.clone(),
         session,
-        cancel: Arc::clone(&cancel),
+        cancel: cancel.clone(),
     };
     spawn("skilldeck-import", tx, move |tx| {
         let event = guarded(|| worker.run(&source, &incoming, tx))
@@ -107,7 +97,7 @@ pub fn spawn_import(
 struct Worker {
     machine: Machine,
     session: u64,
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
 }
 
 impl Worker {
@@ -135,15 +125,13 @@ impl Worker {
                 .map(Read::Local)
                 .map_err(|refusal| RefusalView::new(&refusal, source, home)),
             // git's progress is not shown: the screen says what is being read until it is.
-            Source::Git(spec) => {
-                import::read_git(&spec, &mut |_| {})
-                    .map(Read::Git)
-                    .map_err(|error| RefusalView {
-                        source: sanitize::line(&spec.shown()),
-                        code: error.code().to_owned(),
-                        sentence: sanitize::line(&error.to_string()),
-                    })
-            }
+            Source::Git(spec) => import::read_git(&spec, &mut |_: Step<'_>| {})
+                .map(Read::Git)
+                .map_err(|error| RefusalView {
+                    source: sanitize::line(&spec.shown()),
+                    code: error.code().to_owned(),
+                    sentence: sanitize::line(&error.to_string()),
+                }),
         };
         let read = match read {
             Ok(read) => read,
@@ -155,13 +143,8 @@ impl Worker {
             tx,
             ImportEvent::Read(Ok((Box::new(preview), self.destinations(bundle)))),
         );
-        while let Ok(Command::Install {
-            root,
-            skills,
-            force,
-        }) = commands.recv()
-        {
-            match self.install(&read, &root, &skills, force, tx) {
+        while let Ok(Command::Install { root, request }) = commands.recv() {
+            match self.install(&read, &root, &request, tx) {
                 Some(last) => return last,
                 None => continue,
             }
@@ -220,80 +203,39 @@ impl Worker {
         &self,
         read: &Read,
         root: &Path,
-        names: &[String],
-        force: bool,
+        request: &Request,
         tx: &Sender<Msg>,
     ) -> Option<ImportEvent> {
-        let chosen = match read.bundle().select(names) {
-            Ok(chosen) => chosen,
-            Err(refusal) => {
-                return Some(ImportEvent::Done(Err(sanitize::line(&refusal.to_string()))));
+        if !request.force {
+            let chosen = match read.bundle().select(&request.skills) {
+                Ok(chosen) => chosen,
+                Err(refusal) => {
+                    return Some(ImportEvent::Done(Err(sanitize::line(&refusal.to_string()))));
+                }
+            };
+            if let Some(event) = self.conflicts(&chosen, root) {
+                self.send(tx, event);
+                return None;
             }
-        };
-        if !force && let Some(event) = self.conflicts(&chosen, root) {
-            self.send(tx, event);
-            return None;
         }
         let mut reporter = Reporter {
             tx,
             session: self.session,
-            cancel: &self.cancel,
             last: None,
         };
-        let shadowing = self.shadowing(root, &chosen);
-        let result = import::install_from(
+        let result = import::run(
             &self.machine,
+            read,
+            request,
             root,
-            &chosen,
-            force,
             &mut reporter,
-            read.from_git(),
+            &self.cancel,
         );
-        let home = self.machine.home();
         Some(match result {
-            Ok(imported) => {
-                let warnings = shadowing
-                    .into_iter()
-                    .chain(
-                        imported
-                            .missed_baselines
-                            .iter()
-                            .map(|missed| format!("No baseline snapshot: {missed}")),
-                    )
-                    .chain(
-                        imported
-                            .unjournalled
-                            .iter()
-                            .map(|error| format!("{error}; undo will not know of this import")),
-                    )
-                    .collect();
-                ImportEvent::Done(Ok(ImportedView::new(&imported.installed, warnings, home)))
-            }
-            Err(InstallError::Cancelled) => ImportEvent::Cancelled,
+            Ok(report) => ImportEvent::Done(Ok(ImportedView::of(&report, self.machine.home()))),
+            Err(ImportError::Cancelled) => ImportEvent::Cancelled,
             Err(error) => ImportEvent::Done(Err(sanitize::line(&error.to_string()))),
         })
-    }
-
-    /// Who will run which copy once `chosen` is in `root`, weighed before the install (whose
-    /// copies would otherwise be their own rivals): among the agents installed here, or all
-    /// of them on a machine with none.
-    fn shadowing(&self, root: &Path, chosen: &[&BundledSkill]) -> Vec<String> {
-        let home = self.machine.home();
-        let installed = import::installed_agents(&self.machine);
-        let readers: Vec<_> = import::Readers::new(&self.machine)
-            .of_root(root)
-            .into_iter()
-            .filter(|agent| installed.is_empty() || installed.contains(agent))
-            .collect();
-        import::shadowing(&self.machine, root, chosen, &readers)
-            .iter()
-            .map(|(skill, shadow)| {
-                let sentence = import::shadow_sentence(shadow, false, &|path| {
-                    human::path(path, home, Unsafe::Dropped)
-                });
-                sanitize::line(&format!("{}: {sentence}", skill.name))
-            })
-            .collect()
     }
 
     /// The skills at `root` an install of `chosen` would replace, each with its diff.
@@ -356,32 +298,29 @@ impl Worker {
     }
 }
 
-/// The install's progress, sent to the app a few times a second at most; and the cancel.
+/// The install's progress, sent to the app a few times a second at most.
 struct Reporter<'a> {
     tx: &'a Sender<Msg>,
     session: u64,
-    cancel: &'a AtomicBool,
     last: Option<Instant>,
 }
 
-impl Watch for Reporter<'_> {
-    fn wrote(&mut self, progress: Progress<'_>) {
-        let last_file = progress.files_done == progress.files_total;
-        if !last_file && self.last.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
+impl Progress for Reporter<'_> {
+    fn step(&mut self, step: Step<'_>) {
+        let Step::Files { skill, done, total } = step else {
+            return;
+        };
+        if done != total && self.last.is_some_and(|at| at.elapsed() < PROGRESS_EVERY) {
             return;
         }
         self.last = Some(Instant::now());
         let _ = self.tx.send(Msg::Import {
             session: self.session,
             event: ImportEvent::Progress {
-                skill: sanitize::line(progress.skill),
-                files_done: progress.files_done,
-                files_total: progress.files_total,
+                skill: sanitize::line(skill),
+                files_done: done,
+                files_total: total,
             },
         });
-    }
-
-    fn carry_on(&mut self) -> bool {
-        !self.cancel.load(Ordering::SeqCst)
     }
 }

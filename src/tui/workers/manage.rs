@@ -6,19 +6,22 @@
 //! failed. The skills are found again in a fresh scan, so each operation acts on what is on
 //! disk now, not on what the list showed when the question was asked.
 
+use std::convert::Infallible;
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 
+use crate::operations::batch::{self, OnFailure, Outcome as Came};
 use crate::operations::journal::{Entry, SettingsWas, Was};
+use crate::operations::progress::{Cancel, Step};
 use crate::operations::{self, JournalError};
 use crate::operations::{remove, share, switch, undo};
 use crate::roots::{AgentId, Machine};
 use crate::scan::{self, Inventory, Skill};
 use crate::snapshot::export::Unscanned;
 use crate::text::{Unsafe, human, sanitize};
-use crate::tui::manage::{Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target};
+use crate::tui::manage::{
+    Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target, removed_line,
+};
 use crate::tui::msg::Msg;
 
 use super::{guarded, spawn};
@@ -35,13 +38,13 @@ pub fn without_switch() -> Vec<(AgentId, String)> {
         .collect()
 }
 
-/// Run `batch` on a thread; progress, then its summary, arrive on `tx`. Setting the flag that
-/// comes back stops it after the skill under way.
-pub fn run(machine: &Machine, tx: Sender<Msg>, batch: Batch) -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
+/// Run `batch` on a thread; progress, then its summary, arrive on `tx`. Cancelling what comes
+/// back stops it after the skill under way.
+pub fn run(machine: &Machine, tx: Sender<Msg>, batch: Batch) -> Cancel {
+    let stop = Cancel::new();
     // The skills of one question come back with one undo.
     let machine = machine.in_a_batch();
-    let stopped = Arc::clone(&stop);
+    let stopped = stop.clone();
     let id = batch.id;
     spawn("skilldeck-batch", tx, move |tx| {
         let summary =
@@ -65,35 +68,23 @@ enum Outcome {
     Failed(String),
 }
 
-fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &AtomicBool) -> Summary {
+fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &Cancel) -> Summary {
     let needs_skills = matches!(
         batch.job,
         Job::Remove | Job::Switch { .. } | Job::Share { .. }
     );
     let inventory = needs_skills.then(|| scan_now(machine));
-    let mut summary = Summary::default();
-    for (done, target) in batch.skills.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            summary.stopped.push(target.name.clone());
-            continue;
-        }
-        let _ = tx.send(Msg::Batch {
-            id: batch.id,
-            event: BatchEvent::Progress {
-                done,
-                current: target.name.clone(),
-            },
-        });
-        let outcome = guarded(|| one(machine, inventory.as_ref(), &batch.job, target))
-            .unwrap_or_else(|panic| {
-                Outcome::Failed(format!("{}: it stopped: {panic}", target.name))
-            });
-        match outcome {
-            Outcome::Done(line) => summary.done.push(sanitize::line(&line)),
-            Outcome::Refused(line) => summary.refused.push(sanitize::line(&line)),
-            Outcome::Failed(line) => summary.failed.push(sanitize::line(&line)),
-        }
-    }
+    let run = Run {
+        machine,
+        inventory: inventory.as_ref(),
+        tx,
+        batch,
+        stop,
+    };
+    let mut summary = match batch.job {
+        Job::Remove => run.removing(),
+        _ => run.one_by_one(),
+    };
     summary.title = format!(
         "{}: {} of {} done",
         batch.job.doing(),
@@ -101,6 +92,105 @@ fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &AtomicBo
         batch.skills.len()
     );
     summary
+}
+
+/// A batch on its thread, with the skills as they are on disk now.
+struct Run<'a> {
+    machine: &'a Machine,
+    inventory: Option<&'a Inventory>,
+    tx: &'a Sender<Msg>,
+    batch: &'a Batch,
+    stop: &'a Cancel,
+}
+
+impl Run<'_> {
+    /// Each skill under way, as the batch's progress.
+    fn progress(&self) -> impl FnMut(Step<'_>) + '_ {
+        |step: Step<'_>| {
+            if let Step::Target { current, done, .. } = step {
+                let _ = self.tx.send(Msg::Batch {
+                    id: self.batch.id,
+                    event: BatchEvent::Progress {
+                        done,
+                        current: current.to_owned(),
+                    },
+                });
+            }
+        }
+    }
+
+    /// The remove use case over the batch's skills; its report said.
+    fn removing(&self) -> Summary {
+        let home = self.machine.home();
+        let mut summary = Summary::default();
+        let mut targets = Vec::new();
+        for target in &self.batch.skills {
+            match find(self.inventory, target, home) {
+                Ok(skill) => targets.push(remove::Target { skill, only: None }),
+                Err(outcome) => summary.add(outcome),
+            }
+        }
+        let mut progress = self.progress();
+        let report = remove::run(
+            self.machine,
+            targets,
+            OnFailure::GoOn,
+            &mut progress,
+            self.stop,
+        );
+        for (target, came) in &report.outcomes {
+            let name = &target.skill.name;
+            summary.add(match came {
+                Came::Done(removed) => Outcome::Done(removed_line(name, removed, home)),
+                Came::Failed(error) => refused_or_failed(name, error.is_refusal(), error),
+                Came::NotReached => {
+                    summary.stopped.push(name.clone());
+                    continue;
+                }
+            });
+        }
+        summary
+    }
+
+    /// Each skill in turn, through the operation of the batch's job.
+    fn one_by_one(&self) -> Summary {
+        let mut summary = Summary::default();
+        let skills = &self.batch.skills;
+        let mut progress = self.progress();
+        let outcomes = batch::each(
+            skills,
+            |target| target.name.clone(),
+            OnFailure::GoOn,
+            &mut progress,
+            self.stop,
+            |target| {
+                Ok::<_, Infallible>(
+                    guarded(|| one(self.machine, self.inventory, &self.batch.job, target))
+                        .unwrap_or_else(|panic| {
+                            Outcome::Failed(format!("{}: it stopped: {panic}", target.name))
+                        }),
+                )
+            },
+        );
+        for (target, came) in skills.iter().zip(outcomes) {
+            match came {
+                Came::Done(outcome) => summary.add(outcome),
+                Came::Failed(never) => match never {},
+                Came::NotReached => summary.stopped.push(target.name.clone()),
+            }
+        }
+        summary
+    }
+}
+
+impl Summary {
+    fn add(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Done(line) => self.done.push(sanitize::line(&line)),
+            Outcome::Refused(line) => self.refused.push(sanitize::line(&line)),
+            Outcome::Failed(line) => self.failed.push(sanitize::line(&line)),
+        }
+    }
 }
 
 fn scan_now(machine: &Machine) -> Inventory {
@@ -139,33 +229,8 @@ fn one(machine: &Machine, inventory: Option<&Inventory>, job: &Job, target: &Tar
     let name = &target.name;
     let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
     match job {
-        Job::Remove => {
-            let skill = match find(inventory, target, home) {
-                Ok(skill) => skill,
-                Err(outcome) => return outcome,
-            };
-            match remove::remove(machine, skill, None) {
-                Err(error) => refused_or_failed(name, error.is_refusal(), &error),
-                Ok(removed) => {
-                    let paths: Vec<String> = removed.removed.iter().map(|p| shown(p)).collect();
-                    let mut line = format!("{name}: removed {}", paths.join(", "));
-                    if let Some(kept) = &removed.kept {
-                        line.push_str(&format!("; kept as snapshot {kept}"));
-                    }
-                    line.push('.');
-                    if let Some(canonical) = &removed.unused_canonical {
-                        line.push_str(&format!(
-                            " No link uses its canonical copy {} any more.",
-                            shown(canonical)
-                        ));
-                    }
-                    for lock in &removed.stale_locks {
-                        line.push_str(&format!(" {} still lists it.", shown(lock)));
-                    }
-                    Outcome::Done(with_journal(line, removed.unjournalled))
-                }
-            }
-        }
+        // Run as one use case over the batch (see `removing`).
+        Job::Remove => Outcome::Failed(format!("{name}: not removed one by one")),
         Job::Switch {
             agent,
             off,

@@ -113,3 +113,54 @@ fn a_repository_that_cannot_be_fetched_is_refused_on_screen_and_nothing_is_writt
         assert_eq!(crate::common::snapshot(&machine.home), before);
     }
 }
+
+/// The data folder's records of upstreams blocked by a file: the skills install, but where
+/// they came from cannot be written down.
+fn with_records_blocked(machine: &Machine) {
+    let data = machine.env().data_dir();
+    fs::create_dir_all(&data).unwrap();
+    fs::write(data.join(upstream::FOLDER), "not a folder").unwrap();
+}
+
+#[test]
+fn an_import_whose_upstream_cannot_be_recorded_says_so_on_screen_as_the_cli_does() {
+    let (machine, url) = machine_with_repository();
+    with_records_blocked(&machine);
+    let mut screen = open(&machine, (200, 50));
+    screen.press("i").press(&url).press("\n\n\n");
+    let step = screen.app().import.as_ref().map(|i| i.step.clone());
+    let Some(Step::Done(Ok(done))) = step else {
+        panic!("the import did not end installed: {}", screen.text());
+    };
+    // Installed all the same: only the record is missing.
+    assert_eq!(done.skills.len(), 2, "{done:?}");
+    for name in ["alpha", "beta"] {
+        assert!(
+            done.warnings
+                .iter()
+                .any(|w| w.starts_with(&format!(
+                    "{name}: where it came from could not be recorded in ~/"
+                )) && w.ends_with("outdated and update will not know of it")),
+            "{:?}",
+            done.warnings
+        );
+    }
+    let text = screen.text();
+    assert!(
+        text.contains("alpha: where it came from could not be recorded"),
+        "{text}"
+    );
+    // The command line says the same of the same import.
+    let (machine, url) = machine_with_repository();
+    with_records_blocked(&machine);
+    let output = machine.run_expecting(&["import", &url, "--agent", "claude-code"], 0);
+    let said = String::from_utf8_lossy(&output.stderr);
+    for name in ["alpha", "beta"] {
+        assert!(
+            said.contains(&format!(
+                "skilldeck: warning: {name}: where it came from could not be recorded in"
+            )),
+            "{said}"
+        );
+    }
+}

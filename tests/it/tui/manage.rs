@@ -594,3 +594,51 @@ fn the_copies_close_when_a_scan_finds_one_copy_left() {
     assert_eq!(app.views.copies(), None);
     assert_eq!(app.mode(), Mode::Skills);
 }
+
+/// A machine with Claude Code whose one skill, `mine`, is a link to a folder of the user's
+/// that lies in no root; the folder.
+fn linked_in_from_elsewhere() -> (crate::common::Machine, PathBuf) {
+    let machine = crate::common::Machine::new();
+    let mine = machine.root().join("elsewhere/mine");
+    crate::common::write_skill(&mine, &[]);
+    std::fs::create_dir_all(machine.home.join(".claude/skills")).unwrap();
+    crate::common::symlink(&mine, &machine.home.join(".claude/skills/mine"));
+    (machine, mine)
+}
+
+#[test]
+fn a_remove_that_leaves_the_linked_folder_in_place_says_so_as_the_cli_does() {
+    let (machine, mine) = linked_in_from_elsewhere();
+    let on = skilldeck::roots::Machine::new(machine.env(), &machine.start);
+    let mut screen = crate::common::app::Screen::open(on, Setup::default(), (200, 50));
+    screen.press("x").press("y");
+    let Overlay::Summary(summary) = &screen.app().overlay else {
+        panic!("no summary: {}", screen.text());
+    };
+    assert_eq!(summary.done.len(), 1, "{summary:?}");
+    let line = &summary.done[0];
+    assert!(
+        line.starts_with("mine: removed ~/.claude/skills/mine.")
+            && line.ends_with("lies in no root and was left where it is."),
+        "{line}"
+    );
+    assert!(line.contains(&format!("{}", mine.display())), "{line}");
+    assert!(
+        screen.text().contains("lies in no root"),
+        "{}",
+        screen.text()
+    );
+    assert!(mine.join("SKILL.md").is_file());
+    assert!(
+        std::fs::symlink_metadata(machine.home.join(".claude/skills/mine")).is_err(),
+        "the link is gone"
+    );
+    // The command line says the same of the same removal.
+    let (machine, _) = linked_in_from_elsewhere();
+    let output = machine.run_expecting(&["remove", "mine"], 0);
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("lies in no root and was left where it is"),
+        "{said}"
+    );
+}

@@ -16,9 +16,13 @@ use crate::source::git::{self, FetchError, ReadError, Spec};
 
 use super::journal::{Entry, JournalError, Operation};
 use super::keeping::Keeping;
+use super::progress::{self, Progress};
 use super::shadow::{NewCopy, WouldShadow, would_shadow};
 use super::upstream_record;
 use crate::scan::{self, Inventory, own_name_for};
+
+mod case;
+pub use case::{ImportError, Loaders, Planned, Preview, Report, Request, preview, run};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
 ///
@@ -106,7 +110,7 @@ impl GitImportError {
 /// # Errors
 /// [`GitImportError`]: the fetch failed (git's own message), the path is not a folder of the
 /// repository, or the bundle's [`Refusal`].
-pub fn read_git(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<FromGit, GitImportError> {
+pub fn read_git(spec: &Spec, progress: &mut dyn Progress) -> Result<FromGit, GitImportError> {
     let sub = spec.path.as_deref().unwrap_or_default();
     let path_error = |why: &str| GitImportError::Path {
         path: sub.to_owned(),
@@ -121,7 +125,9 @@ pub fn read_git(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<FromGit, 
             "must be a folder inside the repository, written with /",
         ));
     }
-    let fetched = git::fetch(spec, progress)?;
+    let fetched = git::fetch(spec, &mut |said: &str| {
+        progress.step(progress::Step::Said(said))
+    })?;
     let bundle = fetched
         .read(&parts, &bundle::limits())
         .map_err(|error| match error {
@@ -438,6 +444,16 @@ pub fn shadow_sentence(
     )
 }
 
+/// A skill installed whose upstream could not be recorded.
+#[derive(Debug, thiserror::Error)]
+#[error("{skill}: where it came from could not be recorded in {}: {error}", .folder.display())]
+pub struct Unrecorded {
+    pub skill: String,
+    /// The folder of the records that could not be written.
+    pub folder: PathBuf,
+    pub error: std::io::Error,
+}
+
 /// What an import did.
 #[derive(Debug)]
 pub struct Imported {
@@ -447,9 +463,9 @@ pub struct Imported {
     pub missed_baselines: Vec<SnapshotError>,
     /// The journal could not be told, so `undo` will not know of this import.
     pub unjournalled: Option<JournalError>,
-    /// Sentences for the skills whose upstream could not be recorded (or an old record
-    /// forgotten): installed, but `outdated` and `update` will not know where from.
-    pub unrecorded: Vec<String>,
+    /// The skills whose upstream could not be recorded (or an old record forgotten):
+    /// installed, but `outdated` and `update` will not know where from.
+    pub unrecorded: Vec<Unrecorded>,
 }
 
 /// Install `chosen` into `root` (created when missing) with skilldeck's record.
@@ -507,11 +523,11 @@ pub fn install_from(
             let now = from.map(|from| from.upstream_of(skill));
             match upstream_record::set(machine, &done.dir, now.as_ref()) {
                 Ok(change) => entry.upstream.extend(change),
-                Err(error) => unrecorded.push(format!(
-                    "{}: where it came from could not be recorded in {}: {error}",
-                    done.name,
-                    machine.data_dir().join(upstream::FOLDER).display()
-                )),
+                Err(error) => unrecorded.push(Unrecorded {
+                    skill: done.name.clone(),
+                    folder: machine.data_dir().join(upstream::FOLDER),
+                    error,
+                }),
             }
         }
     }
