@@ -53,6 +53,7 @@ pub(super) fn listing(cache: &Path) -> Listing {
                     version: Some(version.clone()),
                     loaded: enabled.contains(&key) && active == Some(version.as_str()),
                     naming: Naming::Qualified,
+                    entries: Vec::new(),
                 });
             }
         }

@@ -32,8 +32,13 @@ pub struct Run {
 /// Write `machine` into a fresh lab and compare `agents` with skilldeck; `None` without the
 /// agents (said by [`Lab::new`]).
 pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
-    let lab = Lab::new()?;
+    let mut lab = Lab::new()?;
     machine.write(&lab);
+    // A machine with Claude Code's managed settings (`<lab>/sys/etc/claude-code`): Claude Code
+    // is started under an overlay of it on `/etc`, skilldeck told of it.
+    if lab.root.join("sys/etc/claude-code").is_dir() {
+        super::super::claude_code::managed(&mut lab);
+    }
     let cwd = machine.cwd.place().path(&lab);
     let answers: Vec<(Agent, Answer)> = std::thread::scope(|scope| {
         let asked: Vec<_> = agents
