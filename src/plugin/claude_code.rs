@@ -37,11 +37,23 @@ struct Install {
 }
 
 impl Install {
-    /// Whether it was made at the project or local scope of `project`'s start folder or root.
-    fn for_project(&self, project: &crate::roots::Project) -> bool {
-        self.project_path
-            .as_deref()
-            .is_some_and(|path| [project.start(), project.top()].contains(&Path::new(path)))
+    /// Whether 2.1.332 counts this install in a run started in `project` (its bundle's `kG`):
+    /// a user or managed install anywhere (one without a scope is of the first version of
+    /// the file, which had only user installs); a project or local one when its
+    /// `projectPath` is the start folder or lies in the same git repository. A project
+    /// install of another folder loads nothing here, whatever `enabledPlugins` says (seeds 24
+    /// and 41 of class `claude-plugins`).
+    fn applies(&self, project: &crate::roots::Project) -> bool {
+        match self.scope.as_deref() {
+            None | Some("user" | "managed") => true,
+            Some(_) => self.project_path.as_deref().is_some_and(|path| {
+                let path = Path::new(path);
+                path == project.start()
+                    || project.repository().is_some_and(|root| {
+                        crate::roots::Project::locate(path).repository() == Some(root)
+                    })
+            }),
+        }
     }
 }
 
@@ -126,18 +138,17 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
         if !enabled.turns_on(key) {
             continue;
         }
-        // The install made for this project, else the user's, else the first: each names
-        // the same plugin, and it loads once.
-        let install = installs
+        // Of the installs that count here, the first whose folder is there, else the first
+        // (2.1.332 picks so): each names the same plugin, and it loads once.
+        let applying: Vec<&Install> = installs
             .iter()
-            .find(|install| install.for_project(context.project))
-            .or_else(|| {
-                installs
-                    .iter()
-                    .find(|install| install.scope.as_deref() == Some("user"))
-            })
-            .or(installs.first());
-        let Some(install) = install else {
+            .filter(|install| install.applies(context.project))
+            .collect();
+        let install = applying
+            .iter()
+            .find(|install| cached_dir(cache, marketplace, plugin, install).is_some())
+            .or(applying.first());
+        let Some(install) = install.copied() else {
             continue;
         };
         // 2.1.332 loads a plugin only from a marketplace it knows: one recorded in
@@ -233,7 +244,9 @@ pub struct Found {
 }
 
 /// The skills Claude Code 2.1.332 reads in the plugin folder `dir` whose manifest lists the
-/// skill paths `listed`: its own `SKILL.md`, `skills/<name>/SKILL.md` whatever the manifest
+/// skill paths `listed`: its own `SKILL.md` only when `./` is listed, or when nothing is
+/// listed and it has no `skills/` folder (seed 16 of class `claude-plugins`; "skillsPath=none,
+/// skillsPaths=1 paths" in its debug log), `skills/<name>/SKILL.md` whatever the manifest
 /// says ("skillsPath=exists, skillsPaths=2 paths" in its debug log), and each listed path,
 /// which is one skill when it holds a `SKILL.md` and a folder of skills otherwise; a path that
 /// is not there is passed over. `None` when a listed path does not start with `./`: 2.1.332
@@ -251,13 +264,18 @@ pub fn skills_of(dir: &Path, listed: &[String]) -> Option<Found> {
         .cloned()
         .collect();
     paths.push("./skills".to_owned());
-    let skills = super::skill_dirs(dir, &paths);
+    let reads_own = listed
+        .iter()
+        .any(|path| super::inside(dir, path).is_some_and(|at| at == dir))
+        || (listed.is_empty() && !dir.join("skills").is_dir());
+    let mut skills = super::skill_dirs(dir, &paths);
+    skills.retain(|skill| reads_own || skill != dir);
     let mut entries: Vec<PathBuf> = listed
         .iter()
         .filter_map(|path| super::inside(dir, path))
         .filter(|path| path.join(SKILL_FILE).exists())
         .collect();
-    if dir.join(SKILL_FILE).exists() {
+    if reads_own && dir.join(SKILL_FILE).exists() {
         entries.push(dir.to_path_buf());
     }
     entries.retain(|entry| skills.contains(entry));
@@ -442,6 +460,31 @@ mod tests {
         assert_eq!(found.skills, [dir.join("skills/a")]);
         assert!(found.entries.is_empty());
         assert_eq!(skills_of(dir, &listed(&["./extra", "extra"])), None);
+        // Its own SKILL.md: read when `./` is listed, or when nothing is and `skills/` is not
+        // there.
+        skill(dir);
+        assert!(
+            !skills_of(dir, &[])
+                .unwrap()
+                .skills
+                .contains(&dir.to_path_buf())
+        );
+        let found = skills_of(dir, &listed(&["./"])).unwrap();
+        assert!(found.skills.contains(&dir.to_path_buf()));
+        assert!(found.entries.contains(&dir.to_path_buf()));
+        fs::remove_dir_all(dir.join("skills")).unwrap();
+        assert!(
+            skills_of(dir, &[])
+                .unwrap()
+                .skills
+                .contains(&dir.to_path_buf())
+        );
+        assert!(
+            !skills_of(dir, &listed(&["./extra"]))
+                .unwrap()
+                .skills
+                .contains(&dir.to_path_buf())
+        );
     }
 
     #[test]

@@ -334,16 +334,18 @@ impl RootWalker<'_> {
                 self.discovery.plugin_dirs.push(path.clone());
                 let before = self.discovery.found.len();
                 self.plugin(&path, PluginOrigin::new(None, Via::DirPlugin), &[]);
-                // The plugin folder's own SKILL.md stays a plain skill named after its folder
+                // The plugin folder's own SKILL.md is a plain skill named after its folder
                 // (Claude Code 2.1.332's listing), not one of the plugin's.
-                for found in &mut self.discovery.found[before..] {
-                    if found.path == path {
-                        *found = Found {
-                            root: self.index,
-                            ..Found::direct(path.clone(), false, None, None, Spot::default())
-                        };
-                        found.spot.depth = 1;
-                    }
+                let theirs = self.discovery.found.split_off(before);
+                self.discovery
+                    .found
+                    .extend(theirs.into_iter().filter(|found| found.path != path));
+                if path.join(SKILL_FILE).is_file() {
+                    let spot = Spot {
+                        depth: 1,
+                        ..Spot::default()
+                    };
+                    self.push(Found::direct(path.clone(), false, None, None, spot));
                 }
                 // The agents that walk this root deeper (OpenCode, Amp) know no plugins: they
                 // read the skills inside it as plain skills (seed 5 of `agree::generate`, class
