@@ -24,6 +24,7 @@ use serde::Deserialize;
 use super::{Context, Listing, Naming, Plugin, folder_name, read_json_record, subfolders};
 use crate::roots::Place;
 use crate::roots::switch_files::claude_code as claude_code_files;
+use crate::skill::SKILL_FILE;
 
 /// One install, as either version of `installed_plugins.json` writes it.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -36,11 +37,23 @@ struct Install {
 }
 
 impl Install {
-    /// Whether it was made at the project or local scope of `project`'s start folder or root.
-    fn for_project(&self, project: &crate::roots::Project) -> bool {
-        self.project_path
-            .as_deref()
-            .is_some_and(|path| [project.start(), project.top()].contains(&Path::new(path)))
+    /// Whether 2.1.332 counts this install in a run started in `project` (its bundle's `kG`):
+    /// a user or managed install anywhere (one without a scope is of the first version of
+    /// the file, which had only user installs); a project or local one when its
+    /// `projectPath` is the start folder or lies in the same git repository. A project
+    /// install of another folder loads nothing here, whatever `enabledPlugins` says (seeds 24
+    /// and 41 of class `claude-plugins`).
+    fn applies(&self, project: &crate::roots::Project) -> bool {
+        match self.scope.as_deref() {
+            None | Some("user" | "managed") => true,
+            Some(_) => self.project_path.as_deref().is_some_and(|path| {
+                let path = Path::new(path);
+                path == project.start()
+                    || project.repository().is_some_and(|root| {
+                        crate::roots::Project::locate(path).repository() == Some(root)
+                    })
+            }),
+        }
     }
 }
 
@@ -125,45 +138,60 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
         if !enabled.turns_on(key) {
             continue;
         }
-        // The install made for this project, else the user's, else the first: each names
-        // the same plugin, and it loads once.
-        let install = installs
+        // Of the installs that count here, the first whose folder is there, else the first
+        // (2.1.332 picks so): each names the same plugin, and it loads once.
+        let applying: Vec<&Install> = installs
             .iter()
-            .find(|install| install.for_project(context.project))
-            .or_else(|| {
-                installs
-                    .iter()
-                    .find(|install| install.scope.as_deref() == Some("user"))
-            })
-            .or(installs.first());
-        if let Some(install) = install {
-            let from_folder = known
-                .get(marketplace)
-                .and_then(|known| read_from_folder(known, plugin, &mut out.notes));
-            let cached = cached_dir(cache, marketplace, plugin, install);
-            if let Some((dir, listed)) = from_folder {
-                // The cache copy stays on disk, unread, and is listed below as such.
-                out.plugins.push(plugin_at(
-                    plugin,
-                    dir,
-                    install.version.clone(),
-                    &listed,
-                    true,
-                ));
-            } else if let Some(dir) = cached {
-                let listed = marketplace_listing(base, marketplace, plugin);
-                let version = Some(folder_name(&dir));
-                out.plugins
-                    .push(plugin_at(plugin, dir.clone(), version, &listed, true));
-                loaded_dirs.push(dir);
-            }
+            .filter(|install| install.applies(context.project))
+            .collect();
+        let install = applying
+            .iter()
+            .find(|install| cached_dir(cache, marketplace, plugin, install).is_some())
+            .or(applying.first());
+        let Some(install) = install.copied() else {
+            continue;
+        };
+        // 2.1.332 loads a plugin only from a marketplace it knows: one recorded in
+        // `known_marketplaces.json` whose catalog lists the plugin ("its marketplace is not
+        // known here", "Plugin P not found in marketplace M" in its debug log; classes
+        // `claude-plugins` of `agree::generate`). A marketplace declared only under
+        // `extraKnownMarketplaces` with a directory source is not read here.
+        let Some(known) = known.get(marketplace) else {
+            out.notes.push(format!(
+                "plugin {key} is not loaded: its marketplace {marketplace} is not recorded in known_marketplaces.json"
+            ));
+            continue;
+        };
+        if let Some((dir, listed)) = read_from_folder(known, plugin, &mut out.notes) {
+            // The cache copy stays on disk, unread, and is listed below as such.
+            out.plugins.push(plugin_at(
+                plugin,
+                dir,
+                install.version.clone(),
+                &listed,
+                true,
+            ));
+            continue;
         }
+        let Some(dir) = cached_dir(cache, marketplace, plugin, install) else {
+            continue;
+        };
+        let Some(listed) = marketplace_listing(base, marketplace, plugin) else {
+            out.notes.push(format!(
+                "plugin {key} is not loaded: the catalog of its marketplace {marketplace} does not list it"
+            ));
+            continue;
+        };
+        let version = Some(folder_name(&dir));
+        out.plugins
+            .push(plugin_at(plugin, dir.clone(), version, &listed, true));
+        loaded_dirs.push(dir);
     }
     for (marketplace, plugin, dir) in on_disk {
         if loaded_dirs.contains(&dir) {
             continue;
         }
-        let listed = marketplace_listing(base, &marketplace, &plugin);
+        let listed = marketplace_listing(base, &marketplace, &plugin).unwrap_or_default();
         let version = Some(folder_name(&dir));
         out.plugins
             .push(plugin_at(&plugin, dir, version, &listed, false));
@@ -188,21 +216,70 @@ fn plugin_at(
     } else {
         listed
     };
-    // The paths it lists add to `skills/`, which 2.1.332 reads whatever the manifest says
-    // ("skillsPath=exists, skillsPaths=2 paths" in its debug log;
-    // `agree::claude_code::claude_code_plugin_manifest_lists_skill_paths`).
-    let mut listed = listed.to_vec();
-    if !listed.is_empty() {
-        listed.push("skills".to_owned());
-    }
+    let found = skills_of(&dir, listed);
+    // A manifest 2.1.332 refuses loads none of the plugin; its skills stay on disk, unloaded.
+    let loaded = loaded && found.is_some();
+    let found = found.unwrap_or_else(|| Found {
+        skills: super::skill_dirs(&dir, &[]),
+        entries: Vec::new(),
+    });
     Plugin {
         name: manifest.name.unwrap_or_else(|| plugin.to_owned()),
-        skills: super::skill_dirs(&dir, &listed),
+        loaded,
+        skills: found.skills,
+        entries: found.entries,
         dir,
         version,
-        loaded,
         naming: Naming::QualifiedByFolder,
     }
+}
+
+/// The skill folders Claude Code reads in one plugin folder.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    /// Every skill folder, sorted.
+    pub skills: Vec<PathBuf>,
+    /// Those that are the plugin's own entries ([`Plugin::entries`]).
+    pub entries: Vec<PathBuf>,
+}
+
+/// The skills Claude Code 2.1.332 reads in the plugin folder `dir` whose manifest lists the
+/// skill paths `listed`: its own `SKILL.md` only when `./` is listed, or when nothing is
+/// listed and it has no `skills/` folder (seed 16 of class `claude-plugins`; "skillsPath=none,
+/// skillsPaths=1 paths" in its debug log), `skills/<name>/SKILL.md` whatever the manifest
+/// says ("skillsPath=exists, skillsPaths=2 paths" in its debug log), and each listed path,
+/// which is one skill when it holds a `SKILL.md` and a folder of skills otherwise; a path that
+/// is not there is passed over. `None` when a listed path does not start with `./`: 2.1.332
+/// refuses the manifest ("skills.0: Invalid string: must start with \"./\"") and loads none
+/// of the plugin. (`agree::claude_code::claude_code_plugin_manifest_lists_skill_paths`, class
+/// `claude-plugins` of `agree::generate`.)
+pub fn skills_of(dir: &Path, listed: &[String]) -> Option<Found> {
+    if listed.iter().any(|path| !path.starts_with("./")) {
+        return None;
+    }
+    // `./` names the plugin folder, whose own SKILL.md is read anyway ("skillsPaths=0 paths").
+    let mut paths: Vec<String> = listed
+        .iter()
+        .filter(|path| super::inside(dir, path).is_some_and(|at| at != dir))
+        .cloned()
+        .collect();
+    paths.push("./skills".to_owned());
+    let reads_own = listed
+        .iter()
+        .any(|path| super::inside(dir, path).is_some_and(|at| at == dir))
+        || (listed.is_empty() && !dir.join("skills").is_dir());
+    let mut skills = super::skill_dirs(dir, &paths);
+    skills.retain(|skill| reads_own || skill != dir);
+    let mut entries: Vec<PathBuf> = listed
+        .iter()
+        .filter_map(|path| super::inside(dir, path))
+        .filter(|path| path.join(SKILL_FILE).exists())
+        .collect();
+    if reads_own && dir.join(SKILL_FILE).exists() {
+        entries.push(dir.to_path_buf());
+    }
+    entries.retain(|entry| skills.contains(entry));
+    Some(Found { skills, entries })
 }
 
 /// The cache folder an install names: its `installPath`'s last folder (the version) below
@@ -246,15 +323,14 @@ fn read_from_folder(
 }
 
 /// The skills a cached plugin's marketplace clone (`marketplaces/<marketplace>` beside the
-/// cache) lists for it; empty when it lists none.
-fn marketplace_listing(base: &Path, marketplace: &str, plugin: &str) -> Vec<String> {
+/// cache) lists for it (empty when it lists none); `None` when the clone does not list it.
+fn marketplace_listing(base: &Path, marketplace: &str, plugin: &str) -> Option<Vec<String>> {
     let clone = base.join("marketplaces").join(marketplace);
     super::read_listing(&clone)
         .ok()
         .flatten()
         .and_then(|entries| entries.into_iter().find(|e| e.name == plugin))
         .map(|entry| entry.skills)
-        .unwrap_or_default()
 }
 
 /// `installed_plugins.json`, either version (2 lists every install, 1 gives one), by key.
@@ -330,6 +406,17 @@ mod tests {
             r#"{"enabledPlugins":{"p@m":true,"off@m":false}}"#,
         )
         .unwrap();
+        fs::write(
+            plugins.join("known_marketplaces.json"),
+            r#"{"m":{"source":{"source":"github","repo":"a/m"}}}"#,
+        )
+        .unwrap();
+        fs::create_dir_all(plugins.join("marketplaces/m/.claude-plugin")).unwrap();
+        fs::write(
+            plugins.join("marketplaces/m/.claude-plugin/marketplace.json"),
+            r#"{"name":"m","plugins":[{"name":"p","source":"./p"},{"name":"off","source":"./off"}]}"#,
+        )
+        .unwrap();
         let env = Environment::new(home);
         let project = Project::locate(&home.join("work"));
         let out = listing(
@@ -349,6 +436,55 @@ mod tests {
         assert_eq!(loaded, [v1.as_path()]);
         assert_eq!(out.plugins.len(), 4, "{out:?}");
         assert!(out.notes.is_empty(), "{:?}", out.notes);
+    }
+
+    /// `skills` paths add to `skills/`; one that holds a SKILL.md is an entry of the plugin,
+    /// `./` is the plugin folder, a missing one is passed over, and one without `./` refuses
+    /// the whole manifest.
+    #[test]
+    fn skill_paths_as_claude_code_reads_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        for skill_dir in ["skills/a", "extra/b", "one", "one/inner"] {
+            skill(&dir.join(skill_dir));
+        }
+        let listed =
+            |paths: &[&str]| -> Vec<String> { paths.iter().map(|p| (*p).to_owned()).collect() };
+        let found = skills_of(dir, &listed(&["./extra", "./one", "./missing", "./"])).unwrap();
+        assert_eq!(
+            found.skills,
+            [dir.join("extra/b"), dir.join("one"), dir.join("skills/a")]
+        );
+        assert_eq!(found.entries, [dir.join("one")]);
+        let found = skills_of(dir, &[]).unwrap();
+        assert_eq!(found.skills, [dir.join("skills/a")]);
+        assert!(found.entries.is_empty());
+        assert_eq!(skills_of(dir, &listed(&["./extra", "extra"])), None);
+        // Its own SKILL.md: read when `./` is listed, or when nothing is and `skills/` is not
+        // there.
+        skill(dir);
+        assert!(
+            !skills_of(dir, &[])
+                .unwrap()
+                .skills
+                .contains(&dir.to_path_buf())
+        );
+        let found = skills_of(dir, &listed(&["./"])).unwrap();
+        assert!(found.skills.contains(&dir.to_path_buf()));
+        assert!(found.entries.contains(&dir.to_path_buf()));
+        fs::remove_dir_all(dir.join("skills")).unwrap();
+        assert!(
+            skills_of(dir, &[])
+                .unwrap()
+                .skills
+                .contains(&dir.to_path_buf())
+        );
+        assert!(
+            !skills_of(dir, &listed(&["./extra"]))
+                .unwrap()
+                .skills
+                .contains(&dir.to_path_buf())
+        );
     }
 
     #[test]

@@ -121,6 +121,7 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
             version,
             loaded,
             naming: Naming::Bare,
+            entries: Vec::new(),
         });
     }
     out

@@ -18,6 +18,7 @@ mod codex;
 mod copilot;
 mod gemini_cli;
 
+pub use claude_code::{Found as ClaudeCodeFound, skills_of as claude_code_skills};
 pub use codex::active_version as codex_active_version;
 pub use copilot::strip_comments as strip_json_comments;
 
@@ -320,12 +321,15 @@ pub fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<T, Manifes
 /// How an agent names a plugin's skill.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Naming {
-    /// `<plugin>:<frontmatter name, else folder>` (Codex; skills-directory plugins and
-    /// marketplace clones as skilldeck has always named them).
+    /// `<plugin>:<frontmatter name, else folder>` (Codex; marketplace clones, which load for
+    /// no agent).
     #[default]
     Qualified,
-    /// `<plugin>:<folder>`, and a skill at the plugin's root `<plugin>:<frontmatter name,
-    /// else folder>` (Claude Code: the folder is the identity).
+    /// `<plugin>:<folder>`, and a skill that is an entry of the plugin itself (its own folder,
+    /// or one skill's folder its manifest lists) `<plugin>:<frontmatter name, else folder>`
+    /// (Claude Code 2.1.332: `"skills": ["./one"]` lists `p:<one's name>`, seed 1 of
+    /// `agree::generate` class `claude-plugins`; in a folder of skills the folder is the
+    /// identity).
     QualifiedByFolder,
     /// The skill's own name, as for a skill in a skills root (Copilot, Gemini CLI).
     Bare,
@@ -333,18 +337,18 @@ pub enum Naming {
 
 impl Naming {
     /// The name of a skill of `plugin` whose frontmatter declares `declared`, in `folder`,
-    /// which is the plugin's own folder when `at_plugin_root`.
+    /// which is one of the plugin's own entries when `own_entry` ([`Plugin::entries`]).
     pub fn name(
         self,
         plugin: &str,
         declared: Option<&str>,
         folder: &str,
-        at_plugin_root: bool,
+        own_entry: bool,
     ) -> String {
         let own = declared.unwrap_or(folder);
         match self {
             Naming::Qualified => format!("{plugin}:{own}"),
-            Naming::QualifiedByFolder if at_plugin_root => format!("{plugin}:{own}"),
+            Naming::QualifiedByFolder if own_entry => format!("{plugin}:{own}"),
             Naming::QualifiedByFolder => format!("{plugin}:{folder}"),
             Naming::Bare => own.to_owned(),
         }
@@ -365,6 +369,10 @@ pub struct Plugin {
     /// Its skill folders, by its agent's rules.
     pub skills: Vec<PathBuf>,
     pub naming: Naming,
+    /// The skill folders that are entries of the plugin itself rather than members of a
+    /// folder of skills: its own folder, or a path its manifest lists that holds a SKILL.md.
+    /// Claude Code names these by their frontmatter ([`Naming::QualifiedByFolder`]).
+    pub entries: Vec<PathBuf>,
 }
 
 /// Every plugin below one plugin root, and what was worth telling on the way.

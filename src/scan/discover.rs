@@ -166,8 +166,8 @@ pub struct Found {
     pub plugin: Option<String>,
     /// How the plugin's agent names the skill.
     pub naming: Naming,
-    /// The skill is the plugin folder itself (its own `SKILL.md`).
-    pub at_plugin_root: bool,
+    /// The skill is one of its plugin's own entries ([`plugin::Plugin::entries`]).
+    pub own_entry: bool,
     /// The version folder of a cached plugin.
     pub version: Option<String>,
     /// The folder entry itself is a symbolic link.
@@ -334,16 +334,30 @@ impl RootWalker<'_> {
                 self.discovery.plugin_dirs.push(path.clone());
                 let before = self.discovery.found.len();
                 self.plugin(&path, PluginOrigin::new(None, Via::DirPlugin), &[]);
-                // The plugin folder's own SKILL.md stays a plain skill named after its folder
+                // The plugin folder's own SKILL.md is a plain skill named after its folder
                 // (Claude Code 2.1.332's listing), not one of the plugin's.
-                for found in &mut self.discovery.found[before..] {
-                    if found.path == path {
-                        *found = Found {
-                            root: self.index,
-                            ..Found::direct(path.clone(), false, None, None, Spot::default())
-                        };
-                        found.spot.depth = 1;
-                    }
+                let theirs = self.discovery.found.split_off(before);
+                self.discovery
+                    .found
+                    .extend(theirs.into_iter().filter(|found| found.path != path));
+                if path.join(SKILL_FILE).is_file() {
+                    let spot = Spot {
+                        depth: 1,
+                        ..Spot::default()
+                    };
+                    self.push(Found::direct(path.clone(), false, None, None, spot));
+                }
+                // The agents that walk this root deeper (OpenCode, Amp) know no plugins: they
+                // read the skills inside it as plain skills (seed 5 of `agree::generate`, class
+                // `claude-plugins`). A folder that is a skill itself has its inner skills told
+                // from its files (`inner_skills`).
+                if reach.depth > 1 && matches!(probed, Probe::FolderWithoutSkillFile) {
+                    let below = Spot {
+                        depth: 2,
+                        hidden,
+                        ..Spot::default()
+                    };
+                    self.nested(&path, below, reach, &mut budget);
                 }
                 continue;
             }
@@ -504,13 +518,14 @@ impl RootWalker<'_> {
                 Via::Unloaded
             };
             for skill_dir in found.skills {
+                let own_entry = skill_dir == found.dir || found.entries.contains(&skill_dir);
                 self.push_plugin_skill(
                     skill_dir,
-                    &found.dir,
                     &found.name,
                     found.version.clone(),
                     via,
                     found.naming,
+                    own_entry,
                 );
             }
         }
@@ -541,6 +556,7 @@ impl RootWalker<'_> {
                 plugin::Manifest::default()
             }
         };
+        let naming = origin.naming();
         let name = manifest
             .name
             .or(origin.fallback_name)
@@ -550,20 +566,30 @@ impl RootWalker<'_> {
         } else {
             listed
         };
-        for skill_dir in plugin::skill_dirs(dir, listed) {
-            self.push_plugin_skill(skill_dir, dir, &name, None, origin.via, Naming::Qualified);
+        // A skills-directory plugin is Claude Code's, read by its rule.
+        let found = if origin.via == Via::DirPlugin {
+            plugin::claude_code_skills(dir, listed).unwrap_or_default()
+        } else {
+            plugin::ClaudeCodeFound {
+                skills: plugin::skill_dirs(dir, listed),
+                entries: vec![dir.to_path_buf()],
+            }
+        };
+        for skill_dir in found.skills {
+            let own_entry = found.entries.contains(&skill_dir);
+            self.push_plugin_skill(skill_dir, &name, None, origin.via, naming, own_entry);
         }
     }
 
-    /// One skill folder of the plugin `name` in `plugin_dir`.
+    /// One skill folder of the plugin `name`.
     fn push_plugin_skill(
         &mut self,
         skill_dir: PathBuf,
-        plugin_dir: &Path,
         name: &str,
         version: Option<String>,
         via: Via,
         naming: Naming,
+        own_entry: bool,
     ) {
         let is_link = skill_dir
             .symlink_metadata()
@@ -573,7 +599,7 @@ impl RootWalker<'_> {
             _ => None,
         };
         self.push(Found {
-            at_plugin_root: skill_dir == plugin_dir,
+            own_entry,
             path: skill_dir,
             root: 0,
             via,
@@ -615,7 +641,7 @@ impl Found {
             via: Via::Direct,
             plugin: None,
             naming: Naming::Qualified,
-            at_plugin_root: false,
+            own_entry: false,
             version: None,
             is_link,
             real,
@@ -635,6 +661,16 @@ struct PluginOrigin {
 impl PluginOrigin {
     fn new(fallback_name: Option<String>, via: Via) -> Self {
         Self { fallback_name, via }
+    }
+
+    /// A skills-directory plugin is Claude Code's, which names a plugin skill by its folder
+    /// (`<plugin>:<folder>` whatever its frontmatter says: seed 5 of `agree::generate`, class
+    /// `claude-plugins`, 2.1.332); a marketplace clone loads for no agent.
+    fn naming(&self) -> Naming {
+        match self.via {
+            Via::DirPlugin => Naming::QualifiedByFolder,
+            _ => Naming::Qualified,
+        }
     }
 }
 

@@ -619,7 +619,7 @@ fn assemble(
             plugin,
             inspection.declared.name.as_deref(),
             &dir_name,
-            member.at_plugin_root,
+            member.own_entry,
         ),
         _ => dir_name,
     };

@@ -210,6 +210,11 @@ fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Opti
                 if let Some(listed) = below(path, skill, 3) {
                     return Some(listed);
                 }
+                // A skill named by its frontmatter (one skill's folder its manifest lists, or
+                // the plugin's own SKILL.md).
+                if let Some(declaring) = declaring(path, skill, 3) {
+                    return Some(declaring);
+                }
                 let root = path.join("SKILL.md");
                 if root.is_file() {
                     return Some(root);
@@ -221,6 +226,31 @@ fn resolve(name: &str, roots: &[PathBuf], plugins: &[(String, PathBuf)]) -> Opti
         .iter()
         .map(|root| root.join(name).join("SKILL.md"))
         .find(|file| file.is_file())
+}
+
+/// A `SKILL.md` in `dir` or at most `depth` folders below it whose frontmatter says
+/// `name: NAME`, the shallowest first.
+fn declaring(dir: &Path, name: &str, depth: usize) -> Option<PathBuf> {
+    let file = dir.join("SKILL.md");
+    let says = std::fs::read_to_string(&file).is_ok_and(|text| {
+        text.lines()
+            .any(|line| line.trim() == format!("name: {name}"))
+    });
+    if says {
+        return Some(file);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut children: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir())
+        .collect();
+    children.sort();
+    children
+        .iter()
+        .find_map(|child| declaring(child, name, depth - 1))
 }
 
 /// `DIR/…/NAME/SKILL.md` at most `depth` folders below `dir`, the shallowest first.

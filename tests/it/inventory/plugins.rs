@@ -149,9 +149,40 @@ fn a_codex_config_that_does_not_parse_loads_no_plugin_and_says_so() {
 }
 
 /// A Claude Code plugins folder: `installed_plugins.json` with these `(key, scope, path)`
-/// installs, paths relative to the home.
+/// installs, paths relative to the home, and each marketplace recorded in
+/// `known_marketplaces.json` with a clone whose catalog lists its plugins (Claude Code loads
+/// no plugin of a marketplace it does not know).
 fn claude_installs(home: &Path, installs: &[(&str, &str, &str)]) {
     let mut plugins = serde_json::Map::new();
+    let mut known = serde_json::Map::new();
+    let mut catalogs: std::collections::BTreeMap<&str, Vec<serde_json::Value>> =
+        std::collections::BTreeMap::new();
+    for (key, _, _) in installs {
+        let (plugin, marketplace) = key.rsplit_once('@').unwrap();
+        let clone = home.join(".claude/plugins/marketplaces").join(marketplace);
+        known.insert(
+            marketplace.to_owned(),
+            serde_json::json!({"source": {"source": "github", "repo": "a/b"}, "installLocation": clone}),
+        );
+        catalogs
+            .entry(marketplace)
+            .or_default()
+            .push(serde_json::json!({"name": plugin, "source": format!("./{plugin}")}));
+    }
+    for (marketplace, entries) in catalogs {
+        let catalog = serde_json::json!({"name": marketplace, "plugins": entries});
+        write_files(
+            &home.join(".claude/plugins/marketplaces").join(marketplace),
+            &[(".claude-plugin/marketplace.json", &catalog.to_string())],
+        );
+    }
+    write_files(
+        &home.join(".claude/plugins"),
+        &[(
+            "known_marketplaces.json",
+            &serde_json::Value::Object(known).to_string(),
+        )],
+    );
     for (key, scope, path) in installs {
         let install = serde_json::json!([{
             "scope": scope,
@@ -181,7 +212,8 @@ fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
     ] {
         write_skill(&home.join(cache).join(dir), &[]);
     }
-    // A skill at the plugin's root loads, named by its frontmatter.
+    // A skill at the plugin's root, beside a `skills/` folder and with no `./` listed, is not
+    // read (Claude Code 2.1.332, seed 16 of `agree::generate` class `claude-plugins`).
     write_files(
         &home.join(cache).join("p1/1.0.0"),
         &[(
@@ -215,16 +247,12 @@ fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
         name_at(&list, home, &format!("{cache}/p1/1.0.0/skills/s1")).as_deref(),
         Some("p1:s1")
     );
-    assert!(loads(
+    assert!(!loads(
         &list,
         home,
         &format!("{cache}/p1/1.0.0"),
         "claude-code"
     ));
-    assert_eq!(
-        name_at(&list, home, &format!("{cache}/p1/1.0.0")).as_deref(),
-        Some("p1:rootskill")
-    );
     for unloaded in [
         "p1/0.9.0/skills/s1",
         "off/1.0.0/skills/s2",
@@ -233,18 +261,78 @@ fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
         let dir = format!("{cache}/{unloaded}");
         assert!(!loads(&list, home, &dir, "claude-code"), "{dir}");
     }
-    // A project install enabled in the user's settings loads wherever Claude Code starts
-    // (`agree::claude_code::claude_code_enabled_plugins_when_files_disagree`).
+    // A project install that names no project counts nowhere, though the user's settings
+    // enable it (seeds 24 and 41 of `agree::generate` class `claude-plugins`).
     let project_skill = format!("{cache}/proj/1.0.0/skills/sp");
-    assert!(loads(&list, home, &project_skill, "claude-code"));
+    assert!(!loads(&list, home, &project_skill, "claude-code"));
+}
 
-    // The start directory's own settings, read after the user's, turn it off.
+/// A plugin of a marketplace Claude Code does not know, one its marketplace's catalog does not
+/// list, and one whose manifest lists a path without `./`: none loads, each is said
+/// (`agree::generate` class `claude-plugins`, cases claude-code-plugin-*).
+#[test]
+fn claude_code_loads_no_plugin_it_cannot_place_or_whose_manifest_it_refuses() {
+    let machine = Machine::new();
+    let home = &machine.home;
+    let cache = ".claude/plugins/cache";
+    for dir in ["m/good/1.0.0", "m/bad/1.0.0", "unknown/lost/1.0.0"] {
+        write_skill(&home.join(cache).join(dir).join("skills/s"), &[]);
+    }
     write_files(
-        &machine.start.join(".claude"),
-        &[("settings.json", r#"{"enabledPlugins":{"proj@gmkt":false}}"#)],
+        &home.join(cache).join("m/bad/1.0.0"),
+        &[(
+            ".claude-plugin/plugin.json",
+            r#"{"name":"bad","skills":["more"]}"#,
+        )],
+    );
+    claude_installs(
+        home,
+        &[
+            ("good@m", "user", &format!("{cache}/m/good/1.0.0")),
+            ("bad@m", "user", &format!("{cache}/m/bad/1.0.0")),
+        ],
+    );
+    // Installed and enabled, but neither `unknown` is known nor `m`'s catalog lists `gone`.
+    let mut installed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join(".claude/plugins/installed_plugins.json")).unwrap(),
+    )
+    .unwrap();
+    for (key, path) in [
+        ("lost@unknown", "unknown/lost/1.0.0"),
+        ("gone@m", "m/gone/1.0.0"),
+    ] {
+        write_skill(&home.join(cache).join(path).join("skills/s"), &[]);
+        installed["plugins"][key] = serde_json::json!([{
+            "scope": "user", "installPath": home.join(cache).join(path), "version": "1.0.0"}]);
+    }
+    write_files(
+        &home.join(".claude/plugins"),
+        &[("installed_plugins.json", &installed.to_string())],
+    );
+    write_files(
+        &home.join(".claude"),
+        &[(
+            "settings.json",
+            r#"{"enabledPlugins":{"good@m":true,"bad@m":true,"lost@unknown":true,"gone@m":true}}"#,
+        )],
     );
     let list = machine.list_json();
-    assert!(!loads(&list, home, &project_skill, "claude-code"));
+    assert!(loads(
+        &list,
+        home,
+        &format!("{cache}/m/good/1.0.0/skills/s"),
+        "claude-code"
+    ));
+    for unloaded in ["m/bad/1.0.0", "unknown/lost/1.0.0", "m/gone/1.0.0"] {
+        let dir = format!("{cache}/{unloaded}/skills/s");
+        assert!(!loads(&list, home, &dir, "claude-code"), "{dir}");
+    }
+    let problems = root_problems(&list, home, cache);
+    assert!(
+        problems.contains("not recorded in known_marketplaces.json"),
+        "{problems}"
+    );
+    assert!(problems.contains("does not list it"), "{problems}");
 }
 
 #[test]

@@ -289,6 +289,10 @@ pub const CLASSES: &[Class] = &[
         generate: claude_synced,
     },
     Class {
+        name: "claude-plugins",
+        generate: claude_plugins,
+    },
+    Class {
         name: "codex-root-markers",
         generate: codex_root_markers,
     },
@@ -371,7 +375,7 @@ pub const CLASSES: &[Class] = &[
 ];
 
 /// The machine of `seed` with the classes `on` (by name): each class joins with a chance,
-/// `roots` always, so that every machine has skills; the start folder is any of the four.
+/// `roots` (and a class asked alone) always, so that every machine has skills; the start folder is any of the four.
 pub fn machine(seed: u64, on: &[&str]) -> Machine {
     let mut cwd_rng = Rng::new(seed, "cwd");
     let cwd = *cwd_rng.pick(&Cwd::ALL);
@@ -389,7 +393,8 @@ pub fn machine(seed: u64, on: &[&str]) -> Machine {
             settings,
             count,
         };
-        if class.name == "roots" || g.rng.chance(50) {
+        // A class asked alone always joins, so that each of its seeds is a machine of it.
+        if class.name == "roots" || on.len() == 1 || g.rng.chance(50) {
             (class.generate)(&mut g);
         }
         (items, skills, linked_roots, settings, count) =
@@ -695,6 +700,203 @@ fn claude_synced(g: &mut Gen) {
             ),
         );
     }
+}
+
+/// Claude Code's plugins: cached plugins (`~/.claude/plugins/cache/<marketplace>/<plugin>/
+/// <version>`) with installs in `installed_plugins.json` at the user, project and local scopes
+/// (for this project, its subfolder, or another folder), turned on or off by `enabledPlugins`
+/// in the user's, the project's, the local, a subfolder's and the managed settings; manifests
+/// whose `skills` lists paths; and plugin-shaped folders inside `~/.claude/skills`.
+fn claude_plugins(g: &mut Gen) {
+    let market = *g.rng.pick(&["mkt", "market-b"]);
+    let cache = Place::new(Base::Home, ".claude/plugins/cache").join(market);
+    let mut installed = serde_json::Map::new();
+    let mut catalog = Vec::new();
+    for _ in 0..1 + g.rng.below(3) {
+        let plugin = g.name();
+        let key = format!("{plugin}@{market}");
+        // The marketplace's catalog (its clone) lists the plugin, mostly.
+        if g.rng.chance(85) {
+            catalog
+                .push(serde_json::json!({"name": plugin, "source": format!("./plugins/{plugin}")}));
+        }
+        let versions = ["1.0.0", "2.0.0"];
+        let version = *g.rng.pick(&versions);
+        plugin_folder(g, &cache.join(&plugin).join(version), &plugin);
+        // Another version left on disk, which no install names.
+        if g.rng.chance(20) {
+            let other = versions
+                .iter()
+                .find(|v| **v != version)
+                .copied()
+                .unwrap_or("0.1.0");
+            plugin_folder(g, &cache.join(&plugin).join(other), &plugin);
+        }
+        let mut installs = Vec::new();
+        for _ in 0..g.rng.below(3) {
+            let scope = *g.rng.pick(&["user", "user", "project", "local"]);
+            let mut install = serde_json::json!({
+                "scope": scope,
+                "installPath": absolute(&cache.join(&plugin).join(version)),
+                "version": version,
+            });
+            if scope != "user" {
+                let (base, rel) = *g.rng.pick(&[
+                    (Base::Proj, ""),
+                    (Base::Proj, ""),
+                    (Base::Proj, "sub"),
+                    (Base::Lab, "out"),
+                    (Base::Lab, "other"),
+                ]);
+                install["projectPath"] = absolute(&Place::new(base, rel)).into();
+            }
+            installs.push(install);
+        }
+        if !installs.is_empty() {
+            installed.insert(key.clone(), installs.into());
+        }
+        for _ in 0..g.rng.below(4) {
+            let file = plugin_settings_file(g);
+            let on = g.rng.chance(70);
+            g.setting(file, "enabledPlugins", Some(&key), on.into());
+        }
+    }
+    // A marketplace of a git repository, as `claude plugin marketplace add` records one,
+    // mostly; its clone holds the catalog.
+    let plugins = Place::new(Base::Home, ".claude/plugins");
+    let clone = plugins.join("marketplaces").join(market);
+    if g.rng.chance(85) {
+        let known = serde_json::json!({market: {
+            "source": {"source": "github", "repo": format!("agree/{market}")},
+            "installLocation": absolute(&clone),
+            "lastUpdated": "2026-12-01T00:00:00.000Z",
+        }});
+        g.file(
+            plugins.join("known_marketplaces.json"),
+            format!("{known}\n"),
+        );
+    }
+    let listing =
+        serde_json::json!({"name": market, "owner": {"name": "agree"}, "plugins": catalog});
+    g.file(
+        clone.join(".claude-plugin/marketplace.json"),
+        format!("{listing}\n"),
+    );
+    if !installed.is_empty() {
+        g.file(
+            Place::new(Base::Home, ".claude/plugins/installed_plugins.json"),
+            format!(
+                "{}\n",
+                serde_json::json!({"version": 2, "plugins": installed})
+            ),
+        );
+    }
+    if g.rng.chance(50) {
+        let folder = g.name();
+        let plugin = g.name();
+        plugin_folder(
+            g,
+            &Place::new(Base::Home, ".claude/skills").join(&folder),
+            &plugin,
+        );
+    }
+}
+
+/// The settings files Claude Code reads `enabledPlugins` from: the user's, the project's and
+/// its local one, a subfolder's, and the managed file (`/etc/claude-code`, which the lab
+/// overlays from `<lab>/sys/etc/claude-code`).
+fn plugin_settings_file(g: &mut Gen) -> Place {
+    let (base, rel) = *g.rng.pick(&[
+        (Base::Home, ".claude/settings.json"),
+        (Base::Home, ".claude/settings.json"),
+        (Base::Proj, ".claude/settings.json"),
+        (Base::Proj, ".claude/settings.local.json"),
+        (Base::Proj, "sub/.claude/settings.json"),
+        (Base::Proj, "sub/.claude/settings.local.json"),
+        (Base::Lab, "sys/etc/claude-code/managed-settings.json"),
+    ]);
+    Place::new(base, rel)
+}
+
+/// A plugin folder: its manifest (named `plugin`, sometimes with `skills` listing paths as a
+/// string or an array: a folder of skills, one skill's own folder, a missing path, the plugin
+/// folder itself, with or without `./`), skills in `skills/`, named by their folder or by
+/// frontmatter unlike it, and sometimes a `SKILL.md` of its own.
+fn plugin_folder(g: &mut Gen, dir: &Place, plugin: &str) {
+    let mut listed: Vec<String> = Vec::new();
+    for _ in 0..g.rng.below(3) {
+        let path = match g.rng.below(6) {
+            0 => {
+                let name = g.name();
+                plugin_skill(g, &dir.join("extra").join(&name), &name);
+                "./extra".to_owned()
+            }
+            1 => {
+                let name = g.name();
+                plugin_skill(g, &dir.join("more").join(&name), &name);
+                "more".to_owned()
+            }
+            2 => {
+                let name = g.name();
+                plugin_skill(g, &dir.join(&name), &name);
+                format!("./{name}")
+            }
+            3 => "./missing".to_owned(),
+            4 => {
+                let name = g.name();
+                plugin_skill(g, &dir.join("skills").join(&name), &name);
+                "./skills".to_owned()
+            }
+            _ => {
+                let name = g.name();
+                plugin_skill(g, dir, &name);
+                "./".to_owned()
+            }
+        };
+        if !listed.contains(&path) {
+            listed.push(path);
+        }
+    }
+    let mut manifest = serde_json::json!({"name": plugin, "version": "1.0.0"});
+    match listed.len() {
+        0 => {}
+        1 if g.rng.chance(50) => manifest["skills"] = listed[0].clone().into(),
+        _ => manifest["skills"] = listed.into(),
+    }
+    g.file(
+        dir.join(".claude-plugin/plugin.json"),
+        format!("{manifest}\n"),
+    );
+    for _ in 0..g.rng.below(3) {
+        let name = g.name();
+        plugin_skill(g, &dir.join("skills").join(&name), &name);
+    }
+    if g.rng.chance(15)
+        && !g
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::File { at, .. } if *at == dir.join("SKILL.md")))
+    {
+        let name = g.name();
+        plugin_skill(g, dir, &name);
+    }
+}
+
+/// A plugin's skill in `dir`, named `folder`'s name or, sometimes, another in its frontmatter.
+fn plugin_skill(g: &mut Gen, dir: &Place, name: &str) {
+    let at = dir.join("SKILL.md");
+    if g.items
+        .iter()
+        .any(|i| matches!(i, Item::File { at: there, .. } if *there == at))
+    {
+        return;
+    }
+    let declared = if g.rng.chance(30) {
+        format!("{name}-declared")
+    } else {
+        name.to_owned()
+    };
+    g.file(at, frontmatter(&declared));
 }
 
 fn codex_config() -> Place {

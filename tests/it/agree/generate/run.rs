@@ -35,6 +35,11 @@ pub struct Run {
 pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
     let mut lab = Lab::new()?;
     machine.write(&mut lab);
+    // A machine with Claude Code's managed settings (`<lab>/sys/etc/claude-code`): Claude Code
+    // is started under an overlay of it on `/etc`, skilldeck told of it.
+    if lab.root.join("sys/etc/claude-code").is_dir() {
+        super::super::claude_code::managed(&mut lab);
+    }
     let lab = lab;
     let cwd = machine.cwd.place().path(&lab);
     let answers: Vec<(Agent, Answer)> = std::thread::scope(|scope| {
