@@ -212,7 +212,7 @@ pub(super) fn open_checked(
         // path again.
         Some(fds) => rustix::fs::openat(
             fds,
-            handle.as_raw_fd().to_string().as_str(),
+            DescriptorName::of(handle.as_raw_fd()).as_c_str(),
             read,
             Mode::empty(),
         ),
@@ -226,6 +226,45 @@ pub(super) fn open_checked(
             Ok((file, facts))
         }
         Err(error) => Err(error.into()),
+    }
+}
+
+/// A descriptor's number as the name of its entry in `/proc/self/fd`, written on the stack:
+/// one per file a scan reads, so not worth an allocation each.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+struct DescriptorName {
+    /// The digits, then a NUL; a descriptor is a non-negative `i32`, at most 10 digits.
+    bytes: [u8; 12],
+    len: usize,
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+impl DescriptorName {
+    fn of(fd: std::os::fd::RawFd) -> Self {
+        let mut digits = [0u8; 10];
+        let mut count = 0;
+        let mut rest = fd.unsigned_abs();
+        loop {
+            digits[count] = b'0' + (rest % 10) as u8;
+            count += 1;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        let mut bytes = [0u8; 12];
+        for (at, digit) in digits[..count].iter().rev().enumerate() {
+            bytes[at] = *digit;
+        }
+        Self {
+            bytes,
+            len: count + 1,
+        }
+    }
+
+    fn as_c_str(&self) -> &std::ffi::CStr {
+        // The digits are never NUL and the byte after them is.
+        std::ffi::CStr::from_bytes_with_nul(&self.bytes[..self.len]).unwrap_or_default()
     }
 }
 
@@ -399,6 +438,15 @@ pub(crate) fn mkfifo(path: &Path) {
 mod tests {
     use super::*;
     use std::io::Read;
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn a_descriptor_is_named_by_its_digits() {
+        for fd in [0, 7, 10, 42, 1_000, 123_456, i32::MAX] {
+            let name = DescriptorName::of(fd);
+            assert_eq!(name.as_c_str().to_str().unwrap(), fd.to_string());
+        }
+    }
 
     #[test]
     fn a_regular_file_opens_and_reads() {

@@ -59,11 +59,21 @@ impl Reach {
     }
 }
 
+/// How far each root of a set is walked, worked out once per root rather than once per skill
+/// asked about.
+pub struct Reaches(Vec<Option<Reach>>);
+
+impl Reaches {
+    pub fn of(roots: &RootSet) -> Self {
+        Self(roots.roots.iter().map(Reach::of).collect())
+    }
+}
+
 /// The skills inside the folder of `outer`, a skill found in a skills root, told from the
 /// files reading it listed: no folder is listed twice to find them. Only for roots whose
 /// agents look inside skills, within their reach.
-pub fn inner_skills(roots: &RootSet, outer: &Found, files: &[SkillFile]) -> Vec<Found> {
-    let Some(reach) = Reach::of(&roots.roots[outer.root]) else {
+pub fn inner_skills(reaches: &Reaches, outer: &Found, files: &[SkillFile]) -> Vec<Found> {
+    let Some(reach) = reaches.0[outer.root] else {
         return Vec::new();
     };
     if outer.via != Via::Direct || outer.spot.depth == 0 || !reach.inside_skills {
@@ -316,13 +326,17 @@ impl RootWalker<'_> {
                 (!hidden || reach.hidden) && !reach.skips(&name)
             })
             .collect();
-        // What each entry is costs the system a look or two; a root of thousands is looked
-        // at on every core, then walked in order.
-        let probes: Vec<Probe> = entries
+        // What each entry is costs the system a look or two (a plugin's manifest, a
+        // `SKILL.md`); a root of thousands is looked at on every core, then walked in order.
+        let probes: Vec<Option<Probe>> = entries
             .par_iter()
             .map(|entry| {
+                let path = entry.path();
+                if reach.dir_plugins && plugin::has_claude_manifest(&path) {
+                    return None;
+                }
                 let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
-                probe(&entry.path(), is_dir, reach.any_case)
+                Some(probe(&path, is_dir, reach.any_case))
             })
             .collect();
         for (entry, probed) in entries.into_iter().zip(probes) {
@@ -330,7 +344,8 @@ impl RootWalker<'_> {
             let name = file_name.to_string_lossy().into_owned();
             let hidden = name.starts_with('.');
             let path = entry.path();
-            if reach.dir_plugins && plugin::has_claude_manifest(&path) {
+            // A skills-directory plugin, told by its manifest.
+            let Some(probed) = probed else {
                 self.discovery.plugin_dirs.push(path.clone());
                 let before = self.discovery.found.len();
                 self.plugin(&path, PluginOrigin::new(None, Via::DirPlugin), &[]);
@@ -360,7 +375,7 @@ impl RootWalker<'_> {
                     self.nested(&path, below, reach, &mut budget);
                 }
                 continue;
-            }
+            };
             let kind = entry.file_type().ok();
             let is_link = kind.is_some_and(|t| t.is_symlink());
             let is_dir = kind.is_some_and(|t| t.is_dir());

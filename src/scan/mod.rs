@@ -328,12 +328,14 @@ fn scan_keeping(
 
     // Skills inside other skills' folders, told from the files just read; each is read once
     // more only if no root reached it already.
+    let reaches = discover::Reaches::of(&roots);
     let inner: Vec<discover::Found> = groups
-        .iter()
+        .par_iter()
         .zip(&inspections)
-        .flat_map(|(group, inspection)| {
-            group.members.iter().flat_map(|&member| {
-                discover::inner_skills(&roots, &discovery.found[member], &inspection.files)
+        .flat_map_iter(|(group, inspection)| {
+            let (found, reaches) = (&discovery.found, &reaches);
+            group.members.iter().flat_map(move |&member| {
+                discover::inner_skills(reaches, &found[member], &inspection.files)
             })
         })
         .collect();
@@ -365,7 +367,7 @@ fn scan_keeping(
         sources.add(Some(Source::Plugin), dir.clone());
     }
     let mut skills: Vec<Skill> = groups
-        .into_iter()
+        .into_par_iter()
         .zip(inspections)
         .map(|(group, inspection)| assemble(&roots, &discovery, group, inspection))
         .collect();
@@ -586,11 +588,11 @@ fn assemble(
     let mut agents: Vec<AgentId> = claims.iter().map(|c| c.agent).collect();
     agents.sort();
     agents.dedup();
+    // A walk's paths are relative and hold only names, so they compare as the `/`-joined
+    // text would, without making that text for every file.
     let holds = |rel: &str| {
-        inspection
-            .files
-            .iter()
-            .any(|file| crate::record::portable_path(&file.path) == rel)
+        let rel = Path::new(rel);
+        inspection.files.iter().any(|file| file.path == rel)
     };
     for agent in agents.clone() {
         for hiding in agent.agent().hides() {

@@ -46,6 +46,19 @@ pub(super) fn parse_yaml(yaml: &str) -> Result<Frontmatter, FrontmatterError> {
     if yaml.trim().is_empty() {
         return Ok(Frontmatter::default());
     }
+    // Most frontmatter is a few `key: value` lines, read as YAML would read them without
+    // paying for a YAML parser; anything else is parsed.
+    if let Some(fields) = super::plain_yaml::parse(yaml) {
+        return Ok(Frontmatter { fields });
+    }
+    parse_with_saphyr(yaml)
+}
+
+/// [`parse_yaml`] by serde-saphyr alone: what the plain reading must always agree with.
+pub(super) fn parse_with_saphyr(yaml: &str) -> Result<Frontmatter, FrontmatterError> {
+    if yaml.trim().is_empty() {
+        return Ok(Frontmatter::default());
+    }
     let value: Value = serde_saphyr::from_str_with_options(yaml, yaml_options())
         .map_err(|error| FrontmatterError::InvalidYaml(first_line(&error.to_string())))?;
     match value {

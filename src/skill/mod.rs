@@ -4,6 +4,7 @@
 mod frontmatter;
 mod lint;
 pub mod names;
+mod plain_yaml;
 mod reading;
 
 use std::ffi::OsStr;
