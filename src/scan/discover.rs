@@ -366,7 +366,12 @@ impl RootWalker<'_> {
                 // read the skills inside it as plain skills (seed 5 of `agree::generate`, class
                 // `claude-plugins`). A folder that is a skill itself has its inner skills told
                 // from its files (`inner_skills`).
-                if reach.depth > 1 && matches!(probed, Probe::FolderWithoutSkillFile) {
+                if reach.depth > 1
+                    && matches!(
+                        probe(&path, true, reach.any_case),
+                        Probe::FolderWithoutSkillFile
+                    )
+                {
                     let below = Spot {
                         depth: 2,
                         hidden,
