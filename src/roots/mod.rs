@@ -22,7 +22,7 @@ pub use agent::{
 };
 pub use env::{Environment, NoHome, Platform};
 pub use machine::Machine;
-pub use place::{Located, Place, SystemPath};
+pub use place::{Located, Pick, Place, SystemPath};
 pub use project::{Beyond, Markers, Project, Walk};
 pub use settings::reading as reading_settings;
 pub use source::{Source, SourceRoots, is_plugin_qualified};

@@ -6,6 +6,28 @@ use std::path::{Path, PathBuf};
 use super::env::{Environment, Platform};
 use super::project::{Project, Walk};
 
+/// How a [`Place::Picked`] chooses its folder below its base, from the environment: named,
+/// so two places compare by the rule they name (function addresses are not comparable).
+#[derive(Clone, Copy)]
+pub struct Pick {
+    pub rule: &'static str,
+    pub pick: fn(&Environment, &Path) -> Option<PathBuf>,
+}
+
+impl PartialEq for Pick {
+    fn eq(&self, other: &Self) -> bool {
+        self.rule == other.rule
+    }
+}
+
+impl Eq for Pick {}
+
+impl std::fmt::Debug for Pick {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.rule)
+    }
+}
+
 /// The location of one root, before the environment is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Place {
@@ -35,9 +57,16 @@ pub enum Place {
         file: &'static Place,
         key: &'static str,
     },
-    /// The one folder below `<place>` Claude Code loads its skills synced from claude.ai from,
-    /// for the identity the run is signed in as (`table::claude_code::synced`), or none.
-    ClaudeAiSynced(&'static Place),
+    /// The one folder below `base` an agent's own rule picks from the environment, or none
+    /// (Claude Code's skills synced from claude.ai: the signed-in identity's folder). The rule
+    /// lives with its agent's table; `variables` are those it reads, `shown` how the README
+    /// writes the folder it picks.
+    Picked {
+        base: &'static Place,
+        pick: Pick,
+        variables: &'static [&'static str],
+        shown: &'static str,
+    },
     /// No directory: the fallback of a root that exists only when its variable is set.
     Nowhere,
     /// A directory an administrator manages, below the system root (`/`, or
@@ -94,9 +123,11 @@ impl Place {
                 or.variables(names);
             }
             Place::Under(base, _) | Place::EachListedIn { file: base, .. } => base.variables(names),
-            Place::ClaudeAiSynced(base) => {
+            Place::Picked {
+                base, variables, ..
+            } => {
                 base.variables(names);
-                names.extend(super::table::synced::VARIABLES);
+                names.extend(*variables);
             }
             Place::EachIn(var) | Place::EachSplitIn { var, .. } => names.push(var),
             Place::OnWindows { windows, elsewhere } => {
@@ -172,12 +203,12 @@ impl Place {
                     level,
                 })
                 .collect(),
-            Place::ClaudeAiSynced(base) => base
+            Place::Picked { base, pick, .. } => base
                 .resolve(env, project)
                 .into_iter()
                 .filter_map(|located| {
                     Some(Located {
-                        path: super::table::synced::loaded(env, &located.path)?,
+                        path: (pick.pick)(env, &located.path)?,
                         level: located.level,
                     })
                 })

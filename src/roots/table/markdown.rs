@@ -139,9 +139,9 @@ fn alternatives(place: &Place) -> Vec<String> {
             .into_iter()
             .map(|way| format!("each folder of {key} in {way}"))
             .collect(),
-        Place::ClaudeAiSynced(base) => alternatives(base)
+        Place::Picked { base, shown, .. } => alternatives(base)
             .into_iter()
-            .map(|way| joined(&way, "<org>_<account>"))
+            .map(|way| joined(&way, shown))
             .collect(),
         Place::Nowhere => Vec::new(),
         Place::System(path) => vec![format!("/{}", path.linux)],

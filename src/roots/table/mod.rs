@@ -41,15 +41,13 @@ pub(crate) mod switch_files {
 }
 
 pub use agent_rules::AgentRules;
-/// The folder Claude Code loads synced skills from, which `Place::ClaudeAiSynced` resolves.
-pub(super) use claude_code::synced;
 
 pub(super) use super::agent::{
     AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, PromptListing, Selector, SessionLogs,
     SkillSwitch, TurnedOff,
 };
 pub(super) use super::env::Environment;
-pub(super) use super::place::{Place, SystemPath};
+pub(super) use super::place::{Pick, Place, SystemPath};
 /// The project skilldeck runs in: `Project` in the table is the scope.
 pub(super) use super::project::Project as ProjectDir;
 pub(super) use super::project::{Beyond, Markers, Walk};

@@ -72,7 +72,9 @@ fn expectations() -> Vec<Expect> {
             "toolbox:lint",
             "home/.claude/skills/toolbox/skills/lint",
             "plugin",
-            &["claude-code"],
+            // OpenCode walks the folder deeper and knows no plugins: it loads the skill as a
+            // plain one (agree::generate case claude-code-skills-dir-plugin).
+            &["claude-code", "opencode"],
             "unrecorded",
             &[],
         ),

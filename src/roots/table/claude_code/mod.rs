@@ -215,7 +215,15 @@ pub(super) static RULES: &[Rule] = &[
             row(
                 ME,
                 User,
-                Place::ClaudeAiSynced(&Place::Under(&CLAUDE_HOME, "skills/synced")),
+                Place::Picked {
+                    base: &Place::Under(&CLAUDE_HOME, "skills/synced"),
+                    pick: Pick {
+                        rule: "claude-code synced",
+                        pick: synced::loaded,
+                    },
+                    variables: synced::VARIABLES,
+                    shown: "<org>_<account>",
+                },
                 Skills,
                 3,
                 "Claude Code skills synced from claude.ai",
