@@ -1,5 +1,6 @@
 //! Goose loads in order and the later wins; project `.agents` is highest.
 
+use super::documented::Documented;
 use super::*;
 
 const ME: AgentId = AgentId::GOOSE;
@@ -17,99 +18,13 @@ const CONFIG: Place = Place::OnWindows {
     elsewhere: &Place::Under(&XDG_CONFIG, "goose"),
 };
 
-/// Goose's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
-
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "goose"
-    }
-
-    fn name(&self) -> &'static str {
-        "Goose"
-    }
-
-    fn evidence(&self) -> Evidence {
-        Evidence::Docs("skill-format-and-roots.md §2")
-    }
-
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        Reader::STRICT
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[CONFIG]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[]
-    }
-
-    fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
-        Vec::new()
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // skilldeck does not model its listing.
-        PromptListing::Unknown
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // skilldeck knows no setting of its that turns one skill off (none is named in
-        // agent-controls-and-budgets.md, "Turning a skill off").
-        SkillSwitch::NoSetting
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // skilldeck reads none of its session logs.
-        SessionLogs::Unread
-    }
-}
+/// Goose: the folders its documentation names, and nothing it does not.
+pub(super) const AGENT: Documented = Documented {
+    id: "goose",
+    name: "Goose",
+    detect: &[CONFIG],
+    rules: RULES,
+};
 
 pub(super) static RULES: &[Rule] = &[
     installs(row(

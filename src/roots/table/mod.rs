@@ -22,6 +22,7 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod cursor;
+mod documented;
 mod gemini_cli;
 mod goose;
 mod markdown;
@@ -461,9 +462,9 @@ modelled! {
     GEMINI_CLI: gemini_cli::Agent,
     COPILOT: copilot::Agent,
     AMP: amp::Agent,
-    CURSOR: cursor::Agent,
-    GOOSE: goose::Agent,
-    WINDSURF: windsurf::Agent,
+    CURSOR: cursor::AGENT,
+    GOOSE: goose::AGENT,
+    WINDSURF: windsurf::AGENT,
 }
 
 /// Every agent: the modelled ones, then the catalogue's (which holds none of them: the test of

@@ -1,102 +1,17 @@
 //! Windsurf: workspace over global.
 
+use super::documented::Documented;
 use super::*;
 
 const ME: AgentId = AgentId::WINDSURF;
 
-/// Windsurf's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
-
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "windsurf"
-    }
-
-    fn name(&self) -> &'static str {
-        "Windsurf"
-    }
-
-    fn evidence(&self) -> Evidence {
-        Evidence::Docs("skill-format-and-roots.md §2")
-    }
-
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        Reader::STRICT
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[Place::Home(".codeium/windsurf")]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[]
-    }
-
-    fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
-        Vec::new()
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // skilldeck does not model its listing.
-        PromptListing::Unknown
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // No documented setting turns one skill off (agent-controls-and-budgets.md, "Turning a
-        // skill off", "Others": unconfirmed).
-        SkillSwitch::NoSetting
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // skilldeck reads none of its session logs.
-        SessionLogs::Unread
-    }
-}
+/// Windsurf: the folders its documentation names, and nothing it does not.
+pub(super) const AGENT: Documented = Documented {
+    id: "windsurf",
+    name: "Windsurf",
+    detect: &[Place::Home(".codeium/windsurf")],
+    rules: RULES,
+};
 
 pub(super) static RULES: &[Rule] = &[
     installs(row(
