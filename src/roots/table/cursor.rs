@@ -13,77 +13,34 @@ pub(super) const AGENT: Documented = Documented {
     rules: RULES,
 };
 
+/// A folder of skills the documentation names (skill-format-and-roots.md §2.6).
+const fn folder(scope: Scope, place: Place, rank: u8, label: &'static str) -> Rule {
+    row(
+        ME,
+        scope,
+        place,
+        Skills,
+        rank,
+        label,
+        Evidence::Docs("skill-format-and-roots.md §2.6"),
+    )
+}
+
+const PROJECT_LABEL: &str = "Cursor project skills";
+const USER_LABEL: &str = "Cursor user skills";
+
+/// A folder below the start directory.
+const fn project(dir: &'static str) -> Rule {
+    folder(Project, Place::Project(dir, Start), 0, PROJECT_LABEL)
+}
+
 pub(super) static RULES: &[Rule] = &[
-    row(
-        ME,
-        Project,
-        Place::Project(".agents/skills", Start),
-        Skills,
-        0,
-        "Cursor project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    ),
-    installs(row(
-        ME,
-        Project,
-        Place::Project(".cursor/skills", Start),
-        Skills,
-        0,
-        "Cursor project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    )),
-    row(
-        ME,
-        Project,
-        Place::Project(".claude/skills", Start),
-        Skills,
-        0,
-        "Cursor project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    ),
-    row(
-        ME,
-        Project,
-        Place::Project(".codex/skills", Start),
-        Skills,
-        0,
-        "Cursor project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    ),
-    row(
-        ME,
-        User,
-        Place::Home(".agents/skills"),
-        Skills,
-        1,
-        "Cursor user skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    ),
-    installs(row(
-        ME,
-        User,
-        Place::Home(".cursor/skills"),
-        Skills,
-        1,
-        "Cursor user skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    )),
-    row(
-        ME,
-        User,
-        Place::Home(".claude/skills"),
-        Skills,
-        1,
-        "Cursor user skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    ),
-    row(
-        ME,
-        User,
-        Place::Home(".codex/skills"),
-        Skills,
-        1,
-        "Cursor user skills",
-        Evidence::Docs("skill-format-and-roots.md §2.6"),
-    ),
+    project(".agents/skills"),
+    installs(project(".cursor/skills")),
+    project(".claude/skills"),
+    project(".codex/skills"),
+    folder(User, Place::Home(".agents/skills"), 1, USER_LABEL),
+    installs(folder(User, Place::Home(".cursor/skills"), 1, USER_LABEL)),
+    folder(User, Place::Home(".claude/skills"), 1, USER_LABEL),
+    folder(User, Place::Home(".codex/skills"), 1, USER_LABEL),
 ];

@@ -26,59 +26,43 @@ pub(super) const AGENT: Documented = Documented {
     rules: RULES,
 };
 
-pub(super) static RULES: &[Rule] = &[
-    installs(row(
+/// A folder of skills the documentation names (skill-format-and-roots.md §2.8).
+const fn folder(scope: Scope, place: Place, rank: u8, label: &'static str) -> Rule {
+    row(
         ME,
+        scope,
+        place,
+        Skills,
+        rank,
+        label,
+        Evidence::Docs("skill-format-and-roots.md §2.8"),
+    )
+}
+
+const PROJECT_LABEL: &str = "Goose project skills";
+const CONFIG_LABEL: &str = "Goose config skills";
+const GLOBAL_LABEL: &str = "Goose global skills";
+
+pub(super) static RULES: &[Rule] = &[
+    installs(folder(
         Project,
         Place::Project(".agents/skills", Start),
-        Skills,
         0,
-        "Goose project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
+        PROJECT_LABEL,
     )),
-    row(
-        ME,
+    folder(
         Project,
         Place::Project(".goose/skills", Start),
-        Skills,
         1,
-        "Goose project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
+        PROJECT_LABEL,
     ),
-    row(
-        ME,
+    folder(
         Project,
         Place::Project(".claude/skills", Start),
-        Skills,
         2,
-        "Goose project skills",
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
+        PROJECT_LABEL,
     ),
-    row(
-        ME,
-        User,
-        Place::Under(&CONFIG, "skills"),
-        Skills,
-        3,
-        "Goose config skills",
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
-    ),
-    installs(row(
-        ME,
-        User,
-        Place::Home(".agents/skills"),
-        Skills,
-        4,
-        "Goose global skills",
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
-    )),
-    row(
-        ME,
-        User,
-        Place::Home(".claude/skills"),
-        Skills,
-        5,
-        "Goose global skills",
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
-    ),
+    folder(User, Place::Under(&CONFIG, "skills"), 3, CONFIG_LABEL),
+    installs(folder(User, Place::Home(".agents/skills"), 4, GLOBAL_LABEL)),
+    folder(User, Place::Home(".claude/skills"), 5, GLOBAL_LABEL),
 ];

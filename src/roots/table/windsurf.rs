@@ -13,23 +13,33 @@ pub(super) const AGENT: Documented = Documented {
     rules: RULES,
 };
 
-pub(super) static RULES: &[Rule] = &[
-    installs(row(
+/// A folder of skills the documentation names (skill-format-and-roots.md §2.9).
+const fn folder(scope: Scope, place: Place, rank: u8, label: &'static str) -> Rule {
+    row(
         ME,
+        scope,
+        place,
+        Skills,
+        rank,
+        label,
+        Evidence::Docs("skill-format-and-roots.md §2.9"),
+    )
+}
+
+const PROJECT_LABEL: &str = "Windsurf workspace skills";
+const USER_LABEL: &str = "Windsurf global skills";
+
+pub(super) static RULES: &[Rule] = &[
+    installs(folder(
         Project,
         Place::Project(".windsurf/skills", Start),
-        Skills,
         0,
-        "Windsurf workspace skills",
-        Evidence::Docs("skill-format-and-roots.md §2.9"),
+        PROJECT_LABEL,
     )),
-    installs(row(
-        ME,
+    installs(folder(
         User,
         Place::Home(".codeium/windsurf/skills"),
-        Skills,
         1,
-        "Windsurf global skills",
-        Evidence::Docs("skill-format-and-roots.md §2.9"),
+        USER_LABEL,
     )),
 ];
