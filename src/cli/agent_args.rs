@@ -3,17 +3,25 @@
 
 use crate::roots::{AgentId, Scope};
 
+/// An `--agent` the table does not hold.
+#[derive(Debug, thiserror::Error)]
+#[error("no agent {id:?}; the {} known (github-copilot also names copilot):\n  {}", known().len(), listed())]
+pub struct UnknownAgent {
+    id: String,
+}
+
+fn known() -> Vec<&'static str> {
+    AgentId::all().map(|a| a.id()).collect()
+}
+
+/// The known ids as one wrapped paragraph, so 78 ids read as a list rather than a wall.
+fn listed() -> String {
+    crate::text::width::wrap(&known().join(" "), 76).join("\n  ")
+}
+
 /// `--agent`: an agent of the table by its id.
-pub fn agent_id(id: &str) -> Result<AgentId, String> {
-    AgentId::from_id(id).ok_or_else(|| {
-        let known: Vec<&str> = AgentId::all().map(|a| a.id()).collect();
-        // One wrapped paragraph, so 78 ids read as a list rather than a wall.
-        let listed = crate::text::width::wrap(&known.join(" "), 76).join("\n  ");
-        format!(
-            "no agent {id:?}; the {} known (github-copilot also names copilot):\n  {listed}",
-            known.len()
-        )
-    })
+pub fn agent_id(id: &str) -> Result<AgentId, UnknownAgent> {
+    AgentId::from_id(id).ok_or_else(|| UnknownAgent { id: id.to_owned() })
 }
 
 /// `--scope`: the user's folders and settings, or the project's.

@@ -62,22 +62,26 @@ pub struct Args {
     no_usage: bool,
 }
 
+/// A `--source` that is none of the sources.
+#[derive(Debug, thiserror::Error)]
+#[error("no source {name:?}; the sources are {}", Source::ALL.map(|s| s.as_str()).join(", "))]
+struct UnknownSource {
+    name: String,
+}
+
 /// `--source`: one of the sources, by the name the listing shows.
-fn source(name: &str) -> Result<Source, String> {
+fn source(name: &str) -> Result<Source, UnknownSource> {
     Source::ALL
         .into_iter()
         .find(|source| source.as_str() == name)
-        .ok_or_else(|| {
-            let known: Vec<&str> = Source::ALL.iter().map(|s| s.as_str()).collect();
-            format!("no source {name:?}; the sources are {}", known.join(", "))
+        .ok_or_else(|| UnknownSource {
+            name: name.to_owned(),
         })
 }
 
 /// `--name`: a glob over the whole name.
-fn name_glob(pattern: &str) -> Result<GlobMatcher, String> {
-    Glob::new(pattern)
-        .map(|glob| glob.compile_matcher())
-        .map_err(|error| error.to_string())
+fn name_glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
+    Glob::new(pattern).map(|glob| glob.compile_matcher())
 }
 
 impl Args {

@@ -143,13 +143,17 @@ pub fn read_manifest(plugin_dir: &Path) -> Result<Option<Manifest>, ManifestProb
     Ok(Some(file.into()))
 }
 
+/// Why a plugin manifest held in memory could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid JSON: {0}")]
+pub struct ManifestError(#[from] serde_json::Error);
+
 /// What a plugin manifest held in memory says (a bundle being imported).
 ///
 /// # Errors
-/// The JSON error, as a sentence.
-pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, String> {
-    let file: ManifestFile =
-        serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+/// [`ManifestError`] when it is not the JSON of a manifest.
+pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, ManifestError> {
+    let file: ManifestFile = serde_json::from_slice(bytes)?;
     Ok(file.into())
 }
 

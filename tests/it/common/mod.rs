@@ -11,6 +11,7 @@ pub mod git;
 #[cfg(target_os = "linux")]
 pub mod mount;
 pub mod outside;
+pub mod plugins;
 #[cfg(unix)]
 pub mod pty;
 pub mod sessions;

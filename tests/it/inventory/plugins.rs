@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::common::plugins::claude_plugin_installs;
 use crate::common::{Machine, write_files, write_skill};
 
 /// The agents that load the skill in `dir` (relative to the home), or `None` when the
@@ -148,55 +149,6 @@ fn a_codex_config_that_does_not_parse_loads_no_plugin_and_says_so() {
     );
 }
 
-/// A Claude Code plugins folder: `installed_plugins.json` with these `(key, scope, path)`
-/// installs, paths relative to the home, and each marketplace recorded in
-/// `known_marketplaces.json` with a clone whose catalog lists its plugins (Claude Code loads
-/// no plugin of a marketplace it does not know).
-fn claude_installs(home: &Path, installs: &[(&str, &str, &str)]) {
-    let mut plugins = serde_json::Map::new();
-    let mut known = serde_json::Map::new();
-    let mut catalogs: std::collections::BTreeMap<&str, Vec<serde_json::Value>> =
-        std::collections::BTreeMap::new();
-    for (key, _, _) in installs {
-        let (plugin, marketplace) = key.rsplit_once('@').unwrap();
-        let clone = home.join(".claude/plugins/marketplaces").join(marketplace);
-        known.insert(
-            marketplace.to_owned(),
-            serde_json::json!({"source": {"source": "github", "repo": "a/b"}, "installLocation": clone}),
-        );
-        catalogs
-            .entry(marketplace)
-            .or_default()
-            .push(serde_json::json!({"name": plugin, "source": format!("./{plugin}")}));
-    }
-    for (marketplace, entries) in catalogs {
-        let catalog = serde_json::json!({"name": marketplace, "plugins": entries});
-        write_files(
-            &home.join(".claude/plugins/marketplaces").join(marketplace),
-            &[(".claude-plugin/marketplace.json", &catalog.to_string())],
-        );
-    }
-    write_files(
-        &home.join(".claude/plugins"),
-        &[(
-            "known_marketplaces.json",
-            &serde_json::Value::Object(known).to_string(),
-        )],
-    );
-    for (key, scope, path) in installs {
-        let install = serde_json::json!([{
-            "scope": scope,
-            "installPath": home.join(path),
-            "version": "1.0.0",
-        }]);
-        plugins.insert((*key).to_owned(), install);
-    }
-    let file = serde_json::json!({ "version": 2, "plugins": plugins });
-    write_files(
-        &home.join(".claude/plugins"),
-        &[("installed_plugins.json", &file.to_string())],
-    );
-}
 
 #[test]
 fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
@@ -221,7 +173,7 @@ fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
             "---\nname: rootskill\ndescription: at the plugin root\n---\n",
         )],
     );
-    claude_installs(
+    claude_plugin_installs(
         home,
         &[
             ("p1@gmkt", "user", &format!("{cache}/p1/1.0.0")),
@@ -285,7 +237,7 @@ fn claude_code_loads_no_plugin_it_cannot_place_or_whose_manifest_it_refuses() {
             r#"{"name":"bad","skills":["more"]}"#,
         )],
     );
-    claude_installs(
+    claude_plugin_installs(
         home,
         &[
             ("good@m", "user", &format!("{cache}/m/good/1.0.0")),
@@ -350,7 +302,7 @@ fn claude_code_reads_a_local_folder_marketplaces_plugin_from_the_folder() {
     write_skill(&mkt.join("plugins/p1/skills/live"), &[]);
     let cached = ".claude/plugins/cache/mkt/p1/1.0.0/skills/live";
     write_skill(&home.join(cached), &[]);
-    claude_installs(
+    claude_plugin_installs(
         home,
         &[("p1@mkt", "user", ".claude/plugins/cache/mkt/p1/1.0.0")],
     );

@@ -273,12 +273,7 @@ fn a_plugin_skill_needs_the_whole_plugin_said() {
     let plugin = ".claude/plugins/cache/mkt/p1/1.0.0";
     write_skill(&home.join(plugin).join("skills/one"), &[]);
     write_skill(&home.join(plugin).join("skills/two"), &[]);
-    let installs = serde_json::json!({"version": 2, "plugins": {"p1@mkt": [{
-        "scope": "user", "installPath": home.join(plugin), "version": "1.0.0"}]}});
-    write_files(
-        &home.join(".claude/plugins"),
-        &[("installed_plugins.json", &installs.to_string())],
-    );
+    crate::common::plugins::claude_plugin_installs(home, &[("p1@mkt", "user", plugin)]);
     write_files(
         &home.join(".claude"),
         &[("settings.json", r#"{"enabledPlugins": {"p1@mkt": true}}"#)],
