@@ -149,7 +149,6 @@ fn a_codex_config_that_does_not_parse_loads_no_plugin_and_says_so() {
     );
 }
 
-
 #[test]
 fn claude_code_loads_a_cached_plugin_only_when_installed_and_enabled() {
     let machine = Machine::new();
