@@ -200,7 +200,15 @@ mod tests {
     /// Every frontmatter the fuzzer grew: where the plain reading answers, it agrees.
     #[test]
     fn the_fuzz_corpus_is_read_alike() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/frontmatter");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        // The corpora stay in the repository (fuzz/ is a package of its own); the published
+        // crate, which `cargo package` marks with its Cargo.toml.orig, has none to read. In the
+        // repository a missing corpus fails below.
+        if root.join("Cargo.toml.orig").is_file() {
+            eprintln!("the fuzz corpora are not in the published crate: not replayed here");
+            return;
+        }
+        let dir = root.join("fuzz/corpus/frontmatter");
         let mut read_plainly = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
             let bytes = std::fs::read(entry.unwrap().path()).unwrap();
