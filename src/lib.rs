@@ -1,36 +1,16 @@
-//! skilldeck: every Agent Skill on a machine, which agent reads it, where it came from, who
-//! installed it and whether it drifted since.
+//! skilldeck: the command line (`cli`) and the terminal app (`tui`) over the core crate,
+//! `skilldeck_core`, which holds the domain and every operation. The two front ends render the
+//! core's reports and know nothing of each other; `tui` knows nothing of the file system.
+//! `launch` opens the app when no subcommand is given.
 //!
-//! Under everything, `text` makes text from disk safe for a terminal and measures it, `fs`
-//! holds the system calls every write and every read of a file skilldeck did not write rely
-//! on, and `limits` every bound those reads are held to. The domain modules above them
-//! (`skill`, `record`, `roots`, `plugin`, `ownership`, `lock`, `scan`, `listing`, `bundle`, `source`, `install`,
-//! `snapshot`, `demo`, each using only those before it) know nothing of the terminal.
-//! `operations` holds each user-level action once, journalled; the command line in `cli` and
-//! the terminal app in `tui` both call it, neither knows the other, and `tui` knows nothing of
-//! the file system. `launch` opens the app when no subcommand is given.
-//! `tests/it/architecture.rs` holds the order.
+//! The core's modules are re-exported under their own names, so that `skilldeck::roots` and
+//! `crate::roots` name the same module as `skilldeck_core::roots`.
 
-pub mod bundle;
+pub use skilldeck_core::{
+    bundle, demo, fs, install, limits, listing, lock, merge, operations, ownership, plugin, record,
+    roots, scan, settings, skill, snapshot, source, text, usage,
+};
+
 pub mod cli;
-pub mod demo;
-pub mod fs;
-pub mod install;
 pub mod launch;
-pub mod limits;
-pub mod listing;
-pub mod lock;
-pub mod merge;
-pub mod operations;
-pub mod ownership;
-pub mod plugin;
-pub mod record;
-pub mod roots;
-pub mod scan;
-pub mod settings;
-pub mod skill;
-pub mod snapshot;
-pub mod source;
-pub mod text;
 pub mod tui;
-pub mod usage;

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 
-use skilldeck::bundle::{self, Bundle, Limits, collision_key, is_metadata, member_path};
+use skilldeck_core::bundle::{self, Bundle, Limits, collision_key, is_metadata, member_path};
 
 use super::tar_oracle::{self, Member, MemberKind};
 

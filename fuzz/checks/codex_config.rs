@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
-use skilldeck::operations::switch::{Turn, codex_config_edit};
-use skilldeck::settings::edit_text;
+use skilldeck_core::operations::switch::{Turn, codex_config_edit};
+use skilldeck_core::settings::edit_text;
 
 /// A skill no input names, so the only entry the edits touch is the one they add.
 const SKILL_MD: &str = "/fuzz/\u{1f980}/SKILL.md";
@@ -47,7 +47,7 @@ pub fn check(data: &[u8]) {
     // toml_edit writes a few things otherwise than they were written (space inside a dotted
     // table header, `[a .b]`), in every line it writes back: beyond what the layout keeps.
     let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let rendered = skilldeck::settings::toml::parse(file, body)
+    let rendered = skilldeck_core::settings::toml::parse(file, body)
         .expect("an edited file parsed")
         .to_string();
     if rendered.trim_end_matches('\n') != body.replace("\r\n", "\n").trim_end_matches('\n') {

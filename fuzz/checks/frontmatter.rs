@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use serde_json::Value;
-use skilldeck::record::{self, digest_of, stamp};
-use skilldeck::skill::{Declared, Frontmatter};
+use skilldeck_core::record::{self, digest_of, stamp};
+use skilldeck_core::skill::{Declared, Frontmatter};
 
 pub fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {

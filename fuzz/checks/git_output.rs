@@ -6,7 +6,7 @@
 //! The input: its first byte is how many blobs are asked (0 to 3), the next two each one's
 //! size (0 to 255 bytes), one more the chunk size; the rest is git's answer, and also a listing.
 
-use skilldeck::source::git::objects::{Blobs, EntryMode, is_object_id, parse_tree};
+use skilldeck_core::source::git::objects::{Blobs, EntryMode, is_object_id, parse_tree};
 
 const IDS: [&str; 3] = [
     "1111111111111111111111111111111111111111",

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use skilldeck::operations::{Change, Entry, Journal, Operation, Was};
+use skilldeck_core::operations::{Change, Entry, Journal, Operation, Was};
 
 static RUN: AtomicUsize = AtomicUsize::new(0);
 

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use skilldeck::record::{self, digest_of, stamp};
+use skilldeck_core::record::{self, digest_of, stamp};
 
 pub fn check(data: &[u8]) {
     let Some(found) = record::parse(data) else {

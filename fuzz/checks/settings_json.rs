@@ -12,9 +12,9 @@
 use std::path::Path;
 
 use serde_json::Value;
-use skilldeck::settings::EditError;
-use skilldeck::settings::dialect::{self, Dialect, Syntax};
-use skilldeck::settings::json;
+use skilldeck_core::settings::EditError;
+use skilldeck_core::settings::dialect::{self, Dialect, Syntax};
+use skilldeck_core::settings::json;
 
 const NAMES: [&str; 6] = ["pdf", "PDF", "p*", "a\"b\\c", "é\u{2028}", ""];
 

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::path::Component;
 
-use skilldeck::usage::transcript;
+use skilldeck_core::usage::transcript;
 
 pub fn check(data: &[u8]) {
     let dirs = transcript::skill_dirs(data, usize::MAX).expect("reading from memory cannot fail");

@@ -239,7 +239,7 @@ fn count_held(
         .filter(|path| {
             ours.contains_key(*path)
                 || left_out.contains(path)
-                || path.split('/').any(skilldeck::bundle::is_metadata)
+                || path.split('/').any(skilldeck_core::bundle::is_metadata)
         })
         .count()
 }

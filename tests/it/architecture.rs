@@ -98,7 +98,10 @@ struct Findings {
 fn check(files: &[(String, String)], known_file_cycles: &[(&str, &[&str])]) -> Findings {
     let sources: Vec<Source> = files
         .iter()
-        .filter(|(path, _)| path != "lib.rs" && path != "main.rs")
+        .filter(|(path, _)| {
+            let (_, module_path) = in_crate(path);
+            module_path != "lib.rs" && module_path != "main.rs"
+        })
         .map(|(path, text)| read_source(path, text))
         .collect();
     let mut findings = Findings::default();
@@ -347,7 +350,18 @@ fn describe(cycle: &[&str], graph: &Graph) -> String {
     format!("{} ({})", cycle.join(" -> "), steps.join("; "))
 }
 
+/// A file's path as the failures name it, and its path inside its crate's `src/`: the core's
+/// files are read with their crate folder (`crates/core/src/scan/mod.rs`), the front ends'
+/// with `src/`, and a made-up tree's without either (`scan/mod.rs`, named `src/scan/mod.rs`).
+fn in_crate(path: &str) -> (String, &str) {
+    match path.split_once("src/") {
+        Some((_, inside)) => (path.to_owned(), inside),
+        None => (format!("src/{path}"), path),
+    }
+}
+
 fn read_source(path: &str, text: &str) -> Source {
+    let (file, path) = in_crate(path);
     let mut module: Vec<String> = path
         .trim_end_matches(".rs")
         .split('/')
@@ -413,7 +427,7 @@ fn read_source(path: &str, text: &str) -> Source {
         .copied()
         .find(|name| tokens.iter().any(|t| t == name));
     Source {
-        file: format!("src/{path}"),
+        file,
         module,
         is_hub,
         uses,
@@ -728,23 +742,30 @@ fn matching(chars: &[char], at: usize, open: char, close: char) -> Option<usize>
     None
 }
 
-/// Every `.rs` file under `src/`, by its path inside it.
+/// The crates whose modules form one layering: the core, and the front ends over it (whose
+/// `lib.rs` re-exports the core's modules under their own names, so `crate::scan` means the
+/// same module in both).
+const CRATES: &[&str] = &["crates/core", "."];
+
+/// Every `.rs` file under each crate's `src/`, by its path from the repository's top.
 fn crate_sources() -> Vec<(String, String)> {
-    fn walk(dir: &Path, src: &Path, out: &mut Vec<(String, String)>) {
+    fn walk(dir: &Path, top: &Path, out: &mut Vec<(String, String)>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
-                walk(&path, src, out);
+                walk(&path, top, out);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                let relative = path.strip_prefix(src).unwrap();
+                let relative = path.strip_prefix(top).unwrap();
                 let relative = relative.to_string_lossy().replace('\\', "/");
                 out.push((relative, std::fs::read_to_string(&path).unwrap()));
             }
         }
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let top = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    walk(&src, &src, &mut out);
+    for krate in CRATES {
+        walk(&top.join(krate).join("src"), top, &mut out);
+    }
     out.sort();
     out
 }
@@ -784,6 +805,75 @@ fn the_files_of_a_module_form_no_cycle() {
         "files of a module depend on each other",
         &findings.file_cycles,
     );
+}
+
+/// The modules of the `skilldeck` crate itself: the front ends. Every other module is the
+/// core's, whose manifest names no terminal library and no argument parser, so the compiler
+/// holds the layering between the two crates.
+const FRONT_ENDS: &[&str] = &["tui", "cli", "launch"];
+
+/// What the core crate may not depend on.
+const NOT_IN_THE_CORE: &[&str] = &["ratatui", "crossterm", "clap", "anstream", "anstyle"];
+
+#[test]
+fn the_core_crate_holds_everything_below_the_front_ends_and_no_terminal() {
+    let sources = crate_sources();
+    let read = |root: &str| {
+        sources
+            .iter()
+            .filter(|(path, _)| path.starts_with(root))
+            .count()
+    };
+    assert!(read("crates/core/src/") > 100 && read("src/tui/") > 20);
+    let mut misplaced = Vec::new();
+    for (path, text) in &sources {
+        let source = read_source(path, text);
+        let Some(top) = source
+            .module
+            .first()
+            .filter(|top| *top != "lib" && *top != "main")
+        else {
+            continue;
+        };
+        let in_core = path.starts_with("crates/core/");
+        if in_core == FRONT_ENDS.contains(&top.as_str()) {
+            misplaced.push(format!(
+                "{path}: `{top}` belongs in {}",
+                if in_core {
+                    "the skilldeck crate's src/"
+                } else {
+                    "crates/core/src/"
+                }
+            ));
+        }
+    }
+    assert_none("a module is in the wrong crate", &misplaced);
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/Cargo.toml");
+    let manifest: toml::Table = std::fs::read_to_string(manifest).unwrap().parse().unwrap();
+    let named: Vec<String> = dependency_names(&manifest);
+    assert!(named.iter().any(|name| name == "serde"), "{named:?}");
+    let terminal: Vec<String> = named
+        .into_iter()
+        .filter(|name| NOT_IN_THE_CORE.contains(&name.as_str()))
+        .collect();
+    assert_none("the core crate's manifest names", &terminal);
+}
+
+/// Every dependency a manifest names, of any kind and for any target.
+fn dependency_names(manifest: &toml::Table) -> Vec<String> {
+    let kinds = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let tables = kinds.iter().filter_map(|kind| manifest.get(*kind));
+    let targets = manifest
+        .get("target")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|targets| targets.values())
+        .flat_map(|target| kinds.iter().filter_map(move |kind| target.get(*kind)));
+    tables
+        .chain(targets)
+        .filter_map(toml::Value::as_table)
+        .flat_map(|table| table.keys().cloned())
+        .collect()
 }
 
 /// The checks on made-up trees, so that each can be seen to fail.

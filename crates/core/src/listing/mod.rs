@@ -202,7 +202,7 @@ impl Item<'_> {
 }
 
 /// A count for people: 200000 → "200,000".
-pub(crate) fn grouped(n: u64) -> String {
+pub fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
