@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, git, read_json,
+    same_dir,
 };
 use crate::plugin::{self, Listed};
 use crate::record::{Contents, portable_path};
@@ -381,17 +382,4 @@ fn parts(path: &Path, base: &Path) -> Option<Vec<String>> {
             })
             .collect(),
     )
-}
-
-/// Whether an install path names `dir` (as written, or once both are resolved).
-fn same_dir(written: Option<&str>, dir: &Path) -> bool {
-    let Some(written) = written else {
-        return false;
-    };
-    let written = Path::new(written.trim_end_matches('/'));
-    written == dir
-        || crate::fs::canonical(written)
-            .ok()
-            .zip(crate::fs::canonical(dir).ok())
-            .is_some_and(|(a, b)| a == b)
 }

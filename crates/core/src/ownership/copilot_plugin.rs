@@ -21,7 +21,7 @@ use serde::Deserialize;
 
 use super::{
     Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, inside, parts_below,
-    read_file,
+    read_file, same_dir,
 };
 use crate::roots::Environment;
 
@@ -260,19 +260,6 @@ impl Plugins {
             .find_map(|key| source.get(key).and_then(serde_json::Value::as_str))
             .map(str::to_owned)
     }
-}
-
-/// Whether a recorded path names `dir` (as written, or once both are resolved).
-fn same_dir(written: Option<&str>, dir: &Path) -> bool {
-    let Some(written) = written else {
-        return false;
-    };
-    let written = Path::new(written.trim_end_matches('/'));
-    written == dir
-        || crate::fs::canonical(written)
-            .ok()
-            .zip(crate::fs::canonical(dir).ok())
-            .is_some_and(|(a, b)| a == b)
 }
 
 /// A JSON file that may hold `//` and `/* */` comments: `None` when it does not exist.

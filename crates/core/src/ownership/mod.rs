@@ -493,22 +493,26 @@ fn parts_below(subject: &Subject<'_>, base: &Path) -> Option<Vec<String>> {
     })
 }
 
+/// Whether a path an installer recorded names `dir` (as written, or once both are resolved).
+fn same_dir(written: Option<&str>, dir: &Path) -> bool {
+    let Some(written) = written else {
+        return false;
+    };
+    let written = Path::new(written.trim_end_matches('/'));
+    written == dir
+        || crate::fs::canonical(written)
+            .ok()
+            .zip(crate::fs::canonical(dir).ok())
+            .is_some_and(|(a, b)| a == b)
+}
+
 /// `relative` (a `/`-separated path as a marketplace writes it) inside `base`; `None` when it
 /// climbs out or is absolute.
 fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
     if relative.starts_with('/') {
         return None;
     }
-    let mut path = base.to_path_buf();
-    for part in relative.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => return None,
-            part if part.contains('\\') => return None,
-            part => path.push(part),
-        }
-    }
-    Some(path)
+    crate::plugin::inside(base, relative)
 }
 
 /// The verdict from comparing the skill with an untouched copy of it at `pristine`.

@@ -281,21 +281,12 @@ pub fn skill_dirs(plugin_dir: &Path, listed: &[String]) -> Vec<PathBuf> {
 }
 
 fn children_with_skill_file(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
-        .map(|entry| entry.path())
-        .filter(|path| path.join(SKILL_FILE).exists())
-        .collect();
-    found.sort();
-    found
+    children_where(dir, |path| path.join(SKILL_FILE).exists())
 }
 
-/// `base/relative` when `relative` stays inside `base` (no absolute path, no `..`).
-fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
+/// `base/relative` when `relative` stays inside `base` (no `..`; a leading `/` is read as
+/// `base`'s own top, as the plugin layouts that use this read it).
+pub(crate) fn inside(base: &Path, relative: &str) -> Option<PathBuf> {
     let mut path = base.to_path_buf();
     for part in relative.split('/') {
         match part {
@@ -449,6 +440,11 @@ fn skills_below(container: &Path, descent: Descent) -> Vec<PathBuf> {
 
 /// The folders directly in `dir` whose names do not start with a dot, links followed, sorted.
 fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    children_where(dir, Path::is_dir)
+}
+
+/// The entries directly in `dir` whose names do not start with a dot and that `keep`, sorted.
+fn children_where(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -456,7 +452,7 @@ fn subfolders(dir: &Path) -> Vec<PathBuf> {
         .filter_map(Result::ok)
         .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
         .map(|entry| entry.path())
-        .filter(|path| path.is_dir())
+        .filter(|path| keep(path))
         .collect();
     found.sort();
     found
