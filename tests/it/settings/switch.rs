@@ -133,7 +133,7 @@ fn refusals_leave_settings_roots_and_store_byte_identical() {
         &machine.start.parent().unwrap().join(".claude"),
         &[(
             "settings.local.json",
-            "{\n  // mine\n  \"model\": \"x\"\n}\n",
+            "{\n  \"model\": \"x\",\n  \"env\": {}\n}\n",
         )],
     );
     // A snapshot in the store, so the store is part of what must not change.
@@ -247,9 +247,10 @@ fn gemini_enable_takes_every_spelling_out_of_user_and_workspace() {
         fs::read_to_string(machine.home.join(".gemini/settings.json")).unwrap(),
         "{\n  // mine\n  \"skills\": {\"disabled\": [\"other\"]}\n}\n"
     );
+    // The list and the object it emptied go with the name: the file holds no switch left.
     assert_eq!(
         fs::read_to_string(machine.start.join(".gemini/settings.json")).unwrap(),
-        r#"{"skills": {"disabled": []}}"#
+        "{}"
     );
 }
 
@@ -409,5 +410,54 @@ fn an_undo_over_two_settings_files_reverts_neither_when_one_changed_since() {
             fs::read_to_string(file).unwrap(),
             r#"{"skills": {"disabled": ["gem"]}}"#
         );
+    }
+}
+
+/// `disable` then `enable` gives each agent's settings file back byte for byte: the entry,
+/// and the lists and objects the disable made for it, go again; the user's comments, keys and
+/// layout stay.
+#[test]
+fn disable_then_enable_leaves_each_agents_settings_file_as_it_was() {
+    let cases: [(&str, &str, &str, &str); 5] = [
+        (
+            "claude-code",
+            ".claude/skills/demo",
+            ".claude/settings.json",
+            "{\n  \"model\": \"x\",\n  \"env\": {}\n}\n",
+        ),
+        (
+            "gemini-cli",
+            ".gemini/skills/demo",
+            ".gemini/settings.json",
+            "{\n  // mine\n  \"ui\": {}\n}\n",
+        ),
+        (
+            "copilot",
+            ".copilot/skills/demo",
+            ".copilot/settings.json",
+            "{\n  \"model\": \"gpt\"\n}\n",
+        ),
+        (
+            "codex",
+            ".agents/skills/demo",
+            ".codex/config.toml",
+            "# mine\nmodel = \"o3\"\n",
+        ),
+        (
+            "opencode",
+            ".config/opencode/skills/demo",
+            ".config/opencode/opencode.json",
+            "{\n  // mine\n  \"theme\": \"dark\"\n}\n",
+        ),
+    ];
+    for (agent, skill, settings, before) in cases {
+        let machine = Machine::new();
+        write_skill(&machine.home.join(skill), &[]);
+        write_files(&machine.home, &[(settings, before)]);
+        machine.run_expecting(&["disable", "demo", "--agent", agent], 0);
+        let file = machine.home.join(settings);
+        assert_ne!(fs::read_to_string(&file).unwrap(), before, "{agent}");
+        machine.run_expecting(&["enable", "demo", "--agent", agent], 0);
+        assert_eq!(fs::read_to_string(&file).unwrap(), before, "{agent}");
     }
 }

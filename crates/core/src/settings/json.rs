@@ -284,6 +284,9 @@ pub fn edit_list(
         if remove_strings(&array, |listed| same(listed, name)) == 0 {
             return Ok(None);
         }
+        // A list skilldeck emptied, and the objects it leaves empty, go with it: after a
+        // disable and an enable the file holds what it held before.
+        prune_empty(&root, keys);
     }
     let what = format!(
         "{name} {} {}",

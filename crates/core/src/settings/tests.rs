@@ -375,3 +375,33 @@ fn taking_the_first_of_a_one_line_list_out_leaves_no_space() {
     json::remove_strings(&array, |s| s == "c");
     assert_eq!(root.to_string(), r#"{"d": ["b"]}"#);
 }
+
+/// Adding a name to a list and taking it out again gives back the bytes the file held, for
+/// files where the list, its object or both were not there before, and leaves alone a list that
+/// still holds other names and a comment inside an emptied object.
+#[test]
+fn a_name_added_then_taken_out_leaves_the_file_as_it_was() {
+    let file = Path::new("settings.json");
+    let same = |a: &str, b: &str| a == b;
+    let keys = &["skills", "disabled"];
+    let round_trip = |before: &str| {
+        let added = json::edit_list(file, before, LOOSE, keys, "pdf", true, &same)
+            .unwrap()
+            .unwrap();
+        assert_ne!(added, before);
+        json::edit_list(file, &added, LOOSE, keys, "pdf", false, &same)
+            .unwrap()
+            .unwrap()
+    };
+    for before in [
+        "{\n  \"ui\": {}\n}\n",
+        "{\n  // mine\n  \"skills\": {\n    \"enabled\": true\n  }\n}\n",
+        "{}\n",
+    ] {
+        assert_eq!(round_trip(before), before, "{before:?}");
+    }
+    let others = "{\n  \"skills\": {\n    \"disabled\": [\"docx\"]\n  }\n}\n";
+    assert_eq!(round_trip(others), others);
+    let commented = "{\n  \"skills\": {\n    // keep me\n  }\n}\n";
+    assert_eq!(round_trip(commented), commented);
+}

@@ -42,6 +42,20 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
     }
     let lab = lab;
     let cwd = machine.cwd.place().path(&lab);
+    // skilldeck is asked before the agents are: an agent may write its own files as it starts
+    // (Claude Code records an install for a plugin the user's settings enable), and
+    // skilldeck's answer is about the machine as the user left it, which each agent found. A
+    // machine where the user has run Codex holds the system skills it writes at every start
+    // before it lists them; the lab's fresh home gets them the same way (`Lab::warm`).
+    lab.warm(agents);
+    let json = lab.skilldeck_json(&cwd);
+    let claimed = claims(&lab, &json);
+    // Started through a link, skilldeck must also agree when given the link as `--project`
+    // from elsewhere, resolving it as the agents' working directory is resolved.
+    let given = (machine.cwd == Cwd::Linked).then(|| {
+        let flag = [OsStr::new("--project"), cwd.as_os_str()];
+        claims(&lab, &lab.skilldeck_json_in(&lab.outside, &flag))
+    });
     let answers: Vec<(Agent, Answer)> = std::thread::scope(|scope| {
         let asked: Vec<_> = agents
             .iter()
@@ -67,14 +81,6 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
             }
         })
         .collect();
-    let json = lab.skilldeck_json(&cwd);
-    let claimed = claims(&lab, &json);
-    // Started through a link, skilldeck must also agree when given the link as `--project`
-    // from elsewhere, resolving it as the agents' working directory is resolved.
-    let given = (machine.cwd == Cwd::Linked).then(|| {
-        let flag = [OsStr::new("--project"), cwd.as_os_str()];
-        claims(&lab, &lab.skilldeck_json_in(&lab.outside, &flag))
-    });
     let mut out = Run {
         answers: BTreeMap::new(),
         disagreements: Vec::new(),
