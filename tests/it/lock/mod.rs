@@ -3,4 +3,5 @@
 
 mod command;
 mod skills_cli;
+mod sync;
 mod verify;
