@@ -3,5 +3,6 @@
 
 mod command;
 mod skills_cli;
-mod sync;
+pub mod sync;
+mod sync_hostile;
 mod verify;
