@@ -141,7 +141,7 @@ fn text(synced: &Synced) -> String {
             State::Installed(action) => format!("{action} {dir}{at}{found}"),
             State::Matching => format!("matching {dir}"),
             State::WouldChange => format!("would install {dir}{at}{found}"),
-            State::Refused(_) => "refused".to_owned(),
+            State::Refused(_) => format!("refused {dir}"),
         };
         let _ = writeln!(out, "  {}: {line}", skill.name);
     }

@@ -163,3 +163,24 @@ fn a_file_past_the_import_bounds_is_refused_from_the_listing() {
         &["big: its files at commit", "blob.txt"],
     );
 }
+
+#[test]
+fn a_skills_folder_linked_out_of_the_project_is_not_installed_into() {
+    let machine = Machine::new();
+    let outside = machine.root().join("outside");
+    fs::create_dir_all(&outside).unwrap();
+    // A cloned repository's own link decides where `.agents` leads.
+    crate::common::symlink(&outside, &machine.repo.join(".agents"));
+    let lock = lock_of(
+        "x",
+        &format!("\"source\": \"o/r\", \"sourceType\": \"github\", \"computedHash\": \"{HASH}\""),
+    );
+    fs::write(machine.repo.join("skills-lock.json"), &lock).unwrap();
+    let output = machine.run_expecting(&["sync"], 1);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("outside_project") && said.contains("leads out of the project"),
+        "{said}"
+    );
+    assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
+}
