@@ -354,6 +354,9 @@ fn sync_fits_its_schema_done_frozen_and_refused() {
     let clone = fresh_clone(&machine);
     validated(&clone, &["sync", "--frozen", "--json"], 0, "sync");
     validated(&clone, &["sync", "--json"], 0, "sync");
+    // The journal names the operation: `undo --list` shows the sync in its shape.
+    let journal = validated(&clone, &["undo", "--list", "--json"], 0, "undo");
+    assert_eq!(journal["entries"][0]["operation"], "sync", "{journal:#}");
     edit_lock(
         &clone.repo.join("skills-lock.json"),
         |name, locked| match name {
