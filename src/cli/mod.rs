@@ -26,6 +26,7 @@ mod share;
 mod snapshot;
 mod snapshots;
 mod switch;
+mod sync;
 mod target;
 mod undo;
 mod update;
@@ -139,6 +140,9 @@ enum Command {
     /// Check the project's skills against its skills-lock.json, for CI (exit 0 clean, 1
     /// findings, 2 could not check)
     Verify(verify::Args),
+    /// Install the project's locked skills from skills-lock.json at their locked commits (--frozen:
+    /// change nothing unless all match)
+    Sync(sync::Args),
     /// Revert the last journalled operation (--list shows the journal)
     Undo(undo::Args),
     /// Every folder an agent reads skills from: scope, whether it exists, who reads it, skills
@@ -293,6 +297,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Move(args) => share::run_move(&args, &machine),
         Command::Lock(args) => lock::run(&args, &machine),
         Command::Verify(args) => verify::run(&args, &machine),
+        Command::Sync(args) => sync::run(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),
         Command::Context(args) => context::run(&args, &machine),

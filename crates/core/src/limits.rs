@@ -148,3 +148,11 @@ pub const USAGE: UsageBounds = UsageBounds {
     cache_bytes: 64 * MIB,
     skills_per_file: SESSION_SKILLS,
 };
+
+/// The commits of a source's history `sync` examines for a lock entry that names no commit
+/// (a lock the skills CLI wrote records only a branch or tag), looking for the one whose skill
+/// folder hashes to the entry's `computedHash`: the ref is fetched this deep, and each commit
+/// at which the folder changed among them is read. A skill repository's branch moves by tens
+/// of commits a month (anthropics/skills, obra/superpowers), so this reaches back years, and
+/// the fetch stays under the bytes one import may cost.
+pub const HISTORY_COMMITS: usize = 1000;

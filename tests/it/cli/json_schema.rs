@@ -345,6 +345,33 @@ fn managing_commands_fit_their_schemas_and_undo_reverts_them() {
 }
 
 #[test]
+fn sync_fits_its_schema_done_frozen_and_refused() {
+    use crate::lock::sync::{Upstream, edit_lock, fresh_clone, locked_project};
+    let machine = Machine::new();
+    refused(&machine, &["sync", "--json"], "sync", "no_lock");
+    let upstream = Upstream::new(&machine);
+    locked_project(&machine, &upstream);
+    let clone = fresh_clone(&machine);
+    validated(&clone, &["sync", "--frozen", "--json"], 0, "sync");
+    validated(&clone, &["sync", "--json"], 0, "sync");
+    // The journal names the operation: `undo --list` shows the sync in its shape.
+    let journal = validated(&clone, &["undo", "--list", "--json"], 0, "undo");
+    assert_eq!(journal["entries"][0]["operation"], "sync", "{journal:#}");
+    edit_lock(
+        &clone.repo.join("skills-lock.json"),
+        |name, locked| match name {
+            "alpha" => skilldeck::lock::Locked {
+                computed_hash: "ab".repeat(32),
+                ..locked
+            },
+            _ => locked,
+        },
+    );
+    let value = validated(&clone, &["sync", "--frozen", "--json"], 1, "sync");
+    assert_eq!(value["clean"], false, "{value:#}");
+}
+
+#[test]
 fn undo_with_nothing_to_undo_is_refused_in_its_shape() {
     let machine = Machine::new();
     let value = validated(&machine, &["undo", "--json"], 1, "undo");

@@ -8,6 +8,8 @@ pub mod app;
 pub mod archive;
 pub mod deck;
 pub mod git;
+#[cfg(unix)]
+pub mod http;
 #[cfg(target_os = "linux")]
 pub mod mount;
 pub mod outside;

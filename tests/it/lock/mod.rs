@@ -3,4 +3,7 @@
 
 mod command;
 mod skills_cli;
+pub mod sync;
+mod sync_hostile;
+mod sync_skills_cli;
 mod verify;

@@ -25,6 +25,7 @@ pub mod shadow;
 pub mod share;
 pub mod snapshot;
 pub mod switch;
+pub mod sync;
 pub mod undo;
 pub mod update;
 pub mod upstream_record;

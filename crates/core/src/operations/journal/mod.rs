@@ -54,6 +54,9 @@ pub enum Operation {
     Prune,
     /// A project's `skills-lock.json` written from its skills (`lock`).
     Lock,
+    /// A project's skills installed from its `skills-lock.json` (`sync`), and the commits
+    /// it found written into the lock.
+    Sync,
     /// Put back what an earlier entry changed; `Entry::undoes` names it.
     Undo,
 }
@@ -77,6 +80,7 @@ impl Operation {
             Operation::DeleteSnapshot => "snapshot delete",
             Operation::Prune => "prune",
             Operation::Lock => "lock",
+            Operation::Sync => "sync",
             Operation::Undo => "undo",
         }
     }

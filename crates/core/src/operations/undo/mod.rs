@@ -406,13 +406,14 @@ pub fn recover(machine: &Machine) -> Result<Vec<Entry>, UndoError> {
         let found = match intent.operation {
             Operation::Remove => remove::found_done(machine, &intent),
             Operation::Move => super::share::found_done(machine, &intent),
-            Operation::Import => {
+            // A sync installs as an import does, through the same watch.
+            Operation::Import | Operation::Sync => {
                 ahead::swapped_in(&Store::open(&machine.env), &intent, Reason::Installed)
             }
             Operation::Restore => {
                 ahead::swapped_in(&Store::open(&machine.env), &intent, Reason::Restored)
             }
-            // Only removals, moves, imports and restores write ahead; anything else is settled as
+            // Only removals, moves, imports, syncs and restores write ahead; anything else is settled as
             // having done nothing.
             _ => Entry::now(intent.operation, Vec::new()),
         };

@@ -12,6 +12,7 @@
 //! filters, attributes and hooks never run, and a link is read as a link.
 
 pub mod command;
+pub mod history;
 pub mod objects;
 
 use std::ffi::OsStr;
@@ -150,18 +151,32 @@ impl Fetched {
     /// # Errors
     /// [`ReadError`]: no such folder, the bundle's refusal, or git's own failure.
     pub fn read(&self, folder: &[&str], limits: &Limits) -> Result<Bundle, ReadError> {
+        self.read_at(&self.commit, folder, limits)
+    }
+
+    /// [`Fetched::read`] at `commit`, one of the commits fetched (a deeper fetch's history,
+    /// [`history`]).
+    ///
+    /// # Errors
+    /// As [`Fetched::read`].
+    pub fn read_at(
+        &self,
+        commit: &str,
+        folder: &[&str],
+        limits: &Limits,
+    ) -> Result<Bundle, ReadError> {
         let git = self.git();
         let repo = Some(self.dir.path());
         let tree = if folder.is_empty() {
-            format!("{}^{{tree}}", self.commit)
+            format!("{commit}^{{tree}}")
         } else {
-            format!("{}:{}", self.commit, folder.join("/"))
+            format!("{commit}:{}", folder.join("/"))
         };
         // A path through a link, to a file, or to nothing is no folder of the commit: the
         // path is resolved in git's tree, lexically, never on a disk.
         let kind = git.run(repo, &args(&["cat-file", "-t", "--", &tree]));
         if kind.map(|kind| kind.trim() != "tree").unwrap_or(true) {
-            return Err(ReadError::NoSuchFolder(self.commit.clone()));
+            return Err(ReadError::NoSuchFolder(commit.to_owned()));
         }
         let entries = self.list(&git, &tree, limits)?;
         let name = folder.last().copied().unwrap_or("repository");
@@ -283,12 +298,13 @@ fn bounded(dir: &Path) -> Writes {
     }
 }
 
-/// A new bare repository in a temporary folder, and `spec`'s ref fetched into it shallow
-/// (`--filter` when given); the folder and the commit fetched.
+/// A new bare repository in a temporary folder, and `spec`'s ref fetched into it shallow,
+/// `depth` commits deep (`--filter` when given); the folder and the commit fetched.
 fn fetch_into(
     spec: &Spec,
     what: &str,
     filter: Option<&str>,
+    depth: usize,
 ) -> Result<(tempfile::TempDir, String), FetchError> {
     let dir = temporary(what)?;
     let git = Git {
@@ -301,7 +317,8 @@ fn fetch_into(
     let asked = spec.reference.as_deref().unwrap_or("HEAD");
     // Progress, not `--quiet`: git reports while a pack arrives, which is what tells a slow
     // server from one that stopped answering.
-    let mut fetch = vec!["fetch", "--progress", "--depth", "1", "--no-tags"];
+    let depth = depth.max(1).to_string();
+    let mut fetch = vec!["fetch", "--progress", "--depth", &depth, "--no-tags"];
     fetch.extend(filter);
     fetch.extend(["--", &spec.url, asked]);
     let fetched = git.run(work, &args(&fetch));
@@ -340,7 +357,7 @@ fn fetch_into(
 pub fn fetch(spec: &Spec, progress: &mut dyn FnMut(&str)) -> Result<Fetched, FetchError> {
     let what = spec.shown();
     progress(&format!("fetching {what} with git"));
-    let (dir, commit) = fetch_into(spec, &what, None)?;
+    let (dir, commit) = fetch_into(spec, &what, None, 1)?;
     progress(&format!(
         "fetched commit {}",
         &commit[..commit.len().min(12)]
@@ -437,7 +454,7 @@ pub fn trees(
 ) -> Result<Trees, FetchError> {
     let what = spec.shown();
     progress(&format!("asking {what} for its folders' trees"));
-    let (dir, commit) = fetch_into(spec, &what, Some("--filter=blob:none"))?;
+    let (dir, commit) = fetch_into(spec, &what, Some("--filter=blob:none"), 1)?;
     let git = Git {
         what: &what,
         deadline: command::deadline(),
