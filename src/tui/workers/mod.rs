@@ -14,7 +14,6 @@
 pub mod history;
 pub mod import;
 pub mod manage;
-mod pace;
 pub mod tasks;
 pub mod update;
 pub mod viewer;
@@ -49,7 +48,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 /// Scan `machine` on a new thread; progress, then the deck (or the failure), then the skills
 /// that changed since their snapshots arrive on `tx`. A `watcher` keeps what was found, to
 /// watch it and rescan from it.
-pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<watch::Watcher>) {
+pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<crate::live::Watcher>) {
     spawn("skilldeck-scan", tx, move |tx| {
         let (deck, inventory) = match guarded(|| scan_deck(&machine, tx)) {
             Ok(scanned) => scanned,
@@ -166,14 +165,7 @@ fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, Str
 
 /// What the comparison with the snapshots needs of each of `skills`.
 fn subjects<'a>(skills: impl IntoIterator<Item = &'a scan::Skill>) -> Vec<Subject<'a>> {
-    skills
-        .into_iter()
-        .map(|skill| Subject {
-            dir: &skill.dir,
-            real_dir: &skill.real_dir,
-            modified: skill.state == crate::record::State::Modified,
-        })
-        .collect()
+    skills.into_iter().map(Subject::of).collect()
 }
 
 /// The sentence for snapshots that could not be read to compare the skills with.

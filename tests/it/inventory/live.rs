@@ -8,13 +8,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
+use skilldeck::live::{News, Watcher};
 use skilldeck::record::{State, digest_of};
 use skilldeck::roots::{Environment, Machine};
 use skilldeck::scan::{self, Inventory};
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::headless::{Headless, PATIENCE, test_terminal};
-use skilldeck::tui::msg::Msg;
-use skilldeck::tui::workers::watch::Watcher;
 
 /// A home with three of Claude Code's skills; `alpha` carries an installer's record that
 /// matches its files.
@@ -213,23 +212,22 @@ fn what_is_watched_is_every_skill_the_folders_that_hold_them_and_the_settings() 
     );
 }
 
-/// The next message the watcher sends that is not about the watch being in place.
-fn next_change(rx: &mpsc::Receiver<Msg>) -> Vec<PathBuf> {
+/// The next news the watcher tells that is not about the watch being in place.
+fn next_change(rx: &mpsc::Receiver<News>) -> Vec<PathBuf> {
     loop {
         match rx.recv_timeout(PATIENCE).expect("the watcher answers") {
-            Msg::Changed { dirs } => return dirs,
-            Msg::Watched { .. } => {}
-            other => panic!("unexpected {other:?}"),
+            News::Changed { dirs } => return dirs,
+            News::Watched { .. } => {}
         }
     }
 }
 
-fn watching(home: &Home) -> (Watcher, mpsc::Receiver<Msg>) {
+fn watching(home: &Home) -> (Watcher, mpsc::Receiver<News>) {
     let (tx, rx) = mpsc::channel();
-    let watcher = Watcher::start(tx).unwrap();
+    let watcher = Watcher::start(move |news| tx.send(news).is_ok()).unwrap();
     watcher.keep(&home.machine(), home.scan());
     match rx.recv_timeout(PATIENCE).expect("the watch is placed") {
-        Msg::Watched { told, polled } => assert!(told + polled > 3, "{told} {polled}"),
+        News::Watched { told, polled } => assert!(told + polled > 3, "{told} {polled}"),
         other => panic!("unexpected {other:?}"),
     }
     (watcher, rx)
