@@ -7,9 +7,10 @@
 //! of the upstreams ([`update`]) and the managing operations ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
 //! agent's listing (`listing`), and another reads the skills' uses (`usage`). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
-//! tearing the terminal down. While the app is live, [`watch`] watches the skills' files and
-//! rescans only the skills that changed. They do their work by asking the domain (`scan`, `snapshot`,
-//! `bundle`, `install`); the app itself touches no file.
+//! tearing the terminal down. While the app is live, [`watch`] turns the news of the live
+//! engine (`live`: the watch on the skills' files, and the rescan of only those that changed)
+//! into messages and decks. They do their work by asking the domain (`scan`, `snapshot`,
+//! `bundle`, `install`, `live`); the app itself touches no file.
 
 pub mod history;
 pub mod import;
