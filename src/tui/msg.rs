@@ -284,6 +284,7 @@ pub struct Rescan {
 /// Why a rescan of a few skills brought no deck.
 #[derive(Debug, thiserror::Error)]
 pub enum RescanError {
+    /// The live engine's rescan failed (the snapshots could not be read), with its sentence.
     #[error(transparent)]
     Live(#[from] crate::live::LiveError),
     /// The rescan's thread panicked; the panic's display-safe text.
