@@ -4,10 +4,6 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::time::Duration;
-
-/// How often a folder the system cannot watch is looked at for changes.
-pub const POLL_EVERY: Duration = Duration::from_secs(2);
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Live {

@@ -254,7 +254,7 @@ pub enum Msg {
     /// them compared with its snapshots again, or why the rescan failed.
     Rescanned {
         dirs: Vec<PathBuf>,
-        result: Result<Box<Rescan>, String>,
+        result: Result<Box<Rescan>, RescanError>,
     },
     /// The watch is in place: `told` folders by the system, `polled` looked at every few
     /// seconds instead, where the system's limit on watches ran out.
@@ -279,6 +279,17 @@ pub enum Msg {
 pub struct Rescan {
     pub deck: Deck,
     pub compared: Vec<(PathBuf, Option<ChangeView>)>,
+}
+
+/// Why a rescan of a few skills brought no deck.
+#[derive(Debug, thiserror::Error)]
+pub enum RescanError {
+    /// The live engine's rescan failed (the snapshots could not be read), with its sentence.
+    #[error(transparent)]
+    Live(#[from] crate::live::LiveError),
+    /// The rescan's thread panicked; the panic's display-safe text.
+    #[error("Scanning the changed skills stopped: {0}")]
+    Stopped(String),
 }
 
 /// The changed skills, and how many could not be compared.

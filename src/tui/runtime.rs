@@ -30,8 +30,9 @@ use super::update::update;
 use super::view;
 use super::views::View;
 use super::workers::import::{ImportSession, spawn_import};
-use super::workers::watch::{self, Watcher};
+use super::workers::watch;
 use super::workers::{self, history, manage, tasks};
+use crate::live::Watcher;
 use crate::operations::import::Request;
 use crate::operations::paths;
 use crate::operations::progress::Cancel;
@@ -175,7 +176,7 @@ impl<B: Backend> Runtime<B> {
     /// # Errors
     /// When the watching thread cannot be started.
     pub fn live(mut self) -> io::Result<Self> {
-        self.watcher = Some(Watcher::start(self.tx.clone())?);
+        self.watcher = Some(watch::start(self.tx.clone())?);
         Ok(self)
     }
 

@@ -39,6 +39,9 @@ const LAYERS: &[&[&str]] = &[
     &["source"],
     &["install"],
     &["snapshot"],
+    // The live engine: the watch on the skills' files, and the rescan of only those that
+    // change, compared with their snapshots again.
+    &["live"],
     &["demo"],
     // The agents' settings files, edited in place and put back.
     &["settings"],

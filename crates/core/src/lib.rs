@@ -6,8 +6,9 @@
 //! on, and `limits` every bound those reads are held to. The domain modules above them
 //! (`skill`, `record`, `roots`, `plugin`, `ownership`, `lock`, `scan`, `usage`, `listing`,
 //! `bundle`, `source`, `install`, `snapshot`, `demo`, `settings`, each using only those before
-//! it) and `operations`, which holds each user-level action once, journalled, as a request in
-//! and a typed report out. This crate has no terminal in its manifest: the command line and
+//! it), `live`, the watch on the skills' files and the rescan of only those that change, and
+//! `operations`, which holds each user-level action once, journalled, as a request in and a
+//! typed report out. This crate has no terminal in its manifest: the command line and
 //! the terminal app (the `skilldeck` crate) render what it reports. `tests/it/architecture.rs`
 //! holds the order.
 
@@ -17,6 +18,7 @@ pub mod fs;
 pub mod install;
 pub mod limits;
 pub mod listing;
+pub mod live;
 pub mod lock;
 pub mod merge;
 pub mod operations;

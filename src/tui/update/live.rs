@@ -5,9 +5,10 @@
 use std::path::PathBuf;
 
 use super::{changed, history, note, skills};
+use crate::text::sanitize;
 use crate::tui::app::{App, Preview, Scan};
 use crate::tui::live::Watch;
-use crate::tui::msg::{Effect, Rescan};
+use crate::tui::msg::{Effect, Rescan, RescanError};
 
 /// Files changed: rescan the skills they lie in, unless a scan is under way, which takes them
 /// up when it ends.
@@ -35,13 +36,13 @@ pub(super) fn next(app: &mut App) -> Vec<Effect> {
 pub(super) fn rescanned(
     app: &mut App,
     dirs: &[PathBuf],
-    result: Result<Box<Rescan>, String>,
+    result: Result<Box<Rescan>, RescanError>,
 ) -> Vec<Effect> {
     app.live.rescanning = false;
     let rescan = match result {
         Ok(rescan) => *rescan,
         Err(why) => {
-            app.messages.push(why);
+            app.messages.push(sanitize::line(&why.to_string()));
             return next(app);
         }
     };
@@ -77,7 +78,7 @@ pub(super) fn watched(app: &mut App, watch: Watch) -> Vec<Effect> {
             app,
             &format!(
                 "{folders} polled every {} s for changes: the system's limit on watches ran out (raise fs.inotify.max_user_watches to watch them all).",
-                crate::tui::live::POLL_EVERY.as_secs()
+                crate::live::POLL_EVERY.as_secs()
             ),
         );
     }

@@ -7,14 +7,14 @@
 //! of the upstreams ([`update`]) and the managing operations ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
 //! agent's listing (`listing`), and another reads the skills' uses (`usage`). Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
-//! tearing the terminal down. While the app is live, [`watch`] watches the skills' files and
-//! rescans only the skills that changed. They do their work by asking the domain (`scan`, `snapshot`,
-//! `bundle`, `install`); the app itself touches no file.
+//! tearing the terminal down. While the app is live, [`watch`] turns the news of the live
+//! engine (`live`: the watch on the skills' files, and the rescan of only those that changed)
+//! into messages and decks. They do their work by asking the domain (`scan`, `snapshot`,
+//! `bundle`, `install`, `live`); the app itself touches no file.
 
 pub mod history;
 pub mod import;
 pub mod manage;
-mod pace;
 pub mod tasks;
 pub mod update;
 pub mod viewer;
@@ -49,7 +49,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 /// Scan `machine` on a new thread; progress, then the deck (or the failure), then the skills
 /// that changed since their snapshots arrive on `tx`. A `watcher` keeps what was found, to
 /// watch it and rescan from it.
-pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<watch::Watcher>) {
+pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<crate::live::Watcher>) {
     spawn("skilldeck-scan", tx, move |tx| {
         let (deck, inventory) = match guarded(|| scan_deck(&machine, tx)) {
             Ok(scanned) => scanned,
@@ -166,14 +166,7 @@ fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, Str
 
 /// What the comparison with the snapshots needs of each of `skills`.
 fn subjects<'a>(skills: impl IntoIterator<Item = &'a scan::Skill>) -> Vec<Subject<'a>> {
-    skills
-        .into_iter()
-        .map(|skill| Subject {
-            dir: &skill.dir,
-            real_dir: &skill.real_dir,
-            modified: skill.state == crate::record::State::Modified,
-        })
-        .collect()
+    skills.into_iter().map(Subject::of).collect()
 }
 
 /// The sentence for snapshots that could not be read to compare the skills with.

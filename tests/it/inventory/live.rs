@@ -2,19 +2,20 @@
 //! lies in and decides everything else as a whole scan would; what to watch names the skills,
 //! the folders that decide them and the settings files that turn them off; and the real
 //! watching thread, on a temporary home, names the skill whose file was edited, says nothing
-//! of files only read, and blocks while nothing happens.
+//! of files only read, and blocks while nothing happens; and the core's rescan reads again only
+//! the skills told, from the inventory the watcher keeps, compares only them with their
+//! snapshots, and keeps nothing of a rescan that failed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
+use skilldeck::live::{self, LiveError, News, Watcher};
 use skilldeck::record::{State, digest_of};
 use skilldeck::roots::{Environment, Machine};
 use skilldeck::scan::{self, Inventory};
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::headless::{Headless, PATIENCE, test_terminal};
-use skilldeck::tui::msg::Msg;
-use skilldeck::tui::workers::watch::Watcher;
 
 /// A home with three of Claude Code's skills; `alpha` carries an installer's record that
 /// matches its files.
@@ -213,23 +214,22 @@ fn what_is_watched_is_every_skill_the_folders_that_hold_them_and_the_settings() 
     );
 }
 
-/// The next message the watcher sends that is not about the watch being in place.
-fn next_change(rx: &mpsc::Receiver<Msg>) -> Vec<PathBuf> {
+/// The next news the watcher tells that is not about the watch being in place.
+fn next_change(rx: &mpsc::Receiver<News>) -> Vec<PathBuf> {
     loop {
         match rx.recv_timeout(PATIENCE).expect("the watcher answers") {
-            Msg::Changed { dirs } => return dirs,
-            Msg::Watched { .. } => {}
-            other => panic!("unexpected {other:?}"),
+            News::Changed { dirs } => return dirs,
+            News::Watched { .. } => {}
         }
     }
 }
 
-fn watching(home: &Home) -> (Watcher, mpsc::Receiver<Msg>) {
+fn watching(home: &Home) -> (Watcher, mpsc::Receiver<News>) {
     let (tx, rx) = mpsc::channel();
-    let watcher = Watcher::start(tx).unwrap();
+    let watcher = Watcher::start(move |news| tx.send(news).is_ok()).unwrap();
     watcher.keep(&home.machine(), home.scan());
     match rx.recv_timeout(PATIENCE).expect("the watch is placed") {
-        Msg::Watched { told, polled } => assert!(told + polled > 3, "{told} {polled}"),
+        News::Watched { told, polled } => assert!(told + polled > 3, "{told} {polled}"),
         other => panic!("unexpected {other:?}"),
     }
     (watcher, rx)
@@ -390,4 +390,139 @@ fn the_live_app_shows_an_edit_as_drift_keeping_the_cursor() {
         row.contains(skilldeck::tui::theme::state_marker(State::Modified)),
         "{text}"
     );
+}
+
+/// The last path part of each of `dirs`.
+fn last_names(dirs: &[PathBuf]) -> Vec<String> {
+    dirs.iter()
+        .map(|dir| dir.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// What a rescan found, as names: the skills there, those read again, those gone, and those
+/// changed since their snapshots (or since installed).
+type Found = (Vec<String>, Vec<String>, Vec<String>, Vec<String>);
+
+fn found(rescanned: &live::Rescanned) -> Found {
+    let changed: Vec<PathBuf> = rescanned
+        .found
+        .changed
+        .iter()
+        .map(|c| c.dir.clone())
+        .collect();
+    (
+        names(&rescanned.inventory)
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
+        last_names(&rescanned.rescanned),
+        last_names(&rescanned.gone),
+        last_names(&changed),
+    )
+}
+
+fn description(inventory: &Inventory, name: &str) -> Option<String> {
+    let skill = inventory.skills.iter().find(|s| s.name == name).unwrap();
+    skill.declared.description.clone()
+}
+
+#[test]
+fn a_rescan_reads_again_only_the_skills_told_from_the_kept_inventory_and_compares_only_them() {
+    let home = Home::new();
+    let machine = home.machine();
+    let watcher = Watcher::start(|_| true).unwrap();
+    watcher.keep(&machine, home.scan());
+    // alpha drifts from its record, gamma goes, delta comes; beta changes too, untold.
+    fs::write(home.dir("alpha").join("references/guide.md"), "Edited.\n").unwrap();
+    fs::write(
+        home.dir("beta").join("SKILL.md"),
+        "---\nname: beta\n---\nEdited.\n",
+    )
+    .unwrap();
+    fs::remove_dir_all(home.dir("gamma")).unwrap();
+    home.plain("delta");
+    let told = [
+        home.dir("alpha").join("references/guide.md"),
+        home.dir("gamma"),
+        home.dir("delta"),
+    ];
+    let (rescan, beta) = live::rescan(&machine, Some(&watcher), &told, |r| {
+        (found(r), description(&r.inventory, "beta"))
+    })
+    .unwrap();
+    assert_eq!(
+        rescan,
+        (
+            vec!["alpha".into(), "beta".into(), "delta".into()],
+            vec!["alpha".into(), "delta".into()],
+            vec!["gamma".into()],
+            vec!["alpha".into()],
+        )
+    );
+    // beta was not read again: it stands as the kept inventory had it.
+    assert_eq!(beta.as_deref(), Some("The beta skill."));
+    // The next rescan starts from this one's inventory: told of nothing, it reads nothing.
+    let next = live::rescan(&machine, Some(&watcher), &[], found).unwrap();
+    assert_eq!(next.0, ["alpha", "beta", "delta"]);
+    assert!(next.1.is_empty() && next.2.is_empty(), "{next:?}");
+}
+
+#[test]
+fn without_a_watcher_a_rescan_scans_everything_and_compares_the_skills_told() {
+    let home = Home::new();
+    fs::write(home.dir("alpha").join("references/guide.md"), "Edited.\n").unwrap();
+    fs::write(
+        home.dir("beta").join("SKILL.md"),
+        "---\nname: beta\n---\nEdited.\n",
+    )
+    .unwrap();
+    let told = [home.dir("alpha")];
+    let (rescan, beta) = live::rescan(&home.machine(), None, &told, |r| {
+        (found(r), description(&r.inventory, "beta"))
+    })
+    .unwrap();
+    assert_eq!(rescan.0, ["alpha", "beta", "gamma"]);
+    assert_eq!(
+        (rescan.1, rescan.3),
+        (vec!["alpha".into()], vec!["alpha".into()])
+    );
+    assert!(rescan.2.is_empty(), "nothing was there before to be gone");
+    // A whole scan read beta again.
+    assert_eq!(beta, None);
+}
+
+#[test]
+fn a_rescan_whose_snapshots_cannot_be_read_says_so_and_keeps_the_inventory_it_had() {
+    let home = Home::new();
+    let machine = home.machine();
+    let watcher = Watcher::start(|_| true).unwrap();
+    watcher.keep(&machine, home.scan());
+    // The snapshot store is a file where its folder belongs.
+    let store = home.env().data_dir().join("snapshots");
+    fs::create_dir_all(store.parent().unwrap()).unwrap();
+    fs::write(&store, "not a folder").unwrap();
+    fs::write(
+        home.dir("beta").join("SKILL.md"),
+        "---\nname: beta\n---\nEdited.\n",
+    )
+    .unwrap();
+    let error = live::rescan(&machine, Some(&watcher), &[home.dir("beta")], |_| ())
+        .expect_err("the store cannot be read");
+    assert!(matches!(error, LiveError::Snapshots(_)), "{error:?}");
+    let sentence = error.to_string();
+    assert!(
+        sentence.starts_with("The snapshots could not be read: "),
+        "{sentence}"
+    );
+    // Nothing was kept of the failed rescan: the next, told of nothing, still has beta as the
+    // scan read it; told of beta again, it reads the edit.
+    fs::remove_file(&store).unwrap();
+    let beta = |dirs: &[PathBuf]| {
+        live::rescan(&machine, Some(&watcher), dirs, |r| {
+            description(&r.inventory, "beta")
+        })
+        .unwrap()
+    };
+    assert_eq!(beta(&[]).as_deref(), Some("The beta skill."));
+    assert_eq!(beta(&[home.dir("beta")]), None);
 }

@@ -18,7 +18,7 @@ use skilldeck::tui::app::{App, Scan, Setup};
 use skilldeck::tui::budget::Uses;
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::model::Deck;
-use skilldeck::tui::msg::{Action, Changes, Effect, Msg, Rescan};
+use skilldeck::tui::msg::{Action, Changes, Effect, Msg, Rescan, RescanError};
 use skilldeck::tui::update::update;
 use skilldeck::tui::view;
 
@@ -180,7 +180,7 @@ fn a_rescan_that_failed_says_why_and_the_next_goes_on() {
         &mut app,
         Msg::Rescanned {
             dirs: vec![dir("alpha")],
-            result: Err("Scanning the changed skills stopped: boom".to_owned()),
+            result: Err(RescanError::Stopped("boom".to_owned())),
         },
     );
     assert_eq!(app.messages, ["Scanning the changed skills stopped: boom"]);

@@ -18,6 +18,8 @@ use rayon::prelude::*;
 use super::diff::{self, SkillDiff};
 use super::store::compare_with;
 use super::{Comparison, Snapshot, SnapshotError, Store};
+use crate::record::State;
+use crate::scan::Skill;
 
 /// A skill as the comparison needs it.
 #[derive(Clone, Copy, Debug)]
@@ -28,6 +30,18 @@ pub struct Subject<'a> {
     pub real_dir: &'a Path,
     /// Its installer's record says its files were modified.
     pub modified: bool,
+}
+
+impl<'a> Subject<'a> {
+    /// What the comparison needs of a skill the scan found.
+    #[must_use]
+    pub fn of(skill: &'a Skill) -> Self {
+        Self {
+            dir: &skill.dir,
+            real_dir: &skill.real_dir,
+            modified: skill.state == State::Modified,
+        }
+    }
 }
 
 /// One changed skill.

@@ -1,8 +1,9 @@
 //! How often the live app rescans while the files keep changing. A rescan reads again only the
-//! skills that changed, but still walks every root and rebuilds the deck, so its cost grows
-//! with the skills there are; folders made one after another for as long as someone likes
-//! (a slow installer, a script, a hostile process) would keep a core busy rescanning, each
-//! rescan for the few made since the last. So the next rescan waits [`PACE`] times as long
+//! skills that changed, but still walks every root, decides every skill again and the front
+//! end rebuilds what it shows (within the rescan: see `rescan`), so its cost grows with the
+//! skills there are; folders made one after another for as long as someone likes (a slow
+//! installer, a script, a hostile process) would keep a core busy rescanning, each rescan for
+//! the few made since the last. So the next rescan waits [`PACE`] times as long
 //! as the last one took: what changes meanwhile is gathered into it, rescanning takes at
 //! most a third of one core, and the rescans in a span of changes are bounded by the span
 //! over what one costs, not by the folders made. A change after a quiet moment is rescanned
