@@ -13,7 +13,7 @@ use std::sync::mpsc::Sender;
 
 use crate::operations;
 use crate::operations::batch::{self, OnFailure, Outcome as Came};
-use crate::operations::journal::{Change, Entry, SettingsWas, StoreChange, Was};
+use crate::operations::journal::{Change, Entry, Journal, SettingsWas, StoreChange, Was};
 use crate::operations::progress::{Cancel, Step};
 use crate::operations::{remove, share, switch, undo};
 use crate::roots::{AgentId, Machine, Scope};
@@ -498,13 +498,33 @@ pub fn ask_undo(machine: &Machine, tx: Sender<Msg>) {
 pub fn undo(machine: &Machine, tx: Sender<Msg>) {
     let machine = machine.clone();
     spawn("skilldeck-undo", tx, move |_| {
+        // Lines the journal holds but undo will not act on are said too, as the command
+        // line says them.
+        let passed_over = Journal::of(&machine)
+            .read()
+            .map(|read| read.passed_over())
+            .unwrap_or_default();
         let result = match guarded(|| undo::undo(&machine)) {
             Err(panic) => Err(TaskError::Stopped(Stopped {
                 task: "undo",
                 said: panic,
             })),
             Ok(Err(error)) => Err(TaskError::Undo(error)),
-            Ok(Ok(undone)) => Ok(undone_told(&undone, machine.home())),
+            Ok(Ok(undone)) => {
+                let mut told = undone_told(&undone, machine.home());
+                told.more.extend(passed_over.iter().map(|passed| {
+                    let said = passed.to_string();
+                    let mut rest = said.chars();
+                    let first: String = rest
+                        .next()
+                        .map(char::to_uppercase)
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    sanitize::line(&format!("{first}{}.", rest.as_str()))
+                }));
+                Ok(told)
+            }
         };
         Msg::TaskDone {
             result,
