@@ -211,7 +211,6 @@ pub fn run_delete(args: &DeleteArgs, machine: &Machine) -> Result<Outcome, Failu
         Ok(done) => done,
         Err(error) => return target::refuse(args.json, code(&error), error.into()),
     };
-    let latest = store.latest(&dir).ok().flatten().map(|s| s.id);
     if args.json {
         json::print(&DeletedJson {
             deleted: RemovedJson {
@@ -219,7 +218,7 @@ pub fn run_delete(args: &DeleteArgs, machine: &Machine) -> Result<Outcome, Failu
                 ..RemovedJson::new(&done.snapshot)
             },
             was_latest: done.was_latest,
-            latest,
+            latest: done.latest_now.clone(),
         })?;
     } else {
         let mut out = format!(
@@ -230,7 +229,7 @@ pub fn run_delete(args: &DeleteArgs, machine: &Machine) -> Result<Outcome, Failu
             human::size(done.bytes)
         );
         if done.was_latest {
-            out.push_str(&match latest {
+            out.push_str(&match &done.latest_now {
                 Some(id) => {
                     format!("It was the latest: diffs now compare against snapshot {id}.\n")
                 }

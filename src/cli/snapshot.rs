@@ -2,16 +2,13 @@
 //! by an agent session's transcript.
 
 use std::fmt::Write as _;
-use std::io::{self, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
-use crate::fs::{Links, open_regular};
-use crate::limits::{SESSION_SKILLS, TRANSCRIPT_BYTES};
 use crate::operations;
+use crate::operations::snapshot::FromTranscriptError;
 use crate::roots::Machine;
 use crate::scan;
 use crate::snapshot::{Reason, SnapshotError, Taken};
-use crate::usage::transcript;
 
 use super::{Failure, Outcome, target};
 use crate::text::Unsafe;
@@ -55,10 +52,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let results = done.taken.into_iter().map(|(dir, result)| {
         let attempt = match result {
             Ok(taken) => Attempt::Taken(taken),
-            Err(SnapshotError::NotSkill(_)) => Attempt::NotSkill,
-            Err(SnapshotError::Read { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
-                Attempt::NotSkill
-            }
+            Err(error) if operations::snapshot::not_a_skill(&error) => Attempt::NotSkill,
             Err(error) => Attempt::Failed(error),
         };
         (dir, attempt)
@@ -148,29 +142,8 @@ fn named_by_arguments(args: &[String], machine: &Machine) -> (Vec<PathBuf>, Outc
 }
 
 fn named_by_transcript(file: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let stopped = |error: &dyn std::fmt::Display| {
-        Failure::Stopped(format!("{} could not be read: {error}", file.display()))
-    };
-    // Only a regular file is opened (a hook runs this unattended: a FIFO or a device named
-    // here must not make it wait or act), and only so much of it is read.
-    let opened = open_regular(file, Links::Follow).map_err(|error| {
-        if error.kind() == io::ErrorKind::NotFound {
-            Failure::Usage(format!(
-                "--from-transcript {}: no such file",
-                file.display()
-            ))
-        } else {
-            stopped(&error)
-        }
-    })?;
-    let mut reader = BufReader::new(opened.take(TRANSCRIPT_BYTES + 1));
-    let found =
-        transcript::skill_dirs(&mut reader, SESSION_SKILLS).map_err(|error| stopped(&error))?;
-    if reader.into_inner().limit() == 0 {
-        return Err(stopped(&format!(
-            "it is larger than the {} skilldeck reads of a transcript",
-            human::size(TRANSCRIPT_BYTES)
-        )));
-    }
-    Ok(found)
+    operations::snapshot::named_by_transcript(file).map_err(|error| match error {
+        FromTranscriptError::Missing(_) => Failure::Usage(format!("--from-transcript {error}")),
+        _ => Failure::Stopped(error.to_string()),
+    })
 }

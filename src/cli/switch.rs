@@ -68,16 +68,7 @@ struct SwitchedJson<'a> {
 
 pub fn run(args: &Args, machine: &Machine, turn: Turn) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
-    let mut candidates = target::matching(&inventory, &args.skill);
-    if candidates.len() > 1
-        && candidates
-            .iter()
-            .filter(|s| s.agents.contains(&args.agent))
-            .count()
-            == 1
-    {
-        candidates.retain(|s| s.agents.contains(&args.agent));
-    }
+    let candidates = switch::which(target::matching(&inventory, &args.skill), args.agent);
     let skill = match candidates.as_slice() {
         [] => {
             let failure = Failure::Refused(format!(

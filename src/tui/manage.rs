@@ -6,8 +6,13 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::operations::export::Exported;
 use crate::operations::remove::Removed;
+use crate::operations::share::{Share, Shared};
+use crate::operations::switch::{Switched, Turn};
 use crate::roots::{AgentId, Scope};
+use crate::snapshot::{COPY_BOUND, Taken};
+use crate::text::human::count as counted;
 use crate::text::{Unsafe, human};
 
 /// A skill an action applies to: its name as shown and its folder.
@@ -296,10 +301,142 @@ pub fn removed_line(name: &str, removed: &Removed, home: &Path) -> String {
     for lock in &removed.stale_locks {
         line.push_str(&format!(" {} still lists it.", shown(lock)));
     }
-    if let Some(error) = &removed.unjournalled {
-        line.push_str(&format!(" But {error}, so undo will not know of it."));
+    with_journal(line, removed.unjournalled.as_ref())
+}
+
+/// A switch in one line, every field of its report said: for which agent, which way, the
+/// settings files written (or that it already was so), the notes, and the journal when it
+/// missed it.
+pub fn switched_line(name: &str, switched: &Switched, home: &Path) -> String {
+    let agent = switched.agent.display_name();
+    let word = match switched.turn {
+        Turn::Off => "off",
+        Turn::On => "on",
+    };
+    let mut line = if switched.edited.is_empty() {
+        format!("{name}: already {word} for {agent}; nothing was changed.")
+    } else {
+        let files: Vec<String> = switched
+            .edited
+            .iter()
+            .map(|p| human::path(p, home, Unsafe::Dropped))
+            .collect();
+        format!("{name}: turned {word} for {agent} in {}.", files.join(", "))
+    };
+    for note in &switched.notes {
+        line.push(' ');
+        line.push_str(note);
+        if !note.ends_with('.') {
+            line.push('.');
+        }
     }
-    line
+    with_journal(line, switched.unjournalled.as_ref())
+}
+
+/// A link, copy or move in one line, every field of its report said: from where to where
+/// (what a link leads to), the agents that load skills from there, the copy each agent whose
+/// choice it changed now runs, the baseline snapshot it could not keep, and the journal when
+/// it missed it.
+pub fn shared_line(name: &str, shared: &Shared, home: &Path) -> String {
+    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+    let plan = &shared.plan;
+    let (from, to) = (shown(&plan.from), shown(&plan.to));
+    let mut line = match plan.share {
+        Share::Link => format!("{name}: linked {to} → {}", shown(&plan.real_from)),
+        Share::Copy => format!("{name}: copied {from} to {to}, with skilldeck's record"),
+        Share::Move => format!("{name}: moved {from} to {to}"),
+    };
+    line.push_str(&format!(
+        " ({}'s {} folder).",
+        plan.agent.display_name(),
+        scope_name(plan.scope)
+    ));
+    if !plan.readers.is_empty() {
+        let readers: Vec<&str> = plan.readers.iter().map(|a| a.display_name()).collect();
+        line.push_str(&format!(
+            " Agents that load skills from there: {}.",
+            readers.join(", ")
+        ));
+    }
+    for shadow in &plan.shadowing {
+        let agent = shadow.agent.display_name();
+        let (winner, loser) = (shown(&shadow.winner), shown(&shadow.loser));
+        line.push_str(&if shadow.unsettled {
+            format!(" {agent} picks either {winner} or {loser}, not always the same.")
+        } else {
+            format!(" {agent} runs {winner} instead of {loser}.")
+        });
+    }
+    if let Some(missed) = &shared.missed_baseline {
+        line.push_str(&format!(
+            " Its baseline snapshot could not be kept ({missed}); undo will refuse to remove it until a snapshot is taken."
+        ));
+    }
+    with_journal(line, shared.unjournalled.as_ref())
+}
+
+/// What a snapshot taken holds less than the skill, in words (a leading space each), or
+/// nothing: a skill over the copy bound keeps only its `SKILL.md`, and links are left out.
+pub fn taken_notes(taken: &Taken) -> String {
+    let info = &taken.snapshot.info;
+    let mut notes = String::new();
+    if info.truncated {
+        notes.push_str(&format!(
+            " Only its SKILL.md was kept: the skill is over {}.",
+            human::size(COPY_BOUND)
+        ));
+    }
+    if info.skipped_links > 0 {
+        notes.push_str(&format!(
+            " {} left out of it.",
+            counted(info.skipped_links, "link")
+        ));
+    }
+    notes
+}
+
+/// An export in a line and the lines under it, every field of its report said: where it
+/// went, how many files and bytes, then each secret removed (the file and the rule), each
+/// file packed under another name, each file left out and why, each packed unscanned.
+pub fn exported_lines(name: &str, exported: &Exported, home: &Path) -> (String, Vec<String>) {
+    let package = &exported.package;
+    let secrets = match package.redacted.len() {
+        0 => "no secrets found".to_owned(),
+        n => format!("{} removed", counted(n, "secret")),
+    };
+    let head = format!(
+        "Exported {name} ({}, {}) to {}; {secrets}.",
+        counted(package.files, "file"),
+        human::size(package.archive.len() as u64),
+        human::path(&exported.path, home, Unsafe::Dropped)
+    );
+    let mut more = Vec::new();
+    for (path, rule) in &package.redacted {
+        more.push(format!("secret removed from {path}: {rule}"));
+    }
+    for (path, packed_as) in &package.renamed {
+        more.push(format!(
+            "{path} packed as {packed_as}, the secret cut out of its name"
+        ));
+    }
+    for (path, why) in &package.left_out {
+        more.push(format!("left out {path}: {why}"));
+    }
+    for (path, why) in &package.unscanned {
+        more.push(format!("packed unscanned {path}: {why}"));
+    }
+    (head, more)
+}
+
+/// `text`, and that the journal missed it when it did.
+pub fn with_journal(
+    text: String,
+    unjournalled: Option<&crate::operations::JournalError>,
+) -> String {
+    match unjournalled {
+        Some(error) => format!("{text} But {error}, so undo will not know of it."),
+        None => text,
+    }
 }
 
 #[cfg(test)]

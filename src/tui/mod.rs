@@ -26,6 +26,7 @@ pub mod app;
 pub mod budget;
 pub mod changes;
 pub mod diff;
+pub mod failure;
 pub mod geometry;
 pub mod headless;
 pub mod history;

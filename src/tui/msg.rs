@@ -9,6 +9,7 @@ use crate::scan::Progress;
 use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
+use super::failure::{DiffError, PlanError, TaskError};
 use super::geometry::Laid;
 use super::history::HistoryView;
 use super::import::{
@@ -194,12 +195,12 @@ pub enum Msg {
     /// A diff asked for with `request`, or why it could not be made.
     Diff {
         request: u64,
-        diff: Result<Box<DiffView>, String>,
+        diff: Result<Box<DiffView>, DiffError>,
     },
-    /// A task the person asked for (snapshot, accept, restore, export) is over: a note for the
-    /// status line, or a failure for a message. `rescan` when it changed skills on disk.
+    /// A task the person asked for (snapshot, accept, restore, export, undo) is over: what it
+    /// did, or why it did nothing, for a message. `rescan` when it changed skills on disk.
     TaskDone {
-        result: Result<String, String>,
+        result: Result<Told, TaskError>,
         rescan: bool,
     },
     /// An export did not happen: why, as a sentence, and what was typed, to ask again with.
@@ -229,7 +230,7 @@ pub enum Msg {
     Planned {
         request: u64,
         to: Destination,
-        plans: Vec<(Target, Result<PlanView, String>)>,
+        plans: Vec<(Target, Result<PlanView, PlanError>)>,
     },
     /// A skill's history asked for with `request`, or why it could not be read.
     History {
@@ -266,11 +267,31 @@ pub enum Msg {
     Tick(SystemTime),
     /// What an undo would revert now (a line per thing it puts back), nothing when the journal
     /// has nothing left to revert, or why the journal could not be read.
-    UndoNext(Result<Option<Vec<String>>, String>),
+    UndoNext(Result<Option<Vec<String>>, TaskError>),
     /// Something failed that the person should be told: a worker stopped, the terminal refused a mode.
     Failed(String),
     /// The process was asked to stop (SIGTERM, SIGHUP, SIGINT): leave as on `q`.
     Signal(i32),
+}
+
+/// What a task that is done tells the person, display-safe: a line for the status, and, when
+/// its report holds more than one line can, every other field of it, each a line of the
+/// result window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Told {
+    pub note: String,
+    /// The result window's title (`Undone`), when there is more.
+    pub title: String,
+    pub more: Vec<String>,
+}
+
+impl From<String> for Told {
+    fn from(note: String) -> Self {
+        Self {
+            note,
+            ..Self::default()
+        }
+    }
 }
 
 /// What a rescan of a few skills found: the deck again (every skill decided again, only those

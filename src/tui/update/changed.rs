@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 
 use super::{ask_export, note, rows_of, shared, start_task, step, warn};
 use crate::text::human::ago;
+use crate::text::sanitize;
 use crate::tui::app::{App, Confirm, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::diff::{Against, DiffView, jump};
+use crate::tui::failure::DiffError;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
 use crate::tui::offers;
@@ -230,7 +232,7 @@ pub(super) fn refresh_diff(app: &mut App) -> Vec<Effect> {
     }]
 }
 
-pub(super) fn diff_arrived(app: &mut App, request: u64, diff: Result<Box<DiffView>, String>) {
+pub(super) fn diff_arrived(app: &mut App, request: u64, diff: Result<Box<DiffView>, DiffError>) {
     let Some(state) = app.views.diff_mut() else {
         return;
     };
@@ -239,7 +241,7 @@ pub(super) fn diff_arrived(app: &mut App, request: u64, diff: Result<Box<DiffVie
     }
     state.view = match diff {
         Ok(view) => Loading::Ready(view),
-        Err(why) => Loading::Failed(why),
+        Err(why) => Loading::Failed(sanitize::line(&why.to_string())),
     };
 }
 

@@ -6,6 +6,8 @@
 //! shadowing confirmed a second time), and the view of every copy of a name are here too.
 
 use crate::roots::{AgentId, Scope, Source};
+use crate::text::sanitize;
+use crate::tui::failure::{PlanError, TaskError};
 
 use super::{note, rows_of, start_scan, step, warn};
 use crate::tui::app::{App, Confirm, ExportPrompt, Overlay, Scan};
@@ -407,7 +409,7 @@ pub(super) fn planned(
     app: &mut App,
     request: u64,
     to: Destination,
-    plans: Vec<(Target, Result<PlanView, String>)>,
+    plans: Vec<(Target, Result<PlanView, PlanError>)>,
 ) -> Vec<Effect> {
     app.tasks = app.tasks.saturating_sub(1);
     if request != app.plan_request {
@@ -431,7 +433,10 @@ pub(super) fn planned(
                 );
                 skills.push(target);
             }
-            Err(why) => lines.push(format!("{}: not possible: {why}", target.name)),
+            Err(why) => lines.push(sanitize::line(&format!(
+                "{}: not possible: {why}",
+                target.name
+            ))),
         }
     }
     if skills.is_empty() {
@@ -486,11 +491,14 @@ pub(super) fn ask_undo(app: &mut App) -> Vec<Effect> {
 }
 
 /// What an undo would revert, as a question; or that there is nothing to undo.
-pub(super) fn undo_next(app: &mut App, next: Result<Option<Vec<String>>, String>) -> Vec<Effect> {
+pub(super) fn undo_next(
+    app: &mut App,
+    next: Result<Option<Vec<String>>, TaskError>,
+) -> Vec<Effect> {
     app.tasks = app.tasks.saturating_sub(1);
     app.status = None;
     match next {
-        Err(why) => app.messages.push(why),
+        Err(why) => app.messages.push(sanitize::line(&why.to_string())),
         Ok(None) => note(
             app,
             "Nothing to undo: every operation in the journal is undone.",

@@ -19,11 +19,14 @@ mod viewer;
 use crate::scan::Progress;
 
 use super::app::{App, ExportPrompt, Overlay, Preview, Scan, Screen, Status};
+use super::failure::TaskError;
 use super::history::Clock;
 use super::keymap::Mode;
 use super::line::{Edit, LineEdit};
-use super::msg::{Action, Effect, Msg, Pane};
+use super::manage::Summary;
+use super::msg::{Action, Effect, Msg, Pane, Told};
 use super::views::Loading;
+use crate::text::sanitize;
 
 /// Apply `msg` to `app`; what comes back is for the runtime to do.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
@@ -438,14 +441,33 @@ fn start_task(app: &mut App, effect: Effect) -> Vec<Effect> {
     vec![effect]
 }
 
-fn task_done(app: &mut App, result: Result<String, String>, rescan: bool) -> Vec<Effect> {
+fn task_done(app: &mut App, result: Result<Told, TaskError>, rescan: bool) -> Vec<Effect> {
+    let result = result.map_err(|error| sanitize::line(&error.to_string()));
+    task_over(app, result, rescan)
+}
+
+/// A task is over: what it did, or the sentence (display-safe) saying why it did nothing.
+fn task_over(app: &mut App, result: Result<Told, String>, rescan: bool) -> Vec<Effect> {
     app.tasks = app.tasks.saturating_sub(1);
     match result {
-        Ok(text) => note(app, &text),
-        Err(text) => {
+        Ok(told) => {
+            note(app, &told.note);
+            // What the status line cannot hold is shown whole, unless the person is in the
+            // middle of another question, which it must not take away.
+            if !told.more.is_empty() && matches!(app.overlay, Overlay::None | Overlay::Summary(_)) {
+                let mut done = vec![told.note];
+                done.extend(told.more);
+                app.overlay = Overlay::Summary(Summary {
+                    title: told.title,
+                    done,
+                    ..Summary::default()
+                });
+            }
+        }
+        Err(error) => {
             // The "…ing" note said it was under way; the message says how it ended.
             app.status = None;
-            app.messages.push(text);
+            app.messages.push(error);
         }
     }
     let mut effects = if history::owns_diff(app) {

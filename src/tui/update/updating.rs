@@ -92,7 +92,7 @@ pub(super) fn event(app: &mut App, session: u64, event: UpdateEvent) -> Vec<Effe
                 app.upstreams.forget(&dirs);
             }
             if applied {
-                return super::task_done(app, result, true);
+                return super::task_over(app, result.map(Into::into), true);
             }
             match result {
                 Ok(text) => note(app, &text),

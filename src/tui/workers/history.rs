@@ -9,13 +9,15 @@ use crate::operations;
 use crate::roots::Machine;
 use crate::snapshot::{Store, diff, history};
 
-use super::tasks::{against_snapshot, diff_view, spawn_diff, with_journal};
+use super::tasks::{against_snapshot, diff_view, spawn_diff};
 use super::{guarded, spawn};
 use crate::text::human::size;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
+use crate::tui::failure::{DiffError, Stopped, TaskError};
 use crate::tui::history::HistoryView;
+use crate::tui::manage::with_journal;
 use crate::tui::msg::Msg;
 
 /// Read the history of the skill at `dir`, with how much the store holds.
@@ -68,23 +70,19 @@ pub fn diff_snapshots(
     dir: &Path,
     old: &str,
     new: Option<&str>,
-) -> Result<DiffView, String> {
+) -> Result<DiffView, DiffError> {
     let store = Store::open(&machine.env);
-    let failed = |error: &dyn std::fmt::Display| sanitize::line(&error.to_string());
-    let old = store.find(dir, Some(old)).map_err(|e| failed(&e))?;
+    let old = store.find(dir, Some(old))?;
     let (against, diff) = match new {
-        None => (
-            against_snapshot(&old),
-            diff::diff(&old, dir).map_err(|e| failed(&e))?,
-        ),
+        None => (against_snapshot(&old), diff::diff(&old, dir)?),
         Some(new) => {
-            let new = store.find(dir, Some(new)).map_err(|e| failed(&e))?;
+            let new = store.find(dir, Some(new))?;
             (
                 Against::Between {
                     old: sanitize::line(&old.id),
                     new: sanitize::line(&new.id),
                 },
-                diff::between_snapshots(&old, &new, dir).map_err(|e| failed(&e))?,
+                diff::between_snapshots(&old, &new, dir)?,
             )
         }
     };
@@ -97,28 +95,37 @@ pub fn delete(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id
     spawn("skilldeck-delete", tx, move |_| {
         let result = guarded(|| operations::snapshot::delete(&machine, &dir, &id));
         let (result, rescan) = match result {
-            Err(panic) => (Err(format!("The delete stopped: {panic}")), false),
-            Ok(Err(error)) => (
-                Err(sanitize::line(&format!(
-                    "Snapshot {id} of {name} was not deleted: {error}"
-                ))),
+            Err(panic) => (
+                Err(TaskError::Stopped(Stopped {
+                    task: "delete",
+                    said: panic,
+                })),
                 false,
             ),
+            Ok(Err(source)) => (Err(TaskError::Delete { id, name, source }), false),
             Ok(Ok(deleted)) => {
                 let mut text = format!(
-                    "Deleted snapshot {} of {name} ({}); {} brings it back.",
+                    "Deleted snapshot {} of {name} ({}, {}); it is held at {} until the next prune, and {} brings it back.",
                     deleted.snapshot.id,
+                    deleted.snapshot.info.reason.describe(),
                     size(deleted.bytes),
+                    human::path(&deleted.held, machine.home(), Unsafe::Dropped),
                     crate::tui::keymap::key_for(
                         crate::tui::keymap::Mode::History,
                         crate::tui::msg::Action::Undo
                     )
                 );
                 if deleted.was_latest {
-                    text.push_str(" It was the latest: the one before it is now the baseline.");
+                    text.push_str(&match &deleted.latest_now {
+                        Some(now) => {
+                            format!(" It was the latest: diffs now compare against snapshot {now}.")
+                        }
+                        None => " It was the only one: the skill has no snapshot now.".to_owned(),
+                    });
                 }
+                let text = with_journal(text, deleted.unjournalled.as_ref());
                 (
-                    Ok(sanitize::line(&with_journal(text, deleted.unjournalled))),
+                    Ok(sanitize::line(&text).into()),
                     // What the changed screen compares against moved back one.
                     deleted.was_latest,
                 )
@@ -153,7 +160,9 @@ mod tests {
         assert_eq!(view.files.len(), 1);
 
         // An id the store does not have is a sentence, not a panic.
-        let unknown = diff_snapshots(&machine, "notes", &dir, "nope", None).unwrap_err();
+        let unknown = diff_snapshots(&machine, "notes", &dir, "nope", None)
+            .unwrap_err()
+            .to_string();
         assert!(unknown.contains("nope"), "{unknown}");
     }
 }

@@ -1,28 +1,31 @@
 //! The managing operations, on a thread: a batch (remove, turn off or on, link, copy, move,
 //! snapshot, accept, export on each of its skills in turn, reporting progress, stoppable
-//! between two skills), the plans of a link, copy or move, and undo. Each asks
-//! `operations::*`, the same functions the command line calls, and turns what they say into
-//! display-safe sentences: done, refused (skilldeck would not, and nothing was changed) or
-//! failed. The skills are found again in a fresh scan, so each operation acts on what is on
-//! disk now, not on what the list showed when the question was asked.
+//! between two skills), the plans of a link, copy or move, and undo. Each asks the use case
+//! in `operations::*` the command line calls, over the batch's skills, and turns its report
+//! into display-safe sentences, every field of it said: done, refused (skilldeck would not,
+//! and nothing was changed) or failed. The skills are found again in a fresh scan, so each
+//! operation acts on what is on disk now, not on what the list showed when the question was
+//! asked.
 
 use std::convert::Infallible;
 use std::path::Path;
 use std::sync::mpsc::Sender;
 
+use crate::operations;
 use crate::operations::batch::{self, OnFailure, Outcome as Came};
-use crate::operations::journal::{Entry, SettingsWas, Was};
+use crate::operations::journal::{Change, Entry, Journal, SettingsWas, StoreChange, Was};
 use crate::operations::progress::{Cancel, Step};
-use crate::operations::{self, JournalError};
 use crate::operations::{remove, share, switch, undo};
-use crate::roots::{AgentId, Machine};
+use crate::roots::{AgentId, Machine, Scope};
 use crate::scan::{self, Inventory, Skill};
 use crate::snapshot::export::Unscanned;
 use crate::text::{Unsafe, human, sanitize};
+use crate::tui::failure::{PlanError, Stopped, TaskError};
 use crate::tui::manage::{
-    Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target, removed_line,
+    Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target, exported_lines,
+    removed_line, shared_line, switched_line, taken_notes, with_journal,
 };
-use crate::tui::msg::Msg;
+use crate::tui::msg::{Msg, Told};
 
 use super::{guarded, spawn};
 
@@ -69,21 +72,24 @@ enum Outcome {
 }
 
 fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &Cancel) -> Summary {
-    let needs_skills = matches!(
-        batch.job,
-        Job::Remove | Job::Switch { .. } | Job::Share { .. }
-    );
-    let inventory = needs_skills.then(|| scan_now(machine));
     let run = Run {
         machine,
-        inventory: inventory.as_ref(),
         tx,
         batch,
         stop,
     };
-    let mut summary = match batch.job {
+    let mut summary = match &batch.job {
         Job::Remove => run.removing(),
-        _ => run.one_by_one(),
+        Job::Switch {
+            agent,
+            off,
+            scope,
+            whole_plugin,
+        } => run.switching(*agent, *off, *scope, *whole_plugin),
+        Job::Share { to, force } => run.sharing(*to, *force),
+        Job::Snapshot => run.each(&Each::Snapshot),
+        Job::Accept => run.each(&Each::Accept),
+        Job::Export { folder } => run.each(&Each::Export(folder)),
     };
     summary.title = format!(
         "{}: {} of {} done",
@@ -94,13 +100,20 @@ fn run_batch(machine: &Machine, tx: &Sender<Msg>, batch: &Batch, stop: &Cancel) 
     summary
 }
 
-/// A batch on its thread, with the skills as they are on disk now.
+/// A batch on its thread.
 struct Run<'a> {
     machine: &'a Machine,
-    inventory: Option<&'a Inventory>,
     tx: &'a Sender<Msg>,
     batch: &'a Batch,
     stop: &'a Cancel,
+}
+
+/// The jobs done on each skill's folder as it is, with no scan.
+enum Each<'a> {
+    Snapshot,
+    Accept,
+    /// An archive in the folder, as typed.
+    Export(&'a str),
 }
 
 impl Run<'_> {
@@ -119,17 +132,49 @@ impl Run<'_> {
         }
     }
 
+    /// The batch's skills as they are on disk now, in `inventory`; a skill gone since the
+    /// question is said in `summary`.
+    fn found<'i>(&self, inventory: &'i Inventory, summary: &mut Summary) -> Vec<&'i Skill> {
+        let home = self.machine.home();
+        let mut skills = Vec::new();
+        for target in &self.batch.skills {
+            match inventory.skills.iter().find(|s| s.dir == target.dir) {
+                Some(skill) => skills.push(skill),
+                None => summary.add(Outcome::Failed(format!(
+                    "{}: no skill is at {} any more; nothing was done.",
+                    target.name,
+                    human::path(&target.dir, home, Unsafe::Dropped)
+                ))),
+            }
+        }
+        skills
+    }
+
+    /// Each outcome of a use case's report, in the summary.
+    fn said<R, E: std::fmt::Display>(
+        summary: &mut Summary,
+        name: &str,
+        came: &Came<R, E>,
+        refusal: impl Fn(&E) -> bool,
+        line: impl Fn(&R) -> String,
+    ) {
+        match came {
+            Came::Done(report) => summary.add(Outcome::Done(line(report))),
+            Came::Failed(error) => summary.add(refused_or_failed(name, refusal(error), error)),
+            Came::NotReached => summary.stopped.push(name.to_owned()),
+        }
+    }
+
     /// The remove use case over the batch's skills; its report said.
     fn removing(&self) -> Summary {
         let home = self.machine.home();
         let mut summary = Summary::default();
-        let mut targets = Vec::new();
-        for target in &self.batch.skills {
-            match find(self.inventory, target, home) {
-                Ok(skill) => targets.push(remove::Target { skill, only: None }),
-                Err(outcome) => summary.add(outcome),
-            }
-        }
+        let inventory = scan_now(self.machine);
+        let targets = self
+            .found(&inventory, &mut summary)
+            .into_iter()
+            .map(|skill| remove::Target { skill, only: None })
+            .collect();
         let mut progress = self.progress();
         let report = remove::run(
             self.machine,
@@ -140,20 +185,96 @@ impl Run<'_> {
         );
         for (target, came) in &report.outcomes {
             let name = &target.skill.name;
-            summary.add(match came {
-                Came::Done(removed) => Outcome::Done(removed_line(name, removed, home)),
-                Came::Failed(error) => refused_or_failed(name, error.is_refusal(), error),
-                Came::NotReached => {
-                    summary.stopped.push(name.clone());
-                    continue;
-                }
-            });
+            Self::said(
+                &mut summary,
+                name,
+                came,
+                remove::RemoveError::is_refusal,
+                |r| removed_line(name, r, home),
+            );
         }
         summary
     }
 
-    /// Each skill in turn, through the operation of the batch's job.
-    fn one_by_one(&self) -> Summary {
+    /// The switch use case over the batch's skills, for `agent`, in its `scope` settings.
+    fn switching(&self, agent: AgentId, off: bool, scope: Scope, whole_plugin: bool) -> Summary {
+        let home = self.machine.home();
+        let mut summary = Summary::default();
+        let inventory = scan_now(self.machine);
+        let requests = self
+            .found(&inventory, &mut summary)
+            .into_iter()
+            .map(|skill| switch::Request {
+                skill,
+                agent,
+                scope: Some(scope),
+                whole_plugin,
+            })
+            .collect();
+        let turn = if off {
+            switch::Turn::Off
+        } else {
+            switch::Turn::On
+        };
+        let mut progress = self.progress();
+        let report = switch::run(
+            self.machine,
+            requests,
+            turn,
+            OnFailure::GoOn,
+            &mut progress,
+            self.stop,
+        );
+        for (request, came) in &report.outcomes {
+            let name = &request.skill.name;
+            Self::said(
+                &mut summary,
+                name,
+                came,
+                switch::SwitchError::is_refusal,
+                |s| switched_line(name, s, home),
+            );
+        }
+        summary
+    }
+
+    /// The link, copy or move use case over the batch's skills, to `to`.
+    fn sharing(&self, to: Destination, force: bool) -> Summary {
+        let home = self.machine.home();
+        let mut summary = Summary::default();
+        let inventory = scan_now(self.machine);
+        let skills = self.found(&inventory, &mut summary);
+        let request = share::Request {
+            share: share_of(to.how),
+            agent: to.agent,
+            scope: to.scope,
+            force,
+        };
+        let mut progress = self.progress();
+        let report = share::run(
+            self.machine,
+            &inventory,
+            skills,
+            request,
+            OnFailure::GoOn,
+            &mut progress,
+            self.stop,
+        );
+        for (skill, came) in &report.outcomes {
+            let name = &skill.name;
+            Self::said(
+                &mut summary,
+                name,
+                came,
+                share::ShareError::is_refusal,
+                |s| shared_line(name, s, home),
+            );
+        }
+        summary
+    }
+
+    /// Each skill's folder in turn, through `job`.
+    fn each(&self, job: &Each<'_>) -> Summary {
         let mut summary = Summary::default();
         let skills = &self.batch.skills;
         let mut progress = self.progress();
@@ -164,12 +285,9 @@ impl Run<'_> {
             &mut progress,
             self.stop,
             |target| {
-                Ok::<_, Infallible>(
-                    guarded(|| one(self.machine, self.inventory, &self.batch.job, target))
-                        .unwrap_or_else(|panic| {
-                            Outcome::Failed(format!("{}: it stopped: {panic}", target.name))
-                        }),
-                )
+                Ok::<_, Infallible>(guarded(|| one(self.machine, job, target)).unwrap_or_else(
+                    |panic| Outcome::Failed(format!("{}: it stopped: {panic}", target.name)),
+                ))
             },
         );
         for (target, came) in skills.iter().zip(outcomes) {
@@ -197,23 +315,6 @@ fn scan_now(machine: &Machine) -> Inventory {
     scan::scan(&machine.env, &machine.project, &|_| {})
 }
 
-/// The skill at `dir` in `inventory`, or the sentence saying it is gone.
-fn find<'i>(
-    inventory: Option<&'i Inventory>,
-    target: &Target,
-    home: &Path,
-) -> Result<&'i Skill, Outcome> {
-    inventory
-        .and_then(|inventory| inventory.skills.iter().find(|s| s.dir == target.dir))
-        .ok_or_else(|| {
-            Outcome::Failed(format!(
-                "{}: no skill is at {} any more; nothing was done.",
-                target.name,
-                human::path(&target.dir, home, Unsafe::Dropped)
-            ))
-        })
-}
-
 /// `error` as a refusal or a failure, after the skill's name.
 fn refused_or_failed(name: &str, refusal: bool, error: &dyn std::fmt::Display) -> Outcome {
     let line = format!("{name}: {error}");
@@ -224,135 +325,59 @@ fn refused_or_failed(name: &str, refusal: bool, error: &dyn std::fmt::Display) -
     }
 }
 
-fn one(machine: &Machine, inventory: Option<&Inventory>, job: &Job, target: &Target) -> Outcome {
+/// One skill's snapshot, accept or export.
+fn one(machine: &Machine, job: &Each<'_>, target: &Target) -> Outcome {
     let home = machine.home();
     let name = &target.name;
-    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
     match job {
-        // Run as one use case over the batch (see `removing`).
-        Job::Remove => Outcome::Failed(format!("{name}: not removed one by one")),
-        Job::Switch {
-            agent,
-            off,
-            scope,
-            whole_plugin,
-        } => {
-            let skill = match find(inventory, target, home) {
-                Ok(skill) => skill,
-                Err(outcome) => return outcome,
-            };
-            let request = switch::Request {
-                skill,
-                agent: *agent,
-                scope: Some(*scope),
-                whole_plugin: *whole_plugin,
-            };
-            let turn = if *off {
-                switch::Turn::Off
-            } else {
-                switch::Turn::On
-            };
-            let word = if *off { "off" } else { "on" };
-            match switch::switch(machine, request, turn) {
-                Err(error) => refused_or_failed(name, error.is_refusal(), &error),
-                Ok(switched) if switched.edited.is_empty() => Outcome::Done(format!(
-                    "{name}: already {word} for {}; nothing was changed.",
-                    agent.display_name()
-                )),
-                Ok(switched) => {
-                    let files: Vec<String> = switched.edited.iter().map(|p| shown(p)).collect();
-                    let mut line = format!(
-                        "{name}: turned {word} for {} in {}.",
-                        agent.display_name(),
-                        files.join(", ")
-                    );
-                    for note in &switched.notes {
-                        line.push(' ');
-                        line.push_str(note);
-                    }
-                    Outcome::Done(with_journal(line, switched.unjournalled))
-                }
-            }
-        }
-        Job::Share { to, force } => {
-            let skill = match find(inventory, target, home) {
-                Ok(skill) => skill,
-                Err(outcome) => return outcome,
-            };
-            let Some(inventory) = inventory else {
-                return Outcome::Failed(format!("{name}: the skills could not be scanned."));
-            };
-            let plan = match share::plan(
-                machine,
-                inventory,
-                skill,
-                share_of(to.how),
-                to.agent,
-                to.scope,
-            ) {
-                Ok(plan) => plan,
-                Err(error) => return refused_or_failed(name, error.is_refusal(), &error),
-            };
-            match share::share(machine, &plan, *force) {
-                Err(error) => refused_or_failed(name, error.is_refusal(), &error),
-                Ok(shared) => {
-                    let verb = match to.how {
-                        How::Link => "linked",
-                        How::Copy => "copied",
-                        How::Move => "moved",
-                    };
-                    let line = format!("{name}: {verb} to {}.", shown(&shared.plan.to));
-                    Outcome::Done(with_journal(line, shared.unjournalled))
-                }
-            }
-        }
-        Job::Snapshot => {
+        Each::Snapshot => {
             let mut done = operations::snapshot::snapshot(machine, vec![target.dir.clone()]);
             match done.taken.pop() {
                 Some((_, Ok(taken))) => {
                     let id = &taken.snapshot.id;
-                    let line = if taken.fresh {
+                    let mut line = if taken.fresh {
                         format!("{name}: kept as snapshot {id}.")
                     } else {
                         format!("{name}: already matches snapshot {id}; no copy was made.")
                     };
-                    Outcome::Done(with_journal(line, done.unjournalled))
+                    line.push_str(&taken_notes(&taken));
+                    Outcome::Done(with_journal(line, done.unjournalled.as_ref()))
                 }
-                Some((_, Err(error))) => Outcome::Failed(format!("{name}: {error}")),
+                Some((_, Err(error))) => refused_or_failed(
+                    name,
+                    operations::snapshot::not_a_skill(&error) || error.is_refusal(),
+                    &error,
+                ),
                 None => Outcome::Failed(format!("{name}: no snapshot was taken.")),
             }
         }
-        Job::Accept => match operations::snapshot::accept(machine, &target.dir) {
-            Ok(accepted) => Outcome::Done(with_journal(
-                format!(
+        Each::Accept => match operations::snapshot::accept(machine, &target.dir) {
+            Ok(accepted) => {
+                let mut line = format!(
                     "{name}: accepted as it is now (snapshot {}).",
                     accepted.taken.snapshot.id
-                ),
-                accepted.unjournalled,
-            )),
-            Err(error) => Outcome::Failed(format!("{name}: {error}")),
-        },
-        Job::Export { folder } => {
-            let to = format!(
-                "{}/{}",
-                folder.trim_end_matches('/'),
-                operations::export::archive_name(name)
-            );
-            match operations::export::export(
-                machine,
-                &target.dir,
-                Path::new(&to),
-                false,
-                Unscanned::LeaveOut,
-            ) {
-                Ok(exported) => Outcome::Done(format!(
-                    "{name}: exported to {} ({} secrets removed).",
-                    shown(&exported.path),
-                    exported.package.redacted.len()
-                )),
-                Err(error) => Outcome::Failed(format!("{name}: {error}")),
+                );
+                line.push_str(&taken_notes(&accepted.taken));
+                Outcome::Done(with_journal(line, accepted.unjournalled.as_ref()))
             }
-        }
+            Err(error) => refused_or_failed(name, error.is_refusal(), &error),
+        },
+        Each::Export(folder) => match operations::export::export_into(
+            machine,
+            &target.dir,
+            Path::new(folder),
+            name,
+            Unscanned::LeaveOut,
+        ) {
+            Ok(exported) => {
+                let (mut line, more) = exported_lines(name, &exported, home);
+                for detail in more {
+                    line.push_str(&format!(" {detail}."));
+                }
+                Outcome::Done(line)
+            }
+            Err(error) => refused_or_failed(name, error.is_refusal(), &error),
+        },
     }
 }
 
@@ -361,14 +386,6 @@ fn share_of(how: How) -> share::Share {
         How::Link => share::Share::Link,
         How::Copy => share::Share::Copy,
         How::Move => share::Share::Move,
-    }
-}
-
-/// `text`, and that the journal missed it when it did.
-fn with_journal(text: String, unjournalled: Option<JournalError>) -> String {
-    match unjournalled {
-        Some(error) => format!("{text} But {error}, so undo will not know of it."),
-        None => text,
     }
 }
 
@@ -386,7 +403,13 @@ pub fn plan(
         let plans = planned.unwrap_or_else(|panic| {
             skills
                 .iter()
-                .map(|t| (t.clone(), Err(format!("planning stopped: {panic}"))))
+                .map(|t| {
+                    let stopped = Stopped {
+                        task: "planning",
+                        said: panic.clone(),
+                    };
+                    (t.clone(), Err(stopped.into()))
+                })
                 .collect()
         });
         Msg::Planned { request, to, plans }
@@ -397,7 +420,7 @@ fn plans(
     machine: &Machine,
     to: Destination,
     skills: &[Target],
-) -> Vec<(Target, Result<PlanView, String>)> {
+) -> Vec<(Target, Result<PlanView, PlanError>)> {
     let home = machine.home();
     let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
     let inventory = scan_now(machine);
@@ -405,10 +428,7 @@ fn plans(
         .iter()
         .map(|target| {
             let Some(skill) = inventory.skills.iter().find(|s| s.dir == target.dir) else {
-                return (
-                    target.clone(),
-                    Err(format!("no skill is at {} any more", shown(&target.dir))),
-                );
+                return (target.clone(), Err(PlanError::Gone(shown(&target.dir))));
             };
             let plan = share::plan(
                 machine,
@@ -425,16 +445,25 @@ fn plans(
                     .shadowing
                     .iter()
                     .map(|s| {
-                        sanitize::line(&format!(
-                            "{} would run {} instead of {}",
-                            s.agent.display_name(),
-                            shown(&s.winner),
-                            shown(&s.loser)
-                        ))
+                        sanitize::line(&if s.unsettled {
+                            format!(
+                                "{} would pick either {} or {}, not always the same",
+                                s.agent.display_name(),
+                                shown(&s.winner),
+                                shown(&s.loser)
+                            )
+                        } else {
+                            format!(
+                                "{} would run {} instead of {}",
+                                s.agent.display_name(),
+                                shown(&s.winner),
+                                shown(&s.loser)
+                            )
+                        })
                     })
                     .collect(),
             })
-            .map_err(|error| sanitize::line(&error.to_string()));
+            .map_err(PlanError::Share);
             (target.clone(), plan)
         })
         .collect()
@@ -445,8 +474,11 @@ pub fn ask_undo(machine: &Machine, tx: Sender<Msg>) {
     let machine = machine.clone();
     spawn("skilldeck-undo", tx, move |_| {
         let next = match guarded(|| undo::pending_batch(&machine)) {
-            Err(panic) => Err(format!("Reading the journal stopped: {panic}")),
-            Ok(Err(error)) => Err(sanitize::line(&format!("Nothing can be undone: {error}"))),
+            Err(panic) => Err(TaskError::Stopped(Stopped {
+                task: "reading of the journal",
+                said: panic,
+            })),
+            Ok(Err(error)) => Err(TaskError::UndoNext(error)),
             Ok(Ok(batch)) => Ok(batch.split_first().map(|(latest, rest)| {
                 let mut lines = describe(latest, machine.home());
                 if !rest.is_empty() {
@@ -462,26 +494,36 @@ pub fn ask_undo(machine: &Machine, tx: Sender<Msg>) {
     });
 }
 
-/// Undo the last operation; the result arrives on `tx`, and the skills are scanned again.
+/// Undo the last operation; what it did arrives on `tx`, and the skills are scanned again.
 pub fn undo(machine: &Machine, tx: Sender<Msg>) {
     let machine = machine.clone();
     spawn("skilldeck-undo", tx, move |_| {
+        // Lines the journal holds but undo will not act on are said too, as the command
+        // line says them.
+        let passed_over = Journal::of(&machine)
+            .read()
+            .map(|read| read.passed_over())
+            .unwrap_or_default();
         let result = match guarded(|| undo::undo(&machine)) {
-            Err(panic) => Err(format!("The undo stopped: {panic}")),
-            Ok(Err(error)) => Err(sanitize::line(&format!("Nothing was undone: {error}"))),
+            Err(panic) => Err(TaskError::Stopped(Stopped {
+                task: "undo",
+                said: panic,
+            })),
+            Ok(Err(error)) => Err(TaskError::Undo(error)),
             Ok(Ok(undone)) => {
-                let what = describe(&undone.reverted, machine.home());
-                let mut head = format!("Undone: {}", what.first().cloned().unwrap_or_default());
-                if !undone.with.is_empty() {
-                    head.push_str(&format!(
-                        ", and {} more of the same batch",
-                        undone.with.len()
-                    ));
-                }
-                if let Some(stopped) = &undone.stopped {
-                    head.push_str(&format!("; the rest of the batch was not: {stopped}"));
-                }
-                Ok(sanitize::line(&with_journal(head, undone.unjournalled)))
+                let mut told = undone_told(&undone, machine.home());
+                told.more.extend(passed_over.iter().map(|passed| {
+                    let said = passed.to_string();
+                    let mut rest = said.chars();
+                    let first: String = rest
+                        .next()
+                        .map(char::to_uppercase)
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                    sanitize::line(&format!("{first}{}.", rest.as_str()))
+                }));
+                Ok(told)
             }
         };
         Msg::TaskDone {
@@ -489,6 +531,100 @@ pub fn undo(machine: &Machine, tx: Sender<Msg>) {
             rescan: true,
         }
     });
+}
+
+/// What an undo did, every field of its report said: the operation reverted (and the others
+/// of its batch) in the status line; then the operations a crash had stopped, recovered
+/// first, those passed over and why, each change put back, why the rest of the batch was not
+/// undone, and the journal when it missed the undo.
+fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
+    let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+    let of = |entry: &Entry| format!("the {} of {}", entry.operation.in_words(), entry.at);
+    let mut note = format!("Undone: {}", of(&undone.reverted));
+    if !undone.with.is_empty() {
+        note.push_str(&format!(
+            ", and {} more of the same batch",
+            undone.with.len()
+        ));
+    }
+    if let Some(stopped) = &undone.stopped {
+        note.push_str(&format!("; the rest of the batch was not: {stopped}"));
+    }
+    let mut more = Vec::new();
+    for recovered in &undone.recovered {
+        more.push(format!(
+            "Recovered {}, which a crash stopped: {} of what it was about to do had been done, and is journalled so.",
+            of(recovered),
+            recovered.changes.len()
+        ));
+    }
+    for skipped in &undone.skipped {
+        let why = if undo::emptied(skipped) {
+            "a later prune emptied what it held"
+        } else {
+            "it changed no skill"
+        };
+        more.push(format!("Passed over {}: {why}.", of(skipped)));
+    }
+    for one in std::iter::once(undone).chain(&undone.with) {
+        more.push(format!("Undid {}:", of(&one.reverted)));
+        for change in &one.entry.changes {
+            more.push(format!("  {}", undid(change, &shown)));
+        }
+        for change in &one.entry.store {
+            more.push(format!("  {}", undid_in_store(change, &shown)));
+        }
+        for change in &one.entry.upstream {
+            more.push(format!(
+                "  {}",
+                operations::upstream_record::undone_in_words(change, &shown(&change.dir))
+            ));
+        }
+        for file in &one.entry.settings {
+            more.push(format!("  put back {}", shown(&file.file)));
+        }
+    }
+    if let Some(stopped) = &undone.stopped {
+        more.push(format!("The rest of that batch was not undone: {stopped}"));
+    }
+    if let Some(error) = &undone.unjournalled {
+        more.push(format!(
+            "But {error}, so a later undo will not know of this one."
+        ));
+    }
+    Told {
+        note: sanitize::line(&note),
+        title: "Undone".to_owned(),
+        more: more.iter().map(|line| sanitize::line(line)).collect(),
+    }
+}
+
+/// What the undo did to one path, in words.
+fn undid(change: &Change, shown: &dyn Fn(&Path) -> String) -> String {
+    let path = shown(&change.dir);
+    match (&change.was, &change.link) {
+        (Was::Absent, Some(target)) => format!("linked {path} → {}", shown(target)),
+        (Was::Link(_), _) => format!("removed the link {path}"),
+        (Was::Kept(id), None) if change.snapshot.is_none() => {
+            format!("removed {path} (kept in snapshot {id})")
+        }
+        (Was::Kept(id), _) => format!("restored {path} (what it held is kept in snapshot {id})"),
+        (Was::Absent, None) => format!("brought back {path}"),
+        (Was::Untouched, _) => format!("{path} already held it"),
+    }
+}
+
+/// What the undo did to one snapshot in the store, in words.
+fn undid_in_store(change: &StoreChange, shown: &dyn Fn(&Path) -> String) -> String {
+    let of = format!("snapshot {} of {}", change.id(), shown(change.dir()));
+    match change {
+        StoreChange::PutBack { .. } => format!("put back {of}"),
+        StoreChange::Held { .. } => {
+            format!("held aside {of}; the baseline before it is the latest again")
+        }
+        StoreChange::Unmarked { .. } => format!("{of} is no longer marked accepted"),
+        StoreChange::Added { .. } | StoreChange::Marked { .. } => of,
+    }
 }
 
 /// What undoing `entry` puts back, one line per folder and settings file, display-safe.
@@ -506,7 +642,6 @@ fn describe(entry: &Entry, home: &Path) -> Vec<String> {
         });
     }
     // The snapshot store's own changes: deletes, prunes, accepts.
-    use crate::operations::journal::StoreChange;
     for change in &entry.store {
         let of = format!("snapshot {} of {}", change.id(), shown(change.dir()));
         lines.push(match change {

@@ -7,7 +7,7 @@ use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
 use crate::bundle::browse;
-use crate::operations::{self, JournalError};
+use crate::operations;
 use crate::roots::Machine;
 use crate::snapshot::changes::{self, Baseline};
 use crate::snapshot::diff::SkillDiff;
@@ -19,8 +19,11 @@ use super::{guarded, spawn};
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
+use crate::tui::failure::{DiffError, Stopped, TaskError};
 use crate::tui::import::PlaceView;
-use crate::tui::msg::Msg;
+use crate::tui::keymap::{self, Mode};
+use crate::tui::manage::{exported_lines, taken_notes, with_journal};
+use crate::tui::msg::{Action, Msg, Told};
 
 /// Diff the skill `name` at `dir` against its latest snapshot, else the untouched copy its
 /// installer keeps at `pristine`.
@@ -53,11 +56,16 @@ pub fn against_snapshot(snapshot: &Snapshot) -> Against {
 pub fn spawn_diff(
     tx: Sender<Msg>,
     request: u64,
-    make: impl FnOnce() -> Result<DiffView, String> + Send + 'static,
+    make: impl FnOnce() -> Result<DiffView, DiffError> + Send + 'static,
 ) {
     spawn("skilldeck-diff", tx, move |_| {
         let diff = guarded(make)
-            .unwrap_or_else(|panic| Err(format!("The diff stopped: {panic}")))
+            .unwrap_or_else(|panic| {
+                Err(DiffError::Stopped(Stopped {
+                    task: "diff",
+                    said: panic,
+                }))
+            })
             .map(Box::new);
         Msg::Diff { request, diff }
     });
@@ -69,26 +77,19 @@ pub fn make_diff(
     name: &str,
     dir: &Path,
     pristine: Option<&Path>,
-) -> Result<DiffView, String> {
+) -> Result<DiffView, DiffError> {
     let home = machine.home();
     let store = Store::open(&machine.env);
-    let failed = |error: &dyn std::fmt::Display| sanitize::line(&error.to_string());
-    let baseline = changes::baseline(&store, dir, pristine)
-        .map_err(|e| failed(&e))?
-        .ok_or_else(|| {
-            sanitize::line(&format!(
-                "No snapshot of {name} was taken, and its installer keeps no copy of it to compare with: {} takes a snapshot now, and later changes can be diffed against it.",
-                crate::tui::keymap::key_for(
-                    crate::tui::keymap::Mode::Diff,
-                    crate::tui::msg::Action::Snapshot
-                )
-            ))
+    let baseline =
+        changes::baseline(&store, dir, pristine)?.ok_or_else(|| DiffError::NoBaseline {
+            name: name.to_owned(),
+            key: keymap::key_for(Mode::Diff, Action::Snapshot),
         })?;
     let against = match &baseline {
         Baseline::Snapshot(snapshot) => against_snapshot(snapshot),
         Baseline::Pristine(path) => Against::Pristine(human::path(path, home, Unsafe::Dropped)),
     };
-    let diff = changes::diff_against(&baseline, dir).map_err(|e| failed(&e))?;
+    let diff = changes::diff_against(&baseline, dir)?;
     Ok(diff_view(machine, name, dir, against, &diff))
 }
 
@@ -128,19 +129,23 @@ pub fn snapshot(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, 
             }
         });
         let (text, unjournalled) = match taken {
-            Err(panic) => return done(Err(format!("The snapshot stopped: {panic}")), false),
-            Ok(Err(error)) => return done(Err(sanitize::line(&error.to_string())), false),
+            Err(panic) => {
+                let task = if accept { "accept" } else { "snapshot" };
+                return done(Err(Stopped { task, said: panic }.into()), false);
+            }
+            Ok(Err(error)) => return done(Err(error.into()), false),
             Ok(Ok((taken, unjournalled))) => {
                 let id = &taken.snapshot.id;
-                let text = match (accept, taken.fresh) {
+                let mut text = match (accept, taken.fresh) {
                     (true, true) => {
-                        format!("Accepted {name} as it is now: that is its new baseline.")
+                        format!("Accepted {name} as it is now as its new baseline: snapshot {id}.")
                     }
                     (false, true) => format!("Kept snapshot {id} of {name}."),
                     (_, false) => format!(
                         "{name} already matches its latest snapshot, {id}; no copy was made."
                     ),
                 };
+                text.push_str(&taken_notes(&taken));
                 (text, unjournalled)
             }
         };
@@ -151,7 +156,8 @@ pub fn snapshot(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, 
                 change: None,
             });
         }
-        done(Ok(sanitize::line(&with_journal(text, unjournalled))), false)
+        let text = with_journal(text, unjournalled.as_ref());
+        done(Ok(sanitize::line(&text).into()), false)
     });
 }
 
@@ -162,32 +168,44 @@ pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, i
         let shown = human::path(&dir, machine.home(), Unsafe::Dropped);
         let result = guarded(|| operations::restore::restore(&machine, &dir, Some(&id)));
         let text = match result {
-            Err(panic) => Err(format!("The restore stopped: {panic}")),
-            Ok(Err(error)) => Err(sanitize::line(&format!("{name} was not restored: {error}"))),
+            Err(panic) => Err(Stopped {
+                task: "restore",
+                said: panic,
+            }
+            .into()),
+            Ok(Err(source)) => Err(TaskError::Restore { name, source }),
             Ok(Ok(done)) => Ok(with_journal(
-                match done.restored {
-                    None => format!("{shown} already matches snapshot {id}; nothing to restore."),
-                    Some(Restored {
-                        replaced: Some(replaced),
-                        ..
-                    // What it held first: the line may be cut, and that is what undo needs.
-                    }) => format!(
-                        "What {name} held is kept as snapshot {}; it is back to snapshot {id} ({} undoes that).",
-                        replaced.id,
-                        crate::tui::keymap::key_for(
-                            crate::tui::keymap::Mode::Changed,
-                            crate::tui::msg::Action::Undo
-                        )
-                    ),
-                    Some(Restored { replaced: None, .. }) => {
-                        format!("Brought {name} back from snapshot {id}.")
-                    }
-                },
-                done.unjournalled,
+                restored_note(&name, &shown, &id, done.restored.as_ref()),
+                done.unjournalled.as_ref(),
             )),
         };
-        done(text.map(|t| sanitize::line(&t)), true)
+        done(text.map(|t| sanitize::line(&t).into()), true)
     });
+}
+
+/// What a restore did, every field of its report said: what the folder held first, kept as
+/// a snapshot (the line may be cut: that is what undo needs, so it comes first), the snapshot
+/// put back and the one the restored content is; or that the folder was gone; or that it
+/// already held it.
+fn restored_note(name: &str, shown: &str, id: &str, restored: Option<&Restored>) -> String {
+    let undo = keymap::key_for(Mode::Changed, Action::Undo);
+    match restored {
+        None => format!("{shown} already matches snapshot {id}; nothing to restore."),
+        Some(Restored {
+            replaced: Some(replaced),
+            baseline,
+        }) => format!(
+            "What {name} held is kept as snapshot {}; it is back to snapshot {id}, and the restored content is snapshot {} ({undo} undoes that).",
+            replaced.id, baseline.id
+        ),
+        Some(Restored {
+            replaced: None,
+            baseline,
+        }) => format!(
+            "Brought {name}, which was gone, back from snapshot {id}; the restored content is snapshot {} ({undo} undoes that).",
+            baseline.id
+        ),
+    }
 }
 
 /// Export the skill at `dir` to `to`, as typed (`~/` is the home folder, a relative path is
@@ -234,7 +252,15 @@ pub fn export(
                 source.kind()
             ),
             Ok(Err(error)) => format!("{name} was not exported: {error}"),
-            Ok(Ok(exported)) => return done(Ok(exported_note(&name, &exported, home)), false),
+            Ok(Ok(exported)) => {
+                let (note, more) = exported_lines(&name, &exported, home);
+                let told = Told {
+                    note: sanitize::line(&note),
+                    title: sanitize::line(&format!("Exported {name}")),
+                    more: more.iter().map(|line| sanitize::line(line)).collect(),
+                };
+                return done(Ok(told), false);
+            }
         };
         Msg::ExportFailed {
             name,
@@ -243,41 +269,6 @@ pub fn export(
             why: sanitize::line(&why),
         }
     });
-}
-
-/// What an export that happened says: where it went, what it left out, and why.
-fn exported_note(name: &str, exported: &operations::export::Exported, home: &Path) -> String {
-    let secrets = match exported.package.redacted.len() {
-        0 => "no secrets found".to_owned(),
-        1 => "1 secret removed".to_owned(),
-        n => format!("{n} secrets removed"),
-    };
-    // The app has no way to ask for them, so it says how to get them.
-    let left_out = match exported.package.left_out.len() {
-        0 => String::new(),
-        n => format!(
-            " {} left out that could not be scanned or hold secrets; `skilldeck export` lists them.",
-            if n == 1 {
-                "1 file".to_owned()
-            } else {
-                format!("{n} files")
-            }
-        ),
-    };
-    sanitize::line(&format!(
-        "Exported {name} ({} files, {} bytes) to {}; {secrets}.{left_out}",
-        exported.package.files,
-        exported.package.archive.len(),
-        human::path(&exported.path, home, Unsafe::Dropped)
-    ))
-}
-
-/// `text`, and that the journal missed it when it did.
-pub(super) fn with_journal(text: String, unjournalled: Option<JournalError>) -> String {
-    match unjournalled {
-        Some(error) => format!("{text} But {error}, so undo will not know of it."),
-        None => text,
-    }
 }
 
 /// List `dir` (the picker's start folder when `None`) for the picker.
@@ -298,6 +289,6 @@ pub fn browse(machine: &Machine, tx: Sender<Msg>, request: u64, dir: Option<Path
     });
 }
 
-fn done(result: Result<String, String>, rescan: bool) -> Msg {
+fn done(result: Result<Told, TaskError>, rescan: bool) -> Msg {
     Msg::TaskDone { result, rescan }
 }

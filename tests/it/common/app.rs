@@ -29,8 +29,11 @@ pub fn settings() -> insta::Settings {
     settings.add_filter(r"\.tmp[A-Za-z0-9]{6}", ".tmpXXXXXX");
     settings.add_filter(r"sha256:[0-9a-f]{12}", "sha256:[digest12]");
     // A snapshot's id is the time it was taken and the start of its digest.
-    // (or its start, where the screen's edge cuts it)
-    settings.add_filter(r"\d{8}-\d{6}-\d{3}-[0-9a-f]{0,6}", "[snapshot-id]");
+    // (or its start, wherever the screen's edge cuts it)
+    settings.add_filter(
+        r"\d{8}-\d{6}-\d{3}-[0-9a-f]{0,6}|\d{8}-\d{0,6}(?:-\d{0,3})?",
+        "[snapshot-id]",
+    );
     settings.add_filter(r"[0-9a-f]{16,}", "[hex]");
     settings
 }

@@ -464,8 +464,9 @@ fn the_apps_diff_and_restore_say_a_tampered_snapshot_is_damaged() {
     )
     .unwrap();
     let machine = skilldeck::roots::Machine::new(two.machine.env(), &two.machine.start);
-    let error =
-        skilldeck::tui::workers::tasks::make_diff(&machine, "one", &two.one, None).unwrap_err();
+    let error = skilldeck::tui::workers::tasks::make_diff(&machine, "one", &two.one, None)
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains(&format!("snapshot {id} is damaged")),
         "{error}"

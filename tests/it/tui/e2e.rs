@@ -767,12 +767,17 @@ fn an_older_snapshot_restored_from_the_history_and_undone() {
         s.contains("Undo the last operation?")
     });
     tmux.keys(&["y"]);
-    tmux.wait_for("the undo's result", |s| s.contains("Undone:"));
+    // Every change it put back is listed under what it undid.
+    tmux.wait_for("the undo's result", |s| {
+        s.contains("Undone:") && s.contains("restored ~/.claude/skills/notes")
+    });
     assert_eq!(
         fs::read_to_string(skill.join("notes.md")).unwrap(),
         "the second version\n"
     );
-    // q closes the history, and q again quits.
+    // q closes the undo's result, q again the history, and q again quits.
+    tmux.keys(&["q"]);
+    tmux.wait_for("the undo's result to close", |s| !s.contains("Undone:"));
     tmux.keys(&["q"]);
     tmux.wait_for("the history to close", |s| !s.contains("History of notes"));
     tmux.keys(&["q"]);

@@ -471,7 +471,7 @@ const CASES: &[Case] = &[
         msgs: |_| {
             let mut msgs = keys(&[Down, Down]);
             msgs.push(Msg::TaskDone {
-                result: Ok("What alpha held is kept as snapshot s5; it is back to snapshot s2-by-hand (u undoes that).".to_owned()),
+                result: Ok("What alpha held is kept as snapshot s5; it is back to snapshot s2-by-hand (u undoes that).".to_owned().into()),
                 rescan: true,
             });
             msgs
@@ -510,7 +510,7 @@ const CASES: &[Case] = &[
         msgs: |_| {
             let mut msgs = keys(&[ToggleMark, Bottom, OpenDiff]);
             msgs.push(Msg::TaskDone {
-                result: Ok("done".to_owned()),
+                result: Ok("done".to_owned().into()),
                 rescan: false,
             });
             msgs

@@ -10,6 +10,7 @@ use crate::common::deck::{deck, dir, laid, pane};
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Source};
 use skilldeck::tui::app::{App, By, Confirm, Overlay, Screen, Setup};
+use skilldeck::tui::failure::{Stopped, TaskError};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::keymap::{self, Mode};
 use skilldeck::tui::line::Edit;
@@ -443,10 +444,13 @@ fn any_failed_task_clears_its_note_from_the_status_line() {
     update(
         &mut app,
         Msg::TaskDone {
-            result: Err("The snapshot failed.".to_owned()),
+            result: Err(TaskError::Stopped(Stopped {
+                task: "snapshot",
+                said: "it failed".to_owned(),
+            })),
             rescan: false,
         },
     );
     assert_eq!(app.status, None);
-    assert_eq!(app.messages, ["The snapshot failed."]);
+    assert_eq!(app.messages, ["The snapshot stopped: it failed"]);
 }

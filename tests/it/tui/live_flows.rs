@@ -112,7 +112,7 @@ fn a_change_seen_during_a_full_scan_is_rescanned_after_it_and_starts_no_other_fu
     update(
         &mut app,
         Msg::TaskDone {
-            result: Ok("Removed beta.".to_owned()),
+            result: Ok("Removed beta.".to_owned().into()),
             rescan: true,
         },
     );

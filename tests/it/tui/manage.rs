@@ -8,8 +8,10 @@ use std::path::PathBuf;
 
 use crate::common::app::settings;
 use crate::common::deck::{dir, laid, managed_deck, pane};
+use skilldeck::operations::undo::UndoError;
 use skilldeck::roots::{AgentId, Scope};
 use skilldeck::tui::app::{App, Overlay, Setup};
+use skilldeck::tui::failure::{PlanError, TaskError};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::headless::test_terminal;
 use skilldeck::tui::keymap::Mode;
@@ -457,7 +459,7 @@ fn a_link_that_shadows_nothing_is_not_forced_and_a_refused_plan_is_said() {
             to: to_codex_user(),
             plans: vec![(
                 target("alpha", dir("alpha")),
-                Err("something is already at ~/.codex/skills/alpha".to_owned()),
+                Err(PlanError::Gone("~/skills/alpha".to_owned())),
             )],
         },
     );
@@ -466,7 +468,7 @@ fn a_link_that_shadows_nothing_is_not_forced_and_a_refused_plan_is_said() {
     };
     assert_eq!(
         summary.refused,
-        ["alpha: not possible: something is already at ~/.codex/skills/alpha"]
+        ["alpha: not possible: no skill is at ~/skills/alpha any more"]
     );
 }
 
@@ -515,7 +517,9 @@ fn undo_asks_first_saying_what_it_puts_back() {
     let effects = update(
         &mut app,
         Msg::TaskDone {
-            result: Ok("Undone: the remove of 2026-12-01T12:00:00.000Z".to_owned()),
+            result: Ok("Undone: the remove of 2026-12-01T12:00:00.000Z"
+                .to_owned()
+                .into()),
             rescan: true,
         },
     );
@@ -535,9 +539,7 @@ fn undo_asks_first_saying_what_it_puts_back() {
     press(&mut app, &[Undo]);
     update(
         &mut app,
-        Msg::UndoNext(Err(
-            "Nothing can be undone: the journal is unreadable".to_owned()
-        )),
+        Msg::UndoNext(Err(TaskError::UndoNext(UndoError::Nothing))),
     );
     assert_eq!(app.mode(), Mode::Message);
 }

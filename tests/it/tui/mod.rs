@@ -20,6 +20,7 @@ mod manage;
 mod markers;
 mod reading;
 mod reading_screens;
+mod reports;
 mod update;
 mod update_flows;
 mod update_upstream;

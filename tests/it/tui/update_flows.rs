@@ -12,6 +12,7 @@ use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
 use skilldeck::tui::app::{App, By, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::diff::{Against, DiffView};
+use skilldeck::tui::failure::{DiffError, Stopped, TaskError};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::import::picker::EntryView;
 use skilldeck::tui::import::{
@@ -26,6 +27,14 @@ use skilldeck::tui::views::Loading;
 use strum::VariantArray;
 
 use Action::*;
+
+/// A task's worker that stopped, saying `said`.
+fn stopped(task: &'static str, said: &str) -> TaskError {
+    TaskError::Stopped(Stopped {
+        task,
+        said: said.to_owned(),
+    })
+}
 
 fn change(name: &str, since: SinceView, pristine: Option<&str>) -> ChangeView {
     ChangeView {
@@ -439,7 +448,11 @@ const CASES: &[Case] = &[
                 &mut app,
                 Msg::Diff {
                     request: stale,
-                    diff: Err("old".to_owned()),
+                    diff: Err(Stopped {
+                        task: "diff",
+                        said: "old".to_owned(),
+                    }
+                    .into()),
                 },
             );
             assert_eq!(app.views.diff().unwrap().view, Loading::Waiting);
@@ -458,13 +471,19 @@ const CASES: &[Case] = &[
         msgs: |app| {
             vec![Msg::Diff {
                 request: diff_request(app),
-                diff: Err("No snapshot of alpha was taken".to_owned()),
+                diff: Err(DiffError::NoBaseline {
+                    name: "alpha".to_owned(),
+                    key: "s".to_owned(),
+                }),
             }]
         },
         check: |app, _| {
             assert_eq!(
                 app.views.diff().unwrap().view,
-                Loading::Failed("No snapshot of alpha was taken".to_owned())
+                Loading::Failed(
+                    "No snapshot of alpha was taken, and its installer keeps no copy of it to compare with: s takes a snapshot now, and later changes can be diffed against it."
+                        .to_owned()
+                )
             );
         },
     },
@@ -758,7 +777,7 @@ const CASES: &[Case] = &[
         },
         msgs: |_| {
             vec![Msg::TaskDone {
-                result: Ok("Restored alpha to snapshot snap-a.".to_owned()),
+                result: Ok("Restored alpha to snapshot snap-a.".to_owned().into()),
                 rescan: true,
             }]
         },
@@ -790,13 +809,16 @@ const CASES: &[Case] = &[
             keys(&[Accept])
                 .into_iter()
                 .chain([Msg::TaskDone {
-                    result: Err("alpha could not be read".to_owned()),
+                    result: Err(stopped("accept", "alpha could not be read")),
                     rescan: false,
                 }])
                 .collect()
         },
         check: |app, _| {
-            assert_eq!(app.messages, ["alpha could not be read"]);
+            assert_eq!(
+                app.messages,
+                ["The accept stopped: alpha could not be read"]
+            );
             assert_eq!(app.mode(), Mode::Message);
         },
     },
@@ -1287,7 +1309,7 @@ fn a_failure_over_the_export_prompt_keeps_what_was_typed() {
     let failures = [
         Msg::Failed("The scan stopped: boom".to_owned()),
         Msg::TaskDone {
-            result: Err("beta could not be snapshotted".to_owned()),
+            result: Err(stopped("snapshot", "beta could not be snapshotted")),
             rescan: false,
         },
     ];
@@ -1360,13 +1382,13 @@ fn messages_queue_over_an_import() {
     update(
         &mut app,
         Msg::TaskDone {
-            result: Err("second".to_owned()),
+            result: Err(stopped("snapshot", "second")),
             rescan: false,
         },
     );
-    assert_eq!(app.messages, ["first", "second"]);
+    assert_eq!(app.messages, ["first", "The snapshot stopped: second"]);
     update(&mut app, Msg::Action(Back));
-    assert_eq!(app.messages, ["second"]);
+    assert_eq!(app.messages, ["The snapshot stopped: second"]);
     assert_eq!(app.mode(), Mode::Message);
     update(&mut app, Msg::Action(Back));
     assert_eq!(app.mode(), Mode::Bundle);

@@ -77,6 +77,25 @@ pub fn export_numbered(
     Ok(Exported { path, package })
 }
 
+/// [`export_numbered`] into `folder`, as the archive name of the skill `name` (a batch's
+/// archives, one per skill, each named after its skill).
+///
+/// # Errors
+/// As [`export`]; a missing `folder` is [`ExportError::NoFolder`].
+pub fn export_into(
+    machine: &Machine,
+    dir: &Path,
+    folder: &Path,
+    name: &str,
+    unscanned: Unscanned,
+) -> Result<Exported, ExportError> {
+    let typed = paths::typed(machine, folder);
+    if !typed.is_dir() {
+        return Err(ExportError::NoFolder(typed));
+    }
+    export_numbered(machine, dir, &typed.join(archive_name(name)), unscanned)
+}
+
 /// Where an export asked to go to `to` writes the skill folder `dir`: into `to` when it is a
 /// folder, as the skill's archive name or the first `NAME-2.tar.gz`, `NAME-3.tar.gz`, … no
 /// file there has; else `to` itself, when its name ends in `.tar.gz` or `.tgz`.

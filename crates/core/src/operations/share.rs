@@ -19,10 +19,12 @@ use crate::scan::{Inventory, Skill};
 use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 
+use super::batch::{self, OnFailure, Outcome};
 use super::import::{NoDestination, Readers, destination};
 use super::journal::ahead::Underway;
 use super::journal::{Change, Entry, Journal, JournalError, Operation, UpstreamChange, Was};
 use super::keeping::Keeping;
+use super::progress::{Cancel, Progress};
 use super::remove::{self, RemoveError};
 pub use super::shadow::WouldShadow;
 use super::shadow::{NewCopy, would_shadow};
@@ -186,6 +188,58 @@ impl ShareError {
 
     fn io(path: PathBuf, source: io::Error) -> Self {
         Self::Io { path, source }
+    }
+}
+
+/// Where a link, copy or move of each skill of a batch goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub share: Share,
+    /// The agent whose skills folder gets it; each skill's own when `None`.
+    pub agent: Option<AgentId>,
+    pub scope: Scope,
+    /// Done even where it would change which copy an agent loads.
+    pub force: bool,
+}
+
+/// What a link, copy or move of many skills came to: one outcome per skill, in order.
+#[derive(Debug)]
+pub struct Report<'s> {
+    pub outcomes: Vec<(&'s Skill, Outcome<Shared, ShareError>)>,
+}
+
+/// Plan, then carry out, `request` for each of `skills` (see [`plan`] and [`share`]), in
+/// order, as one batch.
+pub fn run<'s>(
+    machine: &Machine,
+    inventory: &Inventory,
+    skills: Vec<&'s Skill>,
+    request: Request,
+    on_failure: OnFailure,
+    progress: &mut dyn Progress,
+    cancel: &Cancel,
+) -> Report<'s> {
+    let batch = machine.in_a_batch();
+    let outcomes = batch::each(
+        &skills,
+        |skill| skill.name.clone(),
+        on_failure,
+        progress,
+        cancel,
+        |skill| {
+            let plan = plan(
+                &batch,
+                inventory,
+                skill,
+                request.share,
+                request.agent,
+                request.scope,
+            )?;
+            share(&batch, &plan, request.force)
+        },
+    );
+    Report {
+        outcomes: skills.into_iter().zip(outcomes).collect(),
     }
 }
 

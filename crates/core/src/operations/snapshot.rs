@@ -2,13 +2,18 @@
 //! that copy the baseline diffs compare against), journalling every snapshot that was new;
 //! delete one snapshot, held aside so `undo` can put it back.
 
+use std::io::{self, BufReader, Read as _};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::fs::{Links, open_regular};
+use crate::limits::{SESSION_SKILLS, TRANSCRIPT_BYTES};
 use crate::roots::Machine;
 use crate::snapshot::history;
 use crate::snapshot::{Reason, Snapshot, SnapshotError, Store, Taken};
+use crate::text::human;
+use crate::usage::transcript;
 
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
 
@@ -48,6 +53,68 @@ pub fn snapshot_because(machine: &Machine, dirs: Vec<PathBuf>, reason: Reason) -
         taken,
         unjournalled,
     }
+}
+
+/// Whether a snapshot failed only because its folder is not a skill folder (any more): an
+/// agent's bundled skill in a temporary folder that is gone, or a folder named that holds no
+/// `SKILL.md`. Such a folder is passed over, not a failure.
+pub fn not_a_skill(error: &SnapshotError) -> bool {
+    match error {
+        SnapshotError::NotSkill(_) => true,
+        SnapshotError::Read { source, .. } => source.kind() == io::ErrorKind::NotFound,
+        _ => false,
+    }
+}
+
+/// Why the skill folders an agent session used could not be read from its transcript.
+#[derive(Debug, thiserror::Error)]
+pub enum FromTranscriptError {
+    #[error("{}: no such file", .0.display())]
+    Missing(PathBuf),
+    #[error("{} could not be read: {source}", .path.display())]
+    Read { path: PathBuf, source: io::Error },
+    #[error("{} could not be read: {source}", .path.display())]
+    Transcript {
+        path: PathBuf,
+        source: transcript::TranscriptError,
+    },
+    #[error(
+        "{} could not be read: it is larger than the {} skilldeck reads of a transcript",
+        .0.display(),
+        human::size(TRANSCRIPT_BYTES)
+    )]
+    TooLarge(PathBuf),
+}
+
+/// The skill folders an agent session used, as its transcript (a Claude Code JSONL transcript,
+/// or OpenCode's output) names them: what a snapshot "from a transcript" takes. Only a
+/// regular file is opened (a hook runs this unattended: a FIFO or a device named here must
+/// not make it wait or act), and only so much of it is read.
+///
+/// # Errors
+/// [`FromTranscriptError`] when the file is not there, cannot be read, or is too large.
+pub fn named_by_transcript(file: &Path) -> Result<Vec<PathBuf>, FromTranscriptError> {
+    let opened = open_regular(file, Links::Follow).map_err(|source| {
+        if source.kind() == io::ErrorKind::NotFound {
+            FromTranscriptError::Missing(file.to_path_buf())
+        } else {
+            FromTranscriptError::Read {
+                path: file.to_path_buf(),
+                source,
+            }
+        }
+    })?;
+    let mut reader = BufReader::new(opened.take(TRANSCRIPT_BYTES + 1));
+    let found = transcript::skill_dirs(&mut reader, SESSION_SKILLS).map_err(|source| {
+        FromTranscriptError::Transcript {
+            path: file.to_path_buf(),
+            source,
+        }
+    })?;
+    if reader.into_inner().limit() == 0 {
+        return Err(FromTranscriptError::TooLarge(file.to_path_buf()));
+    }
+    Ok(found)
 }
 
 /// What accepting a skill as it is did.
@@ -95,6 +162,8 @@ pub struct Deleted {
     pub bytes: u64,
     /// It was the latest of its skill: the one before it is now what diffs compare against.
     pub was_latest: bool,
+    /// The skill's latest snapshot now, once it is gone; `None` when it has none left.
+    pub latest_now: Option<String>,
     /// Where it is held until a later prune empties the held area.
     pub held: PathBuf,
     pub unjournalled: Option<JournalError>,
@@ -120,10 +189,12 @@ pub fn delete(machine: &Machine, dir: &Path, id: &str) -> Result<Deleted, Snapsh
         held: held.clone(),
     });
     let unjournalled = Journal::record_entry(machine, entry);
+    let latest_now = store.latest(dir).ok().flatten().map(|latest| latest.id);
     Ok(Deleted {
         snapshot,
         bytes,
         was_latest,
+        latest_now,
         held,
         unjournalled,
     })

@@ -20,7 +20,9 @@ use crate::roots::{AgentId, Machine, Scope, SkillSwitch};
 use crate::scan::Skill;
 use crate::settings::EditError;
 
+use super::batch::{self, OnFailure, Outcome};
 use super::journal::{Entry, Journal, JournalError, Operation};
+use super::progress::{Cancel, Progress};
 use plan::Plan;
 
 /// Which way a skill is switched.
@@ -124,6 +126,49 @@ pub fn codex_config_edit(
         std::path::Path::new("config.toml"),
         text,
     )
+}
+
+/// Of the skills one name names, the one `agent` loads when it loads exactly one of them (a
+/// user's and a project's copy of a name: the one that agent runs is the one meant);
+/// otherwise all of them, for the caller to ask which.
+pub fn which(mut candidates: Vec<&Skill>, agent: AgentId) -> Vec<&Skill> {
+    let loaded = candidates
+        .iter()
+        .filter(|skill| skill.agents.contains(&agent))
+        .count();
+    if candidates.len() > 1 && loaded == 1 {
+        candidates.retain(|skill| skill.agents.contains(&agent));
+    }
+    candidates
+}
+
+/// What switching many skills came to: one outcome per request, in order.
+#[derive(Debug)]
+pub struct Report<'s> {
+    pub outcomes: Vec<(Request<'s>, Outcome<Switched, SwitchError>)>,
+}
+
+/// Switch each of `requests` `turn` (see [`switch`]), in order, as one batch.
+pub fn run<'s>(
+    machine: &Machine,
+    requests: Vec<Request<'s>>,
+    turn: Turn,
+    on_failure: OnFailure,
+    progress: &mut dyn Progress,
+    cancel: &Cancel,
+) -> Report<'s> {
+    let batch = machine.in_a_batch();
+    let outcomes = batch::each(
+        &requests,
+        |request| request.skill.name.clone(),
+        on_failure,
+        progress,
+        cancel,
+        |request| switch(&batch, *request, turn),
+    );
+    Report {
+        outcomes: requests.into_iter().zip(outcomes).collect(),
+    }
 }
 
 /// Whether `agent` has a setting that turns one skill off, and if not, the sentence saying so
