@@ -1,5 +1,5 @@
 //! `skilldeck verify [--format text|json|sarif|github]`: the project against its
-//! `skills-lock.json`, for CI. Read-only; exit 0 clean, 1 findings, 2 could not check.
+//! `skills-lock.json` and APM's `apm.lock.yaml`, for CI. Read-only; exit 0 clean, 1 findings, 2 could not check.
 
 use std::fmt::Write as _;
 
@@ -21,7 +21,14 @@ skills CLI writes it) and the project's skill folders at that root (.agents/skil
 Each finding names the agents that load the skill. The hash is the skills CLI's, over the skill
 as it would install it: skilldeck's record in SKILL.md is left out. Nothing is written.
 
-Exit codes: 0 clean; 1 findings; 2 the lock or a skill could not be read (nothing checked).
+Where the project has APM's apm.lock.yaml (Microsoft's Agent Package Manager), each skill file
+it records (below .agents/skills, .claude/skills, .github/skills and APM's other skill folders)
+is checked against the SHA-256 it records, hashed as APM hashes it (CRLF counted as LF in text):
+  apm-file-differs  a recorded skill file whose content does not match its SHA-256
+  apm-file-missing  a recorded skill file that is not there
+Either lock alone is enough; with both, both are checked.
+
+Exit codes: 0 clean; 1 findings; 2 a lock or a skill could not be read (nothing checked).
 
 Formats: text (sentences), json, sarif (SARIF 2.1.0, for GitHub code scanning), github
 (workflow annotations, `::error file=…,title=…::message`, shown on the pull request).
@@ -76,21 +83,28 @@ fn location(verified: &Verified, finding: &Finding) -> (String, usize) {
             format!("{}/{file}", verify::relative(&verified.top, dir)),
             1,
         ),
+        (Some(dir), Problem::ApmDiffers { file, .. } | Problem::ApmMissing { file }) => (
+            format!("{}/{file}", verify::relative(&verified.top, dir)),
+            1,
+        ),
         (Some(dir), _) => (
             format!("{}/SKILL.md", verify::relative(&verified.top, dir)),
             1,
         ),
-        (None, _) => (
-            verify::relative(&verified.top, &verified.lock_path),
-            lock_line(verified, &finding.name),
-        ),
+        (None, _) => match &verified.lock_path {
+            Some(lock_path) => (
+                verify::relative(&verified.top, lock_path),
+                lock_line(lock_path, &finding.name),
+            ),
+            None => (crate::lock::LOCK_FILE.to_owned(), 1),
+        },
     }
 }
 
 /// The line of the lock where `name`'s entry opens, else 1.
-fn lock_line(verified: &Verified, name: &str) -> usize {
+fn lock_line(lock_path: &std::path::Path, name: &str) -> usize {
     let key = format!("{}: {{", serde_json::to_string(name).unwrap_or_default());
-    std::fs::read_to_string(&verified.lock_path)
+    std::fs::read_to_string(lock_path)
         .ok()
         .and_then(|text| {
             text.lines()
@@ -118,20 +132,35 @@ fn text(verified: &Verified) -> String {
             message(verified, finding)
         );
     }
+    let mut checked = Vec::new();
+    if let Some(lock_path) = &verified.lock_path {
+        checked.push(format!(
+            "{}: {} locked skill{}",
+            verify::relative(&verified.top, lock_path),
+            verified.locked,
+            plural(verified.locked)
+        ));
+    }
+    if let Some(apm_lock_path) = &verified.apm_lock_path {
+        checked.push(format!(
+            "{}: {} recorded skill file{}",
+            verify::relative(&verified.top, apm_lock_path),
+            verified.apm_files,
+            plural(verified.apm_files)
+        ));
+    }
     let _ = writeln!(
         out,
-        "{}: {} locked skill{}, {} finding{}",
-        verify::relative(&verified.top, &verified.lock_path),
-        verified.locked,
-        if verified.locked == 1 { "" } else { "s" },
+        "{}, {} finding{}",
+        checked.join("; "),
         verified.findings.len(),
-        if verified.findings.len() == 1 {
-            ""
-        } else {
-            "s"
-        }
+        plural(verified.findings.len())
     );
     out
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 fn as_json(verified: &Verified) -> serde_json::Value {
@@ -144,6 +173,12 @@ fn as_json(verified: &Verified) -> serde_json::Value {
                 Problem::Differs { locked, now, file } => {
                     (Some(locked.as_str()), Some(now.as_str()), file.as_deref())
                 }
+                Problem::ApmDiffers { file, locked, now } => (
+                    Some(locked.as_str()),
+                    Some(now.as_str()),
+                    Some(file.as_str()),
+                ),
+                Problem::ApmMissing { file } => (None, None, Some(file.as_str())),
                 _ => (None, None, None),
             };
             json!({
@@ -162,12 +197,14 @@ fn as_json(verified: &Verified) -> serde_json::Value {
     json!({
         "lock": verified.lock_path,
         "locked": verified.locked,
+        "apm_lock": verified.apm_lock_path,
+        "apm_files": verified.apm_files,
         "clean": verified.findings.is_empty(),
         "findings": findings,
     })
 }
 
-const RULES: [(&str, &str); 3] = [
+const RULES: [(&str, &str); 5] = [
     (
         "skill-differs",
         "A locked skill's files do not match the lock's computedHash",
@@ -179,6 +216,14 @@ const RULES: [(&str, &str); 3] = [
     (
         "skill-unlocked",
         "A project skill is not in skills-lock.json",
+    ),
+    (
+        "apm-file-differs",
+        "A skill file does not match the SHA-256 apm.lock.yaml records",
+    ),
+    (
+        "apm-file-missing",
+        "A skill file apm.lock.yaml records is not in the project",
     ),
 ];
 

@@ -156,3 +156,8 @@ pub const USAGE: UsageBounds = UsageBounds {
 /// of commits a month (anthropics/skills, obra/superpowers), so this reaches back years, and
 /// the fetch stays under the bytes one import may cost.
 pub const HISTORY_COMMITS: usize = 1000;
+
+/// The largest `apm.lock.yaml` read. APM's own lock, recording every file of its skills and
+/// instructions, is tens of kilobytes; a project with thousands of deployed files stays under a
+/// few megabytes. A YAML file over this is refused rather than parsed.
+pub const APM_LOCK_BYTES: u64 = 16 * MIB;

@@ -1,6 +1,7 @@
 //! Project locks: `skilldeck lock` and `skilldeck verify`, and skilldeck's `computedHash`
 //! against the real skills CLI's.
 
+mod apm;
 mod command;
 mod skills_cli;
 pub mod sync;

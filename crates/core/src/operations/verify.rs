@@ -4,11 +4,16 @@
 //! it; every finding names the agents that load the skill. Where a snapshot of the skill
 //! still holds the locked content, the first file (in the hash's order) that differs from it
 //! is named.
+//!
+//! Where the project has Microsoft APM's `apm.lock.yaml`, each skill file it records is checked
+//! against the SHA-256 it records, hashed as APM hashes it (`lock::apm`): a file that differs or
+//! is gone is a finding naming the file. A project may have either lock or both; with neither,
+//! nothing is checked.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::lock::{self, LOCK_FILE, SkillsLock};
+use crate::lock::{self, APM_LOCK_FILE, ApmLock, LOCK_FILE, SkillsLock};
 use crate::ownership::skills_cli;
 use crate::record::unstamp;
 use crate::roots::{AgentId, Machine};
@@ -33,6 +38,14 @@ pub enum Problem {
     Missing,
     /// The project has it and the lock does not name it.
     Unlocked,
+    /// A file `apm.lock.yaml` records, below the skill's folder, does not hash to its SHA-256.
+    ApmDiffers {
+        file: String,
+        locked: String,
+        now: String,
+    },
+    /// A file `apm.lock.yaml` records, below the skill's folder, is not there.
+    ApmMissing { file: String },
 }
 
 impl Problem {
@@ -42,6 +55,8 @@ impl Problem {
             Problem::Differs { .. } => "skill-differs",
             Problem::Missing => "skill-missing",
             Problem::Unlocked => "skill-unlocked",
+            Problem::ApmDiffers { .. } => "apm-file-differs",
+            Problem::ApmMissing { .. } => "apm-file-missing",
         }
     }
 }
@@ -82,6 +97,14 @@ impl Finding {
                 "{} in {shown_dir} is not in {LOCK_FILE}; {agents}",
                 self.name
             ),
+            Problem::ApmDiffers { file, .. } => format!(
+                "{} in {shown_dir}: {file} does not hash to the SHA-256 {APM_LOCK_FILE} records; {agents}",
+                self.name
+            ),
+            Problem::ApmMissing { file } => format!(
+                "{} in {shown_dir}: {file}, recorded in {APM_LOCK_FILE}, is missing; {agents}",
+                self.name
+            ),
         }
     }
 }
@@ -89,21 +112,36 @@ impl Finding {
 /// What `verify` found.
 #[derive(Debug)]
 pub struct Verified {
-    pub lock_path: PathBuf,
-    /// The folder the lock is in: paths in the reports are relative to it.
+    /// The project's `skills-lock.json`, when it has one.
+    pub lock_path: Option<PathBuf>,
+    /// The project's `apm.lock.yaml`, when it has one.
+    pub apm_lock_path: Option<PathBuf>,
+    /// The folder the locks are in: paths in the reports are relative to it.
     pub top: PathBuf,
-    /// How many locked skills were checked.
+    /// How many skills `skills-lock.json` names.
     pub locked: usize,
+    /// How many skill files `apm.lock.yaml` records, each checked.
+    pub apm_files: usize,
     pub findings: Vec<Finding>,
 }
 
 /// Why the project could not be checked.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    #[error("there is no {LOCK_FILE} at {}; `skilldeck lock` writes one", .0.display())]
+    #[error(
+        "there is no {LOCK_FILE} or {APM_LOCK_FILE} at {}; `skilldeck lock` writes a {LOCK_FILE}",
+        .0.display()
+    )]
     NoLock(PathBuf),
     #[error(transparent)]
     Lock(#[from] lock::LockError),
+    #[error(transparent)]
+    ApmLock(#[from] lock::ApmLockError),
+    #[error("{} could not be read to check it against {APM_LOCK_FILE}: {source}", .path.display())]
+    ApmFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Project(#[from] LockOpError),
     #[error(transparent)]
@@ -117,10 +155,39 @@ pub enum VerifyError {
 pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, VerifyError> {
     let top = lock_dir(machine);
     let lock_path = top.join(LOCK_FILE);
-    let lock = SkillsLock::read(&lock_path)?.ok_or_else(|| VerifyError::NoLock(top.clone()))?;
+    let apm_lock_path = top.join(APM_LOCK_FILE);
+    let lock = SkillsLock::read(&lock_path)?;
+    let apm = ApmLock::read(&apm_lock_path)?;
+    if lock.is_none() && apm.is_none() {
+        return Err(VerifyError::NoLock(top));
+    }
     let skills = project_skills(inventory, &top)?;
-    let store = Store::open(&machine.env);
     let mut findings = Vec::new();
+    if let Some(lock) = &lock {
+        check_skills_lock(machine, lock, &skills, &mut findings)?;
+    }
+    if let Some(apm) = &apm {
+        check_apm_lock(&top, apm, &skills, &mut findings)?;
+    }
+    Ok(Verified {
+        lock_path: lock.as_ref().map(|_| lock_path),
+        apm_lock_path: apm.as_ref().map(|_| apm_lock_path),
+        top,
+        locked: lock.as_ref().map_or(0, |lock| lock.skills.len()),
+        apm_files: apm.as_ref().map_or(0, |apm| apm.files.len()),
+        findings,
+    })
+}
+
+/// The project's skills against `skills-lock.json`: each locked skill's `computedHash`, and
+/// each project skill the lock does not name.
+fn check_skills_lock(
+    machine: &Machine,
+    lock: &SkillsLock,
+    skills: &BTreeMap<String, Vec<&Skill>>,
+    findings: &mut Vec<Finding>,
+) -> Result<(), VerifyError> {
+    let store = Store::open(&machine.env);
     for (name, entry) in &lock.skills {
         let Some(copies) = skills.get(name) else {
             findings.push(Finding {
@@ -145,19 +212,65 @@ pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, Veri
             }
         }
     }
-    for (name, copies) in &skills {
+    for (name, copies) in skills {
         if !lock.skills.contains_key(name) {
             for &skill in copies {
                 findings.push(found(skill, name, Problem::Unlocked));
             }
         }
     }
-    Ok(Verified {
-        lock_path,
-        top,
-        locked: lock.skills.len(),
-        findings,
-    })
+    Ok(())
+}
+
+/// Each skill file `apm.lock.yaml` records against its SHA-256, read without following a link
+/// at the file itself (APM's own audit skips links; a link here could read outside the
+/// project). A project skill APM did not install is not a finding: APM's lock names only
+/// what APM deployed.
+fn check_apm_lock(
+    top: &Path,
+    apm: &ApmLock,
+    skills: &BTreeMap<String, Vec<&Skill>>,
+    findings: &mut Vec<Finding>,
+) -> Result<(), VerifyError> {
+    for (rel, recorded) in &apm.files {
+        let path = top.join(rel);
+        let problem = match crate::fs::read_bounded(
+            &path,
+            crate::fs::Links::Refuse,
+            crate::limits::DIGEST_FILE_BYTES,
+        ) {
+            Ok(bytes) => {
+                let now = lock::apm_file_hash(&bytes);
+                if now == recorded.sha256 {
+                    continue;
+                }
+                Problem::ApmDiffers {
+                    file: recorded.file.clone(),
+                    locked: recorded.sha256.clone(),
+                    now,
+                }
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Problem::ApmMissing {
+                file: recorded.file.clone(),
+            },
+            Err(source) => return Err(VerifyError::ApmFile { path, source }),
+        };
+        let dir = top.join(&recorded.dir);
+        let agents = skills
+            .get(&recorded.name)
+            .into_iter()
+            .flatten()
+            .find(|skill| skill.dir == dir)
+            .map(|skill| skill.agents.clone())
+            .unwrap_or_default();
+        findings.push(Finding {
+            name: recorded.name.clone(),
+            dir: Some(dir),
+            problem,
+            agents,
+        });
+    }
+    Ok(())
 }
 
 fn found(skill: &Skill, name: &str, problem: Problem) -> Finding {
