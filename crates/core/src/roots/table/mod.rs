@@ -24,6 +24,8 @@ mod copilot;
 mod cursor;
 mod documented;
 mod gemini_cli;
+#[cfg(test)]
+mod golden;
 mod goose;
 mod markdown;
 mod opencode;
