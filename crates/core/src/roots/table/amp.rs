@@ -4,8 +4,6 @@
 
 use super::*;
 
-const ME: AgentId = AgentId::AMP;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "0.0.1790142911-g7618fb",
     test: "agree::amp",
@@ -95,6 +93,8 @@ const NAME_NOT_TEXT: Hiding = Hiding {
     effect: Effect::BreaksListing,
     applies: |_, _, declared| declared.read_by(Reader::STRICT).name == Field::NotText,
 };
+
+const ME: AgentId = AgentId::AMP;
 
 /// Every folder it reads is searched as [`FINDS`] says.
 const FOLDER: Rule = folders(ME, SEEN, FINDS);

@@ -8,8 +8,6 @@ use super::*;
 pub(crate) mod switches;
 pub(in crate::roots) mod synced;
 
-const ME: AgentId = AgentId::CLAUDE_CODE;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "2.1.332",
     test: "agree::claude_code",
@@ -96,6 +94,8 @@ pub(super) static AGENT: AgentRules = AgentRules {
 
 /// Up to the repository, or without one every parent below the home.
 const WALK: Walk = UpToRepositoryElse(Beyond::BelowHome);
+
+const ME: AgentId = AgentId::CLAUDE_CODE;
 
 /// Its skills folders, searched as [`FINDS`] says.
 const FOLDER: Rule = folders(ME, SEEN, FINDS);

@@ -12,8 +12,6 @@ mod layers;
 mod markers;
 mod policy;
 
-const ME: AgentId = AgentId::CODEX;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "0.171.0",
     test: "agree::codex",
@@ -26,18 +24,13 @@ const FINDS: Finds = Finds {
     depth: 6,
     at_root: AtRoot::Also,
     inside_skills: true,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
-        name: Want::Anything,
-        valid_name: false,
         description: Want::Filled,
         name_at_most: Some(64),
-        description_at_most: None,
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// Codex's listing (agree::frontmatter, 0.171.0): no byte-order mark before the fence; a
@@ -79,6 +72,8 @@ pub(super) static AGENT: AgentRules = AgentRules {
 
 /// Its project folders are looked for up to the project root its markers tell.
 const WALK: Walk = UpToMarkers(&markers::MARKERS);
+
+const ME: AgentId = AgentId::CODEX;
 
 /// Every skills folder it reads is searched as [`FINDS`] says.
 const FOLDER: Rule = folders(ME, SEEN, FINDS);

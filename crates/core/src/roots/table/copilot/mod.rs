@@ -13,8 +13,6 @@ mod names;
 pub(crate) mod switches;
 mod trust;
 
-const ME: AgentId = AgentId::COPILOT;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "1.0.102",
     test: "agree::copilot",
@@ -31,24 +29,19 @@ const SEEN: Evidence = Evidence::Listing {
 const FINDS: Finds = Finds {
     depth: 30,
     at_root: AtRoot::Instead,
-    inside_skills: false,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
         // An empty `name` is refused; a `name` or `description` that is not a string (`null`
         // included) too (agree::frontmatter). Which characters it keeps, and how it rewrites
         // spaces, is Copilot's own rule, wider than the specification's: `names`.
         name: Want::NotEmpty,
-        valid_name: false,
-        description: Want::Anything,
         // A longer name or description is a load error ("at most 64 characters"; a 1,025
         // character description is dropped, 1,024 is kept).
         name_at_most: Some(64),
         description_at_most: Some(1024),
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// Up to the repository, or without one every parent up to and including the home.
@@ -87,6 +80,8 @@ pub(super) static AGENT: AgentRules = AgentRules {
         Rows::Written(RULES),
     )
 };
+
+const ME: AgentId = AgentId::COPILOT;
 
 /// Every folder it reads is searched as [`FINDS`] says, and left out where
 /// `ignoredSkillsLocations` names it.

@@ -9,8 +9,6 @@ mod folder_trust;
 mod merged;
 pub(crate) mod switches;
 
-const ME: AgentId = AgentId::GEMINI_CLI;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "0.61.0",
     test: "agree::gemini_cli",
@@ -19,21 +17,14 @@ const SEEN: Evidence = Evidence::Listing {
 /// One folder down and the root's own `SKILL.md`; a skill without frontmatter, a `name` or a
 /// `description` is dropped without a word.
 const FINDS: Finds = Finds {
-    depth: 1,
     at_root: AtRoot::Also,
-    inside_skills: false,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
         name: Want::Text,
-        valid_name: false,
         description: Want::Text,
-        name_at_most: None,
-        description_at_most: None,
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// `GEMINI_CLI_HOME` stands for the home directory in everything Gemini CLI reads, its
@@ -91,6 +82,8 @@ pub(super) static AGENT: AgentRules = AgentRules {
         Rows::Written(RULES),
     )
 };
+
+const ME: AgentId = AgentId::GEMINI_CLI;
 
 /// Every skills folder it reads is searched as [`FINDS`] says.
 const FOLDER: Rule = folders(ME, SEEN, FINDS);

@@ -9,8 +9,6 @@ use super::*;
 mod config;
 pub(crate) mod switches;
 
-const ME: AgentId = AgentId::OPENCODE;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "1.18.33",
     test: "agree::opencode",
@@ -22,18 +20,12 @@ const FINDS: Finds = Finds {
     depth: 30,
     at_root: AtRoot::Also,
     inside_skills: true,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
         name: Want::Text,
-        valid_name: false,
-        description: Want::Anything,
-        name_at_most: None,
-        description_at_most: None,
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// The folders it shares with other agents are searched into dot folders as well.
@@ -99,6 +91,8 @@ pub(super) static AGENT: AgentRules = AgentRules {
         Rows::Written(RULES),
     )
 };
+
+const ME: AgentId = AgentId::OPENCODE;
 
 /// Its own folders, searched as [`FINDS`] says, each read as `skills` and as `skill`.
 const OWN: Rule = folders(ME, SEEN, FINDS);
