@@ -215,30 +215,11 @@ impl AgentRules {
         match self.rows {
             Rows::Written(rows) => rows.to_vec(),
             Rows::SkillsCli { project, global } => {
-                let listed = Rule {
-                    installs: true,
-                    ..row(
-                        me,
-                        Project,
-                        Place::Nowhere,
-                        Skills,
-                        0,
-                        "",
-                        Evidence::SkillsCli,
-                    )
-                };
-                let project = Rule {
-                    place: Place::Project(project, Start),
-                    label: "project skills (skills CLI table)",
-                    ..listed
-                };
-                let global = global.map(|place| Rule {
-                    scope: User,
-                    place,
-                    rank: 1,
-                    label: "global skills (skills CLI table)",
-                    ..listed
-                });
+                let folder = installs(folders(me, Evidence::SkillsCli, Finds::DIRECT));
+                let project =
+                    folder.project(project, Start, 0, "project skills (skills CLI table)");
+                let global = global
+                    .map(|place| folder.at(User, place, 1, "global skills (skills CLI table)"));
                 std::iter::once(project).chain(global).collect()
             }
         }

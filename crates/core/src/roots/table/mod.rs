@@ -4,7 +4,7 @@
 //!
 //! One module per agent that skilldeck models in full, each holding its [`AgentRules`] literal
 //! (`agent_rules.rs` says how to add one); `catalog.rs` holds the agents known only from the
-//! skills CLI, a project and a global folder each, one line apiece.
+//! skills CLI, a project and a global folder each, one `listed` entry apiece.
 //!
 //! `rank` orders an agent's roots when two skills share a name: the lower rank wins. Within a
 //! rank the nearer project level wins, then the earlier row. For agents that load roots one
@@ -392,10 +392,11 @@ const fn row(
 
 /// What the rows of an agent's skills folders share (the agent, the evidence, how skills are
 /// found in them), all but where each folder is, which [`Rule::at`] gives.
-const fn folders(agent: AgentId, evidence: Evidence, finds: Finds) -> Rule {
-    let mut rule = row(agent, User, Place::Nowhere, Skills, 0, "", evidence);
-    rule.finds = finds;
-    rule
+const fn folders(agent: AgentId, evidence: Evidence, how: Finds) -> Rule {
+    finds(
+        row(agent, User, Place::Nowhere, Skills, 0, "", evidence),
+        how,
+    )
 }
 
 impl Rule {
