@@ -46,7 +46,8 @@ fn cases(tmp: &Path) -> Vec<Case> {
     std::fs::create_dir_all(repo.join("sub")).unwrap();
     let start = repo.join("sub");
     let project = || ProjectDir::locate(&start);
-    let plain = Environment::new(&home);
+    // Every case names its platform, so the dump is the same on every machine it runs on.
+    let plain = Environment::new(&home).with_platform(Platform::Xdg);
     let mut every_variable = variables();
     every_variable.sort_unstable();
     every_variable.dedup();
@@ -58,7 +59,7 @@ fn cases(tmp: &Path) -> Vec<Case> {
         .fold(plain.clone(), |env, name| env.with_var(name, "0"));
     // Settings that turn skills off, one file per agent that has one.
     let settings = tmp.join("settings");
-    let configured = Environment::new(&settings);
+    let configured = Environment::new(&settings).with_platform(Platform::Xdg);
     write(
         &settings.join(".claude/settings.json"),
         r#"{"skillOverrides": {"a": "off", "b": "user-invocable-only"}, "disableBundledSkills": true}"#,
