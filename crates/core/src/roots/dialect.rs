@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::js_json;
+use crate::skill::js_space;
 
 /// The parser an agent reads one of its JSON settings files with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,21 +252,6 @@ pub fn strip_comments(text: &str) -> String {
 /// Whether the quote at `at` follows an odd run of backslashes.
 fn escaped(chars: &[char], at: usize) -> bool {
     chars[..at].iter().rev().take_while(|c| **c == '\\').count() % 2 == 1
-}
-
-/// JavaScript's `\s`.
-fn js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
 }
 
 #[cfg(test)]

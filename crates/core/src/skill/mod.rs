@@ -17,6 +17,8 @@ pub use frontmatter::{Frontmatter, FrontmatterError};
 pub use lint::{
     Lint, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, MAX_NAME_CHARS, SPEC_FIELDS, lint,
 };
+/// JavaScript's `\s`, for the other readers of what JavaScript agents write (`roots::dialect`).
+pub(crate) use reading::js_space;
 pub use reading::{Fallback, Field, File, Reader, Reading, Values};
 
 /// The file that makes a directory a skill.

@@ -553,7 +553,7 @@ fn js_trim(text: &str) -> &str {
 
 /// JavaScript's `\s` (and what `String.prototype.trim` removes): Unicode's space separators,
 /// the ASCII white space, the line terminators and the byte-order mark (U+0085 is not one).
-fn js_space(c: char) -> bool {
+pub(crate) fn js_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'

@@ -1,5 +1,5 @@
-//! Which rule of a module above `roots` applies to an agent, as values the agent's
-//! `AgentRules` impl answers with: the listing, the settings writer, the session logs. Defined
+//! Which rule of a module above `roots` applies to an agent, as values the agents'
+//! `AgentRules` answer with: the listing, the settings writer, the session logs. Defined
 //! here so `roots` depends on none of those modules; they match these without a catch-all arm,
 //! so a new variant is a compile error in each until it is handled.
 

@@ -1,7 +1,7 @@
 //! The shape of what skilldeck knows about an agent: how it names a skill and settles two of
 //! one name, what hides or turns a skill off, which rule of the modules above `roots` applies
 //! to it (`above`), and what that rests on. Each agent answers in its own module of the roots
-//! table, through the `AgentRules` trait (`table/agent_rules.rs`), which also says how to add
+//! table, as one `AgentRules` literal (`table/agent_rules.rs`), which also says how to add
 //! one; the lookups by identifier live there too.
 
 mod above;

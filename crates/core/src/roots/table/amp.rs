@@ -4,8 +4,6 @@
 
 use super::*;
 
-const ME: AgentId = AgentId::AMP;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "0.0.1790142911-g7618fb",
     test: "agree::amp",
@@ -39,126 +37,50 @@ const FINDS: Finds = Finds {
 };
 
 /// Amp's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
-
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "amp"
-    }
-
-    fn name(&self) -> &'static str {
-        "Amp"
-    }
-
-    fn evidence(&self) -> Evidence {
-        SEEN
-    }
-
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        // Strict YAML, no fallback (agree::frontmatter). A `name` or `description` that is
-        // not text is read as JavaScript reads it: `!value` is "Missing required fields in
-        // frontmatter" (`null`, `0`, `false`, `""`), anything else is `String(value)`, which
-        // the name check then judges: `name: 12` loads as `12`, `0x1f` as `31`, `[ab]` as
-        // `ab`, `[a, b]` ("a,b") and a mapping ("[object Object]") are "Invalid skill name";
-        // `description: [a]` or `{}` is kept. `amp skill list --json` 0.0.1790142911 lists
-        // such a skill (its `name` the YAML value) and reports the others under `errors`; the
-        // listing as a whole never fails (generated class `amp-names`).
-        Reader {
-            values: Values::Js,
-            ..Reader::STRICT
-        }
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWinsAcrossRoots
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[Place::Under(&XDG_CONFIG, "amp")]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &[
-            "browser-use",
-            "building-plugins",
-            "building-schedules",
-            "building-skills",
-            "creating-charts",
-            "creating-webhooks",
-            "explaining-code",
-            "gmail",
-            "google-workspace",
-            "orb-setup",
-            "setup-tmux",
-            "using-agent-browser",
-            "writing-prompts",
-        ]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[NAME_NOT_TEXT]
-    }
-
-    fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
-        Vec::new()
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // skilldeck does not model its listing.
-        PromptListing::Unknown
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // skilldeck knows no setting of its that turns one skill off (none is named in
-        // agent-controls-and-budgets.md, "Turning a skill off").
-        SkillSwitch::NoSetting
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // skilldeck reads none of its session logs.
-        SessionLogs::Unread
-    }
-}
+pub(super) static AGENT: AgentRules = AgentRules {
+    // Strict YAML, no fallback (agree::frontmatter). A `name` or `description` that is not
+    // text is read as JavaScript reads it: `!value` is "Missing required fields in
+    // frontmatter" (`null`, `0`, `false`, `""`), anything else is `String(value)`, which the
+    // name check then judges: `name: 12` loads as `12`, `0x1f` as `31`, `[ab]` as `ab`,
+    // `[a, b]` ("a,b") and a mapping ("[object Object]") are "Invalid skill name";
+    // `description: [a]` or `{}` is kept. `amp skill list --json` 0.0.1790142911 lists such a
+    // skill (its `name` the YAML value) and reports the others under `errors`; the listing as
+    // a whole never fails (generated class `amp-names`).
+    reads: Reader {
+        values: Values::Js,
+        ..Reader::STRICT
+    },
+    on_same_name: OnSameName::OneWinsAcrossRoots,
+    builtin: &[
+        "browser-use",
+        "building-plugins",
+        "building-schedules",
+        "building-skills",
+        "creating-charts",
+        "creating-webhooks",
+        "explaining-code",
+        "gmail",
+        "google-workspace",
+        "orb-setup",
+        "setup-tmux",
+        "using-agent-browser",
+        "writing-prompts",
+    ],
+    hides: &[NAME_NOT_TEXT],
+    // skilldeck knows no setting of its that turns one skill off (none is named in
+    // agent-controls-and-budgets.md, "Turning a skill off").
+    skill_switch: SkillSwitch::NoSetting,
+    ..AgentRules::assumed(
+        "amp",
+        "Amp",
+        SEEN,
+        &[Place::Under(&XDG_CONFIG, "amp")],
+        Rows::Written(RULES),
+    )
+};
 
 /// A `name` that is not text in the YAML (`12`, `true`, `[ab]`) and that Amp still loads (as
-/// `String()` of it, [`Agent::reads`]) may stop its whole listing: it sorts its skills with
+/// `String()` of it, [`AGENT`]'s `reads`) may stop its whole listing: it sorts its skills with
 /// `a.name.localeCompare(b.name)`, which throws when `a.name` is no string ("TypeError:
 /// n.name.localeCompare is not a function"), and `amp skill list` then prints nothing and
 /// hangs. Whether the comparison meets that skill first depends on the order Amp found its
@@ -172,90 +94,22 @@ const NAME_NOT_TEXT: Hiding = Hiding {
     applies: |_, _, declared| declared.read_by(Reader::STRICT).name == Field::NotText,
 };
 
-pub(super) static RULES: &[Rule] = &[
-    finds(
-        installs(row(
-            ME,
-            User,
-            Place::Home(".config/agents/skills"),
-            Skills,
-            0,
-            "Amp user skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Home(".agents/skills"),
-            Skills,
-            1,
-            "Amp user skills (legacy location)",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Home(".config/amp/skills"),
-            Skills,
-            2,
-            "Amp user skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        installs(row(
-            ME,
-            Project,
-            Place::Project(".agents/skills", EveryParent),
-            Skills,
-            3,
-            "Amp project skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            Project,
-            Place::Project(".claude/skills", EveryParent),
-            Skills,
-            4,
-            "Amp project skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Home(".claude/skills"),
-            Skills,
-            5,
-            "Amp Claude Code skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Home(".claude/plugins/cache"),
-            Skills,
-            6,
-            "Amp Claude Code plugin cache, read as plain skills",
-            SEEN,
-        ),
-        FINDS,
+const ME: AgentId = AgentId::AMP;
+
+/// Every folder it reads is searched as [`FINDS`] says.
+const FOLDER: Rule = folders(ME, SEEN, FINDS);
+
+const RULES: &[Rule] = &[
+    installs(FOLDER.home(".config/agents/skills", 0, "Amp user skills")),
+    FOLDER.home(".agents/skills", 1, "Amp user skills (legacy location)"),
+    FOLDER.home(".config/amp/skills", 2, "Amp user skills"),
+    installs(FOLDER.project(".agents/skills", EveryParent, 3, "Amp project skills")),
+    FOLDER.project(".claude/skills", EveryParent, 4, "Amp project skills"),
+    FOLDER.home(".claude/skills", 5, "Amp Claude Code skills"),
+    FOLDER.home(
+        ".claude/plugins/cache",
+        6,
+        "Amp Claude Code plugin cache, read as plain skills",
     ),
 ];
 
@@ -277,11 +131,11 @@ mod tests {
         ] {
             let declared = read(yaml);
             assert_eq!(
-                FINDS.needs.unmet_by(&declared.read_by(Agent.reads())),
+                FINDS.needs.unmet_by(&declared.read_by(AGENT.reads())),
                 None,
                 "{yaml}"
             );
-            assert_eq!(declared.read_by(Agent.reads()).name, Field::Text(name));
+            assert_eq!(declared.read_by(AGENT.reads()).name, Field::Text(name));
             assert!(breaks(&declared), "{yaml}");
         }
         for yaml in [
@@ -294,7 +148,7 @@ mod tests {
             assert!(
                 FINDS
                     .needs
-                    .unmet_by(&read(yaml).read_by(Agent.reads()))
+                    .unmet_by(&read(yaml).read_by(AGENT.reads()))
                     .is_some(),
                 "{yaml}"
             );

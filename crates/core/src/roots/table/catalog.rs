@@ -4,144 +4,29 @@
 
 use super::*;
 
-/// One agent as the skills CLI's table gives it.
-struct Listed {
-    id: &'static str,
-    name: &'static str,
-    /// Relative to each project directory the agent reads.
-    project: &'static str,
-    global: Option<Place>,
-    detect: &'static [Place],
-}
-
+/// One agent as the skills CLI's table gives it: its folder relative to each project directory
+/// it reads, its global folder, and the folders that tell it is installed; every other answer
+/// is what skilldeck assumes ([`AgentRules::assumed`]).
 const fn listed(
     id: &'static str,
     name: &'static str,
     project: &'static str,
     global: Option<Place>,
     detect: &'static [Place],
-) -> Listed {
-    Listed {
+) -> AgentRules {
+    AgentRules::assumed(
         id,
         name,
-        project,
-        global,
+        Evidence::SkillsCli,
         detect,
-    }
-}
-
-/// What the skills CLI's table says of every one of its agents, and what skilldeck assumes
-/// where it says nothing: the common case of the agents it models, and nothing it cannot tell.
-impl AgentRules for Listed {
-    fn id(&self) -> &'static str {
-        self.id
-    }
-
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn evidence(&self) -> Evidence {
-        Evidence::SkillsCli
-    }
-
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        Reader::STRICT
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        self.detect
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[]
-    }
-
-    fn turned_off(&self, _: &Environment, _: &ProjectDir) -> Vec<TurnedOff> {
-        Vec::new()
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn rows(&self, me: AgentId) -> Vec<Rule> {
-        let project = installs(row(
-            me,
-            Project,
-            Place::Project(self.project, Start),
-            Skills,
-            0,
-            "project skills (skills CLI table)",
-            Evidence::SkillsCli,
-        ));
-        let global = self.global.map(|place| {
-            installs(row(
-                me,
-                User,
-                place,
-                Skills,
-                1,
-                "global skills (skills CLI table)",
-                Evidence::SkillsCli,
-            ))
-        });
-        std::iter::once(project).chain(global).collect()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        PromptListing::Unknown
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        SkillSwitch::NoSetting
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        SessionLogs::Unread
-    }
+        Rows::SkillsCli { project, global },
+    )
 }
 
 /// In the skills CLI's order. Left out: its `universal` pseudo-agent (never detected), and
 /// detections this table cannot express: macOS application bundles (ZCode, MiniMax Code) and
 /// Eve's `package.json` dependency.
-static CATALOG: &[Listed] = &[
+pub(super) static CATALOG: &[AgentRules] = &[
     listed(
         "aider-desk",
         "AiderDesk",
@@ -696,8 +581,3 @@ static CATALOG: &[Listed] = &[
         &[Place::Home(".adal")],
     ),
 ];
-
-/// The catalogue's agents, in its order.
-pub(super) fn agents() -> impl Iterator<Item = &'static dyn AgentRules> {
-    CATALOG.iter().map(|listed| listed as &dyn AgentRules)
-}

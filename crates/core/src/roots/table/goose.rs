@@ -1,6 +1,5 @@
 //! Goose loads in order and the later wins; project `.agents` is highest.
 
-use super::documented::Documented;
 use super::*;
 
 const ME: AgentId = AgentId::GOOSE;
@@ -19,50 +18,46 @@ const CONFIG: Place = Place::OnWindows {
 };
 
 /// Goose: the folders its documentation names, and nothing it does not.
-pub(super) const AGENT: Documented = Documented {
-    id: "goose",
-    name: "Goose",
-    detect: &[CONFIG],
-    rules: RULES,
-};
+pub(super) static AGENT: AgentRules = AgentRules::assumed(
+    "goose",
+    "Goose",
+    DOCUMENTED,
+    &[CONFIG],
+    Rows::Written(RULES),
+);
 
 /// A folder of skills the documentation names (skill-format-and-roots.md §2.8).
-const fn folder(scope: Scope, place: Place, rank: u8, label: &'static str) -> Rule {
-    row(
-        ME,
-        scope,
-        place,
-        Skills,
+const FOLDER: Rule = folders(
+    ME,
+    Evidence::Docs("skill-format-and-roots.md §2.8"),
+    Finds::DIRECT,
+);
+
+/// A folder below the start directory.
+const fn project(dir: &'static str, rank: u8) -> Rule {
+    FOLDER.at(
+        Project,
+        Place::Project(dir, Start),
         rank,
-        label,
-        Evidence::Docs("skill-format-and-roots.md §2.8"),
+        "Goose project skills",
     )
 }
 
-const PROJECT_LABEL: &str = "Goose project skills";
-const CONFIG_LABEL: &str = "Goose config skills";
-const GLOBAL_LABEL: &str = "Goose global skills";
+/// A folder below the home directory.
+const fn global(dir: &'static str, rank: u8) -> Rule {
+    FOLDER.at(User, Place::Home(dir), rank, "Goose global skills")
+}
 
-pub(super) static RULES: &[Rule] = &[
-    installs(folder(
-        Project,
-        Place::Project(".agents/skills", Start),
-        0,
-        PROJECT_LABEL,
-    )),
-    folder(
-        Project,
-        Place::Project(".goose/skills", Start),
-        1,
-        PROJECT_LABEL,
+const RULES: &[Rule] = &[
+    installs(project(".agents/skills", 0)),
+    project(".goose/skills", 1),
+    project(".claude/skills", 2),
+    FOLDER.at(
+        User,
+        Place::Under(&CONFIG, "skills"),
+        3,
+        "Goose config skills",
     ),
-    folder(
-        Project,
-        Place::Project(".claude/skills", Start),
-        2,
-        PROJECT_LABEL,
-    ),
-    folder(User, Place::Under(&CONFIG, "skills"), 3, CONFIG_LABEL),
-    installs(folder(User, Place::Home(".agents/skills"), 4, GLOBAL_LABEL)),
-    folder(User, Place::Home(".claude/skills"), 5, GLOBAL_LABEL),
+    installs(global(".agents/skills", 4)),
+    global(".claude/skills", 5),
 ];

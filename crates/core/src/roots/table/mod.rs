@@ -2,9 +2,9 @@
 //! evidence it rests on: the agent's own listing (checked again by the agreement suite in
 //! `tests/it/agree/`), its documentation, or only the skills CLI's agent table.
 //!
-//! One module per agent that skilldeck models in full, each implementing [`AgentRules`] once
+//! One module per agent that skilldeck models in full, each holding its [`AgentRules`] literal
 //! (`agent_rules.rs` says how to add one); `catalog.rs` holds the agents known only from the
-//! skills CLI, a project and a global folder each, under one shared impl.
+//! skills CLI, a project and a global folder each, one `listed` entry apiece.
 //!
 //! `rank` orders an agent's roots when two skills share a name: the lower rank wins. Within a
 //! rank the nearer project level wins, then the earlier row. For agents that load roots one
@@ -22,8 +22,9 @@ mod claude_code;
 mod codex;
 mod copilot;
 mod cursor;
-mod documented;
 mod gemini_cli;
+#[cfg(test)]
+mod golden;
 mod goose;
 mod markdown;
 mod opencode;
@@ -42,6 +43,7 @@ pub(crate) mod switch_files {
 }
 
 pub use agent_rules::AgentRules;
+use agent_rules::Rows;
 
 pub(super) use super::agent::{
     AgentId, Effect, Evidence, Hiding, NameFrom, OnSameName, PromptListing, Selector, SessionLogs,
@@ -357,6 +359,11 @@ const OPENCODE_CONFIG_DIR: Place = Place::Env {
     or: &Place::Nowhere,
 };
 
+/// What the agents skilldeck knows from their documentation alone (Cursor, Goose, Windsurf) rest
+/// on as a whole: the folders each reads and how to tell it is installed are its own, in its
+/// file; what their documentation does not say is not modelled ([`AgentRules::assumed`]).
+const DOCUMENTED: Evidence = Evidence::Docs("skill-format-and-roots.md §2");
+
 const fn row(
     agent: AgentId,
     scope: Scope,
@@ -380,6 +387,49 @@ const fn row(
         trust: None,
         ignores: None,
         qualifier: None,
+    }
+}
+
+/// What the rows of an agent's skills folders share (the agent, the evidence, how skills are
+/// found in them), all but where each folder is, which [`Rule::at`] gives.
+const fn folders(agent: AgentId, evidence: Evidence, how: Finds) -> Rule {
+    finds(
+        row(agent, User, Place::Nowhere, Skills, 0, "", evidence),
+        how,
+    )
+}
+
+impl Rule {
+    /// This row's kind of folder at another place, scope, rank and label.
+    const fn at(self, scope: Scope, place: Place, rank: u8, label: &'static str) -> Rule {
+        Rule {
+            scope,
+            place,
+            rank,
+            label,
+            ..self
+        }
+    }
+
+    /// This row's kind of folder at `~/<dir>`, a user root.
+    const fn home(self, dir: &'static str, rank: u8, label: &'static str) -> Rule {
+        self.at(User, Place::Home(dir), rank, label)
+    }
+
+    /// This row's kind of folder at `<base>/<dir>`, a user root.
+    const fn under(
+        self,
+        base: &'static Place,
+        dir: &'static str,
+        rank: u8,
+        label: &'static str,
+    ) -> Rule {
+        self.at(User, Place::Under(base, dir), rank, label)
+    }
+
+    /// This row's kind of folder at `<dir>` in each project directory `walk` visits.
+    const fn project(self, dir: &'static str, walk: Walk, rank: u8, label: &'static str) -> Rule {
+        self.at(Project, Place::Project(dir, walk), rank, label)
     }
 }
 
@@ -437,7 +487,7 @@ use Scope::{Bundled, Organization, Plugin, Project, User};
 use Walk::{EveryParent, Start, UpToMarkers, UpToRepositoryElse};
 
 /// Lists the agents modelled in full, in table order, each with the constant it is known by
-/// and its `AgentRules` impl: the constants' values are their places in this one list, counted
+/// and its `AgentRules`: the constants' values are their places in this one list, counted
 /// by the compiler, so they cannot drift from it.
 macro_rules! modelled {
     ($($constant:ident: $rules:path,)*) => {
@@ -451,17 +501,17 @@ macro_rules! modelled {
             $(pub const $constant: AgentId = AgentId::at(Position::$constant as usize);)*
         }
 
-        static MODELLED: [&dyn AgentRules; Position::Count as usize] = [$(&$rules,)*];
+        static MODELLED: [&AgentRules; Position::Count as usize] = [$(&$rules,)*];
     };
 }
 
 modelled! {
-    CLAUDE_CODE: claude_code::Agent,
-    CODEX: codex::Agent,
-    OPENCODE: opencode::Agent,
-    GEMINI_CLI: gemini_cli::Agent,
-    COPILOT: copilot::Agent,
-    AMP: amp::Agent,
+    CLAUDE_CODE: claude_code::AGENT,
+    CODEX: codex::AGENT,
+    OPENCODE: opencode::AGENT,
+    GEMINI_CLI: gemini_cli::AGENT,
+    COPILOT: copilot::AGENT,
+    AMP: amp::AGENT,
     CURSOR: cursor::AGENT,
     GOOSE: goose::AGENT,
     WINDSURF: windsurf::AGENT,
@@ -469,8 +519,8 @@ modelled! {
 
 /// Every agent: the modelled ones, then the catalogue's (which holds none of them: the test of
 /// unique identifiers says so).
-static AGENTS: LazyLock<Vec<&'static dyn AgentRules>> =
-    LazyLock::new(|| MODELLED.iter().copied().chain(catalog::agents()).collect());
+static AGENTS: LazyLock<Vec<&'static AgentRules>> =
+    LazyLock::new(|| MODELLED.iter().copied().chain(catalog::CATALOG).collect());
 
 /// Every agent's rows, in the order of its agents.
 static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
@@ -480,7 +530,7 @@ static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
 });
 
 /// Every agent, the checked ones first, in table order.
-pub fn agents() -> &'static [&'static dyn AgentRules] {
+pub fn agents() -> &'static [&'static AgentRules] {
     &AGENTS
 }
 
@@ -490,7 +540,7 @@ impl AgentId {
         (0..agents().len()).map(AgentId::at)
     }
 
-    pub fn agent(self) -> &'static dyn AgentRules {
+    pub fn agent(self) -> &'static AgentRules {
         agents()[self.index()]
     }
 

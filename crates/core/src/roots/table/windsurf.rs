@@ -1,45 +1,34 @@
 //! Windsurf: workspace over global.
 
-use super::documented::Documented;
 use super::*;
 
-const ME: AgentId = AgentId::WINDSURF;
-
 /// Windsurf: the folders its documentation names, and nothing it does not.
-pub(super) const AGENT: Documented = Documented {
-    id: "windsurf",
-    name: "Windsurf",
-    detect: &[Place::Home(".codeium/windsurf")],
-    rules: RULES,
-};
+pub(super) static AGENT: AgentRules = AgentRules::assumed(
+    "windsurf",
+    "Windsurf",
+    DOCUMENTED,
+    &[Place::Home(".codeium/windsurf")],
+    Rows::Written(RULES),
+);
 
 /// A folder of skills the documentation names (skill-format-and-roots.md §2.9).
-const fn folder(scope: Scope, place: Place, rank: u8, label: &'static str) -> Rule {
-    row(
-        ME,
-        scope,
-        place,
-        Skills,
-        rank,
-        label,
-        Evidence::Docs("skill-format-and-roots.md §2.9"),
-    )
-}
+const FOLDER: Rule = folders(
+    AgentId::WINDSURF,
+    Evidence::Docs("skill-format-and-roots.md §2.9"),
+    Finds::DIRECT,
+);
 
-const PROJECT_LABEL: &str = "Windsurf workspace skills";
-const USER_LABEL: &str = "Windsurf global skills";
-
-pub(super) static RULES: &[Rule] = &[
-    installs(folder(
+const RULES: &[Rule] = &[
+    installs(FOLDER.at(
         Project,
         Place::Project(".windsurf/skills", Start),
         0,
-        PROJECT_LABEL,
+        "Windsurf workspace skills",
     )),
-    installs(folder(
+    installs(FOLDER.at(
         User,
         Place::Home(".codeium/windsurf/skills"),
         1,
-        USER_LABEL,
+        "Windsurf global skills",
     )),
 ];

@@ -8,8 +8,6 @@ use super::*;
 pub(crate) mod switches;
 pub(in crate::roots) mod synced;
 
-const ME: AgentId = AgentId::CLAUDE_CODE;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "2.1.332",
     test: "agree::claude_code",
@@ -50,170 +48,88 @@ const PLUGIN_RECORDS: Records = ClaudeCode {
 const PLUGINS_SEEN: Evidence = SEEN;
 
 /// Claude Code's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
+pub(super) static AGENT: AgentRules = AgentRules {
+    name_from: NameFrom::Directory,
+    // Named by its folder whatever the frontmatter holds; a `SKILL.md` that is a link to
+    // nothing is not listed (agree::frontmatter, 2.1.332).
+    reads: Reader::STRICT,
+    // What the model's listing holds (the request Claude Code sends); `/skills` also shows
+    // batch, debug, deep-research, doctor, run-skill-generator and verify, which the model is
+    // not offered.
+    builtin: &[
+        "claude-api",
+        "code-review",
+        "dataviz",
+        "fewer-permission-prompts",
+        "init",
+        "keybindings-help",
+        "loop",
+        "plugin-authoring",
+        "run",
+        "security-review",
+        "simplify",
+        "update-config",
+        "workflow-authoring",
+    ],
+    builtin_off: &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"],
+    builtin_off_by_settings: switches::bundled_off,
+    builtin_plugins: &["plugin-authoring"],
+    turned_off: switches::turned_off,
+    // The request 2.1.332 sends its model, checked by agree::listing_claude_code.
+    prompt_listing: PromptListing::ClaudeCode,
+    // `skillOverrides` and `enabledPlugins` (switches.rs), checked by
+    // agree::switch_claude_code_user_settings on 2.1.332.
+    skill_switch: SkillSwitch::ClaudeCode,
+    // Its transcripts and `~/.claude.json` counters, as 2.1.332 writes them
+    // (usage::transcript, usage::counters).
+    session_logs: SessionLogs::ClaudeCode,
+    ..AgentRules::assumed(
+        "claude-code",
+        "Claude Code",
+        SEEN,
+        &[CLAUDE_HOME],
+        Rows::Written(RULES),
+    )
+};
 
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "claude-code"
-    }
+/// Up to the repository, or without one every parent below the home.
+const WALK: Walk = UpToRepositoryElse(Beyond::BelowHome);
 
-    fn name(&self) -> &'static str {
-        "Claude Code"
-    }
+const ME: AgentId = AgentId::CLAUDE_CODE;
 
-    fn evidence(&self) -> Evidence {
-        SEEN
-    }
+/// Its skills folders, searched as [`FINDS`] says.
+const FOLDER: Rule = folders(ME, SEEN, FINDS);
 
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Directory
-    }
-
-    fn reads(&self) -> Reader {
-        // Named by its folder whatever the frontmatter holds; a `SKILL.md` that is a link to
-        // nothing is not listed (agree::frontmatter, 2.1.332).
-        Reader::STRICT
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[CLAUDE_HOME]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        // What the model's listing holds (the request Claude Code sends); `/skills` also shows
-        // batch, debug, deep-research, doctor, run-skill-generator and verify, which the model is
-        // not offered.
-        &[
-            "claude-api",
-            "code-review",
-            "dataviz",
-            "fewer-permission-prompts",
-            "init",
-            "keybindings-help",
-            "loop",
-            "plugin-authoring",
-            "run",
-            "security-review",
-            "simplify",
-            "update-config",
-            "workflow-authoring",
-        ]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"]
-    }
-
-    fn builtin_off_by_settings(&self, env: &Environment, project: &ProjectDir) -> bool {
-        switches::bundled_off(env, project)
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &["plugin-authoring"]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[]
-    }
-
-    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
-        switches::turned_off(env, project)
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // The request 2.1.332 sends its model, checked by agree::listing_claude_code.
-        PromptListing::ClaudeCode
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // `skillOverrides` and `enabledPlugins` (switches.rs), checked by
-        // agree::switch_claude_code_user_settings on 2.1.332.
-        SkillSwitch::ClaudeCode
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // Its transcripts and `~/.claude.json` counters, as 2.1.332 writes them
-        // (usage::transcript, usage::counters).
-        SessionLogs::ClaudeCode
-    }
-}
-
-pub(super) static RULES: &[Rule] = &[
-    finds(
-        unless(
-            row(
-                ME,
-                Organization,
-                Place::System(SystemPath {
-                    linux: "etc/claude-code/.claude/skills",
-                    macos: "Library/Application Support/ClaudeCode/.claude/skills",
-                    windows: "Program Files/ClaudeCode/.claude/skills",
-                }),
-                Skills,
-                0,
-                "Claude Code managed skills",
-                SEEN,
-            ),
-            &["CLAUDE_CODE_DISABLE_POLICY_SKILLS"],
+const RULES: &[Rule] = &[
+    unless(
+        FOLDER.at(
+            Organization,
+            Place::System(SystemPath {
+                linux: "etc/claude-code/.claude/skills",
+                macos: "Library/Application Support/ClaudeCode/.claude/skills",
+                windows: "Program Files/ClaudeCode/.claude/skills",
+            }),
+            0,
+            "Claude Code managed skills",
         ),
-        FINDS,
+        &["CLAUDE_CODE_DISABLE_POLICY_SKILLS"],
     ),
-    finds(
-        installs(row(
-            ME,
-            User,
-            Place::Under(&CLAUDE_HOME, "skills"),
-            SkillsAndDirPlugins,
-            1,
-            "Claude Code personal skills",
-            SEEN,
-        )),
-        PERSONAL_FINDS,
-    ),
-    finds(
-        installs(row(
-            ME,
-            Project,
-            Place::Project(".claude/skills", UpToRepositoryElse(Beyond::BelowHome)),
-            SkillsAndDirPlugins,
-            2,
-            "Claude Code project skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
+    installs(Rule {
+        layout: SkillsAndDirPlugins,
+        finds: PERSONAL_FINDS,
+        ..FOLDER.under(&CLAUDE_HOME, "skills", 1, "Claude Code personal skills")
+    }),
+    installs(Rule {
+        layout: SkillsAndDirPlugins,
+        ..FOLDER.project(".claude/skills", WALK, 2, "Claude Code project skills")
+    }),
     // Only `synced/<org>_<account>` of the identity the run is signed in as, and only when its
     // `.bucket-` marker is there (synced.rs, read in the 2.1.332 binary); listed as
     // `anthropic-skills:NAME`, so a personal skill of the same name does not hide it.
-    finds(
-        qualified(
-            row(
-                ME,
+    qualified(
+        Rule {
+            evidence: SYNCED_SEEN,
+            ..FOLDER.at(
                 User,
                 Place::Picked {
                     base: &Place::Under(&CLAUDE_HOME, "skills/synced"),
@@ -224,14 +140,11 @@ pub(super) static RULES: &[Rule] = &[
                     variables: synced::VARIABLES,
                     shown: "<org>_<account>",
                 },
-                Skills,
                 3,
                 "Claude Code skills synced from claude.ai",
-                SYNCED_SEEN,
-            ),
-            synced::QUALIFIER,
-        ),
-        FINDS,
+            )
+        },
+        synced::QUALIFIER,
     ),
     row(
         ME,

@@ -12,8 +12,6 @@ mod layers;
 mod markers;
 mod policy;
 
-const ME: AgentId = AgentId::CODEX;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "0.171.0",
     test: "agree::codex",
@@ -26,18 +24,13 @@ const FINDS: Finds = Finds {
     depth: 6,
     at_root: AtRoot::Also,
     inside_skills: true,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
-        name: Want::Anything,
-        valid_name: false,
         description: Want::Filled,
         name_at_most: Some(64),
-        description_at_most: None,
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// Codex's listing (agree::frontmatter, 0.171.0): no byte-order mark before the fence; a
@@ -59,150 +52,43 @@ const READS: Reader = Reader {
 };
 
 /// Codex's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
-
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "codex"
-    }
-
-    fn name(&self) -> &'static str {
-        "Codex"
-    }
-
-    fn evidence(&self) -> Evidence {
-        SEEN
-    }
-
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        READS
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        true
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::KeepsAll
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[CODEX_HOME]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
+pub(super) static AGENT: AgentRules = AgentRules {
+    reads: READS,
+    names_by_manifest: true,
+    on_same_name: OnSameName::KeepsAll,
     // A config Codex refuses leaves it without a session, so without any skill.
-    fn skills_enabled(&self) -> Option<Trust> {
-        Some(layers::STARTS)
-    }
+    skills_enabled: Some(layers::STARTS),
+    hides: &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS],
+    turned_off: switches::turned_off,
+    // `codex debug prompt-input` of 0.171.0, checked by agree::listing_codex.
+    prompt_listing: PromptListing::Codex,
+    // `[[skills.config]]` in `$CODEX_HOME/config.toml` (switches.rs), checked by
+    // agree::switch_codex_config_toml on 0.171.0.
+    skill_switch: SkillSwitch::Codex,
+    // Its rollouts, as codex-rs and the 0.171.0 binary write them (usage::codex).
+    session_logs: SessionLogs::Codex,
+    ..AgentRules::assumed("codex", "Codex", SEEN, &[CODEX_HOME], Rows::Written(RULES))
+};
 
-    fn hides(&self) -> &'static [Hiding] {
-        &[policy::IMPLICIT_OFF, policy::OTHER_PRODUCTS]
-    }
+/// Its project folders are looked for up to the project root its markers tell.
+const WALK: Walk = UpToMarkers(&markers::MARKERS);
 
-    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
-        switches::turned_off(env, project)
-    }
+const ME: AgentId = AgentId::CODEX;
 
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[]
-    }
+/// Every skills folder it reads is searched as [`FINDS`] says.
+const FOLDER: Rule = folders(ME, SEEN, FINDS);
 
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // `codex debug prompt-input` of 0.171.0, checked by agree::listing_codex.
-        PromptListing::Codex
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // `[[skills.config]]` in `$CODEX_HOME/config.toml` (switches.rs), checked by
-        // agree::switch_codex_config_toml on 0.171.0.
-        SkillSwitch::Codex
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // Its rollouts, as codex-rs and the 0.171.0 binary write them (usage::codex).
-        SessionLogs::Codex
-    }
-}
-
-pub(super) static RULES: &[Rule] = &[
-    finds(
-        installs(row(
-            ME,
-            Project,
-            Place::Project(".agents/skills", UpToMarkers(&markers::MARKERS)),
-            Skills,
-            0,
-            "Codex project skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            Project,
-            Place::Project(".codex/skills", UpToMarkers(&markers::MARKERS)),
-            Skills,
-            0,
-            "Codex project config skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Under(&CODEX_HOME, "skills"),
-            Skills,
-            1,
-            "Codex user skills (deprecated location)",
-            SEEN,
-        ),
-        FINDS,
+const RULES: &[Rule] = &[
+    installs(FOLDER.project(".agents/skills", WALK, 0, "Codex project skills")),
+    FOLDER.project(".codex/skills", WALK, 0, "Codex project config skills"),
+    FOLDER.under(
+        &CODEX_HOME,
+        "skills",
+        1,
+        "Codex user skills (deprecated location)",
     ),
     // No variable moves it: Codex asks for the home directory itself.
-    finds(
-        installs(row(
-            ME,
-            User,
-            Place::Home(".agents/skills"),
-            Skills,
-            1,
-            "Codex user skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
+    installs(FOLDER.home(".agents/skills", 1, "Codex user skills")),
     row(
         ME,
         Plugin,
@@ -216,35 +102,23 @@ pub(super) static RULES: &[Rule] = &[
     ),
     // Written by Codex itself at each start (`install_system_skills`), and read only while
     // `[skills.bundled]` leaves them on (`bundled::BUNDLED`).
-    finds(
-        trusted(
-            row(
-                ME,
-                Bundled,
-                Place::Under(&CODEX_HOME, "skills/.system"),
-                Skills,
-                2,
-                "Codex system skills",
-                SEEN,
-            ),
-            bundled::BUNDLED,
+    trusted(
+        FOLDER.at(
+            Bundled,
+            Place::Under(&CODEX_HOME, "skills/.system"),
+            2,
+            "Codex system skills",
         ),
-        FINDS,
+        bundled::BUNDLED,
     ),
-    finds(
-        row(
-            ME,
-            Organization,
-            Place::System(SystemPath {
-                linux: "etc/codex/skills",
-                macos: "etc/codex/skills",
-                windows: "ProgramData/OpenAI/Codex/skills",
-            }),
-            Skills,
-            3,
-            "Codex admin skills",
-            SEEN,
-        ),
-        FINDS,
+    FOLDER.at(
+        Organization,
+        Place::System(SystemPath {
+            linux: "etc/codex/skills",
+            macos: "etc/codex/skills",
+            windows: "ProgramData/OpenAI/Codex/skills",
+        }),
+        3,
+        "Codex admin skills",
     ),
 ];

@@ -13,8 +13,6 @@ mod names;
 pub(crate) mod switches;
 mod trust;
 
-const ME: AgentId = AgentId::COPILOT;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "1.0.102",
     test: "agree::copilot",
@@ -31,24 +29,19 @@ const SEEN: Evidence = Evidence::Listing {
 const FINDS: Finds = Finds {
     depth: 30,
     at_root: AtRoot::Instead,
-    inside_skills: false,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
         // An empty `name` is refused; a `name` or `description` that is not a string (`null`
         // included) too (agree::frontmatter). Which characters it keeps, and how it rewrites
         // spaces, is Copilot's own rule, wider than the specification's: `names`.
         name: Want::NotEmpty,
-        valid_name: false,
-        description: Want::Anything,
         // A longer name or description is a load error ("at most 64 characters"; a 1,025
         // character description is dropped, 1,024 is kept).
         name_at_most: Some(64),
         description_at_most: Some(1024),
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// Up to the repository, or without one every parent up to and including the home.
@@ -67,178 +60,45 @@ const READS: Reader = Reader {
 };
 
 /// Copilot CLI's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
+pub(super) static AGENT: AgentRules = AgentRules {
+    reads: READS,
+    listed_name: names::dashed,
+    builtin: &["customize-cloud-agent", "github-pr-media"],
+    hides: &[names::REFUSED_NAME],
+    turned_off: switches::turned_off,
+    settings_variables: &[trust::ALLOW_ALL],
+    // skilldeck does not model its listing yet.
+    prompt_listing: PromptListing::Unknown,
+    // `disabledSkills` in `settings.json` (switches.rs), checked by
+    // agree::switch_copilot_user_settings.
+    skill_switch: SkillSwitch::Copilot,
+    ..AgentRules::assumed(
+        "copilot",
+        "GitHub Copilot",
+        SEEN,
+        &[COPILOT_HOME],
+        Rows::Written(RULES),
+    )
+};
 
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "copilot"
-    }
+const ME: AgentId = AgentId::COPILOT;
 
-    fn name(&self) -> &'static str {
-        "GitHub Copilot"
-    }
+/// Every folder it reads is searched as [`FINDS`] says, and left out where
+/// `ignoredSkillsLocations` names it.
+const FOLDER: Rule = ignorable(folders(ME, SEEN, FINDS), ignored::IGNORED);
 
-    fn evidence(&self) -> Evidence {
-        SEEN
-    }
+const PROJECT: &str = "Copilot project skills";
+const PERSONAL: &str = "Copilot personal skills";
 
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        READS
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        names::dashed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[COPILOT_HOME]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &["customize-cloud-agent", "github-pr-media"]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[names::REFUSED_NAME]
-    }
-
-    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
-        switches::turned_off(env, project)
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[trust::ALLOW_ALL]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // skilldeck does not model its listing yet.
-        PromptListing::Unknown
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // `disabledSkills` in `settings.json` (switches.rs), checked by
-        // agree::switch_copilot_user_settings.
-        SkillSwitch::Copilot
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // skilldeck reads none of its session logs.
-        SessionLogs::Unread
-    }
-}
-
-pub(super) static RULES: &[Rule] = &[
-    ignorable(
-        finds(
-            installs(row(
-                ME,
-                Project,
-                Place::Project(".github/skills", WALK),
-                Skills,
-                0,
-                "Copilot project skills",
-                SEEN,
-            )),
-            FINDS,
-        ),
-        ignored::IGNORED,
-    ),
-    ignorable(
-        finds(
-            row(
-                ME,
-                Project,
-                Place::Project(".agents/skills", WALK),
-                Skills,
-                1,
-                "Copilot project skills",
-                SEEN,
-            ),
-            FINDS,
-        ),
-        ignored::IGNORED,
-    ),
-    ignorable(
-        finds(
-            row(
-                ME,
-                Project,
-                Place::Project(".claude/skills", CLAUDE_WALK),
-                Skills,
-                2,
-                "Copilot project skills",
-                SEEN,
-            ),
-            FINDS,
-        ),
-        ignored::IGNORED,
-    ),
-    ignorable(
-        finds(
-            installs(row(
-                ME,
-                User,
-                Place::Under(&COPILOT_HOME, "skills"),
-                Skills,
-                3,
-                "Copilot personal skills",
-                SEEN,
-            )),
-            FINDS,
-        ),
-        ignored::IGNORED,
-    ),
+const RULES: &[Rule] = &[
+    installs(FOLDER.project(".github/skills", WALK, 0, PROJECT)),
+    FOLDER.project(".agents/skills", WALK, 1, PROJECT),
+    FOLDER.project(".claude/skills", CLAUDE_WALK, 2, PROJECT),
+    installs(FOLDER.under(&COPILOT_HOME, "skills", 3, PERSONAL)),
     // Setting COPILOT_HOME elsewhere turns this one off; `~/.claude/skills` is never read.
-    ignorable(
-        finds(
-            unless(
-                row(
-                    ME,
-                    User,
-                    Place::Home(".agents/skills"),
-                    Skills,
-                    4,
-                    "Copilot personal skills",
-                    SEEN,
-                ),
-                &["COPILOT_HOME"],
-            ),
-            FINDS,
-        ),
-        ignored::IGNORED,
+    unless(
+        FOLDER.home(".agents/skills", 4, PERSONAL),
+        &["COPILOT_HOME"],
     ),
     finds(
         row(
@@ -257,46 +117,28 @@ pub(super) static RULES: &[Rule] = &[
     // Each `,`-separated entry, trimmed; `:` and `;` split nothing, `~` is not expanded, a
     // relative one is from the start directory. An entry is a folder of skills (any depth) or
     // one skill itself. The earlier entry wins a clash; every other root beats them.
-    ignorable(
-        finds(
-            row(
-                ME,
-                User,
-                Place::EachSplitIn {
-                    var: "COPILOT_SKILLS_DIRS",
-                    separator: ',',
-                },
-                Skills,
-                6,
-                "Copilot custom skill folders",
-                SEEN,
-            ),
-            FINDS,
-        ),
-        ignored::IGNORED,
+    FOLDER.at(
+        User,
+        Place::EachSplitIn {
+            var: "COPILOT_SKILLS_DIRS",
+            separator: ',',
+        },
+        6,
+        "Copilot custom skill folders",
     ),
     // `skillDirectories` in `${COPILOT_HOME:-~/.copilot}/settings.json`: each entry as
     // written (`~` and `$HOME` are not expanded: "Failed to scan skill directory '~/x': path
     // does not exist"), a relative one from the start folder, a link followed, a missing one
     // skipped; a folder of skills or one skill itself; a list with a number loads none. Below
     // COPILOT_SKILLS_DIRS in a clash, the earlier entry first.
-    ignorable(
-        finds(
-            row(
-                ME,
-                User,
-                Place::EachListedIn {
-                    file: &Place::Under(&COPILOT_HOME, "settings.json"),
-                    key: "skillDirectories",
-                },
-                Skills,
-                7,
-                "Copilot custom skill folders (settings)",
-                SEEN,
-            ),
-            FINDS,
-        ),
-        ignored::IGNORED,
+    FOLDER.at(
+        User,
+        Place::EachListedIn {
+            file: &Place::Under(&COPILOT_HOME, "settings.json"),
+            key: "skillDirectories",
+        },
+        7,
+        "Copilot custom skill folders (settings)",
     ),
 ];
 

@@ -9,8 +9,6 @@ mod folder_trust;
 mod merged;
 pub(crate) mod switches;
 
-const ME: AgentId = AgentId::GEMINI_CLI;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "0.61.0",
     test: "agree::gemini_cli",
@@ -19,21 +17,14 @@ const SEEN: Evidence = Evidence::Listing {
 /// One folder down and the root's own `SKILL.md`; a skill without frontmatter, a `name` or a
 /// `description` is dropped without a word.
 const FINDS: Finds = Finds {
-    depth: 1,
     at_root: AtRoot::Also,
-    inside_skills: false,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
         name: Want::Text,
-        valid_name: false,
         description: Want::Text,
-        name_at_most: None,
-        description_at_most: None,
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// `GEMINI_CLI_HOME` stands for the home directory in everything Gemini CLI reads, its
@@ -68,154 +59,48 @@ const READS: Reader = Reader {
 };
 
 /// Gemini CLI's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
+pub(super) static AGENT: AgentRules = AgentRules {
+    reads: READS,
+    listed_name: sanitized,
+    builtin: &["skill-creator", "antigravity-support"],
+    builtin_off_by_settings: switches::builtins_off,
+    skills_enabled: Some(switches::SKILLS_ENABLED),
+    turned_off: switches::turned_off,
+    settings_variables: &["GEMINI_CLI_SYSTEM_SETTINGS_PATH"],
+    // `renderAgentSkills` in the 0.61.0 bundle (listing::plain).
+    prompt_listing: PromptListing::GeminiCli,
+    // `skills.disabled` in `settings.json` (switches.rs), checked by
+    // agree::switch_gemini_cli_user_settings_with_comments on 0.61.0.
+    skill_switch: SkillSwitch::GeminiCli,
+    // It keeps chats under `~/.gemini/tmp/*/chats`, which skilldeck does not read yet.
+    session_logs: SessionLogs::Unread,
+    ..AgentRules::assumed(
+        "gemini-cli",
+        "Gemini CLI",
+        SEEN,
+        &[GEMINI_DIR],
+        Rows::Written(RULES),
+    )
+};
 
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "gemini-cli"
-    }
+const ME: AgentId = AgentId::GEMINI_CLI;
 
-    fn name(&self) -> &'static str {
-        "Gemini CLI"
-    }
+/// Every skills folder it reads is searched as [`FINDS`] says.
+const FOLDER: Rule = folders(ME, SEEN, FINDS);
 
-    fn evidence(&self) -> Evidence {
-        SEEN
-    }
-
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
-
-    fn reads(&self) -> Reader {
-        READS
-    }
-
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        sanitized(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::OneWins
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[GEMINI_DIR]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &["skill-creator", "antigravity-support"]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, env: &Environment, project: &ProjectDir) -> bool {
-        switches::builtins_off(env, project)
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        Some(switches::SKILLS_ENABLED)
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[]
-    }
-
-    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
-        switches::turned_off(env, project)
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &["GEMINI_CLI_SYSTEM_SETTINGS_PATH"]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // `renderAgentSkills` in the 0.61.0 bundle (listing::plain).
-        PromptListing::GeminiCli
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // `skills.disabled` in `settings.json` (switches.rs), checked by
-        // agree::switch_gemini_cli_user_settings_with_comments on 0.61.0.
-        SkillSwitch::GeminiCli
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // It keeps chats under `~/.gemini/tmp/*/chats`, which skilldeck does not read yet.
-        SessionLogs::Unread
-    }
+/// A workspace folder, read only in a trusted folder.
+const fn workspace(dir: &'static str, rank: u8) -> Rule {
+    trusted(
+        FOLDER.project(dir, Start, rank, "Gemini CLI workspace skills"),
+        folder_trust::TRUST,
+    )
 }
 
-pub(super) static RULES: &[Rule] = &[
-    finds(
-        trusted(
-            row(
-                ME,
-                Project,
-                Place::Project(".agents/skills", Start),
-                Skills,
-                0,
-                "Gemini CLI workspace skills",
-                SEEN,
-            ),
-            folder_trust::TRUST,
-        ),
-        FINDS,
-    ),
-    finds(
-        trusted(
-            installs(row(
-                ME,
-                Project,
-                Place::Project(".gemini/skills", Start),
-                Skills,
-                1,
-                "Gemini CLI workspace skills",
-                SEEN,
-            )),
-            folder_trust::TRUST,
-        ),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            GEMINI_HOME_AGENTS,
-            Skills,
-            2,
-            "Gemini CLI user skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        installs(row(
-            ME,
-            User,
-            Place::Under(&GEMINI_DIR, "skills"),
-            Skills,
-            3,
-            "Gemini CLI user skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
+const RULES: &[Rule] = &[
+    workspace(".agents/skills", 0),
+    installs(workspace(".gemini/skills", 1)),
+    FOLDER.at(User, GEMINI_HOME_AGENTS, 2, "Gemini CLI user skills"),
+    installs(FOLDER.under(&GEMINI_DIR, "skills", 3, "Gemini CLI user skills")),
     row(
         ME,
         Plugin,

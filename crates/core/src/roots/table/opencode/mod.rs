@@ -9,8 +9,6 @@ use super::*;
 mod config;
 pub(crate) mod switches;
 
-const ME: AgentId = AgentId::OPENCODE;
-
 const SEEN: Evidence = Evidence::Listing {
     version: "1.18.33",
     test: "agree::opencode",
@@ -22,18 +20,12 @@ const FINDS: Finds = Finds {
     depth: 30,
     at_root: AtRoot::Also,
     inside_skills: true,
-    hidden: false,
-    hidden_skills: false,
-    any_case: false,
-    skips: &[],
     needs: Needs {
         frontmatter: true,
         name: Want::Text,
-        valid_name: false,
-        description: Want::Anything,
-        name_at_most: None,
-        description_at_most: None,
+        ..Needs::NOTHING
     },
+    ..Finds::DIRECT
 };
 
 /// The folders it shares with other agents are searched into dot folders as well.
@@ -73,264 +65,78 @@ const READS: Reader = Reader {
 };
 
 /// OpenCode's answers to every question skilldeck asks about an agent.
-pub(super) struct Agent;
+pub(super) static AGENT: AgentRules = AgentRules {
+    reads: READS,
+    on_same_name: OnSameName::Unpredictable,
+    builtin: &["customize-opencode"],
+    hides: &[NO_DESCRIPTION],
+    turned_off: switches::turned_off,
+    settings_variables: &[
+        "OPENCODE_CONFIG",
+        "OPENCODE_CONFIG_CONTENT",
+        "OPENCODE_PERMISSION",
+    ],
+    // `SystemPrompt.skills` of 1.18.33 (listing::plain).
+    prompt_listing: PromptListing::OpenCode,
+    // `permission.skill` in `opencode.json` (switches.rs), checked by
+    // agree::switch_opencode_global_config_with_comments.
+    skill_switch: SkillSwitch::OpenCode,
+    // It keeps sessions in its own store, which skilldeck does not read yet.
+    session_logs: SessionLogs::Unread,
+    ..AgentRules::assumed(
+        "opencode",
+        "OpenCode",
+        SEEN,
+        &[Place::Under(&XDG_CONFIG, "opencode")],
+        Rows::Written(RULES),
+    )
+};
 
-impl AgentRules for Agent {
-    fn id(&self) -> &'static str {
-        "opencode"
-    }
+const ME: AgentId = AgentId::OPENCODE;
 
-    fn name(&self) -> &'static str {
-        "OpenCode"
-    }
+/// Its own folders, searched as [`FINDS`] says, each read as `skills` and as `skill`.
+const OWN: Rule = folders(ME, SEEN, FINDS);
 
-    fn evidence(&self) -> Evidence {
-        SEEN
-    }
+/// Its own project folders, which `OPENCODE_DISABLE_PROJECT_CONFIG` turns off.
+const OWN_PROJECT: Rule = unless(OWN, &["OPENCODE_DISABLE_PROJECT_CONFIG"]);
 
-    fn name_from(&self) -> NameFrom {
-        NameFrom::Frontmatter
-    }
+/// The folders it shares with other agents, searched as [`COMPATIBLE`] says.
+const SHARED: Rule = folders(ME, SEEN, COMPATIBLE);
+const AGENTS: Rule = unless(SHARED, EXTERNAL);
+const CLAUDES: Rule = unless(SHARED, CLAUDE);
 
-    fn reads(&self) -> Reader {
-        READS
-    }
+const CONFIG_DIR: &str = "OpenCode config dir skills";
+const PROJECT: &str = "OpenCode project skills";
+const GLOBAL: &str = "OpenCode global skills";
+const PROJECT_SHARED: &str = "OpenCode project compatibility skills";
+const GLOBAL_SHARED: &str = "OpenCode global compatibility skills";
 
-    fn listed_name<'a>(&self, name: &'a str) -> Cow<'a, str> {
-        Cow::Borrowed(name)
-    }
-
-    fn names_by_manifest(&self) -> bool {
-        false
-    }
-
-    fn on_same_name(&self) -> OnSameName {
-        OnSameName::Unpredictable
-    }
-
-    fn detect(&self) -> &'static [Place] {
-        &[Place::Under(&XDG_CONFIG, "opencode")]
-    }
-
-    fn builtin(&self) -> &'static [&'static str] {
-        &["customize-opencode"]
-    }
-
-    fn builtin_off(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn builtin_off_by_settings(&self, _: &Environment, _: &ProjectDir) -> bool {
-        false
-    }
-
-    fn builtin_plugins(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    fn skills_enabled(&self) -> Option<Trust> {
-        None
-    }
-
-    fn hides(&self) -> &'static [Hiding] {
-        &[NO_DESCRIPTION]
-    }
-
-    fn turned_off(&self, env: &Environment, project: &ProjectDir) -> Vec<TurnedOff> {
-        switches::turned_off(env, project)
-    }
-
-    fn settings_variables(&self) -> &'static [&'static str] {
-        &[
-            "OPENCODE_CONFIG",
-            "OPENCODE_CONFIG_CONTENT",
-            "OPENCODE_PERMISSION",
-        ]
-    }
-
-    // Every row names `ME`; the table's tests check that it is the `me` given.
-    fn rows(&self, _: AgentId) -> Vec<Rule> {
-        RULES.to_vec()
-    }
-
-    fn prompt_listing(&self) -> PromptListing {
-        // `SystemPrompt.skills` of 1.18.33 (listing::plain).
-        PromptListing::OpenCode
-    }
-
-    fn skill_switch(&self) -> SkillSwitch {
-        // `permission.skill` in `opencode.json` (switches.rs), checked by
-        // agree::switch_opencode_global_config_with_comments.
-        SkillSwitch::OpenCode
-    }
-
-    fn session_logs(&self) -> SessionLogs {
-        // It keeps sessions in its own store, which skilldeck does not read yet.
-        SessionLogs::Unread
-    }
-}
-
-pub(super) static RULES: &[Rule] = &[
-    finds(
-        row(
-            ME,
-            User,
-            Place::Under(&OPENCODE_CONFIG_DIR, "skills"),
-            Skills,
-            0,
-            "OpenCode config dir skills",
-            SEEN,
-        ),
-        FINDS,
+const RULES: &[Rule] = &[
+    OWN.at(
+        User,
+        Place::Under(&OPENCODE_CONFIG_DIR, "skills"),
+        0,
+        CONFIG_DIR,
     ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Under(&OPENCODE_CONFIG_DIR, "skill"),
-            Skills,
-            0,
-            "OpenCode config dir skills",
-            SEEN,
-        ),
-        FINDS,
+    OWN.at(
+        User,
+        Place::Under(&OPENCODE_CONFIG_DIR, "skill"),
+        0,
+        CONFIG_DIR,
     ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Home(".opencode/skills"),
-            Skills,
-            1,
-            "OpenCode home skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Home(".opencode/skill"),
-            Skills,
-            1,
-            "OpenCode home skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        unless(
-            installs(row(
-                ME,
-                Project,
-                Place::Project(".opencode/skills", WALK),
-                Skills,
-                2,
-                "OpenCode project skills",
-                SEEN,
-            )),
-            &["OPENCODE_DISABLE_PROJECT_CONFIG"],
-        ),
-        FINDS,
-    ),
-    finds(
-        unless(
-            row(
-                ME,
-                Project,
-                Place::Project(".opencode/skill", WALK),
-                Skills,
-                2,
-                "OpenCode project skills",
-                SEEN,
-            ),
-            &["OPENCODE_DISABLE_PROJECT_CONFIG"],
-        ),
-        FINDS,
-    ),
-    finds(
-        installs(row(
-            ME,
-            User,
-            Place::Under(&XDG_CONFIG, "opencode/skills"),
-            Skills,
-            3,
-            "OpenCode global skills",
-            SEEN,
-        )),
-        FINDS,
-    ),
-    finds(
-        row(
-            ME,
-            User,
-            Place::Under(&XDG_CONFIG, "opencode/skill"),
-            Skills,
-            3,
-            "OpenCode global skills",
-            SEEN,
-        ),
-        FINDS,
-    ),
-    finds(
-        unless(
-            row(
-                ME,
-                Project,
-                Place::Project(".agents/skills", WALK),
-                Skills,
-                4,
-                "OpenCode project compatibility skills",
-                SEEN,
-            ),
-            EXTERNAL,
-        ),
-        COMPATIBLE,
-    ),
-    finds(
-        unless(
-            row(
-                ME,
-                Project,
-                Place::Project(".claude/skills", WALK),
-                Skills,
-                5,
-                "OpenCode project compatibility skills",
-                SEEN,
-            ),
-            CLAUDE,
-        ),
-        COMPATIBLE,
-    ),
-    finds(
-        unless(
-            row(
-                ME,
-                User,
-                Place::Home(".agents/skills"),
-                Skills,
-                6,
-                "OpenCode global compatibility skills",
-                SEEN,
-            ),
-            EXTERNAL,
-        ),
-        COMPATIBLE,
-    ),
-    finds(
-        unless(
-            row(
-                ME,
-                User,
-                Place::Home(".claude/skills"),
-                Skills,
-                7,
-                "OpenCode global compatibility skills",
-                SEEN,
-            ),
-            CLAUDE,
-        ),
-        COMPATIBLE,
-    ),
+    OWN.home(".opencode/skills", 1, "OpenCode home skills"),
+    OWN.home(".opencode/skill", 1, "OpenCode home skills"),
+    installs(OWN_PROJECT.project(".opencode/skills", WALK, 2, PROJECT)),
+    OWN_PROJECT.project(".opencode/skill", WALK, 2, PROJECT),
+    installs(OWN.at(
+        User,
+        Place::Under(&XDG_CONFIG, "opencode/skills"),
+        3,
+        GLOBAL,
+    )),
+    OWN.at(User, Place::Under(&XDG_CONFIG, "opencode/skill"), 3, GLOBAL),
+    AGENTS.project(".agents/skills", WALK, 4, PROJECT_SHARED),
+    CLAUDES.project(".claude/skills", WALK, 5, PROJECT_SHARED),
+    AGENTS.home(".agents/skills", 6, GLOBAL_SHARED),
+    CLAUDES.home(".claude/skills", 7, GLOBAL_SHARED),
 ];
