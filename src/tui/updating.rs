@@ -330,10 +330,19 @@ impl fmt::Display for UpdateFailure {
 
 impl std::error::Error for UpdateFailure {}
 
-/// What an update did, in the status line's words: every field of its report (what each
-/// skill became, the snapshots undo and the next update use, the records left stale, what
-/// could not be recorded); `Err` when it stopped, saying what was updated before.
-pub fn said(report: &Report) -> Result<String, String> {
+/// How an update ended, in the app's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Said {
+    /// Updated, or up to date: for the status line.
+    Done(String),
+    /// Refused, failed or stopped, with what was updated before: for a message.
+    Stopped(String),
+}
+
+/// What an update did, in the app's words: every field of its report (what each skill
+/// became, the snapshots undo and the next update use, the records left stale, what could not
+/// be recorded), or why it stopped and what was updated before.
+pub fn said(report: &Report) -> Said {
     let undo = keymap::key_for(Mode::Skills, Action::Undo);
     let name = |skill: &update::SkillReport| sanitize::name(&skill.name);
     let updated: Vec<String> = report.updated().map(name).collect();
@@ -345,7 +354,7 @@ pub fn said(report: &Report) -> Result<String, String> {
         ),
     };
     if report.cancelled {
-        return Err(format!("The update was stopped.{before}"));
+        return Said::Stopped(format!("The update was stopped.{before}"));
     }
     if let Some(error) = &report.stopped {
         let at = report
@@ -353,7 +362,7 @@ pub fn said(report: &Report) -> Result<String, String> {
             .and_then(|at| report.skills.get(at))
             .map(|skill| format!("{}: ", name(skill)))
             .unwrap_or_default();
-        return Err(sanitize::line(&format!("{at}{error}{before}")));
+        return Said::Stopped(sanitize::line(&format!("{at}{error}{before}")));
     }
     let mut text = if updated.is_empty() {
         let names: Vec<String> = report.skills.iter().map(name).collect();
@@ -414,7 +423,7 @@ pub fn said(report: &Report) -> Result<String, String> {
             ));
         }
     }
-    Ok(sanitize::line(&text))
+    Said::Done(sanitize::line(&text))
 }
 
 /// `alpha, beta and 3 more`.

@@ -11,7 +11,7 @@ use crate::tui::app::{App, Confirm, Overlay};
 use crate::tui::diff::jump;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Effect, UpdateEvent, UpstreamsEvent};
-use crate::tui::updating::{Planned, UpdateStep, Updating, said};
+use crate::tui::updating::{Planned, Said, UpdateStep, Updating, said};
 
 /// `U` or `K` from the skill list.
 pub(super) fn list_act(app: &mut App, action: Action) -> Vec<Effect> {
@@ -88,8 +88,9 @@ pub(super) fn event(app: &mut App, session: u64, event: UpdateEvent) -> Vec<Effe
             let applied = updating.step == UpdateStep::Applying;
             let dirs = std::mem::take(&mut updating.dirs);
             app.updating = None;
-            let result = match result {
-                Ok(report) => said(&report),
+            let result = match result.as_deref().map(said) {
+                Ok(Said::Done(text)) => Ok(text),
+                Ok(Said::Stopped(text)) => Err(text),
                 Err(failure) => Err(sanitize::line(&failure.to_string())),
             };
             if result.is_ok() && applied {

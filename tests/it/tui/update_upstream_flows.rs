@@ -19,7 +19,7 @@ use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::msg::{Action, Changes, Effect, Msg, UpdateEvent, UpstreamsEvent};
 use skilldeck::tui::update::update;
 use skilldeck::tui::updating::{
-    ConflictFile, Planned, Settled, SkillPlan, UpdateFailure, UpdateStep,
+    ConflictFile, Planned, Said, Settled, SkillPlan, UpdateFailure, UpdateStep,
 };
 use skilldeck::tui::upstreams::{CheckStopped, Mark, Upstreams};
 
@@ -567,7 +567,9 @@ fn the_status_line_says_every_field_of_the_report() {
     let mut done = report(&[("alpha", Status::Updated), ("beta", Status::UpToDate)]);
     done.skills[0].stale = vec!["skills-cli installed it and its record in SKILL.md would no longer match the updated files".to_owned()];
     done.skills[1].unremembered = Some(std::io::Error::other("disk full"));
-    let said = skilldeck::tui::updating::said(&done).unwrap();
+    let Said::Done(said) = skilldeck::tui::updating::said(&done) else {
+        panic!("stopped");
+    };
     assert!(
         said.starts_with("Updated alpha: 1 file took theirs. u puts it back."),
         "{said}"
@@ -590,7 +592,9 @@ fn the_status_line_says_every_field_of_the_report() {
     let updated = done.skills[0].updated.as_mut().unwrap();
     updated.written = false;
     updated.before = None;
-    let said = skilldeck::tui::updating::said(&done).unwrap();
+    let Said::Done(said) = skilldeck::tui::updating::said(&done) else {
+        panic!("stopped");
+    };
     assert!(
         said.contains(
             "alpha's files already held the merge; its new baseline is snapshot upstream-alpha."
@@ -604,7 +608,9 @@ fn the_status_line_says_every_field_of_the_report() {
         dir("beta"),
     ));
     done.stopped_at = Some(1);
-    let said = skilldeck::tui::updating::said(&done).unwrap_err();
+    let Said::Stopped(said) = skilldeck::tui::updating::said(&done) else {
+        panic!("not stopped");
+    };
     assert!(said.starts_with("beta: "), "{said}");
     assert!(
         said.contains("changed while it was being updated"),
