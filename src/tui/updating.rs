@@ -15,9 +15,7 @@ use crate::text::human::count;
 use crate::text::sanitize;
 
 use super::diff::{Against, DiffView};
-use super::keymap::{self, Mode};
 use super::manage::Target;
-use super::msg::Action;
 
 pub use crate::operations::update::Settled;
 
@@ -121,8 +119,8 @@ pub struct ConflictFile {
 
 impl Planned {
     /// The plans of `planned`, for the skills `targets` (in the same order), as the app shows
-    /// them.
-    pub fn of(planned: &update::Planned, targets: &[Target]) -> Self {
+    /// them; `both` is the key that keeps both sides of a conflict.
+    pub fn of(planned: &update::Planned, targets: &[Target], both: &str) -> Self {
         let skills = planned
             .plans
             .iter()
@@ -157,7 +155,7 @@ impl Planned {
                         shown_path: sanitize::name(&file.path),
                         clash: conflict.clash,
                         both: conflict.resolve(Resolution::Both).is_some(),
-                        diff: conflict_diff(target, &file.path, conflict),
+                        diff: conflict_diff(target, &file.path, conflict, both),
                         choice: None,
                     })
                 })
@@ -260,7 +258,7 @@ fn baseline_words(baseline: &Baseline) -> String {
 
 /// The file here (ours) against upstream's (theirs), and for lines both changed, the file as
 /// keeping both would write it, between conflict markers.
-fn conflict_diff(target: &Target, path: &str, conflict: &merge::Conflict) -> DiffView {
+fn conflict_diff(target: &Target, path: &str, conflict: &merge::Conflict, both: &str) -> DiffView {
     let mut view = DiffView::new(
         &target.name,
         target.dir.clone(),
@@ -284,8 +282,7 @@ fn conflict_diff(target: &Target, path: &str, conflict: &merge::Conflict) -> Dif
     {
         view.text(
             &format!(
-                "Keeping both ({}) writes the file with both sides between conflict markers:",
-                keymap::key_for(Mode::Conflicts, Action::TakeBoth)
+                "Keeping both ({both}) writes the file with both sides between conflict markers:"
             ),
             text,
         );
@@ -342,8 +339,8 @@ pub enum Said {
 /// What an update did, in the app's words: every field of its report (what each skill
 /// became, the snapshots undo and the next update use, the records left stale, what could not
 /// be recorded), or why it stopped and what was updated before.
-pub fn said(report: &Report) -> Said {
-    let undo = keymap::key_for(Mode::Skills, Action::Undo);
+/// `undo` is the key that puts it back.
+pub fn said(report: &Report, undo: &str) -> Said {
     let name = |skill: &update::SkillReport| sanitize::name(&skill.name);
     let updated: Vec<String> = report.updated().map(name).collect();
     let before = match updated.as_slice() {

@@ -88,7 +88,8 @@ pub(super) fn event(app: &mut App, session: u64, event: UpdateEvent) -> Vec<Effe
             let applied = updating.step == UpdateStep::Applying;
             let dirs = std::mem::take(&mut updating.dirs);
             app.updating = None;
-            let result = match result.as_deref().map(said) {
+            let undo = keymap::key_for(Mode::Skills, Action::Undo);
+            let result = match result.as_deref().map(|report| said(report, &undo)) {
                 Ok(Said::Done(text)) => Ok(text),
                 Ok(Said::Stopped(text)) => Err(text),
                 Err(failure) => Err(sanitize::line(&failure.to_string())),

@@ -12,8 +12,9 @@ use crate::operations::update::{self, Choices, PrepareError, Request, Settled};
 use crate::roots::Machine;
 use crate::scan::{self, Skill};
 use crate::text::sanitize;
+use crate::tui::keymap::{self, Mode};
 use crate::tui::manage::Target;
-use crate::tui::msg::{Msg, UpdateEvent, UpstreamsEvent};
+use crate::tui::msg::{Action, Msg, UpdateEvent, UpstreamsEvent};
 use crate::tui::updating::{Planned, UpdateFailure};
 use crate::tui::upstreams::{CheckStopped, Upstreams};
 
@@ -131,7 +132,11 @@ fn run(
     }
     let _ = tx.send(Msg::Update {
         session,
-        event: UpdateEvent::Planned(Box::new(Planned::of(&planned, targets))),
+        event: UpdateEvent::Planned(Box::new(Planned::of(
+            &planned,
+            targets,
+            &keymap::key_for(Mode::Conflicts, Action::TakeBoth),
+        ))),
     });
     match commands.recv() {
         Ok(Command::Apply { settled, yes }) => {

@@ -567,7 +567,7 @@ fn the_status_line_says_every_field_of_the_report() {
     let mut done = report(&[("alpha", Status::Updated), ("beta", Status::UpToDate)]);
     done.skills[0].stale = vec!["skills-cli installed it and its record in SKILL.md would no longer match the updated files".to_owned()];
     done.skills[1].unremembered = Some(std::io::Error::other("disk full"));
-    let Said::Done(said) = skilldeck::tui::updating::said(&done) else {
+    let Said::Done(said) = skilldeck::tui::updating::said(&done, "u") else {
         panic!("stopped");
     };
     assert!(
@@ -592,7 +592,7 @@ fn the_status_line_says_every_field_of_the_report() {
     let updated = done.skills[0].updated.as_mut().unwrap();
     updated.written = false;
     updated.before = None;
-    let Said::Done(said) = skilldeck::tui::updating::said(&done) else {
+    let Said::Done(said) = skilldeck::tui::updating::said(&done, "u") else {
         panic!("stopped");
     };
     assert!(
@@ -608,7 +608,7 @@ fn the_status_line_says_every_field_of_the_report() {
         dir("beta"),
     ));
     done.stopped_at = Some(1);
-    let Said::Stopped(said) = skilldeck::tui::updating::said(&done) else {
+    let Said::Stopped(said) = skilldeck::tui::updating::said(&done, "u") else {
         panic!("not stopped");
     };
     assert!(said.starts_with("beta: "), "{said}");
