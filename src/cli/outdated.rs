@@ -7,7 +7,8 @@ use std::time::SystemTime;
 
 use serde::Serialize;
 
-use crate::operations::outdated::{self, Checked, Compares, Outdated};
+use crate::operations::outdated::{self, Checked, Compares, Outdated, Status, short};
+use crate::operations::progress::Step;
 use crate::roots::Machine;
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
@@ -90,8 +91,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         }
     } else {
         let inventory = super::scan(machine);
-        let mut progress = |said: &str| {
-            let _ = super::eprint(&format!("skilldeck: {said}\n"));
+        let mut progress = |step: Step<'_>| {
+            if let Step::Said(said) = step {
+                let _ = super::eprint(&format!("skilldeck: {said}\n"));
+            }
         };
         outdated::check(machine, &inventory, &mut progress)
     };
@@ -103,11 +106,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     } else {
         super::print(&render(&outdated, machine))?;
     }
-    let behind = outdated
-        .skills
-        .iter()
-        .any(|c| c.moved() == Some(true) || c.error.is_some());
-    Ok(if behind {
+    Ok(if outdated.behind() {
         Outcome::Negative
     } else {
         Outcome::Done
@@ -149,26 +148,27 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
         .skills
         .iter()
         .map(|c| {
-            let status = match (c.moved(), c.pinned) {
-                (_, true) => "pinned".to_owned(),
-                (Some(true), _) => format!(
+            let status = match c.status() {
+                Status::Pinned => "pinned".to_owned(),
+                Status::Moved => format!(
                     "moved: {}{} → {}",
                     if c.compares == Compares::Tree {
                         "tree "
                     } else {
                         ""
                     },
-                    short(c.recorded.as_deref().unwrap_or(&c.upstream.commit)),
+                    short(c.was()),
                     short(c.latest.as_deref().unwrap_or_default())
                 ),
-                (Some(false), _) => "up to date".to_owned(),
-                (None, _) if c.note.is_some() => "cannot tell".to_owned(),
-                (None, _) => "not asked".to_owned(),
+                Status::UpToDate => "up to date".to_owned(),
+                Status::CannotTell => "cannot tell".to_owned(),
+                // The error is said below the table.
+                Status::Failed | Status::NotAsked => "not asked".to_owned(),
             };
-            let edited = match (c.edits_known, c.edited) {
-                (false, _) => "?",
-                (true, true) => "yes",
-                (true, false) => "no",
+            let edited = match c.edits() {
+                None => "?",
+                Some(true) => "yes",
+                Some(false) => "no",
             };
             let upstream = match &c.upstream.reference {
                 Some(r) => format!("{}@{r}", c.upstream.repository),
@@ -199,9 +199,4 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
         human::ago(age)
     ));
     out
-}
-
-/// A commit as people read it: its first 12 characters.
-fn short(commit: &str) -> &str {
-    &commit[..commit.len().min(12)]
 }

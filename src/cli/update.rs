@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::merge::{Clash, Resolution, Summary};
+use crate::operations::progress::{Cancel, Step};
 use crate::operations::update::{
-    self, Baseline, Fetched, Plan, UpdateError, Updated, UpstreamError, Wanted,
+    self, Baseline, Choices, PrepareError, Report, Request, SkillReport, Status, UpdateError,
+    UpstreamError,
 };
 use crate::roots::Machine;
 use crate::scan::Skill;
@@ -95,8 +97,8 @@ struct UpdateJson<'a> {
 struct SkillJson<'a> {
     name: &'a str,
     dir: &'a Path,
-    /// `up_to_date`, `updated`, `would_update`, `conflict`, `would_go_stale`.
-    status: &'static str,
+    /// `up_to_date`, `updated`, `would_update`, `conflict`, `would_go_stale`, `not_updated`.
+    status: Status,
     baseline: BaselineJson<'a>,
     written: bool,
     before: Option<&'a str>,
@@ -132,116 +134,89 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Err(failure) => return target::refuse(args.json, "no_such_skill", failure),
         }
     }
-    let mut reads: Vec<Fetched> = Vec::new();
-    let mut plans = Vec::new();
-    let mut from_of: Vec<usize> = Vec::new();
-    // Every skill planned before any is written: one that cannot be updated stops them all.
-    for skill in &chosen {
-        let wanted = match wanted(args, machine, skill) {
-            Ok(wanted) => wanted,
-            Err(outcome) => return outcome,
-        };
-        let index = match reads.iter().position(|r| r.wanted == wanted) {
-            Some(index) => index,
-            None => match read(args, wanted) {
-                Ok(read) => {
-                    reads.push(read);
-                    reads.len() - 1
-                }
-                Err(outcome) => return outcome,
-            },
-        };
-        let read = &reads[index];
-        // Applied, the plan records where the skill now comes from with its files.
-        let planned = read.plan(machine, skill);
-        match planned {
-            Ok(plan) => plans.push(plan),
-            Err(error) => return refuse(args, error),
-        }
-        from_of.push(index);
+    let from = args
+        .from
+        .as_ref()
+        .map(|from| source::parse(from, args.path.as_deref()));
+    if let (Some(Source::Local(from)), Some(_)) = (&from, &args.path) {
+        return Err(Failure::Usage(format!(
+            "--path picks a folder of a git repository, and {} is not one; name the folder instead",
+            from.display()
+        )));
     }
-    let resolution = args.take.map(|take| match take {
-        Take::Theirs => Resolution::Theirs,
-        Take::Ours => Resolution::Ours,
-    });
-    let resolve = move |_: &str| resolution;
-    let stopping = plans.iter().find_map(|plan| plan.stops(&resolve, args.yes));
-    if args.dry_run || stopping.is_some() {
-        report(args, machine, &plans, &[], resolution, stopping.as_ref())?;
-        return match stopping {
-            Some(error) => stopped(args, &error),
-            None => Ok(Outcome::Done),
-        };
-    }
-    let batch = machine.in_a_batch();
-    let mut done: Vec<Updated> = Vec::new();
-    for ((plan, skill), from) in plans.iter().zip(&chosen).zip(&from_of) {
-        if !plan.up_to_date() {
-            match update::apply(&batch, plan, &resolve, args.yes) {
-                Ok(updated) => done.push(updated),
-                Err(error) => {
-                    // What was updated before is said, then why the rest was not.
-                    report(args, machine, &plans, &done, resolution, Some(&error))?;
-                    return stopped(args, &error);
-                }
-            }
+    let mut progress = |step: Step<'_>| {
+        if let Step::Said(said) = step {
+            let _ = super::eprint(&format!("skilldeck: {said}\n"));
         }
-        // The commit it now matches when up to date (an update recorded it already), for the
-        // next `update`; in the batch, so one undo puts it back with the rest.
-        if let Err(error) = reads[*from].remember(&batch, &skill.real_dir) {
+    };
+    let planned = match update::prepare(
+        machine,
+        &chosen,
+        &Request { from },
+        &mut progress,
+        &Cancel::new(),
+    ) {
+        Ok(planned) => planned,
+        Err(error) => return refuse_prepared(args, machine, error),
+    };
+    let choices = Choices {
+        take: args.take.map(|take| match take {
+            Take::Theirs => Resolution::Theirs,
+            Take::Ours => Resolution::Ours,
+        }),
+        each: Vec::new(),
+        yes: args.yes,
+    };
+    let report = if args.dry_run {
+        planned.preview(&choices)
+    } else {
+        update::apply(machine, &planned, &choices, &mut progress, &Cancel::new())
+    };
+    for skill in &report.skills {
+        if let Some(error) = &skill.unremembered {
             super::eprint(&format!(
                 "skilldeck: where {} came from could not be recorded ({error}); the next update needs --from\n",
-                human::path(&skill.real_dir, machine.env.home(), Unsafe::Escaped)
+                human::path(&skill.dir, machine.env.home(), Unsafe::Escaped)
             ))?;
         }
     }
-    report(args, machine, &plans, &done, resolution, None)?;
-    for updated in &done {
+    print(args, machine, &report)?;
+    if let Some(error) = &report.stopped {
+        return stopped(args, error);
+    }
+    for updated in report.updated().filter_map(|s| s.updated.as_ref()) {
         super::warn_unjournalled(updated.unjournalled.as_ref())?;
     }
     Ok(Outcome::Done)
 }
 
-/// Where `skill`'s new upstream is: `--from`, else its recorded upstream; a sentence when it
-/// has none.
-fn wanted(
+/// The refusal of an update that could not be planned, with the code of the command-line
+/// contract.
+fn refuse_prepared(
     args: &Args,
     machine: &Machine,
-    skill: &Skill,
-) -> Result<Wanted, Result<Outcome, Failure>> {
-    let given = args
-        .from
-        .as_ref()
-        .map(|from| source::parse(from, args.path.as_deref()));
-    if let (Some(Source::Local(from)), Some(_)) = (&given, &args.path) {
-        return Err(Err(Failure::Usage(format!(
-            "--path picks a folder of a git repository, and {} is not one; name the folder instead",
-            from.display()
-        ))));
-    }
-    Wanted::of(machine, &skill.real_dir, given.as_ref()).map_err(|error| match error {
-        UpstreamError::NoUpstream(dir) => target::refuse(
+    error: PrepareError,
+) -> Result<Outcome, Failure> {
+    match error {
+        PrepareError::Upstream { error, .. } => match *error {
+            UpstreamError::NoUpstream(dir) => target::refuse(
+                args.json,
+                "no_upstream",
+                Failure::Refused(format!(
+                    "skilldeck did not import {} from a git repository, so it does not know where to update it from; give the new upstream with --from SOURCE",
+                    human::path(&dir, machine.env.home(), Unsafe::Escaped)
+                )),
+            ),
+            error => target::refuse(args.json, error.code(), Failure::Refused(error.to_string())),
+        },
+        PrepareError::Plan { error, .. } => target::refuse(
             args.json,
-            "no_upstream",
-            Failure::Refused(format!(
-                "skilldeck did not import {} from a git repository, so it does not know where to update it from; give the new upstream with --from SOURCE",
-                human::path(&dir, machine.env.home(), Unsafe::Escaped)
-            )),
+            error.code(),
+            target::failure(error.is_refusal(), &error),
         ),
-        other => refuse_upstream(args, &other),
-    })
-}
-
-/// Read (and for a repository, fetch) what `wanted` names, saying how the fetch goes.
-fn read(args: &Args, wanted: Wanted) -> Result<Fetched, Result<Outcome, Failure>> {
-    let mut progress = |said: &str| {
-        let _ = super::eprint(&format!("skilldeck: {said}\n"));
-    };
-    Fetched::read(wanted, &mut progress).map_err(|error| refuse_upstream(args, &error))
-}
-
-fn refuse_upstream(args: &Args, error: &UpstreamError) -> Result<Outcome, Failure> {
-    target::refuse(args.json, error.code(), Failure::Refused(error.to_string()))
+        // Nothing here cancels the command line's update.
+        PrepareError::Cancelled => Err(Failure::Refused(error.to_string())),
+    }
 }
 
 /// End the command on `error`, said in the JSON already printed with `--json`; the sentence
@@ -257,31 +232,12 @@ fn stopped(args: &Args, error: &UpdateError) -> Result<Outcome, Failure> {
     }
 }
 
-fn refuse(args: &Args, error: UpdateError) -> Result<Outcome, Failure> {
-    target::refuse(
-        args.json,
-        error.code(),
-        target::failure(error.is_refusal(), &error),
-    )
-}
-
-fn report(
-    args: &Args,
-    machine: &Machine,
-    plans: &[Plan],
-    done: &[Updated],
-    resolution: Option<Resolution>,
-    stopped: Option<&UpdateError>,
-) -> Result<(), Failure> {
+fn print(args: &Args, machine: &Machine, report: &Report) -> Result<(), Failure> {
     if args.json {
-        let skills = plans
-            .iter()
-            .map(|plan| skill_json(args, plan, done, resolution, stopped))
-            .collect();
         return super::json::print(&UpdateJson {
-            dry_run: args.dry_run,
-            skills,
-            refused: stopped.map(|error| RefusalJson {
+            dry_run: report.dry_run,
+            skills: report.skills.iter().map(skill_json).collect(),
+            refused: report.stopped.as_ref().map(|error| RefusalJson {
                 code: error.code(),
                 message: error.to_string(),
             }),
@@ -290,49 +246,25 @@ fn report(
     }
     let home = machine.home();
     let mut text = String::new();
-    for plan in plans {
-        let shown = human::path(&plan.dir, home, Unsafe::Escaped);
-        let updated = done.iter().find(|u| u.dir == plan.dir);
-        let head = match updated {
-            _ if plan.up_to_date() => {
-                format!("{} ({shown}) is up to date with the upstream.\n", plan.name)
+    for skill in &report.skills {
+        let shown = human::path(&skill.dir, home, Unsafe::Escaped);
+        let head = match skill.status {
+            Status::UpToDate => {
+                format!(
+                    "{} ({shown}) is up to date with the upstream.\n",
+                    skill.name
+                )
             }
-            Some(_) => format!("Updated {} ({shown}):\n", plan.name),
-            None if args.dry_run => format!("Updating {} ({shown}) would do:\n", plan.name),
-            None => format!("{} ({shown}), as the update would merge it:\n", plan.name),
+            Status::Updated => format!("Updated {} ({shown}):\n", skill.name),
+            _ if report.dry_run => format!("Updating {} ({shown}) would do:\n", skill.name),
+            _ => format!("{} ({shown}), as the update would merge it:\n", skill.name),
         };
         text.push_str(&head);
-        if plan.up_to_date() {
+        if skill.status == Status::UpToDate {
             continue;
         }
-        let width = plan
-            .merge
-            .files
-            .iter()
-            .map(|f| f.path.chars().count())
-            .max()
-            .unwrap_or(0);
-        for file in plan
-            .merge
-            .files
-            .iter()
-            .filter(|f| f.summary != Summary::Unchanged)
-        {
-            let what = match &file.conflict {
-                Some(conflict) => match resolution.filter(|how| conflict.resolve(*how).is_some()) {
-                    Some(Resolution::Theirs) => {
-                        format!("conflict ({}), took theirs", conflict.clash.describe())
-                    }
-                    Some(Resolution::Ours) => {
-                        format!("conflict ({}), kept ours", conflict.clash.describe())
-                    }
-                    _ => format!("conflict: {}", conflict.clash.describe()),
-                },
-                None => file.summary.words().to_owned(),
-            };
-            text.push_str(&format!("  {:<width$}  {what}\n", file.path));
-        }
-        if let Some(updated) = updated {
+        text.push_str(&files_text(skill));
+        if let Some(updated) = &skill.updated {
             match &updated.before {
                 Some(before) => text.push_str(&format!(
                     "What it held before is snapshot {before}; the new upstream is its baseline, snapshot {}. `skilldeck undo` puts it back.\n",
@@ -348,53 +280,57 @@ fn report(
     super::print(&text)
 }
 
-fn skill_json<'a>(
-    args: &Args,
-    plan: &'a Plan,
-    done: &'a [Updated],
-    resolution: Option<Resolution>,
-    stopped: Option<&UpdateError>,
-) -> SkillJson<'a> {
-    let updated = done.iter().find(|u| u.dir == plan.dir);
-    let stopped_here = stopped.filter(|error| match error {
-        UpdateError::Conflicts { dir, .. } | UpdateError::WouldGoStale { dir, .. } => {
-            *dir == plan.dir
-        }
-        _ => false,
-    });
-    let status = match (updated, stopped_here) {
-        _ if plan.up_to_date() => "up_to_date",
-        (Some(_), _) => "updated",
-        (None, Some(UpdateError::Conflicts { .. })) => "conflict",
-        (None, Some(_)) => "would_go_stale",
-        (None, None) if args.dry_run => "would_update",
-        (None, None) => "not_updated",
-    };
+/// A line per file something happens to, its conflict with the side that settles it.
+fn files_text(skill: &SkillReport) -> String {
+    let width = skill
+        .files
+        .iter()
+        .map(|f| f.path.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for file in skill
+        .files
+        .iter()
+        .filter(|f| f.summary != Summary::Unchanged)
+    {
+        let what = match (file.conflict, file.resolution) {
+            (Some(clash), Some(Resolution::Theirs)) => {
+                format!("conflict ({}), took theirs", clash.describe())
+            }
+            (Some(clash), Some(Resolution::Ours)) => {
+                format!("conflict ({}), kept ours", clash.describe())
+            }
+            (Some(clash), _) => format!("conflict: {}", clash.describe()),
+            (None, _) => file.summary.words().to_owned(),
+        };
+        text.push_str(&format!("  {:<width$}  {what}\n", file.path));
+    }
+    text
+}
+
+fn skill_json(skill: &SkillReport) -> SkillJson<'_> {
+    let updated = skill.updated.as_ref();
     SkillJson {
-        name: &plan.name,
-        dir: &plan.dir,
-        status,
-        baseline: match &plan.baseline {
+        name: &skill.name,
+        dir: &skill.dir,
+        status: skill.status,
+        baseline: match &skill.baseline {
             Baseline::Snapshot(id) => BaselineJson::Snapshot(id),
             Baseline::Pristine(path) => BaselineJson::Pristine(path),
         },
         written: updated.is_some_and(|u| u.written),
         before: updated.and_then(|u| u.before.as_deref()),
         new_baseline: updated.map(|u| u.baseline.as_str()),
-        stale: &plan.stale,
-        files: plan
-            .merge
+        stale: &skill.stale,
+        files: skill
             .files
             .iter()
             .map(|file| FileJson {
                 path: &file.path,
                 summary: file.summary,
-                conflict: file.conflict.as_ref().map(|c| c.clash),
-                resolution: file.conflict.as_ref().and(resolution).filter(|how| {
-                    file.conflict
-                        .as_ref()
-                        .is_some_and(|c| c.resolve(*how).is_some())
-                }),
+                conflict: file.conflict,
+                resolution: file.resolution,
             })
             .collect(),
     }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::SystemTime;
 
+use crate::operations::update::Report;
 use crate::scan::Progress;
 
 use super::budget::UsageView;
@@ -18,8 +19,8 @@ use super::import::{
 use super::line::Edit;
 use super::manage::{Batch, BatchEvent, Destination, PlanView, Target};
 use super::model::Deck;
-use super::updating::{Planned, Settled};
-use super::upstreams::Upstreams;
+use super::updating::{Planned, Settled, UpdateFailure};
+use super::upstreams::{CheckStopped, Upstreams};
 use super::viewer::FileText;
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
@@ -349,9 +350,9 @@ pub enum UpdateEvent {
     Progress(String),
     /// The plan, with something to write; the worker waits to be told to apply it.
     Planned(Box<Planned>),
-    /// The update is over: what it did (up to date included), or why it stopped with nothing
-    /// written.
-    Done(Result<String, String>),
+    /// The update is over: its report (up to date included, or where it stopped), or why it
+    /// stopped before, with nothing written.
+    Done(Result<Box<Report>, UpdateFailure>),
     /// The session was stopped before anything was written.
     Cancelled,
 }
@@ -364,7 +365,7 @@ pub enum UpstreamsEvent {
     /// How a check goes (the repository asked), for the status line.
     Progress(String),
     /// A check's answers, or why it stopped.
-    Checked(Result<Box<Upstreams>, String>),
+    Checked(Result<Box<Upstreams>, CheckStopped>),
 }
 
 /// What `update` asks the runtime to do.

@@ -1,14 +1,23 @@
 //! An update of skills from their upstream as the app shows it: what the worker planned for each
-//! skill (every file's fate: took theirs, kept ours, merged), what another installer's record
-//! would go stale, and the conflicts, each with the diff of the file here against upstream's
-//! and the choice the person made for it. Built on the worker from `operations::update`'s
-//! plans, display-safe; `update` only records the choices, and the worker applies them.
+//! skill (every file's fate: took theirs, kept ours, merged; the baseline it merges against),
+//! what another installer's record would go stale, and the conflicts, each with the diff of the
+//! file here against upstream's and the choice the person made for it; then the sentence of
+//! what the update did, every field of its report. Built from `operations::update`'s plans and
+//! report, display-safe; `update` only records the choices, and the worker applies them.
 
+use std::fmt;
 use std::path::PathBuf;
 
-use crate::merge::{Clash, Resolution, Summary};
+use crate::merge::{self, Clash, Resolution, Summary};
+use crate::operations::update::{self, Baseline, PrepareError, Report, Status, UpstreamError};
+use crate::snapshot::diff;
+use crate::text::human::count;
+use crate::text::sanitize;
 
-use super::diff::DiffView;
+use super::diff::{Against, DiffView};
+use super::manage::Target;
+
+pub use crate::operations::update::Settled;
 
 /// An update under way, from the key to the status line that says what it did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +92,9 @@ pub struct SkillPlan {
     /// Every file something happens to (display-safe path), in path order; the unchanged left
     /// out.
     pub files: Vec<(String, Summary)>,
+    /// What the merge is against, in words: skilldeck's snapshot, or another installer's
+    /// untouched copy (display-safe).
+    pub baseline: String,
     /// Each record of another installer's the update would leave describing other files.
     pub stale: Vec<String>,
 }
@@ -105,15 +117,58 @@ pub struct ConflictFile {
     pub choice: Option<Resolution>,
 }
 
-/// One conflict's choice, as the worker is given it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settled {
-    pub dir: PathBuf,
-    pub path: String,
-    pub resolution: Resolution,
-}
-
 impl Planned {
+    /// The plans of `planned`, for the skills `targets` (in the same order), as the app shows
+    /// them; `both` is the key that keeps both sides of a conflict.
+    pub fn of(planned: &update::Planned, targets: &[Target], both: &str) -> Self {
+        let skills = planned
+            .plans
+            .iter()
+            .zip(targets)
+            .map(|(plan, target)| SkillPlan {
+                name: target.name.clone(),
+                dir: target.dir.clone(),
+                shown_dir: target.shown_dir.clone(),
+                up_to_date: plan.up_to_date(),
+                files: plan
+                    .merge
+                    .files
+                    .iter()
+                    .filter(|f| f.summary != Summary::Unchanged)
+                    .map(|f| (sanitize::name(&f.path), f.summary))
+                    .collect(),
+                baseline: baseline_words(&plan.baseline),
+                stale: plan.stale.iter().map(|s| sanitize::line(s)).collect(),
+            })
+            .collect();
+        let conflicts = planned
+            .plans
+            .iter()
+            .zip(targets)
+            .enumerate()
+            .flat_map(|(skill, (plan, target))| {
+                plan.merge.conflicts().filter_map(move |file| {
+                    let conflict = file.conflict.as_ref()?;
+                    Some(ConflictFile {
+                        skill,
+                        path: file.path.clone(),
+                        shown_path: sanitize::name(&file.path),
+                        clash: conflict.clash,
+                        both: conflict.resolve(Resolution::Both).is_some(),
+                        diff: conflict_diff(target, &file.path, conflict, both),
+                        choice: None,
+                    })
+                })
+            })
+            .collect();
+        Planned {
+            skills,
+            conflicts,
+            selected: 0,
+            scroll: 0,
+        }
+    }
+
     pub fn selected(&self) -> Option<&ConflictFile> {
         self.conflicts.get(self.selected)
     }
@@ -184,8 +239,223 @@ impl Planned {
                     crate::text::width::pad(path, width)
                 ));
             }
+            lines.push(format!("  merged against {}", skill.baseline));
         }
         lines
+    }
+}
+
+/// The baseline of a plan in words: `its baseline snapshot 20260101-…`.
+fn baseline_words(baseline: &Baseline) -> String {
+    match baseline {
+        Baseline::Snapshot(id) => format!("its baseline, snapshot {}", sanitize::name(id)),
+        Baseline::Pristine(path) => format!(
+            "the untouched copy its installer keeps at {}",
+            sanitize::line(&path.display().to_string())
+        ),
+    }
+}
+
+/// The file here (ours) against upstream's (theirs), and for lines both changed, the file as
+/// keeping both would write it, between conflict markers.
+fn conflict_diff(target: &Target, path: &str, conflict: &merge::Conflict, both: &str) -> DiffView {
+    let mut view = DiffView::new(
+        &target.name,
+        target.dir.clone(),
+        target.shown_dir.clone(),
+        Against::Upstream,
+    );
+    fn side(file: Option<&merge::File>) -> Option<(&[u8], bool)> {
+        file.map(|file| (file.bytes.as_slice(), file.executable))
+    }
+    match diff::of_versions(
+        path,
+        side(conflict.ours.as_ref()),
+        side(conflict.theirs.as_ref()),
+    ) {
+        Ok(between) => view.push(None, &between),
+        Err(error) => view.heading(&sanitize::line(&error.to_string())),
+    }
+    if conflict.clash == Clash::Overlapping
+        && let Some(markers) = &conflict.markers
+        && let Ok(text) = std::str::from_utf8(&markers.bytes)
+    {
+        view.text(
+            &format!(
+                "Keeping both ({both}) writes the file with both sides between conflict markers:"
+            ),
+            text,
+        );
+    }
+    view
+}
+
+/// Why an update stopped before its report, with nothing written.
+#[derive(Debug)]
+pub enum UpdateFailure {
+    /// The skill asked for is no longer where the list had it.
+    Gone { name: String, shown_dir: String },
+    /// Its upstream could not be told or read, or it could not be planned against it.
+    Prepare(PrepareError),
+    /// The worker stopped: its panic, display-safe.
+    Panicked(String),
+}
+
+impl fmt::Display for UpdateFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UpdateFailure::Gone { name, shown_dir } => write!(
+                f,
+                "{name}: no skill is at {shown_dir} any more; nothing was written."
+            ),
+            UpdateFailure::Prepare(PrepareError::Upstream { name, error, .. })
+                if matches!(**error, UpstreamError::NoUpstream(_)) =>
+            {
+                write!(
+                    f,
+                    "{name}: skilldeck did not import it from a git repository, so it does not know where to update it from; nothing was written. On the command line, `skilldeck update {name} --from SOURCE` names the new upstream (a folder, an archive or a repository)."
+                )
+            }
+            UpdateFailure::Prepare(PrepareError::Upstream { name, error, .. }) => {
+                write!(f, "{name}: {error}; nothing was written.")
+            }
+            UpdateFailure::Prepare(error) => write!(f, "{error}"),
+            UpdateFailure::Panicked(panic) => write!(f, "The update stopped: {panic}"),
+        }
+    }
+}
+
+impl std::error::Error for UpdateFailure {}
+
+/// How an update ended, in the app's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Said {
+    /// Updated, or up to date: for the status line.
+    Done(String),
+    /// Refused, failed or stopped, with what was updated before: for a message.
+    Stopped(String),
+}
+
+/// What an update did, in the app's words: every field of its report (what each skill
+/// became, the snapshots undo and the next update use, the records left stale, what could not
+/// be recorded), or why it stopped and what was updated before.
+/// `undo` is the key that puts it back.
+pub fn said(report: &Report, undo: &str) -> Said {
+    let name = |skill: &update::SkillReport| sanitize::name(&skill.name);
+    let updated: Vec<String> = report.updated().map(name).collect();
+    let before = match updated.as_slice() {
+        [] => String::new(),
+        names => format!(
+            " {} was updated before it; {undo} puts it back.",
+            listed(names)
+        ),
+    };
+    if report.cancelled {
+        return Said::Stopped(format!("The update was stopped.{before}"));
+    }
+    if let Some(error) = &report.stopped {
+        let at = report
+            .stopped_at
+            .and_then(|at| report.skills.get(at))
+            .map(|skill| format!("{}: ", name(skill)))
+            .unwrap_or_default();
+        return Said::Stopped(sanitize::line(&format!("{at}{error}{before}")));
+    }
+    let mut text = if updated.is_empty() {
+        let names: Vec<String> = report.skills.iter().map(name).collect();
+        match names.as_slice() {
+            [_] => format!(
+                "{} is up to date with its upstream; nothing was written.",
+                listed(&names)
+            ),
+            _ => format!(
+                "{} are up to date with their upstreams; nothing was written.",
+                listed(&names)
+            ),
+        }
+    } else {
+        format!(
+            "Updated {}: {}. {undo} puts it back.",
+            listed(&updated),
+            tally(report)
+        )
+    };
+    for skill in &report.skills {
+        match (&skill.updated, skill.status) {
+            (Some(done), _) => {
+                text.push_str(&match &done.before {
+                    Some(before) => format!(
+                        " {} held snapshot {} before; its new baseline is snapshot {}.",
+                        name(skill),
+                        sanitize::name(before),
+                        sanitize::name(&done.baseline)
+                    ),
+                    None => format!(
+                        " {}'s files already held the merge; its new baseline is snapshot {}.",
+                        name(skill),
+                        sanitize::name(&done.baseline)
+                    ),
+                });
+                for stale in &skill.stale {
+                    text.push_str(&format!(" {}: {stale}.", name(skill)));
+                }
+            }
+            (None, Status::UpToDate) if !updated.is_empty() => {
+                text.push_str(&format!(" {} was up to date.", name(skill)));
+            }
+            _ => {}
+        }
+    }
+    for skill in &report.skills {
+        if let Some(error) = skill.updated.as_ref().and_then(|u| u.unjournalled.as_ref()) {
+            text.push_str(&format!(
+                " Note: the journal could not be told of {} ({error}), so undo will not know of it.",
+                name(skill)
+            ));
+        }
+        if let Some(error) = &skill.unremembered {
+            text.push_str(&format!(
+                " Note: where {} came from could not be recorded ({error}); the next update needs the command line's --from.",
+                name(skill)
+            ));
+        }
+    }
+    Said::Done(sanitize::line(&text))
+}
+
+/// `alpha, beta and 3 more`.
+fn listed(names: &[String]) -> String {
+    let targets: Vec<Target> = names
+        .iter()
+        .map(|name| Target {
+            name: name.clone(),
+            dir: PathBuf::new(),
+            shown_dir: String::new(),
+        })
+        .collect();
+    super::manage::names(&targets)
+}
+
+/// `2 files took theirs, 1 merged, 1 conflict settled`: what the merges did, in a few words.
+fn tally(report: &Report) -> String {
+    let tally = report.tally();
+    let mut parts = Vec::new();
+    if tally.theirs > 0 {
+        parts.push(format!("{} took theirs", count(tally.theirs, "file")));
+    }
+    if tally.merged > 0 {
+        parts.push(format!("{} merged", tally.merged));
+    }
+    if tally.ours > 0 {
+        parts.push(format!("{} kept ours", tally.ours));
+    }
+    if tally.settled > 0 {
+        parts.push(format!("{} settled", count(tally.settled, "conflict")));
+    }
+    if parts.is_empty() {
+        "its files already held the merge".to_owned()
+    } else {
+        parts.join(", ")
     }
 }
 

@@ -6,11 +6,12 @@
 
 use super::{note, rows_of, shared, step, warn};
 use crate::merge::Resolution;
+use crate::text::sanitize;
 use crate::tui::app::{App, Confirm, Overlay};
 use crate::tui::diff::jump;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Effect, UpdateEvent, UpstreamsEvent};
-use crate::tui::updating::{Planned, UpdateStep, Updating};
+use crate::tui::updating::{Planned, Said, UpdateStep, Updating, said};
 
 /// `U` or `K` from the skill list.
 pub(super) fn list_act(app: &mut App, action: Action) -> Vec<Effect> {
@@ -55,7 +56,7 @@ pub(super) fn event(app: &mut App, session: u64, event: UpdateEvent) -> Vec<Effe
     };
     match event {
         UpdateEvent::Progress(text) => {
-            if updating.step == UpdateStep::Reading {
+            if updating.waiting() {
                 note(app, &text);
             }
             Vec::new()
@@ -87,6 +88,12 @@ pub(super) fn event(app: &mut App, session: u64, event: UpdateEvent) -> Vec<Effe
             let applied = updating.step == UpdateStep::Applying;
             let dirs = std::mem::take(&mut updating.dirs);
             app.updating = None;
+            let undo = keymap::key_for(Mode::Skills, Action::Undo);
+            let result = match result.as_deref().map(|report| said(report, &undo)) {
+                Ok(Said::Done(text)) => Ok(text),
+                Ok(Said::Stopped(text)) => Err(text),
+                Err(failure) => Err(sanitize::line(&failure.to_string())),
+            };
             if result.is_ok() && applied {
                 // What the last check said of them no longer holds.
                 app.upstreams.forget(&dirs);
@@ -365,10 +372,10 @@ pub(super) fn upstreams(app: &mut App, event: UpstreamsEvent) -> Vec<Effect> {
             };
             note(app, &text);
         }
-        UpstreamsEvent::Checked(Err(why)) => {
+        UpstreamsEvent::Checked(Err(stopped)) => {
             app.upstreams.checking = false;
             app.status = None;
-            app.messages.push(why);
+            app.messages.push(sanitize::line(&stopped.to_string()));
         }
     }
     Vec::new()

@@ -6,18 +6,22 @@
 //! line (a rescan after a write) or a message. The last check's answers mark the skills, and
 //! `K` asks for a check.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
 use crate::common::deck::{deck, dir};
 use skilldeck::merge::{Clash, Resolution, Summary};
+use skilldeck::operations::update::{Baseline, FileReport, Report, SkillReport, Status, Updated};
 use skilldeck::tui::app::{App, Overlay, Setup};
 use skilldeck::tui::diff::{Against, DiffView};
 use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::msg::{Action, Changes, Effect, Msg, UpdateEvent, UpstreamsEvent};
 use skilldeck::tui::update::update;
-use skilldeck::tui::updating::{ConflictFile, Planned, Settled, SkillPlan, UpdateStep};
-use skilldeck::tui::upstreams::{Mark, Upstreams};
+use skilldeck::tui::updating::{
+    ConflictFile, Planned, Said, Settled, SkillPlan, UpdateFailure, UpdateStep,
+};
+use skilldeck::tui::upstreams::{CheckStopped, Mark, Upstreams};
 
 use Action::*;
 
@@ -62,11 +66,52 @@ fn plan(stale: Vec<String>, conflicts: Vec<ConflictFile>) -> Planned {
                 ("logo.bin".to_owned(), Summary::Conflict),
                 ("notes.md".to_owned(), Summary::KeptOurs),
             ],
+            baseline: "its baseline, snapshot s-1".to_owned(),
             stale,
         }],
         conflicts,
         selected: 0,
         scroll: 0,
+    }
+}
+
+/// The report of an update of `skills`, each with the status given: an updated one took
+/// upstream's SKILL.md, its snapshots named after it.
+fn report(skills: &[(&str, Status)]) -> Report {
+    Report {
+        dry_run: false,
+        skills: skills
+            .iter()
+            .map(|&(name, status)| SkillReport {
+                name: name.to_owned(),
+                dir: dir(name),
+                status,
+                baseline: Baseline::Snapshot(format!("s-{name}")),
+                files: vec![FileReport {
+                    path: "SKILL.md".to_owned(),
+                    summary: if status == Status::Updated {
+                        Summary::TookTheirs
+                    } else {
+                        Summary::KeptOurs
+                    },
+                    conflict: None,
+                    resolution: None,
+                }],
+                stale: Vec::new(),
+                updated: (status == Status::Updated).then(|| Updated {
+                    name: name.to_owned(),
+                    dir: dir(name),
+                    written: true,
+                    before: Some(format!("before-{name}")),
+                    baseline: format!("upstream-{name}"),
+                    unjournalled: None,
+                }),
+                unremembered: None,
+            })
+            .collect(),
+        stopped: None,
+        stopped_at: None,
+        cancelled: false,
     }
 }
 
@@ -174,12 +219,15 @@ fn a_clean_plan_is_one_question_and_yes_applies_it_then_rescans() {
     // Done: said, and the skills scanned again.
     let effects = news(
         &mut app,
-        UpdateEvent::Done(Ok("Updated alpha: 1 file took theirs.".to_owned())),
+        UpdateEvent::Done(Ok(Box::new(report(&[("alpha", Status::Updated)])))),
     );
     assert!(effects.contains(&Effect::StartScan), "{effects:?}");
     assert!(app.updating.is_none());
     assert_eq!(app.tasks, 0);
-    assert_eq!(status(&app), "Updated alpha: 1 file took theirs.");
+    assert_eq!(
+        status(&app),
+        "Updated alpha: 1 file took theirs. u puts it back. alpha held snapshot before-alpha before; its new baseline is snapshot upstream-alpha."
+    );
 }
 
 #[test]
@@ -367,27 +415,29 @@ fn a_failure_or_an_up_to_date_skill_ends_the_update_without_a_write() {
     act(&mut app, Update);
     let effects = news(
         &mut app,
-        UpdateEvent::Done(Err(
-            "alpha: git could not fetch it; nothing was written.".to_owned()
-        )),
+        UpdateEvent::Done(Err(UpdateFailure::Gone {
+            name: "alpha".to_owned(),
+            shown_dir: "~/skills/alpha".to_owned(),
+        })),
     );
     assert!(effects.is_empty(), "nothing to scan again");
     assert!(app.updating.is_none());
     assert_eq!(
         app.messages,
-        ["alpha: git could not fetch it; nothing was written."]
+        ["alpha: no skill is at ~/skills/alpha any more; nothing was written."]
     );
 
     let mut app = loaded();
     act(&mut app, Update);
     let effects = news(
         &mut app,
-        UpdateEvent::Done(Ok(
-            "alpha is up to date with its upstream; nothing was written.".to_owned(),
-        )),
+        UpdateEvent::Done(Ok(Box::new(report(&[("alpha", Status::UpToDate)])))),
     );
     assert!(effects.is_empty());
-    assert!(status(&app).contains("up to date"));
+    assert_eq!(
+        status(&app),
+        "alpha is up to date with its upstream; nothing was written."
+    );
     assert_eq!(app.tasks, 0);
 }
 
@@ -398,6 +448,7 @@ fn upstreams(marks: &[(&str, Mark)], ago: Duration) -> Upstreams {
             .iter()
             .map(|(name, mark)| (dir(name), mark.clone()))
             .collect(),
+        origins: BTreeMap::new(),
         checking: false,
     }
 }
@@ -407,7 +458,13 @@ fn the_last_checks_answers_mark_the_skills_and_k_checks_again() {
     let mut app = loaded();
     let kept = upstreams(
         &[
-            ("alpha", Mark::Moved { edited: false }),
+            (
+                "alpha",
+                Mark::Moved {
+                    edited: Some(false),
+                    change: "1a2b → 3c4d".to_owned(),
+                },
+            ),
             ("beta", Mark::UpToDate),
             ("gamma", Mark::Failed("git could not reach it".to_owned())),
         ],
@@ -422,7 +479,7 @@ fn the_last_checks_answers_mark_the_skills_and_k_checks_again() {
     let now = SystemTime::now();
     assert_eq!(
         app.upstreams.sentence(&dir("alpha"), now).as_deref(),
-        Some("upstream moved, checked 3 h ago")
+        Some("upstream moved (1a2b → 3c4d); checked 3 h ago")
     );
     assert_eq!(
         app.upstreams.sentence(&dir("beta"), now).as_deref(),
@@ -471,18 +528,22 @@ fn the_last_checks_answers_mark_the_skills_and_k_checks_again() {
     act(&mut app, CheckUpstreams);
     update(
         &mut app,
-        Msg::Upstreams(UpstreamsEvent::Checked(Err(
-            "The check stopped: boom".to_owned()
-        ))),
+        Msg::Upstreams(UpstreamsEvent::Checked(Err(CheckStopped(
+            "boom".to_owned(),
+        )))),
     );
     assert!(!app.upstreams.checking);
-    assert_eq!(app.messages, ["The check stopped: boom"]);
+    assert_eq!(app.messages, ["Checking the upstreams stopped: boom"]);
 }
 
 #[test]
 fn an_update_forgets_what_the_last_check_said_of_the_skills_it_wrote() {
     let mut app = loaded();
-    let kept = upstreams(&[("alpha", Mark::Moved { edited: true })], Duration::ZERO);
+    let moved = Mark::Moved {
+        edited: Some(true),
+        change: "1a2b → 3c4d".to_owned(),
+    };
+    let kept = upstreams(&[("alpha", moved)], Duration::ZERO);
     update(
         &mut app,
         Msg::Upstreams(UpstreamsEvent::Kept(Some(Box::new(kept)))),
@@ -493,6 +554,124 @@ fn an_update_forgets_what_the_last_check_said_of_the_skills_it_wrote() {
         UpdateEvent::Planned(Box::new(plan(Vec::new(), Vec::new()))),
     );
     act(&mut app, Confirm);
-    news(&mut app, UpdateEvent::Done(Ok("Updated alpha.".to_owned())));
+    news(
+        &mut app,
+        UpdateEvent::Done(Ok(Box::new(report(&[("alpha", Status::Updated)])))),
+    );
     assert!(!app.upstreams.moved(&dir("alpha")));
+}
+
+#[test]
+fn the_status_line_says_every_field_of_the_report() {
+    // Updated beside an up-to-date one; a record left stale (with yes); a commit not recorded.
+    let mut done = report(&[("alpha", Status::Updated), ("beta", Status::UpToDate)]);
+    done.skills[0].stale = vec!["skills-cli installed it and its record in SKILL.md would no longer match the updated files".to_owned()];
+    done.skills[1].unremembered = Some(std::io::Error::other("disk full"));
+    let Said::Done(said) = skilldeck::tui::updating::said(&done, "u") else {
+        panic!("stopped");
+    };
+    assert!(
+        said.starts_with("Updated alpha: 1 file took theirs. u puts it back."),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "alpha held snapshot before-alpha before; its new baseline is snapshot upstream-alpha."
+        ),
+        "{said}"
+    );
+    assert!(said.contains("alpha: skills-cli installed it"), "{said}");
+    assert!(said.contains("beta was up to date."), "{said}");
+    assert!(
+        said.contains("where beta came from could not be recorded (disk full)"),
+        "{said}"
+    );
+
+    // A merge the files already held: nothing rewritten, the baseline kept all the same.
+    let mut done = report(&[("alpha", Status::Updated)]);
+    let updated = done.skills[0].updated.as_mut().unwrap();
+    updated.written = false;
+    updated.before = None;
+    let Said::Done(said) = skilldeck::tui::updating::said(&done, "u") else {
+        panic!("stopped");
+    };
+    assert!(
+        said.contains(
+            "alpha's files already held the merge; its new baseline is snapshot upstream-alpha."
+        ),
+        "{said}"
+    );
+
+    // Stopped at the second skill: the refusal, naming it, and what was updated before.
+    let mut done = report(&[("alpha", Status::Updated), ("beta", Status::NotUpdated)]);
+    done.stopped = Some(skilldeck::operations::update::UpdateError::ChangedSince(
+        dir("beta"),
+    ));
+    done.stopped_at = Some(1);
+    let Said::Stopped(said) = skilldeck::tui::updating::said(&done, "u") else {
+        panic!("not stopped");
+    };
+    assert!(said.starts_with("beta: "), "{said}");
+    assert!(
+        said.contains("changed while it was being updated"),
+        "{said}"
+    );
+    assert!(
+        said.ends_with("alpha was updated before it; u puts it back."),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_marks_say_what_outdated_says_of_each_skill() {
+    use skilldeck::operations::outdated::{Checked, Compares, Outdated};
+    use skilldeck::record::upstream::Upstream;
+    let checked = |name: &str, latest: Option<&str>| Checked {
+        name: name.to_owned(),
+        dir: dir(name),
+        upstream: Upstream {
+            repository: "acme/tools".to_owned(),
+            reference: Some("main".to_owned()),
+            commit: "0123456789abcdef".to_owned(),
+            path: String::new(),
+        },
+        latest: latest.map(str::to_owned),
+        pinned: false,
+        edited: false,
+        error: None,
+        record: "skills-cli".to_owned(),
+        compares: Compares::Commit,
+        recorded: None,
+        edits_known: false,
+        note: None,
+    };
+    let outdated = Outdated {
+        checked_at: SystemTime::now(),
+        skills: vec![
+            checked("alpha", Some("fedcba9876543210")),
+            Checked {
+                note: Some("Codex records only the version it installed".to_owned()),
+                compares: Compares::Nothing,
+                ..checked("beta", None)
+            },
+        ],
+    };
+    let marks = Upstreams::of(&outdated);
+    let now = SystemTime::now();
+    let alpha = marks.sentence(&dir("alpha"), now).unwrap();
+    assert!(
+        alpha.starts_with("upstream moved (0123456789ab → fedcba987654), and whether it was edited here cannot be told;"),
+        "{alpha}"
+    );
+    assert!(
+        alpha.ends_with("from acme/tools@main, by skills-cli's record"),
+        "{alpha}"
+    );
+    // A record with nothing to compare is not said to be up to date.
+    let beta = marks.sentence(&dir("beta"), now).unwrap();
+    assert!(
+        beta.starts_with("cannot be told (Codex records only the version it installed)"),
+        "{beta}"
+    );
+    assert!(!marks.moved(&dir("beta")));
 }

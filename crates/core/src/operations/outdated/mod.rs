@@ -16,6 +16,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 
 use crate::fs::replace_file;
+use crate::operations::progress::{Progress, Step};
 use crate::record::State;
 use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
@@ -79,14 +80,73 @@ fn yes() -> bool {
     true
 }
 
+/// What the check found of one skill's upstream: the one verdict both front ends say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The ref is a commit id, which never moves.
+    Pinned,
+    /// Upstream holds something other than what the skill was installed from.
+    Moved,
+    UpToDate,
+    /// The record holds nothing to compare ([`Checked::note`] says why).
+    CannotTell,
+    /// The repository could not be asked ([`Checked::error`] says why).
+    Failed,
+    /// Nothing was asked, and nothing says why.
+    NotAsked,
+}
+
 impl Checked {
     /// Upstream holds something other than what the skill was installed from.
     pub fn moved(&self) -> Option<bool> {
-        let recorded = self.recorded.as_deref().unwrap_or(&self.upstream.commit);
         self.latest
             .as_ref()
-            .map(|latest| !latest.eq_ignore_ascii_case(recorded))
+            .map(|latest| !latest.eq_ignore_ascii_case(self.was()))
     }
+
+    /// What upstream was compared against: the tree id recorded, else the commit.
+    pub fn was(&self) -> &str {
+        self.recorded.as_deref().unwrap_or(&self.upstream.commit)
+    }
+
+    pub fn status(&self) -> Status {
+        match (self.moved(), self.pinned) {
+            (_, true) => Status::Pinned,
+            (Some(true), _) => Status::Moved,
+            (Some(false), _) => Status::UpToDate,
+            (None, _) if self.note.is_some() => Status::CannotTell,
+            (None, _) if self.error.is_some() => Status::Failed,
+            (None, _) => Status::NotAsked,
+        }
+    }
+
+    /// Whether the local copy was edited since, when that can be told.
+    pub fn edits(&self) -> Option<bool> {
+        self.edits_known.then_some(self.edited)
+    }
+}
+
+impl Outdated {
+    /// Some upstream moved, or could not be asked: what `outdated`'s exit code says.
+    pub fn behind(&self) -> bool {
+        self.skills
+            .iter()
+            .any(|c| c.status() == Status::Moved || c.error.is_some())
+    }
+}
+
+/// A commit or tree id as people read it: its first 12 characters.
+pub fn short(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
+}
+
+/// Why a folder's tree could not be told.
+#[derive(Clone, Debug, thiserror::Error)]
+enum TreeError {
+    #[error(transparent)]
+    Fetch(Rc<git::FetchError>),
+    #[error("{0} was not asked")]
+    NotAsked(String),
 }
 
 /// The answers, with when the repositories were asked.
@@ -104,7 +164,8 @@ fn kept(machine: &Machine) -> PathBuf {
 /// Ask each repository a record names (each repository and ref once) where the skills
 /// recorded from it are now, keeping the answers for [`last`]; `progress` hears each
 /// repository asked.
-pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(&str)) -> Outdated {
+pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn Progress) -> Outdated {
+    let progress = &mut |said: &str| progress.step(Step::Said(said));
     let data = machine.data_dir();
     let found: Vec<(&crate::scan::Skill, Known)> = inventory
         .skills
@@ -158,7 +219,7 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(
                             spec.path.as_deref().unwrap_or("")
                         ));
                     }
-                    Err(error) => checked.error = Some(error),
+                    Err(error) => checked.error = Some(error.to_string()),
                 }
             }
             Ask::Pinned => checked.pinned = true,
@@ -181,7 +242,7 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn FnMut(
 }
 
 /// Each repository and ref a tree is asked of, fetched once for all its skills' folders.
-type TreeAnswers = Vec<(Spec, Vec<String>, Result<Vec<Option<String>>, String>)>;
+type TreeAnswers = Vec<(Spec, Vec<String>, Result<Vec<Option<String>>, TreeError>)>;
 
 fn ask_trees(
     found: &[(&crate::scan::Skill, Known)],
@@ -205,18 +266,18 @@ fn ask_trees(
             let asked: Vec<&str> = folders.iter().map(String::as_str).collect();
             let answer = git::trees(&spec, &asked, progress)
                 .map(|trees| trees.trees)
-                .map_err(|e| e.to_string());
+                .map_err(|e| TreeError::Fetch(Rc::new(e)));
             (spec, folders, answer)
         })
         .collect()
 }
 
 /// The answer for `spec`'s folder among `answers`.
-fn tree_of(answers: &TreeAnswers, spec: &Spec) -> Result<Option<String>, String> {
+fn tree_of(answers: &TreeAnswers, spec: &Spec) -> Result<Option<String>, TreeError> {
     let folder = spec.path.clone().unwrap_or_default();
     let repository = without_path(spec.clone());
     let Some((_, folders, answer)) = answers.iter().find(|(s, _, _)| *s == repository) else {
-        return Err(format!("{} was not asked", repository.shown()));
+        return Err(TreeError::NotAsked(repository.shown()));
     };
     let trees = answer.as_ref().map_err(Clone::clone)?;
     let at = folders.iter().position(|f| *f == folder);
@@ -247,4 +308,97 @@ pub fn last(machine: &Machine) -> Option<Outdated> {
 /// The repository and ref alone: one question answers every skill fetched from it.
 fn without_path(spec: Spec) -> Spec {
     Spec { path: None, ..spec }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checked(latest: Option<&str>) -> Checked {
+        Checked {
+            name: "pdf".to_owned(),
+            dir: PathBuf::from("/skills/pdf"),
+            upstream: Upstream {
+                repository: "acme/tools".to_owned(),
+                reference: Some("main".to_owned()),
+                commit: "aaaa".to_owned(),
+                path: String::new(),
+            },
+            latest: latest.map(str::to_owned),
+            pinned: false,
+            edited: false,
+            error: None,
+            record: skilldeck(),
+            compares: Compares::Commit,
+            recorded: None,
+            edits_known: true,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn one_status_for_every_answer() {
+        assert_eq!(checked(Some("AAAA")).status(), Status::UpToDate);
+        assert_eq!(checked(Some("bbbb")).status(), Status::Moved);
+        let tree = Checked {
+            recorded: Some("bbbb".to_owned()),
+            compares: Compares::Tree,
+            ..checked(Some("bbbb"))
+        };
+        assert_eq!(
+            tree.status(),
+            Status::UpToDate,
+            "the tree is compared, not the commit"
+        );
+        assert_eq!(tree.was(), "bbbb");
+        let pinned = Checked {
+            pinned: true,
+            ..checked(None)
+        };
+        assert_eq!(pinned.status(), Status::Pinned);
+        let note = Checked {
+            note: Some("Codex records only a version".to_owned()),
+            compares: Compares::Nothing,
+            ..checked(None)
+        };
+        assert_eq!(note.status(), Status::CannotTell);
+        let failed = Checked {
+            error: Some("git could not fetch".to_owned()),
+            ..checked(None)
+        };
+        assert_eq!(failed.status(), Status::Failed);
+        assert_eq!(checked(None).status(), Status::NotAsked);
+    }
+
+    #[test]
+    fn behind_when_one_moved_or_could_not_be_asked() {
+        let of = |skills| Outdated {
+            checked_at: SystemTime::UNIX_EPOCH,
+            skills,
+        };
+        assert!(!of(vec![checked(Some("aaaa")), checked(None)]).behind());
+        assert!(of(vec![checked(Some("aaaa")), checked(Some("bbbb"))]).behind());
+        let failed = Checked {
+            error: Some("no network".to_owned()),
+            ..checked(None)
+        };
+        assert!(of(vec![failed]).behind());
+    }
+
+    #[test]
+    fn edits_unknown_are_not_said_to_be_none() {
+        let unknown = Checked {
+            edited: false,
+            edits_known: false,
+            ..checked(None)
+        };
+        assert_eq!(unknown.edits(), None);
+        let edited = Checked {
+            edited: true,
+            ..checked(None)
+        };
+        assert_eq!(edited.edits(), Some(true));
+        assert_eq!(short("0123456789abcdef"), "0123456789ab");
+        assert_eq!(short("é"), "é", "a short id is kept whole");
+    }
 }

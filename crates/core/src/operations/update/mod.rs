@@ -29,8 +29,13 @@ use crate::snapshot::losses::{WouldLose, nothing_lost_in};
 use crate::snapshot::walk::Listing;
 use crate::snapshot::{COPY_BOUND, Reason, Snapshot, SnapshotError, Store};
 
+mod case;
 mod upstream;
 
+pub use case::{
+    Choices, FileReport, Planned, PrepareError, Report, Request, Settled, SkillReport, Status,
+    Tally, apply, prepare,
+};
 pub use upstream::{Fetched, UpstreamError, Wanted};
 
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
@@ -50,7 +55,7 @@ pub enum Baseline {
 }
 
 /// What updating one skill would do, read only: the merge of its files, and what would go
-/// stale. [`apply`] writes it.
+/// stale. [`write`] writes it.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub name: String,
@@ -66,7 +71,7 @@ pub struct Plan {
     ours: Files,
     /// The upstream as the baseline keeps it: with skilldeck's record when it is resealed.
     theirs: Files,
-    /// Where the upstream came from in a repository, recorded by [`apply`] in the update's
+    /// Where the upstream came from in a repository, recorded by [`write`] in the update's
     /// journal entry ([`Plan::recording`]).
     upstream: Option<Upstream>,
 }
@@ -330,12 +335,12 @@ pub fn plan(
 }
 
 /// Update the skill as `plan` says, each conflict settled by `resolve`; `yes` lets it leave
-/// another installer's record stale.
+/// another installer's record stale. [`apply`] runs it for every skill of an update.
 ///
 /// # Errors
 /// A conflict `resolve` left unsettled, a record that would go stale, the folder changed since
 /// the plan, or the write that failed; in each case the folder is as it was.
-pub fn apply(
+fn write(
     machine: &Machine,
     plan: &Plan,
     resolve: &dyn Fn(&str) -> Option<Resolution>,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, Refusal};
 use crate::operations::journal::{Entry, Journal, Operation};
-use crate::operations::progress::Step;
+use crate::operations::progress::Progress;
 use crate::operations::upstream_record;
 use crate::record::upstream::{self, Upstream};
 use crate::roots::Machine;
@@ -87,7 +87,7 @@ impl Fetched {
     ///
     /// # Errors
     /// The bundle's refusal, or why the repository could not be fetched.
-    pub fn read(wanted: Wanted, progress: &mut dyn FnMut(&str)) -> Result<Self, UpstreamError> {
+    pub fn read(wanted: Wanted, progress: &mut dyn Progress) -> Result<Self, UpstreamError> {
         let spec = match &wanted {
             Wanted::Given(Source::Local(path)) => {
                 let bundle = import::read(path)?;
@@ -99,11 +99,7 @@ impl Fetched {
             }
             Wanted::Given(Source::Git(spec)) | Wanted::Recorded(spec) => spec.clone(),
         };
-        let git = import::read_git(&spec, &mut |step: Step<'_>| {
-            if let Step::Said(said) = step {
-                progress(said);
-            }
-        })?;
+        let git = import::read_git(&spec, progress)?;
         Ok(Fetched {
             label: PathBuf::from(&spec.repository),
             wanted,
