@@ -11,14 +11,14 @@ use std::path::Path;
 use super::{Agent, Check, Lab, here};
 
 /// A case: its name, and its `SKILL.md` for a tag (`{n}` stands for the frontmatter name).
-type Case = (&'static str, &'static str);
+type Case<'a> = (&'a str, &'a str);
 
 fn lab() -> Option<Lab> {
     Lab::new()
 }
 
 /// Write each case into both project roots.
-fn lay_out(lab: &Lab, cases: &[Case]) {
+fn lay_out(lab: &Lab, cases: &[Case<'_>]) {
     for tag in ["c", "a"] {
         let root = if tag == "c" {
             lab.project.join(".claude/skills")
@@ -287,4 +287,63 @@ fn frontmatter_skill_md_is_a_link() {
         crate::common::symlink(Path::new("MID.md"), &chain_dir.join("SKILL.md"));
     }
     ask_all(&lab, here!(), "SKILL.md is a link");
+}
+
+/// White space inside a name or a description, and lengths at the bounds before and after
+/// runs of white space are counted once: Codex folds every run into one space
+/// (`sanitize_single_line`, codex-rs/core-skills/src/loader.rs) before it checks a name against
+/// 64 characters, and lists what it folded. A line break in a name is asked in
+/// [`frontmatter_line_break_in_a_name`].
+#[test]
+fn frontmatter_white_space_runs_and_lengths() {
+    let Some(lab) = lab() else { return };
+    // 300 × "ab   ": 1,500 characters as written, 899 once each run is one space.
+    let folding = "ab   ".repeat(300);
+    let over = "d".repeat(1025);
+    let at = "e".repeat(1024);
+    // `{n}` is 18 characters here (`a-long-spaced-name`): 65 as written, 64 folded.
+    let long_name = format!("{{n}}  {}", "y".repeat(45));
+    let spaced = "---\nname: {n} Two  Spaces\ndescription: Runs of spaces.\n---\nBody.\n";
+    let tab = "---\nname: \"{n}\\tTab\"\ndescription: A tab in the name.\n---\nBody.\n";
+    let folded = format!("---\nname: {{n}}\ndescription: \"{folding}\"\n---\nBody.\n");
+    let long = format!("---\nname: {{n}}\ndescription: {over}\n---\nBody.\n");
+    let longest = format!("---\nname: {{n}}\ndescription: {at}\n---\nBody.\n");
+    let long_spaced = format!("---\nname: {long_name}\ndescription: A long name.\n---\nBody.\n");
+    lay_out(
+        &lab,
+        &[
+            ("spaced-name", spaced),
+            ("tab-name", tab),
+            ("folded-description", &folded),
+            ("description-1025", &long),
+            ("description-1024", &longest),
+            ("long-spaced-name", &long_spaced),
+        ],
+    );
+    ask_all(&lab, here!(), "white space runs and lengths");
+}
+
+/// A line break inside a quoted name. Gemini CLI is left out: `gemini skills list` prints one
+/// skill a line, so a name holding a line break cannot be read back from it.
+#[test]
+fn frontmatter_line_break_in_a_name() {
+    let Some(lab) = lab() else { return };
+    lay_out(
+        &lab,
+        &[(
+            "newline-name",
+            "---\nname: \"{n}\\nLine\"\ndescription: A line break in the name.\n---\nBody.\n",
+        )],
+    );
+    let agents: Vec<Agent> = Agent::ALL
+        .iter()
+        .copied()
+        .filter(|agent| *agent != Agent::GeminiCli)
+        .collect();
+    lab.check(Check::new(
+        here!(),
+        "line break in a name",
+        &agents,
+        &[&lab.project],
+    ));
 }

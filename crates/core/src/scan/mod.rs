@@ -190,11 +190,11 @@ impl Skill {
 pub fn own_name_for<'a>(agent: AgentId, dir_name: &'a str, declared: &'a Declared) -> Cow<'a, str> {
     let own = match agent.name_from() {
         NameFrom::Directory => dir_name,
-        NameFrom::Frontmatter => declared
-            .read_by(agent.agent().reads())
-            .name
-            .text()
-            .unwrap_or(dir_name),
+        NameFrom::Frontmatter => match declared.read_by(agent.agent().reads()).name_text() {
+            Some(Cow::Borrowed(name)) => name,
+            Some(Cow::Owned(name)) => return agent.agent().listed_name(&name).into_owned().into(),
+            None => dir_name,
+        },
     };
     agent.agent().listed_name(own)
 }

@@ -198,8 +198,13 @@ impl Declared {
     /// fields, unless this file is one where readers part ways.
     pub fn read_by(&self, reader: Reader) -> Reading<'_> {
         match &self.readings {
-            Some(readings) => Reading::of(readings.by(reader), readings.file(reader)),
+            Some(readings) => Reading::of(
+                readings.by(reader),
+                readings.file(reader),
+                reader.folds_white_space,
+            ),
             None => Reading {
+                folds: reader.folds_white_space,
                 file: File::Read,
                 frontmatter: self.has_frontmatter(),
                 name: self.name.as_deref().map_or(Field::Absent, Field::Text),

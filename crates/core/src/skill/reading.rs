@@ -6,6 +6,7 @@
 
 use serde::Deserialize;
 use serde_json::Value as Json;
+use std::borrow::Cow;
 
 use super::frontmatter::{Block, Frontmatter, FrontmatterError, parse_yaml, yaml_options};
 
@@ -185,6 +186,9 @@ pub struct Reader {
     pub values: Values,
     /// What it tries when the strict YAML fails, in order.
     pub fallbacks: &'static [Fallback],
+    /// Each run of white space in a name or a description is one space, none at either end,
+    /// before the reader checks or lists it.
+    pub folds_white_space: bool,
 }
 
 impl Reader {
@@ -198,6 +202,7 @@ impl Reader {
         any_yaml: false,
         values: Values::Yaml,
         fallbacks: &[],
+        folds_white_space: false,
     };
 }
 
@@ -224,6 +229,8 @@ pub struct Reading<'a> {
     pub frontmatter: bool,
     pub name: Field<'a>,
     pub description: Field<'a>,
+    /// The reader folds runs of white space ([`Reader::folds_white_space`]).
+    pub folds: bool,
 }
 
 /// Whether a reader reads a `SKILL.md`.
@@ -404,20 +411,39 @@ impl Readings {
 }
 
 impl<'a> Reading<'a> {
-    pub(super) fn of(found: Option<(&'a Fields, Values)>, file: File) -> Reading<'a> {
+    pub(super) fn of(found: Option<(&'a Fields, Values)>, file: File, folds: bool) -> Reading<'a> {
         match found {
             Some((fields, values)) => Reading {
                 file,
                 frontmatter: true,
                 name: Field::of(&fields.name, values),
                 description: Field::of(&fields.description, values),
+                folds,
             },
             None => Reading {
                 file,
                 frontmatter: false,
                 name: Field::Absent,
                 description: Field::Absent,
+                folds,
             },
+        }
+    }
+
+    /// The name as the reader takes it: its text, folded where the reader folds white space.
+    pub fn name_text(&self) -> Option<Cow<'a, str>> {
+        self.name.text().map(|text| self.as_taken(text))
+    }
+
+    fn as_taken(&self, text: &'a str) -> Cow<'a, str> {
+        if !self.folds {
+            return Cow::Borrowed(text);
+        }
+        let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if folded == text {
+            Cow::Borrowed(text)
+        } else {
+            Cow::Owned(folded)
         }
     }
 }
@@ -741,8 +767,33 @@ mod tests {
         ..Reader::STRICT
     };
 
+    #[test]
+    fn a_reader_that_folds_white_space_takes_each_run_as_one_space() {
+        let reading = |folds| Reading {
+            file: File::Read,
+            frontmatter: true,
+            name: Field::Text(" a  b\t\u{a0}c "),
+            description: Field::Absent,
+            folds,
+        };
+        assert_eq!(reading(true).name_text().as_deref(), Some("a b c"));
+        assert_eq!(
+            reading(false).name_text().as_deref(),
+            Some(" a  b\t\u{a0}c ")
+        );
+        let plain = Reading {
+            name: Field::Text("abc"),
+            ..reading(true)
+        };
+        assert!(matches!(plain.name_text(), Some(Cow::Borrowed("abc"))));
+    }
+
     fn read<'a>(found: &'a Readings, reader: Reader) -> Reading<'a> {
-        Reading::of(found.by(reader), found.file(reader))
+        Reading::of(
+            found.by(reader),
+            found.file(reader),
+            reader.folds_white_space,
+        )
     }
 
     #[test]

@@ -202,7 +202,8 @@ impl Needs {
     /// Why a skill whose frontmatter the agent reads as `reading` is not kept, or `None` when
     /// it is.
     pub fn unmet_by(self, reading: &Reading<'_>) -> Option<&'static str> {
-        let name = reading.name.text();
+        let name = reading.name_text();
+        let name = name.as_deref();
         let longer = |most: Option<usize>, text: Option<&str>| {
             most.is_some_and(|most| text.is_some_and(|text| text.chars().count() > most))
         };

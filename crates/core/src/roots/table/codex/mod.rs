@@ -48,6 +48,11 @@ const READS: Reader = Reader {
     skips_bom: false,
     values: Values::Lenient,
     fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
+    // `sanitize_single_line` (`split_whitespace().join(" ")`) on the name and the description
+    // before their lengths are checked and the skill is listed (codex-rs/core-skills/src/
+    // loader.rs; seen in 0.171.0: `name: alpha Two  Spaces` is listed `alpha Two Spaces`,
+    // agree::frontmatter::frontmatter_white_space_runs_and_lengths).
+    folds_white_space: true,
     ..Reader::STRICT
 };
 
