@@ -95,7 +95,7 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
     let mut read = |path: &Path| -> Settings {
         read_json_record(path)
             .unwrap_or_else(|note| {
-                out.notes.push(note);
+                out.notes.push(note.to_string());
                 None
             })
             .unwrap_or_default()
@@ -116,7 +116,7 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
     let installed = read_installed(&base.join("installed_plugins.json"), &mut out.notes);
     let known: BTreeMap<String, Known> = read_json_record(&base.join("known_marketplaces.json"))
         .unwrap_or_else(|note| {
-            out.notes.push(note);
+            out.notes.push(note.to_string());
             None
         })
         .unwrap_or_default();

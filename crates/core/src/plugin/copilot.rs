@@ -202,7 +202,7 @@ fn read_jsonc<T: for<'de> Deserialize<'de> + Default>(path: &Path, notes: &mut V
         Ok(Some(bytes)) => bytes,
         Ok(None) => return T::default(),
         Err(note) => {
-            notes.push(note);
+            notes.push(note.to_string());
             return T::default();
         }
     };
