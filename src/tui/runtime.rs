@@ -36,6 +36,7 @@ use crate::operations::import::Request;
 use crate::operations::paths;
 use crate::operations::progress::Cancel;
 use crate::roots::Machine;
+use crate::text::sanitize;
 
 /// The poll timeout while a worker's answer is awaited.
 const WAITING: Duration = Duration::from_millis(15);
@@ -470,7 +471,7 @@ impl<B: Backend> Runtime<B> {
     /// Hand the terminal to the person's editor on `file` and take it back: the mouse is let
     /// go while the editor runs, and the whole screen is drawn again after it. An editor that
     /// does not start is a sentence; the terminal comes back either way.
-    fn edit(&mut self, file: &Path) -> Result<(), String> {
+    fn edit(&mut self, file: &Path) -> Result<(), EditorFailed> {
         let editor = editor();
         let mut command = editor_command(&editor, file);
         if self.app.mouse {
@@ -482,21 +483,37 @@ impl<B: Backend> Runtime<B> {
         }
         // What the editor drew is on the screen the app draws on: all of it is drawn again.
         let _ = self.terminal.clear();
-        let shown = crate::text::sanitize::line(&editor);
         match ran {
-            Err(error) => Err(format!(
-                "The editor ({shown}) could not be started: {error}. Set $VISUAL or $EDITOR to the editor you use."
-            )),
+            Err(source) => Err(EditorFailed::NotStarted { editor, source }),
             // The shell's own code for a command it cannot find or run.
-            Ok(status) if matches!(status.code(), Some(126 | 127)) => Err(format!(
-                "The editor ({shown}) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use."
-            )),
-            Ok(status) if !status.success() => Err(format!(
-                "The editor ({shown}) ended with {status}; the skill is scanned again all the same."
-            )),
+            Ok(status) if matches!(status.code(), Some(126 | 127)) => {
+                Err(EditorFailed::NotFound { editor })
+            }
+            Ok(status) if !status.success() => Err(EditorFailed::Failed { editor, status }),
             Ok(_) => Ok(()),
         }
     }
+}
+
+/// Why the person's editor did not run well; `editor` is the command as set, shown
+/// display-safe.
+#[derive(Debug, thiserror::Error)]
+pub enum EditorFailed {
+    #[error(
+        "The editor ({}) could not be started: {source}. Set $VISUAL or $EDITOR to the editor you use.",
+        sanitize::line(.editor)
+    )]
+    NotStarted { editor: String, source: io::Error },
+    #[error(
+        "The editor ({}) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use.",
+        sanitize::line(.editor)
+    )]
+    NotFound { editor: String },
+    #[error(
+        "The editor ({}) ended with {status}; the skill is scanned again all the same.",
+        sanitize::line(.editor)
+    )]
+    Failed { editor: String, status: ExitStatus },
 }
 
 /// The person's editor: `$VISUAL`, else `$EDITOR`, else `vi`, as git and lazygit choose it.

@@ -7,10 +7,10 @@ use std::sync::mpsc::Sender;
 
 use crate::operations;
 use crate::roots::Machine;
-use crate::snapshot::{Store, diff, history};
+use crate::snapshot::{SnapshotError, Store, diff, history};
 
 use super::tasks::{against_snapshot, diff_view, spawn_diff, with_journal};
-use super::{guarded, spawn};
+use super::{Stopped, guard, spawn};
 use crate::text::human::size;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -22,27 +22,35 @@ use crate::tui::msg::Msg;
 pub fn read(machine: &Machine, tx: Sender<Msg>, request: u64, dir: PathBuf) {
     let machine = machine.clone();
     spawn("skilldeck-history", tx, move |_| {
-        let history = guarded(|| read_history(&machine, &dir))
-            .unwrap_or_else(|panic| Err(format!("Reading the history stopped: {panic}")))
+        let history = guard("Reading the history", || read_history(&machine, &dir))
+            .unwrap_or_else(|stopped| Err(stopped.into()))
             .map(Box::new);
         Msg::History { request, history }
     });
 }
 
+/// Why a skill's history could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryFailed {
+    /// `shown` is the skill's folder as the person sees it (`~/…`).
+    #[error("{}", sanitize::line(&format!("The history of {shown} could not be read: {source}")))]
+    Unreadable {
+        shown: String,
+        source: SnapshotError,
+    },
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
 /// The history of the skill at `dir`, as the app shows it.
-pub fn read_history(machine: &Machine, dir: &Path) -> Result<HistoryView, String> {
+pub fn read_history(machine: &Machine, dir: &Path) -> Result<HistoryView, HistoryFailed> {
     let store = Store::open(&machine.env);
-    let steps = history::history(&store, dir).map_err(|error| {
-        sanitize::line(&format!(
-            "The history of {} could not be read: {error}",
-            human::path(dir, machine.home(), Unsafe::Dropped)
-        ))
+    let steps = history::history(&store, dir).map_err(|source| HistoryFailed::Unreadable {
+        shown: human::path(dir, machine.home(), Unsafe::Dropped),
+        source,
     })?;
     // The store's size is for the title; the history shows without it.
-    let usage = store
-        .usage()
-        .map_err(|error| sanitize::line(&format!("the store's size could not be read: {error}")));
-    Ok(HistoryView::new(steps, usage))
+    Ok(HistoryView::new(steps, store.usage()))
 }
 
 /// Diff the snapshot `old` of the skill `name` at `dir` against the snapshot `new`, or
@@ -58,6 +66,7 @@ pub fn diff(
     let machine = machine.clone();
     spawn_diff(tx, request, move || {
         diff_snapshots(&machine, &name, &dir, &old, new.as_deref())
+            .map_err(|error| sanitize::line(&error.to_string()))
     });
 }
 
@@ -68,23 +77,19 @@ pub fn diff_snapshots(
     dir: &Path,
     old: &str,
     new: Option<&str>,
-) -> Result<DiffView, String> {
+) -> Result<DiffView, SnapshotError> {
     let store = Store::open(&machine.env);
-    let failed = |error: &dyn std::fmt::Display| sanitize::line(&error.to_string());
-    let old = store.find(dir, Some(old)).map_err(|e| failed(&e))?;
+    let old = store.find(dir, Some(old))?;
     let (against, diff) = match new {
-        None => (
-            against_snapshot(&old),
-            diff::diff(&old, dir).map_err(|e| failed(&e))?,
-        ),
+        None => (against_snapshot(&old), diff::diff(&old, dir)?),
         Some(new) => {
-            let new = store.find(dir, Some(new)).map_err(|e| failed(&e))?;
+            let new = store.find(dir, Some(new))?;
             (
                 Against::Between {
                     old: sanitize::line(&old.id),
                     new: sanitize::line(&new.id),
                 },
-                diff::between_snapshots(&old, &new, dir).map_err(|e| failed(&e))?,
+                diff::between_snapshots(&old, &new, dir)?,
             )
         }
     };
@@ -95,9 +100,11 @@ pub fn diff_snapshots(
 pub fn delete(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id: String) {
     let machine = machine.clone();
     spawn("skilldeck-delete", tx, move |_| {
-        let result = guarded(|| operations::snapshot::delete(&machine, &dir, &id));
+        let result = guard("The delete", || {
+            operations::snapshot::delete(&machine, &dir, &id)
+        });
         let (result, rescan) = match result {
-            Err(panic) => (Err(format!("The delete stopped: {panic}")), false),
+            Err(stopped) => (Err(stopped.to_string()), false),
             Ok(Err(error)) => (
                 Err(sanitize::line(&format!(
                     "Snapshot {id} of {name} was not deleted: {error}"
@@ -153,7 +160,9 @@ mod tests {
         assert_eq!(view.files.len(), 1);
 
         // An id the store does not have is a sentence, not a panic.
-        let unknown = diff_snapshots(&machine, "notes", &dir, "nope", None).unwrap_err();
+        let unknown = diff_snapshots(&machine, "notes", &dir, "nope", None)
+            .unwrap_err()
+            .to_string();
         assert!(unknown.contains("nope"), "{unknown}");
     }
 }

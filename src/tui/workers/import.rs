@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{Bundle, BundledSkill};
+use crate::bundle::{Bundle, BundledSkill, Refusal};
 use crate::operations::import::{self, ImportError, Read, Request};
 use crate::operations::paths;
 use crate::operations::progress::{Cancel, Progress, Step};
@@ -21,7 +21,7 @@ use crate::roots::{Machine, RootSet};
 use crate::snapshot::diff::before_replacing;
 use crate::source::{self, Source};
 
-use super::{guarded, spawn};
+use super::{Stopped, guard, spawn};
 use crate::scan;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -83,8 +83,8 @@ pub fn spawn_import(
         cancel: cancel.clone(),
     };
     spawn("skilldeck-import", tx, move |tx| {
-        let event = guarded(|| worker.run(&source, &incoming, tx))
-            .unwrap_or_else(|panic| ImportEvent::Done(Err(format!("The import stopped: {panic}"))));
+        let event = guard("The import", || worker.run(&source, &incoming, tx))
+            .unwrap_or_else(|stopped| ImportEvent::Done(Err(stopped.into())));
         Msg::Import { session, event }
     });
     ImportSession {
@@ -92,6 +92,18 @@ pub fn spawn_import(
         commands: Some(commands),
         cancel,
     }
+}
+
+/// Why an import put nothing more in place: the skills chosen were refused, the install
+/// failed, or the worker stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportFailed {
+    #[error("{}", sanitize::line(&.0.to_string()))]
+    Refused(#[from] Refusal),
+    #[error("{}", sanitize::line(&.0.to_string()))]
+    Failed(#[from] ImportError),
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
 }
 
 struct Worker {
@@ -209,9 +221,7 @@ impl Worker {
         if !request.force {
             let chosen = match read.bundle().select(&request.skills) {
                 Ok(chosen) => chosen,
-                Err(refusal) => {
-                    return Some(ImportEvent::Done(Err(sanitize::line(&refusal.to_string()))));
-                }
+                Err(refusal) => return Some(ImportEvent::Done(Err(refusal.into()))),
             };
             if let Some(event) = self.conflicts(&chosen, root) {
                 self.send(tx, event);
@@ -234,7 +244,7 @@ impl Worker {
         Some(match result {
             Ok(report) => ImportEvent::Done(Ok(ImportedView::of(&report, self.machine.home()))),
             Err(ImportError::Cancelled) => ImportEvent::Cancelled,
-            Err(error) => ImportEvent::Done(Err(sanitize::line(&error.to_string()))),
+            Err(error) => ImportEvent::Done(Err(error.into())),
         })
     }
 

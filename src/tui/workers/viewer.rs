@@ -5,24 +5,33 @@
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 
-use crate::operations::peek::{self, Content};
+use crate::operations::peek::{self, Content, PeekError};
 use crate::text::sanitize;
 use crate::tui::msg::Msg;
 use crate::tui::viewer::{Body, FileText};
 
-use super::{guarded, spawn};
+use super::{Stopped, guard, spawn};
 
 /// Read `file` of the skill at `dir`; the answer comes as [`Msg::FileRead`] for `request`.
 pub fn read(tx: Sender<Msg>, request: u64, dir: PathBuf, file: PathBuf) {
     spawn("skilldeck-viewer", tx, move |_| {
-        let file = guarded(|| shown(&dir, &file))
-            .unwrap_or_else(|panic| Err(format!("Reading the file stopped: {panic}")));
+        let file = guard("Reading the file", || shown(&dir, &file))
+            .unwrap_or_else(|stopped| Err(stopped.into()));
         Msg::FileRead { request, file }
     });
 }
 
-fn shown(dir: &std::path::Path, file: &std::path::Path) -> Result<FileText, String> {
-    let peek = peek::peek(dir, file).map_err(|e| sanitize::line(&e.to_string()))?;
+/// Why a file of a skill cannot be shown in the viewer.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadFailed {
+    #[error("{}", sanitize::line(&.0.to_string()))]
+    Unreadable(#[from] PeekError),
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
+fn shown(dir: &std::path::Path, file: &std::path::Path) -> Result<FileText, ReadFailed> {
+    let peek = peek::peek(dir, file)?;
     let body = match peek.content {
         Content::Binary => Body::Binary,
         Content::Text { text, cut } => Body::Text {

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use crate::common::deck::{deck, dir, every_action, laid, pane};
 use skilldeck::bundle::browse::FoundKind;
 use skilldeck::roots::{AgentId, Scope};
+use skilldeck::snapshot::SnapshotError;
 use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
 use skilldeck::tui::app::{App, By, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
@@ -23,6 +24,9 @@ use skilldeck::tui::model::OwnerView;
 use skilldeck::tui::msg::{Action, Changes, Effect, ImportEvent, Msg};
 use skilldeck::tui::update::update;
 use skilldeck::tui::views::Loading;
+use skilldeck::tui::workers::ChangesFailed;
+use skilldeck::tui::workers::Stopped;
+use skilldeck::tui::workers::import::ImportFailed;
 use strum::VariantArray;
 
 use Action::*;
@@ -376,14 +380,19 @@ const CASES: &[Case] = &[
         name: "changes that could not be found say why",
         start: loaded,
         msgs: |_| {
-            vec![Msg::Changes(Err(
-                "The snapshots could not be read".to_owned()
-            ))]
+            vec![Msg::Changes(Err(ChangesFailed::Unreadable(
+                SnapshotError::Read {
+                    path: "/store".into(),
+                    source: std::io::Error::other("denied"),
+                },
+            )))]
         },
         check: |app, _| {
             assert_eq!(
                 app.changes.skills,
-                Loading::Failed("The snapshots could not be read".to_owned())
+                Loading::Failed(
+                    "The snapshots could not be read: /store could not be read: denied".to_owned()
+                )
             );
         },
     },
@@ -1193,7 +1202,7 @@ const CASES: &[Case] = &[
         msgs: |app| {
             vec![Msg::Import {
                 session: session(app) + 1000,
-                event: ImportEvent::Done(Err("old".to_owned())),
+                event: ImportEvent::Done(Err(stopped("old"))),
             }]
         },
         check: |app, _| assert_eq!(app.mode(), Mode::Bundle),
@@ -1394,7 +1403,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
     let imported = || {
         let mut app = choosing_destination();
         update(&mut app, Msg::Action(Choose));
-        let done = event(&app, ImportEvent::Done(Err("stopped".to_owned())));
+        let done = event(&app, ImportEvent::Done(Err(stopped("stopped"))));
         update(&mut app, done);
         app
     };
@@ -1471,4 +1480,12 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         .filter(|mode| !reached.contains(mode))
         .collect();
     assert!(missed.is_empty(), "no start reaches {missed:?}");
+}
+
+/// An import that stopped on `panic`.
+fn stopped(panic: &str) -> ImportFailed {
+    ImportFailed::Stopped(Stopped {
+        work: "The import",
+        panic: panic.to_owned(),
+    })
 }
