@@ -280,17 +280,7 @@ pub fn skill_dirs(plugin_dir: &Path, listed: &[String]) -> Vec<PathBuf> {
 }
 
 fn children_with_skill_file(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
-        .map(|entry| entry.path())
-        .filter(|path| path.join(SKILL_FILE).exists())
-        .collect();
-    found.sort();
-    found
+    visible_children(dir, |path| path.join(SKILL_FILE).exists())
 }
 
 /// `base/relative` when `relative` stays inside `base` (no absolute path, no `..`).
@@ -448,6 +438,12 @@ fn skills_below(container: &Path, descent: Descent) -> Vec<PathBuf> {
 
 /// The folders directly in `dir` whose names do not start with a dot, links followed, sorted.
 fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    visible_children(dir, Path::is_dir)
+}
+
+/// The entries directly in `dir` whose names do not start with a dot and that `keep` takes,
+/// sorted; none when `dir` cannot be listed.
+fn visible_children(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -455,7 +451,7 @@ fn subfolders(dir: &Path) -> Vec<PathBuf> {
         .filter_map(Result::ok)
         .filter(|entry| !entry.file_name().to_string_lossy().starts_with('.'))
         .map(|entry| entry.path())
-        .filter(|path| path.is_dir())
+        .filter(|path| keep(path))
         .collect();
     found.sort();
     found
