@@ -212,12 +212,8 @@ fn enabled_plugins(config: &Path) -> Result<BTreeSet<String>, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::tests::skill;
     use std::fs;
-
-    fn skill(dir: &Path) {
-        fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
-    }
 
     #[test]
     fn local_wins_then_the_highest_semver_then_string_order() {

@@ -265,12 +265,8 @@ pub fn strip_comments(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::tests::skill;
     use std::fs;
-
-    fn skill(dir: &Path) {
-        fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
-    }
 
     #[test]
     fn comments_go_and_strings_stay() {

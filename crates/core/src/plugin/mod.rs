@@ -516,9 +516,10 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn skill(dir: &Path) {
+    /// A skill at `dir`, for the tests of every agent's plugins.
+    pub(super) fn skill(dir: &Path) {
         fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join(SKILL_FILE), "---\nname: x\n---\n").unwrap();
+        fs::write(dir.join(SKILL_FILE), "---\nname: x\ndescription: d\n---\n").unwrap();
     }
 
     #[test]
