@@ -536,3 +536,29 @@ fn editor_command(editor: &str, file: &Path) -> Command {
         .arg(file);
     command
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_editor_that_failed_is_named_display_safe() {
+        let missing = EditorFailed::NotFound {
+            editor: "vi\u{1b}[2J --x".to_owned(),
+        };
+        assert_eq!(
+            missing.to_string(),
+            "The editor (vi --x) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use."
+        );
+        let unstarted = EditorFailed::NotStarted {
+            editor: "ed".to_owned(),
+            source: io::Error::other("no shell"),
+        };
+        assert!(
+            unstarted
+                .to_string()
+                .starts_with("The editor (ed) could not be started: no shell."),
+            "{unstarted}"
+        );
+    }
+}

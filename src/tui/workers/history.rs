@@ -141,6 +141,26 @@ mod tests {
     use crate::roots::Environment;
 
     #[test]
+    fn a_history_that_cannot_be_read_is_one_display_safe_sentence() {
+        let failed = HistoryFailed::Unreadable {
+            shown: "~/skills/a\u{1b}[2Jb".to_owned(),
+            source: SnapshotError::Read {
+                path: "/store/x\ny".into(),
+                source: std::io::Error::other("denied\u{7}"),
+            },
+        };
+        assert_eq!(
+            failed.to_string(),
+            "The history of ~/skills/ab could not be read: /store/x y could not be read: denied"
+        );
+        let stopped = HistoryFailed::from(Stopped {
+            work: "Reading the history",
+            panic: "boom".to_owned(),
+        });
+        assert_eq!(stopped.to_string(), "Reading the history stopped: boom");
+    }
+
+    #[test]
     fn a_snapshot_is_diffed_against_the_files_now_by_its_id() {
         let tmp = tempfile::tempdir().unwrap();
         let machine = Machine::new(Environment::new(tmp.path()), tmp.path());
