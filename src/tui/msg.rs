@@ -9,6 +9,10 @@ use crate::scan::Progress;
 use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
+use super::editor::EditorFailed;
+use super::failed::{
+    ChangesFailed, HistoryFailed, ImportFailed, PreviewFailed, ReadFailed, Stopped,
+};
 use super::geometry::Laid;
 use super::history::HistoryView;
 use super::import::{
@@ -17,14 +21,9 @@ use super::import::{
 use super::line::Edit;
 use super::manage::{Batch, BatchEvent, Destination, PlanView, Target};
 use super::model::Deck;
-use super::runtime::EditorFailed;
 use super::updating::{Planned, Settled};
 use super::upstreams::Upstreams;
 use super::viewer::FileText;
-use super::workers::history::HistoryFailed;
-use super::workers::import::ImportFailed;
-use super::workers::viewer::ReadFailed;
-use super::workers::{ChangesFailed, PreviewFailed, Stopped};
 
 /// What a key (or a mouse gesture) asks for; the keymap is the one place that says which key.
 /// `Action::iter()` goes through them all (`Type` with the character `'\0'`), so the tests

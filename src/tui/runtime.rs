@@ -23,6 +23,7 @@ use ratatui::backend::Backend;
 use ratatui::crossterm::event::{self, Event};
 
 use super::app::App;
+use super::editor::EditorFailed;
 use super::keymap;
 use super::mouse;
 use super::msg::{Effect, Msg};
@@ -36,7 +37,6 @@ use crate::operations::import::Request;
 use crate::operations::paths;
 use crate::operations::progress::Cancel;
 use crate::roots::Machine;
-use crate::text::sanitize;
 
 /// The poll timeout while a worker's answer is awaited.
 const WAITING: Duration = Duration::from_millis(15);
@@ -493,27 +493,6 @@ impl<B: Backend> Runtime<B> {
             Ok(_) => Ok(()),
         }
     }
-}
-
-/// Why the person's editor did not run well; `editor` is the command as set, shown
-/// display-safe.
-#[derive(Debug, thiserror::Error)]
-pub enum EditorFailed {
-    #[error(
-        "The editor ({}) could not be started: {source}. Set $VISUAL or $EDITOR to the editor you use.",
-        sanitize::line(.editor)
-    )]
-    NotStarted { editor: String, source: io::Error },
-    #[error(
-        "The editor ({}) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use.",
-        sanitize::line(.editor)
-    )]
-    NotFound { editor: String },
-    #[error(
-        "The editor ({}) ended with {status}; the skill is scanned again all the same.",
-        sanitize::line(.editor)
-    )]
-    Failed { editor: String, status: ExitStatus },
 }
 
 /// The person's editor: `$VISUAL`, else `$EDITOR`, else `vi`, as git and lazygit choose it.

@@ -10,7 +10,9 @@ use crate::roots::Machine;
 use crate::snapshot::{SnapshotError, Store, diff, history};
 
 use super::tasks::{against_snapshot, diff_view, spawn_diff, with_journal};
-use super::{Stopped, guard, spawn};
+pub use crate::tui::failed::HistoryFailed;
+
+use super::{guard, spawn};
 use crate::text::human::size;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -27,19 +29,6 @@ pub fn read(machine: &Machine, tx: Sender<Msg>, request: u64, dir: PathBuf) {
             .map(Box::new);
         Msg::History { request, history }
     });
-}
-
-/// Why a skill's history could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum HistoryFailed {
-    /// `shown` is the skill's folder as the person sees it (`~/…`).
-    #[error("{}", sanitize::line(&format!("The history of {shown} could not be read: {source}")))]
-    Unreadable {
-        shown: String,
-        source: SnapshotError,
-    },
-    #[error(transparent)]
-    Stopped(#[from] Stopped),
 }
 
 /// The history of the skill at `dir`, as the app shows it.
@@ -142,6 +131,7 @@ mod tests {
 
     #[test]
     fn a_history_that_cannot_be_read_is_one_display_safe_sentence() {
+        use crate::tui::failed::Stopped;
         let failed = HistoryFailed::Unreadable {
             shown: "~/skills/a\u{1b}[2Jb".to_owned(),
             source: SnapshotError::Read {

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{Bundle, BundledSkill, Refusal};
+use crate::bundle::{Bundle, BundledSkill};
 use crate::operations::import::{self, ImportError, Read, Request};
 use crate::operations::paths;
 use crate::operations::progress::{Cancel, Progress, Step};
@@ -21,7 +21,9 @@ use crate::roots::{Machine, RootSet};
 use crate::snapshot::diff::before_replacing;
 use crate::source::{self, Source};
 
-use super::{Stopped, guard, spawn};
+pub use crate::tui::failed::ImportFailed;
+
+use super::{guard, spawn};
 use crate::scan;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -92,18 +94,6 @@ pub fn spawn_import(
         commands: Some(commands),
         cancel,
     }
-}
-
-/// Why an import put nothing more in place: the skills chosen were refused, the install
-/// failed, or the worker stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum ImportFailed {
-    #[error("{}", sanitize::line(&.0.to_string()))]
-    Refused(#[from] Refusal),
-    #[error("{}", sanitize::line(&.0.to_string()))]
-    Failed(#[from] ImportError),
-    #[error(transparent)]
-    Stopped(#[from] Stopped),
 }
 
 struct Worker {

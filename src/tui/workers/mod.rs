@@ -32,8 +32,8 @@ use crate::listing::{self, Assume};
 use crate::roots::{Machine, Project};
 use crate::scan::{self, Inventory};
 use crate::skill;
+use crate::snapshot::Store;
 use crate::snapshot::changes::{self, Subject};
-use crate::snapshot::{SnapshotError, Store};
 use crate::usage;
 
 use super::budget::{Budgets, UsageView, Uses};
@@ -42,6 +42,7 @@ use super::model::Deck;
 use super::msg::{Changes, Msg};
 use crate::text::sanitize;
 
+pub use crate::tui::failed::{ChangesFailed, PreviewFailed};
 pub use stopped::{Stopped, guard};
 
 /// How often the scan reports progress at most.
@@ -150,15 +151,6 @@ fn spawn_usage(machine: Machine, inventory: Inventory, tx: Sender<Msg>) {
     });
 }
 
-/// Why the skills could not be compared with their snapshots.
-#[derive(Debug, thiserror::Error)]
-pub enum ChangesFailed {
-    #[error("{}", unreadable(.0))]
-    Unreadable(#[from] SnapshotError),
-    #[error(transparent)]
-    Stopped(#[from] Stopped),
-}
-
 /// The skills of `inventory` that changed since their snapshots (or since installed).
 fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, ChangesFailed> {
     let store = Store::open(&machine.env);
@@ -213,16 +205,6 @@ pub fn spawn_preview_reader(tx: Sender<Msg>) -> std::io::Result<Sender<PathBuf>>
             }
         })?;
     Ok(requests)
-}
-
-/// Why a skill's `SKILL.md` cannot be shown in the preview.
-#[derive(Debug, thiserror::Error)]
-pub enum PreviewFailed {
-    #[error("{}", sanitize::line(&.0.to_string()))]
-    Unreadable(#[from] skill::ManifestError),
-    /// The preview pane says so in its own words: its title names the file already.
-    #[error("Reading it failed: {}", .0.panic)]
-    Stopped(Stopped),
 }
 
 /// A skill's `SKILL.md` as display-safe lines, or why it cannot be shown.

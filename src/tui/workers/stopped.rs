@@ -5,16 +5,7 @@ use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::text::sanitize;
-
-/// What a worker was doing when it panicked, and the panic's message, display-safe.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{work} stopped: {panic}")]
-pub struct Stopped {
-    /// The work, as the start of a sentence: "Reading the history".
-    pub work: &'static str,
-    /// What the panic said, display-safe.
-    pub panic: String,
-}
+pub use crate::tui::failed::Stopped;
 
 /// `job`'s result, or what stopped `work` when it panicked.
 ///

@@ -5,12 +5,14 @@
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 
-use crate::operations::peek::{self, Content, PeekError};
+use crate::operations::peek::{self, Content};
 use crate::text::sanitize;
 use crate::tui::msg::Msg;
 use crate::tui::viewer::{Body, FileText};
 
-use super::{Stopped, guard, spawn};
+pub use crate::tui::failed::ReadFailed;
+
+use super::{guard, spawn};
 
 /// Read `file` of the skill at `dir`; the answer comes as [`Msg::FileRead`] for `request`.
 pub fn read(tx: Sender<Msg>, request: u64, dir: PathBuf, file: PathBuf) {
@@ -19,15 +21,6 @@ pub fn read(tx: Sender<Msg>, request: u64, dir: PathBuf, file: PathBuf) {
             .unwrap_or_else(|stopped| Err(stopped.into()));
         Msg::FileRead { request, file }
     });
-}
-
-/// Why a file of a skill cannot be shown in the viewer.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadFailed {
-    #[error("{}", sanitize::line(&.0.to_string()))]
-    Unreadable(#[from] PeekError),
-    #[error(transparent)]
-    Stopped(#[from] Stopped),
 }
 
 fn shown(dir: &std::path::Path, file: &std::path::Path) -> Result<FileText, ReadFailed> {
