@@ -193,6 +193,8 @@ struct Listing<'a> {
 
 fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> String {
     let inventory = listing.inventory;
+    // Every path of the table and of the lines below it, said the one way.
+    let path = |path: &std::path::Path| human::path(path, home, Unsafe::Escaped);
     if listing.skills.is_empty() {
         if listing.filtered {
             let mut out = format!(
@@ -229,7 +231,7 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
             if let Some(usage) = listing.last_used {
                 row.push(last_used_cell(usage, skill));
             }
-            row.push(human::path(&skill.dir, home, Unsafe::Escaped));
+            row.push(path(&skill.dir));
             row
         })
         .collect();
@@ -255,19 +257,10 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
         out.push('\n');
     }
     for skill in details {
-        let _ = writeln!(
-            out,
-            "{} ({}):",
-            skill.name,
-            human::path(&skill.dir, home, Unsafe::Escaped)
-        );
+        let _ = writeln!(out, "{} ({}):", skill.name, path(&skill.dir));
         for shadowing in shadowings(skill, shown) {
-            let _ = writeln!(
-                out,
-                "  shadowed for {} by {}",
-                shadowing.agent,
-                human::path(&shadowing.winner, home, Unsafe::Escaped)
-            );
+            let by = path(&shadowing.winner);
+            let _ = writeln!(out, "  shadowed for {} by {by}", shadowing.agent);
         }
         for left in left_out(skill, shown) {
             let how = match left.effect {

@@ -8,14 +8,7 @@ use crate::operations::undo::UndoError;
 use crate::snapshot::SnapshotError;
 use crate::snapshot::restore::RestoreError;
 
-/// A worker's thread stopped (it panicked): which task, and what it said.
-#[derive(Debug, thiserror::Error)]
-#[error("The {task} stopped: {said}")]
-pub struct Stopped {
-    /// `diff`, `snapshot`, `undo`: the task as the sentence names it.
-    pub task: &'static str,
-    pub said: String,
-}
+pub use crate::tui::failed::Stopped;
 
 /// Why a diff could not be made.
 #[derive(Debug, thiserror::Error)]

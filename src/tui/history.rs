@@ -7,8 +7,8 @@
 
 use std::time::SystemTime;
 
-use crate::snapshot::StoreUsage;
 use crate::snapshot::history::{Step, Summary};
+use crate::snapshot::{SnapshotError, StoreUsage};
 use crate::text::human::{ago, size};
 
 /// The time relative times are said against: the runtime sets it before each frame, and tests
@@ -69,7 +69,15 @@ pub struct HistoryView {
     /// Newest first.
     pub rows: Vec<SnapshotRow>,
     /// How much the whole store holds, or why that could not be read.
-    pub usage: Result<StoreUsage, String>,
+    pub usage: StoreSize,
+}
+
+/// How much the snapshot store holds, as far as it could be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreSize {
+    Read(StoreUsage),
+    /// Why it could not be read, as a display-safe sentence.
+    Unreadable(String),
 }
 
 impl Default for SnapshotRow {
@@ -89,7 +97,7 @@ impl Default for SnapshotRow {
 
 impl HistoryView {
     /// The view of `steps` (oldest first, as the domain gives them), and the store's usage.
-    pub fn new(steps: Vec<Step>, usage: Result<StoreUsage, String>) -> Self {
+    pub fn new(steps: Vec<Step>, usage: Result<StoreUsage, SnapshotError>) -> Self {
         let last = steps.len().saturating_sub(1);
         let mut rows: Vec<SnapshotRow> = steps
             .into_iter()
@@ -106,19 +114,25 @@ impl HistoryView {
             })
             .collect();
         rows.reverse();
+        let usage = match usage {
+            Ok(usage) => StoreSize::Read(usage),
+            Err(error) => StoreSize::Unreadable(crate::text::sanitize::line(&format!(
+                "the store's size could not be read: {error}"
+            ))),
+        };
         Self { rows, usage }
     }
 
     /// The store's size in words: `store 9.6 MB, 1.2 MB held for undo`.
     pub fn usage_text(&self) -> String {
         match &self.usage {
-            Ok(usage) if usage.held_bytes > 0 => format!(
+            StoreSize::Read(usage) if usage.held_bytes > 0 => format!(
                 "store {}, {} held for undo",
                 size(usage.bytes),
                 size(usage.held_bytes)
             ),
-            Ok(usage) => format!("store {}", size(usage.bytes)),
-            Err(why) => why.clone(),
+            StoreSize::Read(usage) => format!("store {}", size(usage.bytes)),
+            StoreSize::Unreadable(why) => why.clone(),
         }
     }
 }

@@ -26,6 +26,8 @@ pub mod app;
 pub mod budget;
 pub mod changes;
 pub mod diff;
+pub mod editor;
+pub mod failed;
 pub mod failure;
 pub mod geometry;
 pub mod headless;

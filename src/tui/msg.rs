@@ -10,6 +10,10 @@ use crate::scan::Progress;
 use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
+use super::editor::EditorFailed;
+use super::failed::{
+    ChangesFailed, HistoryFailed, ImportFailed, PreviewFailed, ReadFailed, Stopped,
+};
 use super::failure::{DiffError, PlanError, TaskError};
 use super::geometry::Laid;
 use super::history::HistoryView;
@@ -175,7 +179,7 @@ pub enum Msg {
     ScanDone(Box<Deck>),
     /// The skills that changed since their snapshots, found after a scan, or why they could
     /// not be compared.
-    Changes(Result<Changes, String>),
+    Changes(Result<Changes, ChangesFailed>),
     /// One skill compared again after a snapshot of it: its row, or none when it is unchanged.
     Compared {
         dir: PathBuf,
@@ -184,15 +188,15 @@ pub enum Msg {
     /// The text of a skill's `SKILL.md`, as display-safe lines, or why it could not be read.
     Preview {
         dir: PathBuf,
-        text: Result<Vec<String>, String>,
+        text: Result<Vec<String>, PreviewFailed>,
     },
     /// A file of a skill read for the viewer, for the read asked for with `request`.
     FileRead {
         request: u64,
-        file: Result<FileText, String>,
+        file: Result<FileText, ReadFailed>,
     },
     /// The editor the person ran on a skill's file has ended, or why it did not run well.
-    Edited(Result<(), String>),
+    Edited(Result<(), EditorFailed>),
     /// A diff asked for with `request`, or why it could not be made.
     Diff {
         request: u64,
@@ -236,10 +240,10 @@ pub enum Msg {
     /// A skill's history asked for with `request`, or why it could not be read.
     History {
         request: u64,
-        history: Result<Box<HistoryView>, String>,
+        history: Result<Box<HistoryView>, HistoryFailed>,
     },
     /// The skills' uses, read after a scan, or why they could not be.
-    Usage(Result<Box<UsageView>, String>),
+    Usage(Result<Box<UsageView>, Stopped>),
     /// News from an update's worker.
     Update {
         session: u64,
@@ -340,7 +344,7 @@ pub enum ImportEvent {
     },
     /// The install stopped, as asked, before any skill was put in place.
     Cancelled,
-    Done(Result<ImportedView, String>),
+    Done(Result<ImportedView, ImportFailed>),
 }
 
 /// What an update's worker reports.

@@ -23,6 +23,7 @@ use ratatui::backend::Backend;
 use ratatui::crossterm::event::{self, Event};
 
 use super::app::App;
+use super::editor::EditorFailed;
 use super::keymap;
 use super::mouse;
 use super::msg::{Effect, Msg};
@@ -471,7 +472,7 @@ impl<B: Backend> Runtime<B> {
     /// Hand the terminal to the person's editor on `file` and take it back: the mouse is let
     /// go while the editor runs, and the whole screen is drawn again after it. An editor that
     /// does not start is a sentence; the terminal comes back either way.
-    fn edit(&mut self, file: &Path) -> Result<(), String> {
+    fn edit(&mut self, file: &Path) -> Result<(), EditorFailed> {
         let editor = editor();
         let mut command = editor_command(&editor, file);
         if self.app.mouse {
@@ -483,18 +484,13 @@ impl<B: Backend> Runtime<B> {
         }
         // What the editor drew is on the screen the app draws on: all of it is drawn again.
         let _ = self.terminal.clear();
-        let shown = crate::text::sanitize::line(&editor);
         match ran {
-            Err(error) => Err(format!(
-                "The editor ({shown}) could not be started: {error}. Set $VISUAL or $EDITOR to the editor you use."
-            )),
+            Err(source) => Err(EditorFailed::NotStarted { editor, source }),
             // The shell's own code for a command it cannot find or run.
-            Ok(status) if matches!(status.code(), Some(126 | 127)) => Err(format!(
-                "The editor ({shown}) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use."
-            )),
-            Ok(status) if !status.success() => Err(format!(
-                "The editor ({shown}) ended with {status}; the skill is scanned again all the same."
-            )),
+            Ok(status) if matches!(status.code(), Some(126 | 127)) => {
+                Err(EditorFailed::NotFound { editor })
+            }
+            Ok(status) if !status.success() => Err(EditorFailed::Failed { editor, status }),
             Ok(_) => Ok(()),
         }
     }
@@ -519,4 +515,30 @@ fn editor_command(editor: &str, file: &Path) -> Command {
         .arg(editor)
         .arg(file);
     command
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_editor_that_failed_is_named_display_safe() {
+        let missing = EditorFailed::NotFound {
+            editor: "vi\u{1b}[2J --x".to_owned(),
+        };
+        assert_eq!(
+            missing.to_string(),
+            "The editor (vi --x) could not be started: the shell found no such program. Set $VISUAL or $EDITOR to the editor you use."
+        );
+        let unstarted = EditorFailed::NotStarted {
+            editor: "ed".to_owned(),
+            source: io::Error::other("no shell"),
+        };
+        assert!(
+            unstarted
+                .to_string()
+                .starts_with("The editor (ed) could not be started: no shell."),
+            "{unstarted}"
+        );
+    }
 }

@@ -63,7 +63,9 @@ pub enum Step {
         scroll: usize,
     },
     Installing(Progress),
-    Done(Result<ImportedView, String>),
+    Done(ImportedView),
+    /// Why the install stopped, display-safe.
+    Failed(String),
 }
 
 /// How far the install has got.

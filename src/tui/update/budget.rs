@@ -11,6 +11,7 @@ use crate::tui::manage::Target;
 use crate::tui::model::SkillView;
 use crate::tui::msg::{Action, Effect};
 use crate::tui::views::View;
+use crate::tui::workers::Stopped;
 
 /// Whether the skill list's `action` is one of the budget's: opening it, or the filter by use.
 pub(super) fn from_list(action: Action) -> bool {
@@ -126,7 +127,7 @@ fn under_cursor(app: &mut App) -> Option<Target> {
 
 /// The skills' uses, read after the scan: the list's column and order follow, the cursor stays
 /// on the skill it was on.
-pub(super) fn usage_arrived(app: &mut App, result: Result<Box<UsageView>, String>) -> Vec<Effect> {
+pub(super) fn usage_arrived(app: &mut App, result: Result<Box<UsageView>, Stopped>) -> Vec<Effect> {
     app.usage_rereading = false;
     match result {
         Ok(view) => {
@@ -145,7 +146,8 @@ pub(super) fn usage_arrived(app: &mut App, result: Result<Box<UsageView>, String
                 note(app, &text);
             }
         }
-        Err(why) => {
+        Err(stopped) => {
+            let why = stopped.to_string();
             app.deck.set_usage(Uses::Failed(why.clone()));
             warn(app, &why);
         }

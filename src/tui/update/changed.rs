@@ -15,16 +15,17 @@ use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
 use crate::tui::offers;
 use crate::tui::views::{DiffState, Loading, View};
+use crate::tui::workers::ChangesFailed;
 
 /// The changed skills arrived.
-pub(super) fn found(app: &mut App, result: Result<Changes, String>) {
+pub(super) fn found(app: &mut App, result: Result<Changes, ChangesFailed>) {
     let keep = app.changes.selected().map(|c| c.dir.clone());
     match result {
         Ok(changes) => {
             app.changes.skills = Loading::Ready(changes.skills);
             app.changes.unreadable = changes.unreadable;
         }
-        Err(why) => app.changes.skills = Loading::Failed(why),
+        Err(failed) => app.changes.skills = Loading::Failed(failed.to_string()),
     }
     keep_selected(app, keep.as_deref());
 }

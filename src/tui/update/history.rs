@@ -11,6 +11,7 @@ use crate::tui::history::{HistoryView, SnapshotRow};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Effect};
 use crate::tui::views::{DiffState, History, Loading, View};
+use crate::tui::workers::history::HistoryFailed;
 
 /// Open the history of the skill the keys are on: the diff's, the changed screen's selected
 /// one, or the list's. A diff open is closed: the history takes its place.
@@ -74,7 +75,11 @@ pub(super) fn reread(app: &mut App) -> Vec<Effect> {
 }
 
 /// A history arrived.
-pub(super) fn arrived(app: &mut App, request: u64, result: Result<Box<HistoryView>, String>) {
+pub(super) fn arrived(
+    app: &mut App,
+    request: u64,
+    result: Result<Box<HistoryView>, HistoryFailed>,
+) {
     let Some(history) = app.views.history_mut() else {
         return;
     };
@@ -84,7 +89,7 @@ pub(super) fn arrived(app: &mut App, request: u64, result: Result<Box<HistoryVie
     let keep = history.selected().map(|r| r.id.clone());
     history.view = match result {
         Ok(view) => Loading::Ready(view),
-        Err(why) => Loading::Failed(why),
+        Err(failed) => Loading::Failed(failed.to_string()),
     };
     let rows = history.rows();
     let at = keep.and_then(|id| rows.iter().position(|r| r.id == id));

@@ -101,7 +101,7 @@ fn back(app: &mut App) -> Vec<Effect> {
     };
     let session = import.session;
     match &mut import.step {
-        Step::Done(_) => {
+        Step::Done(_) | Step::Failed(_) => {
             app.import = None;
             return super::rescan(app);
         }
@@ -489,7 +489,8 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
             });
         }
         ImportEvent::Cancelled => return cancelled(app),
-        ImportEvent::Done(result) => import.step = Step::Done(result),
+        ImportEvent::Done(Ok(done)) => import.step = Step::Done(done),
+        ImportEvent::Done(Err(failed)) => import.step = Step::Failed(failed.to_string()),
     }
     Vec::new()
 }

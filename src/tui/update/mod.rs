@@ -91,7 +91,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
                 app.preview_version += 1;
                 app.preview = match text {
                     Ok(lines) => Preview::Text { dir, lines },
-                    Err(reason) => Preview::Failed { dir, reason },
+                    Err(failed) => Preview::Failed {
+                        dir,
+                        reason: failed.to_string(),
+                    },
                 };
             }
             Vec::new()

@@ -7,9 +7,11 @@ use super::{note, rows_of, shared, start_scan, step};
 use crate::skill::SKILL_FILE;
 use crate::text::sanitize;
 use crate::tui::app::{App, Scan};
+use crate::tui::editor::EditorFailed;
 use crate::tui::msg::{Action, Effect};
 use crate::tui::viewer::{FileText, Opened, Reading, Viewer};
 use crate::tui::views::View;
+use crate::tui::workers::viewer::ReadFailed;
 
 /// Whether `action` is one of the viewer's, from the skill list.
 pub(super) fn from_list(action: Action) -> bool {
@@ -145,14 +147,14 @@ fn open(app: &mut App, index: usize) -> Vec<Effect> {
 }
 
 /// A file read for the viewer; one for an older request is dropped.
-pub(super) fn arrived(app: &mut App, request: u64, file: Result<FileText, String>) {
+pub(super) fn arrived(app: &mut App, request: u64, file: Result<FileText, ReadFailed>) {
     let Some(opened) = app.views.viewer_mut().and_then(|v| v.open.as_mut()) else {
         return;
     };
     if opened.request == request {
         opened.text = match file {
             Ok(text) => Reading::Ready(text),
-            Err(why) => Reading::Failed(why),
+            Err(failed) => Reading::Failed(failed.to_string()),
         };
     }
 }
@@ -165,11 +167,11 @@ fn edit(dir: &std::path::Path, file: &std::path::Path) -> Vec<Effect> {
 
 /// Back from the editor: the skills are scanned again, so what the edit changed (drift) shows,
 /// and the file open in the viewer is read again.
-pub(super) fn edited(app: &mut App, result: Result<(), String>) -> Vec<Effect> {
+pub(super) fn edited(app: &mut App, result: Result<(), EditorFailed>) -> Vec<Effect> {
     let text = match result {
         Ok(()) => "Back from the editor; scanning again.".to_owned(),
-        Err(why) => {
-            app.messages.push(why);
+        Err(failed) => {
+            app.messages.push(failed.to_string());
             String::new()
         }
     };

@@ -14,6 +14,7 @@ use crate::tui::model::SkillView;
 use crate::tui::msg::Action;
 use crate::tui::theme;
 
+use super::detail::off_for;
 use super::pane;
 
 /// The width of the labels under each copy.
@@ -117,12 +118,7 @@ fn copy_lines(app: &App, skill: &SkillView, selected: bool) -> Vec<Line<'static>
             ));
         }
     }
-    let off: Vec<&str> = skill
-        .disabled_for
-        .iter()
-        .filter(|a| app.shows_agent(**a))
-        .map(|a| a.id())
-        .collect();
+    let off = off_for(skill, app);
     if !off.is_empty() {
         lines.push(field("turned off", shown(off), theme.warning));
     }

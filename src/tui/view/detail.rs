@@ -335,14 +335,7 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
         };
         sheet.field("", &format!("  {text}"), style);
     }
-    // Per agent, whether its own settings turn the skill off: the state the off and on keys
-    // change.
-    let off: Vec<&str> = skill
-        .disabled_for
-        .iter()
-        .filter(|a| app.shows_agent(**a))
-        .map(|a| a.id())
-        .collect();
+    let off = off_for(skill, app);
     if !off.is_empty() {
         let on: Vec<&str> = app
             .shown_of(&skill.agents)
@@ -429,6 +422,15 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
 }
 
 /// `1 agent`, `21 agents`.
+/// The agents shown whose own settings turn `skill` off: the state the off and on keys change,
+/// said wherever the skill is described.
+pub(super) fn off_for(skill: &SkillView, app: &App) -> Vec<&'static str> {
+    app.shown_of(&skill.disabled_for)
+        .into_iter()
+        .map(|agent| agent.id())
+        .collect()
+}
+
 fn count(n: usize) -> String {
     if n == 1 {
         "1 agent".to_owned()

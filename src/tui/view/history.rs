@@ -13,7 +13,7 @@ use crate::text::human::size;
 use crate::text::width;
 use crate::tui::app::App;
 use crate::tui::geometry::{Laid, PaneGeometry, keep_in_view};
-use crate::tui::history::{SnapshotRow, change_signs, change_text};
+use crate::tui::history::{SnapshotRow, StoreSize, change_signs, change_text};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::{MARKED_MARKER, Theme};
@@ -110,7 +110,7 @@ fn title(history: &History, theme: &Theme) -> Line<'static> {
             1 => "1 snapshot".to_owned(),
             n => format!("{n} snapshots"),
         };
-        let style = if view.usage.is_ok() {
+        let style = if matches!(view.usage, StoreSize::Read(_)) {
             theme.label
         } else {
             theme.warning

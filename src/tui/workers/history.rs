@@ -10,12 +10,14 @@ use crate::roots::Machine;
 use crate::snapshot::{Store, diff, history};
 
 use super::tasks::{against_snapshot, diff_view, spawn_diff};
-use super::{guarded, spawn};
+pub use crate::tui::failed::HistoryFailed;
+
+use super::{guard, spawn};
 use crate::text::human::size;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
-use crate::tui::failure::{DiffError, Stopped, TaskError};
+use crate::tui::failure::{DiffError, TaskError};
 use crate::tui::history::HistoryView;
 use crate::tui::manage::with_journal;
 use crate::tui::msg::Msg;
@@ -24,27 +26,22 @@ use crate::tui::msg::Msg;
 pub fn read(machine: &Machine, tx: Sender<Msg>, request: u64, dir: PathBuf) {
     let machine = machine.clone();
     spawn("skilldeck-history", tx, move |_| {
-        let history = guarded(|| read_history(&machine, &dir))
-            .unwrap_or_else(|panic| Err(format!("Reading the history stopped: {panic}")))
+        let history = guard("Reading the history", || read_history(&machine, &dir))
+            .unwrap_or_else(|stopped| Err(stopped.into()))
             .map(Box::new);
         Msg::History { request, history }
     });
 }
 
 /// The history of the skill at `dir`, as the app shows it.
-pub fn read_history(machine: &Machine, dir: &Path) -> Result<HistoryView, String> {
+pub fn read_history(machine: &Machine, dir: &Path) -> Result<HistoryView, HistoryFailed> {
     let store = Store::open(&machine.env);
-    let steps = history::history(&store, dir).map_err(|error| {
-        sanitize::line(&format!(
-            "The history of {} could not be read: {error}",
-            human::path(dir, machine.home(), Unsafe::Dropped)
-        ))
+    let steps = history::history(&store, dir).map_err(|source| HistoryFailed::Unreadable {
+        shown: human::path(dir, machine.home(), Unsafe::Dropped),
+        source,
     })?;
     // The store's size is for the title; the history shows without it.
-    let usage = store
-        .usage()
-        .map_err(|error| sanitize::line(&format!("the store's size could not be read: {error}")));
-    Ok(HistoryView::new(steps, usage))
+    Ok(HistoryView::new(steps, store.usage()))
 }
 
 /// Diff the snapshot `old` of the skill `name` at `dir` against the snapshot `new`, or
@@ -93,15 +90,11 @@ pub fn diff_snapshots(
 pub fn delete(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id: String) {
     let machine = machine.clone();
     spawn("skilldeck-delete", tx, move |_| {
-        let result = guarded(|| operations::snapshot::delete(&machine, &dir, &id));
+        let result = guard("The delete", || {
+            operations::snapshot::delete(&machine, &dir, &id)
+        });
         let (result, rescan) = match result {
-            Err(panic) => (
-                Err(TaskError::Stopped(Stopped {
-                    task: "delete",
-                    said: panic,
-                })),
-                false,
-            ),
+            Err(stopped) => (Err(TaskError::Stopped(stopped)), false),
             Ok(Err(source)) => (Err(TaskError::Delete { id, name, source }), false),
             Ok(Ok(deleted)) => {
                 let mut text = format!(
@@ -139,6 +132,27 @@ pub fn delete(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, id
 mod tests {
     use super::*;
     use crate::roots::Environment;
+
+    #[test]
+    fn a_history_that_cannot_be_read_is_one_display_safe_sentence() {
+        use crate::tui::failed::Stopped;
+        let failed = HistoryFailed::Unreadable {
+            shown: "~/skills/a\u{1b}[2Jb".to_owned(),
+            source: crate::snapshot::SnapshotError::Read {
+                path: "/store/x\ny".into(),
+                source: std::io::Error::other("denied\u{7}"),
+            },
+        };
+        assert_eq!(
+            failed.to_string(),
+            "The history of ~/skills/ab could not be read: /store/x y could not be read: denied"
+        );
+        let stopped = HistoryFailed::from(Stopped {
+            work: "Reading the history",
+            panic: "boom".to_owned(),
+        });
+        assert_eq!(stopped.to_string(), "Reading the history stopped: boom");
+    }
 
     #[test]
     fn a_snapshot_is_diffed_against_the_files_now_by_its_id() {

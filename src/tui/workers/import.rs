@@ -21,7 +21,9 @@ use crate::roots::{Machine, RootSet};
 use crate::snapshot::diff::before_replacing;
 use crate::source::{self, Source};
 
-use super::{guarded, spawn};
+pub use crate::tui::failed::ImportFailed;
+
+use super::{guard, spawn};
 use crate::scan;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -83,8 +85,8 @@ pub fn spawn_import(
         cancel: cancel.clone(),
     };
     spawn("skilldeck-import", tx, move |tx| {
-        let event = guarded(|| worker.run(&source, &incoming, tx))
-            .unwrap_or_else(|panic| ImportEvent::Done(Err(format!("The import stopped: {panic}"))));
+        let event = guard("The import", || worker.run(&source, &incoming, tx))
+            .unwrap_or_else(|stopped| ImportEvent::Done(Err(stopped.into())));
         Msg::Import { session, event }
     });
     ImportSession {
@@ -209,9 +211,7 @@ impl Worker {
         if !request.force {
             let chosen = match read.bundle().select(&request.skills) {
                 Ok(chosen) => chosen,
-                Err(refusal) => {
-                    return Some(ImportEvent::Done(Err(sanitize::line(&refusal.to_string()))));
-                }
+                Err(refusal) => return Some(ImportEvent::Done(Err(refusal.into()))),
             };
             if let Some(event) = self.conflicts(&chosen, root) {
                 self.send(tx, event);
@@ -234,7 +234,7 @@ impl Worker {
         Some(match result {
             Ok(report) => ImportEvent::Done(Ok(ImportedView::of(&report, self.machine.home()))),
             Err(ImportError::Cancelled) => ImportEvent::Cancelled,
-            Err(error) => ImportEvent::Done(Err(sanitize::line(&error.to_string()))),
+            Err(error) => ImportEvent::Done(Err(error.into())),
         })
     }
 

@@ -20,14 +20,14 @@ use crate::roots::{AgentId, Machine, Scope};
 use crate::scan::{self, Inventory, Skill};
 use crate::snapshot::export::Unscanned;
 use crate::text::{Unsafe, human, sanitize};
-use crate::tui::failure::{PlanError, Stopped, TaskError};
+use crate::tui::failure::{PlanError, TaskError};
 use crate::tui::manage::{
     Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target, exported_lines,
     removed_line, shared_line, switched_line, taken_notes, with_journal,
 };
 use crate::tui::msg::{Msg, Told};
 
-use super::{guarded, spawn};
+use super::{guard, spawn};
 
 /// The agents with no setting that turns one skill off, and the sentence saying so (and what
 /// works instead): what the app's agent picker shows against them.
@@ -50,10 +50,10 @@ pub fn run(machine: &Machine, tx: Sender<Msg>, batch: Batch) -> Cancel {
     let stopped = stop.clone();
     let id = batch.id;
     spawn("skilldeck-batch", tx, move |tx| {
-        let summary =
-            guarded(|| run_batch(&machine, tx, &batch, &stopped)).unwrap_or_else(|panic| Summary {
+        let summary = guard("The batch", || run_batch(&machine, tx, &batch, &stopped))
+            .unwrap_or_else(|panic| Summary {
                 title: format!("{} stopped", batch.job.doing()),
-                failed: vec![format!("The batch stopped: {panic}")],
+                failed: vec![panic.to_string()],
                 ..Summary::default()
             });
         Msg::Batch {
@@ -285,9 +285,11 @@ impl Run<'_> {
             &mut progress,
             self.stop,
             |target| {
-                Ok::<_, Infallible>(guarded(|| one(self.machine, job, target)).unwrap_or_else(
-                    |panic| Outcome::Failed(format!("{}: it stopped: {panic}", target.name)),
-                ))
+                Ok::<_, Infallible>(
+                    guard("it", || one(self.machine, job, target)).unwrap_or_else(|stopped| {
+                        Outcome::Failed(format!("{}: {stopped}", target.name))
+                    }),
+                )
             },
         );
         for (target, came) in skills.iter().zip(outcomes) {
@@ -399,17 +401,11 @@ pub fn plan(
 ) {
     let machine = machine.clone();
     spawn("skilldeck-plan", tx, move |_| {
-        let planned = guarded(|| plans(&machine, to, &skills));
-        let plans = planned.unwrap_or_else(|panic| {
+        let planned = guard("The planning", || plans(&machine, to, &skills));
+        let plans = planned.unwrap_or_else(|stopped| {
             skills
                 .iter()
-                .map(|t| {
-                    let stopped = Stopped {
-                        task: "planning",
-                        said: panic.clone(),
-                    };
-                    (t.clone(), Err(stopped.into()))
-                })
+                .map(|t| (t.clone(), Err(stopped.clone().into())))
                 .collect()
         });
         Msg::Planned { request, to, plans }
@@ -473,11 +469,10 @@ fn plans(
 pub fn ask_undo(machine: &Machine, tx: Sender<Msg>) {
     let machine = machine.clone();
     spawn("skilldeck-undo", tx, move |_| {
-        let next = match guarded(|| undo::pending_batch(&machine)) {
-            Err(panic) => Err(TaskError::Stopped(Stopped {
-                task: "reading of the journal",
-                said: panic,
-            })),
+        let next = match guard("The reading of the journal", || {
+            undo::pending_batch(&machine)
+        }) {
+            Err(stopped) => Err(TaskError::Stopped(stopped)),
             Ok(Err(error)) => Err(TaskError::UndoNext(error)),
             Ok(Ok(batch)) => Ok(batch.split_first().map(|(latest, rest)| {
                 let mut lines = describe(latest, machine.home());
@@ -504,11 +499,8 @@ pub fn undo(machine: &Machine, tx: Sender<Msg>) {
             .read()
             .map(|read| read.passed_over())
             .unwrap_or_default();
-        let result = match guarded(|| undo::undo(&machine)) {
-            Err(panic) => Err(TaskError::Stopped(Stopped {
-                task: "undo",
-                said: panic,
-            })),
+        let result = match guard("The undo", || undo::undo(&machine)) {
+            Err(stopped) => Err(TaskError::Stopped(stopped)),
             Ok(Err(error)) => Err(TaskError::Undo(error)),
             Ok(Ok(undone)) => {
                 let mut told = undone_told(&undone, machine.home());

@@ -15,13 +15,12 @@
 pub mod history;
 pub mod import;
 pub mod manage;
+mod stopped;
 pub mod tasks;
 pub mod update;
 pub mod viewer;
 pub mod watch;
 
-use std::any::Any;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc::{self, Sender};
@@ -43,6 +42,9 @@ use super::model::Deck;
 use super::msg::{Changes, Msg};
 use crate::text::sanitize;
 
+pub use crate::tui::failed::{ChangesFailed, PreviewFailed};
+pub use stopped::{Stopped, guard};
+
 /// How often the scan reports progress at most.
 const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 
@@ -51,9 +53,9 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(50);
 /// watch it and rescan from it.
 pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<crate::live::Watcher>) {
     spawn("skilldeck-scan", tx, move |tx| {
-        let (deck, inventory) = match guarded(|| scan_deck(&machine, tx)) {
+        let (deck, inventory) = match guard("The scan", || scan_deck(&machine, tx)) {
             Ok(scanned) => scanned,
-            Err(panic) => return Msg::Failed(format!("The scan stopped: {panic}")),
+            Err(stopped) => return Msg::Failed(stopped.to_string()),
         };
         // What the last check of the upstreams said, before the list is shown with its marks.
         let kept = update::kept(&machine);
@@ -63,8 +65,10 @@ pub fn spawn_scan(machine: Machine, tx: Sender<Msg>, watcher: Option<crate::live
         }
         let _ = tx.send(Msg::ScanDone(Box::new(deck)));
         spawn_usage(machine.clone(), inventory.clone(), tx.clone());
-        let changes = guarded(|| find_changes(&machine, &inventory))
-            .unwrap_or_else(|panic| Err(format!("Comparing the skills stopped: {panic}")));
+        let changes = guard("Comparing the skills", || {
+            find_changes(&machine, &inventory)
+        })
+        .unwrap_or_else(|stopped| Err(stopped.into()));
         Msg::Changes(changes)
     });
 }
@@ -89,9 +93,10 @@ pub(crate) fn spawn(
     }
 }
 
-/// `job`'s result, or the display-safe text of its panic.
+/// `job`'s result, or the display-safe text of its panic: [`guard`] as the workers not yet
+/// moved to [`Stopped`] use it.
 pub(crate) fn guarded<T>(job: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(job)).map_err(|panic| panic_text(&*panic))
+    guard("", job).map_err(|stopped| stopped.panic)
 }
 
 fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
@@ -138,21 +143,18 @@ fn deck_of(machine: &Machine, inventory: &Inventory) -> Deck {
 fn spawn_usage(machine: Machine, inventory: Inventory, tx: Sender<Msg>) {
     spawn("skilldeck-usage", tx, move |_| {
         let cache = usage::cache_dir(&machine.env);
-        let read = guarded(|| {
+        let read = guard("Reading the skills' uses", || {
             let usage = usage::read(&machine.env, &limits::USAGE, Some(&cache));
             UsageView::of(&usage, &inventory)
         });
-        Msg::Usage(
-            read.map(Box::new)
-                .map_err(|panic| format!("Reading the skills' uses stopped: {panic}")),
-        )
+        Msg::Usage(read.map(Box::new))
     });
 }
 
 /// The skills of `inventory` that changed since their snapshots (or since installed).
-fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, String> {
+fn find_changes(machine: &Machine, inventory: &Inventory) -> Result<Changes, ChangesFailed> {
     let store = Store::open(&machine.env);
-    let found = changes::changes(&store, &subjects(&inventory.skills)).map_err(unreadable)?;
+    let found = changes::changes(&store, &subjects(&inventory.skills))?;
     Ok(Changes {
         skills: views(
             &found.changed,
@@ -169,11 +171,6 @@ fn subjects<'a>(skills: impl IntoIterator<Item = &'a scan::Skill>) -> Vec<Subjec
     skills.into_iter().map(Subject::of).collect()
 }
 
-/// The sentence for snapshots that could not be read to compare the skills with.
-fn unreadable(error: impl std::fmt::Display) -> String {
-    sanitize::line(&format!("The snapshots could not be read: {error}"))
-}
-
 /// Start the `SKILL.md` reader; send it skill folders, and their text arrives on `tx`.
 ///
 /// # Errors
@@ -188,10 +185,8 @@ pub fn spawn_preview_reader(tx: Sender<Msg>) -> std::io::Result<Sender<PathBuf>>
                 while let Ok(newer) = incoming.try_recv() {
                     dir = newer;
                 }
-                let text =
-                    catch_unwind(AssertUnwindSafe(|| read_preview(&dir))).unwrap_or_else(|panic| {
-                        Err(format!("Reading it failed: {}", panic_text(&*panic)))
-                    });
+                let text = guard("Reading it", || read_preview(&dir))
+                    .unwrap_or_else(|stopped| Err(PreviewFailed::Stopped(stopped)));
                 if tx.send(Msg::Preview { dir, text }).is_err() {
                     break;
                 }
@@ -201,20 +196,10 @@ pub fn spawn_preview_reader(tx: Sender<Msg>) -> std::io::Result<Sender<PathBuf>>
 }
 
 /// A skill's `SKILL.md` as display-safe lines, or why it cannot be shown.
-fn read_preview(dir: &Path) -> Result<Vec<String>, String> {
-    let bytes = skill::read_manifest(dir).map_err(|e| sanitize::line(&e.to_string()))?;
-    let text = skill::manifest_text(&bytes).map_err(|e| sanitize::line(&e.to_string()))?;
+fn read_preview(dir: &Path) -> Result<Vec<String>, PreviewFailed> {
+    let bytes = skill::read_manifest(dir)?;
+    let text = skill::manifest_text(&bytes)?;
     Ok(sanitize::lines(text))
-}
-
-/// The message a panic carried, display-safe.
-fn panic_text(payload: &(dyn Any + Send)) -> String {
-    let text = payload
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "an unexpected failure".to_owned());
-    sanitize::line(&text)
 }
 
 #[cfg(test)]
@@ -235,7 +220,7 @@ mod tests {
         );
         std::fs::write(tmp.path().join("SKILL.md"), b"bin\0ary").unwrap();
         assert_eq!(
-            read_preview(tmp.path()).unwrap_err(),
+            read_preview(tmp.path()).unwrap_err().to_string(),
             "SKILL.md is a binary file, not text"
         );
     }
@@ -254,12 +239,5 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-    }
-
-    #[test]
-    fn panics_become_text() {
-        assert_eq!(panic_text(&"boom"), "boom");
-        assert_eq!(panic_text(&String::from("bad\u{1b}[2J")), "bad");
-        assert_eq!(panic_text(&42), "an unexpected failure");
     }
 }

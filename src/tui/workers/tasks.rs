@@ -15,11 +15,11 @@ use crate::snapshot::export::{ExportError, Unscanned};
 use crate::snapshot::restore::Restored;
 use crate::snapshot::{Comparison, Snapshot, Store};
 
-use super::{guarded, spawn};
+use super::{guard, spawn};
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
-use crate::tui::failure::{DiffError, Stopped, TaskError};
+use crate::tui::failure::{DiffError, TaskError};
 use crate::tui::import::PlaceView;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::manage::{exported_lines, taken_notes, with_journal};
@@ -59,13 +59,8 @@ pub fn spawn_diff(
     make: impl FnOnce() -> Result<DiffView, DiffError> + Send + 'static,
 ) {
     spawn("skilldeck-diff", tx, move |_| {
-        let diff = guarded(make)
-            .unwrap_or_else(|panic| {
-                Err(DiffError::Stopped(Stopped {
-                    task: "diff",
-                    said: panic,
-                }))
-            })
+        let diff = guard("The diff", make)
+            .unwrap_or_else(|stopped| Err(DiffError::Stopped(stopped)))
             .map(Box::new);
         Msg::Diff { request, diff }
     });
@@ -115,7 +110,8 @@ pub fn diff_view(
 pub fn snapshot(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, accept: bool) {
     let machine = machine.clone();
     spawn("skilldeck-snapshot", tx, move |tx| {
-        let taken = guarded(|| {
+        let work = if accept { "The accept" } else { "The snapshot" };
+        let taken = guard(work, || {
             if accept {
                 operations::snapshot::accept(&machine, &dir)
                     .map(|accepted| (accepted.taken, accepted.unjournalled))
@@ -129,10 +125,7 @@ pub fn snapshot(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, 
             }
         });
         let (text, unjournalled) = match taken {
-            Err(panic) => {
-                let task = if accept { "accept" } else { "snapshot" };
-                return done(Err(Stopped { task, said: panic }.into()), false);
-            }
+            Err(stopped) => return done(Err(stopped.into()), false),
             Ok(Err(error)) => return done(Err(error.into()), false),
             Ok(Ok((taken, unjournalled))) => {
                 let id = &taken.snapshot.id;
@@ -166,13 +159,11 @@ pub fn restore(machine: &Machine, tx: Sender<Msg>, name: String, dir: PathBuf, i
     let machine = machine.clone();
     spawn("skilldeck-restore", tx, move |_| {
         let shown = human::path(&dir, machine.home(), Unsafe::Dropped);
-        let result = guarded(|| operations::restore::restore(&machine, &dir, Some(&id)));
+        let result = guard("The restore", || {
+            operations::restore::restore(&machine, &dir, Some(&id))
+        });
         let text = match result {
-            Err(panic) => Err(Stopped {
-                task: "restore",
-                said: panic,
-            }
-            .into()),
+            Err(stopped) => Err(stopped.into()),
             Ok(Err(source)) => Err(TaskError::Restore { name, source }),
             Ok(Ok(done)) => Ok(with_journal(
                 restored_note(&name, &shown, &id, done.restored.as_ref()),
@@ -223,7 +214,7 @@ pub fn export(
     let machine = machine.clone();
     spawn("skilldeck-export", tx, move |_| {
         let home = machine.home();
-        let result = guarded(|| {
+        let result = guard("The export", || {
             let typed = Path::new(&to);
             if numbered {
                 operations::export::export_numbered(&machine, &dir, typed, Unscanned::LeaveOut)
@@ -233,7 +224,7 @@ pub fn export(
         });
         let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
         let why = match result {
-            Err(panic) => format!("The export stopped: {panic}"),
+            Err(stopped) => stopped.to_string(),
             Ok(Err(ExportError::Exists(path))) => format!(
                 "There is already a file at {}, so {name} was not exported; type another name, or a folder to export into.",
                 shown(&path)
@@ -277,8 +268,8 @@ pub fn browse(machine: &Machine, tx: Sender<Msg>, request: u64, dir: Option<Path
     spawn("skilldeck-browse", tx, move |_| {
         let home = machine.home();
         let dir = dir.unwrap_or_else(|| browse::start_dir(&machine.env, &machine.project));
-        let place = match guarded(|| browse::browse(&dir)) {
-            Err(panic) => Err(format!("Listing the folder stopped: {panic}")),
+        let place = match guard("Listing the folder", || browse::browse(&dir)) {
+            Err(stopped) => Err(stopped.to_string()),
             Ok(Err(error)) => Err(sanitize::line(&format!(
                 "{} cannot be listed: {error}",
                 human::path(&dir, home, Unsafe::Dropped)

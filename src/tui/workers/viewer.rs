@@ -10,19 +10,21 @@ use crate::text::sanitize;
 use crate::tui::msg::Msg;
 use crate::tui::viewer::{Body, FileText};
 
-use super::{guarded, spawn};
+pub use crate::tui::failed::ReadFailed;
+
+use super::{guard, spawn};
 
 /// Read `file` of the skill at `dir`; the answer comes as [`Msg::FileRead`] for `request`.
 pub fn read(tx: Sender<Msg>, request: u64, dir: PathBuf, file: PathBuf) {
     spawn("skilldeck-viewer", tx, move |_| {
-        let file = guarded(|| shown(&dir, &file))
-            .unwrap_or_else(|panic| Err(format!("Reading the file stopped: {panic}")));
+        let file = guard("Reading the file", || shown(&dir, &file))
+            .unwrap_or_else(|stopped| Err(stopped.into()));
         Msg::FileRead { request, file }
     });
 }
 
-fn shown(dir: &std::path::Path, file: &std::path::Path) -> Result<FileText, String> {
-    let peek = peek::peek(dir, file).map_err(|e| sanitize::line(&e.to_string()))?;
+fn shown(dir: &std::path::Path, file: &std::path::Path) -> Result<FileText, ReadFailed> {
+    let peek = peek::peek(dir, file)?;
     let body = match peek.content {
         Content::Binary => Body::Binary,
         Content::Text { text, cut } => Body::Text {

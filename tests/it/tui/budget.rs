@@ -369,9 +369,10 @@ const CASES: &[Case] = &[
         name: "uses that could not be read leave a warning, and the app waits no more",
         start: reading,
         msgs: || {
-            vec![Msg::Usage(Err(
-                "Reading the skills' uses stopped: boom".to_owned()
-            ))]
+            vec![Msg::Usage(Err(skilldeck::tui::workers::Stopped {
+                work: "Reading the skills' uses",
+                panic: "boom".to_owned(),
+            }))]
         },
         check: |app, _| {
             assert!(matches!(app.deck.usage, Uses::Failed(_)));

@@ -12,7 +12,7 @@ use ratatui::backend::TestBackend;
 use crate::common::app::settings;
 use crate::common::deck::{deck, dir, laid, pane};
 use skilldeck::snapshot::history::{Step, Summary};
-use skilldeck::snapshot::{Info, Reason, Snapshot, StoreUsage};
+use skilldeck::snapshot::{Info, Reason, Snapshot, SnapshotError, StoreUsage};
 use skilldeck::tui::app::{App, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::diff::{Against, DiffView};
@@ -23,6 +23,7 @@ use skilldeck::tui::msg::{Action, Changes, Effect, Msg};
 use skilldeck::tui::update::update;
 use skilldeck::tui::view;
 use skilldeck::tui::views::Loading;
+use skilldeck::tui::workers::history::HistoryFailed;
 
 use Action::*;
 
@@ -261,7 +262,11 @@ const CASES: &[Case] = &[
                 Msg::Action(OpenHistory),
                 Msg::History {
                     request: 0,
-                    history: Err("old".to_owned()),
+                    history: Err(skilldeck::tui::workers::Stopped {
+                        work: "Reading the history",
+                        panic: "old".to_owned(),
+                    }
+                    .into()),
                 },
             ]
         },
@@ -277,14 +282,23 @@ const CASES: &[Case] = &[
                 Msg::Action(OpenHistory),
                 Msg::History {
                     request: request(&app),
-                    history: Err("The history of ~/skills/alpha could not be read: denied".into()),
+                    history: Err(HistoryFailed::Unreadable {
+                        shown: "~/skills/alpha".to_owned(),
+                        source: SnapshotError::Read {
+                            path: "/store/alpha".into(),
+                            source: std::io::Error::other("denied"),
+                        },
+                    }),
                 },
             ]
         },
         check: |app, _| {
             assert_eq!(
                 app.views.history().unwrap().view,
-                Loading::Failed("The history of ~/skills/alpha could not be read: denied".into())
+                Loading::Failed(
+                    "The history of ~/skills/alpha could not be read: /store/alpha could not be read: denied"
+                        .into()
+                )
             );
             let mut app = app.clone();
             update(&mut app, Msg::Action(Restore));

@@ -77,7 +77,7 @@ fn installing_from_a_repository_records_where_each_skill_came_from() {
     let (machine, url) = machine_with_repository();
     let mut screen = open(&machine, (120, 40));
     screen.press("i").press(&url).press("\n\n\n");
-    let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
+    let Some(Step::Done(done)) = screen.app().import.as_ref().map(|i| &i.step) else {
         panic!("not done: {}", screen.text());
     };
     let installed: Vec<&str> = done.skills.iter().map(|s| s.name.as_str()).collect();
@@ -129,7 +129,7 @@ fn an_import_whose_upstream_cannot_be_recorded_says_so_on_screen_as_the_cli_does
     let mut screen = open(&machine, (200, 50));
     screen.press("i").press(&url).press("\n\n\n");
     let step = screen.app().import.as_ref().map(|i| i.step.clone());
-    let Some(Step::Done(Ok(done))) = step else {
+    let Some(Step::Done(done)) = step else {
         panic!("the import did not end installed: {}", screen.text());
     };
     // Installed all the same: only the record is missing.

@@ -228,7 +228,7 @@ fn a_skill_kept_as_it_is_is_left_alone_and_the_rest_installs() {
     let text = screen.text();
     assert!(text.contains("2 kept as they are"), "{text}");
     screen.press("y");
-    let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
+    let Some(Step::Done(done)) = screen.app().import.as_ref().map(|i| &i.step) else {
         panic!("not done: {}", screen.text());
     };
     let installed: Vec<&str> = done.skills.iter().map(|s| s.name.as_str()).collect();
@@ -315,7 +315,7 @@ fn the_result_says_which_copy_an_agent_will_run_instead() {
         let machine_copy = roots::Machine::new(machine.env(), &machine.start);
         let mut screen = Screen::open(machine_copy, Setup::default(), size);
         screen.press("ibig\n\n\n");
-        let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
+        let Some(Step::Done(done)) = screen.app().import.as_ref().map(|i| &i.step) else {
             panic!("not done: {}", screen.text());
         };
         let said: Vec<&String> = done
@@ -341,7 +341,7 @@ fn the_result_says_which_copy_an_agent_will_run_instead() {
         // still loses), and every skill is unchanged.
         screen.press("\n");
         screen.press("ibig\n\n\n");
-        let Some(Step::Done(Ok(done))) = screen.app().import.as_ref().map(|i| &i.step) else {
+        let Some(Step::Done(done)) = screen.app().import.as_ref().map(|i| &i.step) else {
             panic!("not done: {}", screen.text());
         };
         assert!(

@@ -445,8 +445,8 @@ fn any_failed_task_clears_its_note_from_the_status_line() {
         &mut app,
         Msg::TaskDone {
             result: Err(TaskError::Stopped(Stopped {
-                task: "snapshot",
-                said: "it failed".to_owned(),
+                work: "The snapshot",
+                panic: "it failed".to_owned(),
             })),
             rescan: false,
         },

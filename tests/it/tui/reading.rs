@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use crate::common::deck::{deck, every_action, laid, pane};
 use skilldeck::bundle::browse::FoundKind;
+use skilldeck::operations::peek::PeekError;
 use skilldeck::tui::app::{App, Overlay, Setup};
+use skilldeck::tui::editor::EditorFailed;
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::import::picker::EntryView;
 use skilldeck::tui::import::{PlaceView, Step};
@@ -16,6 +18,7 @@ use skilldeck::tui::model::{Entry, TreeLine};
 use skilldeck::tui::msg::{Action, Effect, Msg, Pane};
 use skilldeck::tui::update::update;
 use skilldeck::tui::viewer::{Body, FileText, Reading};
+use skilldeck::tui::workers::viewer::ReadFailed;
 
 use Action::*;
 
@@ -194,7 +197,10 @@ fn a_file_that_cannot_be_read_says_why_and_a_skill_with_no_files_does_not_open()
         &mut app,
         Msg::FileRead {
             request,
-            file: Err("my scripts/run.sh cannot be read: permission denied".to_owned()),
+            file: Err(ReadFailed::Unreadable(PeekError::Unreadable {
+                path: "my scripts/run.sh".to_owned(),
+                source: std::io::Error::other("permission denied"),
+            })),
         },
     );
     assert!(matches!(
@@ -271,9 +277,9 @@ fn back_from_the_editor_the_skills_are_scanned_again_and_the_file_read_again() {
     let mut app = loaded();
     let effects = update(
         &mut app,
-        Msg::Edited(Err(
-            "The editor (nope) could not be started: the shell found no such program.".to_owned(),
-        )),
+        Msg::Edited(Err(EditorFailed::NotFound {
+            editor: "nope".to_owned(),
+        })),
     );
     assert_eq!(effects, [Effect::StartScan]);
     assert_eq!(app.messages.len(), 1);

@@ -5,12 +5,14 @@ use crate::common::deck::{deck, dir, every_action, laid, pane};
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Source};
 use skilldeck::scan::Progress;
+use skilldeck::skill::ManifestError;
 use skilldeck::tui::app::{App, Overlay, Preview, Scan, Screen, Setup};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::model::{Deck, Sort};
 use skilldeck::tui::msg::{Action, Changes, Effect, Msg, Pane};
 use skilldeck::tui::update::update;
+use skilldeck::tui::workers::PreviewFailed;
 
 fn key(action: Action) -> Msg {
     Msg::Action(action)
@@ -609,7 +611,7 @@ const CASES: &[Case] = &[
         msgs: || {
             vec![Msg::Preview {
                 dir: dir("alpha"),
-                text: Err("SKILL.md is a binary file, not text".to_owned()),
+                text: Err(PreviewFailed::Unreadable(ManifestError::Binary)),
             }]
         },
         check: |app, _| {

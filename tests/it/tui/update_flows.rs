@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use crate::common::deck::{deck, dir, every_action, laid, pane};
 use skilldeck::bundle::browse::FoundKind;
 use skilldeck::roots::{AgentId, Scope};
+use skilldeck::snapshot::SnapshotError;
 use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
 use skilldeck::tui::app::{App, By, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
@@ -24,15 +25,17 @@ use skilldeck::tui::model::OwnerView;
 use skilldeck::tui::msg::{Action, Changes, Effect, ImportEvent, Msg};
 use skilldeck::tui::update::update;
 use skilldeck::tui::views::Loading;
+use skilldeck::tui::workers::ChangesFailed;
+use skilldeck::tui::workers::import::ImportFailed;
 use strum::VariantArray;
 
 use Action::*;
 
 /// A task's worker that stopped, saying `said`.
-fn stopped(task: &'static str, said: &str) -> TaskError {
+fn task_stopped(work: &'static str, said: &str) -> TaskError {
     TaskError::Stopped(Stopped {
-        task,
-        said: said.to_owned(),
+        work,
+        panic: said.to_owned(),
     })
 }
 
@@ -385,14 +388,19 @@ const CASES: &[Case] = &[
         name: "changes that could not be found say why",
         start: loaded,
         msgs: |_| {
-            vec![Msg::Changes(Err(
-                "The snapshots could not be read".to_owned()
-            ))]
+            vec![Msg::Changes(Err(ChangesFailed::Unreadable(
+                SnapshotError::Read {
+                    path: "/store".into(),
+                    source: std::io::Error::other("denied"),
+                },
+            )))]
         },
         check: |app, _| {
             assert_eq!(
                 app.changes.skills,
-                Loading::Failed("The snapshots could not be read".to_owned())
+                Loading::Failed(
+                    "The snapshots could not be read: /store could not be read: denied".to_owned()
+                )
             );
         },
     },
@@ -449,8 +457,8 @@ const CASES: &[Case] = &[
                 Msg::Diff {
                     request: stale,
                     diff: Err(Stopped {
-                        task: "diff",
-                        said: "old".to_owned(),
+                        work: "The diff",
+                        panic: "old".to_owned(),
                     }
                     .into()),
                 },
@@ -809,7 +817,7 @@ const CASES: &[Case] = &[
             keys(&[Accept])
                 .into_iter()
                 .chain([Msg::TaskDone {
-                    result: Err(stopped("accept", "alpha could not be read")),
+                    result: Err(task_stopped("The accept", "alpha could not be read")),
                     rescan: false,
                 }])
                 .collect()
@@ -1215,7 +1223,7 @@ const CASES: &[Case] = &[
         msgs: |app| {
             vec![Msg::Import {
                 session: session(app) + 1000,
-                event: ImportEvent::Done(Err("old".to_owned())),
+                event: ImportEvent::Done(Err(stopped("old"))),
             }]
         },
         check: |app, _| assert_eq!(app.mode(), Mode::Bundle),
@@ -1309,7 +1317,10 @@ fn a_failure_over_the_export_prompt_keeps_what_was_typed() {
     let failures = [
         Msg::Failed("The scan stopped: boom".to_owned()),
         Msg::TaskDone {
-            result: Err(stopped("snapshot", "beta could not be snapshotted")),
+            result: Err(task_stopped(
+                "The snapshot",
+                "beta could not be snapshotted",
+            )),
             rescan: false,
         },
     ];
@@ -1382,7 +1393,7 @@ fn messages_queue_over_an_import() {
     update(
         &mut app,
         Msg::TaskDone {
-            result: Err(stopped("snapshot", "second")),
+            result: Err(task_stopped("The snapshot", "second")),
             rescan: false,
         },
     );
@@ -1416,7 +1427,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
     let imported = || {
         let mut app = choosing_destination();
         update(&mut app, Msg::Action(Choose));
-        let done = event(&app, ImportEvent::Done(Err("stopped".to_owned())));
+        let done = event(&app, ImportEvent::Done(Err(stopped("stopped"))));
         update(&mut app, done);
         app
     };
@@ -1493,4 +1504,12 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         .filter(|mode| !reached.contains(mode))
         .collect();
     assert!(missed.is_empty(), "no start reaches {missed:?}");
+}
+
+/// An import that stopped on `panic`.
+fn stopped(panic: &str) -> ImportFailed {
+    ImportFailed::Stopped(Stopped {
+        work: "The import",
+        panic: panic.to_owned(),
+    })
 }

@@ -95,7 +95,7 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
     let mut read = |path: &Path| -> Settings {
         read_json_record(path)
             .unwrap_or_else(|note| {
-                out.notes.push(note);
+                out.notes.push(note.to_string());
                 None
             })
             .unwrap_or_default()
@@ -116,7 +116,7 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
     let installed = read_installed(&base.join("installed_plugins.json"), &mut out.notes);
     let known: BTreeMap<String, Known> = read_json_record(&base.join("known_marketplaces.json"))
         .unwrap_or_else(|note| {
-            out.notes.push(note);
+            out.notes.push(note.to_string());
             None
         })
         .unwrap_or_default();
@@ -366,16 +366,22 @@ fn read_installed(path: &Path, notes: &mut Vec<String>) -> BTreeMap<String, Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::tests::skill;
     use crate::roots::{Environment, Project};
     use std::fs;
 
-    fn skill(dir: &Path) {
-        fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
-    }
-
-    fn settings() -> Place {
-        Place::Home(".claude/settings.json")
+    /// The listing of `cache` for a person whose home is `home`, working in `project`.
+    fn listed(cache: &Path, home: &Path, project: &Path) -> Listing {
+        let env = Environment::new(home);
+        let project = Project::locate(project);
+        listing(
+            cache,
+            Place::Home(".claude/settings.json"),
+            &Context {
+                env: &env,
+                project: &project,
+            },
+        )
     }
 
     #[test]
@@ -417,16 +423,7 @@ mod tests {
             r#"{"name":"m","plugins":[{"name":"p","source":"./p"},{"name":"off","source":"./off"}]}"#,
         )
         .unwrap();
-        let env = Environment::new(home);
-        let project = Project::locate(&home.join("work"));
-        let out = listing(
-            &cache,
-            settings(),
-            &Context {
-                env: &env,
-                project: &project,
-            },
-        );
+        let out = listed(&cache, home, &home.join("work"));
         let loaded: Vec<&Path> = out
             .plugins
             .iter()
@@ -497,16 +494,7 @@ mod tests {
             "{",
         )
         .unwrap();
-        let env = Environment::new(tmp.path());
-        let project = Project::locate(tmp.path());
-        let out = listing(
-            &cache,
-            settings(),
-            &Context {
-                env: &env,
-                project: &project,
-            },
-        );
+        let out = listed(&cache, tmp.path(), tmp.path());
         assert!(out.plugins.iter().all(|p| !p.loaded));
         assert!(
             out.notes[0].contains("no plugin of this cache is loaded"),

@@ -26,8 +26,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{
-    Descent, Listing, Naming, Plugin, folder_name, inside, read_json, read_record, skills_below,
-    subfolders,
+    Descent, Listing, Naming, Plugin, RecordError, folder_name, inside, read_json, read_record,
+    skills_below, subfolders,
 };
 use crate::skill::SKILL_FILE;
 
@@ -46,7 +46,7 @@ pub(super) fn listing(cache: &Path) -> Listing {
     let enabled = match config.as_deref().map(enabled_plugins) {
         Some(Ok(enabled)) => enabled,
         Some(Err(note)) => {
-            out.notes.push(note);
+            out.notes.push(note.to_string());
             BTreeSet::new()
         }
         None => BTreeSet::new(),
@@ -167,24 +167,37 @@ pub fn active_version(versions: &[String]) -> Option<&str> {
         .map(String::as_str)
 }
 
+/// Why Codex's `config.toml` gave no plugins: then Codex itself starts with no plugins, so
+/// none is loaded.
+#[derive(Debug, thiserror::Error)]
+enum ConfigError {
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error("{} is not UTF-8 text, so no Codex plugin is counted as loaded", .0.display())]
+    NotUtf8(PathBuf),
+    #[error(
+        "{} is not TOML Codex can read: {}, so no Codex plugin is counted as loaded",
+        .path.display(),
+        .source.message()
+    )]
+    NotToml {
+        path: PathBuf,
+        source: toml::de::Error,
+    },
+}
+
 /// The `<plugin>@<marketplace>` keys `config.toml` enables; none when it is missing.
 ///
 /// # Errors
-/// A sentence when the file cannot be read or is not TOML: then Codex itself starts with no
-/// plugins, so none is loaded.
-fn enabled_plugins(config: &Path) -> Result<BTreeSet<String>, String> {
+/// [`ConfigError`] when the file cannot be read or is not TOML.
+fn enabled_plugins(config: &Path) -> Result<BTreeSet<String>, ConfigError> {
     let Some(bytes) = read_record(config)? else {
         return Ok(BTreeSet::new());
     };
-    let unusable = |why: String| {
-        format!(
-            "{} {why}, so no Codex plugin is counted as loaded",
-            config.display()
-        )
-    };
-    let text = String::from_utf8(bytes).map_err(|_| unusable("is not UTF-8 text".into()))?;
-    let table: toml::Table = text.parse().map_err(|error: toml::de::Error| {
-        unusable(format!("is not TOML Codex can read: {}", error.message()))
+    let text = String::from_utf8(bytes).map_err(|_| ConfigError::NotUtf8(config.to_path_buf()))?;
+    let table: toml::Table = text.parse().map_err(|source| ConfigError::NotToml {
+        path: config.to_path_buf(),
+        source,
     })?;
     let Some(plugins) = table.get("plugins").and_then(toml::Value::as_table) else {
         return Ok(BTreeSet::new());
@@ -199,12 +212,8 @@ fn enabled_plugins(config: &Path) -> Result<BTreeSet<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::tests::skill;
     use std::fs;
-
-    fn skill(dir: &Path) {
-        fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
-    }
 
     #[test]
     fn local_wins_then_the_highest_semver_then_string_order() {

@@ -202,7 +202,7 @@ fn read_jsonc<T: for<'de> Deserialize<'de> + Default>(path: &Path, notes: &mut V
         Ok(Some(bytes)) => bytes,
         Ok(None) => return T::default(),
         Err(note) => {
-            notes.push(note);
+            notes.push(note.to_string());
             return T::default();
         }
     };
@@ -265,12 +265,8 @@ pub fn strip_comments(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plugin::tests::skill;
     use std::fs;
-
-    fn skill(dir: &Path) {
-        fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: d\n---\n").unwrap();
-    }
 
     #[test]
     fn comments_go_and_strings_stay() {

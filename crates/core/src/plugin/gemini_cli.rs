@@ -73,14 +73,14 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
     let mut out = Listing::default();
     let enablement: BTreeMap<String, Enablement> = read_json_record(&extensions.join(ENABLEMENT))
         .unwrap_or_else(|note| {
-            out.notes.push(note);
+            out.notes.push(note.to_string());
             None
         })
         .unwrap_or_default();
     for folder in subfolders(extensions) {
         let record: InstallRecord = read_json_record(&folder.join(INSTALL_RECORD))
             .unwrap_or_else(|note| {
-                out.notes.push(note);
+                out.notes.push(note.to_string());
                 None
             })
             .unwrap_or_default();

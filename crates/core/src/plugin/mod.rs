@@ -143,7 +143,7 @@ pub fn read_manifest(plugin_dir: &Path) -> Result<Option<Manifest>, ManifestProb
     Ok(Some(file.into()))
 }
 
-/// Why a plugin manifest held in memory could not be read.
+/// Why a plugin manifest or marketplace file held in memory could not be read.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid JSON: {0}")]
 pub struct ManifestError(#[from] serde_json::Error);
@@ -221,10 +221,9 @@ pub fn read_listing_at(
 /// Every plugin a marketplace file held in memory lists (a bundle being imported).
 ///
 /// # Errors
-/// The JSON error, as a sentence.
-pub fn parse_marketplace(bytes: &[u8]) -> Result<Vec<Listed>, String> {
-    let file: MarketplaceFile =
-        serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+/// [`ManifestError`] when it is not the JSON of a marketplace file.
+pub fn parse_marketplace(bytes: &[u8]) -> Result<Vec<Listed>, ManifestError> {
+    let file: MarketplaceFile = serde_json::from_slice(bytes)?;
     Ok(listing(file, None))
 }
 
@@ -281,7 +280,7 @@ pub fn skill_dirs(plugin_dir: &Path, listed: &[String]) -> Vec<PathBuf> {
 }
 
 fn children_with_skill_file(dir: &Path) -> Vec<PathBuf> {
-    children_where(dir, |path| path.join(SKILL_FILE).exists())
+    visible_children(dir, |path| path.join(SKILL_FILE).exists())
 }
 
 /// `base/relative` when `relative` stays inside `base` (no `..`; a leading `/` is read as
@@ -440,11 +439,12 @@ fn skills_below(container: &Path, descent: Descent) -> Vec<PathBuf> {
 
 /// The folders directly in `dir` whose names do not start with a dot, links followed, sorted.
 fn subfolders(dir: &Path) -> Vec<PathBuf> {
-    children_where(dir, Path::is_dir)
+    visible_children(dir, Path::is_dir)
 }
 
-/// The entries directly in `dir` whose names do not start with a dot and that `keep`, sorted.
-fn children_where(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+/// The entries directly in `dir` whose names do not start with a dot and that `keep` takes,
+/// sorted; none when `dir` cannot be listed.
+fn visible_children(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -464,30 +464,52 @@ fn folder_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Why a record file an agent writes could not be used; the sentence names the file, and
+/// becomes a note of the listing.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{} could not be read: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{} is not the JSON expected there: {source}", .path.display())]
+    NotJson {
+        path: PathBuf,
+        source: serde_json::Error,
+    },
+}
+
 /// A record file an agent writes (settings, configuration, install lists), read within
 /// [`RECORD_FILE_BYTES`]; `None` when there is none.
 ///
 /// # Errors
-/// A sentence naming the file and why it could not be read.
-fn read_record(path: &Path) -> Result<Option<Vec<u8>>, String> {
+/// [`RecordError::Unreadable`] when it is there but cannot be read.
+fn read_record(path: &Path) -> Result<Option<Vec<u8>>, RecordError> {
     match read_bounded(path, Links::Follow, RECORD_FILE_BYTES) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(format!("{} could not be read: {error}", path.display())),
+        Err(source) => Err(RecordError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
 }
 
 /// A JSON record file; `None` when there is none.
 ///
 /// # Errors
-/// A sentence naming the file and why it could not be used.
-fn read_json_record<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, String> {
+/// [`RecordError`] when it cannot be read, or is not the JSON expected.
+fn read_json_record<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, RecordError> {
     let Some(bytes) = read_record(path)? else {
         return Ok(None);
     };
     serde_json::from_slice(&bytes)
         .map(Some)
-        .map_err(|error| format!("{} is not the JSON expected there: {error}", path.display()))
+        .map_err(|source| RecordError::NotJson {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 #[cfg(test)]
@@ -495,9 +517,10 @@ mod tests {
     use super::*;
     use std::fs;
 
-    fn skill(dir: &Path) {
+    /// A skill at `dir`, for the tests of every agent's plugins.
+    pub(super) fn skill(dir: &Path) {
         fs::create_dir_all(dir).unwrap();
-        fs::write(dir.join(SKILL_FILE), "---\nname: x\n---\n").unwrap();
+        fs::write(dir.join(SKILL_FILE), "---\nname: x\ndescription: d\n---\n").unwrap();
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         Step::Preview | Step::Refused(_) => 1,
         Step::Destination | Step::Planning => 2,
         Step::Replace { .. } | Step::Installing(_) => 3,
-        Step::Done(_) => 4,
+        Step::Done(_) | Step::Failed(_) => 4,
     };
     let mut title = vec![Span::styled(" Import ", theme.title)];
     for (i, name) in STEPS.iter().enumerate() {
@@ -63,6 +63,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         }
         Step::Planning => progress::waiting(frame, inner, app, "Looking at what is there already…"),
         Step::Installing(progress) => progress::installing(frame, inner, app, progress),
-        Step::Done(result) => progress::done(frame, inner, app, result),
+        Step::Done(imported) => progress::done(frame, inner, app, imported),
+        Step::Failed(why) => progress::failed(frame, inner, app, why),
     }
 }

@@ -70,34 +70,40 @@ pub fn installing(frame: &mut Frame, area: Rect, app: &App, progress: &Progress)
     );
 }
 
-pub fn done(frame: &mut Frame, area: Rect, app: &App, result: &Result<ImportedView, String>) {
+pub fn done(frame: &mut Frame, area: Rect, app: &App, imported: &ImportedView) {
     let theme = &app.theme;
-    let mut lines = Vec::new();
-    match result {
-        Ok(imported) => {
-            lines.push(Line::styled("Done:", theme.title));
-            // First, so a long list of skills does not push them off the screen.
-            for warning in &imported.warnings {
-                lines.push(Line::styled(format!("! {warning}"), theme.warning));
-            }
-            for skill in &imported.skills {
-                lines.push(Line::from(vec![
-                    Span::styled(format!("  {:<10}", skill.action.as_str()), theme.intact),
-                    Span::styled(skill.name.clone(), theme.title),
-                    Span::raw(format!(" at {}", skill.shown_dir)),
-                ]));
-            }
-            lines.push(Line::raw(""));
-            lines.push(Line::styled(
-                "Each is recorded as installed by skilldeck, and kept as a snapshot: its baseline.",
-                theme.dim,
-            ));
-        }
-        Err(why) => {
-            lines.push(Line::styled("The import stopped:", theme.warning));
-            lines.push(Line::raw(why.clone()));
-        }
+    let mut lines = vec![Line::styled("Done:", theme.title)];
+    // First, so a long list of skills does not push them off the screen.
+    for warning in &imported.warnings {
+        lines.push(Line::styled(format!("! {warning}"), theme.warning));
     }
+    for skill in &imported.skills {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {:<10}", skill.action.as_str()), theme.intact),
+            Span::styled(skill.name.clone(), theme.title),
+            Span::raw(format!(" at {}", skill.shown_dir)),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "Each is recorded as installed by skilldeck, and kept as a snapshot: its baseline.",
+        theme.dim,
+    ));
+    closing(frame, area, app, lines);
+}
+
+/// An import that stopped, and why.
+pub fn failed(frame: &mut Frame, area: Rect, app: &App, why: &str) {
+    let lines = vec![
+        Line::styled("The import stopped:", app.theme.warning),
+        Line::raw(why.to_owned()),
+    ];
+    closing(frame, area, app, lines);
+}
+
+/// `lines`, and what closes the import's last step.
+fn closing(frame: &mut Frame, area: Rect, app: &App, mut lines: Vec<Line<'static>>) {
+    let theme = &app.theme;
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         format!(
