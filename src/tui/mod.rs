@@ -28,7 +28,6 @@ pub mod changes;
 pub mod diff;
 pub mod editor;
 pub mod failed;
-pub mod failure;
 pub mod geometry;
 pub mod headless;
 pub mod history;

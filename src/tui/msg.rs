@@ -12,9 +12,9 @@ use super::changes::ChangeView;
 use super::diff::DiffView;
 use super::editor::EditorFailed;
 use super::failed::{
-    ChangesFailed, HistoryFailed, ImportFailed, PreviewFailed, ReadFailed, Stopped,
+    ChangesFailed, HistoryFailed, ImportFailed, ListingFailed, PreviewFailed, ReadFailed, Stopped,
 };
-use super::failure::{DiffError, PlanError, TaskError};
+use super::failed::{DiffError, PlanError, TaskError};
 use super::geometry::Laid;
 use super::history::HistoryView;
 use super::import::{
@@ -218,7 +218,7 @@ pub enum Msg {
     /// A folder listed for the import picker, for the listing asked for with `request`.
     Listing {
         request: u64,
-        place: Result<PlaceView, String>,
+        place: Result<PlaceView, ListingFailed>,
     },
     /// News from an import's worker.
     Import {
@@ -313,9 +313,9 @@ pub enum RescanError {
     /// The live engine's rescan failed (the snapshots could not be read), with its sentence.
     #[error(transparent)]
     Live(#[from] crate::live::LiveError),
-    /// The rescan's thread panicked; the panic's display-safe text.
-    #[error("Scanning the changed skills stopped: {0}")]
-    Stopped(String),
+    /// The rescan's thread panicked ("Scanning the changed skills").
+    #[error(transparent)]
+    Stopped(Stopped),
 }
 
 /// The changed skills, and how many could not be compared.

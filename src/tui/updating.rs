@@ -297,8 +297,8 @@ pub enum UpdateFailure {
     Gone { name: String, shown_dir: String },
     /// Its upstream could not be told or read, or it could not be planned against it.
     Prepare(PrepareError),
-    /// The worker stopped: its panic, display-safe.
-    Panicked(String),
+    /// The worker stopped ("The update").
+    Panicked(crate::tui::failed::Stopped),
 }
 
 impl fmt::Display for UpdateFailure {
@@ -320,7 +320,7 @@ impl fmt::Display for UpdateFailure {
                 write!(f, "{name}: {error}; nothing was written.")
             }
             UpdateFailure::Prepare(error) => write!(f, "{error}"),
-            UpdateFailure::Panicked(panic) => write!(f, "The update stopped: {panic}"),
+            UpdateFailure::Panicked(stopped) => write!(f, "{stopped}"),
         }
     }
 }

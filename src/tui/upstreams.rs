@@ -13,10 +13,10 @@ use crate::operations::outdated::{Checked, Compares, Outdated, Status, short};
 use crate::text::human::ago;
 use crate::text::sanitize;
 
-/// A check of the upstreams that stopped: the worker's panic, display-safe.
+/// A check of the upstreams that stopped: the worker's panic ("Checking the upstreams").
 #[derive(Debug, thiserror::Error)]
-#[error("Checking the upstreams stopped: {0}")]
-pub struct CheckStopped(pub String);
+#[error(transparent)]
+pub struct CheckStopped(pub crate::tui::failed::Stopped);
 
 /// The marks, by skill folder.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::text::sanitize;
 use crate::tui::app::{App, Confirm, Overlay, Screen};
 use crate::tui::changes::{ChangeView, SinceView};
 use crate::tui::diff::{Against, DiffView, jump};
-use crate::tui::failure::DiffError;
+use crate::tui::failed::DiffError;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::{Action, Changes, Effect};
 use crate::tui::offers;

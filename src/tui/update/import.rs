@@ -6,6 +6,7 @@ use super::{note, rows_of, step, warn};
 use crate::roots::PREFERRED_DESTINATION;
 use crate::tui::app::App;
 use crate::tui::diff::jump;
+use crate::tui::failed::ListingFailed;
 use crate::tui::import::picker::Typed;
 use crate::tui::import::{Import, PickRow, Picker, PlaceView, Progress, Step};
 use crate::tui::keymap::{self, Mode};
@@ -31,7 +32,7 @@ pub(super) fn open(app: &mut App) -> Vec<Effect> {
 }
 
 /// A folder listed for the picker.
-pub(super) fn listed(app: &mut App, request: u64, place: Result<PlaceView, String>) {
+pub(super) fn listed(app: &mut App, request: u64, place: Result<PlaceView, ListingFailed>) {
     let Some(import) = &mut app.import else {
         return;
     };
@@ -50,7 +51,7 @@ pub(super) fn listed(app: &mut App, request: u64, place: Result<PlaceView, Strin
             picker.selected = first_entry(picker);
         }
         // The folder before stays shown, with the reason this one could not be.
-        Err(why) => picker.error = Some(why),
+        Err(why) => picker.error = Some(why.to_string()),
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crate::roots::{AgentId, Scope, Source};
 use crate::text::sanitize;
-use crate::tui::failure::{PlanError, TaskError};
+use crate::tui::failed::{PlanError, TaskError};
 
 use super::{note, rows_of, start_scan, step, warn};
 use crate::tui::app::{App, Confirm, ExportPrompt, Overlay, Scan};

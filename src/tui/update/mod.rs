@@ -19,7 +19,7 @@ mod viewer;
 use crate::scan::Progress;
 
 use super::app::{App, ExportPrompt, Overlay, Preview, Scan, Screen, Status};
-use super::failure::TaskError;
+use super::failed::TaskError;
 use super::history::Clock;
 use super::keymap::Mode;
 use super::line::{Edit, LineEdit};
@@ -445,32 +445,35 @@ fn start_task(app: &mut App, effect: Effect) -> Vec<Effect> {
 }
 
 fn task_done(app: &mut App, result: Result<Told, TaskError>, rescan: bool) -> Vec<Effect> {
-    let result = result.map_err(|error| sanitize::line(&error.to_string()));
-    task_over(app, result, rescan)
+    let told = result
+        .map_err(|error| ended_undone(app, sanitize::line(&error.to_string())))
+        .ok();
+    task_over(app, told, rescan)
 }
 
-/// A task is over: what it did, or the sentence (display-safe) saying why it did nothing.
-fn task_over(app: &mut App, result: Result<Told, String>, rescan: bool) -> Vec<Effect> {
+/// A task did nothing: the "…ing" note said it was under way; the message (display-safe) says
+/// how it ended.
+fn ended_undone(app: &mut App, sentence: String) {
+    app.status = None;
+    app.messages.push(sentence);
+}
+
+/// A task is over: what it did, or `None` when it did nothing (already said by
+/// [`ended_undone`]).
+fn task_over(app: &mut App, told: Option<Told>, rescan: bool) -> Vec<Effect> {
     app.tasks = app.tasks.saturating_sub(1);
-    match result {
-        Ok(told) => {
-            note(app, &told.note);
-            // What the status line cannot hold is shown whole, unless the person is in the
-            // middle of another question, which it must not take away.
-            if !told.more.is_empty() && matches!(app.overlay, Overlay::None | Overlay::Summary(_)) {
-                let mut done = vec![told.note];
-                done.extend(told.more);
-                app.overlay = Overlay::Summary(Summary {
-                    title: told.title,
-                    done,
-                    ..Summary::default()
-                });
-            }
-        }
-        Err(error) => {
-            // The "…ing" note said it was under way; the message says how it ended.
-            app.status = None;
-            app.messages.push(error);
+    if let Some(told) = told {
+        note(app, &told.note);
+        // What the status line cannot hold is shown whole, unless the person is in the
+        // middle of another question, which it must not take away.
+        if !told.more.is_empty() && matches!(app.overlay, Overlay::None | Overlay::Summary(_)) {
+            let mut done = vec![told.note];
+            done.extend(told.more);
+            app.overlay = Overlay::Summary(Summary {
+                title: told.title,
+                done,
+                ..Summary::default()
+            });
         }
     }
     let mut effects = if history::owns_diff(app) {

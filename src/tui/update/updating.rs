@@ -98,17 +98,21 @@ pub(super) fn event(app: &mut App, session: u64, event: UpdateEvent) -> Vec<Effe
                 // What the last check said of them no longer holds.
                 app.upstreams.forget(&dirs);
             }
-            if applied {
-                return super::task_over(app, result.map(Into::into), true);
-            }
             match result {
-                Ok(text) => note(app, &text),
+                Ok(text) if applied => super::task_over(app, Some(text.into()), true),
+                Ok(text) => {
+                    note(app, &text);
+                    Vec::new()
+                }
                 Err(text) => {
-                    app.status = None;
-                    app.messages.push(text);
+                    super::ended_undone(app, text);
+                    if applied {
+                        super::task_over(app, None, true)
+                    } else {
+                        Vec::new()
+                    }
                 }
             }
-            Vec::new()
         }
         UpdateEvent::Cancelled => {
             app.updating = None;

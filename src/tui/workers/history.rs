@@ -17,7 +17,7 @@ use crate::text::human::size;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
-use crate::tui::failure::{DiffError, TaskError};
+use crate::tui::failed::{DiffError, TaskError};
 use crate::tui::history::HistoryView;
 use crate::tui::manage::with_journal;
 use crate::tui::msg::Msg;

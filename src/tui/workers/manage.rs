@@ -20,7 +20,7 @@ use crate::roots::{AgentId, Machine, Scope};
 use crate::scan::{self, Inventory, Skill};
 use crate::snapshot::export::Unscanned;
 use crate::text::{Unsafe, human, sanitize};
-use crate::tui::failure::{PlanError, TaskError};
+use crate::tui::failed::{PlanError, TaskError};
 use crate::tui::manage::{
     Batch, BatchEvent, Destination, How, Job, PlanView, Summary, Target, exported_lines,
     removed_line, shared_line, switched_line, taken_notes, with_journal,

@@ -93,12 +93,6 @@ pub(crate) fn spawn(
     }
 }
 
-/// `job`'s result, or the display-safe text of its panic: [`guard`] as the workers not yet
-/// moved to [`Stopped`] use it.
-pub(crate) fn guarded<T>(job: impl FnOnce() -> T) -> Result<T, String> {
-    guard("", job).map_err(|stopped| stopped.panic)
-}
-
 fn scan_deck(machine: &Machine, tx: &Sender<Msg>) -> (Deck, Inventory) {
     let last_sent: Mutex<Option<Instant>> = Mutex::new(None);
     let inventory = scan::scan(&machine.env, &machine.project, &|progress| {

@@ -19,7 +19,8 @@ use super::{guard, spawn};
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
 use crate::tui::diff::{Against, DiffView};
-use crate::tui::failure::{DiffError, TaskError};
+use crate::tui::failed::ListingFailed;
+use crate::tui::failed::{DiffError, TaskError};
 use crate::tui::import::PlaceView;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::manage::{exported_lines, taken_notes, with_journal};
@@ -269,11 +270,11 @@ pub fn browse(machine: &Machine, tx: Sender<Msg>, request: u64, dir: Option<Path
         let home = machine.home();
         let dir = dir.unwrap_or_else(|| browse::start_dir(&machine.env, &machine.project));
         let place = match guard("Listing the folder", || browse::browse(&dir)) {
-            Err(stopped) => Err(stopped.to_string()),
-            Ok(Err(error)) => Err(sanitize::line(&format!(
-                "{} cannot be listed: {error}",
-                human::path(&dir, home, Unsafe::Dropped)
-            ))),
+            Err(stopped) => Err(stopped.into()),
+            Ok(Err(source)) => Err(ListingFailed::Unlistable {
+                shown: human::path(&dir, home, Unsafe::Dropped),
+                source,
+            }),
             Ok(Ok(place)) => Ok(PlaceView::new(place, home)),
         };
         Msg::Listing { request, place }

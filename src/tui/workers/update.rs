@@ -18,7 +18,7 @@ use crate::tui::msg::{Action, Msg, UpdateEvent, UpstreamsEvent};
 use crate::tui::updating::{Planned, UpdateFailure};
 use crate::tui::upstreams::{CheckStopped, Upstreams};
 
-use super::{guarded, spawn};
+use super::{guard, spawn};
 
 /// What the app asks of a session.
 enum Command {
@@ -58,8 +58,10 @@ pub fn spawn_update(
     let machine = machine.clone();
     let stop = cancel.clone();
     spawn("skilldeck-update", tx, move |tx| {
-        let event = guarded(|| run(&machine, session, &skills, &incoming, &stop, tx))
-            .unwrap_or_else(|panic| UpdateEvent::Done(Err(UpdateFailure::Panicked(panic))));
+        let event = guard("The update", || {
+            run(&machine, session, &skills, &incoming, &stop, tx)
+        })
+        .unwrap_or_else(|stopped| UpdateEvent::Done(Err(UpdateFailure::Panicked(stopped))));
         Msg::Update { session, event }
     });
     UpdateSession {
@@ -163,7 +165,7 @@ pub fn kept(machine: &Machine) -> Option<Box<Upstreams>> {
 pub fn check(machine: &Machine, tx: Sender<Msg>) {
     let machine = machine.clone();
     spawn("skilldeck-outdated", tx, move |tx| {
-        let checked = guarded(|| {
+        let checked = guard("Checking the upstreams", || {
             let inventory = scan::scan(&machine.env, &machine.project, &|_| {});
             let answers = outdated::check(&machine, &inventory, &mut |step: Step<'_>| {
                 if let Step::Said(said) = step {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
-use super::{deck_of, guarded, spawn};
+use super::{deck_of, guard, spawn};
 use crate::live::{self, News, Rescanned, Watcher};
 use crate::roots::Machine;
 use crate::tui::changes::{ChangeView, views};
@@ -33,7 +33,7 @@ fn msg_of(news: News) -> Msg {
 pub fn rescan(machine: &Machine, tx: Sender<Msg>, watcher: Option<Watcher>, dirs: Vec<PathBuf>) {
     let machine = machine.clone();
     spawn("skilldeck-rescan", tx, move |_| {
-        let result = guarded(|| {
+        let result = guard("Scanning the changed skills", || {
             live::rescan(&machine, watcher.as_ref(), &dirs, |rescanned| {
                 Box::new(Rescan {
                     deck: deck_of(&machine, &rescanned.inventory),
@@ -42,7 +42,7 @@ pub fn rescan(machine: &Machine, tx: Sender<Msg>, watcher: Option<Watcher>, dirs
             })
             .map_err(RescanError::from)
         })
-        .unwrap_or_else(|panic| Err(RescanError::Stopped(panic)));
+        .unwrap_or_else(|stopped| Err(RescanError::Stopped(stopped)));
         Msg::Rescanned { dirs, result }
     });
 }

@@ -10,7 +10,7 @@ use crate::common::deck::{deck, dir, laid, pane};
 use skilldeck::record::State;
 use skilldeck::roots::{AgentId, Source};
 use skilldeck::tui::app::{App, By, Confirm, Overlay, Screen, Setup};
-use skilldeck::tui::failure::{Stopped, TaskError};
+use skilldeck::tui::failed::{Stopped, TaskError};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::keymap::{self, Mode};
 use skilldeck::tui::line::Edit;

@@ -17,6 +17,7 @@ use skilldeck::roots::{AgentId, Source};
 use skilldeck::tui::app::{App, Scan, Setup};
 use skilldeck::tui::budget::Uses;
 use skilldeck::tui::changes::{ChangeView, SinceView};
+use skilldeck::tui::failed::Stopped;
 use skilldeck::tui::model::Deck;
 use skilldeck::tui::msg::{Action, Changes, Effect, Msg, Rescan, RescanError};
 use skilldeck::tui::update::update;
@@ -180,7 +181,10 @@ fn a_rescan_that_failed_says_why_and_the_next_goes_on() {
         &mut app,
         Msg::Rescanned {
             dirs: vec![dir("alpha")],
-            result: Err(RescanError::Stopped("boom".to_owned())),
+            result: Err(RescanError::Stopped(Stopped {
+                work: "Scanning the changed skills",
+                panic: "boom".to_owned(),
+            })),
         },
     );
     assert_eq!(app.messages, ["Scanning the changed skills stopped: boom"]);

@@ -11,7 +11,7 @@ use crate::common::deck::{dir, laid, managed_deck, pane};
 use skilldeck::operations::undo::UndoError;
 use skilldeck::roots::{AgentId, Scope};
 use skilldeck::tui::app::{App, Overlay, Setup};
-use skilldeck::tui::failure::{PlanError, TaskError};
+use skilldeck::tui::failed::{PlanError, TaskError};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::headless::test_terminal;
 use skilldeck::tui::keymap::Mode;

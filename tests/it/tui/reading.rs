@@ -9,6 +9,7 @@ use skilldeck::bundle::browse::FoundKind;
 use skilldeck::operations::peek::PeekError;
 use skilldeck::tui::app::{App, Overlay, Setup};
 use skilldeck::tui::editor::EditorFailed;
+use skilldeck::tui::failed::ListingFailed;
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::import::picker::EntryView;
 use skilldeck::tui::import::{PlaceView, Step};
@@ -496,7 +497,10 @@ fn a_typed_path_that_cannot_be_listed_stays_typed_and_one_that_can_is_cleared() 
         &mut app,
         Msg::Listing {
             request: *request,
-            place: Err("/nope cannot be listed: no such folder".to_owned()),
+            place: Err(ListingFailed::Unlistable {
+                shown: "/nope".to_owned(),
+                source: std::io::Error::other("no such folder"),
+            }),
         },
     );
     let picker = &app.import.as_ref().unwrap().picker;

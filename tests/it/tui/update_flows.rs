@@ -13,7 +13,8 @@ use skilldeck::snapshot::diff::{Blob, Body, FileDiff, SkillDiff, hunks};
 use skilldeck::tui::app::{App, By, Overlay, Screen, Setup};
 use skilldeck::tui::changes::{ChangeView, SinceView};
 use skilldeck::tui::diff::{Against, DiffView};
-use skilldeck::tui::failure::{DiffError, Stopped, TaskError};
+use skilldeck::tui::failed::ListingFailed;
+use skilldeck::tui::failed::{DiffError, Stopped, TaskError};
 use skilldeck::tui::geometry::Panes;
 use skilldeck::tui::import::picker::EntryView;
 use skilldeck::tui::import::{
@@ -938,7 +939,10 @@ const CASES: &[Case] = &[
         msgs: |app| {
             vec![Msg::Listing {
                 request: app.import.as_ref().unwrap().picker.request + 99,
-                place: Err("elsewhere".to_owned()),
+                place: Err(ListingFailed::Unlistable {
+                    shown: "elsewhere".to_owned(),
+                    source: std::io::Error::other("gone"),
+                }),
             }]
         },
         check: |app, _| assert!(app.import.as_ref().unwrap().picker.error.is_none()),
@@ -949,7 +953,10 @@ const CASES: &[Case] = &[
         msgs: |app| {
             vec![Msg::Listing {
                 request: app.import.as_ref().unwrap().picker.request,
-                place: Err("~/x cannot be listed: denied".to_owned()),
+                place: Err(ListingFailed::Unlistable {
+                    shown: "~/x".to_owned(),
+                    source: std::io::Error::other("denied"),
+                }),
             }]
         },
         check: |app, _| {

@@ -15,6 +15,7 @@ use skilldeck::merge::{Clash, Resolution, Summary};
 use skilldeck::operations::update::{Baseline, FileReport, Report, SkillReport, Status, Updated};
 use skilldeck::tui::app::{App, Overlay, Setup};
 use skilldeck::tui::diff::{Against, DiffView};
+use skilldeck::tui::failed::Stopped;
 use skilldeck::tui::keymap::Mode;
 use skilldeck::tui::msg::{Action, Changes, Effect, Msg, UpdateEvent, UpstreamsEvent};
 use skilldeck::tui::update::update;
@@ -528,9 +529,10 @@ fn the_last_checks_answers_mark_the_skills_and_k_checks_again() {
     act(&mut app, CheckUpstreams);
     update(
         &mut app,
-        Msg::Upstreams(UpstreamsEvent::Checked(Err(CheckStopped(
-            "boom".to_owned(),
-        )))),
+        Msg::Upstreams(UpstreamsEvent::Checked(Err(CheckStopped(Stopped {
+            work: "Checking the upstreams",
+            panic: "boom".to_owned(),
+        })))),
     );
     assert!(!app.upstreams.checking);
     assert_eq!(app.messages, ["Checking the upstreams stopped: boom"]);
