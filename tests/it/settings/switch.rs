@@ -133,7 +133,7 @@ fn refusals_leave_settings_roots_and_store_byte_identical() {
         &machine.start.parent().unwrap().join(".claude"),
         &[(
             "settings.local.json",
-            "{\n  \"model\": \"x\",\n  \"env\": {}\n}\n",
+            "{\n  // mine\n  \"model\": \"x\"\n}\n",
         )],
     );
     // A snapshot in the store, so the store is part of what must not change.

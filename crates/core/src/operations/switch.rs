@@ -23,7 +23,7 @@ use crate::settings::EditError;
 use super::batch::{self, OnFailure, Outcome};
 use super::journal::{Entry, Journal, JournalError, Operation};
 use super::progress::{Cancel, Progress};
-use plan::Plan;
+use plan::{Asked, Plan};
 
 /// Which way a skill is switched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -226,11 +226,11 @@ pub fn switch(
         });
     }
     let plan = match writer {
-        SkillSwitch::ClaudeCode => claude_code::plan(machine, request, turn)?,
-        SkillSwitch::Codex => codex::plan(machine, request, turn)?,
-        SkillSwitch::GeminiCli => gemini_cli::plan(machine, request, turn)?,
-        SkillSwitch::Copilot => copilot::plan(machine, request, turn)?,
-        SkillSwitch::OpenCode => opencode::plan(machine, request, turn)?,
+        SkillSwitch::ClaudeCode => claude_code::plan(Asked::new(machine, request, turn))?,
+        SkillSwitch::Codex => codex::plan(Asked::new(machine, request, turn))?,
+        SkillSwitch::GeminiCli => gemini_cli::plan(Asked::new(machine, request, turn))?,
+        SkillSwitch::Copilot => copilot::plan(Asked::new(machine, request, turn))?,
+        SkillSwitch::OpenCode => opencode::plan(Asked::new(machine, request, turn))?,
         SkillSwitch::NoSetting => {
             return Err(SwitchError::NoSetting {
                 agent,

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::cst::CstInputValue;
 
-use super::plan::{Edit, Plan, Step, after, json_value, text};
+use super::plan::{Asked, Edit, Plan, Step, after, json_value, text};
 use super::{Request, SwitchError, Turn};
 use crate::roots::switch_files::claude_code as files;
 use crate::roots::{AgentId, Machine, Project, Scope};
@@ -24,17 +24,18 @@ const READS: Dialect = Dialect {
     syntax: Syntax::Json,
 };
 
-pub(super) fn plan(
-    machine: &Machine,
-    request: Request<'_>,
-    turn: Turn,
-) -> Result<Plan, SwitchError> {
-    let project = Project::locate(&machine.project);
+pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
+    let Asked {
+        machine,
+        request,
+        turn,
+        project,
+        name,
+    } = asked;
     let skill = request.skill;
     if is_plugin_skill(request.agent, skill) {
         return plugin(machine, &project, request, turn);
     }
-    let name = skill.name_for(request.agent).into_owned();
     let read = files::files(&machine.env, &project);
     let overrides_now = |file: &Path| -> Result<Option<String>, SwitchError> {
         // A file Claude Code cannot read says nothing, to it as here.

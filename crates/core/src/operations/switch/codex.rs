@@ -10,32 +10,33 @@ use std::path::{Path, PathBuf};
 
 use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
 
-use super::plan::{Edit, Plan, Step, after, text};
-use super::{Request, SwitchError, Turn};
+use super::plan::{Asked, Edit, Plan, Step, after, text};
+use super::{SwitchError, Turn};
+use crate::roots::Scope;
 use crate::roots::switch_files::codex as files;
-use crate::roots::{Machine, Project, Scope};
 use crate::settings::{EditError, toml};
 
 const RESTART: &str =
     "Codex reads config.toml when it starts: restart a running session to see the change";
 
-pub(super) fn plan(
-    machine: &Machine,
-    request: Request<'_>,
-    turn: Turn,
-) -> Result<Plan, SwitchError> {
+pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
+    let Asked {
+        machine,
+        request,
+        turn,
+        project,
+        name,
+    } = asked;
     if request.scope.is_some_and(|scope| scope != Scope::User) {
         return Err(SwitchError::Scope {
             reason: "Codex reads [[skills.config]] only from $CODEX_HOME/config.toml, not from a project's .codex/config.toml (openai/codex#20210); disable it for the user instead".into(),
         });
     }
-    let project = Project::locate(&machine.project);
     let file = files::config_file(&machine.env, &project).ok_or(SwitchError::NoFile {
         agent: request.agent,
         scope: "user",
     })?;
     let skill_md = request.skill.dir.join("SKILL.md");
-    let name = request.skill.name_for(request.agent).into_owned();
     let home = machine.env.home().to_path_buf();
     let now = text(&file)?;
     toml::parse(&file, &now)?;

@@ -4,10 +4,10 @@
 //! trusts (`roots::table::copilot::switches` reads them). Enabling takes the name out of all
 //! three.
 
-use super::plan::{Case, Plan, Step, list_edit, listed, text};
-use super::{Request, SwitchError, Turn};
+use super::plan::{Asked, Case, Plan, Step, list_edit, listed, text};
+use super::{SwitchError, Turn};
+use crate::roots::Scope;
 use crate::roots::switch_files::copilot as files;
-use crate::roots::{Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
 
 const KEYS: &[&str] = &["disabledSkills"];
@@ -22,15 +22,16 @@ const REPOSITORY: Dialect = Dialect {
     syntax: Syntax::SerdeJson,
 };
 
-pub(super) fn plan(
-    machine: &Machine,
-    request: Request<'_>,
-    turn: Turn,
-) -> Result<Plan, SwitchError> {
-    let project = Project::locate(&machine.project);
+pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
+    let Asked {
+        machine,
+        request,
+        turn,
+        project,
+        name,
+    } = asked;
     let user = files::user_file(&machine.env, &project);
     let repository = files::repository_file(&project);
-    let name = request.skill.name_for(request.agent).into_owned();
     let user_path = user.clone();
     let dialect = move |file: &std::path::Path| {
         if user_path.as_deref() == Some(file) {

@@ -3,10 +3,10 @@
 //! `.gemini/settings.json`; the lists of every file it reads add up, the system file's too.
 //! Enabling takes the name out of every file it can write, as its own `/skills enable` does.
 
-use super::plan::{Case, Plan, Step, list_edit, listed, text};
-use super::{Request, SwitchError, Turn};
+use super::plan::{Asked, Case, Plan, Step, list_edit, listed, text};
+use super::{SwitchError, Turn};
+use crate::roots::Scope;
 use crate::roots::switch_files::gemini_cli as files;
-use crate::roots::{Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
 
 const KEYS: &[&str] = &["skills", "disabled"];
@@ -18,14 +18,15 @@ pub(crate) const READS: Dialect = Dialect {
 const RESTART: &str =
     "Gemini CLI reads its settings when it starts: restart a running session to see the change";
 
-pub(super) fn plan(
-    machine: &Machine,
-    request: Request<'_>,
-    turn: Turn,
-) -> Result<Plan, SwitchError> {
-    let project = Project::locate(&machine.project);
+pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
+    let Asked {
+        machine,
+        request,
+        turn,
+        project,
+        name,
+    } = asked;
     let files = files::files(&machine.env, &project);
-    let name = request.skill.name_for(request.agent).into_owned();
     let lists = |file: &std::path::Path| -> Result<bool, SwitchError> {
         Ok(listed(file, &text(file)?, READS, KEYS, &name, Case::Any))
     };

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use jsonc_parser::cst::CstInputValue;
 
-use super::plan::{Edit, Plan, Step, after, text};
-use super::{Request, SwitchError, Turn};
+use super::plan::{Asked, Edit, Plan, Step, after, text};
+use super::{SwitchError, Turn};
 use crate::roots::switch_files::opencode;
 use crate::roots::{AgentId, Machine, Project, Scope};
 use crate::settings::dialect::{Dialect, Syntax};
@@ -46,13 +46,14 @@ fn file_in(dir: &Path) -> PathBuf {
     }
 }
 
-pub(super) fn plan(
-    machine: &Machine,
-    request: Request<'_>,
-    turn: Turn,
-) -> Result<Plan, SwitchError> {
-    let project = Project::locate(&machine.project);
-    let name = request.skill.name_for(request.agent).into_owned();
+pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
+    let Asked {
+        machine,
+        request,
+        turn,
+        project,
+        name,
+    } = asked;
     let denied = |steps: &[Step]| -> Result<bool, SwitchError> {
         let planned = steps
             .iter()

@@ -6,11 +6,33 @@
 use std::path::{Path, PathBuf};
 
 use crate::operations::SettingsChange;
-use crate::roots::Machine;
+use crate::roots::{Machine, Project};
 use crate::settings::dialect::Dialect;
 use crate::settings::{self, EditError};
 
-use super::SwitchError;
+use super::{Request, SwitchError, Turn};
+
+/// A switch as every agent's writer starts from it: what was asked, the project the machine's
+/// folder is in, and the name the agent knows the skill by (what its settings name).
+pub(super) struct Asked<'a> {
+    pub machine: &'a Machine,
+    pub request: Request<'a>,
+    pub turn: Turn,
+    pub project: Project,
+    pub name: String,
+}
+
+impl<'a> Asked<'a> {
+    pub(super) fn new(machine: &'a Machine, request: Request<'a>, turn: Turn) -> Self {
+        Self {
+            machine,
+            request,
+            turn,
+            project: Project::locate(&machine.project),
+            name: request.skill.name_for(request.agent).into_owned(),
+        }
+    }
+}
 
 /// One file's edit: its new text, or `None` when it needs no change.
 pub(super) type Edit = Box<dyn Fn(&Path, &str) -> Result<Option<String>, EditError>>;
