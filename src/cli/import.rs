@@ -232,8 +232,18 @@ fn refused(
     code: &'static str,
     why: &dyn std::fmt::Display,
 ) -> Result<Outcome, Failure> {
+    refused_as(args.json, code, why)
+}
+
+/// A refusal with its code, as JSON (`--json`) or a line on standard error: how `import` and
+/// `sync` say what they would not do.
+pub(super) fn refused_as(
+    json: bool,
+    code: &'static str,
+    why: &dyn std::fmt::Display,
+) -> Result<Outcome, Failure> {
     let message = why.to_string();
-    if args.json {
+    if json {
         json::print(&RefusedJson::new(code, &message))?;
     } else {
         super::eprint(&format!("skilldeck: refused ({code}): {message}\n"))?;

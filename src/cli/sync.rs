@@ -12,7 +12,7 @@ use crate::operations::sync::{self, Request, State, SyncError, Synced};
 use crate::operations::verify::relative;
 use crate::roots::Machine;
 
-use super::json::{self, RefusedJson};
+use super::json;
 use super::{Failure, Outcome};
 
 const AFTER_HELP: &str = "\
@@ -109,13 +109,7 @@ fn code(error: &SyncError) -> &'static str {
 }
 
 fn refused(args: &Args, code: &'static str, why: &SyncError) -> Result<Outcome, Failure> {
-    let message = why.to_string();
-    if args.json {
-        json::print(&RefusedJson::new(code, &message))?;
-    } else {
-        super::eprint(&format!("skilldeck: refused ({code}): {message}\n"))?;
-    }
-    Ok(Outcome::Negative)
+    super::import::refused_as(args.json, code, why)
 }
 
 /// A commit as a line shows it.

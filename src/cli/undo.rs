@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::operations::undo::{self, Listed};
-use crate::operations::{Change, Entry, Journal, StoreChange, Was, upstream_record};
+use crate::operations::{Change, Entry, Journal, Was, upstream_record};
 use crate::roots::Machine;
 use crate::text::{Unsafe, human};
 
@@ -118,7 +118,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                         text.push_str(&format!("  {}\n", undid(machine, change)));
                     }
                     for change in &one.entry.store {
-                        text.push_str(&format!("  {}\n", undid_in_store(machine, change)));
+                        text.push_str(&format!(
+                            "  {}\n",
+                            change.undone_in_words(&|path| short(machine, path))
+                        ));
                     }
                     for change in &one.entry.upstream {
                         let dir = short(machine, &change.dir);
@@ -220,23 +223,6 @@ fn name(entry: &Entry) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
-}
-
-/// What the undo did to one snapshot in the store, in words.
-fn undid_in_store(machine: &Machine, change: &StoreChange) -> String {
-    let of = format!(
-        "snapshot {} of {}",
-        change.id(),
-        short(machine, change.dir())
-    );
-    match change {
-        StoreChange::PutBack { .. } => format!("put back {of}"),
-        StoreChange::Held { .. } => {
-            format!("held aside {of}; the baseline before it is the latest again")
-        }
-        StoreChange::Unmarked { .. } => format!("{of} is no longer marked accepted"),
-        StoreChange::Added { .. } | StoreChange::Marked { .. } => of,
-    }
 }
 
 /// What the undo did to one path, in words.

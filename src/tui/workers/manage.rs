@@ -564,7 +564,7 @@ fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
             more.push(format!("  {}", undid(change, &shown)));
         }
         for change in &one.entry.store {
-            more.push(format!("  {}", undid_in_store(change, &shown)));
+            more.push(format!("  {}", change.undone_in_words(&shown)));
         }
         for change in &one.entry.upstream {
             more.push(format!(
@@ -603,19 +603,6 @@ fn undid(change: &Change, shown: &dyn Fn(&Path) -> String) -> String {
         (Was::Kept(id), _) => format!("restored {path} (what it held is kept in snapshot {id})"),
         (Was::Absent, None) => format!("brought back {path}"),
         (Was::Untouched, _) => format!("{path} already held it"),
-    }
-}
-
-/// What the undo did to one snapshot in the store, in words.
-fn undid_in_store(change: &StoreChange, shown: &dyn Fn(&Path) -> String) -> String {
-    let of = format!("snapshot {} of {}", change.id(), shown(change.dir()));
-    match change {
-        StoreChange::PutBack { .. } => format!("put back {of}"),
-        StoreChange::Held { .. } => {
-            format!("held aside {of}; the baseline before it is the latest again")
-        }
-        StoreChange::Unmarked { .. } => format!("{of} is no longer marked accepted"),
-        StoreChange::Added { .. } | StoreChange::Marked { .. } => of,
     }
 }
 

@@ -136,6 +136,20 @@ pub enum StoreChange {
 }
 
 impl StoreChange {
+    /// What undoing it did, in words, its skill's folder as `shown` writes it (each front end
+    /// makes a path display-safe its own way).
+    pub fn undone_in_words(&self, shown: &dyn Fn(&Path) -> String) -> String {
+        let of = format!("snapshot {} of {}", self.id(), shown(self.dir()));
+        match self {
+            StoreChange::PutBack { .. } => format!("put back {of}"),
+            StoreChange::Held { .. } => {
+                format!("held aside {of}; the baseline before it is the latest again")
+            }
+            StoreChange::Unmarked { .. } => format!("{of} is no longer marked accepted"),
+            StoreChange::Added { .. } | StoreChange::Marked { .. } => of,
+        }
+    }
+
     /// The skill folder whose snapshot it changed.
     pub fn dir(&self) -> &Path {
         match self {

@@ -25,13 +25,7 @@ const READS: Dialect = Dialect {
 };
 
 pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
-    let Asked {
-        machine,
-        request,
-        turn,
-        project,
-        name,
-    } = asked;
+    let (machine, request, turn, project, name) = asked.parts();
     let skill = request.skill;
     if is_plugin_skill(request.agent, skill) {
         return plugin(machine, &project, request, turn);

@@ -20,13 +20,7 @@ const RESTART: &str =
     "Codex reads config.toml when it starts: restart a running session to see the change";
 
 pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
-    let Asked {
-        machine,
-        request,
-        turn,
-        project,
-        name,
-    } = asked;
+    let (machine, request, turn, project, name) = asked.parts();
     if request.scope.is_some_and(|scope| scope != Scope::User) {
         return Err(SwitchError::Scope {
             reason: "Codex reads [[skills.config]] only from $CODEX_HOME/config.toml, not from a project's .codex/config.toml (openai/codex#20210); disable it for the user instead".into(),

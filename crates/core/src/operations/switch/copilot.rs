@@ -23,13 +23,7 @@ const REPOSITORY: Dialect = Dialect {
 };
 
 pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
-    let Asked {
-        machine,
-        request,
-        turn,
-        project,
-        name,
-    } = asked;
+    let (machine, request, turn, project, name) = asked.parts();
     let user = files::user_file(&machine.env, &project);
     let repository = files::repository_file(&project);
     let user_path = user.clone();

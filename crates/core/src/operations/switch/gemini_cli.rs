@@ -19,13 +19,7 @@ const RESTART: &str =
     "Gemini CLI reads its settings when it starts: restart a running session to see the change";
 
 pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
-    let Asked {
-        machine,
-        request,
-        turn,
-        project,
-        name,
-    } = asked;
+    let (machine, request, turn, project, name) = asked.parts();
     let files = files::files(&machine.env, &project);
     let lists = |file: &std::path::Path| -> Result<bool, SwitchError> {
         Ok(listed(file, &text(file)?, READS, KEYS, &name, Case::Any))

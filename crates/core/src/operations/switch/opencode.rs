@@ -47,13 +47,7 @@ fn file_in(dir: &Path) -> PathBuf {
 }
 
 pub(super) fn plan(asked: Asked<'_>) -> Result<Plan, SwitchError> {
-    let Asked {
-        machine,
-        request,
-        turn,
-        project,
-        name,
-    } = asked;
+    let (machine, request, turn, project, name) = asked.parts();
     let denied = |steps: &[Step]| -> Result<bool, SwitchError> {
         let planned = steps
             .iter()

@@ -32,6 +32,17 @@ impl<'a> Asked<'a> {
             name: request.skill.name_for(request.agent).into_owned(),
         }
     }
+
+    /// Each part, for a writer to name.
+    pub(super) fn parts(self) -> (&'a Machine, Request<'a>, Turn, Project, String) {
+        (
+            self.machine,
+            self.request,
+            self.turn,
+            self.project,
+            self.name,
+        )
+    }
 }
 
 /// One file's edit: its new text, or `None` when it needs no change.
