@@ -5,7 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::operations::undo::{self, Listed};
-use crate::operations::{Change, Entry, Journal, Was, upstream_record};
+use crate::operations::{Entry, Journal, upstream_record};
 use crate::roots::Machine;
 use crate::text::{Unsafe, human};
 
@@ -115,7 +115,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                         one.reverted.at
                     ));
                     for change in &one.entry.changes {
-                        text.push_str(&format!("  {}\n", undid(machine, change)));
+                        text.push_str(&format!(
+                            "  {}\n",
+                            change.undone_in_words(&|path| short(machine, path), "->")
+                        ));
                     }
                     for change in &one.entry.store {
                         text.push_str(&format!(
@@ -223,19 +226,4 @@ fn name(entry: &Entry) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
-}
-
-/// What the undo did to one path, in words.
-fn undid(machine: &Machine, change: &Change) -> String {
-    let path = short(machine, &change.dir);
-    match (&change.was, &change.link) {
-        (Was::Absent, Some(target)) => format!("linked {path} -> {}", short(machine, target)),
-        (Was::Link(_), _) => format!("removed the link {path}"),
-        (Was::Kept(id), None) if change.snapshot.is_none() => {
-            format!("removed {path} (kept in snapshot {id})")
-        }
-        (Was::Kept(id), _) => format!("restored {path} (what it held is kept in snapshot {id})"),
-        (Was::Absent, None) => format!("brought back {path}"),
-        (Was::Untouched, _) => format!("{path} already held it"),
-    }
 }

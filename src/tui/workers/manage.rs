@@ -13,7 +13,7 @@ use std::sync::mpsc::Sender;
 
 use crate::operations;
 use crate::operations::batch::{self, OnFailure, Outcome as Came};
-use crate::operations::journal::{Change, Entry, Journal, SettingsWas, StoreChange, Was};
+use crate::operations::journal::{Entry, Journal, SettingsWas, StoreChange, Was};
 use crate::operations::progress::{Cancel, Step};
 use crate::operations::{remove, share, switch, undo};
 use crate::roots::{AgentId, Machine, Scope};
@@ -561,7 +561,7 @@ fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
     for one in std::iter::once(undone).chain(&undone.with) {
         more.push(format!("Undid {}:", of(&one.reverted)));
         for change in &one.entry.changes {
-            more.push(format!("  {}", undid(change, &shown)));
+            more.push(format!("  {}", change.undone_in_words(&shown, "→")));
         }
         for change in &one.entry.store {
             more.push(format!("  {}", change.undone_in_words(&shown)));
@@ -588,21 +588,6 @@ fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
         note: sanitize::line(&note),
         title: "Undone".to_owned(),
         more: more.iter().map(|line| sanitize::line(line)).collect(),
-    }
-}
-
-/// What the undo did to one path, in words.
-fn undid(change: &Change, shown: &dyn Fn(&Path) -> String) -> String {
-    let path = shown(&change.dir);
-    match (&change.was, &change.link) {
-        (Was::Absent, Some(target)) => format!("linked {path} → {}", shown(target)),
-        (Was::Link(_), _) => format!("removed the link {path}"),
-        (Was::Kept(id), None) if change.snapshot.is_none() => {
-            format!("removed {path} (kept in snapshot {id})")
-        }
-        (Was::Kept(id), _) => format!("restored {path} (what it held is kept in snapshot {id})"),
-        (Was::Absent, None) => format!("brought back {path}"),
-        (Was::Untouched, _) => format!("{path} already held it"),
     }
 }
 

@@ -112,6 +112,27 @@ pub struct Change {
     pub link: Option<PathBuf>,
 }
 
+impl Change {
+    /// What undoing it did to its path, in words, paths as `shown` writes them and a link's
+    /// target after `arrow` (each front end makes a path display-safe and draws an arrow its
+    /// own way).
+    pub fn undone_in_words(&self, shown: &dyn Fn(&Path) -> String, arrow: &str) -> String {
+        let path = shown(&self.dir);
+        match (&self.was, &self.link) {
+            (Was::Absent, Some(target)) => format!("linked {path} {arrow} {}", shown(target)),
+            (Was::Link(_), _) => format!("removed the link {path}"),
+            (Was::Kept(id), None) if self.snapshot.is_none() => {
+                format!("removed {path} (kept in snapshot {id})")
+            }
+            (Was::Kept(id), _) => {
+                format!("restored {path} (what it held is kept in snapshot {id})")
+            }
+            (Was::Absent, None) => format!("brought back {path}"),
+            (Was::Untouched, _) => format!("{path} already held it"),
+        }
+    }
+}
+
 /// One change to the snapshot store itself (not to a skill folder).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "change")]
