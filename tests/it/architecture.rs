@@ -767,10 +767,25 @@ fn crate_sources() -> Vec<(String, String)> {
     let top = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for krate in CRATES {
-        walk(&top.join(krate).join("src"), top, &mut out);
+        let src = top.join(krate).join("src");
+        // The published crate holds its own sources only; in the repository a missing crate
+        // fails below.
+        if published() && !src.is_dir() {
+            continue;
+        }
+        walk(&src, top, &mut out);
     }
     out.sort();
     out
+}
+
+/// Whether this is the published `skilldeck` crate (`cargo package` marks it with its
+/// Cargo.toml.orig), which holds the front ends' sources but not the core's: those are checked
+/// in the repository.
+fn published() -> bool {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("Cargo.toml.orig")
+        .is_file()
 }
 
 fn assert_none(what: &str, findings: &[String]) {
@@ -820,6 +835,10 @@ const NOT_IN_THE_CORE: &[&str] = &["ratatui", "crossterm", "clap", "anstream", "
 
 #[test]
 fn the_core_crate_holds_everything_below_the_front_ends_and_no_terminal() {
+    if published() {
+        eprintln!("the core's sources are not in the published crate: checked in the repository");
+        return;
+    }
     let sources = crate_sources();
     let read = |root: &str| {
         sources
