@@ -17,7 +17,7 @@ use crate::source::{self, Source};
 
 use super::agent_args::{ScopeArg, agent_id};
 use super::agents::AllAgents;
-use super::json::{self, DestinationJson, ImportedJson, PreviewJson, RefusedJson, ShadowJson};
+use super::json::{self, DestinationJson, ImportedJson, PreviewJson, ShadowJson};
 use super::progress::Reporter;
 use super::{Failure, Outcome};
 use crate::text::human::{self, count};
@@ -232,23 +232,7 @@ fn refused(
     code: &'static str,
     why: &dyn std::fmt::Display,
 ) -> Result<Outcome, Failure> {
-    refused_as(args.json, code, why)
-}
-
-/// A refusal with its code, as JSON (`--json`) or a line on standard error: how `import` and
-/// `sync` say what they would not do.
-pub(super) fn refused_as(
-    json: bool,
-    code: &'static str,
-    why: &dyn std::fmt::Display,
-) -> Result<Outcome, Failure> {
-    let message = why.to_string();
-    if json {
-        json::print(&RefusedJson::new(code, &message))?;
-    } else {
-        super::eprint(&format!("skilldeck: refused ({code}): {message}\n"))?;
-    }
-    Ok(Outcome::Negative)
+    super::refused_as(args.json, code, why)
 }
 
 /// `loaded there by codex, cline (21 more read it but are not installed here)`.

@@ -345,6 +345,22 @@ pub fn project_dir(given: Option<&Path>) -> Result<PathBuf, Failure> {
         .map_err(|error| Failure::Usage(format!("--project {}: {error}", dir.display())))
 }
 
+/// A refusal with its code, as JSON (`--json`) or a line on standard error: how `import` and
+/// `sync` say what they would not do.
+fn refused_as(
+    json: bool,
+    code: &'static str,
+    why: &dyn std::fmt::Display,
+) -> Result<Outcome, Failure> {
+    let message = why.to_string();
+    if json {
+        json::print(&json::RefusedJson::new(code, &message))?;
+    } else {
+        eprint(&format!("skilldeck: refused ({code}): {message}\n"))?;
+    }
+    Ok(Outcome::Negative)
+}
+
 /// Write `text` for people to standard error, everything a terminal would act on escaped.
 fn eprint(text: &str) -> Result<(), Failure> {
     io::stderr()

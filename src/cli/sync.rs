@@ -109,7 +109,7 @@ fn code(error: &SyncError) -> &'static str {
 }
 
 fn refused(args: &Args, code: &'static str, why: &SyncError) -> Result<Outcome, Failure> {
-    super::import::refused_as(args.json, code, why)
+    super::refused_as(args.json, code, why)
 }
 
 /// A commit as a line shows it.
