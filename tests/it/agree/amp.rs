@@ -33,12 +33,14 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     skill_md: skill_file(Path::new(&percent_decode(dir))),
                     builtin: false,
                     unsettled: false,
+                    other_names: Vec::new(),
                 },
                 _ => Loaded {
                     name,
                     skill_md: PathBuf::new(),
                     builtin: true,
                     unsettled: false,
+                    other_names: Vec::new(),
                 },
             }
         })

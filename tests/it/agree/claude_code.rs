@@ -118,6 +118,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
             Loaded {
                 builtin: file.is_none(),
                 unsettled: false,
+                other_names: Vec::new(),
                 skill_md: file.map(|f| skill_file(&f)).unwrap_or_default(),
                 name,
             }

@@ -56,11 +56,22 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
             continue;
         };
         let Some(root) = roots.get(key) else { continue };
-        let name = row[..at].split(": ").next().unwrap_or("").to_owned();
+        // `NAME: DESCRIPTION`, neither empty, and a name may hold `: ` too: each `: ` is a
+        // place the name may end.
+        let head = &row[..at];
+        let mut names: Vec<String> = head
+            .match_indices(": ")
+            .map(|(end, _)| head[..end].to_owned())
+            .collect();
+        if names.is_empty() {
+            names.push(head.to_owned());
+        }
+        let name = names.remove(0);
         let path = skill_file(&root.join(rel));
         out.push(Loaded {
             builtin: Agent::Codex.builtin_path(&path, lab),
             unsettled: false,
+            other_names: names,
             skill_md: path,
             name,
         });

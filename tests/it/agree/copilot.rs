@@ -42,6 +42,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                 skill_md: skill_file(&dir),
                 builtin: skill["source"] == "builtin",
                 unsettled: false,
+                other_names: Vec::new(),
             }
         })
         .collect()

@@ -153,6 +153,76 @@ fn frontmatter_non_string_values() {
     ));
 }
 
+/// Flow lists and mappings as values, with and without a `: ` inside: Codex retries a value
+/// it cannot take as text with the `: ` quoted (FINDINGS #25), the others read them their own
+/// ways. Amp is left out for the reason above.
+#[test]
+fn frontmatter_lists_and_mappings_as_values() {
+    let Some(lab) = lab() else { return };
+    lay_out(
+        &lab,
+        &[
+            (
+                "map",
+                "---\nname: {{n}: 1}\ndescription: A mapping.\n---\nBody.\n",
+            ),
+            (
+                "map-two",
+                "---\nname: {{n}: y, z: w}\ndescription: Two pairs.\n---\nBody.\n",
+            ),
+            (
+                "map-tab",
+                "---\nname: {{n}:\tb}\ndescription: A tab.\n---\nBody.\n",
+            ),
+            (
+                "map-tight",
+                "---\nname: {{n}:b}\ndescription: No space.\n---\nBody.\n",
+            ),
+            (
+                "word",
+                "---\nname: {{n}}\ndescription: Braces.\n---\nBody.\n",
+            ),
+            (
+                "list-colon",
+                "---\nname: [{n}: b]\ndescription: A pair.\n---\nBody.\n",
+            ),
+            (
+                "trailing",
+                "---\nname: {n}:\ndescription: Ends in a colon.\n---\nBody.\n",
+            ),
+            (
+                "nested",
+                "---\nname:\n  {n}: 1\ndescription: Below the key.\n---\nBody.\n",
+            ),
+            (
+                "desc-map",
+                "---\nname: {n}\ndescription: {k: v}\n---\nBody.\n",
+            ),
+            (
+                "desc-tight",
+                "---\nname: {n}\ndescription: {k:v}\n---\nBody.\n",
+            ),
+            (
+                "quoted-name",
+                "---\nname: \"{{n}: q}\"\ndescription: {k: v}\nother: {c:d}\n---\nBody.\n",
+            ),
+        ],
+    );
+    let agents = [
+        Agent::ClaudeCode,
+        Agent::Codex,
+        Agent::OpenCode,
+        Agent::GeminiCli,
+        Agent::Copilot,
+    ];
+    lab.check(Check::new(
+        here!(),
+        "lists and mappings as values",
+        &agents,
+        &[&lab.project],
+    ));
+}
+
 /// A frontmatter that opens and never closes, and one that is not a mapping.
 #[test]
 fn frontmatter_never_closed_or_not_a_mapping() {

@@ -31,6 +31,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     skill_md: skill_file(&path),
                     builtin,
                     unsettled: false,
+                    other_names: Vec::new(),
                 });
             }
         } else if !line.starts_with("  ") {

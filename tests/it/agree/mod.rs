@@ -223,6 +223,9 @@ pub struct Loaded {
     pub builtin: bool,
     /// skilldeck's word that the agent picks this copy or another of its name at random.
     pub unsettled: bool,
+    /// The other names a listing row may be read as, where its format is ambiguous (Codex's
+    /// `- NAME: DESCRIPTION` when `: ` is in the name too); `name` is the first reading.
+    pub other_names: Vec<String>,
 }
 
 impl Loaded {
@@ -654,6 +657,7 @@ pub(crate) fn comparison_keys(
     builtins: bool,
     by_name: bool,
 ) -> (BTreeSet<String>, BTreeSet<String>) {
+    let listed = settle_readings(listed, said);
     let unsettled: BTreeSet<&str> = said
         .iter()
         .filter(|row| row.unsettled)
@@ -671,7 +675,27 @@ pub(crate) fn comparison_keys(
             })
             .collect()
     };
-    (keys(listed), keys(said))
+    (keys(&listed), keys(said))
+}
+
+/// Each ambiguous listed row read as the name skilldeck gives the same file, where that is one
+/// of the row's readings; otherwise as its first reading. (A wrong name skilldeck gave that
+/// happens to be another reading of the same row is the one thing this cannot catch.)
+fn settle_readings(listed: &[Loaded], said: &[Loaded]) -> Vec<Loaded> {
+    listed
+        .iter()
+        .map(|row| {
+            let mut row = row.clone();
+            let claimed = said
+                .iter()
+                .filter(|claim| claim.skill_md == row.skill_md)
+                .find(|claim| row.other_names.contains(&claim.name));
+            if let Some(claim) = claimed {
+                row.name.clone_from(&claim.name);
+            }
+            row
+        })
+        .collect()
 }
 
 fn compare(check: &Check<'_>, agent: Agent, listed: &[Loaded], said: &[Loaded]) -> Option<String> {
@@ -756,6 +780,7 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
                 skill_md: file.clone(),
                 builtin,
                 unsettled: any(&skill["unsettled_for"], &|e| names_agent(e, agent)),
+                other_names: Vec::new(),
             });
         }
     }
@@ -779,6 +804,7 @@ fn claims(lab: &Lab, json: &Value) -> BTreeMap<Agent, Vec<Loaded>> {
                 .unwrap_or_default(),
             builtin: true,
             unsettled: false,
+            other_names: Vec::new(),
         });
     }
     out

@@ -39,6 +39,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     skill_md: PathBuf::new(),
                     builtin: true,
                     unsettled: false,
+                    other_names: Vec::new(),
                 }
             } else {
                 Loaded {
@@ -46,6 +47,7 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                     skill_md: skill_file(Path::new(location)),
                     builtin: false,
                     unsettled: false,
+                    other_names: Vec::new(),
                 }
             }
         })
@@ -309,6 +311,7 @@ pub fn ask_offered(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
                 },
                 builtin,
                 unsettled: false,
+                other_names: Vec::new(),
             }
         })
         .collect()

@@ -121,6 +121,13 @@ impl Fields {
     fn both_text(&self) -> bool {
         self.name.is_text() && self.description.is_text()
     }
+
+    /// A `name` or `description` that is a list or a mapping.
+    fn holds_compound(&self) -> bool {
+        [&self.name, &self.description]
+            .iter()
+            .any(|value| matches!(value, Value::Compound { .. }))
+    }
 }
 
 /// What the other ways of reading found in a `SKILL.md` the strict reading alone does not
@@ -143,7 +150,7 @@ pub struct Readings {
     pub tab_blind: Option<Fields>,
     /// The same, after every top-level value holding a `:` is made a block scalar.
     pub tab_blind_quoted: Option<Fields>,
-    /// After every top-level value holding a `:` is made a block scalar.
+    /// After every top-level value holding a `:` before white space is made a block scalar.
     pub quoted: Option<Fields>,
     /// Only `name` and `description` deserialised, so repeats of other keys pass.
     pub known_keys: Option<Fields>,
@@ -189,6 +196,10 @@ pub struct Reader {
     /// Each run of white space in a name or a description is one space, none at either end,
     /// before the reader checks or lists it.
     pub folds_white_space: bool,
+    /// `name` and `description` are deserialised as text, so a list or a mapping in either
+    /// fails the reading as invalid YAML does, and the fallbacks are tried (and a fallback
+    /// that still finds one fails too).
+    pub typed_text: bool,
 }
 
 impl Reader {
@@ -203,6 +214,7 @@ impl Reader {
         values: Values::Yaml,
         fallbacks: &[],
         folds_white_space: false,
+        typed_text: false,
     };
 }
 
@@ -336,13 +348,11 @@ impl Readings {
             (Err(FrontmatterError::Unclosed), Err(_)) => {
                 readings.rest = Block::rest(body).and_then(|yaml| parse_fields(yaml).ok());
             }
-            (Err(FrontmatterError::InvalidYaml(_)), Ok(block)) => {
-                let blind = tab_blind(block.yaml);
-                readings.tab_blind = parse_fields(&blind).ok();
-                readings.tab_blind_quoted = parse_fields(&quote_colons(&blind)).ok();
-                readings.quoted = parse_fields(&quote_colons(block.yaml)).ok();
-                readings.known_keys = known_keys(block.yaml);
-                readings.lines = Some(lines(block.yaml));
+            (Err(FrontmatterError::InvalidYaml(_)), Ok(block)) => readings.retry(block.yaml),
+            // A reader that takes the values as text fails on a list or a mapping as on
+            // invalid YAML, and retries the same ways.
+            (Ok(_), Ok(block)) if readings.strict.as_ref().is_some_and(Fields::holds_compound) => {
+                readings.retry(block.yaml);
             }
             (Ok(_), Ok(block)) => readings.lines = Some(lines(block.yaml)),
             _ => {}
@@ -354,6 +364,16 @@ impl Readings {
             as_written(&mut strict.description, &lines.description);
         }
         Some(Box::new(readings))
+    }
+
+    /// Every other way of reading `yaml` the strict reading failed on.
+    fn retry(&mut self, yaml: &str) {
+        let blind = tab_blind(yaml);
+        self.tab_blind = parse_fields(&blind).ok();
+        self.tab_blind_quoted = parse_fields(&quote_colons(&blind, Colon::Any)).ok();
+        self.quoted = parse_fields(&quote_colons(yaml, Colon::BeforeWhiteSpace)).ok();
+        self.known_keys = known_keys(yaml);
+        self.lines = Some(lines(yaml));
     }
 
     /// The reading of a `SKILL.md` that could not be read.
@@ -384,7 +404,8 @@ impl Readings {
         if let (Some(trimmed), true) = (&self.trimmed, reader.indented_fence) {
             return trimmed.as_ref().map(|fields| (fields, values));
         }
-        if let Some(strict) = &self.strict {
+        let fails = |fields: &Fields| reader.typed_text && fields.holds_compound();
+        if let Some(strict) = self.strict.as_ref().filter(|strict| !fails(strict)) {
             let lines_instead = reader.fallbacks.contains(&Fallback::Lines) && !strict.both_text();
             return match (&self.lines, lines_instead) {
                 (Some(lines), true) => Some((lines, Values::Yaml)),
@@ -405,7 +426,10 @@ impl Readings {
                 Fallback::KnownKeys => &self.known_keys,
                 Fallback::Lines => &self.lines,
             };
-            found.as_ref().map(|fields| (fields, values))
+            found
+                .as_ref()
+                .filter(|fields| !fails(fields))
+                .map(|fields| (fields, values))
         })
     }
 }
@@ -475,10 +499,25 @@ fn tab_blind(yaml: &str) -> String {
         .collect()
 }
 
-/// OpenCode's `fallbackSanitization`: a top-level `key: value` whose unquoted value holds a
-/// `:` becomes `key: |-` with the value indented below it, so `description: Use when: asked`
-/// is text, not a nested mapping.
-fn quote_colons(yaml: &str) -> String {
+/// Which colons in a value make [`quote_colons`] quote it.
+#[derive(Clone, Copy)]
+enum Colon {
+    /// Any `:` (OpenCode's `fallbackSanitization`).
+    Any,
+    /// A `:` with a space or a tab after it (Codex: `name: {a: 1}` is retried as the text
+    /// `{a: 1}`, `name: {a:b}` and `name: ab:` are not; seen in `codex debug prompt-input`
+    /// 0.171.0).
+    BeforeWhiteSpace,
+}
+
+/// A top-level `key: value` whose unquoted value holds a colon (as `colon` says) becomes
+/// `key: |-` with the value indented below it, so `description: Use when: asked` is text, not
+/// a nested mapping.
+fn quote_colons(yaml: &str, colon: Colon) -> String {
+    let quotes = |value: &str| match colon {
+        Colon::Any => value.contains(':'),
+        Colon::BeforeWhiteSpace => value.contains(": ") || value.contains(":\t"),
+    };
     let mut out = String::with_capacity(yaml.len() + 16);
     for line in yaml.split('\n') {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -486,7 +525,7 @@ fn quote_colons(yaml: &str) -> String {
             && !value.is_empty()
             && !matches!(value, ">" | "|")
             && !value.starts_with(['"', '\''])
-            && value.contains(':')
+            && quotes(value)
         {
             out.push_str(key);
             out.push_str(": |-\n  ");
@@ -764,6 +803,7 @@ mod tests {
     const CODEX_LIKE: Reader = Reader {
         values: Values::Lenient,
         fallbacks: &[Fallback::KnownKeys, Fallback::Quoted],
+        typed_text: true,
         ..Reader::STRICT
     };
 
@@ -815,5 +855,34 @@ mod tests {
         let bom = readings("\u{feff}---\nname: a\ndescription: b\n---\n").unwrap();
         assert!(read(&bom, Reader::STRICT).frontmatter);
         assert!(!read(&bom, GEMINI_LIKE).frontmatter);
+    }
+
+    #[test]
+    fn a_reader_of_typed_text_retries_a_list_or_a_mapping_quoted_where_a_colon_has_space_after() {
+        let name = |value: &str| {
+            let found = readings(&format!("---\nname: {value}\ndescription: d\n---\n")).unwrap();
+            let typed = read(&found, CODEX_LIKE).name_text().map(Cow::into_owned);
+            let untyped = read(&found, Reader::STRICT).name == Field::NotText;
+            (typed, untyped)
+        };
+        for (value, typed) in [
+            ("{alpha: 1}", Some("{alpha: 1}")),
+            ("{x: y, z: w}", Some("{x: y, z: w}")),
+            ("[a: b]", Some("[a: b]")),
+            ("{a:\tb}", Some("{a:\tb}")),
+            ("{a:b}", None),
+            ("{beta}", None),
+            ("[a, b]", None),
+        ] {
+            assert_eq!(name(value), (typed.map(str::to_owned), true), "{value}");
+        }
+        let nested = readings("---\nname:\n  alpha: 1\ndescription: d\n---\n").unwrap();
+        assert_eq!(read(&nested, CODEX_LIKE).name, Field::Absent);
+        let described = readings("---\nname: n\ndescription: {k: v}\n---\n").unwrap();
+        assert_eq!(
+            read(&described, CODEX_LIKE).description,
+            Field::Text("{k: v}")
+        );
+        assert_eq!(read(&described, Reader::STRICT).description, Field::NotText);
     }
 }

@@ -53,6 +53,11 @@ const READS: Reader = Reader {
     // loader.rs; seen in 0.171.0: `name: alpha Two  Spaces` is listed `alpha Two Spaces`,
     // agree::frontmatter::frontmatter_white_space_runs_and_lengths).
     folds_white_space: true,
+    // `SkillFrontmatter`'s `name: Option<String>`: a list or a mapping fails serde, and the
+    // retry quotes values with `: ` in them (seen in 0.171.0: `name: {alpha: 1}` is listed
+    // `{alpha: 1}`, `name: {beta}` and `name: [a, b]` are not listed;
+    // agree::frontmatter::frontmatter_lists_and_mappings_as_values).
+    typed_text: true,
     ..Reader::STRICT
 };
 
