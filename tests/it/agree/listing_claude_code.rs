@@ -356,3 +356,108 @@ fn claude_code_agrees_at_and_around_the_boundary() {
         }
     }
 }
+
+/// Plugin skills in the budget: three plugins of one marketplace installed in an order that is
+/// neither their names' nor their catalog's (`zp`, then `ap`, then `mp`), skills of different
+/// lengths, a user and a project skill beside them; at budgets from all to a third. Where the
+/// plugins' skills come in the listing decides which descriptions fit first.
+#[test]
+fn claude_code_places_plugin_skills_in_the_budget() {
+    let Some(mut lab) = lab() else { return };
+    let market = lab.root.join("mkt");
+    lab.file(
+        &market.join(".claude-plugin/marketplace.json"),
+        r#"{"name":"mkt","owner":{"name":"agree"},"plugins":[
+ {"name":"mp","source":"./plugins/mp","version":"1.0.0"},
+ {"name":"zp","source":"./plugins/zp","version":"1.0.0"},
+ {"name":"ap","source":"./plugins/ap","version":"1.0.0"}]}"#,
+    );
+    let mut whole = 275;
+    let mut entry = |name: &str, length: usize| whole += 2 + name.len() + 2 + length + 1;
+    for (plugin, skills) in [
+        ("mp", &[("m-one", 120), ("b-two", 60)][..]),
+        ("zp", &[("z-one", 90), ("a-two", 140)][..]),
+        ("ap", &[("q-one", 70)][..]),
+    ] {
+        lab.file(
+            &market.join(format!("plugins/{plugin}/.claude-plugin/plugin.json")),
+            &format!(r#"{{"name":"{plugin}","version":"1.0.0"}}"#),
+        );
+        for (name, length) in skills {
+            skill_in(
+                &lab,
+                &market.join(format!("plugins/{plugin}/skills")),
+                name,
+                name,
+                &"p".repeat(*length),
+            );
+            entry(&format!("{plugin}:{name}"), *length);
+        }
+    }
+    skill_in(
+        &lab,
+        &lab.home.join(".claude/skills"),
+        "user-one",
+        "user-one",
+        &"u".repeat(80),
+    );
+    entry("user-one", 80);
+    skill(&lab, "proj-one", &"j".repeat(110));
+    entry("proj-one", 110);
+    let m = market.to_string_lossy().into_owned();
+    lab.agent(
+        Agent::ClaudeCode,
+        &lab.outside,
+        &["plugin", "marketplace", "add", &m],
+    );
+    for plugin in ["zp@mkt", "ap@mkt", "mp@mkt"] {
+        lab.agent(
+            Agent::ClaudeCode,
+            &lab.outside,
+            &["plugin", "install", plugin],
+        );
+    }
+    let budgets = [
+        whole,
+        whole - 1,
+        whole - 100,
+        whole * 2 / 3,
+        whole / 2,
+        whole / 3,
+    ];
+    let mut dropped_some = false;
+    let mut at_each_budget = |lab: &mut Lab| {
+        for budget in budgets {
+            lab.set("SLASH_COMMAND_TOOL_CHAR_BUDGET", budget.to_string());
+            let named_only = agree_anyhow(lab);
+            assert_eq!(
+                named_only.is_empty(),
+                budget == whole,
+                "{budget}: {named_only:?}"
+            );
+            dropped_some |= named_only.iter().any(|name| name.contains(':'));
+        }
+    };
+    // As installed: `enabledPlugins` holds `zp`, `ap`, `mp` in that order.
+    at_each_budget(&mut lab);
+    // Merged over two files: the user's `mp`, `zp` first, then the `ap` the project's adds.
+    let user = lab.home.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&user).expect("the installer's settings");
+    let start = text.find("\"enabledPlugins\"").expect("enabledPlugins");
+    let end = start + text[start..].find('}').expect("its end") + 1;
+    let reordered = format!(
+        "{}\"enabledPlugins\": {{\"mp@mkt\": true, \"zp@mkt\": true}}{}",
+        &text[..start],
+        &text[end..]
+    );
+    lab.file(&user, &reordered);
+    lab.file(
+        &lab.project.join(".claude/settings.json"),
+        r#"{"enabledPlugins": {"ap@mkt": true, "mp@mkt": true}}"#,
+    );
+    at_each_budget(&mut lab);
+    assert!(
+        dropped_some,
+        "no budget dropped a plugin skill's description"
+    );
+}

@@ -12,8 +12,8 @@
 //!   is cut to 1,535 and an ellipsis (`skillListingMaxDescChars` in the user settings sets
 //!   another cap); lengths are JavaScript's, in UTF-16 units (an emoji is 2);
 //! - the listing's order is Claude Code's: each root in turn (managed, user, project nearest
-//!   first, then plugins), each root's skills by JavaScript's `localeCompare` (ICU root
-//!   collation), its built-ins last;
+//!   first, then plugins in the order of the merged `enabledPlugins`' keys), each root's or
+//!   plugin's skills by JavaScript's `localeCompare` (ICU root collation), its built-ins last;
 //! - an entry names the skill `NAME (FRONTMATTER-NAME)` when its frontmatter names it
 //!   otherwise (`rBn`), and that longer name counts;
 //! - a skill `skillOverrides` sets `name-only` is `- NAME` at a fixed cost, like a built-in;
@@ -232,10 +232,11 @@ pub(super) fn listing(
 }
 
 /// Where the skill's root comes in Claude Code's order: plugins after every folder of skills,
-/// the others by the table's rank and distance (managed, user, project nearest first).
-fn place(agent: AgentId, item: &Item<'_>) -> (bool, Option<Priority>) {
+/// in the order of `enabledPlugins`' keys; the others by the table's rank and distance
+/// (managed, user, project nearest first).
+fn place(agent: AgentId, item: &Item<'_>) -> (bool, usize, Option<Priority>) {
     let Some(skill) = item.skill else {
-        return (true, None);
+        return (true, 0, None);
     };
     let claim = skill
         .claims
@@ -243,8 +244,11 @@ fn place(agent: AgentId, item: &Item<'_>) -> (bool, Option<Priority>) {
         .filter(|claim| claim.agent == agent)
         .min_by_key(|claim| claim.priority);
     match claim {
-        Some(claim) => (skill.plugin.is_some() && !claim.plain, Some(claim.priority)),
-        None => (false, None),
+        Some(claim) if skill.plugin.is_some() && !claim.plain => {
+            (true, skill.plugin_order(), Some(claim.priority))
+        }
+        Some(claim) => (false, 0, Some(claim.priority)),
+        None => (false, 0, None),
     }
 }
 

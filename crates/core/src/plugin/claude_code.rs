@@ -66,8 +66,34 @@ struct InstalledFile {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Settings {
-    #[serde(default)]
-    enabled_plugins: BTreeMap<String, serde_json::Value>,
+    #[serde(default, deserialize_with = "in_written_order")]
+    enabled_plugins: Vec<(String, serde_json::Value)>,
+}
+
+/// A JSON object's entries in the order the file writes them: Claude Code lists its plugins'
+/// skills in the order of `enabledPlugins`' keys, which a sorted map would lose.
+fn in_written_order<'de, D>(deserializer: D) -> Result<Vec<(String, serde_json::Value)>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    struct Entries;
+    impl<'de> serde::de::Visitor<'de> for Entries {
+        type Value = Vec<(String, serde_json::Value)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut entries = Vec::new();
+            while let Some(entry) = map.next_entry()? {
+                entries.push(entry);
+            }
+            Ok(entries)
+        }
+    }
+    deserializer.deserialize_map(Entries)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -78,12 +104,36 @@ struct Known {
     install_location: Option<String>,
 }
 
-/// `enabledPlugins` merged over Claude Code's settings files, the later file winning per key.
-struct Enabled(BTreeMap<String, serde_json::Value>);
+/// `enabledPlugins` merged over Claude Code's settings files, the later file winning per key
+/// and each key keeping the place it was first written at, as JavaScript's objects merge: the
+/// user's keys in their order, then the keys each later file adds. That is the order 2.1.332
+/// lists the plugins' skills in (`agree::listing_claude_code::claude_code_places_plugin_skills_in_the_budget`:
+/// neither `installed_plugins.json`'s order nor the catalog's moves them).
+#[derive(Default)]
+struct Enabled(Vec<(String, serde_json::Value)>);
 
 impl Enabled {
+    fn merge(&mut self, file: Vec<(String, serde_json::Value)>) {
+        for (key, value) in file {
+            match self.0.iter_mut().find(|(known, _)| *known == key) {
+                Some(entry) => entry.1 = value,
+                None => self.0.push((key, value)),
+            }
+        }
+    }
+
     fn turns_on(&self, key: &str) -> bool {
-        self.0.get(key).and_then(serde_json::Value::as_bool) == Some(true)
+        self.0
+            .iter()
+            .any(|(known, value)| known == key && value.as_bool() == Some(true))
+    }
+
+    /// Where `key` comes among the plugins Claude Code lists.
+    fn place(&self, key: &str) -> usize {
+        self.0
+            .iter()
+            .position(|(known, _)| known == key)
+            .unwrap_or(self.0.len())
     }
 }
 
@@ -109,9 +159,9 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
         context.env,
         context.project,
     ));
-    let mut enabled = Enabled(BTreeMap::new());
+    let mut enabled = Enabled::default();
     for file in files {
-        enabled.0.extend(read(&file).enabled_plugins);
+        enabled.merge(read(&file).enabled_plugins);
     }
     let installed = read_installed(&base.join("installed_plugins.json"), &mut out.notes);
     let known: BTreeMap<String, Known> = read_json_record(&base.join("known_marketplaces.json"))
@@ -162,15 +212,13 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
             ));
             continue;
         };
+        let order = enabled.place(key);
         if let Some((dir, listed)) = read_from_folder(known, plugin, &mut out.notes) {
             // The cache copy stays on disk, unread, and is listed below as such.
-            out.plugins.push(plugin_at(
-                plugin,
-                dir,
-                install.version.clone(),
-                &listed,
-                true,
-            ));
+            out.plugins.push(Plugin {
+                order,
+                ..plugin_at(plugin, dir, install.version.clone(), &listed, true)
+            });
             continue;
         }
         let Some(dir) = cached_dir(cache, marketplace, plugin, install) else {
@@ -183,8 +231,10 @@ pub(super) fn listing(cache: &Path, settings: Place, context: &Context<'_>) -> L
             continue;
         };
         let version = Some(folder_name(&dir));
-        out.plugins
-            .push(plugin_at(plugin, dir.clone(), version, &listed, true));
+        out.plugins.push(Plugin {
+            order,
+            ..plugin_at(plugin, dir.clone(), version, &listed, true)
+        });
         loaded_dirs.push(dir);
     }
     for (marketplace, plugin, dir) in on_disk {
@@ -231,6 +281,7 @@ fn plugin_at(
         dir,
         version,
         naming: Naming::QualifiedByFolder,
+        order: 0,
     }
 }
 

@@ -79,6 +79,7 @@ pub(super) fn listing(cache: &Path) -> Listing {
                         && enabled.contains(&key)
                         && active == Some(version.as_str()),
                     naming: Naming::Qualified,
+                    order: 0,
                     entries: Vec::new(),
                 });
             }

@@ -165,6 +165,7 @@ fn plugin_at(name: &str, dir: PathBuf, version: Option<String>, loaded: bool) ->
         dir,
         loaded,
         naming: Naming::Bare,
+        order: 0,
         entries: Vec::new(),
     }
 }

@@ -121,6 +121,7 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
             version,
             loaded,
             naming: Naming::Bare,
+            order: 0,
             entries: Vec::new(),
         });
     }

@@ -367,6 +367,9 @@ pub struct Plugin {
     /// folder of skills: its own folder, or a path its manifest lists that holds a SKILL.md.
     /// Claude Code names these by their frontmatter ([`Naming::QualifiedByFolder`]).
     pub entries: Vec<PathBuf>,
+    /// Its place among the plugins its agent lists skills of (Claude Code's `enabledPlugins`
+    /// order); 0 for all where no agent is known to order them.
+    pub order: usize,
 }
 
 /// Every plugin below one plugin root, and what was worth telling on the way.

@@ -180,6 +180,8 @@ pub struct Found {
     pub own_entry: bool,
     /// The version folder of a cached plugin.
     pub version: Option<String>,
+    /// Its plugin's place among those its agent lists ([`plugin::Plugin::order`]).
+    pub plugin_order: usize,
     /// The folder entry itself is a symbolic link.
     pub is_link: bool,
     /// The folder with its links resolved, when discovery knows it without asking the system.
@@ -190,6 +192,16 @@ pub struct Found {
     pub spot: Spot,
     /// The name of a plugin manifest in a folder on the way from a plain skills root.
     pub namespace: Option<String>,
+}
+
+/// What a skill folder of a plugin takes from its plugin.
+struct Member<'a> {
+    plugin: &'a str,
+    version: Option<String>,
+    order: usize,
+    via: Via,
+    naming: Naming,
+    own_entry: bool,
 }
 
 /// Something a root holds that is worth telling but is no skill.
@@ -539,14 +551,15 @@ impl RootWalker<'_> {
             };
             for skill_dir in found.skills {
                 let own_entry = skill_dir == found.dir || found.entries.contains(&skill_dir);
-                self.push_plugin_skill(
-                    skill_dir,
-                    &found.name,
-                    found.version.clone(),
+                let member = Member {
+                    plugin: &found.name,
+                    version: found.version.clone(),
+                    order: found.order,
                     via,
-                    found.naming,
+                    naming: found.naming,
                     own_entry,
-                );
+                };
+                self.push_plugin_skill(skill_dir, member);
             }
         }
     }
@@ -596,21 +609,28 @@ impl RootWalker<'_> {
             }
         };
         for skill_dir in found.skills {
-            let own_entry = found.entries.contains(&skill_dir);
-            self.push_plugin_skill(skill_dir, &name, None, origin.via, naming, own_entry);
+            let member = Member {
+                plugin: &name,
+                version: None,
+                order: 0,
+                via: origin.via,
+                naming,
+                own_entry: found.entries.contains(&skill_dir),
+            };
+            self.push_plugin_skill(skill_dir, member);
         }
     }
 
-    /// One skill folder of the plugin `name`.
-    fn push_plugin_skill(
-        &mut self,
-        skill_dir: PathBuf,
-        name: &str,
-        version: Option<String>,
-        via: Via,
-        naming: Naming,
-        own_entry: bool,
-    ) {
+    /// One skill folder of a plugin.
+    fn push_plugin_skill(&mut self, skill_dir: PathBuf, member: Member<'_>) {
+        let Member {
+            plugin: name,
+            version,
+            order,
+            via,
+            naming,
+            own_entry,
+        } = member;
         let is_link = skill_dir
             .symlink_metadata()
             .is_ok_and(|m| m.file_type().is_symlink());
@@ -626,6 +646,7 @@ impl RootWalker<'_> {
             plugin: Some(name.to_owned()),
             naming,
             version,
+            plugin_order: order,
             is_link,
             real: None,
             broken,
@@ -663,6 +684,7 @@ impl Found {
             naming: Naming::Qualified,
             own_entry: false,
             version: None,
+            plugin_order: 0,
             is_link,
             real,
             broken,

@@ -96,6 +96,8 @@ pub struct Skill {
     pub agents: Vec<AgentId>,
     pub plugin: Option<String>,
     plugin_version: Option<semver::Version>,
+    /// Its plugin's place among those its agent lists ([`crate::plugin::Plugin::order`]).
+    plugin_order: usize,
     /// Indexes into [`Inventory::roots`].
     pub roots: Vec<usize>,
     pub claims: Vec<Claim>,
@@ -154,6 +156,11 @@ impl Skill {
     /// The version folder of a cached plugin, when it is a semantic version.
     pub fn plugin_version(&self) -> Option<&semver::Version> {
         self.plugin_version.as_ref()
+    }
+
+    /// Where its plugin comes among those its agent lists skills of.
+    pub fn plugin_order(&self) -> usize {
+        self.plugin_order
     }
 
     /// The name `agent` lists this skill by and matches it on.
@@ -610,6 +617,7 @@ fn assemble(
     agents.retain(|&agent| !dropped(agent));
     let plugin_member = members.iter().find(|f| f.plugin.is_some());
     let plugin = plugin_member.and_then(|f| f.plugin.clone());
+    let plugin_order = plugin_member.map_or(0, |f| f.plugin_order);
     let plugin_version = members
         .iter()
         .find_map(|f| f.version.as_deref())
@@ -635,6 +643,7 @@ fn assemble(
         agents,
         plugin,
         plugin_version,
+        plugin_order,
         roots: skill_roots,
         claims,
         declared: inspection.declared,
