@@ -913,3 +913,45 @@ fn copilot_skill_disabled_by_skilldeck_at_project_scope() {
     skilldeck(&["enable", "switched", "--agent", "copilot"]);
     check_disabled(&lab, here!(), class, &[(&lab.project, &[])]);
 }
+
+/// Copilot's user settings loader passes over a top-level key spelt loosely (a bare or
+/// single-quoted name, a single-quoted string in its value) and reads the rest of the file
+/// (FINDINGS #38): each spelling below, asked in turn, for `disabledSkills`,
+/// `skillDirectories` and `ignoredSkillsLocations`.
+#[test]
+fn copilot_user_settings_pass_over_loose_keys() {
+    let Some(lab) = lab() else { return };
+    for name in ["u-first", "u-second"] {
+        lab.named(&lab.home.join(".copilot/skills").join(name));
+    }
+    let extra = lab.root.join("extra");
+    lab.named(&extra.join("x-one"));
+    let user_skills = lab.home.join(".copilot/skills");
+    let (extra, user_skills) = (extra.display(), user_skills.display());
+    let settings = lab.home.join(".copilot/settings.json");
+    let spellings: [(String, &[&str]); 5] = [
+        (
+            r#"{x: 1, "disabledSkills": ["u-first"]}"#.to_owned(),
+            &["u-first"],
+        ),
+        (r#"{disabledSkills: ["u-first"]}"#.to_owned(), &[]),
+        (
+            r#"{"disabledSkills": ["u-second"], 'x': 'y'}"#.to_owned(),
+            &["u-second"],
+        ),
+        (
+            format!(r#"{{"disabledSkills": ['u-first'], "skillDirectories": ["{extra}"]}}"#),
+            &[],
+        ),
+        (
+            format!(
+                r#"{{$x: [1], "ignoredSkillsLocations": ["{user_skills}"], "disabledSkills": ["x-one"], "skillDirectories": ["{extra}"]}}"#
+            ),
+            &["x-one"],
+        ),
+    ];
+    for (text, disabled) in &spellings {
+        lab.file(&settings, text);
+        check_disabled(&lab, here!(), text, &[(&lab.project, disabled)]);
+    }
+}

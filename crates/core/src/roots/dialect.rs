@@ -75,22 +75,45 @@ pub fn opencode_options(jsonc: bool) -> jsonc_parser::ParseOptions {
 /// showed it for `disabledSkills` in `~/.copilot/settings.json` (test
 /// `copilot_user_dialect_as_copilot_read_it` below holds each probe): comments (a block left
 /// open refuses the file), trailing commas, missing commas between values, hexadecimal and
-/// `+` numbers, raw tabs and line breaks in strings are read; single quotes, bare keys, `.5`,
-/// `Infinity`, `NaN` and `\x` escapes are not. It reads `1.` and `01` too, which
-/// jsonc-parser 0.34 refuses (a file holding one is ignored by skilldeck, read by Copilot).
+/// `+` numbers, raw tabs and line breaks in strings are read; `.5`, `Infinity`, `NaN` and `\x`
+/// escapes refuse the file. A bare or single-quoted name, or a single-quoted string, does not:
+/// the top-level property holding it is passed over and the rest read
+/// ([`copilot_passes_over`]). It reads `1.` and `01` too, which jsonc-parser 0.34 refuses (a
+/// file holding one is ignored by skilldeck, read by Copilot).
 pub fn copilot_user_options() -> jsonc_parser::ParseOptions {
     jsonc_parser::ParseOptions {
         allow_comments: true,
-        allow_loose_object_property_names: false,
+        allow_loose_object_property_names: true,
         allow_trailing_commas: true,
         allow_missing_commas: true,
-        allow_single_quoted_strings: false,
+        allow_single_quoted_strings: true,
         allow_hexadecimal_numbers: true,
         allow_unary_plus_numbers: true,
         allow_bare_decimal_point_numbers: false,
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     }
+}
+
+/// Whether Copilot CLI 1.0.102's user settings loader passes over this top-level property:
+/// its name is not in double quotes, or its value holds a name or a string that is not. The
+/// rest of the file is read all the same: `{x: 1, "ignoredSkillsLocations": [...]}` and
+/// `{"x": 'a', ...}` honour the list, `{ignoredSkillsLocations: [...]}`,
+/// `{'ignoredSkillsLocations': [...]}` and `{"ignoredSkillsLocations": ['...']}` do not (seed 33
+/// of the 500-seed sweep, then probes of `copilot skill list --json`; the same with
+/// `skillDirectories` and `disabledSkills`).
+pub fn copilot_passes_over(prop: &jsonc_parser::cst::CstObjectProp) -> bool {
+    use jsonc_parser::cst::{CstLeafNode, CstNode, ObjectPropName};
+    fn loose(node: &CstNode) -> bool {
+        match node {
+            CstNode::Leaf(CstLeafNode::WordLit(_)) => true,
+            CstNode::Leaf(CstLeafNode::StringLit(text)) => !text.raw_value().starts_with('"'),
+            CstNode::Leaf(_) => false,
+            CstNode::Container(_) => node.children().iter().any(loose),
+        }
+    }
+    let quoted = matches!(prop.name(), Some(ObjectPropName::String(name)) if name.raw_value().starts_with('"'));
+    !quoted || prop.value().is_some_and(|value| loose(&value))
 }
 
 /// `text` as the agent's parser starts on it: past a byte-order mark where it passes over one.
@@ -150,7 +173,18 @@ pub fn read(text: &str, syntax: Syntax) -> Result<Value, Unreadable> {
                 opencode_options(true)
             };
             jsonc_parser::cst::CstRootNode::parse(text, &options)
-                .map(|root| root.to_serde_value().unwrap_or(Value::Null))
+                .map(|root| {
+                    if syntax == Syntax::CopilotUser
+                        && let Some(object) = root.object_value()
+                    {
+                        object
+                            .properties()
+                            .into_iter()
+                            .filter(copilot_passes_over)
+                            .for_each(|prop| prop.remove());
+                    }
+                    root.to_serde_value().unwrap_or(Value::Null)
+                })
                 .map_err(|error| Unreadable {
                     line: error.line_display(),
                     column: error.column_display(),
@@ -310,6 +344,11 @@ mod tests {
             ("\u{c}{\"d\": [\"a\"]}", true),
             ("{\"d\": ['a']}", false),
             ("{d: [\"a\"]}", false),
+            ("{'d': [\"a\"]}", false),
+            ("{x: 1, \"d\": [\"a\"]}", true),
+            ("{\"d\": [\"a\"], 'x': 1}", true),
+            ("{\"x\": 'a', \"d\": [\"a\"]}", true),
+            ("{$x_1: [1], 2: {y: 'z'}, \"d\": [\"a\"]}", true),
             ("{\"d\": [\"a\"]", false),
             ("{\"d\": [\"a\"]} x", false),
             ("{\"d\": [\"a\",,]}", false),
@@ -321,11 +360,9 @@ mod tests {
             ("{\"d\": [\"a\"], \"x\": \"\\q\"}", false),
         ];
         for (text, read_by_copilot) in probes {
-            assert_eq!(
-                read(text, Syntax::CopilotUser).is_ok(),
-                *read_by_copilot,
-                "{text:?}"
-            );
+            let read_d =
+                read(text, Syntax::CopilotUser).is_ok_and(|value| value.get("d").is_some());
+            assert_eq!(read_d, *read_by_copilot, "{text:?}");
         }
     }
 

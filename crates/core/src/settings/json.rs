@@ -86,6 +86,19 @@ pub fn unique(
                 key: keys[..=depth].join("."),
             });
         }
+        // Copilot passes over a top-level key spelt loosely: a change there would not reach it.
+        if depth == 0
+            && dialect.syntax == dialect::Syntax::CopilotUser
+            && copies.first().is_some_and(dialect::copilot_passes_over)
+        {
+            return Err(EditError::Unseen {
+                file: file.to_path_buf(),
+                agent: dialect.agent,
+                what: format!(
+                    "it passes over {key} as written there, because its name or a string in it is not in double quotes"
+                ),
+            });
+        }
         match copies.first().and_then(|prop| prop.object_value()) {
             Some(inner) => object = inner,
             None => return Ok(()),

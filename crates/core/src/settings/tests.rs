@@ -405,3 +405,25 @@ fn a_name_added_then_taken_out_leaves_the_file_as_it_was() {
     let commented = "{\n  \"skills\": {\n    // keep me\n  }\n}\n";
     assert_eq!(round_trip(commented), commented);
 }
+
+/// A key Copilot's user settings loader passes over (spelt loosely) is refused, not edited: the
+/// change would never reach Copilot. A loose key elsewhere does not stand in the way.
+#[test]
+fn a_key_copilot_passes_over_is_not_edited() {
+    let file = Path::new("settings.json");
+    for text in [
+        "{disabledSkills: [\"a\"]}",
+        "{'disabledSkills': [\"a\"]}",
+        "{\"disabledSkills\": ['a']}",
+    ] {
+        let root = json::parse(file, text, LOOSE).unwrap();
+        let refused = json::unique(&root, file, LOOSE, &["disabledSkills"]);
+        assert!(
+            matches!(refused, Err(EditError::Unseen { .. })),
+            "{text}: {refused:?}"
+        );
+    }
+    let text = "{x: 1, \"disabledSkills\": [\"a\"]}";
+    let root = json::parse(file, text, LOOSE).unwrap();
+    assert!(json::unique(&root, file, LOOSE, &["disabledSkills"]).is_ok());
+}
