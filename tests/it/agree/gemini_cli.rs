@@ -12,6 +12,15 @@ const ME: &[Agent] = &[Agent::GeminiCli];
 pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
     let output = lab.run(Agent::GeminiCli, cwd, &["skills", "list", "--all"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
+    // Gemini CLI stopped before listing (an extension it could not check against
+    // `security.allowedExtensions`): it loads no skill, which is what skilldeck must say.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success()
+        && (stdout.contains("An unexpected critical error occurred")
+            || stderr.contains("An unexpected critical error occurred"))
+    {
+        return Vec::new();
+    }
     assert!(
         output.status.success(),
         "gemini skills list failed: {stdout}\n{}",
@@ -465,4 +474,74 @@ fn gemini_cli_variables_in_settings_name_disabled_skills() {
             .collect();
     assert_eq!(disabled_by_gemini(&lab, &lab.project), expected);
     assert_eq!(disabled_by_skilldeck(&lab, &lab.project), expected);
+}
+
+/// Extensions written by hand with their install records (a git one, a local one, one with
+/// none), under `security.blockGitExtensions` and `security.allowedExtensions` (patterns that
+/// match the git source, the local one, neither) in the user's settings, and
+/// `admin.extensions.enabled` / `admin.skills.enabled` false, which come only from the remote
+/// admin settings and so change nothing offline.
+#[test]
+fn gemini_cli_extensions_under_the_security_settings() {
+    let Some(lab) = lab() else { return };
+    let extensions = lab.home.join(".gemini/extensions");
+    let local = lab.root.join("src/ext-local");
+    for (folder, record) in [
+        (
+            "ext-git",
+            Some(r#"{"source":"https://github.com/acme/ext-git","type":"git"}"#.to_owned()),
+        ),
+        (
+            "ext-release",
+            Some(r#"{"source":"acme/ext-release","type":"github-release"}"#.to_owned()),
+        ),
+        (
+            "ext-local",
+            Some(format!(
+                r#"{{"source":"{}","type":"local"}}"#,
+                local.display()
+            )),
+        ),
+        ("ext-bare", None),
+    ] {
+        let dir = extensions.join(folder);
+        lab.file(
+            &dir.join("gemini-extension.json"),
+            &format!(r#"{{"name":"{folder}","version":"1.0.0"}}"#),
+        );
+        lab.named(&dir.join(format!("skills/{folder}-skill")));
+        if let Some(record) = record {
+            lab.file(&dir.join(".gemini-extension-install.json"), &record);
+        }
+    }
+    lab.named(&lab.home.join(".gemini/skills/mine"));
+    let settings = lab.home.join(".gemini/settings.json");
+    lab.file(&settings, r#"{"security":{"blockGitExtensions":true}}"#);
+    lab.check(Check::new(
+        here!(),
+        "blockGitExtensions",
+        ME,
+        &[&lab.project],
+    ));
+    // The trusted project's list, with `ext-bare` (no install record) there: Gemini CLI stops
+    // in the project and lists no skill; outside it lists as before.
+    let workspace = lab.project.join(".gemini/settings.json");
+    lab.file(&workspace, r#"{"security":{"allowedExtensions":["acme"]}}"#);
+    lab.check(Check::new(
+        here!(),
+        "allowedExtensions and an extension without a record",
+        ME,
+        &[&lab.project, &lab.outside],
+    ));
+    std::fs::remove_file(&workspace).expect("remove the project's settings");
+    std::fs::remove_dir_all(extensions.join("ext-bare")).expect("remove ext-bare");
+    for text in [
+        r#"{"security":{"allowedExtensions":["github\\.com/acme/"]}}"#,
+        r#"{"security":{"allowedExtensions":["^https://github.com"]}}"#,
+        r#"{"security":{"allowedExtensions":["ext-local$"],"blockGitExtensions":true}}"#,
+        r#"{"security":{"allowedExtensions":[]},"admin":{"extensions":{"enabled":false},"skills":{"enabled":false}}}"#,
+    ] {
+        lab.file(&settings, text);
+        lab.check(Check::new(here!(), text, ME, &[&lab.project]));
+    }
 }

@@ -77,6 +77,7 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
             None
         })
         .unwrap_or_default();
+    let policy = crate::roots::gemini_extensions::policy(context.env, context.project);
     for folder in subfolders(extensions) {
         let record: InstallRecord = read_json_record(&folder.join(INSTALL_RECORD))
             .unwrap_or_else(|note| {
@@ -84,6 +85,11 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
                 None
             })
             .unwrap_or_default();
+        let refused = policy.refuses(
+            record.source.as_deref(),
+            record.kind.as_deref(),
+            context.project.start(),
+        );
         let dir = match (record.kind.as_deref(), record.source) {
             (Some("link"), Some(source)) => PathBuf::from(source),
             _ => folder.clone(),
@@ -113,7 +119,13 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
                 continue;
             }
         };
-        let loaded = enabled(enablement.get(&name), context.project.start());
+        if let Some(why) = &refused {
+            out.notes.push(format!(
+                "Gemini CLI does not load the extension {name} ({}): {why}",
+                folder.display()
+            ));
+        }
+        let loaded = refused.is_none() && enabled(enablement.get(&name), context.project.start());
         out.plugins.push(Plugin {
             skills: skills(&dir),
             name,

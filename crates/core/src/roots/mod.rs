@@ -32,6 +32,7 @@ pub use table::{
 };
 pub use trust::Trust;
 
+pub(crate) use table::gemini_extensions;
 pub(crate) use table::switch_files;
 
 impl Scope {

@@ -42,6 +42,9 @@ pub(crate) mod switch_files {
     pub(crate) use super::opencode::switches as opencode;
 }
 
+/// Which of Gemini CLI's extensions its security settings let load.
+pub(crate) use gemini_cli::extensions as gemini_extensions;
+
 pub use agent_rules::AgentRules;
 use agent_rules::Rows;
 

@@ -40,6 +40,11 @@ impl Merged {
         Merged(merged)
     }
 
+    /// The value at `pointer` (a JSON pointer), where the merged settings hold one.
+    pub(crate) fn pointer(&self, pointer: &str) -> Option<&Value> {
+        self.0.pointer(pointer)
+    }
+
     /// `isFolderTrustEnabled`: `security.folderTrust.enabled ?? true`, tested for truth.
     pub(crate) fn folder_trust(&self) -> bool {
         self.0
@@ -122,7 +127,7 @@ fn validated(value: Value) -> Value {
 }
 
 /// JavaScript's truth of a JSON value.
-fn truthy(value: &Value) -> bool {
+pub(super) fn truthy(value: &Value) -> bool {
     match value {
         Value::Null => false,
         Value::Bool(on) => *on,

@@ -5,6 +5,7 @@
 
 use super::*;
 
+pub(crate) mod extensions;
 mod folder_trust;
 mod merged;
 pub(crate) mod switches;

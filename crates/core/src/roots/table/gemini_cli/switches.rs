@@ -22,14 +22,17 @@ pub(crate) fn files(env: &Environment, project: &Project) -> Files {
 /// switches every skill off, built-ins included: `gemini skills list --all` (0.61.0) then says
 /// "No skills discovered". A trusted workspace's `true` beats the user's `false`
 /// (agree::gemini_cli::gemini_cli_skills_enabled_*).
+/// So does an extension Gemini CLI cannot check against `security.allowedExtensions`: it
+/// stops with an error before it lists anything ([`super::extensions::loaded_without_error`]).
 pub(crate) const SKILLS_ENABLED: Trust = Trust {
-    why: "skills.enabled is false in Gemini CLI's settings, so it loads no skill",
+    why: "Gemini CLI loads no skill here: skills.enabled is false in its settings, or security.allowedExtensions is set and an extension's install record gives no source, which stops it with an error",
     check: skills_enabled,
     variables: folder_trust::TRUST.variables,
 };
 
 fn skills_enabled(env: &Environment, project: &Project) -> bool {
     read(env, project).merged.skills_enabled()
+        && super::extensions::loaded_without_error(env, project)
 }
 
 /// Built-ins go with every other skill when `skills.enabled` is false.
