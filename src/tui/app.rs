@@ -191,6 +191,9 @@ pub enum Preview {
 pub struct Status {
     pub text: String,
     pub warning: bool,
+    /// Said by the app on its own (a scan's summary, the uses read, the watch's limit), not in
+    /// answer to the person: another notice may take its place, an answer never gives it up.
+    pub notice: bool,
 }
 
 /// The whole state of the app.
@@ -227,6 +230,9 @@ pub struct App {
     /// The preview as the last frame wrapped it.
     pub wrapped: WrappedPreview,
     pub status: Option<Status>,
+    /// The latest notice that came while the status line held an answer: shown when the line
+    /// is free again (the next key that says nothing of its own).
+    pub notice: Option<Status>,
     pub mouse: bool,
     pub banner: Option<String>,
     pub theme: Theme,
