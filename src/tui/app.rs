@@ -215,6 +215,9 @@ pub struct App {
     pub search: Search,
     pub screen: Screen,
     pub focus: Pane,
+    /// The pane with the keyboard fills the skill screen (a narrow terminal's whole names,
+    /// a long detail).
+    pub zoomed: bool,
     pub overlay: Overlay,
     /// What went wrong that the person should read before going on, the oldest first: drawn
     /// above everything else, each closed on its own, and what is under them stays as it was.

@@ -33,8 +33,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Started => start_scan(app),
         Msg::Action(action) => {
-            // A key is the person doing something else: what the line said is done with.
+            // A key is the person doing something else: what the line said is done with, and
+            // so is the result a scan under way was to show again when it ends.
             app.status = None;
+            app.after_scan = None;
             let effects = act(app, action);
             if app.status.is_none() {
                 app.status = app.notice.take();

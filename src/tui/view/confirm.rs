@@ -10,8 +10,8 @@ use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
-use super::help::centered;
 use super::pane;
+use crate::tui::geometry::popup;
 
 pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
     // As high as the question needs (a plan lists every skill), as the screen allows.
@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
         .map(|l| crate::text::width::of(l).div_ceil(room).max(1))
         .sum();
     let height = u16::try_from(rows + 4).unwrap_or(u16::MAX).max(10);
-    let box_area = centered(area, 72, height.min(area.height));
+    let box_area = popup(area, 72, height);
     let block = pane(
         Line::styled(format!(" {} ", question.title), theme.title),
         true,

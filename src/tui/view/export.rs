@@ -13,11 +13,11 @@ use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
-use super::help::centered;
 use super::pane;
+use crate::tui::geometry::popup;
 
 pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme) {
-    let box_area = centered(area, 76, 8);
+    let box_area = popup(area, 76, 8);
     let block = pane(
         Line::styled(format!(" Export {} ", prompt.name), theme.title),
         true,

@@ -14,8 +14,8 @@ use crate::tui::manage::{Pick, Running, Summary};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
-use super::help::centered;
 use super::pane;
+use crate::tui::geometry::popup;
 
 /// The widest the boxes are.
 const COLUMNS: u16 = 76;
@@ -50,7 +50,7 @@ fn boxed(
     theme: &Theme,
 ) {
     let columns = COLUMNS.min(area.width);
-    let box_area = centered(area, columns, rows_for(&lines, columns).min(area.height));
+    let box_area = popup(area, columns, rows_for(&lines, columns));
     frame.render_widget(Clear, box_area);
     frame.render_widget(
         Paragraph::new(lines)
@@ -108,7 +108,7 @@ pub fn draw_pick(frame: &mut Frame, area: Rect, pick: &Pick, theme: &Theme) {
 }
 
 pub fn draw_progress(frame: &mut Frame, area: Rect, running: &Running, theme: &Theme) {
-    let box_area = centered(area, 60.min(area.width), 6);
+    let box_area = popup(area, 60, 6);
     let block = pane(
         Line::styled(format!(" {} ", running.doing), theme.title),
         true,
@@ -177,7 +177,7 @@ pub fn draw_summary(frame: &mut Frame, area: Rect, summary: &Summary, theme: &Th
         format!(
             "{} closes this; {} undoes the last operation.",
             keymap::keys_for(Mode::Summary, Action::Back),
-            keymap::key_for(Mode::Skills, Action::Undo)
+            keymap::key_for(Mode::Summary, Action::Undo)
         ),
         theme.dim,
     ));

@@ -59,7 +59,8 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     body_layer(frame, body, app, &mut laid);
     footer::draw_status(frame, status, app);
     footer::draw_hints(frame, bottom, app);
-    // What is above the body, in the order the app stacks it.
+    // What is above the body, in the order the app stacks it; every popup within the body, so
+    // the header, the status line and the keys stay in view.
     for layer in app.layers() {
         match layer {
             Layer::Screen | Layer::View(_) => {}
@@ -77,23 +78,23 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
             }
             Layer::Working => {
                 if let Some(running) = &app.batch {
-                    manage::draw_progress(frame, area, running, &app.theme);
+                    manage::draw_progress(frame, body, running, &app.theme);
                 }
             }
             Layer::Overlay => match &app.overlay {
                 Overlay::None => {}
-                Overlay::Help => help::draw(frame, area, app, &mut laid),
-                Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
-                Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
-                Overlay::Pick(pick) => manage::draw_pick(frame, area, pick, &app.theme),
+                Overlay::Help => help::draw(frame, body, app, &mut laid),
+                Overlay::Confirm(question) => confirm::draw(frame, body, question, &app.theme),
+                Overlay::Export(prompt) => export::draw(frame, body, prompt, &app.theme),
+                Overlay::Pick(pick) => manage::draw_pick(frame, body, pick, &app.theme),
                 Overlay::Summary(summary) => {
-                    manage::draw_summary(frame, area, summary, &app.theme);
+                    manage::draw_summary(frame, body, summary, &app.theme);
                 }
             },
             // The first message; the others wait under it.
             Layer::Message => {
                 if let Some(text) = app.messages.first() {
-                    message::draw(frame, area, text, &app.theme);
+                    message::draw(frame, body, text, &app.theme);
                 }
             }
         }
@@ -139,25 +140,46 @@ fn body_layer(frame: &mut Frame, body: Rect, app: &App, laid: &mut Laid) {
 }
 
 fn skills_screen(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
-    // A wide terminal gives the list room for who installed each skill and the agents; a
-    // narrow one gives it half too, as 40 % of 60 columns leaves too little of a name to tell
-    // one from another.
-    let list = if area.width >= 110 || area.width < 80 {
-        50
+    let (list, detail, preview) = if app.zoomed {
+        // The pane with the keyboard alone, on the whole body.
+        match app.focus {
+            Pane::List => (Some(area), None, None),
+            Pane::Detail => (None, Some(area), None),
+            Pane::Preview => (None, None, Some(area)),
+        }
+    } else if area.width >= SIDE_BY_SIDE {
+        // The list on the left, the detail above the `SKILL.md` on the right.
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(area);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
+        (Some(left), Some(top), Some(bottom))
     } else {
-        40
+        // The list across the whole width, and below it the detail, or the `SKILL.md` while it
+        // has the keyboard (Tab goes from one to the other).
+        let [top, bottom] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+        if app.focus == Pane::Preview {
+            (Some(top), None, Some(bottom))
+        } else {
+            (Some(top), Some(bottom), None)
+        }
     };
-    let [left, right] = Layout::horizontal([
-        Constraint::Percentage(list),
-        Constraint::Percentage(100 - list),
-    ])
-    .areas(area);
-    let [top, bottom] =
-        Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
-    list::draw(frame, left, app, laid);
-    detail::draw(frame, top, app, laid);
-    preview::draw(frame, bottom, app, laid);
+    if let Some(area) = list {
+        list::draw(frame, area, app, laid);
+    }
+    if let Some(area) = detail {
+        detail::draw(frame, area, app, laid);
+    }
+    if let Some(area) = preview {
+        preview::draw(frame, area, app, laid);
+    }
 }
+
+/// The narrowest terminal the list shares the width with the detail at: beside it, a
+/// narrower list has too few columns for a whole name, its state and its agents.
+const SIDE_BY_SIDE: u16 = 110;
 
 /// A bordered pane, its border bright when it has the keyboard.
 fn pane<'a>(title: Line<'a>, focused: bool, theme: &Theme) -> Block<'a> {

@@ -269,6 +269,27 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        name: "a task's result outlives the rescan it asked for, unless a key was pressed meanwhile",
+        start: budgeted,
+        msgs: || {
+            let done = || Msg::TaskDone {
+                result: Ok("Snapshot taken.".to_owned().into()),
+                rescan: true,
+            };
+            let mut msgs = vec![done(), Msg::ScanDone(Box::new(scanned()))];
+            msgs.extend([
+                done(),
+                Msg::Action(Down),
+                Msg::ScanDone(Box::new(scanned())),
+            ]);
+            msgs
+        },
+        check: |app, _| {
+            assert!(status(app).starts_with("Found 6 skills"), "{}", status(app));
+            assert!(app.status.as_ref().unwrap().notice);
+        },
+    },
+    Case {
         name: "a scan's summary on a free line is replaced by the uses waited for",
         start: || {
             let mut app = reading();

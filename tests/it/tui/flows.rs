@@ -330,6 +330,29 @@ fn import_picker_filters_by_name() {
     });
 }
 
+/// In the picker's filter every letter is text, the vim keys and q included; only the arrows
+/// move the cursor.
+#[test]
+fn letters_in_the_pickers_filter_are_typed_and_the_arrows_move() {
+    let (_sandbox, mut screen) = demo((80, 24));
+    screen.press("ijkgGq");
+    let app = screen.app();
+    let picker = &app.import.as_ref().expect("the picker is open").picker;
+    assert_eq!(picker.filter.text(), "jkgGq");
+    assert_eq!(app.mode(), skilldeck::tui::keymap::Mode::Picker);
+    assert!(app.running);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    let before = screen.app().import.as_ref().unwrap().picker.selected;
+    screen.press_code(KeyCode::Down);
+    let picker = &screen.app().import.as_ref().unwrap().picker;
+    assert_eq!(picker.filter.text(), "");
+    assert_eq!(picker.selected, before + 1);
+}
+
 #[test]
 fn import_refusal() {
     // The first archive is the hostile one.

@@ -179,8 +179,22 @@ fn a_batch_asks_once_shows_one_progress_and_ends_with_a_summary() {
     assert!(app.marked.is_empty());
     assert_eq!(app.mode(), Mode::Summary);
     snapshot("manage_batch_summary", &app);
+    let mut undoing = app.clone();
     press(&mut app, &[Back]);
     assert_eq!(app.mode(), Mode::Skills);
+
+    // u in the summary, as its last line says, undoes what it did: it asks first.
+    let u = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    let action = skilldeck::tui::keymap::resolve(Mode::Summary, &u).expect("u is bound");
+    assert_eq!(press(&mut undoing, &[action]), [Effect::AskUndo]);
+    update(
+        &mut undoing,
+        Msg::UndoNext(Ok(Some(vec!["the remove of alpha".to_owned()]))),
+    );
+    assert_eq!(undoing.mode(), Mode::Confirm);
 }
 
 #[test]
