@@ -3,7 +3,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::Confirm;
 use crate::tui::keymap::{self, Mode};
@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
         Span::styled(keymap::keys_for(Mode::Confirm, Action::Back), theme.key),
         Span::styled(": leave it as it is", theme.dim),
     ]));
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(body).block(block).wrap(Wrap { trim: true }),
         box_area,

@@ -332,7 +332,7 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
         };
         // The agents on the row the label names, the root they read it from under them.
         sheet.field(label, &text, style);
-        sheet.field("", &format!("  from {}", read.shown_root), theme.dim);
+        sheet.field("", &format!("from {}", read.shown_root), theme.dim);
     }
     let off = off_for(skill, app);
     if !off.is_empty() {

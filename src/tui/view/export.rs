@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::sanitize;
 use crate::text::width;
@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
             theme.dim,
         ),
     ];
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(body).block(block).wrap(Wrap { trim: false }),
         box_area,

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::record::State;
 use crate::text::width;
@@ -46,7 +46,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     ]);
     let block = pane(title, true, theme);
     let scroll = u16::try_from(first).unwrap_or(u16::MAX);
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(lines).block(block).scroll((scroll, 0)),
         box_area,

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::width;
 use crate::tui::keymap::{self, Mode};
@@ -51,7 +51,7 @@ fn boxed(
 ) {
     let columns = COLUMNS.min(area.width);
     let box_area = popup(area, columns, rows_for(&lines, columns));
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(lines)
             .block(pane(title, true, theme))
@@ -115,7 +115,7 @@ pub fn draw_progress(frame: &mut Frame, area: Rect, running: &Running, theme: &T
         theme,
     );
     let inner = block.inner(box_area);
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(block, box_area);
     let current = running.current.as_deref().unwrap_or("");
     let stop = if running.stopping {

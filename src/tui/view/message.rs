@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame, area: Rect, text: &str, theme: &Theme) {
             theme.dim,
         ),
     ];
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(body).block(block).wrap(Wrap { trim: true }),
         box_area,

@@ -27,7 +27,7 @@ mod viewer;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Layer, Overlay, Screen};
 use super::geometry::Laid;
@@ -181,6 +181,25 @@ fn skills_screen(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
 /// narrower list has too few columns for a whole name, its state and its agents.
 const SIDE_BY_SIDE: u16 = 110;
 
+/// Empty `area` for a popup drawn over what is there. A wide character (漢) whose first half
+/// is just left of the popup keeps its second half under the popup's border in the buffer, and
+/// a terminal draws it whole, over the border: it is blanked too, so nothing bleeds into the
+/// popup.
+fn clear_under_popup(frame: &mut Frame, area: Rect) {
+    frame.render_widget(Clear, area);
+    let Some(left) = area.x.checked_sub(1) else {
+        return;
+    };
+    let buffer = frame.buffer_mut();
+    for y in area.top()..area.bottom() {
+        if let Some(cell) = buffer.cell_mut((left, y))
+            && crate::text::width::of(cell.symbol()) > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
 /// A bordered pane, its border bright when it has the keyboard.
 fn pane<'a>(title: Line<'a>, focused: bool, theme: &Theme) -> Block<'a> {
     Block::new()
@@ -231,6 +250,31 @@ mod tests {
             .expect("drawn");
         let buffer = terminal.backend().buffer();
         buffer.content().iter().map(|cell| cell.symbol()).collect()
+    }
+
+    /// A wide character cut by a popup's left edge is blanked, so the terminal does not draw
+    /// its second half over the popup's border.
+    #[test]
+    fn a_wide_character_never_bleeds_over_a_popup() {
+        for x in [3u16, 4] {
+            let mut terminal = Terminal::new(TestBackend::new(12, 3)).expect("a test terminal");
+            terminal
+                .draw(|frame| {
+                    for y in 0..3 {
+                        frame.render_widget(Line::raw("漢字漢字漢字"), Rect::new(0, y, 12, 1));
+                    }
+                    clear_under_popup(frame, Rect::new(x, 0, 5, 3));
+                    frame.render_widget(Block::bordered(), Rect::new(x, 0, 5, 3));
+                })
+                .expect("drawn");
+            let buffer = terminal.backend().buffer();
+            let wide = |x: u16, y: u16| crate::text::width::of(buffer[(x, y)].symbol()) > 1;
+            for y in 0..3 {
+                // Cut by the popup (x 3), it is blanked; ending before it (x 4), it stays.
+                assert!(!wide(x - 1, y), "x {x}, row {y}");
+                assert_eq!(wide(x - 2, y), x % 2 == 0, "x {x}, row {y}");
+            }
+        }
     }
 
     /// The body shows the view opened last, in either order, and the one under it once it is

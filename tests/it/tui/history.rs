@@ -748,8 +748,8 @@ fn drawn(app: &mut App, (width, height): (u16, u16)) -> Terminal<TestBackend> {
 }
 
 #[test]
-fn the_history_view_at_80x24_and_60x15() {
-    for size in [(80, 24), (60, 15)] {
+fn the_history_view_at_every_size() {
+    for size in [(80, 24), (120, 40), (60, 15)] {
         let mut app = browsing();
         update(&mut app, Msg::Action(Down));
         update(&mut app, Msg::Action(Down));
@@ -762,14 +762,19 @@ fn the_history_view_at_80x24_and_60x15() {
 
 #[test]
 fn the_history_view_with_one_marked() {
-    let mut app = browsing();
-    for msg in keys(&[Bottom, ToggleMark, Top]) {
-        update(&mut app, msg);
+    for size in [(80, 24), (120, 40)] {
+        let mut app = browsing();
+        for msg in keys(&[Bottom, ToggleMark, Top]) {
+            update(&mut app, msg);
+        }
+        let terminal = drawn(&mut app, size);
+        settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("history_marked_{}x{}", size.0, size.1),
+                terminal.backend()
+            );
+        });
     }
-    let terminal = drawn(&mut app, (80, 24));
-    settings().bind(|| {
-        insta::assert_snapshot!("history_marked_80x24", terminal.backend());
-    });
 }
 
 #[test]

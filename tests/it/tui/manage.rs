@@ -73,7 +73,11 @@ fn project_alpha() -> PathBuf {
 
 /// The screen as the app draws it, at 100×30.
 fn drawn(app: &App) -> String {
-    let mut terminal = test_terminal(100, 30);
+    drawn_at(app, (100, 30))
+}
+
+fn drawn_at(app: &App, (width, height): (u16, u16)) -> String {
+    let mut terminal = test_terminal(width, height);
     terminal
         .draw(|frame| {
             view::draw(frame, app);
@@ -82,9 +86,12 @@ fn drawn(app: &App) -> String {
     terminal.backend().to_string()
 }
 
+/// The screen at 80×24 and 120×40.
 fn snapshot(name: &str, app: &App) {
-    let text = drawn(app);
-    settings().bind(|| insta::assert_snapshot!(name, text));
+    for size in crate::common::app::SIZES {
+        let text = drawn_at(app, size);
+        settings().bind(|| insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), text));
+    }
 }
 
 /// Alpha (the user's copy) and its project copy marked with Space, the cursor gone past them.
