@@ -71,11 +71,7 @@ fn project_alpha() -> PathBuf {
     PathBuf::from("/project/skills/alpha")
 }
 
-/// The screen as the app draws it, at 100×30.
-fn drawn(app: &App) -> String {
-    drawn_at(app, (100, 30))
-}
-
+/// The screen as the app draws it at `width` × `height`.
 fn drawn_at(app: &App, (width, height): (u16, u16)) -> String {
     let mut terminal = test_terminal(width, height);
     terminal
