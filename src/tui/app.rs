@@ -191,6 +191,9 @@ pub enum Preview {
 pub struct Status {
     pub text: String,
     pub warning: bool,
+    /// Said by the app on its own (a scan's summary, the uses read, the watch's limit), not in
+    /// answer to the person: another notice may take its place, an answer never gives it up.
+    pub notice: bool,
 }
 
 /// The whole state of the app.
@@ -212,6 +215,9 @@ pub struct App {
     pub search: Search,
     pub screen: Screen,
     pub focus: Pane,
+    /// The pane with the keyboard fills the skill screen (a narrow terminal's whole names,
+    /// a long detail).
+    pub zoomed: bool,
     pub overlay: Overlay,
     /// What went wrong that the person should read before going on, the oldest first: drawn
     /// above everything else, each closed on its own, and what is under them stays as it was.
@@ -227,6 +233,9 @@ pub struct App {
     /// The preview as the last frame wrapped it.
     pub wrapped: WrappedPreview,
     pub status: Option<Status>,
+    /// The latest notice that came while the status line held an answer: shown when the line
+    /// is free again (the next key that says nothing of its own).
+    pub notice: Option<Status>,
     pub mouse: bool,
     pub banner: Option<String>,
     pub theme: Theme,

@@ -126,6 +126,21 @@ pub struct WrappedPreview {
     pub lines: Vec<PreviewLine>,
 }
 
+/// Where a popup (a question, a prompt, a choice, a summary, the help, a message) goes: centred
+/// in `within`, the body between the header and the status line, at most `columns` wide and
+/// `rows` high and never larger than the body. Every popup is placed here, so none covers the
+/// header, the status line or the footer's keys, whatever the terminal's size.
+pub fn popup(within: Rect, columns: u16, rows: u16) -> Rect {
+    let width = columns.min(within.width);
+    let height = rows.min(within.height);
+    Rect {
+        x: within.x + (within.width - width) / 2,
+        y: within.y + (within.height - height) / 2,
+        width,
+        height,
+    }
+}
+
 /// The first row to show so that `selected` is on screen, moving as little as possible from
 /// `offset`.
 pub fn keep_in_view(offset: usize, selected: usize, rows: usize) -> usize {
@@ -152,6 +167,29 @@ mod tests {
         assert_eq!(keep_in_view(5, 2, 10), 2);
         assert_eq!(keep_in_view(5, 14, 10), 5);
         assert_eq!(keep_in_view(5, 20_000, 10), 19_991);
+    }
+
+    /// Whatever is asked for, at any size, the popup lies inside the body, centred.
+    #[test]
+    fn a_popup_never_leaves_the_body() {
+        for (w, h) in [
+            (60u16, 15u16),
+            (80, 24),
+            (120, 40),
+            (200, 50),
+            (1, 1),
+            (0, 0),
+        ] {
+            let body = Rect::new(0, 1, w, h.saturating_sub(3));
+            for (columns, rows) in [(84, 40), (72, 10), (64, 9), (0, 0), (u16::MAX, u16::MAX)] {
+                let at = popup(body, columns, rows);
+                assert_eq!(body.union(at), body, "{w}x{h}, {columns}x{rows}: {at:?}");
+                assert_eq!(at.width, columns.min(body.width));
+                assert_eq!(at.height, rows.min(body.height));
+                let (left, right) = (at.x - body.x, body.right() - at.right());
+                assert!(left.abs_diff(right) <= 1, "{at:?} in {body:?}");
+            }
+        }
     }
 
     #[test]

@@ -307,11 +307,18 @@ pub static BINDINGS: &[Binding] = &[
         Some("help"),
     ),
     bind(
-        SCREENS,
+        &[Skills],
         &[Key::char('q')],
         Action::Quit,
         "quit",
         Some("quit"),
+    ),
+    bind(
+        &[Roots, Changed],
+        &[Key::char('q')],
+        Action::Back,
+        "back to the skill list, as Esc does",
+        Some("back"),
     ),
     bind(
         Mode::VARIANTS,
@@ -326,6 +333,13 @@ pub static BINDINGS: &[Binding] = &[
         Action::StartSearch,
         "search names and descriptions as you type",
         Some("search"),
+    ),
+    bind(
+        &[Skills],
+        &[Key::char('z')],
+        Action::Zoom,
+        "zoom: the pane with the keyboard (list, detail or SKILL.md; Tab changes which) fills the screen, or shares it again",
+        Some("zoom"),
     ),
     bind(
         &[Skills],
@@ -706,7 +720,7 @@ pub static BINDINGS: &[Binding] = &[
         Some("close"),
     ),
     bind(
-        &[Skills, Roots, Changed, History, Budget],
+        &[Skills, Roots, Changed, History, Budget, Summary],
         &[Key::char('u')],
         Action::Undo,
         "undo the last operation (asks first, saying what it puts back)",
@@ -884,7 +898,7 @@ pub static BINDINGS: &[Binding] = &[
         &[Skills, Roots, Changed, Diff, Help, Message, Copies, Pick],
         &[Key::code(Esc)],
         Action::Back,
-        "close, or step back; in the skill list, clear the search, then the filters (q quits)",
+        "close, or step back; in the skill list, leave the zoom, then clear the search, then the filters (q quits)",
         None,
     ),
     bind(
@@ -1318,6 +1332,8 @@ mod tests {
             (Skills, plain('o'), Some(Action::CycleSort)),
             (Skills, plain('?'), Some(Action::ToggleHelp)),
             (Skills, plain('q'), Some(Action::Quit)),
+            (Roots, plain('q'), Some(Action::Back)),
+            (Changed, plain('q'), Some(Action::Back)),
             (Skills, key(Esc, none), Some(Action::Back)),
             (Skills, key(KeyCode::Char('c'), ctrl), Some(Action::Quit)),
             (Skills, key(Tab, none), Some(Action::NextPane)),
@@ -1376,6 +1392,7 @@ mod tests {
             (Working, plain('q'), None),
             (Summary, key(Enter, none), Some(Action::Back)),
             (Summary, plain('q'), Some(Action::Back)),
+            (Summary, plain('u'), Some(Action::Undo)),
             (Skills, plain('B'), Some(Action::ShowBudget)),
             (Skills, plain('n'), Some(Action::CycleUnused)),
             (Budget, key(Tab, none), Some(Action::NextPane)),

@@ -341,16 +341,22 @@ pub fn shared_line(name: &str, shared: &Shared, home: &Path) -> String {
     let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
     let plan = &shared.plan;
     let (from, to) = (shown(&plan.from), shown(&plan.to));
-    let mut line = match plan.share {
-        Share::Link => format!("{name}: linked {to} → {}", shown(&plan.real_from)),
-        Share::Copy => format!("{name}: copied {from} to {to}, with skilldeck's record"),
-        Share::Move => format!("{name}: moved {from} to {to}"),
-    };
-    line.push_str(&format!(
-        " ({}'s {} folder).",
+    let folder = format!(
+        "{}'s {} folder",
         plan.agent.display_name(),
         scope_name(plan.scope)
-    ));
+    );
+    // The folder named beside the path it is: a link is where it is made, pointing to the skill.
+    let mut line = match plan.share {
+        Share::Link => format!(
+            "{name}: {to} ({folder}) is now a link to {}.",
+            shown(&plan.real_from)
+        ),
+        Share::Copy => {
+            format!("{name}: copied {from} to {to} ({folder}), with skilldeck's record.")
+        }
+        Share::Move => format!("{name}: moved {from} to {to} ({folder})."),
+    };
     if !plan.readers.is_empty() {
         let readers: Vec<&str> = plan.readers.iter().map(|a| a.display_name()).collect();
         line.push_str(&format!(

@@ -43,6 +43,8 @@ pub enum Action {
     Bottom,
     NextPane,
     PreviousPane,
+    /// The pane with the keyboard fills the screen, or shares it again.
+    Zoom,
     /// Focus the `SKILL.md` preview.
     OpenPreview,
     /// Open the selected skill's files, to read any of them.

@@ -3,7 +3,7 @@
 //! skills (or the one under the cursor), which go through the managing flow as from the list.
 //! The skills' uses arriving from their worker are taken in here too.
 
-use super::{manage, note, rows_of, shared, step, warn};
+use super::{manage, notify, rows_of, shared, step, warn};
 use crate::tui::app::App;
 use crate::tui::budget::{BudgetView, UsageView, Uses};
 use crate::tui::keymap::{self, Mode};
@@ -141,15 +141,16 @@ pub(super) fn usage_arrived(app: &mut App, result: Result<Box<UsageView>, Stoppe
             text.push('.');
             app.deck.set_usage(Uses::Read(*view));
             // Said where the person waits for the uses; elsewhere the list's column shows them
-            // arrive, and the scan's summary stays in the status line.
+            // arrive, and the scan's summary stays in the status line. A notice either way:
+            // the answer to what the person just did stays until they do something else.
             if app.status.is_none() || waits_for_uses(app) {
-                note(app, &text);
+                notify(app, &text, false);
             }
         }
         Err(stopped) => {
             let why = stopped.to_string();
             app.deck.set_usage(Uses::Failed(why.clone()));
-            warn(app, &why);
+            notify(app, &why, true);
         }
     }
     app.refresh();

@@ -20,7 +20,7 @@ pub(super) fn open(app: &mut App) -> Vec<Effect> {
         note(app, "No skill is selected, so there is no history to show.");
         return Vec::new();
     };
-    app.views.close(View::Diff);
+    // Over the diff it was opened from, so Esc steps back to it, one level at a time.
     let request = app.next_request();
     app.views.open_history(History {
         request,

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::{changed, history, note, skills};
+use super::{changed, history, notify, skills};
 use crate::text::sanitize;
 use crate::tui::app::{App, Preview, Scan};
 use crate::tui::live::Watch;
@@ -74,12 +74,13 @@ pub(super) fn watched(app: &mut App, watch: Watch) -> Vec<Effect> {
             format!("{} folders are", watch.polled)
         };
         // What changes for the person first: the status line is cut at the terminal's edge.
-        note(
+        notify(
             app,
             &format!(
                 "{folders} polled every {} s for changes: the system's limit on watches ran out (raise fs.inotify.max_user_watches to watch them all).",
                 crate::live::POLL_EVERY.as_secs()
             ),
+            false,
         );
     }
     Vec::new()

@@ -422,7 +422,14 @@ pub(super) fn planned(
     for (target, plan) in plans {
         match plan {
             Ok(plan) => {
-                lines.push(format!("{}: {} → {}", target.name, plan.from, plan.to));
+                // In words, not an arrow: a link points from where it is made to the folder,
+                // the way the copy and the move go.
+                let what = match to.how {
+                    How::Link => format!("{} would be a link to {}", plan.to, plan.from),
+                    How::Copy => format!("{} copied to {}", plan.from, plan.to),
+                    How::Move => format!("{} moved to {}", plan.from, plan.to),
+                };
+                lines.push(format!("{}: {what}", target.name));
                 for line in &plan.shadowing {
                     lines.push(format!("  ◐ {line}"));
                 }
@@ -630,11 +637,19 @@ pub(super) fn copies_act(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 /// The summary: any key that closes it.
+/// A summary: closed, or closed for the question the undo of what it says asks.
 pub(super) fn summary_act(app: &mut App, action: Action) -> Vec<Effect> {
-    if action == Action::Back {
-        app.overlay = Overlay::None;
+    match action {
+        Action::Back => {
+            app.overlay = Overlay::None;
+            Vec::new()
+        }
+        Action::Undo => {
+            app.overlay = Overlay::None;
+            ask_undo(app)
+        }
+        _ => Vec::new(),
     }
-    Vec::new()
 }
 
 /// The wheel over a picker or the copies: the cursor moves.

@@ -33,8 +33,15 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Started => start_scan(app),
         Msg::Action(action) => {
+            // A key is the person doing something else: what the line said is done with, and
+            // so is the result a scan under way was to show again when it ends.
             app.status = None;
-            act(app, action)
+            app.after_scan = None;
+            let effects = act(app, action);
+            if app.status.is_none() {
+                app.status = app.notice.take();
+            }
+            effects
         }
         Msg::Select(index) => select(app, index),
         Msg::Focus(pane) => {
@@ -67,11 +74,10 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             // The files may have changed since the preview was read.
             app.preview = Preview::Empty;
             // A task's result outlives the scan it asked for: it says what was just done.
-            let summary = Status {
-                text: skills::scan_summary(app),
-                warning: false,
-            };
-            app.status = Some(app.after_scan.take().unwrap_or(summary));
+            match app.after_scan.take() {
+                Some(result) => app.status = Some(result),
+                None => notify(app, &skills::scan_summary(app), false),
+            }
             let mut effects = skills::follow_selection(app);
             // What was found may have changed the history open (a restore elsewhere, an undo).
             effects.extend(history::reread(app));
@@ -534,20 +540,40 @@ fn move_by(app: &mut App, rows: i32) -> Vec<Effect> {
     }
 }
 
-/// A note in the status line.
+/// A note in the status line: the answer to what the person did, kept until they do something
+/// else.
 fn note(app: &mut App, text: &str) {
     app.status = Some(Status {
         text: text.to_owned(),
         warning: false,
+        notice: false,
     });
 }
 
-/// A warning in the status line.
+/// A warning in the status line, kept as a note is.
 fn warn(app: &mut App, text: &str) {
     app.status = Some(Status {
         text: text.to_owned(),
         warning: true,
+        notice: false,
     });
+}
+
+/// A notice the app gives on its own (a scan's summary, the uses read): on the status line when
+/// the line is free (empty, or holding another notice); while it holds an answer, the notice
+/// waits for the next key to free it, the newest one replacing any older one waiting.
+fn notify(app: &mut App, text: &str, warning: bool) {
+    let notice = Status {
+        text: text.to_owned(),
+        warning,
+        notice: true,
+    };
+    if app.status.as_ref().is_none_or(|status| status.notice) {
+        app.status = Some(notice);
+        app.notice = None;
+    } else {
+        app.notice = Some(notice);
+    }
 }
 
 /// Rows a page moves: those shown, less one, at least one.

@@ -35,6 +35,10 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
             };
             Vec::new()
         }
+        Action::Zoom => {
+            app.zoomed = !app.zoomed;
+            Vec::new()
+        }
         Action::OpenPreview => {
             app.focus = Pane::Preview;
             Vec::new()
@@ -139,6 +143,8 @@ fn back(app: &mut App) -> Vec<Effect> {
     }
     if app.screen == Screen::Roots {
         app.screen = Screen::Skills;
+    } else if app.zoomed {
+        app.zoomed = false;
     } else if app.focus != Pane::List {
         app.focus = Pane::List;
     } else if !app.search.query.is_empty() {

@@ -3,15 +3,15 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::Confirm;
 use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
-use super::help::centered;
 use super::pane;
+use crate::tui::geometry::popup;
 
 pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
     // As high as the question needs (a plan lists every skill), as the screen allows.
@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
         .map(|l| crate::text::width::of(l).div_ceil(room).max(1))
         .sum();
     let height = u16::try_from(rows + 4).unwrap_or(u16::MAX).max(10);
-    let box_area = centered(area, 72, height.min(area.height));
+    let box_area = popup(area, 72, height);
     let block = pane(
         Line::styled(format!(" {} ", question.title), theme.title),
         true,
@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, question: &Confirm, theme: &Theme) {
         Span::styled(keymap::keys_for(Mode::Confirm, Action::Back), theme.key),
         Span::styled(": leave it as it is", theme.dim),
     ]));
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(body).block(block).wrap(Wrap { trim: true }),
         box_area,

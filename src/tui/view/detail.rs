@@ -141,11 +141,6 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
         columns,
         theme,
     };
-    // Where the state's meaning does not fit beside it, it opens what scrolls, so the held
-    // lines keep their room for the problems.
-    if !meaning_fits(skill, columns) {
-        sheet.field("State", state_meaning(skill.state), theme.dim);
-    }
     if let Some(description) = &skill.description {
         sheet.text(description, Style::new());
         sheet.lines.push(Line::raw(""));
@@ -203,7 +198,10 @@ fn head(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
             ],
         );
     } else {
+        // Under the state, once: the held lines' room is three fifths of the pane, and what
+        // does not fit there opens what scrolls.
         sheet.field("State", &state, theme.state(skill.state));
+        sheet.field("", meaning, theme.dim);
     }
     for (i, problem) in skill.problems.iter().enumerate() {
         let label = if i == 0 { "Problems" } else { "" };
@@ -305,9 +303,9 @@ fn listing(sheet: &mut Sheet, skill: &SkillView, app: &App) {
     }
 }
 
-/// The agents that load it, grouped by the root each reads it from (one line for the root, the
-/// agents wrapped below it: two dozen agents read `~/.agents/skills`), then the agents shown
-/// that run another copy of its name.
+/// The agents that load it, grouped by the root each reads it from (the agents wrapped on the
+/// label's row: two dozen agents read `~/.agents/skills`; the root under them), then the agents
+/// shown that run another copy of its name.
 fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
     let theme = sheet.theme;
     if skill.reads.iter().all(|read| read.agents.is_empty()) {
@@ -317,7 +315,6 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
     let hidden_key = keymap::key_for(Mode::Skills, Action::ToggleAllAgents);
     for (i, read) in skill.reads.iter().enumerate() {
         let label = if i == 0 { "Agents" } else { "" };
-        sheet.field(label, &read.shown_root, Style::new());
         let shown = app.shown_of(&read.agents);
         let hidden = read.agents.len() - shown.len();
         let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
@@ -333,7 +330,9 @@ fn agents(sheet: &mut Sheet, skill: &SkillView, app: &App) {
                 theme.label,
             ),
         };
-        sheet.field("", &format!("  {text}"), style);
+        // The agents on the row the label names, the root they read it from under them.
+        sheet.field(label, &text, style);
+        sheet.field("", &format!("from {}", read.shown_root), theme.dim);
     }
     let off = off_for(skill, app);
     if !off.is_empty() {

@@ -4,7 +4,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Position, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::sanitize;
 use crate::text::width;
@@ -13,11 +13,11 @@ use crate::tui::keymap::{self, Mode};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
-use super::help::centered;
 use super::pane;
+use crate::tui::geometry::popup;
 
 pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme) {
-    let box_area = centered(area, 76, 8);
+    let box_area = popup(area, 76, 8);
     let block = pane(
         Line::styled(format!(" Export {} ", prompt.name), theme.title),
         true,
@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, prompt: &ExportPrompt, theme: &Theme)
             theme.dim,
         ),
     ];
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(body).block(block).wrap(Wrap { trim: false }),
         box_area,

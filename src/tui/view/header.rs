@@ -46,6 +46,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Screen::Changed,
     ));
     if let Some(banner) = &app.banner {
+        // Cut with a mark where it does not fit, so a cut banner does not read as whole.
+        let used: usize = spans.iter().map(Span::width).sum::<usize>() + 1;
+        let room = usize::from(area.width).saturating_sub(used);
+        let banner = crate::text::width::fit(banner, room);
         spans.push(Span::styled(format!(" {banner}"), theme.warning));
     }
     frame.render_widget(Line::from(spans), area);

@@ -2,14 +2,14 @@
 //! mean. Drawn over the screen, scrollable.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Margin, Rect};
+use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
-use crate::tui::geometry::{Laid, PaneGeometry};
+use crate::tui::geometry::{Laid, PaneGeometry, popup};
 use crate::tui::keymap::{self, Mode};
 use crate::tui::model::Presence;
 use crate::tui::msg::Action;
@@ -22,7 +22,7 @@ const KEYS: usize = 16;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let theme = &app.theme;
-    let box_area = centered(area, 84, area.height.saturating_sub(2));
+    let box_area = popup(area, 84, area.height);
     // The text is laid out for the inside of the box: two columns of border less.
     let lines = lines(usize::from(box_area.width.saturating_sub(2)), theme);
     let rows = usize::from(box_area.height.saturating_sub(2));
@@ -46,22 +46,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     ]);
     let block = pane(title, true, theme);
     let scroll = u16::try_from(first).unwrap_or(u16::MAX);
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(lines).block(block).scroll((scroll, 0)),
         box_area,
     );
-}
-
-/// A box at most `columns` wide and `rows` high in the middle of `area`.
-pub fn centered(area: Rect, columns: u16, rows: u16) -> Rect {
-    let [row] = Layout::vertical([Constraint::Length(rows.min(area.height))])
-        .flex(Flex::Center)
-        .areas(area);
-    let [cell] = Layout::horizontal([Constraint::Length(columns.min(area.width))])
-        .flex(Flex::Center)
-        .areas(row);
-    cell
 }
 
 fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {

@@ -284,7 +284,7 @@ fn agents_natural(app: &App, agents: &[AgentId]) -> usize {
 /// wider than its widest value and the name gets what is left.
 struct Columns {
     name: usize,
-    /// The source badge; dropped (0) only where the name would have too little room.
+    /// The source badge; dropped (0) where the name would be cut with it.
     source: usize,
     /// Who installed it, and where from when there is room.
     by: usize,
@@ -415,7 +415,15 @@ impl Columns {
         };
         // The name whole, unless one name far longer than the rest would take every column.
         let name_share = NAME_SHARE.max(total.saturating_sub(MARKS) * 2 / 5);
-        grow(&mut columns.name, name_natural.min(name_share), &mut left);
+        let name_wanted = name_natural.min(name_share);
+        grow(&mut columns.name, name_wanted, &mut left);
+        // Where the name would still be cut, the source gives up its column first: the detail
+        // says it, and the name is what tells one skill from another.
+        if columns.name < name_wanted && columns.source > 0 {
+            left += columns.source + 1;
+            columns.source = 0;
+            grow(&mut columns.name, name_wanted, &mut left);
+        }
         if columns.agents > 0 {
             grow(&mut columns.agents, agents_natural, &mut left);
         }
@@ -619,9 +627,19 @@ mod tests {
         // Narrow: the name alone, whole up to its floor.
         let narrow = Columns::for_width(22, &widest(25, 20, 13, 30), Sort::Name, Extra::default());
         assert_eq!((narrow.name, narrow.source, narrow.agents), (16, 0, 0));
-        // The source badge next, then the name grows before anything else is shown.
+        // The source badge next, given up where the name would be cut with it.
         let small = Columns::for_width(30, &widest(25, 20, 13, 30), Sort::Name, Extra::default());
-        assert_eq!((small.name, small.source, small.agents), (16, 7, 0));
+        assert_eq!((small.name, small.source, small.agents), (24, 0, 0));
+        let roomy = Columns::for_width(40, &widest(25, 20, 13, 30), Sort::Name, Extra::default());
+        assert_eq!((roomy.name, roomy.source, roomy.agents), (25, 0, 8));
+        for total in 20..200 {
+            let columns =
+                Columns::for_width(total, &widest(25, 20, 13, 30), Sort::Name, Extra::default());
+            assert!(
+                columns.source == 0 || columns.name >= 25,
+                "{total}: the source is shown while the name is cut"
+            );
+        }
         let medium = Columns::for_width(58, &widest(25, 29, 13, 30), Sort::Name, Extra::default());
         assert_eq!((medium.name, medium.source), (25, 7));
         assert_eq!(medium.agents, 58 - MARKS - 25 - 8 - 1);

@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::text::width;
 use crate::tui::keymap::{self, Mode};
@@ -14,8 +14,8 @@ use crate::tui::manage::{Pick, Running, Summary};
 use crate::tui::msg::Action;
 use crate::tui::theme::Theme;
 
-use super::help::centered;
 use super::pane;
+use crate::tui::geometry::popup;
 
 /// The widest the boxes are.
 const COLUMNS: u16 = 76;
@@ -50,8 +50,8 @@ fn boxed(
     theme: &Theme,
 ) {
     let columns = COLUMNS.min(area.width);
-    let box_area = centered(area, columns, rows_for(&lines, columns).min(area.height));
-    frame.render_widget(Clear, box_area);
+    let box_area = popup(area, columns, rows_for(&lines, columns));
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(
         Paragraph::new(lines)
             .block(pane(title, true, theme))
@@ -108,14 +108,14 @@ pub fn draw_pick(frame: &mut Frame, area: Rect, pick: &Pick, theme: &Theme) {
 }
 
 pub fn draw_progress(frame: &mut Frame, area: Rect, running: &Running, theme: &Theme) {
-    let box_area = centered(area, 60.min(area.width), 6);
+    let box_area = popup(area, 60, 6);
     let block = pane(
         Line::styled(format!(" {} ", running.doing), theme.title),
         true,
         theme,
     );
     let inner = block.inner(box_area);
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(block, box_area);
     let current = running.current.as_deref().unwrap_or("");
     let stop = if running.stopping {
@@ -177,7 +177,7 @@ pub fn draw_summary(frame: &mut Frame, area: Rect, summary: &Summary, theme: &Th
         format!(
             "{} closes this; {} undoes the last operation.",
             keymap::keys_for(Mode::Summary, Action::Back),
-            keymap::key_for(Mode::Skills, Action::Undo)
+            keymap::key_for(Mode::Summary, Action::Undo)
         ),
         theme.dim,
     ));

@@ -27,7 +27,7 @@ mod viewer;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
 
 use super::app::{App, Layer, Overlay, Screen};
 use super::geometry::Laid;
@@ -59,7 +59,8 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
     body_layer(frame, body, app, &mut laid);
     footer::draw_status(frame, status, app);
     footer::draw_hints(frame, bottom, app);
-    // What is above the body, in the order the app stacks it.
+    // What is above the body, in the order the app stacks it; every popup within the body, so
+    // the header, the status line and the keys stay in view.
     for layer in app.layers() {
         match layer {
             Layer::Screen | Layer::View(_) => {}
@@ -77,23 +78,23 @@ pub fn draw(frame: &mut Frame, app: &App) -> Laid {
             }
             Layer::Working => {
                 if let Some(running) = &app.batch {
-                    manage::draw_progress(frame, area, running, &app.theme);
+                    manage::draw_progress(frame, body, running, &app.theme);
                 }
             }
             Layer::Overlay => match &app.overlay {
                 Overlay::None => {}
-                Overlay::Help => help::draw(frame, area, app, &mut laid),
-                Overlay::Confirm(question) => confirm::draw(frame, area, question, &app.theme),
-                Overlay::Export(prompt) => export::draw(frame, area, prompt, &app.theme),
-                Overlay::Pick(pick) => manage::draw_pick(frame, area, pick, &app.theme),
+                Overlay::Help => help::draw(frame, body, app, &mut laid),
+                Overlay::Confirm(question) => confirm::draw(frame, body, question, &app.theme),
+                Overlay::Export(prompt) => export::draw(frame, body, prompt, &app.theme),
+                Overlay::Pick(pick) => manage::draw_pick(frame, body, pick, &app.theme),
                 Overlay::Summary(summary) => {
-                    manage::draw_summary(frame, area, summary, &app.theme);
+                    manage::draw_summary(frame, body, summary, &app.theme);
                 }
             },
             // The first message; the others wait under it.
             Layer::Message => {
                 if let Some(text) = app.messages.first() {
-                    message::draw(frame, area, text, &app.theme);
+                    message::draw(frame, body, text, &app.theme);
                 }
             }
         }
@@ -139,24 +140,64 @@ fn body_layer(frame: &mut Frame, body: Rect, app: &App, laid: &mut Laid) {
 }
 
 fn skills_screen(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
-    // A wide terminal gives the list room for who installed each skill and the agents; a
-    // narrow one gives it half too, as 40 % of 60 columns leaves too little of a name to tell
-    // one from another.
-    let list = if area.width >= 110 || area.width < 80 {
-        50
+    let (list, detail, preview) = if app.zoomed {
+        // The pane with the keyboard alone, on the whole body.
+        match app.focus {
+            Pane::List => (Some(area), None, None),
+            Pane::Detail => (None, Some(area), None),
+            Pane::Preview => (None, None, Some(area)),
+        }
+    } else if area.width >= SIDE_BY_SIDE {
+        // The list on the left, the detail above the `SKILL.md` on the right.
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                .areas(area);
+        let [top, bottom] =
+            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
+        (Some(left), Some(top), Some(bottom))
     } else {
-        40
+        // The list across the whole width, and below it the detail, or the `SKILL.md` while it
+        // has the keyboard (Tab goes from one to the other).
+        let [top, bottom] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(area);
+        if app.focus == Pane::Preview {
+            (Some(top), None, Some(bottom))
+        } else {
+            (Some(top), Some(bottom), None)
+        }
     };
-    let [left, right] = Layout::horizontal([
-        Constraint::Percentage(list),
-        Constraint::Percentage(100 - list),
-    ])
-    .areas(area);
-    let [top, bottom] =
-        Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(right);
-    list::draw(frame, left, app, laid);
-    detail::draw(frame, top, app, laid);
-    preview::draw(frame, bottom, app, laid);
+    if let Some(area) = list {
+        list::draw(frame, area, app, laid);
+    }
+    if let Some(area) = detail {
+        detail::draw(frame, area, app, laid);
+    }
+    if let Some(area) = preview {
+        preview::draw(frame, area, app, laid);
+    }
+}
+
+/// The narrowest terminal the list shares the width with the detail at: beside it, a
+/// narrower list has too few columns for a whole name, its state and its agents.
+const SIDE_BY_SIDE: u16 = 110;
+
+/// Empty `area` for a popup drawn over what is there. A wide character (漢) whose first half
+/// is just left of the popup keeps its second half under the popup's border in the buffer, and
+/// a terminal draws it whole, over the border: it is blanked too, so nothing bleeds into the
+/// popup.
+fn clear_under_popup(frame: &mut Frame, area: Rect) {
+    frame.render_widget(Clear, area);
+    let Some(left) = area.x.checked_sub(1) else {
+        return;
+    };
+    let buffer = frame.buffer_mut();
+    for y in area.top()..area.bottom() {
+        if let Some(cell) = buffer.cell_mut((left, y))
+            && crate::text::width::of(cell.symbol()) > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
 }
 
 /// A bordered pane, its border bright when it has the keyboard.
@@ -209,6 +250,31 @@ mod tests {
             .expect("drawn");
         let buffer = terminal.backend().buffer();
         buffer.content().iter().map(|cell| cell.symbol()).collect()
+    }
+
+    /// A wide character cut by a popup's left edge is blanked, so the terminal does not draw
+    /// its second half over the popup's border.
+    #[test]
+    fn a_wide_character_never_bleeds_over_a_popup() {
+        for x in [3u16, 4] {
+            let mut terminal = Terminal::new(TestBackend::new(12, 3)).expect("a test terminal");
+            terminal
+                .draw(|frame| {
+                    for y in 0..3 {
+                        frame.render_widget(Line::raw("漢字漢字漢字"), Rect::new(0, y, 12, 1));
+                    }
+                    clear_under_popup(frame, Rect::new(x, 0, 5, 3));
+                    frame.render_widget(Block::bordered(), Rect::new(x, 0, 5, 3));
+                })
+                .expect("drawn");
+            let buffer = terminal.backend().buffer();
+            let wide = |x: u16, y: u16| crate::text::width::of(buffer[(x, y)].symbol()) > 1;
+            for y in 0..3 {
+                // Cut by the popup (x 3), it is blanked; ending before it (x 4), it stays.
+                assert!(!wide(x - 1, y), "x {x}, row {y}");
+                assert_eq!(wide(x - 2, y), x % 2 == 0, "x {x}, row {y}");
+            }
+        }
     }
 
     /// The body shows the view opened last, in either order, and the one under it once it is

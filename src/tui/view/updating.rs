@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Paragraph};
+use ratatui::widgets::Paragraph;
 
 use crate::text::width;
 use crate::tui::app::App;
@@ -39,7 +39,7 @@ pub fn draw(
     ]);
     let block = pane(title, true, theme);
     let inner = block.inner(area);
-    frame.render_widget(Clear, area);
+    super::clear_under_popup(frame, area);
     frame.render_widget(block, area);
     let listed = planned
         .conflicts

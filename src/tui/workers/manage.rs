@@ -561,7 +561,11 @@ fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
     for one in std::iter::once(undone).chain(&undone.with) {
         more.push(format!("Undid {}:", of(&one.reverted)));
         for change in &one.entry.changes {
-            more.push(format!("  {}", change.undone_in_words(&shown, "→")));
+            // "linked A as a link to B": which way the link points, said in words.
+            more.push(format!(
+                "  {}",
+                change.undone_in_words(&shown, "as a link to")
+            ));
         }
         for change in &one.entry.store {
             more.push(format!("  {}", change.undone_in_words(&shown)));

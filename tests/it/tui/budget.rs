@@ -213,6 +213,93 @@ struct Case {
 
 const CASES: &[Case] = &[
     Case {
+        name: "an action's answer stays when the uses arrive, even sorted by them; the next key shows them",
+        start: || {
+            let mut app = reading();
+            app.sort = Sort::LastUsed;
+            app
+        },
+        msgs: || {
+            let mut msgs = keys(&[ToggleMouse]);
+            msgs.push(Msg::Usage(Ok(Box::new(uses()))));
+            msgs
+        },
+        check: |app, _| {
+            assert!(status(app).starts_with("Mouse on"), "{}", status(app));
+            let waiting = app.notice.as_ref().map(|n| n.text.as_str());
+            assert_eq!(waiting, Some("Usage read from 12 session files."));
+        },
+    },
+    Case {
+        name: "the notice waiting is shown by the next key that says nothing, the newest one only",
+        start: || {
+            let mut app = reading();
+            update(&mut app, Msg::Action(ShowBudget));
+            app
+        },
+        msgs: || {
+            // An answer: the marks cleared, said in the status line.
+            let mut msgs = keys(&[ToggleMark, ClearMarks]);
+            msgs.push(Msg::Usage(Ok(Box::new(uses()))));
+            msgs.push(Msg::Usage(Err(skilldeck::tui::workers::Stopped {
+                work: "Reading the skills' uses",
+                panic: "boom".to_owned(),
+            })));
+            msgs.extend(keys(&[Down]));
+            msgs
+        },
+        check: |app, _| {
+            let shown = app.status.as_ref().expect("a notice is shown");
+            assert!(shown.warning && shown.notice, "{shown:?}");
+            assert!(app.notice.is_none());
+        },
+    },
+    Case {
+        name: "a scan's summary never takes the place of an answer",
+        start: budgeted,
+        msgs: || {
+            let mut msgs = keys(&[ToggleMouse]);
+            msgs.push(Msg::ScanDone(Box::new(scanned())));
+            msgs
+        },
+        check: |app, _| {
+            assert!(status(app).starts_with("Mouse on"), "{}", status(app));
+            let waiting = app.notice.as_ref().map_or("", |n| n.text.as_str());
+            assert!(waiting.starts_with("Found 6 skills"), "{waiting}");
+        },
+    },
+    Case {
+        name: "a task's result outlives the rescan it asked for, unless a key was pressed meanwhile",
+        start: budgeted,
+        msgs: || {
+            let done = || Msg::TaskDone {
+                result: Ok("Snapshot taken.".to_owned().into()),
+                rescan: true,
+            };
+            let mut msgs = vec![done(), Msg::ScanDone(Box::new(scanned()))];
+            msgs.extend([
+                done(),
+                Msg::Action(Down),
+                Msg::ScanDone(Box::new(scanned())),
+            ]);
+            msgs
+        },
+        check: |app, _| {
+            assert!(status(app).starts_with("Found 6 skills"), "{}", status(app));
+            assert!(app.status.as_ref().unwrap().notice);
+        },
+    },
+    Case {
+        name: "a scan's summary on a free line is replaced by the uses waited for",
+        start: || {
+            let mut app = reading();
+            app.sort = Sort::LastUsed;
+            app
+        },
+        msgs: || vec![Msg::Usage(Ok(Box::new(uses())))],
+        check: |app, _| assert_eq!(status(app), "Usage read from 12 session files."),
+    },
+    Case {
         name: "B opens the budget view on the first agent, its costliest skill",
         start: budgeted,
         msgs: || keys(&[ShowBudget]),

@@ -330,6 +330,71 @@ fn import_picker_filters_by_name() {
     });
 }
 
+/// z gives the pane with the keyboard the whole screen; Tab changes which pane, Esc leaves the
+/// zoom. On a narrow terminal the SKILL.md takes the detail's place below the list while it has
+/// the keyboard.
+#[test]
+fn the_zoomed_list_shows_every_column() {
+    snapshot_keys("zoomed_list", "z", |_, screen| {
+        let text = screen.text();
+        assert!(screen.app().zoomed);
+        assert!(!text.contains("Detail"), "{text}");
+        for column in ["NAME", "SOURCE", "AGENTS"] {
+            assert!(text.contains(column), "{column}: {text}");
+        }
+        assert!(text.contains("docs-kit:api-docs"), "{text}");
+    });
+}
+
+#[test]
+fn the_zoomed_detail_has_the_whole_screen_and_esc_gives_the_list_back() {
+    snapshot_keys("zoomed_detail", "\tz", |_, screen| {
+        let text = screen.text();
+        assert!(text.contains("Detail"), "{text}");
+        assert!(!text.contains("NAME"), "{text}");
+        assert!(
+            text.contains("State     ○ unrecorded  no installer's record"),
+            "{text}"
+        );
+    });
+    let (_sandbox, mut screen) = demo((80, 24));
+    screen.press("\tz\x1b");
+    assert!(!screen.app().zoomed);
+    assert!(screen.text().contains("NAME"), "{}", screen.text());
+}
+
+#[test]
+fn the_skill_md_below_the_list_while_it_has_the_keyboard() {
+    snapshot_keys("skill_md_focused", "\t\t", |_, screen| {
+        let text = screen.text();
+        assert!(text.contains("NAME"), "{text}");
+        assert!(text.contains("name: code-review"), "{text}");
+    });
+}
+
+/// In the picker's filter every letter is text, the vim keys and q included; only the arrows
+/// move the cursor.
+#[test]
+fn letters_in_the_pickers_filter_are_typed_and_the_arrows_move() {
+    let (_sandbox, mut screen) = demo((80, 24));
+    screen.press("ijkgGq");
+    let app = screen.app();
+    let picker = &app.import.as_ref().expect("the picker is open").picker;
+    assert_eq!(picker.filter.text(), "jkgGq");
+    assert_eq!(app.mode(), skilldeck::tui::keymap::Mode::Picker);
+    assert!(app.running);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    screen.press_code(KeyCode::Backspace);
+    let before = screen.app().import.as_ref().unwrap().picker.selected;
+    screen.press_code(KeyCode::Down);
+    let picker = &screen.app().import.as_ref().unwrap().picker;
+    assert_eq!(picker.filter.text(), "");
+    assert_eq!(picker.selected, before + 1);
+}
+
 #[test]
 fn import_refusal() {
     // The first archive is the hostile one.

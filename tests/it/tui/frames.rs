@@ -174,7 +174,10 @@ fn hostile_and_wide_text_is_sanitised() {
         // The escapes YAML decoded in the description, and the raw ones in the body, are gone;
         // the frontmatter's own text (`\e[31m` written out) is shown as the text it is.
         assert!(text.contains("RED tabbed evil"), "{text}");
-        assert!(text.contains("indented after"), "{text}");
+        // (A narrow terminal shows the SKILL.md below the list once it has the keyboard.)
+        if size.0 >= 110 {
+            assert!(text.contains("indented after"), "{text}");
+        }
         // (A file name holding one is drawn escaped, so only that `[2J` may remain.)
         let unescaped = text.replace("\\u{1b}[2J", "");
         assert!(
@@ -192,7 +195,13 @@ fn hostile_and_wide_text_is_sanitised() {
         let text = screen.text();
         assert_no_controls(screen.buffer());
         assert!(text.contains("evil\\u{1b}[2Jname.txt"), "{text}");
-        screen.press("\tG");
+        screen.press("\t");
+        assert!(
+            screen.text().contains("indented after"),
+            "{}",
+            screen.text()
+        );
+        screen.press("G");
         let text = screen.text();
         assert_no_controls(screen.buffer());
         assert!(text.contains("progress 50%"), "{text}");

@@ -223,13 +223,44 @@ const CASES: &[Case] = &[
         },
     },
     Case {
-        name: "h in the diff closes the diff and opens the history of the skill diffed",
+        name: "h in the diff opens the history of the skill diffed over the diff",
         start: loaded,
         msgs: |_| keys(&[ShowChanged, OpenDiff, OpenHistory]),
         check: |app, _| {
-            assert!(app.views.diff().is_none());
+            assert!(app.views.diff().is_some());
             assert_eq!(app.mode(), Mode::History);
             assert_eq!(app.views.history().unwrap().dir, dir("alpha"));
+        },
+    },
+    Case {
+        name: "Esc steps back one level: from the history to the diff it came from, then to the screen",
+        start: loaded,
+        msgs: |_| keys(&[ShowChanged, OpenDiff, OpenHistory, Back]),
+        check: |app, _| {
+            assert!(app.views.history().is_none());
+            assert_eq!(app.mode(), Mode::Diff);
+            assert_eq!(app.views.diff().unwrap().dir, dir("alpha"));
+        },
+    },
+    Case {
+        name: "q steps back as Esc does, from the history, the diff and the changed screen, and never quits",
+        start: loaded,
+        msgs: |_| {
+            let q = |mode| {
+                let event = ratatui::crossterm::event::KeyEvent::new(
+                    ratatui::crossterm::event::KeyCode::Char('q'),
+                    ratatui::crossterm::event::KeyModifiers::NONE,
+                );
+                Msg::Action(skilldeck::tui::keymap::resolve(mode, &event).unwrap())
+            };
+            let mut msgs = keys(&[ShowChanged, OpenDiff, OpenHistory]);
+            msgs.extend([q(Mode::History), q(Mode::Diff), q(Mode::Changed)]);
+            msgs
+        },
+        check: |app, _| {
+            assert!(app.running);
+            assert!(app.views.order().is_empty());
+            assert_eq!(app.mode(), Mode::Skills);
         },
     },
     Case {
@@ -717,8 +748,8 @@ fn drawn(app: &mut App, (width, height): (u16, u16)) -> Terminal<TestBackend> {
 }
 
 #[test]
-fn the_history_view_at_80x24_and_60x15() {
-    for size in [(80, 24), (60, 15)] {
+fn the_history_view_at_every_size() {
+    for size in [(80, 24), (120, 40), (60, 15)] {
         let mut app = browsing();
         update(&mut app, Msg::Action(Down));
         update(&mut app, Msg::Action(Down));
@@ -731,14 +762,19 @@ fn the_history_view_at_80x24_and_60x15() {
 
 #[test]
 fn the_history_view_with_one_marked() {
-    let mut app = browsing();
-    for msg in keys(&[Bottom, ToggleMark, Top]) {
-        update(&mut app, msg);
+    for size in [(80, 24), (120, 40)] {
+        let mut app = browsing();
+        for msg in keys(&[Bottom, ToggleMark, Top]) {
+            update(&mut app, msg);
+        }
+        let terminal = drawn(&mut app, size);
+        settings().bind(|| {
+            insta::assert_snapshot!(
+                format!("history_marked_{}x{}", size.0, size.1),
+                terminal.backend()
+            );
+        });
     }
-    let terminal = drawn(&mut app, (80, 24));
-    settings().bind(|| {
-        insta::assert_snapshot!("history_marked_80x24", terminal.backend());
-    });
 }
 
 #[test]

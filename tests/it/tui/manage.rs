@@ -71,9 +71,9 @@ fn project_alpha() -> PathBuf {
     PathBuf::from("/project/skills/alpha")
 }
 
-/// The screen as the app draws it, at 100×30.
-fn drawn(app: &App) -> String {
-    let mut terminal = test_terminal(100, 30);
+/// The screen as the app draws it at `width` × `height`.
+fn drawn_at(app: &App, (width, height): (u16, u16)) -> String {
+    let mut terminal = test_terminal(width, height);
     terminal
         .draw(|frame| {
             view::draw(frame, app);
@@ -82,9 +82,12 @@ fn drawn(app: &App) -> String {
     terminal.backend().to_string()
 }
 
+/// The screen at 80×24 and 120×40.
 fn snapshot(name: &str, app: &App) {
-    let text = drawn(app);
-    settings().bind(|| insta::assert_snapshot!(name, text));
+    for size in crate::common::app::SIZES {
+        let text = drawn_at(app, size);
+        settings().bind(|| insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), text));
+    }
 }
 
 /// Alpha (the user's copy) and its project copy marked with Space, the cursor gone past them.
@@ -179,8 +182,22 @@ fn a_batch_asks_once_shows_one_progress_and_ends_with_a_summary() {
     assert!(app.marked.is_empty());
     assert_eq!(app.mode(), Mode::Summary);
     snapshot("manage_batch_summary", &app);
+    let mut undoing = app.clone();
     press(&mut app, &[Back]);
     assert_eq!(app.mode(), Mode::Skills);
+
+    // u in the summary, as its last line says, undoes what it did: it asks first.
+    let u = ratatui::crossterm::event::KeyEvent::new(
+        ratatui::crossterm::event::KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::NONE,
+    );
+    let action = skilldeck::tui::keymap::resolve(Mode::Summary, &u).expect("u is bound");
+    assert_eq!(press(&mut undoing, &[action]), [Effect::AskUndo]);
+    update(
+        &mut undoing,
+        Msg::UndoNext(Ok(Some(vec!["the remove of alpha".to_owned()]))),
+    );
+    assert_eq!(undoing.mode(), Mode::Confirm);
 }
 
 #[test]

@@ -104,7 +104,7 @@ fn a_removal_says_the_folder_it_left_in_place_and_the_undo_every_change_it_put_b
     assert!(
         said(
             &undone.done,
-            "linked ~/.claude/skills/own-notes → ~/mine/own-notes"
+            "linked ~/.claude/skills/own-notes as a link to ~/mine/own-notes"
         ),
         "{undone:?}"
     );
@@ -264,9 +264,13 @@ fn a_link_says_where_it_leads_and_which_agents_read_it_there() {
     );
     assert_eq!(linked.done.len(), 1, "{linked:?}");
     let line = &linked.done[0];
-    assert!(line.starts_with("own-guide: linked ~/"), "{line}");
+    // Which way the link points, in words: it is made in Codex's folder, to the skill.
     assert!(
-        line.contains(" → ~/.claude/skills/own-guide (Codex's user folder)."),
+        line.starts_with("own-guide: ~/.agents/skills/own-guide "),
+        "{line}"
+    );
+    assert!(
+        line.contains(" (Codex's user folder) is now a link to ~/.claude/skills/own-guide."),
         "{line}"
     );
     assert!(

@@ -11,7 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Clear, Padding};
+use ratatui::widgets::Padding;
 
 use crate::tui::app::App;
 use crate::tui::geometry::Laid;
@@ -45,7 +45,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
     title.push(Span::raw(" "));
     let block = pane(Line::from(title), true, theme).padding(Padding::horizontal(1));
     let inner = block.inner(box_area);
-    frame.render_widget(Clear, box_area);
+    super::clear_under_popup(frame, box_area);
     frame.render_widget(block, box_area);
     match &import.step {
         Step::Picking => picker::draw(frame, inner, app, &import.picker, laid),
