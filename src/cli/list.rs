@@ -24,8 +24,10 @@ Filters combine: a skill is listed when it passes every filter given, and a filt
 passes either value. A plugin's skill matches --name by `plugin:skill` or by `skill` alone.
 Exit 1 when filters are given and nothing matches them.
 
-Usage (--json's `usage` and `last_used`, and --unused) comes from Claude Code's own counters
-and from the session logs Claude Code and Codex keep (~/.claude/projects, ~/.codex/sessions):
+Usage (--json's `usage` and `last_used`, and --unused) comes from Claude Code's own counters,
+from the session logs Claude Code, Codex and Gemini CLI keep (~/.claude/projects,
+~/.codex/sessions, ~/.gemini/tmp/*/chats) and from OpenCode's session database
+(~/.local/share/opencode/opencode.db), reading at most
 the newest 2,000 logs, up to 64 MiB of each and 2 GiB in all. The first reading of a large
 history takes seconds; what was read is cached in skilldeck's data folder, so later ones read
 only the logs that changed. --no-usage reads none of it.
