@@ -15,7 +15,7 @@ use crate::roots::{AgentId, Machine, Project, PromptListing};
 use crate::scan::Inventory;
 use crate::text::Unsafe;
 use crate::text::human::{self, table};
-use crate::usage::{self, Usage, Use};
+use crate::usage::{self, AgentUse, Evidence, Usage};
 
 use super::agent_args::agent_id;
 use super::{Failure, Outcome};
@@ -83,6 +83,9 @@ struct SkillJson<'a> {
     /// The agent's uses of it, from its counters or session logs; 0 when none are recorded.
     uses: u64,
     last_used: Option<String>,
+    /// Where `uses` comes from: `counter` (the agent's own) or `sessions` (its logs); null
+    /// when none are recorded. Claude Code ranks its listing by its counters only.
+    uses_from: Option<&'static str>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -130,20 +133,20 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
 }
 
 /// Each agent's uses of each skill it lists, by the skill's folder.
-struct Uses<'a>(HashMap<(AgentId, &'a Path), Use>);
+struct Uses<'a>(HashMap<(AgentId, &'a Path), AgentUse>);
 
 impl<'a> Uses<'a> {
     fn new(inventory: &'a Inventory, usage: &Usage) -> Self {
         let mut uses = HashMap::new();
         for skill in &inventory.skills {
             for found in usage.of(skill) {
-                uses.insert((found.agent, skill.dir.as_path()), found.uses);
+                uses.insert((found.agent, skill.dir.as_path()), found);
             }
         }
         Self(uses)
     }
 
-    fn of(&self, agent: AgentId, entry: &Entry) -> Option<Use> {
+    fn of(&self, agent: AgentId, entry: &Entry) -> Option<AgentUse> {
         let dir = entry.dir.as_deref()?;
         self.0.get(&(agent, dir)).copied()
     }
@@ -171,7 +174,8 @@ fn agent_json<'a>(listing: &'a Listing, uses: &Uses) -> AgentJson<'a> {
     }
 }
 
-fn skill_json(entry: &Entry, uses: Option<Use>) -> SkillJson<'_> {
+fn skill_json(entry: &Entry, found: Option<AgentUse>) -> SkillJson<'_> {
+    let uses = found.map(|f| f.uses);
     SkillJson {
         name: &entry.name,
         dir: entry.dir.as_deref(),
@@ -184,6 +188,31 @@ fn skill_json(entry: &Entry, uses: Option<Use>) -> SkillJson<'_> {
         last_used: uses
             .and_then(|u| u.last)
             .map(|t| humantime::format_rfc3339_seconds(t).to_string()),
+        uses_from: found.map(|f| f.from.as_str()),
+    }
+}
+
+/// Whether `listing` ranks its skills by the agent's own counters, so uses its session logs
+/// alone show do not move a skill: Claude Code 2.1.332 scores a skill by `skillUsage` in its
+/// config and nothing else (its binary's `Dmo`: `usageCount × max(0.5^(days/7), 0.1)`), and
+/// writes that counter at most once a minute per skill (`Nbs = 60000`), so its transcripts
+/// may show more uses than it ranks by.
+fn ranks_by_counters(listing: &Listing) -> bool {
+    matches!(
+        listing.agent.agent().prompt_listing(),
+        PromptListing::ClaudeCode
+    )
+}
+
+/// The USES cell: the count, marked `(logs)` where the agent ranks by its counters and the
+/// count comes from its logs alone.
+fn uses_cell(found: Option<AgentUse>, ranked_by_counters: bool) -> String {
+    match found {
+        None => "0".to_owned(),
+        Some(f) if ranked_by_counters && f.from == Evidence::Sessions => {
+            format!("{} (logs)", f.uses.count)
+        }
+        Some(f) => f.uses.count.to_string(),
     }
 }
 
@@ -232,13 +261,13 @@ fn render(listings: &[Listing], uses: &Uses, home: &Path) -> String {
             .entries
             .iter()
             .map(|e| {
-                let used = uses.of(listing.agent, e);
+                let found = uses.of(listing.agent, e);
                 vec![
                     e.name.clone(),
                     e.shown.as_str().to_owned(),
                     e.chars.to_string(),
-                    used.map_or_else(|| "0".to_owned(), |u| u.count.to_string()),
-                    used.and_then(|u| u.last).map_or_else(
+                    uses_cell(found, ranks_by_counters(listing)),
+                    found.and_then(|u| u.uses.last).map_or_else(
                         || "-".to_owned(),
                         |t| human::ago(now.duration_since(t).unwrap_or_default()),
                     ),
@@ -257,15 +286,29 @@ fn render(listings: &[Listing], uses: &Uses, home: &Path) -> String {
         {
             let _ = writeln!(out, "  {line}");
         }
-        if let Some(sentence) = cut_short(listing) {
+        if let Some(sentence) = cut_short(listing, logged_only(listing, uses)) {
             let _ = writeln!(out, "  {sentence}");
         }
     }
     out
 }
 
+/// How many of the skills `listing` ranks by the agent's counters have uses only its logs show.
+fn logged_only(listing: &Listing, uses: &Uses) -> usize {
+    if !ranks_by_counters(listing) {
+        return 0;
+    }
+    listing
+        .entries
+        .iter()
+        .filter_map(|e| uses.of(listing.agent, e))
+        .filter(|f| f.from == Evidence::Sessions)
+        .count()
+}
+
 /// What the budget cost the skills, for people: nothing when every description is whole.
-fn cut_short(listing: &Listing) -> Option<String> {
+/// `logged_only` skills have uses the agent's ranking does not count, which is said.
+fn cut_short(listing: &Listing, logged_only: usize) -> Option<String> {
     let count = |shown: Shown| listing.entries.iter().filter(|e| e.shown == shown).count();
     let parts: Vec<String> = [
         (Shown::Shortened, "shortened"),
@@ -280,13 +323,20 @@ fn cut_short(listing: &Listing) -> Option<String> {
         return None;
     }
     let rule = match listing.agent.agent().prompt_listing() {
+        PromptListing::ClaudeCode if logged_only > 0 => format!(
+            " (Claude Code keeps first the descriptions of the skills its own counters show most \
+             used; the uses of {} marked (logs) are in its transcripts only, and it does not \
+             rank by those)",
+            human::count(logged_only, "skill")
+        ),
         PromptListing::ClaudeCode => {
-            " (Claude Code keeps the most used skills' descriptions first)"
+            " (Claude Code keeps the most used skills' descriptions first, by its own counters)"
+                .to_owned()
         }
         PromptListing::Codex
         | PromptListing::GeminiCli
         | PromptListing::OpenCode
-        | PromptListing::Unknown => "",
+        | PromptListing::Unknown => String::new(),
     };
     Some(format!(
         "Past the budget: {}{rule}. Turn skills off with `skilldeck disable NAME --agent {}` to make room.",
