@@ -25,6 +25,7 @@ Each agent by its own rules: Claude Code holds its listing to 1% of the context 
 characters (or SLASH_COMMAND_TOOL_CHAR_BUDGET) and drops whole descriptions past it; Codex to
 2% in tokens, shortening descriptions first, then omitting skills; Gemini CLI and OpenCode send
 everything. Tokens shown for a listing in characters are an estimate (characters / 4).
+Installed agents whose listing is not known (Copilot CLI among them) are named, not costed.
 
 Examples:
   skilldeck context
@@ -48,6 +49,8 @@ pub struct Args {
 #[derive(Serialize)]
 struct ContextJson<'a> {
     agents: Vec<AgentJson<'a>>,
+    /// The agents installed here whose listing skilldeck cannot tell, so not in `agents`.
+    not_known: Vec<AgentId>,
 }
 
 #[derive(Serialize)]
@@ -75,6 +78,8 @@ struct BudgetJson<'a> {
 struct SkillJson<'a> {
     name: &'a str,
     dir: Option<&'a Path>,
+    /// Where the agent reads the skill when not at `dir`: a link to it in the agent's root.
+    read_at: Option<&'a Path>,
     listed: &'static str,
     chars: usize,
     description_shown: usize,
@@ -122,12 +127,22 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         .filter_map(|a| listing::listing(&inventory, &env, &project, a, assume))
         .collect();
     let uses = Uses::new(&inventory, &usage);
+    // Asked for by name, an agent is known (else refused above); all of them, the installed
+    // ones skilldeck cannot tell are named.
+    let not_known = if args.agent.is_empty() {
+        listing::unknown(&inventory.installed)
+    } else {
+        Vec::new()
+    };
     if args.json {
         super::json::print(&ContextJson {
             agents: listings.iter().map(|l| agent_json(l, &uses)).collect(),
+            not_known,
         })?;
     } else {
-        super::print(&render(&listings, &uses, machine.env.home()))?;
+        let mut text = render(&listings, &uses, machine.env.home());
+        text.push_str(&not_known_line(&not_known));
+        super::print(&text)?;
     }
     Ok(Outcome::Done)
 }
@@ -179,6 +194,7 @@ fn skill_json(entry: &Entry, found: Option<AgentUse>) -> SkillJson<'_> {
     SkillJson {
         name: &entry.name,
         dir: entry.dir.as_deref(),
+        read_at: entry.read_at.as_deref(),
         listed: entry.shown.as_str(),
         chars: entry.chars,
         description_shown: entry.description_shown,
@@ -189,6 +205,16 @@ fn skill_json(entry: &Entry, found: Option<AgentUse>) -> SkillJson<'_> {
             .and_then(|u| u.last)
             .map(|t| humantime::format_rfc3339_seconds(t).to_string()),
         uses_from: found.map(|f| f.from.as_str()),
+    }
+}
+
+/// The DIR cell: where the agent reads the skill, and for a link, the folder it leads to.
+fn dir_cell(entry: &Entry, home: &Path) -> String {
+    let path = |p: &Path| human::path(p, home, Unsafe::Escaped);
+    match (&entry.read_at, &entry.dir) {
+        (Some(read), Some(dir)) => format!("{} (a link to {})", path(read), path(dir)),
+        (None, Some(dir)) => path(dir),
+        (_, None) => "(built in)".to_owned(),
     }
 }
 
@@ -271,10 +297,7 @@ fn render(listings: &[Listing], uses: &Uses, home: &Path) -> String {
                         || "-".to_owned(),
                         |t| human::ago(now.duration_since(t).unwrap_or_default()),
                     ),
-                    e.dir.as_deref().map_or_else(
-                        || "(built in)".to_owned(),
-                        |d| human::path(d, home, Unsafe::Escaped),
-                    ),
+                    dir_cell(e, home),
                 ]
             })
             .collect();
@@ -291,6 +314,24 @@ fn render(listings: &[Listing], uses: &Uses, home: &Path) -> String {
         }
     }
     out
+}
+
+/// The installed agents left out of the view, and why; nothing when there are none.
+fn not_known_line(not_known: &[AgentId]) -> String {
+    if not_known.is_empty() {
+        return String::new();
+    }
+    let ids: Vec<&str> = not_known.iter().map(|a| a.id()).collect();
+    format!(
+        "\nNot shown: {} (skilldeck does not know how {} {} skills to the model, or what budget holds them).\n",
+        ids.join(", "),
+        if ids.len() == 1 {
+            "it lists"
+        } else {
+            "they list"
+        },
+        if ids.len() == 1 { "its" } else { "their" },
+    )
 }
 
 /// How many of the skills `listing` ranks by the agent's counters have uses only its logs show.

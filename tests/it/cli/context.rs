@@ -357,3 +357,93 @@ fn uses_seen_only_in_claude_codes_transcripts_are_shown_apart_from_the_counters_
         "{text}"
     );
 }
+
+/// An installed agent whose listing skilldeck cannot tell (Copilot CLI) is named, with why,
+/// rather than left out of the view silently.
+#[test]
+fn an_installed_agent_whose_listing_is_not_known_is_named_not_left_out() {
+    let machine = Machine::new();
+    for dir in [".copilot", ".codex"] {
+        std::fs::create_dir_all(machine.home.join(dir)).unwrap();
+    }
+    skill(&machine, ".agents/skills", "alpha", "a skill");
+    let json = context(&machine, &[], &[]);
+    assert_eq!(json["not_known"], serde_json::json!(["copilot"]));
+    let agents: Vec<&str> = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["codex"]);
+    let text = String::from_utf8(machine.run_expecting(&["context"], 0).stdout).unwrap();
+    assert!(
+        text.contains("Not shown: copilot (skilldeck does not know how it lists its skills to the model, or what budget holds them)."),
+        "{text}"
+    );
+    // Only known agents installed: nothing to name.
+    let known = Machine::new();
+    std::fs::create_dir_all(known.home.join(".codex")).unwrap();
+    assert_eq!(
+        context(&known, &[], &[])["not_known"],
+        serde_json::json!([])
+    );
+    let text = String::from_utf8(known.run_expecting(&["context"], 0).stdout).unwrap();
+    assert!(!text.contains("Not shown"), "{text}");
+}
+
+/// A skill Codex reads through a link in its own root, to a folder another agent's root holds:
+/// the row names the path Codex reads, with the folder it leads to beside it.
+#[cfg(unix)]
+#[test]
+fn a_row_names_where_the_agent_reads_a_linked_skill_and_what_it_links_to() {
+    let machine = Machine::new();
+    std::fs::create_dir_all(machine.home.join(".codex")).unwrap();
+    skill(&machine, ".claude/skills", "foo", "a skill");
+    skill(&machine, ".claude/skills", "plain", "a skill");
+    std::fs::create_dir_all(machine.home.join(".agents/skills")).unwrap();
+    for name in ["foo", "plain"] {
+        std::os::unix::fs::symlink(
+            machine.home.join(".claude/skills").join(name),
+            machine.home.join(".agents/skills").join(name),
+        )
+        .unwrap();
+    }
+    let json = context(
+        &machine,
+        &["--agent", "codex", "--agent", "claude-code"],
+        &[],
+    );
+    let codex = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == "codex")
+        .unwrap();
+    let foo = listed(codex, "foo");
+    let home = machine.home.to_str().unwrap();
+    assert_eq!(foo["read_at"], format!("{home}/.agents/skills/foo"));
+    assert_eq!(foo["dir"], format!("{home}/.claude/skills/foo"));
+    // Claude Code reads the folder itself.
+    let claude = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == "claude-code")
+        .unwrap();
+    assert_eq!(listed(claude, "foo")["read_at"], Value::Null);
+    let text = String::from_utf8(
+        machine
+            .run_expecting(&["context", "--agent", "codex"], 0)
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("~/.agents/skills/foo (a link to ~/.claude/skills/foo)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("~/.agents/skills/plain (a link to ~/.claude/skills/plain)"),
+        "{text}"
+    );
+}
