@@ -167,9 +167,8 @@ fn said(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
         // Installed, but without the snapshot later diffs and restores start from: the
         // work did not end as it should, so the exit says so.
         Some(first) => Err(Failure::Stopped(format!(
-            "installed as listed, but {} baseline snapshot{} could not be kept ({first}); `skilldeck snapshot` takes {} once the data folder can be written",
-            missed.len(),
-            if missed.len() == 1 { "" } else { "s" },
+            "installed as listed, but {} could not be kept ({first}); `skilldeck snapshot` takes {} once the data folder can be written",
+            human::count(missed.len(), "baseline snapshot"),
             if missed.len() == 1 { "it" } else { "them" },
         ))),
         None => Ok(outcome),

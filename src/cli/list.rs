@@ -225,7 +225,8 @@ fn render(
         }
         let searched = inventory.roots.len();
         return format!(
-            "No skills found in the {searched} roots searched (`skilldeck list --json` shows them).\n"
+            "No skills found in the {} searched (`skilldeck list --json` shows them).\n",
+            human::count(searched, "root")
         );
     }
     let rows: Vec<Vec<String>> = listing
@@ -488,8 +489,9 @@ fn summary(listing: &Listing<'_>, shown: Shown<'_>, judged: Shown<'_>) -> String
         String::new()
     };
     format!(
-        "{}{of} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
-        skills.len(),
+        "{}{of} in {}: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
+        human::count(skills.len(), "skill"),
+        human::count(roots, "root"),
         states.join(", "),
         agents_line(listing.inventory, shown),
         builtins_line(listing.builtins, shown)

@@ -17,12 +17,31 @@ pub fn path(path: &Path, home: &Path, unsafe_chars: Unsafe) -> String {
     unsafe_chars.apply(&text)
 }
 
-/// `n` things, singular or plural.
+/// `n` things, singular or plural: the one place a count meets its noun ("1 file", "2 files",
+/// "3 entries", "2 matches"), so no output says "1 files".
 pub fn count(n: usize, thing: &str) -> String {
     if n == 1 {
         format!("1 {thing}")
     } else {
-        format!("{n} {thing}s")
+        format!("{n} {}", plural(thing))
+    }
+}
+
+/// The English plural of a noun skilldeck counts (the last word of `thing` takes it):
+/// `entry` → `entries`, `match` → `matches`, `skill` → `skills`.
+pub fn plural(thing: &str) -> String {
+    let consonant_y = thing.len() >= 2
+        && thing.ends_with('y')
+        && !thing[..thing.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    if consonant_y {
+        format!("{}ies", &thing[..thing.len() - 1])
+    } else if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|end| thing.ends_with(end))
+    {
+        format!("{thing}es")
+    } else {
+        format!("{thing}s")
     }
 }
 
@@ -149,6 +168,12 @@ mod tests {
         assert_eq!(count(1, "skill"), "1 skill");
         assert_eq!(count(0, "skill"), "0 skills");
         assert_eq!(count(2, "recorded skill"), "2 recorded skills");
+        assert_eq!(count(1, "file"), "1 file");
+        assert_eq!(count(3, "entry"), "3 entries");
+        assert_eq!(count(2, "copy"), "2 copies");
+        assert_eq!(count(2, "day"), "2 days");
+        assert_eq!(count(2, "match"), "2 matches");
+        assert_eq!(count(0, "root"), "0 roots");
     }
 
     #[test]
