@@ -2,7 +2,7 @@
 //! sizes and ages (`3 skills`, `1.2 KiB`, `3 h ago`), and columns padded to their widest cell.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::{Unsafe, width};
 
@@ -69,6 +69,20 @@ pub fn ago(span: Duration) -> String {
         3_600..86_400 => format!("{} h ago", seconds / 3_600),
         86_400..172_800 => "yesterday".to_owned(),
         _ => format!("{} days ago", seconds / 86_400),
+    }
+}
+
+/// When something happened, for people, as seen at `now`: how long ago within a week
+/// (`5 min ago`, `yesterday`), else the day (`on 2026-11-02`, UTC); a time after `now` (a
+/// clock set back) is its day too.
+pub fn moment(at: SystemTime, now: SystemTime) -> String {
+    const WEEK: Duration = Duration::from_secs(7 * 86_400);
+    match now.duration_since(at) {
+        Ok(span) if span < WEEK => ago(span),
+        _ => {
+            let stamp = humantime::format_rfc3339_seconds(at).to_string();
+            format!("on {}", stamp.get(..10).unwrap_or(&stamp))
+        }
     }
 }
 
@@ -161,6 +175,17 @@ mod tests {
         for (seconds, want) in cases {
             assert_eq!(span(Duration::from_secs(seconds)), want);
         }
+    }
+
+    #[test]
+    fn a_moment_is_how_long_ago_within_a_week_then_its_day() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let before = |s: u64| now - Duration::from_secs(s);
+        assert_eq!(moment(before(5 * 60), now), "5 min ago");
+        assert_eq!(moment(before(3 * 3_600), now), "3 h ago");
+        assert_eq!(moment(before(6 * 86_400), now), "6 days ago");
+        assert_eq!(moment(before(8 * 86_400), now), "on 2027-01-07");
+        assert_eq!(moment(now + Duration::from_secs(60), now), "on 2027-01-15");
     }
 
     #[test]

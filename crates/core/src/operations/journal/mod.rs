@@ -250,6 +250,25 @@ pub enum Ahead {
 }
 
 impl Entry {
+    /// The operation and when it was done, for people, as seen at `now`: `the import made
+    /// 5 min ago`, `the remove made on 2026-11-02` (`human::moment`); a time the journal
+    /// holds that does not read as RFC 3339 is given as it is.
+    pub fn in_words(&self, now: SystemTime) -> String {
+        let when = humantime::parse_rfc3339_weak(&self.at).map_or_else(
+            |_| format!("at {}", self.at),
+            |at| crate::text::human::moment(at, now),
+        );
+        format!("the {} made {when}", self.operation.in_words())
+    }
+
+    /// When it was done, for people (`human::moment`), or as the journal holds it.
+    pub fn when(&self, now: SystemTime) -> String {
+        humantime::parse_rfc3339_weak(&self.at).map_or_else(
+            |_| self.at.clone(),
+            |at| crate::text::human::moment(at, now),
+        )
+    }
+
     /// An entry for `operation`, done now.
     pub fn now(operation: Operation, changes: Vec<Change>) -> Self {
         Self {
