@@ -342,7 +342,7 @@ pub fn shared_line(name: &str, shared: &Shared, home: &Path) -> String {
     let plan = &shared.plan;
     let (from, to) = (shown(&plan.from), shown(&plan.to));
     let mut line = match plan.share {
-        Share::Link => format!("{name}: linked {to} → {}", shown(&plan.real_from)),
+        Share::Link => format!("{name}: linked {} → {to}", shown(&plan.real_from)),
         Share::Copy => format!("{name}: copied {from} to {to}, with skilldeck's record"),
         Share::Move => format!("{name}: moved {from} to {to}"),
     };

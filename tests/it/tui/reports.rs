@@ -104,7 +104,7 @@ fn a_removal_says_the_folder_it_left_in_place_and_the_undo_every_change_it_put_b
     assert!(
         said(
             &undone.done,
-            "linked ~/.claude/skills/own-notes → ~/mine/own-notes"
+            "linked ~/mine/own-notes → ~/.claude/skills/own-notes"
         ),
         "{undone:?}"
     );
@@ -264,9 +264,9 @@ fn a_link_says_where_it_leads_and_which_agents_read_it_there() {
     );
     assert_eq!(linked.done.len(), 1, "{linked:?}");
     let line = &linked.done[0];
-    assert!(line.starts_with("own-guide: linked ~/"), "{line}");
+    // From the source to the destination, the folder named after the link it is.
     assert!(
-        line.contains(" → ~/.claude/skills/own-guide (Codex's user folder)."),
+        line.starts_with("own-guide: linked ~/.claude/skills/own-guide → ~/.agents/skills/own-guide (Codex's user folder)."),
         "{line}"
     );
     assert!(

@@ -113,13 +113,13 @@ pub struct Change {
 }
 
 impl Change {
-    /// What undoing it did to its path, in words, paths as `shown` writes them and a link's
-    /// target after `arrow` (each front end makes a path display-safe and draws an arrow its
-    /// own way).
+    /// What undoing it did to its path, in words, paths as `shown` writes them, a link put
+    /// back as `TARGET arrow LINK` (each front end makes a path display-safe and draws an arrow
+    /// its own way; every arrow skilldeck draws points from the source to the destination).
     pub fn undone_in_words(&self, shown: &dyn Fn(&Path) -> String, arrow: &str) -> String {
         let path = shown(&self.dir);
         match (&self.was, &self.link) {
-            (Was::Absent, Some(target)) => format!("linked {path} {arrow} {}", shown(target)),
+            (Was::Absent, Some(target)) => format!("linked {} {arrow} {path}", shown(target)),
             (Was::Link(_), _) => format!("removed the link {path}"),
             (Was::Kept(id), None) if self.snapshot.is_none() => {
                 format!("removed {path} (kept in snapshot {id})")
