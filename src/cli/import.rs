@@ -118,6 +118,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             }
             let shadowing = preview.into.as_ref().map(|into| into.shadowing.as_slice());
             warn_of(shadowing.unwrap_or_default(), true)?;
+            if let Some(into) = &preview.into {
+                warn_distrusting(&into.loaders, true)?;
+            }
             return show_preview(args, read.bundle(), &preview, read.from_git());
         }
     };
@@ -147,6 +150,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
 fn said(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
     let outcome = done(args, report)?;
     warn_of(&report.shadowing, false)?;
+    warn_distrusting(&report.loaders, false)?;
     // Installed where nothing will load it: said, since it is rarely what was meant.
     if report.read_by_none() {
         super::eprint(&format!(
@@ -163,9 +167,8 @@ fn said(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
         // Installed, but without the snapshot later diffs and restores start from: the
         // work did not end as it should, so the exit says so.
         Some(first) => Err(Failure::Stopped(format!(
-            "installed as listed, but {} baseline snapshot{} could not be kept ({first}); `skilldeck snapshot` takes {} once the data folder can be written",
-            missed.len(),
-            if missed.len() == 1 { "" } else { "s" },
+            "installed as listed, but {} could not be kept ({first}); `skilldeck snapshot` takes {} once the data folder can be written",
+            human::count(missed.len(), "baseline snapshot"),
             if missed.len() == 1 { "it" } else { "them" },
         ))),
         None => Ok(outcome),
@@ -220,6 +223,21 @@ fn warn_of(shadowing: &[(&BundledSkill, WouldShadow)], would: bool) -> Result<()
     Ok(())
 }
 
+/// Once per agent that will not load what goes to the destination because it does not trust
+/// the project (Gemini CLI in an untrusted folder), with how to trust it.
+fn warn_distrusting(loaders: &Loaders, would: bool) -> Result<(), Failure> {
+    for distrusting in loaders.distrusting_judged() {
+        let will = if would { "would not" } else { "will not" };
+        super::eprint(&format!(
+            "skilldeck: warning: {} {will} load the skills in {}: {}\n",
+            distrusting.agent,
+            loaders.root.display(),
+            distrusting.why
+        ))?;
+    }
+    Ok(())
+}
+
 fn shadow_json<'a>(shadowing: &'a [(&'a BundledSkill, WouldShadow)]) -> Vec<ShadowJson<'a>> {
     shadowing
         .iter()
@@ -241,6 +259,9 @@ fn loaded_by(loaders: &Loaders) -> String {
     let hidden = loaders.readers.len() - shown.len();
     let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();
     let by = match (ids.is_empty(), loaders.readers.is_empty()) {
+        (_, true) if !loaders.distrusting.is_empty() => {
+            "no agent loads that folder in this project (see the warning)".to_owned()
+        }
         (_, true) => "no agent reads that folder".to_owned(),
         (true, false) => "no agent installed here reads that folder".to_owned(),
         (false, false) => format!("loaded there by {}", ids.join(", ")),

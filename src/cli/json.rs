@@ -221,6 +221,9 @@ pub struct AgentUseJson {
 /// What was read to find the uses.
 #[derive(Serialize)]
 pub struct ReadingJson {
+    /// The session files whose uses count (read now or held unchanged in the cache).
+    pub sessions: usize,
+    /// The files read from disk this time, counters included.
     pub files: usize,
     pub bytes: u64,
     pub unread: usize,
@@ -231,6 +234,7 @@ pub struct ReadingJson {
 impl ReadingJson {
     fn new(reading: &Reading) -> Self {
         Self {
+            sessions: reading.sessions,
             files: reading.files,
             bytes: reading.bytes,
             unread: reading.unread,

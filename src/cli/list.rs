@@ -24,8 +24,10 @@ Filters combine: a skill is listed when it passes every filter given, and a filt
 passes either value. A plugin's skill matches --name by `plugin:skill` or by `skill` alone.
 Exit 1 when filters are given and nothing matches them.
 
-Usage (--json's `usage` and `last_used`, and --unused) comes from Claude Code's own counters
-and from the session logs Claude Code and Codex keep (~/.claude/projects, ~/.codex/sessions):
+Usage (--json's `usage` and `last_used`, and --unused) comes from Claude Code's own counters,
+from the session logs Claude Code, Codex and Gemini CLI keep (~/.claude/projects,
+~/.codex/sessions, ~/.gemini/tmp/*/chats) and from OpenCode's session database
+(~/.local/share/opencode/opencode.db), reading at most
 the newest 2,000 logs, up to 64 MiB of each and 2 GiB in all. The first reading of a large
 history takes seconds; what was read is cached in skilldeck's data folder, so later ones read
 only the logs that changed. --no-usage reads none of it.
@@ -158,6 +160,16 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             .filter(|agent| !inventory.installed.contains(agent)),
     );
     let shown = Shown::new(&agents, &args.agents);
+    // With --agent, only the agents named judge a skill shadowed or left out: another agent's
+    // verdict is not what was asked about.
+    let judged = if args.agent_filter.is_empty() {
+        shown
+    } else {
+        Shown {
+            installed: &args.agent_filter,
+            all: false,
+        }
+    };
     if args.json {
         let mut list = ListJson::new(&inventory, &skills, &builtins, shown, usage.as_ref());
         list.agents = AgentsJson::new(Shown::new(&inventory.installed, &args.agents));
@@ -170,7 +182,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             filtered: args.filtered(),
             last_used: usage.as_ref().filter(|_| since.is_some()),
         };
-        super::print(&render(&listing, shown, machine.env.home()))?;
+        super::print(&render(&listing, shown, judged, machine.env.home()))?;
     }
     Ok(
         if args.filtered() && skills.is_empty() && builtins.is_empty() {
@@ -191,7 +203,14 @@ struct Listing<'a> {
     last_used: Option<&'a Usage>,
 }
 
-fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> String {
+/// The listing as text: `shown` are the agents the AGENTS column names, `judged` those whose
+/// shadowing and leaving out are told (the `--agent` ones when given).
+fn render(
+    listing: &Listing<'_>,
+    shown: Shown<'_>,
+    judged: Shown<'_>,
+    home: &std::path::Path,
+) -> String {
     let inventory = listing.inventory;
     // Every path of the table and of the lines below it, said the one way.
     let path = |path: &std::path::Path| human::path(path, home, Unsafe::Escaped);
@@ -206,14 +225,15 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
         }
         let searched = inventory.roots.len();
         return format!(
-            "No skills found in the {searched} roots searched (`skilldeck list --json` shows them).\n"
+            "No skills found in the {} searched (`skilldeck list --json` shows them).\n",
+            human::count(searched, "root")
         );
     }
     let rows: Vec<Vec<String>> = listing
         .skills
         .iter()
         .map(|skill| {
-            let shadowed = if shadowings(skill, shown).next().is_some() {
+            let shadowed = if shadowings(skill, judged).next().is_some() {
                 " (shadowed)"
             } else {
                 ""
@@ -241,15 +261,17 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
     }
     headers.push("DIR");
     let mut out = table(&headers, &rows);
+    let shared = SharedNotes::of(listing.skills, judged);
+    let own_left_out = |s| own_left_out(s, judged, &shared);
     let details: Vec<&Skill> = listing
         .skills
         .iter()
         .copied()
         .filter(|s| {
             !s.problems.is_empty()
-                || shadowings(s, shown).next().is_some()
-                || left_out(s, shown).next().is_some()
-                || s.unsettled_for.iter().any(|&agent| shown.keeps(agent))
+                || shadowings(s, judged).next().is_some()
+                || !own_left_out(s).is_empty()
+                || s.unsettled_for.iter().any(|&agent| judged.keeps(agent))
                 || note(s).is_some()
         })
         .collect();
@@ -258,24 +280,18 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
     }
     for skill in details {
         let _ = writeln!(out, "{} ({}):", skill.name, path(&skill.dir));
-        for shadowing in shadowings(skill, shown) {
+        for shadowing in shadowings(skill, judged) {
             let by = path(&shadowing.winner);
             let _ = writeln!(out, "  shadowed for {} by {by}", shadowing.agent);
         }
-        for left in left_out(skill, shown) {
-            let how = match left.effect {
-                Effect::Dropped => "not loaded by",
-                Effect::FromModel => "kept from the model by",
-                Effect::Disabled => "turned off for",
-                Effect::BreaksListing => "may stop every skill loading for",
-            };
-            let _ = writeln!(out, "  {how} {}: {}", left.agent, left.why);
+        for left in own_left_out(skill) {
+            let _ = writeln!(out, "  {} {}: {}", how(left.effect), left.agent, left.why);
         }
         if !skill.unsettled_for.is_empty() {
             let agents: Vec<&str> = skill
                 .unsettled_for
                 .iter()
-                .filter(|&&agent| shown.keeps(agent))
+                .filter(|&&agent| judged.keeps(agent))
                 .map(|agent| agent.id())
                 .collect();
             if !agents.is_empty() {
@@ -293,6 +309,20 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
             let _ = writeln!(out, "  ! {problem}");
         }
     }
+    if !shared.0.is_empty() {
+        out.push('\n');
+    }
+    for note in &shared.0 {
+        let _ = writeln!(
+            out,
+            "{} {}, {} ({}): {}",
+            capitalised(how(note.effect)),
+            note.agent,
+            human::count(note.skills.len(), "skill"),
+            names_cut(&note.skills),
+            note.why
+        );
+    }
     if !inventory.problems.is_empty() {
         out.push('\n');
     }
@@ -300,7 +330,7 @@ fn render(listing: &Listing<'_>, shown: Shown<'_>, home: &std::path::Path) -> St
         let _ = writeln!(out, "! {problem}");
     }
     out.push('\n');
-    out.push_str(&summary(listing, shown));
+    out.push_str(&summary(listing, shown, judged));
     out
 }
 
@@ -318,6 +348,89 @@ fn note(skill: &Skill) -> Option<&str> {
     matches!(skill.state, State::Modified | State::Unverifiable)
         .then_some(owner.note.as_deref())
         .flatten()
+}
+
+/// How a left-out note begins: what the agent does with the skill.
+fn how(effect: Effect) -> &'static str {
+    match effect {
+        Effect::Dropped => "not loaded by",
+        Effect::FromModel => "kept from the model by",
+        Effect::Disabled => "turned off for",
+        Effect::BreaksListing => "may stop every skill loading for",
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// How many names a shared note spells out before it counts the rest.
+const NAMES_IN_A_NOTE: usize = 5;
+
+/// The first names, then how many more: `a, b, c, d, e and 25 more`.
+fn names_cut(names: &[&str]) -> String {
+    let shown = names[..names.len().min(NAMES_IN_A_NOTE)].join(", ");
+    match names.len().saturating_sub(NAMES_IN_A_NOTE) {
+        0 => shown,
+        rest => format!("{shown} and {rest} more"),
+    }
+}
+
+/// A left-out note several skills of the listing share (an agent that does not trust the
+/// folder leaves out every skill of its workspace, for one reason): said once, with the skills
+/// it is about, rather than under each skill.
+struct SharedNote<'a> {
+    agent: AgentId,
+    effect: Effect,
+    why: &'static str,
+    skills: Vec<&'a str>,
+}
+
+struct SharedNotes<'a>(Vec<SharedNote<'a>>);
+
+impl<'a> SharedNotes<'a> {
+    /// The notes more than one of `skills` carries for the agents `judged`, in first order.
+    fn of(skills: &[&'a Skill], judged: Shown<'_>) -> Self {
+        let mut notes: Vec<SharedNote<'a>> = Vec::new();
+        for skill in skills {
+            for left in left_out(skill, judged) {
+                let same = |n: &&mut SharedNote<'a>| {
+                    n.agent == left.agent && n.effect == left.effect && n.why == left.why
+                };
+                match notes.iter_mut().find(same) {
+                    Some(note) => note.skills.push(&skill.name),
+                    None => notes.push(SharedNote {
+                        agent: left.agent,
+                        effect: left.effect,
+                        why: left.why,
+                        skills: vec![&skill.name],
+                    }),
+                }
+            }
+        }
+        notes.retain(|n| n.skills.len() > 1);
+        Self(notes)
+    }
+
+    fn holds(&self, left: &LeftOut) -> bool {
+        self.0
+            .iter()
+            .any(|n| n.agent == left.agent && n.effect == left.effect && n.why == left.why)
+    }
+}
+
+/// The notes of `skill`'s own: those no other skill of the listing shares.
+fn own_left_out<'s>(
+    skill: &'s Skill,
+    judged: Shown<'s>,
+    shared: &SharedNotes<'_>,
+) -> Vec<&'s LeftOut> {
+    left_out(skill, judged)
+        .filter(|left| !shared.holds(left))
+        .collect()
 }
 
 /// The agents shown that read the skill's folder and leave it out.
@@ -340,7 +453,7 @@ fn shadowings<'s>(
         .filter(move |s| shown.keeps(s.agent))
 }
 
-fn summary(listing: &Listing<'_>, shown: Shown<'_>) -> String {
+fn summary(listing: &Listing<'_>, shown: Shown<'_>, judged: Shown<'_>) -> String {
     let skills = listing.skills;
     let count = |state: State| skills.iter().filter(|s| s.state == state).count();
     let states: Vec<String> = State::ALL
@@ -367,7 +480,7 @@ fn summary(listing: &Listing<'_>, shown: Shown<'_>) -> String {
     };
     let shadowed = skills
         .iter()
-        .filter(|s| shadowings(s, shown).next().is_some())
+        .filter(|s| shadowings(s, judged).next().is_some())
         .count();
     let with_problems = skills.iter().filter(|s| !s.problems.is_empty()).count();
     let of = if listing.filtered {
@@ -376,8 +489,9 @@ fn summary(listing: &Listing<'_>, shown: Shown<'_>) -> String {
         String::new()
     };
     format!(
-        "{}{of} skills in {roots} roots: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
-        skills.len(),
+        "{}{of} in {}: {}; {shadowed} shadowed; {with_problems} with problems\n{}\n{}",
+        human::count(skills.len(), "skill"),
+        human::count(roots, "root"),
         states.join(", "),
         agents_line(listing.inventory, shown),
         builtins_line(listing.builtins, shown)

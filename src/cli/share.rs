@@ -244,10 +244,11 @@ fn describe(machine: &Machine, plan: &Plan, done: bool) -> String {
     let shown = |path: &Path| human::path(path, home, Unsafe::Escaped);
     let (to, from) = (shown(&plan.to), shown(&plan.from));
     let mut text = match (plan.share, done) {
-        (Share::Link, true) => format!("Linked {to} -> {}\n", shown(&plan.real_from)),
+        // Every arrow points from the source to the destination: the skill, then the link.
+        (Share::Link, true) => format!("Linked {} -> {to}\n", shown(&plan.real_from)),
         (Share::Copy, true) => format!("Copied {from} to {to}, with skilldeck's record\n"),
         (Share::Move, true) => format!("Moved {from} to {to}\n"),
-        (Share::Link, false) => format!("Would link {to} -> {}\n", shown(&plan.real_from)),
+        (Share::Link, false) => format!("Would link {} -> {to}\n", shown(&plan.real_from)),
         (Share::Copy, false) => format!("Would copy {from} to {to}\n"),
         (Share::Move, false) => format!("Would move {from} to {to}\n"),
     };

@@ -1,6 +1,7 @@
 //! `skilldeck undo [--list]`: revert the last journalled operation, or show the journal.
 
 use std::path::Path;
+use std::time::SystemTime;
 
 use serde::Serialize;
 
@@ -87,12 +88,12 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     stopped: done.stopped.as_ref().map(ToString::to_string),
                 })?;
             } else {
+                let now = SystemTime::now();
                 let mut text = String::new();
                 for recovered in &done.recovered {
                     text.push_str(&format!(
-                        "Recovered the {} of {}, which a crash stopped: {} of what it was about to do had been done, and is journalled so.\n",
-                        recovered.operation.in_words(),
-                        recovered.at,
+                        "Recovered {}, which a crash stopped: {} of what it was about to do had been done, and is journalled so.\n",
+                        recovered.in_words(now),
                         recovered.changes.len(),
                     ));
                 }
@@ -102,18 +103,10 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
                     } else {
                         "it changed no skill"
                     };
-                    text.push_str(&format!(
-                        "Passed over the {} of {}: {why}.\n",
-                        skipped.operation.in_words(),
-                        skipped.at
-                    ));
+                    text.push_str(&format!("Passed over {}: {why}.\n", skipped.in_words(now)));
                 }
                 for one in std::iter::once(&done).chain(&done.with) {
-                    text.push_str(&format!(
-                        "Undid the {} of {}:\n",
-                        one.reverted.operation.in_words(),
-                        one.reverted.at
-                    ));
+                    text.push_str(&format!("Undid {}:\n", one.reverted.in_words(now)));
                     for change in &one.entry.changes {
                         text.push_str(&format!(
                             "  {}\n",
@@ -183,8 +176,11 @@ fn list(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         super::print("The journal is empty: nothing was done that undo could revert.\n")?;
         return Ok(Outcome::Done);
     }
+    let now = SystemTime::now();
+    let whens: Vec<String> = listed.iter().map(|l| l.entry.when(now)).collect();
+    let width = whens.iter().map(|w| w.chars().count()).max().unwrap_or(0);
     let mut text = String::new();
-    for l in &listed {
+    for (l, when) in listed.iter().zip(&whens) {
         let mark = if l.undone { "  (undone)" } else { "" };
         let dirs: Vec<String> = l
             .entry
@@ -206,8 +202,7 @@ fn list(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             )
             .collect();
         text.push_str(&format!(
-            "{}  {:<15} {}{mark}\n",
-            l.entry.at,
+            "{when:<width$}  {:<15} {}{mark}\n",
             name(&l.entry),
             dirs.join(", ")
         ));

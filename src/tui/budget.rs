@@ -203,7 +203,7 @@ impl Uses {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct UsageView {
     by_dir: HashMap<PathBuf, Vec<UseView>>,
-    /// The counters and session files read.
+    /// The session files whose uses count (read now or held unchanged in the cache).
     pub files: usize,
     /// Files found and left unread because a bound was reached.
     pub unread: usize,
@@ -242,7 +242,7 @@ impl UsageView {
             .collect();
         Self {
             by_dir,
-            files: usage.reading.files,
+            files: usage.reading.sessions,
             unread: usage.reading.unread,
             broken: usage.reading.broken,
         }

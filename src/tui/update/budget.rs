@@ -131,7 +131,10 @@ pub(super) fn usage_arrived(app: &mut App, result: Result<Box<UsageView>, Stoppe
     app.usage_rereading = false;
     match result {
         Ok(view) => {
-            let mut text = format!("Usage read from {} session files", view.files);
+            let mut text = format!(
+                "Usage read from {}",
+                crate::text::human::count(view.files, "session file")
+            );
             if view.unread > 0 {
                 text.push_str(&format!(
                     "; {} older ones left unread (bounds)",

@@ -242,15 +242,12 @@ pub(super) fn follow_selection(app: &mut App) -> Vec<Effect> {
 
 pub(super) fn scan_summary(app: &App) -> String {
     let counts = app.deck.counts();
-    let drifted = counts.in_state(State::Modified);
-    let skills_word = if counts.skills == 1 {
-        "skill"
-    } else {
-        "skills"
-    };
-    let roots_word = if counts.roots == 1 { "root" } else { "roots" };
+    // The product's word for a recorded skill whose files differ from its digest: modified.
+    let modified = counts.in_state(State::Modified);
+    let count = crate::text::human::count;
     format!(
-        "Found {} {skills_word} in {} {roots_word}; {drifted} drifted.",
-        counts.skills, counts.roots
+        "Found {} in {}; {modified} modified.",
+        count(counts.skills, "skill"),
+        count(counts.roots, "root")
     )
 }

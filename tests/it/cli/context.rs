@@ -5,6 +5,7 @@
 
 use serde_json::Value;
 
+use crate::common::sessions::{DAY0, at, claude_line, write_log};
 use crate::common::{Machine, write_files, write_skill};
 
 fn skill(machine: &Machine, root: &str, name: &str, description: &str) {
@@ -287,7 +288,162 @@ fn uses_come_from_claude_codes_counters_and_a_cut_listing_says_so() {
         "{text}"
     );
     assert!(
-        text.contains("Past the budget: 2 skills listed by name only (Claude Code keeps the most used skills' descriptions first)"),
+        text.contains("Past the budget: 2 skills listed by name only (Claude Code keeps the most used skills' descriptions first, by its own counters)"),
+        "{text}"
+    );
+}
+
+/// Claude Code ranks its listing by its own counters (`skillUsage` in `~/.claude.json`), never
+/// by its transcripts: a skill its transcripts alone show used keeps no place for it, and the
+/// view says so beside the count instead of showing uses the ranking seems to ignore.
+#[test]
+fn uses_seen_only_in_claude_codes_transcripts_are_shown_apart_from_the_counters_it_ranks_by() {
+    let machine = Machine::new();
+    for name in ["alpha", "beta", "gamma"] {
+        skill(&machine, ".claude/skills", name, &"d".repeat(100));
+    }
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    write_files(
+        &machine.home,
+        &[(
+            ".claude.json",
+            &format!(
+                r#"{{"skillUsage": {{"beta": {{"usageCount": 4, "lastUsedAt": {now_ms}}}}}}}"#
+            ),
+        )],
+    );
+    let gamma_dir = machine.home.join(".claude/skills/gamma");
+    write_log(
+        &machine.home.join(".claude/projects/p/s.jsonl"),
+        &[
+            claude_line(&gamma_dir, Some(at(DAY0))),
+            claude_line(&gamma_dir, Some(at(DAY0 + 60))),
+        ],
+        at(DAY0 + 60),
+    );
+    let vars = [
+        ("CLAUDE_CODE_DISABLE_BUNDLED_SKILLS", "1"),
+        ("SLASH_COMMAND_TOOL_CHAR_BUDGET", "510"),
+    ];
+    let json = context(&machine, &["--agent", "claude-code"], &vars);
+    let agent = &json["agents"][0];
+    let beta = listed(agent, "beta");
+    assert_eq!(
+        (&beta["uses"], &beta["uses_from"]),
+        (&4.into(), &"counter".into())
+    );
+    assert_eq!(beta["listed"], "full");
+    let gamma = listed(agent, "gamma");
+    assert_eq!(
+        (&gamma["uses"], &gamma["uses_from"]),
+        (&2.into(), &"sessions".into())
+    );
+    assert_eq!(gamma["listed"], "name_only", "ranked by the counters alone");
+    assert_eq!(listed(agent, "alpha")["uses_from"], Value::Null);
+    let mut command = machine.command(&["context", "--agent", "claude-code"]);
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    let text = String::from_utf8(command.output().unwrap().stdout).unwrap();
+    let row = text.lines().find(|l| l.contains("gamma")).unwrap();
+    assert!(row.contains("2 (logs)"), "{text}");
+    let beta_row = text.lines().find(|l| l.contains("beta")).unwrap();
+    assert!(!beta_row.contains("(logs)"), "{text}");
+    assert!(
+        text.contains("the uses of 1 skill marked (logs) are in its transcripts only"),
+        "{text}"
+    );
+}
+
+/// An installed agent whose listing skilldeck cannot tell (Copilot CLI) is named, with why,
+/// rather than left out of the view silently.
+#[test]
+fn an_installed_agent_whose_listing_is_not_known_is_named_not_left_out() {
+    let machine = Machine::new();
+    for dir in [".copilot", ".codex"] {
+        std::fs::create_dir_all(machine.home.join(dir)).unwrap();
+    }
+    skill(&machine, ".agents/skills", "alpha", "a skill");
+    let json = context(&machine, &[], &[]);
+    assert_eq!(json["not_known"], serde_json::json!(["copilot"]));
+    let agents: Vec<&str> = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(agents, ["codex"]);
+    let text = String::from_utf8(machine.run_expecting(&["context"], 0).stdout).unwrap();
+    assert!(
+        text.contains("Not shown: copilot (skilldeck does not know how it lists its skills to the model, or what budget holds them)."),
+        "{text}"
+    );
+    // Only known agents installed: nothing to name.
+    let known = Machine::new();
+    std::fs::create_dir_all(known.home.join(".codex")).unwrap();
+    assert_eq!(
+        context(&known, &[], &[])["not_known"],
+        serde_json::json!([])
+    );
+    let text = String::from_utf8(known.run_expecting(&["context"], 0).stdout).unwrap();
+    assert!(!text.contains("Not shown"), "{text}");
+}
+
+/// A skill Codex reads through a link in its own root, to a folder another agent's root holds:
+/// the row names the path Codex reads, with the folder it leads to beside it.
+#[cfg(unix)]
+#[test]
+fn a_row_names_where_the_agent_reads_a_linked_skill_and_what_it_links_to() {
+    let machine = Machine::new();
+    std::fs::create_dir_all(machine.home.join(".codex")).unwrap();
+    skill(&machine, ".claude/skills", "foo", "a skill");
+    skill(&machine, ".claude/skills", "plain", "a skill");
+    std::fs::create_dir_all(machine.home.join(".agents/skills")).unwrap();
+    for name in ["foo", "plain"] {
+        std::os::unix::fs::symlink(
+            machine.home.join(".claude/skills").join(name),
+            machine.home.join(".agents/skills").join(name),
+        )
+        .unwrap();
+    }
+    let json = context(
+        &machine,
+        &["--agent", "codex", "--agent", "claude-code"],
+        &[],
+    );
+    let codex = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == "codex")
+        .unwrap();
+    let foo = listed(codex, "foo");
+    let home = machine.home.to_str().unwrap();
+    assert_eq!(foo["read_at"], format!("{home}/.agents/skills/foo"));
+    assert_eq!(foo["dir"], format!("{home}/.claude/skills/foo"));
+    // Claude Code reads the folder itself.
+    let claude = json["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["agent"] == "claude-code")
+        .unwrap();
+    assert_eq!(listed(claude, "foo")["read_at"], Value::Null);
+    let text = String::from_utf8(
+        machine
+            .run_expecting(&["context", "--agent", "codex"], 0)
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("~/.agents/skills/foo (a link to ~/.claude/skills/foo)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("~/.agents/skills/plain (a link to ~/.claude/skills/plain)"),
         "{text}"
     );
 }

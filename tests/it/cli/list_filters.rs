@@ -106,7 +106,7 @@ fn the_table_shows_only_what_passes_and_counts_it_against_all() {
     for hidden in ["alpha", "gamma", "pdf-forms"] {
         assert!(!text.contains(hidden), "{hidden} is shown: {text}");
     }
-    assert!(text.contains("1 (of 4) skills in 1 roots"), "{text}");
+    assert!(text.contains("1 skill (of 4) in 1 root:"), "{text}");
 }
 
 #[test]

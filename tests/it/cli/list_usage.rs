@@ -123,11 +123,13 @@ fn each_skill_has_its_uses_per_agent_and_its_last_use() {
     // the cache.
     assert_eq!(
         listing["usage_read"],
-        json!({"files": 3, "bytes": listing["usage_read"]["bytes"], "unread": 0, "cached": 0, "broken": 0})
+        json!({"sessions": 2, "files": 3, "bytes": listing["usage_read"]["bytes"], "unread": 0, "cached": 0, "broken": 0})
     );
     let again = listed(&f.machine, &[], 0);
     assert_eq!(again["usage_read"]["files"], 1, "only the counters");
     assert_eq!(again["usage_read"]["cached"], 2);
+    // Read from the cache, the two sessions still count: "read from 2 session files", not 0.
+    assert_eq!(again["usage_read"]["sessions"], 2);
     assert_eq!(again["skills"], listing["skills"]);
 }
 

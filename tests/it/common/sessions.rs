@@ -1,5 +1,6 @@
-//! Agents' session logs written for tests: Claude Code's transcript lines and Codex's rollout
-//! lines as the pinned versions write them, each at a chosen time.
+//! Agents' session logs written for tests: Claude Code's transcript lines, Codex's rollout
+//! lines, Gemini CLI's session records and OpenCode's session database as the pinned versions
+//! write them, each at a chosen time.
 
 use std::fs;
 use std::path::Path;
@@ -80,4 +81,54 @@ pub fn touch(path: &Path, modified: SystemTime) {
         .unwrap()
         .set_modified(modified)
         .unwrap();
+}
+
+/// A Gemini CLI session record (0.61.0's message with its tool calls) in which the call `id`
+/// activated the skill in `dir` at `time`; `status` is the call's (`success`, `error`).
+pub fn gemini_activation(id: &str, dir: &Path, status: &str, time: SystemTime) -> String {
+    serde_json::json!({"id": format!("m-{id}"), "timestamp": stamp(time), "type": "gemini",
+        "content": "", "toolCalls": [{"id": id, "name": "activate_skill", "args": {"name": "x"},
+            "status": status, "timestamp": stamp(time),
+            "resultDisplay": format!("Skill **x** activated. Resources loaded from `{}`:\n\nx/\n└── SKILL.md", dir.display()),
+            "displayName": "Activate Skill"}]})
+    .to_string()
+}
+
+/// A Gemini CLI session's first record.
+pub fn gemini_header(time: SystemTime) -> String {
+    serde_json::json!({"sessionId": "s1", "projectHash": "h", "startTime": stamp(time),
+        "lastUpdated": stamp(time), "kind": "main"})
+    .to_string()
+}
+
+/// An OpenCode 1.18.33 database at `path` whose `part` table holds, for each `(tool, status,
+/// dir, time)`, a tool part as its session processor writes it.
+pub fn opencode_db(path: &Path, parts: &[(&str, &str, &Path, SystemTime)]) {
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(
+        "PRAGMA journal_mode = WAL;
+         CREATE TABLE `part` (`id` text PRIMARY KEY, `message_id` text NOT NULL,
+           `session_id` text NOT NULL, `time_created` integer NOT NULL,
+           `time_updated` integer NOT NULL, `data` text NOT NULL);",
+    )
+    .unwrap();
+    for (i, (tool, status, dir, time)) in parts.iter().enumerate() {
+        let ms = time
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .unwrap()
+            .as_millis() as i64;
+        let output = format!(
+            "<skill_content name=\"x\">\n# Skill: x\n\nDo it.\n\nBase directory for this skill: {}\nRelative paths in this skill are relative to this base directory.\n</skill_content>",
+            dir.display()
+        );
+        let data = serde_json::json!({"type": "tool", "callID": format!("c{i}"), "tool": tool,
+            "state": {"status": status, "input": {"name": "x"}, "output": output, "title": "x",
+                "metadata": {}, "time": {"start": ms, "end": ms}}});
+        db.execute(
+            "INSERT INTO part VALUES (?1, 'm', 's', ?2, ?2, ?3)",
+            rusqlite::params![format!("p{i}"), ms, data.to_string()],
+        )
+        .unwrap();
+    }
 }

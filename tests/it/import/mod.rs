@@ -1,5 +1,6 @@
 //! Importing bundles: every source (folder, archive, git), layout and reader, hostile input
-//! refused with nothing written, cancellation, replacement, shadowing and the snapshots taken.
+//! refused with nothing written, cancellation, replacement, shadowing, the snapshots taken and
+//! the agents that will not load a project folder they do not trust.
 
 mod cancel_and_refuse;
 mod corpus;
@@ -16,3 +17,4 @@ mod real_world;
 mod replace;
 mod shadowing;
 mod snapshots;
+mod trust;

@@ -137,3 +137,79 @@ fn the_detail_pane_says_it_too() {
     let text = screen.text();
     assert!(text.contains("codex keeps it from its model"), "{text}");
 }
+
+/// Gemini CLI installed, and a project it does not trust holding `names` in `.agents/skills`.
+fn untrusted_project(names: &[&str]) -> Machine {
+    let machine = Machine::new();
+    std::fs::create_dir_all(machine.home.join(".gemini")).unwrap();
+    for name in names {
+        // Gemini CLI's workspace is the folder it starts in.
+        write_skill(&machine.start.join(".agents/skills").join(name), &[]);
+    }
+    machine
+}
+
+#[test]
+fn a_note_many_skills_share_is_said_once_with_how_many_it_is_about() {
+    let names = ["a1", "a2", "a3", "a4", "a5", "a6", "a7"];
+    let machine = untrusted_project(&names);
+    let output = machine.run_expecting(&["list"], 0);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        text.matches("does not trust this folder").count(),
+        1,
+        "said once:\n{text}"
+    );
+    assert!(
+        text.contains("Not loaded by gemini-cli, 7 skills (a1, a2, a3, a4, a5 and 2 more): Gemini CLI does not trust this folder"),
+        "{text}"
+    );
+    // No skill keeps a detail block for that note alone.
+    assert!(!text.contains("a1 ("), "{text}");
+    // A note only one skill carries stays under that skill.
+    let one = untrusted_project(&["solo"]);
+    let text = String::from_utf8(one.run_expecting(&["list"], 0).stdout).unwrap();
+    assert!(
+        text.contains("  not loaded by gemini-cli: Gemini CLI does not trust this folder"),
+        "{text}"
+    );
+    // A trusted folder: no note at all.
+    let trusted = machine
+        .command(&["list"])
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(trusted.stdout).unwrap();
+    assert!(!text.contains("does not trust"), "{text}");
+}
+
+#[test]
+fn with_agent_only_that_agents_shadowing_and_notes_are_told() {
+    let machine = Machine::new();
+    let home = &machine.home;
+    for agent in [".codex", ".copilot"] {
+        std::fs::create_dir_all(home.join(agent)).unwrap();
+    }
+    // Copilot reads both folders and runs its own folder's `dup`; Codex reads only the first.
+    write_skill(&home.join(".agents/skills/dup"), &[]);
+    write_skill(&home.join(".copilot/skills/dup"), &[]);
+    let all = String::from_utf8(machine.run_expecting(&["list"], 0).stdout).unwrap();
+    assert!(all.contains("(shadowed)"), "{all}");
+    let codex = String::from_utf8(
+        machine
+            .run_expecting(&["list", "--agent", "codex"], 0)
+            .stdout,
+    )
+    .unwrap();
+    assert!(!codex.contains("(shadowed)"), "{codex}");
+    assert!(!codex.contains("shadowed for copilot"), "{codex}");
+    assert!(codex.contains("0 shadowed"), "{codex}");
+    let copilot = String::from_utf8(
+        machine
+            .run_expecting(&["list", "--agent", "copilot"], 0)
+            .stdout,
+    )
+    .unwrap();
+    assert!(copilot.contains("dup (shadowed)"), "{copilot}");
+    assert!(copilot.contains("shadowed for copilot by"), "{copilot}");
+}

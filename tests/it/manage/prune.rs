@@ -94,7 +94,7 @@ fn a_deleted_snapshot_comes_back_byte_for_byte_with_undo() {
         text(&output)
     );
     assert!(
-        text(&output).contains("Undid the snapshot delete of "),
+        text(&output).contains("Undid the snapshot delete made just now:"),
         "{}",
         text(&output)
     );

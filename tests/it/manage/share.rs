@@ -13,12 +13,18 @@ fn link_makes_the_skill_visible_to_another_agent_with_an_absolute_link() {
     rich_skill(&dir);
     let dry = machine.run_expecting(&["link", "demo", "--agent", "codex", "--dry-run"], 0);
     assert!(
-        stdout(&dry).contains("Would link ~/.agents/skills/demo"),
+        // From the source to the destination, as every arrow skilldeck draws.
+        stdout(&dry).contains("Would link ~/.claude/skills/demo -> ~/.agents/skills/demo"),
         "{}",
         stdout(&dry)
     );
     assert!(fs::symlink_metadata(machine.home.join(".agents")).is_err());
     let output = machine.run_expecting(&["link", "demo", "--agent", "codex"], 0);
+    assert!(
+        stdout(&output).contains("Linked ~/.claude/skills/demo -> ~/.agents/skills/demo"),
+        "{}",
+        stdout(&output)
+    );
     assert!(
         stdout(&output).contains("skilldeck undo"),
         "{}",

@@ -110,8 +110,14 @@ fn undo_list_marks_what_was_undone_and_undo_walks_back_past_snapshots() {
     machine.run_expecting(&["link", "demo", "--agent", "copilot"], 0);
     machine.run_expecting(&["snapshot", "demo"], 0);
     let output = machine.run_expecting(&["undo"], 0);
+    // When, for people: not the journal's RFC 3339 stamp.
     assert!(
-        stdout(&output).contains("Passed over the snapshot"),
+        stdout(&output).contains("Passed over the snapshot made just now"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stdout(&output).contains("Undid the link made just now:"),
         "{}",
         stdout(&output)
     );
@@ -135,6 +141,8 @@ fn undo_list_marks_what_was_undone_and_undo_walks_back_past_snapshots() {
     assert_eq!(entries[2]["undoes"], entries[0]["at"]);
     let text = stdout(&machine.run_expecting(&["undo", "--list"], 0));
     assert!(text.contains("(undone)"), "{text}");
+    assert!(text.lines().all(|l| l.starts_with("just now  ")), "{text}");
+    assert!(!text.contains(entries[0]["at"].as_str().unwrap()), "{text}");
     let output = refused_changing_nothing(&machine, &["undo"], 1);
     assert!(
         stderr(&output).contains("nothing left to undo"),

@@ -42,6 +42,7 @@ fn entry(name: &str, shown: Shown, chars: usize, description_chars: usize) -> En
     Entry {
         name: name.to_owned(),
         dir: Some(dir(name)),
+        read_at: None,
         shown,
         chars,
         description_shown: if shown == Shown::Full {

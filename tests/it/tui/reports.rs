@@ -104,7 +104,7 @@ fn a_removal_says_the_folder_it_left_in_place_and_the_undo_every_change_it_put_b
     assert!(
         said(
             &undone.done,
-            "linked ~/.claude/skills/own-notes as a link to ~/mine/own-notes"
+            "linked ~/mine/own-notes → ~/.claude/skills/own-notes"
         ),
         "{undone:?}"
     );

@@ -107,7 +107,7 @@ const CASES: &[Case] = &[
             assert_eq!(app.scan, Scan::Done);
             assert_eq!(app.preview, Preview::Loading(dir("alpha")));
             let status = app.status.as_ref().unwrap();
-            assert_eq!(status.text, "Found 6 skills in 2 roots; 1 drifted.");
+            assert_eq!(status.text, "Found 6 skills in 2 roots; 1 modified.");
         },
     },
     Case {

@@ -62,15 +62,18 @@ fn a_second_reading_reads_only_the_log_that_changed() {
     assert_eq!(
         first.reading,
         Reading {
+            sessions: 3,
             files: 3,
             bytes: all,
             ..Reading::default()
         }
     );
     let second = usage::read(&logs.env, &USAGE, Some(&logs.cache));
+    // Nothing read again from disk, but every session's uses count: three session files.
     assert_eq!(
         second.reading,
         Reading {
+            sessions: 3,
             cached: 3,
             ..Reading::default()
         }
@@ -91,6 +94,7 @@ fn a_second_reading_reads_only_the_log_that_changed() {
     assert_eq!(
         third.reading,
         Reading {
+            sessions: 3,
             files: 1,
             bytes: len(grown),
             cached: 2,
@@ -107,6 +111,7 @@ fn a_second_reading_reads_only_the_log_that_changed() {
     assert_eq!(
         fourth.reading,
         Reading {
+            sessions: 2,
             cached: 2,
             ..Reading::default()
         }

@@ -1,14 +1,14 @@
 //! Usage read from synthetic session logs of each format, built here in a temporary home:
 //! Claude Code's project transcripts (and its subagents'), Codex's rollouts in dated folders
-//! and archived; the bounds (newest first, per file, in all); and logs that are malformed in
+//! and archived, Gemini CLI's chats (and its subagents'), OpenCode's session database; the bounds (newest first, per file, in all); and logs that are malformed in
 //! every way a disk allows. Each test asserts exact counts, times and what was read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::common::sessions::{
-    DAY0, at, claude_line, claude_tool_result, codex_injection, codex_read, codex_turn, stamp,
-    write_bytes, write_log,
+    DAY0, at, claude_line, claude_tool_result, codex_injection, codex_read, codex_turn,
+    gemini_activation, gemini_header, opencode_db, stamp, write_bytes, write_log,
 };
 use skilldeck::limits::{USAGE, UsageBounds};
 use skilldeck::roots::{AgentId, Environment};
@@ -23,6 +23,8 @@ fn used(count: u64, last: u64) -> Option<Use> {
 
 fn reading(files: usize, bytes: u64, unread: usize, broken: usize) -> Reading {
     Reading {
+        // No counters in these homes: every file read is a session file.
+        sessions: files,
         files,
         bytes,
         unread,
@@ -467,4 +469,82 @@ fn a_log_naming_more_folders_than_a_session_uses_is_read_up_to_the_bound_and_cou
     assert_eq!(all.logged(AgentId::CLAUDE_CODE, &dir(20)), used(1, DAY0));
     assert_eq!(all.logged(AgentId::CLAUDE_CODE, &dir(29)), used(2, DAY0));
     assert_eq!(all.reading.broken, 0);
+}
+
+#[test]
+fn gemini_cli_sessions_count_each_successful_activation_once() {
+    let h = Home::new();
+    let gemini = h.home.join("gem-home");
+    let pdf = Path::new("/s/pdf");
+    let docx = Path::new("/s/docx");
+    let chats = gemini.join(".gemini/tmp/my-project/chats");
+    let session = chats.join("session-2025-06-01T00-00-abcd1234.jsonl");
+    write_log(
+        &session,
+        &[
+            gemini_header(at(DAY0)),
+            gemini_activation("c1", pdf, "success", at(DAY0 + 10)),
+            // The same message written again when its tokens arrive: the same call.
+            gemini_activation("c1", pdf, "success", at(DAY0 + 10)),
+            gemini_activation("c2", pdf, "success", at(DAY0 + 40)),
+            // An unknown skill's activation fails: not a use.
+            gemini_activation("c3", docx, "error", at(DAY0 + 50)),
+            r#"{"$set":{"lastUpdated":"2025-06-01T00:01:00.000Z"}}"#.into(),
+        ],
+        at(DAY0 + 100),
+    );
+    // A subagent's session, under its parent's folder.
+    let sub = chats.join("parent-session/sub-1.jsonl");
+    write_log(
+        &sub,
+        &[gemini_activation("c1", docx, "success", at(DAY0 + 70))],
+        at(DAY0 + 80),
+    );
+    // The home's `.gemini` is not read when GEMINI_CLI_HOME moves it.
+    write_log(
+        &h.home.join(".gemini/tmp/p/chats/session-x.jsonl"),
+        &[gemini_activation("c9", pdf, "success", at(DAY0))],
+        at(DAY0),
+    );
+    let env = h.env().with_var("GEMINI_CLI_HOME", &gemini);
+    let found = usage::read(&env, &USAGE, None);
+    assert_eq!(found.logged(AgentId::GEMINI_CLI, pdf), used(2, DAY0 + 40));
+    assert_eq!(found.logged(AgentId::GEMINI_CLI, docx), used(1, DAY0 + 70));
+    assert_eq!(found.logged(AgentId::CLAUDE_CODE, pdf), None);
+    assert_eq!(found.reading, reading(2, len(&session) + len(&sub), 0, 0));
+}
+
+#[test]
+fn opencode_database_counts_each_completed_skill_call() {
+    let h = Home::new();
+    let data = h.home.join("xdg-data");
+    let pdf = Path::new("/s/pdf");
+    let docx = Path::new("/s/docx");
+    let db = data.join("opencode/opencode.db");
+    opencode_db(
+        &db,
+        &[
+            ("skill", "completed", pdf, at(DAY0 + 5)),
+            ("skill", "completed", pdf, at(DAY0 + 20)),
+            ("skill", "error", docx, at(DAY0 + 30)),
+            // Another tool whose output quotes the line is not a use.
+            ("read", "completed", docx, at(DAY0 + 40)),
+        ],
+    );
+    // Another channel's database is OpenCode's too.
+    opencode_db(
+        &data.join("opencode/opencode-dev.db"),
+        &[("skill", "completed", docx, at(DAY0 + 60))],
+    );
+    let env = h.env().with_var("XDG_DATA_HOME", &data);
+    let found = usage::read(&env, &USAGE, None);
+    assert_eq!(found.logged(AgentId::OPENCODE, pdf), used(2, DAY0 + 20));
+    assert_eq!(found.logged(AgentId::OPENCODE, docx), used(1, DAY0 + 60));
+    assert_eq!(found.reading.sessions, 2);
+    assert_eq!(found.reading.broken, 0);
+    // A file by that name that is no database is counted broken, and the others still read.
+    fs::write(data.join("opencode/opencode-broken.db"), "not sqlite").unwrap();
+    let found = usage::read(&env, &USAGE, None);
+    assert_eq!(found.logged(AgentId::OPENCODE, pdf), used(2, DAY0 + 20));
+    assert_eq!((found.reading.sessions, found.reading.broken), (2, 1));
 }

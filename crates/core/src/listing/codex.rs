@@ -275,6 +275,7 @@ mod tests {
             name: name.to_owned(),
             description: description.to_owned(),
             skill: None,
+            read_at: None,
         }
     }
 

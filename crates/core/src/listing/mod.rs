@@ -8,7 +8,7 @@ mod claude_code;
 mod codex;
 mod plain;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::roots::{AgentId, Environment, Project, PromptListing};
 use crate::scan::{Inventory, Skill};
@@ -40,6 +40,9 @@ pub struct Entry {
     pub name: String,
     /// Its folder; `None` for a built-in shipped inside the agent.
     pub dir: Option<PathBuf>,
+    /// Where the agent reads it, when not at `dir`: a link in one of the agent's roots to the
+    /// folder `dir` names (found at both, the skill is `dir`, the real folder, for skilldeck).
+    pub read_at: Option<PathBuf>,
     pub shown: Shown,
     /// The characters its line takes in the listing (0 when omitted).
     pub chars: usize,
@@ -119,6 +122,8 @@ pub(crate) struct Item<'a> {
     pub name: String,
     pub description: String,
     pub skill: Option<&'a Skill>,
+    /// Where the agent reads the skill, when not at its `dir`.
+    pub read_at: Option<PathBuf>,
 }
 
 /// The variables the listing rules read, beyond those the scan does: a caller building its
@@ -133,6 +138,17 @@ pub fn agents() -> Vec<AgentId> {
         .collect();
     known.sort_by_key(|agent| agent.id());
     known
+}
+
+/// The agents of `agents` whose listing skilldeck cannot tell, in their order: a budget view
+/// names them rather than leave them out silently (Copilot CLI's listing and its budget, if
+/// any, are documented nowhere; `agent-controls-and-budgets.md` has no rule for it).
+pub fn unknown(agents: &[AgentId]) -> Vec<AgentId> {
+    agents
+        .iter()
+        .copied()
+        .filter(|agent| !agent.agent().prompt_listing().is_known())
+        .collect()
 }
 
 /// `agent`'s listing of what `inventory` says it loads from `project`, or `None` for an agent whose rules
@@ -167,6 +183,7 @@ fn items(inventory: &Inventory, agent: AgentId) -> Vec<Item<'_>> {
             name: skill.name_for(agent).into_owned(),
             description: skill.declared.description.clone().unwrap_or_default(),
             skill: Some(skill),
+            read_at: read_at(inventory, skill, agent),
         })
         .collect();
     items.extend(
@@ -178,9 +195,27 @@ fn items(inventory: &Inventory, agent: AgentId) -> Vec<Item<'_>> {
                 name: b.name.to_owned(),
                 description: String::new(),
                 skill: None,
+                read_at: None,
             }),
     );
     items
+}
+
+/// Where `agent` reads `skill` when not at its `dir`: the first path it was found at that lies
+/// in a root `agent` loads from, when `dir` lies in none.
+fn read_at(inventory: &Inventory, skill: &Skill, agent: AgentId) -> Option<PathBuf> {
+    let agents_roots: Vec<&Path> = skill
+        .roots
+        .iter()
+        .filter_map(|&i| inventory.roots.get(i))
+        .filter(|entry| entry.root.agents().contains(&agent))
+        .map(|entry| entry.root.path.as_path())
+        .collect();
+    let read = |path: &Path| agents_roots.iter().any(|root| path.starts_with(root));
+    if read(&skill.dir) {
+        return None;
+    }
+    skill.reached_by.iter().find(|path| read(path)).cloned()
 }
 
 impl Item<'_> {
@@ -192,6 +227,7 @@ impl Item<'_> {
         Entry {
             name: self.name.clone(),
             dir: self.dir(),
+            read_at: self.read_at.clone(),
             shown,
             chars,
             description_shown,

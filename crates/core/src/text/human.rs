@@ -2,7 +2,7 @@
 //! sizes and ages (`3 skills`, `1.2 KiB`, `3 h ago`), and columns padded to their widest cell.
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use super::{Unsafe, width};
 
@@ -17,12 +17,31 @@ pub fn path(path: &Path, home: &Path, unsafe_chars: Unsafe) -> String {
     unsafe_chars.apply(&text)
 }
 
-/// `n` things, singular or plural.
+/// `n` things, singular or plural: the one place a count meets its noun ("1 file", "2 files",
+/// "3 entries", "2 matches"), so no output says "1 files".
 pub fn count(n: usize, thing: &str) -> String {
     if n == 1 {
         format!("1 {thing}")
     } else {
-        format!("{n} {thing}s")
+        format!("{n} {}", plural(thing))
+    }
+}
+
+/// The English plural of a noun skilldeck counts (the last word of `thing` takes it):
+/// `entry` → `entries`, `match` → `matches`, `skill` → `skills`.
+pub fn plural(thing: &str) -> String {
+    let consonant_y = thing.len() >= 2
+        && thing.ends_with('y')
+        && !thing[..thing.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    if consonant_y {
+        format!("{}ies", &thing[..thing.len() - 1])
+    } else if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|end| thing.ends_with(end))
+    {
+        format!("{thing}es")
+    } else {
+        format!("{thing}s")
     }
 }
 
@@ -50,6 +69,20 @@ pub fn ago(span: Duration) -> String {
         3_600..86_400 => format!("{} h ago", seconds / 3_600),
         86_400..172_800 => "yesterday".to_owned(),
         _ => format!("{} days ago", seconds / 86_400),
+    }
+}
+
+/// When something happened, for people, as seen at `now`: how long ago within a week
+/// (`5 min ago`, `yesterday`), else the day (`on 2026-11-02`, UTC); a time after `now` (a
+/// clock set back) is its day too.
+pub fn moment(at: SystemTime, now: SystemTime) -> String {
+    const WEEK: Duration = Duration::from_secs(7 * 86_400);
+    match now.duration_since(at) {
+        Ok(span) if span < WEEK => ago(span),
+        _ => {
+            let stamp = humantime::format_rfc3339_seconds(at).to_string();
+            format!("on {}", stamp.get(..10).unwrap_or(&stamp))
+        }
     }
 }
 
@@ -145,10 +178,27 @@ mod tests {
     }
 
     #[test]
+    fn a_moment_is_how_long_ago_within_a_week_then_its_day() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+        let before = |s: u64| now - Duration::from_secs(s);
+        assert_eq!(moment(before(5 * 60), now), "5 min ago");
+        assert_eq!(moment(before(3 * 3_600), now), "3 h ago");
+        assert_eq!(moment(before(6 * 86_400), now), "6 days ago");
+        assert_eq!(moment(before(8 * 86_400), now), "on 2027-01-07");
+        assert_eq!(moment(now + Duration::from_secs(60), now), "on 2027-01-15");
+    }
+
+    #[test]
     fn counts_are_singular_or_plural() {
         assert_eq!(count(1, "skill"), "1 skill");
         assert_eq!(count(0, "skill"), "0 skills");
         assert_eq!(count(2, "recorded skill"), "2 recorded skills");
+        assert_eq!(count(1, "file"), "1 file");
+        assert_eq!(count(3, "entry"), "3 entries");
+        assert_eq!(count(2, "copy"), "2 copies");
+        assert_eq!(count(2, "day"), "2 days");
+        assert_eq!(count(2, "match"), "2 matches");
+        assert_eq!(count(0, "root"), "0 roots");
     }
 
     #[test]

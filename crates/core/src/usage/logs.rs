@@ -7,6 +7,11 @@
 //!   path, with the agent's own relative folders between `subagents` and the file).
 //! - Codex: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-*.jsonl` (else `~/.codex`), and the
 //!   rollouts it archived under `$CODEX_HOME/archived_sessions` (0.171.0 keeps both).
+//! - Gemini CLI: `${GEMINI_CLI_HOME:-~}/.gemini/tmp/<project>/chats/session-*.jsonl`, and its
+//!   subagents' `chats/<parent session>/<id>.jsonl` (0.61.0's `ChatRecordingService`, see
+//!   `gemini_cli`).
+//!
+//! OpenCode keeps its sessions in a database, not in logs: `opencode` reads it.
 //!
 //! Links are not followed into folders, so a link loop costs nothing; a link to a file is
 //! taken as that file. An entry with a log's name that is not a regular file (a FIFO, a
@@ -54,12 +59,32 @@ pub fn codex_home(env: &Environment) -> PathBuf {
         .map_or_else(|| env.home().join(".codex"), PathBuf::from)
 }
 
+/// Gemini CLI's global folder: `.gemini` under `$GEMINI_CLI_HOME`, else under the home.
+pub fn gemini_cli_dir(env: &Environment) -> PathBuf {
+    env.var("GEMINI_CLI_HOME")
+        .filter(|v| !v.is_empty())
+        .map_or_else(|| env.home().to_path_buf(), PathBuf::from)
+        .join(".gemini")
+}
+
+/// Whether `relative` (under Gemini CLI's `tmp`) is a session: `<project>/chats/session-*.jsonl`,
+/// or a subagent's `<project>/chats/<parent>/*.jsonl`.
+fn is_gemini_session(relative: &Path) -> bool {
+    let parts: Vec<&str> = relative.iter().filter_map(|p| p.to_str()).collect();
+    match parts.as_slice() {
+        [_, "chats", name] => name.starts_with("session-") && name.ends_with(".jsonl"),
+        [_, "chats", _, name] => name.ends_with(".jsonl"),
+        _ => false,
+    }
+}
+
 /// Every session log of every agent read for usage, newest first (by modification time, then
 /// by path, so the order is the same on every run).
 pub fn find(env: &Environment) -> Found {
     let mut found = Found::default();
-    let is_jsonl = |name: &str| name.ends_with(".jsonl");
-    let is_rollout = |name: &str| name.starts_with("rollout-") && name.ends_with(".jsonl");
+    let is_jsonl = |path: &Path| name_of(path).ends_with(".jsonl");
+    let is_rollout =
+        |path: &Path| name_of(path).starts_with("rollout-") && name_of(path).ends_with(".jsonl");
     for agent in AgentId::all() {
         match agent.agent().session_logs() {
             SessionLogs::ClaudeCode => collect(
@@ -86,7 +111,15 @@ pub fn find(env: &Environment) -> Found {
                     is_rollout,
                 );
             }
-            SessionLogs::Unread => {}
+            SessionLogs::GeminiCli => collect(
+                &mut found,
+                agent,
+                &gemini_cli_dir(env).join("tmp"),
+                (3, 4),
+                is_gemini_session,
+            ),
+            // OpenCode's sessions are rows of a database (`opencode`), not logs.
+            SessionLogs::OpenCode | SessionLogs::Unread => {}
         }
     }
     found.files.sort_by(|a, b| {
@@ -97,13 +130,18 @@ pub fn find(env: &Environment) -> Found {
     found
 }
 
-/// The files under `root`, `depth` (least, most) parts down, whose names `wanted` takes.
+fn name_of(path: &Path) -> &str {
+    path.file_name().and_then(|n| n.to_str()).unwrap_or("")
+}
+
+/// The files under `root`, `depth` (least, most) parts down, whose paths under `root`
+/// `wanted` takes.
 fn collect(
     found: &mut Found,
     agent: AgentId,
     root: &Path,
     (min, max): (usize, usize),
-    wanted: impl Fn(&str) -> bool,
+    wanted: impl Fn(&Path) -> bool,
 ) {
     if !root.is_dir() {
         return;
@@ -121,7 +159,7 @@ fn collect(
         if kind.is_dir() || entry.depth() < min {
             continue;
         }
-        let name_wanted = entry.file_name().to_str().is_some_and(&wanted);
+        let name_wanted = entry.path().strip_prefix(root).is_ok_and(&wanted);
         if !name_wanted {
             continue;
         }
@@ -209,5 +247,45 @@ mod tests {
             ]
         );
         assert_eq!(found.broken, 0);
+    }
+
+    #[test]
+    fn gemini_sessions_are_found_under_its_home_and_chats_folders() {
+        let home = tempfile::tempdir().unwrap();
+        let gemini = home.path().join("gem");
+        let env = Environment::new(home.path()).with_var("GEMINI_CLI_HOME", &gemini);
+        let tmp = gemini.join(".gemini/tmp");
+        for path in [
+            "proj/chats/session-2026-01-02T03-04-abcd1234.jsonl",
+            "proj/chats/parent-id/sub.jsonl",
+            "proj/chats/notes.jsonl",
+            "proj/session-x.jsonl",
+            "proj/chats/session-old.json",
+            "proj/logs.json",
+        ] {
+            let path = tmp.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "{}\n").unwrap();
+        }
+        // The home's own `.gemini` is not Gemini CLI's when GEMINI_CLI_HOME moves it.
+        let ignored = home.path().join(".gemini/tmp/p/chats/session-a.jsonl");
+        std::fs::create_dir_all(ignored.parent().unwrap()).unwrap();
+        std::fs::write(&ignored, "{}\n").unwrap();
+        let mut names: Vec<String> = find(&env)
+            .files
+            .iter()
+            .map(|f| {
+                assert_eq!(f.agent, AgentId::GEMINI_CLI);
+                crate::record::portable_path(f.path.strip_prefix(&tmp).unwrap())
+            })
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "proj/chats/parent-id/sub.jsonl",
+                "proj/chats/session-2026-01-02T03-04-abcd1234.jsonl"
+            ]
+        );
     }
 }

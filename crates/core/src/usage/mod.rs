@@ -1,17 +1,18 @@
 //! How often each skill was used, and when last, per agent: read from what the agents keep on
-//! this machine — Claude Code's own counters (`counters`), and the session logs of Claude Code
-//! and Codex (`logs` finds them, `sessions` reads them, `transcript` and `codex` say what a
-//! use looks like in each). Reading is bounded by `limits::USAGE` (newest files first, byte
-//! caps) and cached (`cache`), so the app can run it on a worker and the command line on every
-//! `list --json`. Knows nothing of the terminal.
-//!
-//! Gemini CLI (`~/.gemini/tmp/*/chats/*.json`, `activate_skill` calls) and OpenCode (its own
-//! store) keep sessions too; they are not read yet.
+//! this machine — Claude Code's own counters (`counters`), the session logs of Claude Code,
+//! Codex and Gemini CLI (`logs` finds them, `sessions` reads them, one `reader::LineReader`
+//! per agent saying what a use looks like: `transcript`, `codex`, `gemini_cli`), and
+//! OpenCode's session database (`opencode`). Reading is bounded by `limits::USAGE` (newest
+//! files first, byte caps) and cached (`cache`), so the app can run it on a worker and the
+//! command line on every `list --json`. Knows nothing of the terminal.
 
 mod cache;
 mod codex;
 pub mod counters;
+mod gemini_cli;
 pub mod logs;
+pub mod opencode;
+mod reader;
 mod sessions;
 pub mod transcript;
 
@@ -31,7 +32,8 @@ pub fn read(env: &Environment, bounds: &UsageBounds, cache: Option<&Path>) -> Us
     for agent in AgentId::all() {
         match agent.agent().session_logs() {
             SessionLogs::ClaudeCode => counters::add_claude_code(env, agent, &mut usage),
-            SessionLogs::Codex | SessionLogs::Unread => {}
+            SessionLogs::OpenCode => opencode::add(env, agent, bounds, &mut usage),
+            SessionLogs::Codex | SessionLogs::GeminiCli | SessionLogs::Unread => {}
         }
     }
     sessions::add(env, bounds, cache, &mut usage);
@@ -87,7 +89,11 @@ pub struct AgentUse {
 /// What was read to find the uses, for people ("412 session files, 1.2 GiB, 30 left unread").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reading {
-    /// The files read (in part or whole), counters included.
+    /// The session files whose uses count: the logs and databases read now, and the logs the
+    /// cache holds unchanged (not read again, but their uses are there). What "read from N
+    /// session files" says.
+    pub sessions: usize,
+    /// The files read from disk this time (in part or whole), counters included.
     pub files: usize,
     pub bytes: u64,
     /// Files found and not read because a bound was reached.

@@ -10,8 +10,11 @@
 //!   2.1.332 writes it at the head of the skill's text, each time the Skill tool loads it):
 //!   one use per folder per line (`transcript`), but for the skills a compaction puts back.
 //! - Codex: a `<skill>` injection, or a reader command on a skill's `SKILL.md` (`codex`).
+//! - Gemini CLI: a successful `activate_skill` call, once per call id (`gemini_cli`).
 //!
-//! A use's time is its line's `timestamp` (RFC 3339, as both agents write it), else the log's
+//! Each agent's rule is one `reader::LineReader`.
+//!
+//! A use's time is its line's `timestamp` (RFC 3339, as the three agents write it), else the log's
 //! modification time. A line that can name a skill and does not decode as JSON, and a line
 //! longer than `transcript::MAX_LINE`, are counted broken and passed over; so is a log that
 //! cannot be opened or read (a broken log is not cached, so it is tried again next time). The
@@ -19,7 +22,7 @@
 //! is, newline or not. A log naming more skill folders than `skills_per_file` is read up to
 //! the line that names one more, and counted broken.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::{BufReader, Read as _};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -29,12 +32,13 @@ use serde_json::Value;
 
 use crate::fs::{Links, open_regular};
 use crate::limits::UsageBounds;
-use crate::roots::{AgentId, Environment, SessionLogs};
+use crate::roots::{AgentId, Environment};
 
 use super::cache::{self, Cache, Held};
 use super::logs::{self, LogFile};
+use super::reader::LineReader;
 use super::transcript::{self, Line};
-use super::{Usage, Use, codex};
+use super::{Usage, Use};
 
 /// The read buffer of one log: large, since logs are read whole and most lines are passed over.
 const READ_BUFFER: usize = 256 << 10;
@@ -74,6 +78,7 @@ pub fn add(env: &Environment, bounds: &UsageBounds, cache_dir: Option<&Path>, us
         })
         .collect();
     for (log, limit, outcome) in outcomes {
+        usage.reading.sessions += 1;
         let held = match outcome {
             Outcome::Cached(held) => {
                 usage.reading.cached += 1;
@@ -133,7 +138,10 @@ fn read_log(log: &LogFile, limit: u64, most: usize) -> Result<(Held, u64), Parti
     let mut reader = BufReader::with_capacity(READ_BUFFER, file.take(limit));
     let mut found: BTreeMap<PathBuf, Use> = BTreeMap::new();
     let mut broken = 0;
-    let mut seen = HashSet::new();
+    // `logs::find` lists only the logs of agents that have a line reader.
+    let Some(mut lines) = LineReader::new(log.agent.agent().session_logs()) else {
+        return Ok((Held::default(), 0));
+    };
     let mut line = Vec::new();
     let failed = loop {
         let kind = match transcript::read_line(&mut reader, &mut line) {
@@ -149,7 +157,7 @@ fn read_log(log: &LogFile, limit: u64, most: usize) -> Result<(Held, u64), Parti
             Line::Unterminated if cut => break false,
             Line::Whole | Line::Unterminated => {}
         }
-        let Some((dirs, at)) = uses_in_line(log.agent, &line, &mut seen) else {
+        let Some((dirs, at)) = uses_in_line(&mut lines, &line) else {
             broken += 1;
             continue;
         };
@@ -192,32 +200,14 @@ fn held(found: BTreeMap<PathBuf, Use>, broken: usize) -> Held {
 /// The skill folders one line uses and the line's time; `None` when the line can name a skill
 /// and does not decode.
 fn uses_in_line(
-    agent: AgentId,
+    reader: &mut LineReader,
     line: &[u8],
-    seen: &mut HashSet<PathBuf>,
 ) -> Option<(Vec<PathBuf>, Option<SystemTime>)> {
-    let logs = agent.agent().session_logs();
-    let may = match logs {
-        SessionLogs::Codex => codex::may_say(line),
-        SessionLogs::ClaudeCode => transcript::has_base_dir(line),
-        // `logs::find` reads no log of such an agent: nothing in one names a skill.
-        SessionLogs::Unread => false,
-    };
-    if !may {
+    if !reader.may_say(line) {
         return Some((Vec::new(), None));
     }
     let value = serde_json::from_slice::<Value>(line).ok()?;
-    let dirs = match logs {
-        SessionLogs::Codex => match codex::said(&value, seen) {
-            codex::Said::TurnStarts => {
-                seen.clear();
-                Vec::new()
-            }
-            codex::Said::Used(dirs) => dirs,
-        },
-        SessionLogs::ClaudeCode if reattached(&value) => Vec::new(),
-        SessionLogs::ClaudeCode | SessionLogs::Unread => transcript::dirs_in_value(&value),
-    };
+    let dirs = reader.dirs(&value);
     let at = value
         .get("timestamp")
         .and_then(Value::as_str)
@@ -225,39 +215,27 @@ fn uses_in_line(
     Some((dirs, at))
 }
 
-/// A Claude Code line that puts back skills already used: after compacting a conversation,
-/// 2.1.332 writes an `attachment` of type `invoked_skills` holding each skill's text again
-/// (its binary's `invoked_skills` with `skills.*.content`), which is not a new use.
-fn reattached(value: &Value) -> bool {
-    value.get("type").and_then(Value::as_str) == Some("attachment")
-        && value.pointer("/attachment/type").and_then(Value::as_str) == Some("invoked_skills")
-}
-
 // Written with Unix absolute paths (`/…`), which are not absolute on Windows.
 #[cfg(test)]
 #[cfg(unix)]
 mod tests {
     use super::*;
+    use crate::roots::SessionLogs;
 
     #[test]
     fn a_line_is_decoded_only_when_it_can_name_a_skill() {
-        let mut seen = HashSet::new();
-        let claude = AgentId::CLAUDE_CODE;
+        let claude = &mut LineReader::ClaudeCode;
         assert_eq!(
-            uses_in_line(claude, b"{broken", &mut seen),
+            uses_in_line(claude, b"{broken"),
             Some((Vec::new(), None)),
             "no marker: never decoded, so not broken"
         );
         assert_eq!(
-            uses_in_line(
-                claude,
-                b"{\"x\": \"Base directory for this skill: /a",
-                &mut seen
-            ),
+            uses_in_line(claude, b"{\"x\": \"Base directory for this skill: /a"),
             None
         );
         let line = br#"{"timestamp":"2025-06-01T00:00:01.500Z","text":"Base directory for this skill: /a"}"#;
-        let (dirs, at) = uses_in_line(claude, line, &mut seen).unwrap();
+        let (dirs, at) = uses_in_line(claude, line).unwrap();
         assert_eq!(dirs, [PathBuf::from("/a")]);
         assert_eq!(
             at,
@@ -265,17 +243,14 @@ mod tests {
         );
         // A time that is not RFC 3339 is none: the log's own time stands in.
         let line = br#"{"timestamp":"yesterday","text":"Base directory for this skill: /a"}"#;
-        assert_eq!(uses_in_line(claude, line, &mut seen).unwrap().1, None);
+        assert_eq!(uses_in_line(claude, line).unwrap().1, None);
         // Skills put back after a compaction are not used again.
         let line = br#"{"type":"attachment","attachment":{"type":"invoked_skills","skills":[{"name":"a","content":"Base directory for this skill: /a"}]}}"#;
-        assert_eq!(
-            uses_in_line(claude, line, &mut seen),
-            Some((Vec::new(), None))
-        );
+        assert_eq!(uses_in_line(claude, line), Some((Vec::new(), None)));
         // Codex's marker is its own; Claude Code's line means nothing in a rollout.
         let line = br#"{"text":"Base directory for this skill: /a"}"#;
         assert_eq!(
-            uses_in_line(AgentId::CODEX, line, &mut seen),
+            uses_in_line(&mut LineReader::new(SessionLogs::Codex).unwrap(), line),
             Some((Vec::new(), None))
         );
     }

@@ -15,7 +15,7 @@ use super::super::journal::JournalError;
 use super::super::judged::Judged;
 use super::super::progress::{Cancel, Progress, Watching};
 use super::super::shadow::WouldShadow;
-use super::{FromGit, Read, Readers, Unrecorded};
+use super::{Distrusting, FromGit, Read, Readers, Unrecorded};
 
 /// What to install of a bundle, and how.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,6 +35,9 @@ pub struct Loaders {
     pub root: PathBuf,
     /// Every agent that reads `root`, in table order.
     pub readers: Vec<AgentId>,
+    /// The agents that read `root` only in a project they trust, and do not trust this one:
+    /// not among `readers`, and told, since the skills put there will not reach them.
+    pub distrusting: Vec<Distrusting>,
     /// The agents installed on the machine.
     pub installed: Vec<AgentId>,
     /// Every agent is judged, installed or not.
@@ -43,12 +46,24 @@ pub struct Loaders {
 
 impl Loaders {
     pub fn of(machine: &Machine, root: &Path, all: bool) -> Self {
+        let readers = Readers::new(machine);
         Self {
             root: root.to_path_buf(),
-            readers: Readers::new(machine).of_root(root),
+            readers: readers.of_root(root),
+            distrusting: readers.distrusting(root),
             installed: super::installed_agents(machine),
             all,
         }
+    }
+
+    /// The agents judged that will not load what goes to `root`, because they do not trust
+    /// the project: one warning each.
+    pub fn distrusting_judged(&self) -> Vec<&Distrusting> {
+        let judged = self.judged();
+        self.distrusting
+            .iter()
+            .filter(|d| judged.keeps(d.agent))
+            .collect()
     }
 
     pub fn judged(&self) -> Judged<'_> {
@@ -154,9 +169,9 @@ pub struct Report<'b> {
 }
 
 impl Report<'_> {
-    /// Installed where no agent reads: rarely what was meant.
+    /// Installed where no agent reads, even in a project it trusts: rarely what was meant.
     pub fn read_by_none(&self) -> bool {
-        self.loaders.readers.is_empty()
+        self.loaders.readers.is_empty() && self.loaders.distrusting.is_empty()
     }
 }
 

@@ -187,7 +187,16 @@ pub fn installed_agents(machine: &Machine) -> Vec<AgentId> {
 /// Which agents read each root of a machine, by the folder the root resolves to: a destination
 /// is judged as its links resolve, so it is matched the same way.
 pub struct Readers {
-    roots: Vec<(PathBuf, Vec<AgentId>)>,
+    roots: Vec<(PathBuf, Vec<AgentId>, Vec<Distrusting>)>,
+}
+
+/// An agent that reads a folder only where it trusts the project, and does not trust this one
+/// (Gemini CLI's workspace folders in an untrusted folder): it will not load what goes there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Distrusting {
+    pub agent: AgentId,
+    /// Why, and how to trust the folder: the agent's own rule's sentence.
+    pub why: &'static str,
 }
 
 impl Readers {
@@ -198,10 +207,37 @@ impl Readers {
             .iter()
             .map(|root| {
                 let path = resolved(&root.path).unwrap_or_else(|| root.path.clone());
-                (path, root.agents())
+                let distrusting = root
+                    .uses
+                    .iter()
+                    .filter(|u| u.rule.layout.loaded())
+                    .filter_map(|u| {
+                        u.distrusted.map(|trust| Distrusting {
+                            agent: u.rule.agent,
+                            why: trust.why,
+                        })
+                    })
+                    .collect();
+                (path, root.agents(), distrusting)
             })
             .collect();
         Self { roots }
+    }
+
+    /// The agents that would read the folder `root` in a project they trust and do not trust
+    /// this one, each once, in table order; none of them is among [`Readers::of_root`]'s.
+    pub fn distrusting(&self, root: &Path) -> Vec<Distrusting> {
+        let readers = self.of_root(root);
+        let mut found: Vec<Distrusting> = self
+            .roots
+            .iter()
+            .filter(|(path, ..)| path == root)
+            .flat_map(|(_, _, distrusting)| distrusting.iter().cloned())
+            .filter(|d| !readers.contains(&d.agent))
+            .collect();
+        found.sort_by_key(|d| d.agent);
+        found.dedup_by_key(|d| d.agent);
+        found
     }
 
     /// Every agent that loads skills from the folder `root` (as [`destination`] gives it), in
@@ -210,8 +246,8 @@ impl Readers {
         let mut agents: Vec<AgentId> = self
             .roots
             .iter()
-            .filter(|(path, _)| path == root)
-            .flat_map(|(_, agents)| agents.iter().copied())
+            .filter(|(path, ..)| path == root)
+            .flat_map(|(_, agents, _)| agents.iter().copied())
             .collect();
         agents.sort();
         agents.dedup();

@@ -113,13 +113,13 @@ pub struct Change {
 }
 
 impl Change {
-    /// What undoing it did to its path, in words, paths as `shown` writes them and a link's
-    /// target after `arrow` (each front end makes a path display-safe and draws an arrow its
-    /// own way).
+    /// What undoing it did to its path, in words, paths as `shown` writes them, a link put
+    /// back as `TARGET arrow LINK` (each front end makes a path display-safe and draws an arrow
+    /// its own way; every arrow skilldeck draws points from the source to the destination).
     pub fn undone_in_words(&self, shown: &dyn Fn(&Path) -> String, arrow: &str) -> String {
         let path = shown(&self.dir);
         match (&self.was, &self.link) {
-            (Was::Absent, Some(target)) => format!("linked {path} {arrow} {}", shown(target)),
+            (Was::Absent, Some(target)) => format!("linked {} {arrow} {path}", shown(target)),
             (Was::Link(_), _) => format!("removed the link {path}"),
             (Was::Kept(id), None) if self.snapshot.is_none() => {
                 format!("removed {path} (kept in snapshot {id})")
@@ -250,6 +250,25 @@ pub enum Ahead {
 }
 
 impl Entry {
+    /// The operation and when it was done, for people, as seen at `now`: `the import made
+    /// 5 min ago`, `the remove made on 2026-11-02` (`human::moment`); a time the journal
+    /// holds that does not read as RFC 3339 is given as it is.
+    pub fn in_words(&self, now: SystemTime) -> String {
+        let when = humantime::parse_rfc3339_weak(&self.at).map_or_else(
+            |_| format!("at {}", self.at),
+            |at| crate::text::human::moment(at, now),
+        );
+        format!("the {} made {when}", self.operation.in_words())
+    }
+
+    /// When it was done, for people (`human::moment`), or as the journal holds it.
+    pub fn when(&self, now: SystemTime) -> String {
+        humantime::parse_rfc3339_weak(&self.at).map_or_else(
+            |_| self.at.clone(),
+            |at| crate::text::human::moment(at, now),
+        )
+    }
+
     /// An entry for `operation`, done now.
     pub fn now(operation: Operation, changes: Vec<Change>) -> Self {
         Self {

@@ -64,7 +64,14 @@ pub enum SessionLogs {
     /// Rollouts under `$CODEX_HOME/sessions` and `archived_sessions`: a `<skill>` injection, or
     /// a reader command on a skill's `SKILL.md` (`usage::codex`, Codex 0.171.0).
     Codex,
-    /// Not read: the agent keeps no log skilldeck reads (Gemini CLI and OpenCode keep sessions
-    /// skilldeck does not read yet).
+    /// Sessions under `${GEMINI_CLI_HOME:-~}/.gemini/tmp/*/chats`: a successful
+    /// `activate_skill` call, whose display names the skill's folder (`usage::gemini_cli`,
+    /// Gemini CLI 0.61.0).
+    GeminiCli,
+    /// The `part` table of OpenCode's database (`opencode*.db` in its data folder): a
+    /// completed `skill` tool call, whose output names the folder after "Base directory for
+    /// this skill:" (`usage::opencode`, OpenCode 1.18.33).
+    OpenCode,
+    /// Not read: the agent keeps no log skilldeck reads.
     Unread,
 }

@@ -74,7 +74,7 @@ pub(super) static AGENT: AgentRules = AgentRules {
     // agree::switch_gemini_cli_user_settings_with_comments on 0.61.0.
     skill_switch: SkillSwitch::GeminiCli,
     // It keeps chats under `~/.gemini/tmp/*/chats`, which skilldeck does not read yet.
-    session_logs: SessionLogs::Unread,
+    session_logs: SessionLogs::GeminiCli,
     ..AgentRules::assumed(
         "gemini-cli",
         "Gemini CLI",

@@ -82,7 +82,7 @@ pub(super) static AGENT: AgentRules = AgentRules {
     // agree::switch_opencode_global_config_with_comments.
     skill_switch: SkillSwitch::OpenCode,
     // It keeps sessions in its own store, which skilldeck does not read yet.
-    session_logs: SessionLogs::Unread,
+    session_logs: SessionLogs::OpenCode,
     ..AgentRules::assumed(
         "opencode",
         "OpenCode",
