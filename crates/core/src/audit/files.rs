@@ -103,6 +103,29 @@ fn walk_in(
     }
 }
 
+/// What the audit reads of a file held in memory (a bundle's, before it is installed): the
+/// same sniff and the same bound as a file read from disk.
+pub fn content_of(bytes: &[u8]) -> Content {
+    let head: Vec<u8> = bytes.iter().copied().take(SNIFF_BYTES).collect();
+    if head.contains(&0) {
+        return Content {
+            text: String::new(),
+            is_text: false,
+            head,
+            cut: false,
+        };
+    }
+    let bound = usize::try_from(AUDIT.file_bytes).unwrap_or(usize::MAX);
+    let cut = bytes.len() > bound;
+    let kept = &bytes[..bytes.len().min(bound)];
+    Content {
+        text: String::from_utf8_lossy(kept).into_owned(),
+        is_text: true,
+        head,
+        cut,
+    }
+}
+
 /// The file `name` of `folder`, and whether it is executable.
 fn read(folder: &Folder, name: &OsStr) -> io::Result<(Content, bool)> {
     let (file, facts) = folder.file(name)?;

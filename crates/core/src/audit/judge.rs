@@ -195,10 +195,12 @@ fn char_range(text: &str, range: Range<usize>) -> Range<usize> {
 fn pattern_hit(layout: &Layout<'_>, hit: &LineHit) -> Hit {
     let rule = &RULES[hit.rule];
     let line = layout.lines[hit.index].text;
+    // The text from where the match starts to the end of its line: the command whole, not
+    // the few characters a pattern needed.
     let mut message = format!(
         "{}: `{}`",
         capital(rule.message),
-        snippet(&line[hit.at.clone()])
+        snippet(&line[hit.at.start..])
     );
     if hit.shown {
         message.push_str(match rule.reading {

@@ -59,6 +59,15 @@ pub struct Request {
     pub dir: PathBuf,
 }
 
+/// A file held in memory, as a bundle holds it before it is installed.
+#[derive(Clone, Copy, Debug)]
+pub struct InMemory<'a> {
+    /// Below the skill's folder, `/`-separated.
+    pub path: &'a str,
+    pub bytes: &'a [u8],
+    pub executable: bool,
+}
+
 /// Why a skill could not be audited at all: nothing of it was judged.
 #[derive(Debug, thiserror::Error)]
 #[error("{skill} could not be audited: {dir} cannot be read: {source}")]
@@ -172,33 +181,75 @@ pub fn audit_skill(skill: &str, dir: &Path) -> Result<Audited, Unreadable> {
         });
     }
     for file in walked.files {
-        let content = match file.content {
-            Ok(content) => content,
-            Err(error) => {
-                partly.push(Partly::FileUnread {
-                    skill: skill.to_owned(),
-                    file: file.relative.clone(),
-                    reason: error.to_string(),
-                });
-                continue;
-            }
-        };
-        if content.cut {
-            partly.push(Partly::FileCut {
+        match file.content {
+            Ok(content) => judged(
+                skill,
+                &file.relative,
+                &content,
+                file.executable,
+                &mut findings,
+                &mut partly,
+            ),
+            Err(error) => partly.push(Partly::FileUnread {
                 skill: skill.to_owned(),
                 file: file.relative.clone(),
-            });
+                reason: error.to_string(),
+            }),
         }
-        let found = judge::file(&file.relative, &content, file.executable);
-        findings.extend(found.into_iter().map(|hit| Finding {
-            skill: skill.to_owned(),
-            file: file.relative.clone(),
-            line: hit.line,
-            rule: hit.rule,
-            class: hit.class,
-            severity: hit.severity,
-            message: hit.message,
-        }));
     }
     Ok(Audited { findings, partly })
+}
+
+/// The findings of one skill held in memory: a bundle's, judged before anything is written.
+pub fn audit_in_memory<'a>(skill: &str, files: impl IntoIterator<Item = InMemory<'a>>) -> Audited {
+    let mut findings = Vec::new();
+    let mut partly = Vec::new();
+    for (index, file) in files.into_iter().enumerate() {
+        if index >= crate::limits::AUDIT.files {
+            partly.push(Partly::FilesLeft {
+                skill: skill.to_owned(),
+            });
+            break;
+        }
+        let content = files::content_of(file.bytes);
+        judged(
+            skill,
+            file.path,
+            &content,
+            file.executable,
+            &mut findings,
+            &mut partly,
+        );
+    }
+    Audited { findings, partly }
+}
+
+/// One file judged, its findings named for `skill`.
+fn judged(
+    skill: &str,
+    relative: &str,
+    content: &files::Content,
+    executable: bool,
+    findings: &mut Vec<Finding>,
+    partly: &mut Vec<Partly>,
+) {
+    if content.cut {
+        partly.push(Partly::FileCut {
+            skill: skill.to_owned(),
+            file: relative.to_owned(),
+        });
+    }
+    findings.extend(
+        judge::file(relative, content, executable)
+            .into_iter()
+            .map(|hit| Finding {
+                skill: skill.to_owned(),
+                file: relative.to_owned(),
+                line: hit.line,
+                rule: hit.rule,
+                class: hit.class,
+                severity: hit.severity,
+                message: hit.message,
+            }),
+    );
 }
