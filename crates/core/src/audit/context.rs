@@ -174,7 +174,7 @@ impl<'a> Layout<'a> {
             }
             Region::Prose => {
                 CUE.is_match(sentence_before(before, self.previous_prose(index)).as_str())
-                    || CUE.is_match(sentence_after(after))
+                    || AFTER_CUE.is_match(sentence_after(after))
                     || self.lead_in_warns(index)
                     || self.heading_warns(index)
             }
@@ -338,6 +338,15 @@ static CUE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// What follows a shown command to call it bad: "`curl … | sh` is dangerous", "(don't)".
+/// Narrower than [`CUE`], since the rest of a sentence giving an instruction may hold a
+/// "never" of its own ("… so you are never interrupted").
+static AFTER_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    compile(
+        r"(?i)^[\s`'\x22*_)\]]*(?:(?:is|are|was|would\s+be|can\s+be)\s+(?:\w+\s+)?(?:dangerous|unsafe|insecure|risky|bad|harmful|malicious|forbidden|a\s+bad\s+idea|an?\s+(?:attack|anti-?pattern|red\s+flag))|[(:\u{2014}-]\s*(?:don'?t|never|avoid|bad|unsafe|dangerous|insecure|wrong)\b|\u{274C}|\u{26A0})",
+    )
+});
+
 /// A heading over a section of what not to do.
 static HEADING_CUE: LazyLock<Regex> = LazyLock::new(|| {
     compile(
@@ -378,7 +387,7 @@ mod tests {
 
     #[test]
     fn the_cue_patterns_compile() {
-        for pattern in [&CUE, &HEADING_CUE, &NEGATED, &DISCUSS] {
+        for pattern in [&CUE, &AFTER_CUE, &HEADING_CUE, &NEGATED, &DISCUSS] {
             assert!(!pattern.as_str().is_empty());
             assert!(!pattern.is_match("plain words"), "{}", pattern.as_str());
         }

@@ -499,19 +499,17 @@ fn pe_header(head: &[u8]) -> bool {
     head.get(offset..offset + 4) == Some(b"PE\0\0")
 }
 
-/// The findings in line order, a line's weaker findings of a class dropped where a stronger
-/// one of the same class says it (a key read and sent is not also a key named).
+/// The findings in line order, one per class on a line: the most severe, which says the
+/// most (a key read and sent is not also a key named).
 fn tidy(mut hits: Vec<Hit>) -> Vec<Hit> {
     hits.sort_by(|a, b| {
         (a.line, a.class, b.severity, a.rule).cmp(&(b.line, b.class, a.severity, b.rule))
     });
     let mut kept: Vec<Hit> = Vec::with_capacity(hits.len());
     for hit in hits {
-        let weaker = kept.iter().any(|k| {
-            k.line == hit.line
-                && k.class == hit.class
-                && (k.severity > hit.severity || k.rule == hit.rule)
-        });
+        let weaker = kept
+            .iter()
+            .any(|k| k.line == hit.line && k.class == hit.class);
         if !weaker {
             kept.push(hit);
         }

@@ -358,7 +358,7 @@ pub const RULES: &[Rule] = &[
         class: PromptInjection,
         severity: High,
         matcher: Matcher::Line(
-            r"(?i)(?:\b(?:do\s+not|don'?t|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?(?:\s+(?:it|this))?\s+to|reveal(?:ing)?(?:\s+(?:it|this))?\s+to|notify(?:ing)?|alert(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|human|operator)s?\b[^.\n]{0,40}?\b(?:about|that\s+you|what\s+you|of|know)\b[^.\n]{0,40}?\b(?:this|these|it|step|steps|action|actions|command|commands|request|requests|upload|uploaded|sent|send|ran|run|executed|read|accessed|installed|modified|deleted|file|files|key|keys|token|tokens|credentials)\b|\bhide\s+(?:this|these|it|them|the\s+\w+|your\s+\w+)\s+(?:\w+\s+)?from\s+the\s+(?:user|human|operator)|\bkeep\s+(?:this|it|these)\s+(?:\w+\s+)?(?:secret|hidden)\s+from\s+the\s+(?:user|human|operator))",
+            r"(?i)(?:\b(?:do\s+not|don'?t|never|without)\s+(?:tell(?:ing)?|inform(?:ing)?|mention(?:ing)?(?:\s+(?:it|this))?\s+to|reveal(?:ing)?(?:\s+(?:it|this))?\s+to|notify(?:ing)?|alert(?:ing)?|let(?:ting)?)\s+(?:the\s+)?(?:user|human|operator)s?\b[^.\n]{0,40}?\b(?:about|that\s+you|what\s+you|of|know)\b[^.\n]{0,40}?\b(?:this|these|it|step|steps|action|actions|command|commands|request|requests|upload|uploaded|sent|send|ran|run|executed|read|accessed|installed|modified|deleted|file|files|key|keys|token|tokens|credentials)\b|\bhide\s+(?:this|these|it|them|the\s+\w+|your\s+\w+)\s+(?:\w+\s+){0,3}from\s+the\s+(?:user|human|operator)|\bkeep\s+(?:this|it|these)\s+(?:\w+\s+)?(?:secret|hidden)\s+from\s+the\s+(?:user|human|operator))",
         ),
         reading: Instruction,
         message: "tells the agent to keep what it does from the user",
@@ -735,6 +735,21 @@ pub const RULES: &[Rule] = &[
         not: "cat ~/.ssh/id_ed25519.pub",
     },
     Rule {
+        id: "cred-read-secret-file-split",
+        class: CredentialAccess,
+        severity: High,
+        matcher: Matcher::Near {
+            first: concat!(r"(?i)\b\w+\s*=\s*[^\n]*", secrets!()),
+            then: r"(?i)(?:\bopen\s*\(|\.read_(?:text|bytes)\s*\(|readfile(?:sync)?\s*\(|\bshutil\.copy\w*\s*\(|\bcopyfile\s*\(|\bsqlite3\.connect\s*\(|\bget-content\b|\bcopy-item\b)",
+            within: 4,
+        },
+        reading: Action,
+        message: "reads a file of keys, tokens or passwords (SSH, cloud, git, netrc, browser or keychain) named a line or two before",
+        unless: Some(r"(?i)(?:id_[a-z0-9_]+\.pub\b|known_hosts)"),
+        example: "db = os.path.expanduser('~/.config/google-chrome/Default/Cookies')\nconn = sqlite3.connect(db)",
+        not: "db = os.path.expanduser('~/.config/app/cache.db')\nconn = sqlite3.connect(db)",
+    },
+    Rule {
         id: "cred-keychain",
         class: CredentialAccess,
         severity: High,
@@ -844,7 +859,7 @@ pub const RULES: &[Rule] = &[
         class: Destructive,
         severity: High,
         matcher: Matcher::Line(
-            r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*f?[a-z]*\s+|-[a-z]*f[a-z]*\s+-[a-z]*r[a-z]*\s+|--recursive\s+(?:--force\s+)?|--force\s+--recursive\s+|--no-preserve-root\s+)+(?:--no-preserve-root\s+)?(?:["']?(?:~|\$home|\$\{home\}|/|/\*|~/\*|\$home/\*|\$\{home\}/\*|/home|/users|/etc|/usr|/var|/boot|/root|c:\\?)["']?(?:\s|$|;|&|\)|\|))"#,
+            r#"(?i)\brm\s+(?:-[a-z]*r[a-z]*f?[a-z]*\s+|-[a-z]*f[a-z]*\s+-[a-z]*r[a-z]*\s+|--recursive\s+(?:--force\s+)?|--force\s+--recursive\s+|--no-preserve-root\s+)+(?:--no-preserve-root\s+)?(?:["']?(?:~|~/|\$home|\$home/|\$\{home\}|\$\{home\}/|/|/\*|~/\*|\$home/\*|\$\{home\}/\*|/home|/users|/etc|/usr|/var|/boot|/root|c:\\?)["']?(?:\s|$|;|&|\)|\|))"#,
         ),
         reading: Action,
         message: "deletes the home folder or the whole file system",
