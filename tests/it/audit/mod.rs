@@ -4,3 +4,4 @@
 
 mod corpus;
 mod real_world;
+mod verdicts;

@@ -253,3 +253,26 @@ fn judged(
             }),
     );
 }
+
+/// How much an audit found in one skill: what a listing carries beside each skill.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub findings: usize,
+    /// The most severe finding's severity; `None` when nothing was found.
+    pub highest: Option<Severity>,
+}
+
+/// The [`Summary`] of each of `requests`, in its order, audited in parallel. A skill whose
+/// folder cannot be read sums to nothing found; the scan already names it unreadable.
+pub fn summaries(requests: &[Request]) -> Vec<Summary> {
+    requests
+        .par_iter()
+        .map(|request| match audit_skill(&request.skill, &request.dir) {
+            Ok(audited) => Summary {
+                findings: audited.findings.len(),
+                highest: audited.findings.iter().map(|f| f.severity).max(),
+            },
+            Err(_) => Summary::default(),
+        })
+        .collect()
+}
