@@ -2,8 +2,9 @@
 //! 2,000), on a machine of N skills written like real ones: a `SKILL.md` of about 4 KiB
 //! (frontmatter, headings, prose, lists, a table, bash and Python blocks, an API call with
 //! curl, a line of CJK and an emoji), a reference of about 3 KiB, and a Python script of
-//! about 2 KiB. Beside it, in the same run, `skilldeck list --json` on the same tree: the scan
-//! both start with, so the audit's own cost is the difference.
+//! about 2 KiB. Beside it, in the same run on the same tree: `skilldeck list`, the table,
+//! which is the scan both start with and nothing more (so the audit's own cost is the
+//! difference), and `skilldeck list --json`, which carries each skill's audit summary.
 //!
 //! Run: `cargo bench --bench audit -- 2000` (sizes optional; default 2000). Needs GNU time at
 //! /usr/bin/time. One warm-up each, then 7 alternating runs; medians, as Markdown rows.
@@ -21,9 +22,9 @@ const RUNS: usize = 7;
 fn main() {
     let sizes = common::args::numbers_or(&[2000]);
     println!(
-        "| skills | files | bytes | skilldeck audit --format json (median) | peak RSS | skilldeck list --json (median) | peak RSS |"
+        "| skills | files | bytes | skilldeck audit --format json (median) | peak RSS | skilldeck list (median) | skilldeck list --json (median) | peak RSS |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for n in sizes {
         let tmp = tempfile::tempdir().expect("temp dir");
         let home = tmp.path().join("home");
@@ -37,23 +38,29 @@ fn main() {
             argv
         };
         let audit = command(&["audit", "--format", "json"]);
-        let list = command(&["list", "--json"]);
+        let table = command(&["list", "--no-usage"]);
+        let list = command(&["list", "--json", "--no-usage"]);
         let env = [("HOME", home.as_path())];
         timed(&audit, &env);
+        timed(&table, &env);
         timed(&list, &env);
         let mut audits = Vec::new();
+        let mut tables = Vec::new();
         let mut lists = Vec::new();
         for _ in 0..RUNS {
             audits.push(timed(&audit, &env));
+            tables.push(timed(&table, &env));
             lists.push(timed(&list, &env));
         }
         let (audit_time, audit_rss) = medians(&audits);
+        let (table_time, _) = medians(&tables);
         let (list_time, list_rss) = medians(&lists);
         println!(
-            "| {n} | {files} | {:.1} MiB | {:.1} ms | {:.1} MiB | {:.1} ms | {:.1} MiB |",
+            "| {n} | {files} | {:.1} MiB | {:.1} ms | {:.1} MiB | {:.1} ms | {:.1} ms | {:.1} MiB |",
             bytes as f64 / 1024.0 / 1024.0,
             ms(audit_time),
             mib(audit_rss),
+            ms(table_time),
             ms(list_time),
             mib(list_rss),
         );
