@@ -7,8 +7,8 @@
 //! `crate::roots` name the same module as `skilldeck_core::roots`.
 
 pub use skilldeck_core::{
-    bundle, demo, fs, install, limits, listing, live, lock, merge, operations, ownership, plugin,
-    record, roots, scan, settings, skill, snapshot, source, text, usage,
+    audit, bundle, demo, fs, install, limits, listing, live, lock, merge, operations, ownership,
+    plugin, record, roots, scan, settings, skill, snapshot, source, text, usage,
 };
 
 pub mod cli;

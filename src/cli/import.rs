@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::InstallError;
+use crate::operations::import::risk::{self, Risky, Verdict};
 use crate::operations::import::{
     self, FromGit, ImportError, Loaders, NoDestination, Preview, Read, Report, Request,
 };
@@ -52,6 +53,11 @@ pub struct Args {
     /// installed
     #[arg(long)]
     force: bool,
+    /// Install even when `skilldeck audit` finds something of high severity in the bundle
+    /// (a download piped into a shell, a key sent out, hidden instructions...); the preview
+    /// (--dry-run) shows every finding
+    #[arg(long)]
+    accept_risk: bool,
     /// Print JSON (the shapes in docs/json.md) instead of sentences
     #[arg(long)]
     json: bool,
@@ -98,6 +104,11 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Err(error) => return refused(args, error.code(), &error),
         },
     };
+    // What each chosen skill would do, judged from the bytes read, before anything is
+    // written: shown in the preview, and a high finding refuses the install unless accepted.
+    let chosen = read.bundle().select(&args.skills).unwrap_or_default();
+    let verdicts = risk::verdicts(&chosen);
+    let risky = Risky::of(&verdicts);
     let request = Request {
         skills: args.skills.clone(),
         force: args.force,
@@ -121,9 +132,24 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             if let Some(into) = &preview.into {
                 warn_distrusting(&into.loaders, true)?;
             }
-            return show_preview(args, read.bundle(), &preview, read.from_git());
+            return show_preview(args, read.bundle(), &preview, read.from_git(), &verdicts);
         }
     };
+    match &risky {
+        Some(risky) if !args.accept_risk => {
+            return refused(
+                args,
+                risky.code(),
+                &format!(
+                    "{risky}; `--dry-run` shows every finding, `--accept-risk` installs it anyway"
+                ),
+            );
+        }
+        Some(risky) => super::eprint(&format!(
+            "skilldeck: warning: installing with the risk accepted: {risky}\n"
+        ))?,
+        None => {}
+    }
     let reporter = Reporter::on_stderr("installing files");
     let mut progress = |step: Step<'_>| {
         if let Step::Files { done, total, .. } = step {
@@ -278,6 +304,7 @@ fn show_preview(
     bundle: &Bundle,
     preview: &Preview<'_>,
     from_git: Option<&FromGit>,
+    verdicts: &[Verdict<'_>],
 ) -> Result<Outcome, Failure> {
     let chosen = preview.chosen.as_slice();
     let steps = preview.into.as_ref().map(|into| into.steps.as_slice());
@@ -359,6 +386,9 @@ fn show_preview(
         for lint in &skill.declared.lints {
             let _ = writeln!(out, "  ! {lint}");
         }
+        if let Some(verdict) = verdicts.iter().find(|v| v.skill.name == skill.name) {
+            out.push_str(&verdict_lines(verdict));
+        }
     }
     if !bundle.left_out.is_empty() {
         let _ = writeln!(out, "{}", left_out(&bundle.left_out));
@@ -371,6 +401,14 @@ fn show_preview(
     }
     for note in &bundle.notes {
         let _ = writeln!(out, "note: {note}");
+    }
+    if let Some(risky) = Risky::of(verdicts) {
+        let n = risky.findings.len();
+        let _ = writeln!(
+            out,
+            "Installing would be refused: {} of high severity; --accept-risk installs anyway.",
+            count(n, "finding")
+        );
     }
     let files: usize = chosen.iter().map(|skill| skill.files.len()).sum();
     let bytes: u64 = chosen.iter().map(|skill| skill.size()).sum();
@@ -387,6 +425,34 @@ fn show_preview(
     );
     super::print(&out)?;
     Ok(Outcome::Done)
+}
+
+/// What `skilldeck audit` says of one skill of the preview: a line, then each finding of
+/// medium or high severity (the low ones counted).
+fn verdict_lines(verdict: &Verdict<'_>) -> String {
+    let mut out = String::new();
+    match verdict.highest() {
+        None => {
+            let _ = writeln!(out, "  audit: nothing found");
+        }
+        Some(highest) => {
+            let _ = writeln!(
+                out,
+                "  audit: {}, the most severe {highest}",
+                count(verdict.findings.len(), "finding")
+            );
+        }
+    }
+    for finding in &verdict.findings {
+        if finding.severity > crate::audit::Severity::Low {
+            let _ = writeln!(
+                out,
+                "  ! {} {}:{} {}: {}",
+                finding.severity, finding.file, finding.line, finding.rule, finding.message
+            );
+        }
+    }
+    out
 }
 
 /// The bundle's files outside every skill, summarised by the folder they are in (a repository

@@ -207,6 +207,8 @@ pub struct ListedSkillJson<'a> {
     pub usage: Vec<AgentUseJson>,
     /// The latest use by any agent (RFC 3339), or null.
     pub last_used: Option<String>,
+    /// What `skilldeck audit` finds in it: how many findings, and the most severe.
+    pub audit: crate::audit::Summary,
 }
 
 #[derive(Serialize)]
@@ -250,9 +252,15 @@ pub fn time(at: std::time::SystemTime) -> String {
 }
 
 impl<'a> ListedSkillJson<'a> {
-    fn new(skill: &'a Skill, shown: Shown<'_>, usage: Option<&Usage>) -> Self {
+    fn new(
+        skill: &'a Skill,
+        shown: Shown<'_>,
+        usage: Option<&Usage>,
+        audit: crate::audit::Summary,
+    ) -> Self {
         let uses = usage.map(|usage| usage.of(skill)).unwrap_or_default();
         Self {
+            audit,
             skill: SkillJson::new(skill, shown),
             last_used: uses.iter().filter_map(|u| u.uses.last).max().map(time),
             usage: uses
@@ -288,15 +296,16 @@ pub struct ListedSkillsJson<'a> {
     skills: Vec<&'a Skill>,
     shown: Shown<'a>,
     usage: Option<&'a Usage>,
+    /// Each skill's audit, in the order of `skills`.
+    audits: &'a [crate::audit::Summary],
 }
 
 impl Serialize for ListedSkillsJson<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(
-            self.skills
-                .iter()
-                .map(|skill| ListedSkillJson::new(skill, self.shown, self.usage)),
-        )
+        serializer.collect_seq(self.skills.iter().enumerate().map(|(index, skill)| {
+            let audit = self.audits.get(index).copied().unwrap_or_default();
+            ListedSkillJson::new(skill, self.shown, self.usage, audit)
+        }))
     }
 }
 
@@ -332,6 +341,7 @@ impl<'a> ListJson<'a> {
                 skills: skills.to_vec(),
                 shown,
                 usage,
+                audits: &[],
             },
             builtin: builtins
                 .iter()
@@ -345,6 +355,12 @@ impl<'a> ListJson<'a> {
             agents: AgentsJson::new(shown),
             usage_read: usage.map(|usage| ReadingJson::new(&usage.reading)),
         }
+    }
+
+    /// The listing with each skill's audit, `audits` in the order of its skills.
+    pub fn with_audits(mut self, audits: &'a [crate::audit::Summary]) -> Self {
+        self.skills.audits = audits;
+        self
     }
 }
 

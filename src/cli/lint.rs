@@ -137,7 +137,7 @@ pub fn run(args: &Args) -> Result<Outcome, Failure> {
 ///
 /// # Errors
 /// [`Failure::Usage`] when `path` is not a folder, [`Failure::Stopped`] when it cannot be read.
-fn skills_at(path: &Path) -> Result<Vec<PathBuf>, Failure> {
+pub(super) fn skills_at(path: &Path) -> Result<Vec<PathBuf>, Failure> {
     let shown = path.display();
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {}

@@ -171,7 +171,17 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         }
     };
     if args.json {
-        let mut list = ListJson::new(&inventory, &skills, &builtins, shown, usage.as_ref());
+        // What `audit` finds in each, judged as the listing is written (issue 33).
+        let requests: Vec<crate::audit::Request> = skills
+            .iter()
+            .map(|skill| crate::audit::Request {
+                skill: skill.name.clone(),
+                dir: skill.dir.clone(),
+            })
+            .collect();
+        let audits = crate::audit::summaries(&requests);
+        let mut list = ListJson::new(&inventory, &skills, &builtins, shown, usage.as_ref())
+            .with_audits(&audits);
         list.agents = AgentsJson::new(Shown::new(&inventory.installed, &args.agents));
         json::print(&list)?;
     } else {

@@ -4,6 +4,7 @@
 
 mod agent_args;
 mod agents;
+mod audit;
 mod check;
 mod completions;
 mod context;
@@ -22,6 +23,7 @@ mod prune;
 mod remove;
 mod restore;
 mod roots;
+mod sarif;
 mod share;
 mod snapshot;
 mod snapshots;
@@ -140,6 +142,9 @@ enum Command {
     /// Check the project's skills against its skills-lock.json, for CI (exit 0 clean, 1
     /// findings, 2 could not check)
     Verify(verify::Args),
+    /// What each skill's text and scripts would do before it runs: findings by class and
+    /// severity (exit 0 none at or above --fail-on, 1 some, 2 could not check)
+    Audit(audit::Args),
     /// Install the project's locked skills from skills-lock.json at their locked commits (--frozen:
     /// change nothing unless all match)
     Sync(sync::Args),
@@ -297,6 +302,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Move(args) => share::run_move(&args, &machine),
         Command::Lock(args) => lock::run(&args, &machine),
         Command::Verify(args) => verify::run(&args, &machine),
+        Command::Audit(args) => audit::run(&args, &machine),
         Command::Sync(args) => sync::run(&args, &machine),
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),

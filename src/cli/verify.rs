@@ -227,41 +227,23 @@ const RULES: [(&str, &str); 5] = [
     ),
 ];
 
-/// A minimal SARIF 2.1.0 log (locks-audit-and-agent-changes.md §4). `informationUri`, optional
-/// in the schema, is left out: the package names no home page to point it at.
+/// The findings as a SARIF 2.1.0 log, for code scanning.
 fn sarif(verified: &Verified) -> serde_json::Value {
-    let rules: Vec<serde_json::Value> = RULES
-        .iter()
-        .map(|(id, text)| json!({"id": id, "shortDescription": {"text": text}}))
-        .collect();
-    let results: Vec<serde_json::Value> = verified
+    let results: Vec<super::sarif::Result<'_>> = verified
         .findings
         .iter()
         .map(|finding| {
             let (uri, line) = location(verified, finding);
-            json!({
-                "ruleId": finding.problem.rule(),
-                "level": "error",
-                "message": {"text": message(verified, finding)},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": uri},
-                    "region": {"startLine": line},
-                }}],
-            })
+            super::sarif::Result {
+                rule: finding.problem.rule(),
+                level: "error",
+                message: message(verified, finding),
+                uri,
+                line: Some(line),
+            }
         })
         .collect();
-    json!({
-        "version": "2.1.0",
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "skilldeck",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "results": results,
-        }],
-    })
+    super::sarif::log(&RULES, &results)
 }
 
 /// GitHub workflow annotations: one `::error` line per finding.

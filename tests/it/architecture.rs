@@ -21,6 +21,8 @@ const LAYERS: &[&[&str]] = &[
     &["merge"],
     // The skill model, then the ownership record and content digest written into it.
     &["skill"],
+    // What a skill's text and scripts would do: findings from its files alone.
+    &["audit"],
     &["record"],
     // Agents, scopes and where each reads skills.
     &["roots"],

@@ -5,6 +5,7 @@
 
 mod agree;
 mod architecture;
+mod audit;
 mod cli;
 mod common;
 mod import;

@@ -12,6 +12,7 @@
 //! the terminal app (the `skilldeck` crate) render what it reports. `tests/it/architecture.rs`
 //! holds the order.
 
+pub mod audit;
 pub mod bundle;
 pub mod demo;
 pub mod fs;

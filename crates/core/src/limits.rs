@@ -161,3 +161,22 @@ pub const HISTORY_COMMITS: usize = 1000;
 /// instructions, is tens of kilobytes; a project with thousands of deployed files stays under a
 /// few megabytes. A YAML file over this is refused rather than parsed.
 pub const APM_LOCK_BYTES: u64 = 16 * MIB;
+
+/// What `audit` reads of one skill: its files (`.git/` set aside) up to `files`, each text file
+/// judged on its first `file_bytes` (a longer one is said to be read in part), and of a file
+/// that is not text only its first bytes, for the magic numbers of a compiled program.
+/// anthropics/skills' largest skill holds 80 files and its largest file 191 KB (an XML
+/// schema); an import accepts 10,000 entries, so a skill over `files` is one no import took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuditBounds {
+    pub files: usize,
+    pub file_bytes: u64,
+    /// Folders below the skill's own the walk goes into (an import accepts 24 parts).
+    pub depth: usize,
+}
+
+pub const AUDIT: AuditBounds = AuditBounds {
+    files: 2_000,
+    file_bytes: 4 * MIB,
+    depth: 24,
+};

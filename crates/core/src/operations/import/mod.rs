@@ -22,6 +22,7 @@ use super::upstream_record;
 use crate::scan::{self, Inventory, own_name_for};
 
 mod case;
+pub mod risk;
 pub use case::{ImportError, Loaders, Planned, Preview, Report, Request, preview, run};
 
 /// Read the bundle at `source` (a folder or an archive) whole, judging every member.
