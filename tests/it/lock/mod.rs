@@ -7,4 +7,5 @@ mod skills_cli;
 pub mod sync;
 mod sync_hostile;
 mod sync_skills_cli;
+mod upkeep;
 mod verify;
