@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{Action, Installed, Step};
+use crate::operations::lock_state::{LockState, LockStates};
 use crate::operations::shadow::WouldShadow;
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
@@ -207,6 +208,10 @@ pub struct ListedSkillJson<'a> {
     pub usage: Vec<AgentUseJson>,
     /// The latest use by any agent (RFC 3339), or null.
     pub last_used: Option<String>,
+    /// A project skill against its project's `skills-lock.json`: `locked`, `differing` or
+    /// `unlocked`; absent when the project has no lock, and for every other skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockState>,
 }
 
 #[derive(Serialize)]
@@ -246,9 +251,15 @@ pub fn time(at: std::time::SystemTime) -> String {
 }
 
 impl<'a> ListedSkillJson<'a> {
-    fn new(skill: &'a Skill, shown: Shown<'_>, usage: Option<&Usage>) -> Self {
+    fn new(
+        skill: &'a Skill,
+        shown: Shown<'_>,
+        usage: Option<&Usage>,
+        locks: Option<&LockStates>,
+    ) -> Self {
         let uses = usage.map(|usage| usage.of(skill)).unwrap_or_default();
         Self {
+            lock: locks.and_then(|locks| locks.of(&skill.dir)),
             skill: SkillJson::new(skill, shown),
             last_used: uses.iter().filter_map(|u| u.uses.last).max().map(time),
             usage: uses
@@ -284,6 +295,8 @@ pub struct ListedSkillsJson<'a> {
     skills: Vec<&'a Skill>,
     shown: Shown<'a>,
     usage: Option<&'a Usage>,
+    /// Each project skill against the project's lock, when it has one.
+    pub locks: Option<&'a LockStates>,
 }
 
 impl Serialize for ListedSkillsJson<'_> {
@@ -291,7 +304,7 @@ impl Serialize for ListedSkillsJson<'_> {
         serializer.collect_seq(
             self.skills
                 .iter()
-                .map(|skill| ListedSkillJson::new(skill, self.shown, self.usage)),
+                .map(|skill| ListedSkillJson::new(skill, self.shown, self.usage, self.locks)),
         )
     }
 }
@@ -328,6 +341,7 @@ impl<'a> ListJson<'a> {
                 skills: skills.to_vec(),
                 shown,
                 usage,
+                locks: None,
             },
             builtin: builtins
                 .iter()

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use globset::{Glob, GlobMatcher};
 
+use crate::operations::lock_state::lock_states;
 use crate::record::State;
 use crate::roots::{AgentId, Effect, Machine, Source};
 use crate::scan::{Builtin, Inventory, LeftOut, Skill};
@@ -159,8 +160,18 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     );
     let shown = Shown::new(&agents, &args.agents);
     if args.json {
+        let locks = match lock_states(machine, &inventory) {
+            Ok(locks) => locks,
+            Err(error) => {
+                super::eprint(&format!(
+                    "skilldeck: {error}; the project skills' lock states are left out\n"
+                ))?;
+                None
+            }
+        };
         let mut list = ListJson::new(&inventory, &skills, &builtins, shown, usage.as_ref());
         list.agents = AgentsJson::new(Shown::new(&inventory.installed, &args.agents));
+        list.skills.locks = locks.as_ref();
         json::print(&list)?;
     } else {
         let listing = Listing {

@@ -4,6 +4,7 @@
 mod apm;
 mod command;
 mod skills_cli;
+mod state;
 pub mod sync;
 mod sync_hostile;
 mod sync_skills_cli;
