@@ -11,6 +11,7 @@ mod diff;
 mod export;
 mod history;
 mod import;
+mod interrupt;
 mod json;
 mod lint;
 mod list;

@@ -7,6 +7,7 @@ mod skills_cli;
 mod state;
 pub mod sync;
 mod sync_hostile;
+mod sync_interrupt;
 mod sync_skills_cli;
 mod upkeep;
 mod verify;
