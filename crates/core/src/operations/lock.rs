@@ -363,4 +363,18 @@ mod tests {
         assert_eq!(locked("file:///w/project/vendor/r").source, "./vendor/r");
         assert_eq!(relative_to(top, top), ".");
     }
+
+    #[test]
+    fn only_the_roots_in_a_dot_folder_of_the_top_are_the_locks() {
+        let top = Path::new("/w/project");
+        assert!(root_at_top(Path::new("/w/project/.agents/skills"), top));
+        assert!(root_at_top(Path::new("/w/project/.claude/skills"), top));
+        // A package's own roots below the top, and roots elsewhere, are not.
+        assert!(!root_at_top(
+            Path::new("/w/project/app/.claude/skills"),
+            top
+        ));
+        assert!(!root_at_top(Path::new("/home/u/.claude/skills"), top));
+        assert!(!root_at_top(top, top));
+    }
 }

@@ -90,3 +90,18 @@ pub fn lock_states(
     }
     Ok(Some(LockStates { lock_path, states }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_are_the_json_values() {
+        for state in [LockState::Locked, LockState::Differing, LockState::Unlocked] {
+            assert_eq!(
+                serde_json::to_value(state).unwrap(),
+                serde_json::Value::from(state.word())
+            );
+        }
+    }
+}

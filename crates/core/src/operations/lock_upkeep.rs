@@ -175,3 +175,22 @@ pub fn kept_in_words(kept: &LockKept, shown_path: &str) -> String {
     }
     format!("{shown_path} kept current: {}", parts.join("; "))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_was_kept_is_said_by_kind_in_one_sentence() {
+        let kept = LockKept {
+            path: PathBuf::from("/p/skills-lock.json"),
+            added: vec!["a".into(), "b".into()],
+            refreshed: Vec::new(),
+            dropped: vec!["c".into()],
+        };
+        assert_eq!(
+            kept_in_words(&kept, "skills-lock.json"),
+            "skills-lock.json kept current: added a, b; dropped c"
+        );
+    }
+}
