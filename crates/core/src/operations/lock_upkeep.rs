@@ -22,7 +22,9 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::lock::{self, LOCK_FILE, SkillsLock};
+use crate::fs::{Links, read_bounded};
+use crate::limits::RECORD_FILE_BYTES;
+use crate::lock::{self, LOCK_FILE, LockError, SkillsLock};
 use crate::roots::Machine;
 use crate::scan::{self, Inventory, Skill};
 use crate::settings::{self, EditError};
@@ -78,8 +80,14 @@ pub fn keep_current(machine: &Machine, entry: &mut JournalEntry) -> Upkeep {
     if names.is_empty() {
         return Ok(None);
     }
-    // Read as it is now; the edit below writes only over these bytes.
-    let seen = std::fs::read(&path).unwrap_or_default();
+    // Read as it is now, bounded as every lock is; the edit below writes only over these
+    // bytes.
+    let seen = read_bounded(&path, Links::Follow, RECORD_FILE_BYTES).map_err(|source| {
+        LockError::Read {
+            path: path.clone(),
+            source,
+        }
+    })?;
     let before = SkillsLock::parse(&seen, &path)?;
     let data = machine.data_dir();
     let mut after = before.clone();
