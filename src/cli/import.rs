@@ -185,6 +185,7 @@ fn said(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
         ))?;
     }
     super::warn_unjournalled(report.unjournalled.as_ref())?;
+    super::say_lock_upkeep(&report.lock)?;
     for unrecorded in &report.unrecorded {
         super::eprint(&format!("skilldeck: warning: {unrecorded}\n"))?;
     }

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{Action, Installed, Step};
+use crate::operations::lock_state::{LockState, LockStates};
 use crate::operations::shadow::WouldShadow;
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
@@ -207,8 +208,14 @@ pub struct ListedSkillJson<'a> {
     pub usage: Vec<AgentUseJson>,
     /// The latest use by any agent (RFC 3339), or null.
     pub last_used: Option<String>,
-    /// What `skilldeck audit` finds in it: how many findings, and the most severe.
-    pub audit: crate::audit::Summary,
+    /// What `skilldeck audit` finds in it (how many findings, and the most severe), with
+    /// `list --json --audit`; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audit: Option<crate::audit::Summary>,
+    /// A project skill against its project's `skills-lock.json`: `locked`, `differing` or
+    /// `unlocked`; absent when the project has no lock, and for every other skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockState>,
 }
 
 #[derive(Serialize)]
@@ -256,11 +263,13 @@ impl<'a> ListedSkillJson<'a> {
         skill: &'a Skill,
         shown: Shown<'_>,
         usage: Option<&Usage>,
-        audit: crate::audit::Summary,
+        audit: Option<crate::audit::Summary>,
+        locks: Option<&LockStates>,
     ) -> Self {
         let uses = usage.map(|usage| usage.of(skill)).unwrap_or_default();
         Self {
             audit,
+            lock: locks.and_then(|locks| locks.of(&skill.dir)),
             skill: SkillJson::new(skill, shown),
             last_used: uses.iter().filter_map(|u| u.uses.last).max().map(time),
             usage: uses
@@ -298,13 +307,15 @@ pub struct ListedSkillsJson<'a> {
     usage: Option<&'a Usage>,
     /// Each skill's audit, in the order of `skills`.
     audits: &'a [crate::audit::Summary],
+    /// Each project skill against the project's lock, when it has one.
+    pub locks: Option<&'a LockStates>,
 }
 
 impl Serialize for ListedSkillsJson<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.skills.iter().enumerate().map(|(index, skill)| {
-            let audit = self.audits.get(index).copied().unwrap_or_default();
-            ListedSkillJson::new(skill, self.shown, self.usage, audit)
+            let audit = self.audits.get(index).copied();
+            ListedSkillJson::new(skill, self.shown, self.usage, audit, self.locks)
         }))
     }
 }
@@ -342,6 +353,7 @@ impl<'a> ListJson<'a> {
                 shown,
                 usage,
                 audits: &[],
+                locks: None,
             },
             builtin: builtins
                 .iter()

@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use globset::{Glob, GlobMatcher};
 
+use crate::operations::lock_state::lock_states;
 use crate::record::State;
 use crate::roots::{AgentId, Effect, Machine, Source};
 use crate::scan::{Builtin, Inventory, LeftOut, Skill};
@@ -44,6 +45,10 @@ pub struct Args {
     /// Print JSON (the shape in docs/json.md) instead of a table
     #[arg(long)]
     json: bool,
+    /// With --json, give each skill what `skilldeck audit` finds in it (`audit`: how many
+    /// findings, the most severe); it reads every file of every skill, so it is asked for
+    #[arg(long, requires = "json")]
+    audit: bool,
     #[command(flatten)]
     agents: AllAgents,
     /// Only the skills this agent loads (an agent's id, as `claude-code` or `codex`)
@@ -171,18 +176,33 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
         }
     };
     if args.json {
-        // What `audit` finds in each, judged as the listing is written (issue 33).
-        let requests: Vec<crate::audit::Request> = skills
-            .iter()
-            .map(|skill| crate::audit::Request {
-                skill: skill.name.clone(),
-                dir: skill.dir.clone(),
-            })
-            .collect();
-        let audits = crate::audit::summaries(&requests);
+        // What `audit` finds in each, when asked: it reads every file of every skill, which
+        // the listing alone does not (issue 33; issue 35 keeps `list --json` near the floor).
+        let audits = if args.audit {
+            let requests: Vec<crate::audit::Request> = skills
+                .iter()
+                .map(|skill| crate::audit::Request {
+                    skill: skill.name.clone(),
+                    dir: skill.dir.clone(),
+                })
+                .collect();
+            crate::audit::summaries(&requests)
+        } else {
+            Vec::new()
+        };
+        let locks = match lock_states(machine, &inventory) {
+            Ok(locks) => locks,
+            Err(error) => {
+                super::eprint(&format!(
+                    "skilldeck: {error}; the project skills' lock states are left out\n"
+                ))?;
+                None
+            }
+        };
         let mut list = ListJson::new(&inventory, &skills, &builtins, shown, usage.as_ref())
             .with_audits(&audits);
         list.agents = AgentsJson::new(Shown::new(&inventory.installed, &args.agents));
+        list.skills.locks = locks.as_ref();
         json::print(&list)?;
     } else {
         let listing = Listing {

@@ -20,6 +20,13 @@ other agents'), under its folder's name:
 computedHash is the skills CLI's hash of the skill as it would install it: skilldeck's record
 in SKILL.md is left out. The previous lock is kept; `skilldeck undo` puts it back.
 
+Once the project has a lock, `import`, `update`, `remove`, `link`, `copy` and `move` keep it
+current: the entry of each project skill they add, change or take away is added, refreshed or
+dropped as `lock` would write it, the other entries (and fields other tools wrote) kept as
+they are; `skilldeck undo` of the operation puts the lock back too. A project without a lock
+gets none. `skilldeck list` and the app show each project skill as locked, differing or
+unlocked.
+
 Examples:
   skilldeck lock
   skilldeck lock --project ~/work/app";

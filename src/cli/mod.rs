@@ -12,6 +12,7 @@ mod diff;
 mod export;
 mod history;
 mod import;
+mod interrupt;
 mod json;
 mod lint;
 mod list;
@@ -41,6 +42,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::operations::JournalError;
+use crate::operations::lock_upkeep::{self, Upkeep};
 use crate::operations::share::Share;
 use crate::operations::switch as switch_op;
 use crate::roots::{Machine, NoHome};
@@ -330,6 +332,21 @@ fn warn_unjournalled(error: Option<&JournalError>) -> Result<(), Failure> {
             "skilldeck: done, but {error}; undo will not know of this\n"
         )),
         None => Ok(()),
+    }
+}
+
+/// Tell the user what an operation did to the project's `skills-lock.json` (on standard
+/// error, so `--json` output stays one document), or why it could not keep it current.
+fn say_lock_upkeep(upkeep: &Upkeep) -> Result<(), Failure> {
+    match upkeep {
+        Ok(None) => Ok(()),
+        Ok(Some(kept)) => eprint(&format!(
+            "skilldeck: {}\n",
+            lock_upkeep::kept_in_words(kept, &kept.path.display().to_string())
+        )),
+        Err(error) => eprint(&format!(
+            "skilldeck: done, but the project's skills-lock.json was not kept current: {error}; `skilldeck lock` writes it again\n"
+        )),
     }
 }
 

@@ -23,8 +23,9 @@ says so and leaves it to you.
 
 Not removed: a plugin's skills (uninstall the plugin with its agent's plugin manager, or
 `skilldeck disable SKILL --agent A`), an agent's built-in skills, and a folder holding what
-no snapshot keeps (a .git folder, a link out of it). Installers' lock files that list the
-skill are not edited; skilldeck names them as stale.
+no snapshot keeps (a .git folder, a link out of it). The project's skills-lock.json drops
+the skill's entry (undo puts it back); other installers' lock files that list the skill are
+not edited, and skilldeck names them as stale.
 
 Every removal is journalled: `skilldeck undo` brings the last one back, byte for byte.
 
@@ -133,6 +134,7 @@ fn report_done(args: &Args, machine: &Machine, done: &[(&Skill, &Removed)]) -> R
     }
     for (_, removed) in done {
         super::warn_unjournalled(removed.unjournalled.as_ref())?;
+        super::say_lock_upkeep(&removed.lock)?;
     }
     Ok(())
 }

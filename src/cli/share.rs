@@ -227,6 +227,7 @@ fn run(
                 super::print(&describe(machine, &plan, true))?;
             }
             super::warn_unjournalled(shared.unjournalled.as_ref())?;
+            super::say_lock_upkeep(&shared.lock)?;
             if let Some(missed) = shared.missed_baseline {
                 super::eprint(&format!(
                     "skilldeck: done, but its baseline snapshot could not be kept ({missed}); undo will refuse to remove it until `skilldeck snapshot` takes one\n"

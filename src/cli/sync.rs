@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 
 use serde_json::json;
 
-use crate::operations::progress::{Cancel, Step};
+use crate::operations::progress::Step;
 use crate::operations::sync::{self, Request, State, SyncError, Synced};
 use crate::operations::verify::relative;
 use crate::roots::Machine;
@@ -35,6 +35,9 @@ Everything one sync changes is one journal entry: `skilldeck undo` puts the proj
 `npm ci`: each mismatch is named (its hash at the commit, a commit not found, a source
 unreachable, an installed folder that differs from the lock) and nothing is written, the
 lock included. Use it in CI, then `skilldeck verify`.
+
+Ctrl-C stops sync before the next skill is fetched or put in place: what is not synced is
+named as cancelled, and nothing is left half written (a second Ctrl-C stops it at once).
 
 A lock that names a path out of the project, an absolute path, an option-like source
 (`--upload-pack=…`), an unknown version or files past the import bounds is refused whole.
@@ -69,7 +72,8 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let request = Request {
         frozen: args.frozen,
     };
-    let synced = match sync::sync(machine, &inventory, request, &mut progress, &Cancel::new()) {
+    let cancel = super::interrupt::cancel_on_interrupt();
+    let synced = match sync::sync(machine, &inventory, request, &mut progress, &cancel) {
         Ok(synced) => synced,
         Err(error) if error.is_refusal() => return refused(args, code(&error), &error),
         Err(error) => return Err(Failure::Stopped(error.to_string())),

@@ -186,6 +186,7 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     }
     for updated in report.updated().filter_map(|s| s.updated.as_ref()) {
         super::warn_unjournalled(updated.unjournalled.as_ref())?;
+        super::say_lock_upkeep(&updated.lock)?;
     }
     Ok(Outcome::Done)
 }

@@ -6,7 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::lock::LOCK_FILE;
 use crate::operations::export::Exported;
+use crate::operations::lock_upkeep::{self, Upkeep};
 use crate::operations::remove::Removed;
 use crate::operations::share::{Share, Shared};
 use crate::operations::switch::{Switched, Turn};
@@ -301,6 +303,7 @@ pub fn removed_line(name: &str, removed: &Removed, home: &Path) -> String {
     for lock in &removed.stale_locks {
         line.push_str(&format!(" {} still lists it.", shown(lock)));
     }
+    line.push_str(&lock_note(&removed.lock));
     with_journal(line, removed.unjournalled.as_ref())
 }
 
@@ -378,6 +381,7 @@ pub fn shared_line(name: &str, shared: &Shared, home: &Path) -> String {
             " Its baseline snapshot could not be kept ({missed}); undo will refuse to remove it until a snapshot is taken."
         ));
     }
+    line.push_str(&lock_note(&shared.lock));
     with_journal(line, shared.unjournalled.as_ref())
 }
 
@@ -432,6 +436,19 @@ pub fn exported_lines(name: &str, exported: &Exported, home: &Path) -> (String, 
         more.push(format!("packed unscanned {path}: {why}"));
     }
     (head, more)
+}
+
+/// What an operation did to the project's `skills-lock.json`, as a sentence after a space;
+/// nothing when it had no lock to keep, or kept it as it was.
+pub fn lock_note(upkeep: &Upkeep) -> String {
+    match upkeep {
+        Ok(None) => String::new(),
+        Ok(Some(kept)) => format!(" {}.", lock_upkeep::kept_in_words(kept, LOCK_FILE)),
+        Err(error) => format!(
+            " The project's {LOCK_FILE} was not kept current ({}); `skilldeck lock` writes it again.",
+            crate::text::sanitize::line(&error.to_string())
+        ),
+    }
 }
 
 /// `text`, and that the journal missed it when it did.

@@ -7,6 +7,7 @@ use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use crate::operations::lock_state::{LockState, LockStates};
 use crate::ownership::{Owner, Upstream};
 use crate::record::{SkillFile, State};
 use crate::roots::{AgentId, Effect, OnSameName, RootState, Scope, Source};
@@ -39,6 +40,8 @@ pub struct Deck {
     pub budgets: Budgets,
     /// The skills' uses, read on a worker after the scan.
     pub usage: Uses,
+    /// Some skill has a state against its project's lock: the list gives them a column.
+    pub lock_column: bool,
 }
 
 /// The order of the skill list.
@@ -170,6 +173,8 @@ pub struct SkillView {
     pub modified: Option<SystemTime>,
     /// How long before the scan its newest file was modified.
     pub age: Option<Duration>,
+    /// A project skill against its project's `skills-lock.json`, when the project has one.
+    pub lock: Option<LockState>,
 }
 
 impl SkillView {
@@ -312,6 +317,7 @@ impl Deck {
         let (budgets, usage) = (Budgets::default(), Uses::default());
         let orders = Sort::ALL.map(|sort| sort.order(&skills, &budgets, &usage));
         let counts = Counts::of(&skills, &roots);
+        let lock_column = skills.iter().any(|skill| skill.lock.is_some());
         let mut installers: Vec<String> = skills
             .iter()
             .filter_map(|s| s.owner.as_ref().map(|o| o.installer.clone()))
@@ -328,7 +334,17 @@ impl Deck {
             no_switch: Vec::new(),
             budgets,
             usage,
+            lock_column,
         }
+    }
+
+    /// The deck, knowing where each project skill stands against its project's lock.
+    pub fn with_lock_states(mut self, states: Option<&LockStates>) -> Self {
+        for skill in &mut self.skills {
+            skill.lock = states.and_then(|states| states.of(&skill.dir));
+        }
+        self.lock_column = self.skills.iter().any(|skill| skill.lock.is_some());
+        self
     }
 
     /// The deck, knowing what each agent's listing costs.
@@ -497,6 +513,7 @@ fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -
         tree: tree(&skill.files),
         modified: skill.modified,
         age: skill.modified.and_then(|at| now.duration_since(at).ok()),
+        lock: None,
     }
 }
 

@@ -5,6 +5,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::operations::lock_state::LockState;
 use crate::record::State;
 use crate::roots::Source;
 
@@ -142,6 +143,16 @@ impl Theme {
         }
     }
 
+    /// A project skill's lock state: as the state whose meaning is nearest (its files match,
+    /// or differ), a skill the lock does not name as a warning.
+    pub fn lock(&self, lock: LockState) -> Style {
+        match lock {
+            LockState::Locked => self.intact,
+            LockState::Differing => self.modified,
+            LockState::Unlocked => self.warning,
+        }
+    }
+
     pub fn source(&self, source: Source) -> Style {
         match source {
             Source::Plugin => self.plugin,
@@ -161,6 +172,16 @@ pub fn state_marker(state: State) -> &'static str {
         State::Unrecorded => "○",
         State::Unreadable => "?",
         State::Unverifiable => "◇",
+    }
+}
+
+/// A project skill's lock state in the list, beside its state: a shape, so it reads without
+/// colour, and none a state uses.
+pub fn lock_marker(lock: LockState) -> &'static str {
+    match lock {
+        LockState::Locked => "≡",
+        LockState::Differing => "≠",
+        LockState::Unlocked => "∉",
     }
 }
 

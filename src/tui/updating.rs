@@ -407,6 +407,9 @@ pub fn said(report: &Report, undo: &str) -> Said {
         }
     }
     for skill in &report.skills {
+        if let Some(done) = &skill.updated {
+            text.push_str(&super::manage::lock_note(&done.lock));
+        }
         if let Some(error) = skill.updated.as_ref().and_then(|u| u.unjournalled.as_ref()) {
             text.push_str(&format!(
                 " Note: the journal could not be told of {} ({error}), so undo will not know of it.",

@@ -263,11 +263,15 @@ impl ImportedView {
                 unrecorded.error
             )
         });
+        let lock = Some(crate::tui::manage::lock_note(&report.lock))
+            .filter(|note| !note.is_empty())
+            .map(|note| note.trim_start().to_owned());
         let warnings: Vec<String> = shadowing
             .chain(read_by_none)
             .chain(baselines)
             .chain(journal)
             .chain(unrecorded)
+            .chain(lock)
             .collect();
         Self {
             skills: report

@@ -12,6 +12,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::operations::lock_state::LockState;
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
@@ -161,6 +162,12 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
         source.push(Span::styled(format!("  plugin {plugin}"), theme.dim));
     }
     sheet.field_spans("Source", source);
+    if let Some(lock) = skill.lock {
+        let word = format!("{} {}", theme::lock_marker(lock), lock.word());
+        sheet.field("Lock", &word, theme.lock(lock));
+        // Under it, wrapped: it names what to run.
+        sheet.field("", lock_meaning(lock), theme.dim);
+    }
     // "Modified" is the state's word; this is only when its files were last written.
     if let Some(age) = skill.age {
         sheet.field("Written", &ago(age), plain);
@@ -232,6 +239,17 @@ fn wrap_at_separators(text: &str, columns: usize) -> Vec<String> {
 fn meaning_fits(skill: &SkillView, columns: usize) -> bool {
     let state = width::of(&skill.state.to_string()) + 2;
     LABEL + state + 2 + width::of(state_meaning(skill.state)) <= columns
+}
+
+/// What a lock state means, and what to do about it.
+fn lock_meaning(lock: LockState) -> &'static str {
+    match lock {
+        LockState::Locked => "skills-lock.json holds the hash of its files",
+        LockState::Differing => {
+            "its files differ from the hash in skills-lock.json (`skilldeck verify` names the file)"
+        }
+        LockState::Unlocked => "not in skills-lock.json (`skilldeck lock` adds it)",
+    }
 }
 
 fn state_meaning(state: State) -> &'static str {

@@ -6,6 +6,7 @@ use ratatui::layout::{Margin, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use crate::operations::lock_state::LockState;
 use crate::record::State;
 use crate::text::width;
 use crate::tui::app::App;
@@ -161,6 +162,26 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
         &cut,
         plain,
     );
+    for lock in [LockState::Locked, LockState::Differing, LockState::Unlocked] {
+        let meaning = match lock {
+            LockState::Locked => {
+                "a project skill skills-lock.json holds with the hash of its files"
+            }
+            LockState::Differing => {
+                "a project skill whose files differ from the hash skills-lock.json holds"
+            }
+            LockState::Unlocked => {
+                "a project skill skills-lock.json does not name (skilldeck lock adds it)"
+            }
+        };
+        row(
+            &mut out,
+            format!("{} {}", theme::lock_marker(lock), lock.word()),
+            theme.lock(lock),
+            meaning,
+            plain,
+        );
+    }
     row(
         &mut out,
         format!("{} exists", theme::presence_marker(&Presence::Exists)),

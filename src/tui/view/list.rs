@@ -23,7 +23,7 @@ use crate::tui::theme::{self, Theme};
 use super::{has_focus, pane, search};
 
 /// Columns before the name: mark (or upstream moved), state marker, changed-since-snapshot marker, problem marker,
-/// shadowed marker, space.
+/// shadowed marker, space; and the lock marker after the state's, where a project has a lock.
 const MARKS: usize = 6;
 const BADGE: usize = 7;
 
@@ -46,6 +46,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
     let extra = Extra {
         cost: some && !app.deck.budgets.is_empty(),
         used: some && !matches!(app.deck.usage, Uses::Unknown),
+        lock: app.deck.lock_column,
     };
     let columns = Columns::for_width(usize::from(inner.width), &Widest::of(app), app.sort, extra);
     frame.render_widget(columns.head(theme), head);
@@ -228,6 +229,8 @@ pub(super) fn pad_left(text: &str, columns: usize) -> String {
 struct Extra {
     cost: bool,
     used: bool,
+    /// A column for the project skills' lock states.
+    lock: bool,
 }
 
 /// How many agent ids the column names before it counts the rest.
@@ -295,6 +298,8 @@ struct Columns {
     cost: usize,
     /// How long ago it was last used.
     used: usize,
+    /// The lock marker's column, after the state's.
+    lock: bool,
 }
 
 /// How wide the widest value of each column is, among the skills shown.
@@ -374,7 +379,8 @@ impl Columns {
     /// first when the list is sorted by them.
     fn for_width(total: usize, widest: &Widest, sort: Sort, extra: Extra) -> Self {
         let by_recent = sort == Sort::Recent;
-        let mut left = total.saturating_sub(MARKS);
+        let marks = MARKS + usize::from(extra.lock);
+        let mut left = total.saturating_sub(marks);
         let name_natural = widest.name.max(width::of("NAME"));
         let mut columns = Columns {
             name: name_natural.min(NAME_FLOOR).min(left),
@@ -384,6 +390,7 @@ impl Columns {
             modified: 0,
             cost: 0,
             used: 0,
+            lock: extra.lock,
         };
         left -= columns.name;
         // A column is shown at its narrowest when there is room for it and the space before it.
@@ -414,7 +421,7 @@ impl Columns {
             *left -= more;
         };
         // The name whole, unless one name far longer than the rest would take every column.
-        let name_share = NAME_SHARE.max(total.saturating_sub(MARKS) * 2 / 5);
+        let name_share = NAME_SHARE.max(total.saturating_sub(marks) * 2 / 5);
         let name_wanted = name_natural.min(name_share);
         grow(&mut columns.name, name_wanted, &mut left);
         // Where the name would still be cut, the source gives up its column first: the detail
@@ -451,7 +458,8 @@ impl Columns {
     }
 
     fn head(&self, theme: &Theme) -> Line<'static> {
-        let mut text = format!("{}{}", " ".repeat(MARKS), width::pad("NAME", self.name));
+        let marks = MARKS + usize::from(self.lock);
+        let mut text = format!("{}{}", " ".repeat(marks), width::pad("NAME", self.name));
         if self.source > 0 {
             text.push(' ');
             text.push_str(&width::pad("SOURCE", self.source));
@@ -518,6 +526,14 @@ impl Columns {
         let mut spans = vec![
             mark,
             Span::styled(theme::state_marker(skill.state), theme.state(skill.state)),
+        ];
+        if self.lock {
+            spans.push(match skill.lock {
+                Some(lock) => Span::styled(theme::lock_marker(lock), theme.lock(lock)),
+                None => Span::raw(" "),
+            });
+        }
+        spans.extend([
             changed,
             Span::styled(problem, theme.warning),
             Span::styled(shadowed, quiet),
@@ -526,7 +542,7 @@ impl Columns {
                 &width::fit_middle(&skill.name, self.name),
                 self.name,
             )),
-        ];
+        ]);
         if self.source > 0 {
             spans.push(Span::raw(" "));
             spans.push(Span::styled(

@@ -29,6 +29,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use crate::limits;
 use crate::listing::{self, Assume};
+use crate::operations::lock_state::lock_states;
 use crate::roots::{Machine, Project};
 use crate::scan::{self, Inventory};
 use crate::skill;
@@ -125,9 +126,13 @@ fn deck_of(machine: &Machine, inventory: &Inventory) -> Deck {
             )
         })
         .collect();
+    // A lock that cannot be read or trusted shows no states; `skilldeck verify` and `list`
+    // say why.
+    let locks = lock_states(machine, inventory).ok().flatten();
     Deck::new(inventory, machine.env.home(), SystemTime::now())
         .with_no_switch(manage::without_switch())
         .with_budgets(Budgets::of(&listings))
+        .with_lock_states(locks.as_ref())
 }
 
 /// Read the skills' uses from the agents' counters and session logs on a thread of its own,

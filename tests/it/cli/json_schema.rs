@@ -441,3 +441,24 @@ fn every_schema_is_valid_documented_and_tested() {
         }
     }
 }
+
+#[test]
+fn a_listing_with_lock_states_fits_its_schema() {
+    use crate::lock::sync::{Upstream, locked_project};
+    let machine = Machine::new();
+    let upstream = Upstream::new(&machine);
+    locked_project(&machine, &upstream);
+    write_skill(&machine.repo.join(".agents/skills/newbie"), &[]);
+    let list = validated(&machine, &["list", "--json"], 0, "list");
+    let states: BTreeSet<&str> = list["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|skill| skill["lock"].as_str())
+        .collect();
+    assert!(states.contains("locked"), "{list:#}");
+    assert!(states.contains("unlocked"), "{list:#}");
+    let mut wrong = list.clone();
+    wrong["skills"][0]["lock"] = Value::from("sealed");
+    assert!(!violations("list", &wrong).is_empty());
+}

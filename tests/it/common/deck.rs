@@ -54,6 +54,7 @@ pub fn skill(
         tree: Vec::new(),
         modified: Some(now - age),
         age: Some(age),
+        lock: None,
     }
 }
 

@@ -4,7 +4,10 @@
 mod apm;
 mod command;
 mod skills_cli;
+mod state;
 pub mod sync;
 mod sync_hostile;
+mod sync_interrupt;
 mod sync_skills_cli;
+mod upkeep;
 mod verify;

@@ -1,7 +1,8 @@
 //! skilldeck's `computedHash` against the one the real skills CLI (pinned in
 //! scripts/install-agents) writes into `skills-lock.json`, over generated skill folders whose
 //! paths sort differently under `localeCompare` and byte order, nested folders, links, `.git`
-//! and `node_modules`.
+//! and `node_modules`, the files an operating system leaves (`.DS_Store`, `Thumbs.db`, `._*`)
+//! and those the CLI hashes but does not copy (`metadata.json`, `__pycache__`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -111,7 +112,32 @@ fn generate(src: &Path) -> Vec<&'static str> {
         std::os::unix::fs::symlink("kept.md", dir.join("link.md")).unwrap();
         std::os::unix::fs::symlink(".hidden", dir.join("linked-folder")).unwrap();
     }
-    vec!["collation", "nested", "skipped"]
+    // What an operating system or a file manager leaves beside the files, which skilldeck's
+    // imports and snapshots set aside: the CLI hashes (and copies) it like any file, so the
+    // lock's hash counts it (skills 1.5.26 `dist/cli.mjs`, `computeSkillFolderHash` skips only
+    // `.git` and `node_modules`).
+    let dir = skill("os-metadata");
+    for name in [
+        ".DS_Store",
+        "Thumbs.db",
+        "._kept.md",
+        "kept.md",
+        "sub/.DS_Store",
+        "__MACOSX/kept.md",
+    ] {
+        write(&dir.join(name), name);
+    }
+    // What the CLI hashes in the source but does not copy: the installed copy differs.
+    let dir = skill("not-copied");
+    write(&dir.join("metadata.json"), "{}");
+    write(&dir.join("__pycache__/x.pyc"), "x");
+    vec![
+        "collation",
+        "nested",
+        "skipped",
+        "os-metadata",
+        "not-copied",
+    ]
 }
 
 #[test]
@@ -135,7 +161,7 @@ fn skilldecks_computed_hash_is_the_skills_clis() {
         assert_eq!(ours, recorded, "{name}: the source folder");
         // The installed copy hashes alike (the CLI copies neither .git nor links here).
         let installed = project.join(".agents/skills").join(name);
-        if name != "skipped" {
+        if !["skipped", "not-copied"].contains(&name) {
             assert_eq!(
                 skilldeck::lock::computed_hash(&installed).unwrap(),
                 recorded,
@@ -146,8 +172,9 @@ fn skilldecks_computed_hash_is_the_skills_clis() {
 }
 
 /// A lock the skills CLI wrote, verified by skilldeck: what the CLI installed as it hashed it
-/// passes; where the CLI's copy is not what it hashed (it hashes the source and copies links
-/// as the files they point to), skilldeck says so.
+/// passes; where the CLI's copy is not what it hashed (it hashes the source, copies links as
+/// the files they point to, and leaves `metadata.json` and `__pycache__` out), skilldeck says
+/// so.
 #[test]
 fn a_lock_the_skills_cli_writes_is_verified() {
     let Some(program) = skills_cli() else { return };
@@ -167,12 +194,24 @@ fn a_lock_the_skills_cli_writes_is_verified() {
         .iter()
         .map(|f| (f["rule"].as_str().unwrap(), f["skill"].as_str().unwrap()))
         .collect();
-    assert_eq!(findings, [("skill-differs", "skipped")], "{json:#}");
-    assert_eq!(json["locked"], 3);
-    // Once the links are gone from the source and the CLI installs again, all is clean.
+    // The files an OS leaves (`.DS_Store`, …) are hashed and copied alike: no finding.
+    assert_eq!(
+        findings,
+        [
+            ("skill-differs", "not-copied"),
+            ("skill-differs", "skipped")
+        ],
+        "{json:#}"
+    );
+    assert_eq!(json["locked"], 5);
+    // Once the links and what the CLI does not copy are gone from the source and the CLI
+    // installs again, all is clean.
     let skipped = src.join("skills/skipped");
     fs::remove_file(skipped.join("link.md")).unwrap();
     fs::remove_file(skipped.join("linked-folder")).unwrap();
+    let not_copied = src.join("skills/not-copied");
+    fs::remove_file(not_copied.join("metadata.json")).unwrap();
+    fs::remove_dir_all(not_copied.join("__pycache__")).unwrap();
     run_skills(
         &program,
         &machine.repo,

@@ -16,6 +16,7 @@ mod list_export;
 mod list_snapshots;
 mod list_update;
 mod live_flows;
+mod lock_marker;
 mod manage;
 mod markers;
 mod reading;

@@ -106,6 +106,7 @@ fn report(skills: &[(&str, Status)]) -> Report {
                     before: Some(format!("before-{name}")),
                     baseline: format!("upstream-{name}"),
                     unjournalled: None,
+                    lock: Ok(None),
                 }),
                 unremembered: None,
             })

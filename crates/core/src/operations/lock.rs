@@ -84,7 +84,7 @@ pub fn project_skills<'a>(
 ) -> Result<BTreeMap<String, Vec<&'a Skill>>, LockOpError> {
     let mut skills: BTreeMap<String, Vec<&Skill>> = BTreeMap::new();
     for skill in &inventory.skills {
-        if skill.source != Source::Project || !at_top(inventory, skill, top) {
+        if !is_project_skill(inventory, skill, top) {
             continue;
         }
         let name = skill.dir_name().to_owned();
@@ -97,19 +97,25 @@ pub fn project_skills<'a>(
     Ok(skills)
 }
 
-/// Whether one of the roots that reach `skill` sits in a dot-folder of `top` itself.
-fn at_top(inventory: &Inventory, skill: &Skill, top: &Path) -> bool {
-    skill.roots.iter().any(|&i| {
-        inventory.roots.get(i).is_some_and(|entry| {
-            entry
-                .root
-                .path
-                .strip_prefix(top)
-                .ok()
-                .and_then(|rel| rel.components().next())
-                .is_some_and(|first| first.as_os_str().to_string_lossy().starts_with('.'))
+/// Whether a lock at `top` holds `skill`: a project skill that one of the roots at `top`
+/// reaches.
+pub fn is_project_skill(inventory: &Inventory, skill: &Skill, top: &Path) -> bool {
+    skill.source == Source::Project
+        && skill.roots.iter().any(|&i| {
+            inventory
+                .roots
+                .get(i)
+                .is_some_and(|entry| root_at_top(&entry.root.path, top))
         })
-    })
+}
+
+/// Whether the root `path` sits in a dot-folder of `top` itself (`.agents/skills`,
+/// `.claude/skills`), not in a folder below it (a monorepo's package, with its own lock).
+pub fn root_at_top(path: &Path, top: &Path) -> bool {
+    path.strip_prefix(top)
+        .ok()
+        .and_then(|rel| rel.components().next())
+        .is_some_and(|first| first.as_os_str().to_string_lossy().starts_with('.'))
 }
 
 /// Write the lock of `machine`'s project from `inventory`.
@@ -128,22 +134,14 @@ pub fn lock(machine: &Machine, inventory: &Inventory) -> Result<LockDone, LockOp
     let mut skills = Vec::new();
     for (name, copies) in project_skills(inventory, &top)? {
         let (skill, computed_hash) = one_content(&name, &copies)?;
-        let recorded = copies
-            .iter()
-            .find_map(|copy| upstream::of(&data, &copy.real_dir));
-        let locked = match (&recorded, before.skills.get(&name)) {
-            (Some(upstream), _) => from_upstream(upstream, &top, computed_hash),
-            // skilldeck knows nothing of where it came from, the lock does: kept.
-            (None, Some(entry)) if entry.locked().source_type != LOCAL => Locked {
-                computed_hash,
-                ..entry.locked()
-            },
-            (None, _) => local(skill, &top, computed_hash),
-        };
-        let entry = match before.skills.get(&name) {
-            Some(old) => old.updated(&locked),
-            None => Entry::new(&locked),
-        };
+        let (entry, locked) = entry_of(
+            &data,
+            &top,
+            &copies,
+            skill,
+            computed_hash,
+            before.skills.get(&name),
+        );
         after.skills.insert(name.clone(), entry);
         skills.push((name, locked));
     }
@@ -167,6 +165,44 @@ pub fn lock(machine: &Machine, inventory: &Inventory) -> Result<LockDone, LockOp
         changed,
         unjournalled,
     })
+}
+
+/// The entry a lock at `top` holds for the project skill `skill` (one of `copies`, the
+/// project's copies of its name), whose files hash to `computed_hash`, where the lock held
+/// `before`; and what the entry records. The one rule `lock` and the upkeep of a lock by the
+/// other operations (`lock_upkeep`) share, so running `lock` after either changes nothing:
+/// - a skill skilldeck fetched from git: where from, as the skills CLI writes that source;
+/// - else a source the lock already names (not `local`): kept, skilldeck knows no better;
+/// - else a `local` source, its skills folder: the files are the project's own. The skills
+///   CLI writes `local` for a skill added from a folder (`sourceType: "local"`, a path
+///   relative to the lock, skills 1.5.26 `dist/cli.mjs` `getPortableLocalSource`), and
+///   `experimental_install` restores it from that path, which the project itself holds.
+///
+/// The fields of `before` neither the CLI nor skilldeck writes are kept where they were.
+pub fn entry_of(
+    data: &Path,
+    top: &Path,
+    copies: &[&Skill],
+    skill: &Skill,
+    computed_hash: String,
+    before: Option<&Entry>,
+) -> (Entry, Locked) {
+    let recorded = copies
+        .iter()
+        .find_map(|copy| upstream::of(data, &copy.real_dir));
+    let locked = match (&recorded, before) {
+        (Some(upstream), _) => from_upstream(upstream, top, computed_hash),
+        (None, Some(entry)) if entry.locked().source_type != LOCAL => Locked {
+            computed_hash,
+            ..entry.locked()
+        },
+        (None, _) => local(skill, top, computed_hash),
+    };
+    let entry = match before {
+        Some(old) => old.updated(&locked),
+        None => Entry::new(&locked),
+    };
+    (entry, locked)
 }
 
 /// The first of the copies of one name and the hash they all have; two copies with different
@@ -326,5 +362,19 @@ mod tests {
         );
         assert_eq!(locked("file:///w/project/vendor/r").source, "./vendor/r");
         assert_eq!(relative_to(top, top), ".");
+    }
+
+    #[test]
+    fn only_the_roots_in_a_dot_folder_of_the_top_are_the_locks() {
+        let top = Path::new("/w/project");
+        assert!(root_at_top(Path::new("/w/project/.agents/skills"), top));
+        assert!(root_at_top(Path::new("/w/project/.claude/skills"), top));
+        // A package's own roots below the top, and roots elsewhere, are not.
+        assert!(!root_at_top(
+            Path::new("/w/project/app/.claude/skills"),
+            top
+        ));
+        assert!(!root_at_top(Path::new("/home/u/.claude/skills"), top));
+        assert!(!root_at_top(top, top));
     }
 }

@@ -14,6 +14,8 @@ pub mod journal;
 pub mod judged;
 mod keeping;
 pub mod lock;
+pub mod lock_state;
+pub mod lock_upkeep;
 pub mod outdated;
 pub mod paths;
 pub mod peek;

@@ -56,6 +56,11 @@ impl Cancel {
     pub fn is_cancelled(&self) -> bool {
         self.0.load(Ordering::SeqCst)
     }
+
+    /// The flag a cancel sets, for what can only set a flag to ask (a signal handler).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
 }
 
 /// An install watched through [`Progress`] and stopped through [`Cancel`].

@@ -22,6 +22,7 @@ use crate::snapshot::{Reason, SnapshotDigest, SnapshotError, Store};
 use super::batch::{self, OnFailure, Outcome};
 use super::journal::ahead::Underway;
 use super::journal::{Change, Entry, JournalError, Operation, UpstreamChange, Was};
+use super::lock_upkeep::{self, Upkeep};
 use super::progress::{Cancel, Progress};
 use super::upstream_record;
 
@@ -40,6 +41,9 @@ pub struct Removed {
     /// is the user's own folder that was linked in, not a skill folder of an agent).
     pub left_in_place: Option<PathBuf>,
     pub unjournalled: Option<JournalError>,
+    /// The project's `skills-lock.json` kept current (the skill's entry dropped), when it has
+    /// one and the skill was one of its project's.
+    pub lock: Upkeep,
 }
 
 /// Why nothing was removed (or, when an I/O failure stopped it after some links were
@@ -191,7 +195,9 @@ pub fn remove(
         let others = links.iter().filter(|(other, _)| other != path).count();
         let unused_canonical =
             (others == 0 && is_canonical_copy(machine, skill)).then(|| skill.real_dir.clone());
-        let unjournalled = underway.done(machine, Entry::now(Operation::Remove, vec![change]));
+        let mut entry = Entry::now(Operation::Remove, vec![change]);
+        let lock = lock_upkeep::keep_current(machine, &mut entry);
+        let unjournalled = underway.done(machine, entry);
         return Ok(Removed {
             removed: vec![path.clone()],
             kept: None,
@@ -200,6 +206,7 @@ pub fn remove(
             stale_locks: Vec::new(),
             left_in_place: None,
             unjournalled,
+            lock,
         });
     }
     // The folder itself goes only when a root holds it (not only links to it): a folder of
@@ -289,9 +296,16 @@ pub fn remove(
     // What was done is journalled even when a later step failed, so undo knows of it.
     let mut entry = Entry::now(Operation::Remove, changes);
     entry.upstream = forgotten;
+    let lock = lock_upkeep::keep_current(machine, &mut entry);
     let unjournalled = underway.done(machine, entry);
     if let Some(error) = failure {
         return Err(error);
+    }
+    // The project lock that dropped the skill no longer lists it.
+    let mut stale_locks = stale_locks;
+    if let Ok(Some(kept)) = &lock {
+        let lock_file = crate::fs::canonical(&kept.path).ok();
+        stale_locks.retain(|path| crate::fs::canonical(path).ok() != lock_file);
     }
     Ok(Removed {
         removed,
@@ -300,6 +314,7 @@ pub fn remove(
         stale_locks,
         left_in_place: (!in_a_root).then(|| skill.real_dir.clone()),
         unjournalled,
+        lock,
     })
 }
 

@@ -24,6 +24,7 @@ use super::import::{NoDestination, Readers, destination};
 use super::journal::ahead::Underway;
 use super::journal::{Change, Entry, Journal, JournalError, Operation, UpstreamChange, Was};
 use super::keeping::Keeping;
+use super::lock_upkeep::{self, Upkeep};
 use super::progress::{Cancel, Progress};
 use super::remove::{self, RemoveError};
 pub use super::shadow::WouldShadow;
@@ -88,6 +89,9 @@ pub struct Shared {
     /// but undo cannot tell later edits of it.
     pub missed_baseline: Option<SnapshotError>,
     pub unjournalled: Option<JournalError>,
+    /// The project's `skills-lock.json` kept current, when it has one and the skill arrived
+    /// in or left one of its project's folders.
+    pub lock: Upkeep,
 }
 
 /// Why the skill was not linked, copied or moved; nothing was changed.
@@ -411,6 +415,7 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
     if plan.share == Share::Move {
         entry.upstream = record_follows(machine, &record_key, &plan.to);
     }
+    let lock = lock_upkeep::keep_current(machine, &mut entry);
     let unjournalled = match underway {
         Some(underway) => underway.done(machine, entry),
         None => Journal::record_entry(machine, entry),
@@ -419,6 +424,7 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
         plan: plan.clone(),
         missed_baseline,
         unjournalled,
+        lock,
     })
 }
 

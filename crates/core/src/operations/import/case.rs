@@ -166,6 +166,8 @@ pub struct Report<'b> {
     pub unjournalled: Option<JournalError>,
     /// Installed, but where each came from could not be recorded.
     pub unrecorded: Vec<Unrecorded>,
+    /// The project's `skills-lock.json` kept current, when it has one.
+    pub lock: super::super::lock_upkeep::Upkeep,
 }
 
 impl Report<'_> {
@@ -211,5 +213,6 @@ pub fn run<'b>(
         missed_baselines: imported.missed_baselines,
         unjournalled: imported.unjournalled,
         unrecorded: imported.unrecorded,
+        lock: imported.lock,
     })
 }

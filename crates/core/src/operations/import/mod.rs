@@ -16,6 +16,7 @@ use crate::source::git::{self, FetchError, ReadError, Spec};
 
 use super::journal::{Entry, JournalError, Operation};
 use super::keeping::Keeping;
+use super::lock_upkeep::{self, Upkeep};
 use super::progress::{self, Progress};
 use super::shadow::{NewCopy, WouldShadow, would_shadow};
 use super::upstream_record;
@@ -503,6 +504,8 @@ pub struct Imported {
     /// The skills whose upstream could not be recorded (or an old record forgotten):
     /// installed, but `outdated` and `update` will not know where from.
     pub unrecorded: Vec<Unrecorded>,
+    /// The project's `skills-lock.json` kept current with what was installed, when it has one.
+    pub lock: Upkeep,
 }
 
 /// Install `chosen` into `root` (created when missing) with skilldeck's record.
@@ -568,6 +571,7 @@ pub fn install_from(
             }
         }
     }
+    let lock = lock_upkeep::keep_current(machine, &mut entry);
     let unjournalled = keeping.done(entry);
     let installed = result.map_err(|error| match error {
         // Found under the lock: the same refusal the plan gives.
@@ -593,5 +597,6 @@ pub fn install_from(
         missed_baselines,
         unjournalled,
         unrecorded,
+        lock,
     })
 }

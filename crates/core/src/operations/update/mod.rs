@@ -39,6 +39,7 @@ pub use case::{
 pub use upstream::{Fetched, UpstreamError, Wanted};
 
 use super::journal::{Change, Entry, Journal, JournalError, Operation, StoreChange, Was};
+use super::lock_upkeep::{self, Upkeep};
 use super::upstream_record;
 use crate::record::upstream::Upstream;
 
@@ -162,6 +163,8 @@ pub struct Updated {
     pub baseline: String,
     /// The journal could not be told, so `undo` will not know of this update.
     pub unjournalled: Option<JournalError>,
+    /// The project's `skills-lock.json` kept current with the new files, when it has one.
+    pub lock: Upkeep,
 }
 
 /// Why a skill was not updated; nothing was written.
@@ -415,6 +418,7 @@ fn write(
     {
         entry.upstream.extend(change);
     }
+    let lock = lock_upkeep::keep_current(machine, &mut entry);
     let unjournalled = Journal::record_entry(machine, entry);
     Ok(Updated {
         name: plan.name.clone(),
@@ -423,6 +427,7 @@ fn write(
         before,
         baseline: upstream.snapshot.id,
         unjournalled,
+        lock,
     })
 }
 
