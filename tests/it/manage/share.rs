@@ -255,3 +255,62 @@ fn the_shadowing_a_plan_predicts_is_what_the_listing_finds_after_it() {
         );
     }
 }
+
+/// A copy that an agent not on this machine would pick over another changes nothing anyone
+/// runs: only the installed agents' shadowing refuses (every agent's with --all-agents), and
+/// the refusal names them. The same rule for link, copy and move.
+#[test]
+fn only_installed_agents_shadowing_refuses_and_the_refusal_names_them() {
+    for verb in ["copy", "link", "move"] {
+        let machine = Machine::new();
+        let mine = machine.home.join(".claude/skills/demo");
+        write_skill(&mine, &[("which.md", "mine\n")]);
+        // Several agents (OpenCode, Copilot, Amp, ...) read both ~/.agents/skills and the
+        // project's .agents/skills; none of them is installed yet (only Claude Code is, which
+        // reads neither).
+        write_skill(
+            &machine.home.join(".agents/skills/demo"),
+            &[("which.md", "shared\n")],
+        );
+        let mine_arg = mine.to_str().unwrap();
+        let args = [verb, mine_arg, "--agent", "codex", "--scope", "project"];
+        let with = |extra: &[&'static str]| -> Vec<&str> {
+            args.iter().copied().chain(extra.iter().copied()).collect()
+        };
+
+        let every = refused_changing_nothing(&machine, &with(&["--all-agents"]), 1);
+        assert!(
+            stderr(&every).contains("GitHub Copilot"),
+            "{}",
+            stderr(&every)
+        );
+
+        fs::create_dir_all(machine.home.join(".config/amp")).unwrap();
+        let refused = refused_changing_nothing(&machine, &args, 1);
+        let text = stderr(&refused);
+        assert!(
+            text.contains(&format!(
+                "after the {verb}, Amp would load another copy of demo than now"
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("Copilot"), "{text}");
+        let refused = json(&refused_changing_nothing(&machine, &with(&["--json"]), 1));
+        let agents: Vec<&str> = refused["refused"]["plan"]["shadowing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["agent"].as_str().unwrap())
+            .collect();
+        assert_eq!(agents, ["amp"], "{refused}");
+
+        fs::remove_dir(machine.home.join(".config/amp")).unwrap();
+        let done = machine.run_expecting(&args, 0);
+        assert!(
+            stdout(&done).contains("no agent installed here reads that folder"),
+            "{}",
+            stdout(&done)
+        );
+        assert!(machine.repo.join(".agents/skills/demo/SKILL.md").is_file());
+    }
+}
