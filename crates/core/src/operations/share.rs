@@ -410,6 +410,9 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
     let mut entry = Entry::now(plan.share.operation(), changes);
     if plan.share == Share::Move {
         entry.upstream = record_follows(machine, &record_key, &plan.to);
+        // The snapshots follow the skill: its old place is not listed as gone. Unnoted, the
+        // move stands and the old place reads as gone, which a restore there would undo.
+        let _ = Store::open(&machine.env).note_moved(&plan.real_from, &plan.to);
     }
     let unjournalled = match underway {
         Some(underway) => underway.done(machine, entry),

@@ -24,6 +24,7 @@ mod digest;
 pub mod export;
 pub mod history;
 pub mod losses;
+pub mod moved;
 pub mod reason;
 pub mod redact;
 pub mod restore;
