@@ -287,6 +287,7 @@ impl Worker {
                 shown_dir,
                 why,
                 forcible: conflict.forcible,
+                edited: conflict.edited,
             });
         }
         // Several skills each have a SKILL.md: the diff's file list names each below its skill.

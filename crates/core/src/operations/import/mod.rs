@@ -379,6 +379,7 @@ fn unreplaceable(dir: &Path, loss: &WouldLose) -> Conflict {
         dir: dir.to_path_buf(),
         why,
         forcible: false,
+        edited: false,
     }
 }
 
