@@ -165,3 +165,32 @@ fn help_teaches_the_subcommands_and_exit_codes() {
         );
     }
 }
+
+/// Every command that takes a skill by name offers the closest names for a misspelt one, by
+/// one rule: `disable` and `enable` as much as `remove`, `export` and `history`; a name close
+/// to none is offered none.
+#[test]
+fn a_misspelt_skill_name_is_offered_the_closest_names_by_every_command() {
+    let machine = Machine::new();
+    write_skill(&machine.home.join(".claude/skills/pdf"), &[]);
+    write_skill(&machine.home.join(".claude/skills/brand-guidelines"), &[]);
+    let commands: [&[&str]; 6] = [
+        &["disable", "pdff", "--agent", "claude-code"],
+        &["enable", "pdff", "--agent", "claude-code"],
+        &["remove", "pdff"],
+        &["export", "pdff"],
+        &["snapshot", "pdff"],
+        &["link", "pdff", "--agent", "codex"],
+    ];
+    for args in commands {
+        let output = machine.run_expecting(args, 1);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("; did you mean pdf?"), "{args:?}: {said}");
+    }
+    let output =
+        machine.run_expecting(&["disable", "brand-guideline", "--agent", "claude-code"], 1);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("did you mean brand-guidelines?"), "{said}");
+    let output = machine.run_expecting(&["disable", "kubernetes", "--agent", "claude-code"], 1);
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("did you mean"));
+}
