@@ -62,7 +62,7 @@ pub fn matching<'a>(inventory: &'a Inventory, arg: &str) -> Vec<&'a Skill> {
 /// rule ([`suggest::did_you_mean`]), over the skills' names and the agents' built-in ones.
 pub fn did_you_mean(inventory: &Inventory, arg: &str) -> String {
     let names = inventory.skills.iter().map(|skill| skill.name.as_str());
-    let builtins = inventory.builtins.iter().map(|builtin| &*builtin.name);
+    let builtins = inventory.builtins.iter().map(|builtin| builtin.name);
     suggest::did_you_mean(names.chain(builtins), arg)
 }
 
