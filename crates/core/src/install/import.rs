@@ -152,7 +152,7 @@ pub enum InstallError {
     Conflict(#[from] Conflict),
     #[error(transparent)]
     Swap(#[from] SwapError),
-    #[error("{} could not be kept before it was replaced: {source}", .dir.display())]
+    #[error("{} could not be kept before it was replaced: {}", .dir.display(), crate::fs::said(.source))]
     BeforeReplace { dir: PathBuf, source: io::Error },
     #[error("{name}/SKILL.md {error}")]
     Record { name: String, error: StampError },

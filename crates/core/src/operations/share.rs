@@ -143,7 +143,7 @@ pub enum ShareError {
     Remove(#[from] RemoveError),
     #[error("{0}; nothing was moved (the journal says what is about to move before it moves)")]
     Journal(JournalError),
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Io { path: PathBuf, source: io::Error },
 }
 

@@ -57,7 +57,7 @@ pub enum ExportError {
     Definition(Withheld),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
     #[error("there is already a file at {}; nothing was exported (give another name, or --force to replace it)", .0.display())]
     Exists(PathBuf),

@@ -455,7 +455,7 @@ pub fn shadow_sentence(
 
 /// A skill installed whose upstream could not be recorded.
 #[derive(Debug, thiserror::Error)]
-#[error("{skill}: where it came from could not be recorded in {}: {error}", .folder.display())]
+#[error("{skill}: where it came from could not be recorded in {}: {}", .folder.display(), crate::fs::said(.error))]
 pub struct Unrecorded {
     pub skill: String,
     /// The folder of the records that could not be written.

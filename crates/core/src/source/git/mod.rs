@@ -284,7 +284,7 @@ fn temporary(what: &str) -> Result<tempfile::TempDir, FetchError> {
         .tempdir()
         .map_err(|error| FetchError::Temporary {
             what: what.to_owned(),
-            error: error.to_string(),
+            error: crate::fs::said(&error).to_string(),
         })
 }
 
