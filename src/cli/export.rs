@@ -17,10 +17,12 @@ pub struct Args {
     #[arg(value_name = "SKILL")]
     skill: String,
 
-    /// The archive to write (FILE.tar.gz or FILE.tgz), or a folder to write SKILL.tar.gz into
-    /// (SKILL-2.tar.gz, … when that is taken); a file already there is kept unless --force
+    /// The archive to write (FILE.tar.gz or FILE.tgz), or a folder to write
+    /// SKILL-VERSION.tar.gz into (SKILL.tar.gz when SKILL.md declares no version; SKILL-2.tar.gz,
+    /// … when that is taken); a file already there is kept unless --force [default: the current
+    /// folder]
     #[arg(short, long, value_name = "FILE.tar.gz|DIR")]
-    output: PathBuf,
+    output: Option<PathBuf>,
 
     /// Replace a file already at the output path (only once the new export is whole)
     #[arg(long)]
@@ -37,8 +39,9 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let store = Store::open(&machine.env);
     let dir = target::one(&super::scan(machine), &store, &args.skill)?;
     // Relative to where the command was run, which --project does not move.
-    let output = std::path::absolute(&args.output)
-        .map_err(|error| Failure::Usage(format!("-o {}: {error}", args.output.display())))?;
+    let typed = args.output.clone().unwrap_or_else(|| PathBuf::from("."));
+    let output = std::path::absolute(&typed)
+        .map_err(|error| Failure::Usage(format!("-o {}: {error}", typed.display())))?;
     let unscanned = if args.include_unscanned {
         Unscanned::Include
     } else {
@@ -46,23 +49,27 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     };
     let exported = export::export(machine, &dir, &output, args.force, unscanned)?;
     let packed = &exported.package;
-    // Where it went: a folder given means a file in it, named here.
-    let written = if args.output.is_dir() {
-        human::path(&exported.path, machine.env.home(), Unsafe::Escaped)
+    // Where it went: a folder given means a file in it, named here (`./NAME.tar.gz` for the
+    // current folder, so it reads as a path).
+    let written = if typed.is_dir() {
+        let named = typed.join(exported.path.file_name().unwrap_or_default());
+        human::path(&named, machine.env.home(), Unsafe::Escaped)
     } else {
-        args.output.display().to_string()
+        typed.display().to_string()
     };
+    // One fact a line, each short: a long path would otherwise run past the terminal's edge
+    // in the middle of the sentence.
     let mut text = format!(
-        "Exported {} ({}) to {written}, a {} archive",
+        "Exported {}\n  to {written}\n  {} in a {} archive; ",
         human::path(&dir, machine.env.home(), Unsafe::Escaped),
         count(packed.files, "file"),
         human::size(packed.archive.len() as u64)
     );
     if packed.redacted.is_empty() {
-        text.push_str("; no secrets found.\n");
+        text.push_str("no secrets found.\n");
     } else {
         text.push_str(&format!(
-            "; {} removed:\n",
+            "{} removed:\n",
             count(packed.redacted.len(), "secret")
         ));
         for (path, rule) in &packed.redacted {

@@ -281,7 +281,7 @@ fn refused(
 }
 
 /// `loaded there by codex, cline (21 more read it but are not installed here)`.
-fn loaded_by(loaders: &Loaders) -> String {
+pub(super) fn loaded_by(loaders: &Loaders) -> String {
     let shown = loaders.shown();
     let hidden = loaders.readers.len() - shown.len();
     let ids: Vec<&str> = shown.iter().map(|a| a.id()).collect();

@@ -16,21 +16,26 @@ use super::{Failure, Outcome};
 
 const AFTER_HELP: &str = "\
 A PATH holding SKILL.md is one skill; any other folder is a folder of skills, each child
-folder holding SKILL.md linted. Problems are printed one a line, `PATH: problem`, on standard
-output, and a summary on standard error.
+folder holding SKILL.md linted. With no PATH, the current folder is linted when it is a skill
+or a folder of skills; otherwise, as with --project DIR, the project's skills are: every skill
+in every agent's project skills folder (.claude/skills, .agents/skills, .github/skills, ...)
+from the folder up to the repository's top. Problems are printed one a line, `PATH: problem`,
+on standard output, and a summary on standard error.
 
 Exit codes: 0 every skill follows the specification; 1 a problem was found (or a folder holds no
 skill); 2 a PATH that is not a folder; 3 a folder that cannot be read.
 
 Examples:
-  skilldeck lint                     the skill, or the skills, in the current folder
+  skilldeck lint                     the skill, or the skills, in the current folder; at a
+                                     project's root, the project's skills
+  skilldeck --project . lint         the project's skills
   skilldeck lint skills/pdf skills/docx
   skilldeck lint skills --json";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
 pub struct Args {
-    /// Skill folders, or folders of skills [default: .]
+    /// Skill folders, or folders of skills [default: ., else the project's skills]
     #[arg(value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Print JSON: every skill linted with its problems, and every problem with its path
@@ -57,11 +62,23 @@ struct ProblemJson {
     message: String,
 }
 
-pub fn run(args: &Args) -> Result<Outcome, Failure> {
-    let given = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
+/// Lint `args`' paths; with none, the current folder's skills, or the project's (from
+/// `project`, the global `--project`, when given).
+pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
+    let here = PathBuf::from(".");
+    let given = if !args.paths.is_empty() {
         args.paths.clone()
+    } else if project.is_none() && !skills_at(&here)?.is_empty() {
+        vec![here]
+    } else {
+        // No skill here: the project's, in every agent's project folders.
+        let start = super::project_dir(project)?;
+        let machine = crate::roots::Machine::from_process(&start)?;
+        let found = crate::scan::project_skill_dirs(&machine.env, &machine.project);
+        if found.is_empty() {
+            return project_without_skills(args, &start);
+        }
+        found
     };
     // Every path judged before anything is printed: a wrong one is a usage error alone.
     let mut skills: Vec<PathBuf> = Vec::new();
@@ -130,6 +147,27 @@ pub fn run(args: &Args) -> Result<Outcome, Failure> {
         )
     })?;
     Ok(outcome)
+}
+
+/// No skill in the current folder, nor in any project skills folder: said as a problem, as a
+/// folder of skills that holds none is.
+fn project_without_skills(args: &Args, start: &Path) -> Result<Outcome, Failure> {
+    let message = format!(
+        "holds no {SKILL_FILE}, and no folder in it does; nor does any agent's project skills folder (.claude/skills, .agents/skills, ...) from here to the repository's top"
+    );
+    if args.json {
+        json::print(&LintJson {
+            skills: Vec::new(),
+            problems: vec![ProblemJson {
+                path: start.display().to_string(),
+                message,
+            }],
+        })?;
+    } else {
+        super::print(&format!("{}: {message}\n", start.display()))?;
+        super::eprint("No skill linted.\n")?;
+    }
+    Ok(Outcome::Negative)
 }
 
 /// The skill folders `path` names: itself when it holds a `SKILL.md`, else each folder in it

@@ -279,7 +279,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
     }
     // Linting reads the folders named, not the machine's roots; the others read nothing.
     match &command {
-        Command::Lint(args) => return lint::run(args),
+        Command::Lint(args) => return lint::run(args, cli.project.as_deref()),
         Command::Completions(args) => return completions::run(args),
         Command::Man(args) => return man::run(args),
         _ => {}
@@ -309,7 +309,7 @@ pub fn run(cli: Cli) -> Result<Outcome, Failure> {
         Command::Undo(args) => undo::run(&args, &machine),
         Command::Roots(args) => roots::run(&args, &machine),
         Command::Context(args) => context::run(&args, &machine),
-        Command::Lint(args) => lint::run(&args),
+        Command::Lint(args) => lint::run(&args, None),
         Command::Completions(args) => completions::run(&args),
         Command::Man(args) => man::run(&args),
     }

@@ -75,6 +75,8 @@ struct CheckedJson<'a> {
     compares: Compares,
     recorded: Option<&'a str>,
     edits_known: bool,
+    /// The ref moved, but not the skill's own folder.
+    folder_same: bool,
     note: Option<&'a str>,
 }
 
@@ -130,6 +132,7 @@ fn checked_json(checked: &Checked) -> CheckedJson<'_> {
         compares: checked.compares,
         recorded: checked.recorded.as_deref(),
         edits_known: checked.edits_known,
+        folder_same: checked.folder_same,
         note: checked.note.as_deref(),
     }
 }
@@ -160,6 +163,9 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
                     short(c.was()),
                     short(c.latest.as_deref().unwrap_or_default())
                 ),
+                Status::UpToDate if c.folder_same => {
+                    "up to date (its folder is unchanged)".to_owned()
+                }
                 Status::UpToDate => "up to date".to_owned(),
                 Status::CannotTell => "cannot tell".to_owned(),
                 // The error is said below the table.

@@ -11,6 +11,7 @@ use crate::roots::{AgentId, Machine, Scope};
 use crate::text::{Unsafe, human};
 
 use super::agent_args::{ScopeArg, agent_id};
+use super::agents::AllAgents;
 use super::{Failure, Outcome, json, target};
 
 const LINK_HELP: &str = "\
@@ -19,9 +20,10 @@ folder of another agent (--agent) at a scope (--scope, default user): the agent 
 same files, and an edit shows in both. `copy` installs an independent copy there instead, with
 skilldeck's record and a baseline snapshot, as `skilldeck import` does.
 
-Before anything is done, skilldeck works out, for every agent that reads the destination,
-whether another skill of the same name is loaded there and which copy would win (by that
-agent's own precedence). Such a plan is shown and refused; --force carries it out anyway.
+Before anything is done, skilldeck works out, for every agent installed here that reads the
+destination (every agent with --all-agents), whether another skill of the same name is loaded
+there and which copy would win (by that agent's own precedence). Such a plan is shown and
+refused, naming the agents; --force carries it out anyway.
 --dry-run shows the plan and changes nothing.
 
   skilldeck link pdf --agent codex
@@ -85,6 +87,8 @@ pub struct MoveArgs {
 
 #[derive(Debug, clap::Args)]
 struct Common {
+    #[command(flatten)]
+    all_agents: AllAgents,
     /// Do it even when it would change which copy of the name an agent loads
     #[arg(long)]
     force: bool,
@@ -168,7 +172,7 @@ fn plan_json(plan: &Plan) -> PlanJson<'_> {
         to: &plan.to,
         agent: plan.agent.id(),
         scope: scope_name(plan.scope),
-        readers: plan.readers.iter().map(|a| a.id()).collect(),
+        readers: plan.loaders.shown().iter().map(|a| a.id()).collect(),
         shadowing: plan
             .shadowing
             .iter()
@@ -202,7 +206,14 @@ fn run(
         Ok(skill) => skill,
         Err(failure) => return target::refuse(common.json, "no_such_skill", failure),
     };
-    let plan = match share::plan(machine, &inventory, skill, how, agent, scope) {
+    let request = share::Request {
+        share: how,
+        agent,
+        scope,
+        force: common.force,
+        all_agents: common.all_agents.all_agents,
+    };
+    let plan = match share::plan(machine, &inventory, skill, &request) {
         Ok(plan) => plan,
         Err(error) => return refused(common, &error, None),
     };
@@ -253,11 +264,10 @@ fn describe(machine: &Machine, plan: &Plan, done: bool) -> String {
         (Share::Copy, false) => format!("Would copy {from} to {to}\n"),
         (Share::Move, false) => format!("Would move {from} to {to}\n"),
     };
-    let readers: Vec<&str> = plan.readers.iter().map(|a| a.id()).collect();
-    if !readers.is_empty() {
+    if !plan.loaders.readers.is_empty() {
         text.push_str(&format!(
-            "Agents that load skills from there: {}\n",
-            readers.join(", ")
+            "Where it goes: {}\n",
+            super::import::loaded_by(&plan.loaders)
         ));
     }
     text.push_str(&shadowing(machine, plan));

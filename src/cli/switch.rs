@@ -72,8 +72,9 @@ pub fn run(args: &Args, machine: &Machine, turn: Turn) -> Result<Outcome, Failur
     let skill = match candidates.as_slice() {
         [] => {
             let failure = Failure::Refused(format!(
-                "no skill is named {} or lives in that folder",
-                args.skill
+                "no skill is named {} or lives in that folder{}",
+                args.skill,
+                target::did_you_mean(&inventory, &args.skill)
             ));
             return target::refuse(args.json, "no_such_skill", failure);
         }

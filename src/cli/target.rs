@@ -9,6 +9,7 @@ use crate::scan::{Inventory, Skill};
 use crate::snapshot::export::ExportError;
 use crate::snapshot::restore::RestoreError;
 use crate::snapshot::{Snapshot, SnapshotError, Store};
+use crate::text::suggest;
 
 use super::json::RefusedJson;
 use super::{Failure, Outcome};
@@ -57,23 +58,12 @@ pub fn matching<'a>(inventory: &'a Inventory, arg: &str) -> Vec<&'a Skill> {
 }
 
 /// The skill names on the machine closest to `arg`, a misspelt name (`brand-guideline` for
-/// `brand-guidelines`): as `, did you mean X?`, or nothing when none is close.
+/// `brand-guidelines`): as `; did you mean X?`, or nothing when none is close. The core's one
+/// rule ([`suggest::did_you_mean`]), over the skills' names and the agents' built-in ones.
 pub fn did_you_mean(inventory: &Inventory, arg: &str) -> String {
-    // Clap's own rule for suggesting a subcommand: a Jaro similarity over 0.8.
-    let mut close: Vec<(f64, &str)> = inventory
-        .skills
-        .iter()
-        .map(|skill| (strsim::jaro(arg, &skill.name), skill.name.as_str()))
-        .filter(|(score, _)| *score > 0.8)
-        .collect();
-    close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
-    close.dedup_by(|a, b| a.1 == b.1);
-    let names: Vec<&str> = close.iter().take(3).map(|(_, name)| *name).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean {one}?"),
-        [rest @ .., last] => format!("; did you mean {} or {last}?", rest.join(", ")),
-    }
+    let names = inventory.skills.iter().map(|skill| skill.name.as_str());
+    let builtins = inventory.builtins.iter().map(|builtin| builtin.name);
+    suggest::did_you_mean(names.chain(builtins), arg)
 }
 
 /// The one skill folder `arg` names, links resolved, for a command that works on one.

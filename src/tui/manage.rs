@@ -55,6 +55,8 @@ pub struct Destination {
     pub how: How,
     pub agent: Option<AgentId>,
     pub scope: Scope,
+    /// Whose shadowing is weighed: every agent's when the app shows all, else the installed.
+    pub all_agents: bool,
 }
 
 impl Destination {
@@ -360,8 +362,13 @@ pub fn shared_line(name: &str, shared: &Shared, home: &Path) -> String {
         }
         Share::Move => format!("{name}: moved {from} to {to} ({folder})."),
     };
-    if !plan.readers.is_empty() {
-        let readers: Vec<&str> = plan.readers.iter().map(|a| a.display_name()).collect();
+    if !plan.loaders.readers.is_empty() {
+        let readers: Vec<&str> = plan
+            .loaders
+            .readers
+            .iter()
+            .map(|a| a.display_name())
+            .collect();
         line.push_str(&format!(
             " Agents that load skills from there: {}.",
             readers.join(", ")

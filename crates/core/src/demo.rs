@@ -99,7 +99,7 @@ const EDIT_AGE: u64 = 3 * HOUR + 25 * 60;
 /// Why the sandbox could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
-    #[error("the demo sandbox could not be made at {}: {source}", .path.display())]
+    #[error("the demo sandbox could not be made at {}: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
     #[error("the demo sandbox's snapshots could not be taken: {0}")]
     Snapshot(#[from] SnapshotError),

@@ -209,6 +209,8 @@ pub struct ConflictView {
     pub why: String,
     /// Whether a replacement may be forced; a file in the way never is.
     pub forcible: bool,
+    /// skilldeck's copy, edited since: kept unless the person picks it.
+    pub edited: bool,
     /// The row of the replacements' diff where this skill's part begins.
     pub row: usize,
     /// Its changed files, as indexes into the diff's file list.

@@ -462,8 +462,9 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
         ImportEvent::Read(Err(refusal)) => import.step = Step::Refused(refusal),
         ImportEvent::Conflicts { .. } if cancelling => return cancelled(app),
         ImportEvent::Conflicts { conflicts, diff } => {
-            // What may not be replaced is kept from the start, so `y` installs the rest.
-            let skipped = conflicts.iter().map(|c| !c.forcible).collect();
+            // What may not be replaced, and the person's own edits, are kept from the start,
+            // so `y` installs the rest; an edit is replaced only when picked.
+            let skipped = conflicts.iter().map(|c| !c.forcible || c.edited).collect();
             import.step = Step::Replace {
                 conflicts,
                 skipped,

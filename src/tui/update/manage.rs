@@ -395,7 +395,12 @@ fn chosen(app: &mut App, then: Then, value: Value) -> Vec<Effect> {
             );
             vec![Effect::Plan {
                 request,
-                to: Destination { how, agent, scope },
+                to: Destination {
+                    how,
+                    agent,
+                    scope,
+                    all_agents: app.all_agents,
+                },
                 skills,
             }]
         }

@@ -350,7 +350,7 @@ fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
 /// The archive the export prompt offers for the skill `name`: named after it, in the folder
 /// the app works in. Kept as it is, it is numbered when the name is taken (a second export).
 fn proposed_export(app: &App, name: &str) -> String {
-    let file = crate::operations::export::archive_name(name);
+    let file = crate::operations::export::archive_name(name, None);
     if app.work_dir.is_empty() {
         file
     } else {

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::bundle::{Bundle, BundledSkill};
 use crate::operations::import::{self, ImportError, Read, Request};
+use crate::operations::judged::Judged;
 use crate::operations::paths;
 use crate::operations::progress::{Cancel, Progress, Step};
 use crate::roots::{Machine, RootSet};
@@ -178,6 +179,11 @@ impl Worker {
                     &destination.root,
                     &every,
                     &destination.readers,
+                    // All weighed here; the view shows those of the agents the app shows.
+                    Judged {
+                        installed: None,
+                        all: true,
+                    },
                 )
                 .iter()
                 .map(|(skill, shadow)| Shadowing {
@@ -281,6 +287,7 @@ impl Worker {
                 shown_dir,
                 why,
                 forcible: conflict.forcible,
+                edited: conflict.edited,
             });
         }
         // Several skills each have a SKILL.md: the diff's file list names each below its skill.

@@ -249,6 +249,7 @@ impl Run<'_> {
             agent: to.agent,
             scope: to.scope,
             force,
+            all_agents: to.all_agents,
         };
         let mut progress = self.progress();
         let report = share::run(
@@ -426,40 +427,40 @@ fn plans(
             let Some(skill) = inventory.skills.iter().find(|s| s.dir == target.dir) else {
                 return (target.clone(), Err(PlanError::Gone(shown(&target.dir))));
             };
-            let plan = share::plan(
-                machine,
-                &inventory,
-                skill,
-                share_of(to.how),
-                to.agent,
-                to.scope,
-            )
-            .map(|plan| PlanView {
-                from: shown(&plan.from),
-                to: shown(&plan.to),
-                shadowing: plan
-                    .shadowing
-                    .iter()
-                    .map(|s| {
-                        sanitize::line(&if s.unsettled {
-                            format!(
-                                "{} would pick either {} or {}, not always the same",
-                                s.agent.display_name(),
-                                shown(&s.winner),
-                                shown(&s.loser)
-                            )
-                        } else {
-                            format!(
-                                "{} would run {} instead of {}",
-                                s.agent.display_name(),
-                                shown(&s.winner),
-                                shown(&s.loser)
-                            )
+            let request = share::Request {
+                share: share_of(to.how),
+                agent: to.agent,
+                scope: to.scope,
+                force: false,
+                all_agents: to.all_agents,
+            };
+            let plan = share::plan(machine, &inventory, skill, &request)
+                .map(|plan| PlanView {
+                    from: shown(&plan.from),
+                    to: shown(&plan.to),
+                    shadowing: plan
+                        .shadowing
+                        .iter()
+                        .map(|s| {
+                            sanitize::line(&if s.unsettled {
+                                format!(
+                                    "{} would pick either {} or {}, not always the same",
+                                    s.agent.display_name(),
+                                    shown(&s.winner),
+                                    shown(&s.loser)
+                                )
+                            } else {
+                                format!(
+                                    "{} would run {} instead of {}",
+                                    s.agent.display_name(),
+                                    shown(&s.winner),
+                                    shown(&s.loser)
+                                )
+                            })
                         })
-                    })
-                    .collect(),
-            })
-            .map_err(PlanError::Share);
+                        .collect(),
+                })
+                .map_err(PlanError::Share);
             (target.clone(), plan)
         })
         .collect()

@@ -165,3 +165,64 @@ fn help_teaches_the_subcommands_and_exit_codes() {
         );
     }
 }
+
+/// Every command that takes a skill by name offers the closest names for a misspelt one, by
+/// one rule: `disable` and `enable` as much as `remove`, `export` and `history`; a name close
+/// to none is offered none.
+#[test]
+fn a_misspelt_skill_name_is_offered_the_closest_names_by_every_command() {
+    let machine = Machine::new();
+    write_skill(&machine.home.join(".claude/skills/pdf"), &[]);
+    write_skill(&machine.home.join(".claude/skills/brand-guidelines"), &[]);
+    let commands: [&[&str]; 6] = [
+        &["disable", "pdff", "--agent", "claude-code"],
+        &["enable", "pdff", "--agent", "claude-code"],
+        &["remove", "pdff"],
+        &["export", "pdff"],
+        &["snapshot", "pdff"],
+        &["link", "pdff", "--agent", "codex"],
+    ];
+    for args in commands {
+        let output = machine.run_expecting(args, 1);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("; did you mean pdf?"), "{args:?}: {said}");
+    }
+    let output =
+        machine.run_expecting(&["disable", "brand-guideline", "--agent", "claude-code"], 1);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("did you mean brand-guidelines?"), "{said}");
+    let output = machine.run_expecting(&["disable", "kubernetes", "--agent", "claude-code"], 1);
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("did you mean"));
+}
+
+/// An I/O failure reaches the user as words after the path ("not found", "permission
+/// denied"), never the system's raw `(os error N)`.
+#[test]
+fn io_errors_are_said_in_words_not_os_error_codes() {
+    let machine = Machine::new();
+    let missing = machine.root().join("nowhere/at-all");
+    let output = machine.run_expecting(
+        &[
+            "import",
+            missing.to_str().unwrap(),
+            "--to",
+            machine.home.join(".claude/skills").to_str().unwrap(),
+        ],
+        1,
+    );
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("could not be read: not found"), "{said}");
+    assert!(!said.contains("os error"), "{said}");
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = machine.home.join(".claude/skills/locked");
+        write_skill(&dir, &[("notes.md", "private\n")]);
+        fs::set_permissions(dir.join("notes.md"), fs::Permissions::from_mode(0o000)).unwrap();
+        let output = machine.run_unprivileged(&["snapshot", dir.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("permission denied"), "{said}");
+        assert!(!said.contains("os error"), "{said}");
+    }
+}

@@ -269,7 +269,8 @@ fn managing_commands_fit_their_schemas_and_undo_reverts_them() {
     let link = ["link", "alpha", "--agent", "codex", "--json"];
     validated(m, &[&link[..], &["--dry-run"]].concat(), 0, "link");
     validated(m, &link, 0, "link");
-    let copy = ["copy", "kit", "--agent", "codex", "--json"];
+    // Codex keeps both copies of a name; only agents not installed here would shadow.
+    let copy = ["copy", "kit", "--agent", "codex", "--json", "--all-agents"];
     let value = validated(m, &copy, 1, "copy");
     assert_eq!(value["refused"]["code"], "would_shadow", "{value:#}");
     validated(m, &[&copy[..], &["--force"]].concat(), 0, "copy");

@@ -155,3 +155,67 @@ fn the_help_teaches_with_examples_and_exit_codes() {
     assert!(text.contains("skilldeck lint skills --json"), "{text}");
     assert!(text.contains("Exit codes: 0"), "{text}");
 }
+
+/// At a project's root (no skill in the folder itself), `lint` lints the project's skills: every
+/// agent's project skills folder up to the repository's top; `--project DIR` asks for them from
+/// anywhere. A user's own skills are never among them, and a project with none says so.
+#[test]
+fn at_a_project_root_lint_lints_the_projects_skills() {
+    let machine = Machine::new();
+    write(
+        &machine.repo.join(".claude/skills/tidy"),
+        "---\nname: tidy\ndescription: Clean.\n---\n",
+    );
+    write(
+        &machine.repo.join(".agents/skills/Messy"),
+        "---\nname: Messy\ndescription: x\n---\n",
+    );
+    write(
+        &machine.home.join(".claude/skills/Mine_Too"),
+        "---\nname: Mine_Too\ndescription: x\n---\n",
+    );
+    // machine.start is the repository's `app` folder, which holds no skill itself.
+    let output = machine.run_expecting(&["lint", "--json"], 1);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let mut linted: Vec<String> = json["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap().to_owned())
+        .collect();
+    linted.sort();
+    assert_eq!(
+        linted,
+        [
+            machine
+                .repo
+                .join(".agents/skills/Messy")
+                .display()
+                .to_string(),
+            machine
+                .repo
+                .join(".claude/skills/tidy")
+                .display()
+                .to_string(),
+        ],
+        "{json:#}"
+    );
+    let other = tempfile::tempdir().unwrap();
+    let mut command = machine.command(&["--project", machine.repo.to_str().unwrap(), "lint"]);
+    let output = command.current_dir(other.path()).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("Messy"), "{}", stdout(&output));
+    assert!(
+        stderr(&output).contains("2 skills linted"),
+        "{}",
+        stderr(&output)
+    );
+
+    let empty = Machine::new();
+    let output = empty.run_expecting(&["lint"], 1);
+    assert!(
+        stdout(&output).contains("nor does any agent's project skills folder"),
+        "{}",
+        stdout(&output)
+    );
+}

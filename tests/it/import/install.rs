@@ -75,6 +75,12 @@ fn absent_is_installed_ours_unchanged_edited_or_foreign_conflicts_until_forced()
         "{message}"
     );
     assert!(message.contains("--force"), "{message}");
+    // The refusal keeps the edit and names the merge that keeps it too.
+    assert!(
+        message.contains("the edit is kept: `skilldeck update beta --from SOURCE` merges"),
+        "{message}"
+    );
+    assert!(message.contains("and the edit is lost"), "{message}");
     assert_eq!(snapshot(&machine.root()), before);
 
     let mut forced = args.to_vec();

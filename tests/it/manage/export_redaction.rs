@@ -334,18 +334,26 @@ fn tar_bytes(archive: &[u8]) -> Vec<u8> {
     tar
 }
 
-/// Each file of the archive by path.
+/// Each file of the archive by its path in the skill: every entry is under one folder, the
+/// skill's, which is taken off.
 fn entries(archive: &[u8]) -> BTreeMap<String, Vec<u8>> {
     let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive));
-    tar.entries()
+    let mut tops = std::collections::BTreeSet::new();
+    let files = tar
+        .entries()
         .unwrap()
         .map(|entry| {
             let mut entry = entry.unwrap();
             let mut bytes = Vec::new();
             entry.read_to_end(&mut bytes).unwrap();
-            (entry.path().unwrap().to_string_lossy().into_owned(), bytes)
+            let path = entry.path().unwrap().to_string_lossy().into_owned();
+            let (top, rest) = path.split_once('/').expect("every entry under a folder");
+            tops.insert(top.to_owned());
+            (rest.to_owned(), bytes)
         })
-        .collect()
+        .collect();
+    assert!(tops.len() <= 1, "one folder: {tops:?}");
+    files
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {

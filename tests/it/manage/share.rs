@@ -261,3 +261,125 @@ fn the_shadowing_a_plan_predicts_is_what_the_listing_finds_after_it() {
         );
     }
 }
+
+/// A copy that an agent not on this machine would pick over another changes nothing anyone
+/// runs: only the installed agents' shadowing refuses (every agent's with --all-agents), and
+/// the refusal names them. The same rule for link, copy and move.
+#[test]
+fn only_installed_agents_shadowing_refuses_and_the_refusal_names_them() {
+    for verb in ["copy", "link", "move"] {
+        let machine = Machine::new();
+        let mine = machine.home.join(".claude/skills/demo");
+        write_skill(&mine, &[("which.md", "mine\n")]);
+        // Several agents (OpenCode, Copilot, Amp, ...) read both ~/.agents/skills and the
+        // project's .agents/skills; none of them is installed yet (only Claude Code is, which
+        // reads neither).
+        write_skill(
+            &machine.home.join(".agents/skills/demo"),
+            &[("which.md", "shared\n")],
+        );
+        let mine_arg = mine.to_str().unwrap();
+        let args = [verb, mine_arg, "--agent", "codex", "--scope", "project"];
+        let with = |extra: &[&'static str]| -> Vec<&str> {
+            args.iter().copied().chain(extra.iter().copied()).collect()
+        };
+
+        let every = refused_changing_nothing(&machine, &with(&["--all-agents"]), 1);
+        assert!(
+            stderr(&every).contains("GitHub Copilot"),
+            "{}",
+            stderr(&every)
+        );
+
+        fs::create_dir_all(machine.home.join(".config/amp")).unwrap();
+        let refused = refused_changing_nothing(&machine, &args, 1);
+        let text = stderr(&refused);
+        assert!(
+            text.contains(&format!(
+                "after the {verb}, Amp would load another copy of demo than now"
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("Copilot"), "{text}");
+        let refused = json(&refused_changing_nothing(&machine, &with(&["--json"]), 1));
+        let agents: Vec<&str> = refused["refused"]["plan"]["shadowing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["agent"].as_str().unwrap())
+            .collect();
+        assert_eq!(agents, ["amp"], "{refused}");
+
+        fs::remove_dir(machine.home.join(".config/amp")).unwrap();
+        let done = machine.run_expecting(&args, 0);
+        assert!(
+            stdout(&done).contains("no agent installed here reads that folder"),
+            "{}",
+            stdout(&done)
+        );
+        assert!(machine.repo.join(".agents/skills/demo/SKILL.md").is_file());
+    }
+}
+
+/// The skills the app's changed view lists on `machine`, as (folder, why).
+fn changed_view(machine: &Machine) -> Vec<(std::path::PathBuf, &'static str)> {
+    use skilldeck::snapshot::changes::{self, Since, Subject};
+    let env = machine.env();
+    let inventory = skilldeck::scan::scan(&env, &machine.start, &|_| {});
+    let subjects: Vec<Subject<'_>> = inventory.skills.iter().map(Subject::of).collect();
+    let store = skilldeck::snapshot::Store::open(&env);
+    changes::changes(&store, &subjects)
+        .unwrap()
+        .changed
+        .into_iter()
+        .map(|c| {
+            let why = match c.since {
+                Since::Snapshot(_) => "changed",
+                Since::Gone(_) => "gone",
+                Since::Installed => "installed",
+            };
+            (c.dir, why)
+        })
+        .collect()
+}
+
+/// A moved skill is not gone: its old place is kept off the changed view while the skill is
+/// where it went, on one mount and (through the copy) as the undo restores it; once the moved
+/// skill is deleted, or the move undone and the skill removed, it is gone again.
+#[test]
+fn a_moved_skill_leaves_no_gone_entry_in_the_changed_view() {
+    let machine = Machine::new();
+    let dir = machine.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    machine.run_expecting(&["snapshot", "demo"], 0);
+    machine.run_expecting(&["move", "demo", "--scope", "project"], 0);
+    let moved = machine.repo.join(".claude/skills/demo");
+    assert!(moved.join("SKILL.md").is_file());
+    assert_eq!(changed_view(&machine), []);
+
+    // Undone: back where it was, nothing changed; removed there, it is gone from there.
+    machine.run_expecting(&["undo"], 0);
+    assert!(dir.join("SKILL.md").is_file());
+    assert!(
+        !changed_view(&machine).iter().any(|(d, _)| d == &dir),
+        "{:?}",
+        changed_view(&machine)
+    );
+    machine.run_expecting(&["remove", dir.to_str().unwrap()], 0);
+    assert!(
+        changed_view(&machine).contains(&(dir.clone(), "gone")),
+        "{:?}",
+        changed_view(&machine)
+    );
+
+    // Moved again and deleted by hand where it went: both places read as gone.
+    let other = Machine::new();
+    let dir = other.home.join(".claude/skills/demo");
+    rich_skill(&dir);
+    other.run_expecting(&["move", "demo", "--scope", "project"], 0);
+    let moved = other.repo.join(".claude/skills/demo");
+    fs::remove_dir_all(&moved).unwrap();
+    let view = changed_view(&other);
+    assert!(view.contains(&(dir.clone(), "gone")), "{view:?}");
+    assert!(view.contains(&(moved, "gone")), "{view:?}");
+}

@@ -171,10 +171,49 @@ fn a_skill_updated_since_the_check_is_not_shown_behind_offline() {
     assert_eq!(listed(&json, "alpha")["moved"], true, "{json:#}");
     machine.run_expecting(&["update", "alpha"], 0);
     // The kept answers are read against where alpha is recorded now: at the head they named;
-    // beta, from the same repository and not updated, is still behind it.
-    let json = outdated(&machine, &["--offline"], 1);
+    // beta, from the same repository and not updated, is behind that commit, but its own
+    // folder did not change.
+    let json = outdated(&machine, &["--offline"], 0);
     let alpha = listed(&json, "alpha");
     assert_eq!(alpha["commit"], head.as_str(), "{json:#}");
     assert_eq!(alpha["moved"], false, "{json:#}");
-    assert_eq!(listed(&json, "beta")["moved"], true, "{json:#}");
+    assert_eq!(listed(&json, "beta")["moved"], false, "{json:#}");
+    assert_eq!(listed(&json, "beta")["folder_same"], true, "{json:#}");
+}
+
+/// A commit that changes one skill's folder moves that skill only: each skill is compared by
+/// its own folder's tree at the commit recorded and at the new one, so a change elsewhere in
+/// the repository (another skill, a README) leaves it up to date.
+#[test]
+fn only_the_skill_whose_folder_changed_is_moved() {
+    let machine = Machine::new();
+    let (repo, _) = upstream(&machine.root());
+    let skills = machine.home.join(".claude/skills");
+    machine.import_to(&repo, &skills);
+
+    write_files(&repo, &[("README.md", "about these skills\n")]);
+    let readme = commit(&repo, "a README");
+    let json = outdated(&machine, &[], 0);
+    for name in ["alpha", "beta"] {
+        let checked = listed(&json, name);
+        assert_eq!(checked["moved"], false, "{json:#}");
+        assert_eq!(checked["folder_same"], true, "{json:#}");
+        assert_eq!(checked["latest"], readme.as_str());
+    }
+
+    write_files(
+        &repo,
+        &[("skills/alpha/SKILL.md", &skill_md("alpha", "two"))],
+    );
+    commit(&repo, "alpha changes");
+    let json = outdated(&machine, &[], 1);
+    assert_eq!(listed(&json, "alpha")["moved"], true, "{json:#}");
+    assert_eq!(listed(&json, "beta")["moved"], false, "{json:#}");
+    let text =
+        String::from_utf8_lossy(&machine.run_expecting(&["outdated"], 1).stdout).into_owned();
+    let beta = text.lines().find(|l| l.starts_with("beta")).unwrap();
+    assert!(
+        beta.contains("up to date (its folder is unchanged)"),
+        "{text}"
+    );
 }

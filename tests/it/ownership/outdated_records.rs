@@ -296,8 +296,13 @@ fn a_claude_plugin_compares_the_marketplaces_commit_and_its_clone_tells_an_edit(
     assert_eq!(skill["moved"], false, "{json:#}");
     assert_eq!(skill["edited"], false);
 
+    // A commit elsewhere in the marketplace leaves the skill's folder as it was.
     write_files(&repo, &[("README.md", "more\n")]);
-    let head = commit(&repo, "more");
+    commit(&repo, "more");
+    let json = outdated(&machine, 0);
+    assert_eq!(at(&json, &lint)["moved"], false, "{json:#}");
+    write_files(&repo, &[("plugins/tools/skills/lint/more.md", "more\n")]);
+    let head = commit(&repo, "more in lint");
     fs::write(lint.join("SKILL.md"), skill_md("lint", "mine")).unwrap();
     let json = outdated(&machine, 1);
     let skill = at(&json, &lint);

@@ -476,3 +476,59 @@ fn unpacked_text(archive: &[u8]) -> String {
     }
     text
 }
+
+/// With no `-o`, an export goes into the current folder as NAME-VERSION.tar.gz (the version
+/// SKILL.md declares: `version`, else `metadata.version`; none, no `-VERSION`), every entry
+/// under NAME/ so it imports as NAME whatever the file is called; what it says is a line for
+/// each path, so it fits in 80 columns where the paths do.
+#[test]
+fn export_with_no_output_names_the_archive_after_the_skill_and_its_version() {
+    let machine = Machine::new();
+    let root = skills_root(&machine);
+    let deep = "a-folder-of-skills-the-user-keeps";
+    let cases = [
+        ("meta", "metadata:\n  version: 1.2.0\n", "meta-1.2.0.tar.gz"),
+        ("top", "version: 3\n", "top-3.tar.gz"),
+        ("plain", "", "plain.tar.gz"),
+        ("odd", "version: ../x\n", "odd.tar.gz"),
+    ];
+    for (name, front, file) in cases {
+        let dir = root.join(deep).join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n{front}---\nbody\n"),
+        )
+        .unwrap();
+        fs::write(dir.join("notes.md"), "notes\n").unwrap();
+        let output = run(&machine, &["export", dir.to_str().unwrap()], 0);
+        let said = stdout(&output);
+        contains(&said, &format!("./{file}"));
+        assert!(
+            said.lines().all(|line| line.chars().count() <= 80),
+            "{said}"
+        );
+        let archive = fs::read(machine.start.join(file)).unwrap();
+        let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(&archive[..]));
+        let mut names: Vec<String> = tar
+            .entries()
+            .unwrap()
+            .map(|e| e.unwrap().path().unwrap().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [format!("{name}/SKILL.md"), format!("{name}/notes.md")]
+        );
+        // Imported under the skill's name, not the file's.
+        let into = machine.root().join("imported");
+        let output = run(
+            &machine,
+            &["import", file, "--to", into.to_str().unwrap(), "--json"],
+            0,
+        );
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(json["installed"][0]["name"], name, "{json}");
+        assert!(into.join(name).join("notes.md").is_file());
+    }
+}

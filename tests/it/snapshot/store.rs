@@ -602,7 +602,8 @@ fn two_exports_are_byte_identical_whatever_the_times() {
         })
         .collect();
     let names: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
-    assert_eq!(names, ["SKILL.md", "refs/a.md", "refs/b.md"]);
+    // Under the skill's folder, so the archive unpacks and imports as one folder of its name.
+    assert_eq!(names, ["demo/SKILL.md", "demo/refs/a.md", "demo/refs/b.md"]);
     assert!(
         entries
             .iter()
@@ -620,7 +621,7 @@ fn a_long_path_travels_in_a_pax_record() {
     let mut found = false;
     for entry in archive.entries().unwrap() {
         let mut entry = entry.unwrap();
-        if entry.path().unwrap().to_string_lossy() == long {
+        if entry.path().unwrap().to_string_lossy() == format!("demo/{long}") {
             let mut text = String::new();
             entry.read_to_string(&mut text).unwrap();
             found = text == "deep\n";
@@ -657,7 +658,11 @@ fn a_planted_token_is_replaced_in_the_export_and_nowhere_else() {
         let mut entry = entry.unwrap();
         let mut bytes = Vec::new();
         entry.read_to_end(&mut bytes).unwrap();
-        exported.push((entry.path().unwrap().to_string_lossy().into_owned(), bytes));
+        let path = entry.path().unwrap().to_string_lossy().into_owned();
+        let in_skill = path
+            .strip_prefix("demo/")
+            .expect("under the skill's folder");
+        exported.push((in_skill.to_owned(), bytes));
     }
     let setup = &exported
         .iter()

@@ -186,8 +186,18 @@ fn conflict(name: &str, row: usize, forcible: bool) -> ConflictView {
         shown_dir: format!("/h/.claude/skills/{name}"),
         why: "carries no installation record".to_owned(),
         forcible,
+        edited: false,
         row,
         files: 0..0,
+    }
+}
+
+/// A skill of skilldeck's that the person edited since it was installed.
+fn edited(name: &str, row: usize) -> ConflictView {
+    ConflictView {
+        why: "was edited since skilldeck installed it".to_owned(),
+        edited: true,
+        ..conflict(name, row, true)
     }
 }
 
@@ -259,6 +269,42 @@ fn a_skill_kept_as_it_is_is_left_out_of_the_install_and_the_rest_replaced() {
     assert_eq!(skipped(&app), [false, true, false]);
     let (skills, _) = installs(&press(&mut app, &[Confirm]));
     assert_eq!(skills, ["s0", "s1", "s3", "s4", "s5"]);
+}
+
+/// A newer copy over the person's edit keeps the edit unless they pick it: `y` installs the
+/// rest, and the edited skill is replaced only once toggled.
+#[test]
+fn an_edited_skill_is_kept_unless_picked() {
+    let start = || {
+        let mut app = previewing(6);
+        press(&mut app, &[Choose, Choose]);
+        let conflicts = event(
+            &app,
+            ImportEvent::Conflicts {
+                conflicts: vec![conflict("s1", 0, true), edited("s4", 20)],
+                diff: Box::new(skilldeck::tui::diff::DiffView::new(
+                    "",
+                    PathBuf::from("/h/.claude/skills"),
+                    "~/.claude/skills".to_owned(),
+                    skilldeck::tui::diff::Against::Import,
+                )),
+            },
+        );
+        update(&mut app, conflicts);
+        app
+    };
+    let mut app = start();
+    assert_eq!(skipped(&app), [false, true]);
+    let (skills, _) = installs(&press(&mut app, &[Confirm]));
+    assert_eq!(skills, ["s0", "s1", "s2", "s3", "s5"]);
+
+    let mut app = start();
+    scroll_to(&mut app, 21);
+    press(&mut app, &[ToggleSkill]);
+    assert_eq!(skipped(&app), [false, false]);
+    let (skills, force) = installs(&press(&mut app, &[Confirm]));
+    assert!(force);
+    assert_eq!(skills, ["s0", "s1", "s2", "s3", "s4", "s5"]);
 }
 
 #[test]

@@ -355,6 +355,7 @@ fn to_codex_user() -> Destination {
         how: How::Link,
         agent: Some(AgentId::CODEX),
         scope: Scope::User,
+        all_agents: false,
     }
 }
 

@@ -256,6 +256,7 @@ fn a_link_says_where_it_leads_and_which_agents_read_it_there() {
         how: How::Link,
         agent: Some(AgentId::CODEX),
         scope: Scope::User,
+        all_agents: false,
     };
     let linked = batch_summary(
         &sandbox,

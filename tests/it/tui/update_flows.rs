@@ -325,6 +325,7 @@ fn replacing(forcible: bool) -> App {
                     shown_dir: "/h/.claude/skills/two".to_owned(),
                     why: "carries no installation record".to_owned(),
                     forcible,
+                    edited: false,
                 }],
                 diff: Box::new(diff_view("two", Against::Import)),
             },

@@ -647,6 +647,7 @@ fn the_marks_say_what_outdated_says_of_each_skill() {
         recorded: None,
         edits_known: false,
         note: None,
+        folder_same: false,
     };
     let outdated = Outdated {
         checked_at: SystemTime::now(),

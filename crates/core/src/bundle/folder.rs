@@ -66,7 +66,7 @@ pub fn list(root: &Path, members: &mut Members) -> Result<Vec<Listed>, Refusal> 
             path: error.path().unwrap_or(root).display().to_string(),
             error: error
                 .io_error()
-                .map_or_else(|| error.to_string(), ToString::to_string),
+                .map_or_else(|| error.to_string(), |io| crate::fs::said(io).to_string()),
         })?;
         if listed.len() >= limits.entries {
             return Err(Refusal::TooManyEntries(limits.entries));
@@ -164,7 +164,7 @@ fn read_file(
 fn unreadable(path: &Path, error: &io::Error) -> Refusal {
     Refusal::UnreadableSource {
         path: path.display().to_string(),
-        error: error.to_string(),
+        error: crate::fs::said(error).to_string(),
     }
 }
 

@@ -150,7 +150,7 @@ pub fn read_within(source: &Path, limits: &Limits) -> Result<Bundle, Refusal> {
     let shown_source = source.display().to_string();
     let unreadable = |error: std::io::Error| Refusal::UnreadableSource {
         path: shown_source.clone(),
-        error: error.to_string(),
+        error: crate::fs::said(&error).to_string(),
     };
     // The source is the one path the user named: a link to it is followed.
     let meta = std::fs::metadata(source).map_err(unreadable)?;

@@ -10,6 +10,7 @@
 mod folder;
 mod lock;
 mod read;
+mod said;
 mod write;
 
 use std::io;
@@ -26,6 +27,7 @@ pub use read::{
     FileFacts, Links, is_executable, is_link_loop, open_folder, open_regular,
     open_regular_with_facts, read_bounded,
 };
+pub use said::{Said, said};
 pub use write::{
     create_new, dir_builder, exchange, link_folder, rename_no_replace, replace_file, same_mount,
     set_mode, set_path_mode, sync_dir, sync_tree,

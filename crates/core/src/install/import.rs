@@ -59,12 +59,19 @@ impl fmt::Display for Action {
 
 /// A skill the root already holds in a form an import may not replace.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{} {why}; nothing was written{}", .dir.display(), if *.forcible { " (--force replaces it)" } else { "" })]
+#[error("{} {why}; nothing was written{}", .dir.display(), match (*.forcible, *.edited) {
+    (true, true) => " (--force replaces it, and the edit is lost)",
+    (true, false) => " (--force replaces it)",
+    (false, _) => "",
+})]
 pub struct Conflict {
     pub dir: PathBuf,
     pub why: String,
     /// Whether `--force` would replace it.
     pub forcible: bool,
+    /// It is skilldeck's copy, edited since: an import keeps the edit unless told to replace
+    /// it (the app keeps it unless the person picks it), and `update` merges the two.
+    pub edited: bool,
 }
 
 impl Conflict {
@@ -145,7 +152,7 @@ pub enum InstallError {
     Conflict(#[from] Conflict),
     #[error(transparent)]
     Swap(#[from] SwapError),
-    #[error("{} could not be kept before it was replaced: {source}", .dir.display())]
+    #[error("{} could not be kept before it was replaced: {}", .dir.display(), crate::fs::said(.source))]
     BeforeReplace { dir: PathBuf, source: io::Error },
     #[error("{name}/SKILL.md {error}")]
     Record { name: String, error: StampError },
@@ -193,6 +200,7 @@ pub fn a_folder_on_the_way(root: &Path) -> Result<(), Conflict> {
             dir: path.to_path_buf(),
             why: "is not a folder, so no skill can be installed below it".to_owned(),
             forcible: false,
+            edited: false,
         }),
         _ => Ok(()),
     }
@@ -216,11 +224,23 @@ fn holds_already(dir: &Path, skill: &BundledSkill) -> bool {
     })
 }
 
+/// Why skilldeck's own copy, edited since, is kept: with the way to bring the new copy in
+/// without losing the edit, the three-way `update`.
+fn edited_why(dir: &Path) -> String {
+    let name = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    format!(
+        "was edited since skilldeck installed it, so the edit is kept: `skilldeck update {name} --from SOURCE` merges the new copy into it, keeping the edit"
+    )
+}
+
 fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflict> {
     let conflict = |why: String, forcible: bool| Conflict {
         dir: dir.to_path_buf(),
         why,
         forcible,
+        edited: false,
     };
     match existing {
         Existing::Absent => Ok(Action::Install),
@@ -229,10 +249,10 @@ fn decide(dir: &Path, existing: Existing, force: bool) -> Result<Action, Conflic
         | Existing::Foreign {
             replaceable: true, ..
         } if force => Ok(Action::Replace),
-        Existing::Ours { intact: false } => Err(conflict(
-            "was edited since skilldeck installed it".to_owned(),
-            true,
-        )),
+        Existing::Ours { intact: false } => Err(Conflict {
+            edited: true,
+            ..conflict(edited_why(dir), true)
+        }),
         Existing::Foreign { why, replaceable } => Err(conflict(why, replaceable)),
     }
 }

@@ -28,11 +28,11 @@ const INSIDE_STAGING: &str = ".skilldeck-staging";
 /// Why a folder could not be put into a root. Whatever the step, the root is as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum SwapError {
-    #[error("the skills folder {} could not be created: {source}", .path.display())]
+    #[error("the skills folder {} could not be created: {}", .path.display(), crate::fs::said(.source))]
     CreateRoot { path: PathBuf, source: io::Error },
-    #[error("the lock {} could not be taken: {source}", .path.display())]
+    #[error("the lock {} could not be taken: {}", .path.display(), crate::fs::said(.source))]
     Lock { path: PathBuf, source: io::Error },
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
     #[error("{} is not a relative path inside the skill", .0.display())]
     UnsafePath(PathBuf),
@@ -46,7 +46,7 @@ pub enum SwapError {
         .from.display()
     )]
     OtherFileSystem { from: PathBuf, to: PathBuf },
-    #[error("{} could not be renamed to {}: {source}", .from.display(), .to.display())]
+    #[error("{} could not be renamed to {}: {}", .from.display(), .to.display(), crate::fs::said(.source))]
     Rename {
         from: PathBuf,
         to: PathBuf,

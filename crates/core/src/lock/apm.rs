@@ -80,7 +80,7 @@ pub struct ApmLock {
 /// Why an `apm.lock.yaml` is not read.
 #[derive(Debug, thiserror::Error)]
 pub enum ApmLockError {
-    #[error("{} could not be read: {source}", .path.display())]
+    #[error("{} could not be read: {}", .path.display(), crate::fs::said(.source))]
     Read {
         path: PathBuf,
         source: std::io::Error,

@@ -156,7 +156,7 @@ impl Entry {
 /// Why a lock was not read; nothing was written.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
-    #[error("{} could not be read: {source}", .path.display())]
+    #[error("{} could not be read: {}", .path.display(), crate::fs::said(.source))]
     Read {
         path: PathBuf,
         source: std::io::Error,

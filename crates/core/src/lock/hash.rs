@@ -17,7 +17,7 @@ use crate::skill::SKILL_FILE;
 
 /// Why a skill folder could not be hashed.
 #[derive(Debug, thiserror::Error)]
-#[error("the files of {} could not be hashed: {source}", .dir.display())]
+#[error("the files of {} could not be hashed: {}", .dir.display(), crate::fs::said(.source))]
 pub struct HashError {
     pub dir: PathBuf,
     pub source: io::Error,

@@ -19,9 +19,10 @@ pub struct Exported {
     pub package: Export,
 }
 
-/// The file an export of the skill `name` is offered as: its name with the characters a file
-/// name cannot hold (`plugin:skill`, a path separator) made dashes.
-pub fn archive_name(name: &str) -> String {
+/// The file an export of the skill `name` is offered as: `NAME-VERSION.tar.gz` (`NAME.tar.gz`
+/// when it declares no version), the characters a file name cannot hold (`plugin:skill`, a
+/// path separator) made dashes.
+pub fn archive_name(name: &str, version: Option<&str>) -> String {
     let file: String = name
         .chars()
         .map(|c| {
@@ -32,7 +33,10 @@ pub fn archive_name(name: &str) -> String {
             }
         })
         .collect();
-    format!("{file}.tar.gz")
+    match version {
+        Some(version) => format!("{file}-{version}.tar.gz"),
+        None => format!("{file}.tar.gz"),
+    }
 }
 
 /// Export the skill folder `dir` to `to`, as typed (`~/` is the home folder, a relative path
@@ -50,8 +54,8 @@ pub fn export(
     replace: bool,
     unscanned: Unscanned,
 ) -> Result<Exported, ExportError> {
-    let path = destination(&paths::typed(machine, to), names_folder(to), dir)?;
     let package = export::export_with(dir, unscanned)?;
+    let path = destination(&paths::typed(machine, to), names_folder(to), dir, &package)?;
     package.write_to(&path, replace)?;
     Ok(Exported { path, package })
 }
@@ -68,11 +72,11 @@ pub fn export_numbered(
     to: &Path,
     unscanned: Unscanned,
 ) -> Result<Exported, ExportError> {
-    let mut path = destination(&paths::typed(machine, to), names_folder(to), dir)?;
+    let package = export::export_with(dir, unscanned)?;
+    let mut path = destination(&paths::typed(machine, to), names_folder(to), dir, &package)?;
     if let (Some(folder), Some(file)) = (path.parent(), path.file_name()) {
         path = free_in(folder, &file.to_string_lossy());
     }
-    let package = export::export_with(dir, unscanned)?;
     package.write_to(&path, false)?;
     Ok(Exported { path, package })
 }
@@ -93,24 +97,36 @@ pub fn export_into(
     if !typed.is_dir() {
         return Err(ExportError::NoFolder(typed));
     }
-    export_numbered(machine, dir, &typed.join(archive_name(name)), unscanned)
+    let package = export::export_with(dir, unscanned)?;
+    let path = free_in(&typed, &archive_name(name, package.version.as_deref()));
+    package.write_to(&path, false)?;
+    Ok(Exported { path, package })
 }
 
-/// Where an export asked to go to `to` writes the skill folder `dir`: into `to` when it is a
-/// folder, as the skill's archive name or the first `NAME-2.tar.gz`, `NAME-3.tar.gz`, … no
-/// file there has; else `to` itself, when its name ends in `.tar.gz` or `.tgz`.
+/// Where an export asked to go to `to` writes the skill folder `dir`, packed as `package`:
+/// into `to` when it is a folder, as the skill's archive name (with the version the package
+/// read) or the first `NAME-2.tar.gz`, `NAME-3.tar.gz`, … no file there has; else `to`
+/// itself, when its name ends in `.tar.gz` or `.tgz`.
 ///
 /// # Errors
 /// [`ExportError::NoFolder`] when the folder it would go into is not there (`folder` when the
 /// path was typed as one, with a trailing `/`); [`ExportError::NotTarGz`] for a file name that says another
 /// format (`pdf.zip`).
-fn destination(to: &Path, folder: bool, dir: &Path) -> Result<PathBuf, ExportError> {
+fn destination(
+    to: &Path,
+    folder: bool,
+    dir: &Path,
+    package: &Export,
+) -> Result<PathBuf, ExportError> {
     if to.is_dir() {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "skill".to_owned());
-        return Ok(free_in(to, &archive_name(&name)));
+        return Ok(free_in(
+            to,
+            &archive_name(&name, package.version.as_deref()),
+        ));
     }
     if folder {
         return Err(ExportError::NoFolder(to.to_path_buf()));
@@ -158,18 +174,46 @@ fn free_in(folder: &Path, first: &str) -> PathBuf {
 mod tests {
     use super::*;
 
+    /// A package that declares no version (only the name is read of it here).
+    fn none() -> Export {
+        Export {
+            archive: Vec::new(),
+            redacted: Vec::new(),
+            renamed: Vec::new(),
+            left_out: Vec::new(),
+            unscanned: Vec::new(),
+            files: 0,
+            version: None,
+        }
+    }
+
+    #[test]
+    fn a_folder_means_the_name_and_the_version_declared() {
+        let tmp = tempfile::tempdir().unwrap();
+        let skill = Path::new("/skills/pdf");
+        let versioned = Export {
+            version: Some("1.2.0".to_owned()),
+            ..none()
+        };
+        assert_eq!(
+            destination(tmp.path(), false, skill, &versioned).unwrap(),
+            tmp.path().join("pdf-1.2.0.tar.gz")
+        );
+        assert_eq!(archive_name("tools:lint", Some("2")), "tools-lint-2.tar.gz");
+    }
+
     #[test]
     fn a_folder_means_into_it_under_a_name_not_taken() {
         let tmp = tempfile::tempdir().unwrap();
         let skill = Path::new("/skills/pdf");
         assert_eq!(
-            destination(tmp.path(), false, skill).unwrap(),
+            destination(tmp.path(), false, skill, &none()).unwrap(),
             tmp.path().join("pdf.tar.gz")
         );
         std::fs::write(tmp.path().join("pdf.tar.gz"), "").unwrap();
         std::fs::write(tmp.path().join("pdf-2.tar.gz"), "").unwrap();
         assert_eq!(
-            destination(tmp.path(), false, skill).unwrap(),
+            destination(tmp.path(), false, skill, &none()).unwrap(),
             tmp.path().join("pdf-3.tar.gz")
         );
     }
@@ -180,7 +224,8 @@ mod tests {
         let skill = Path::new("/skills/pdf");
         let missing = tmp.path().join("nope");
         for typed in [missing.join("pdf.tar.gz"), missing.join("deeper/pdf.tgz")] {
-            let Err(ExportError::NoFolder(folder)) = destination(&typed, false, skill) else {
+            let Err(ExportError::NoFolder(folder)) = destination(&typed, false, skill, &none())
+            else {
                 panic!("{typed:?} was not refused");
             };
             assert_eq!(folder, typed.parent().unwrap());
@@ -188,7 +233,7 @@ mod tests {
         let slash = PathBuf::from(format!("{}/", missing.display()));
         assert!(names_folder(&slash) && !names_folder(&missing));
         assert!(matches!(
-            destination(&slash, true, skill),
+            destination(&slash, true, skill, &none()),
             Err(ExportError::NoFolder(_))
         ));
     }
@@ -212,12 +257,12 @@ mod tests {
         let skill = Path::new("/skills/pdf");
         for good in ["pdf.tar.gz", "PDF.TGZ"] {
             let good = tmp.path().join(good);
-            assert_eq!(destination(&good, false, skill).unwrap(), good);
+            assert_eq!(destination(&good, false, skill, &none()).unwrap(), good);
         }
         for bad in ["/out/pdf.zip", "/out/pdf.tar", "/out/pdf"] {
             // The name is judged before the folder it would go in.
             assert!(matches!(
-                destination(Path::new(bad), false, skill),
+                destination(Path::new(bad), false, skill, &none()),
                 Err(ExportError::NotTarGz(_))
             ));
         }

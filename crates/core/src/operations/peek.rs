@@ -32,7 +32,7 @@ pub enum PeekError {
     Outside { path: String },
     #[error("{path} is a link out of the skill's folder, to {target}; it is not shown")]
     LinkOut { path: String, target: String },
-    #[error("{path} cannot be read: {source}")]
+    #[error("{path} cannot be read: {}", crate::fs::said(.source))]
     Unreadable {
         path: String,
         source: std::io::Error,

@@ -78,7 +78,7 @@ pub enum RemoveError {
     Swap(#[from] SwapError),
     #[error("{0}; nothing was removed (the journal says what is about to go before it goes)")]
     Journal(JournalError),
-    #[error("{} could not be removed: {source}", .path.display())]
+    #[error("{} could not be removed: {}", .path.display(), crate::fs::said(.source))]
     Io { path: PathBuf, source: io::Error },
 }
 

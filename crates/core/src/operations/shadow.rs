@@ -1,11 +1,17 @@
 //! Which copy of a name an agent runs once a new copy is put in one of its roots: the new one
 //! over another, or another over it. The one rule that the link, copy and move plans and the
-//! import all warn by.
+//! import all warn by (and link, copy and move refuse by).
+//!
+//! Only the agents judged ([`Judged`]: those installed here, unless every agent is asked for)
+//! count: about two dozen agents read `~/.agents/skills`, and a copy an agent that is not on
+//! the machine would pick over another changes nothing anyone runs.
 
 use std::path::{Path, PathBuf};
 
 use crate::roots::{AgentId, OnSameName, Priority, RootSet};
 use crate::scan::{Inventory, Rank, Skill, outranks, ties};
+
+use super::judged::Judged;
 
 /// One agent would load another copy than before because of a new copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,9 +36,9 @@ pub struct NewCopy<'a> {
     pub rival: &'a dyn Fn(&Skill) -> bool,
 }
 
-/// For each of `readers` (agents that read `copy.root`), the copy of its name that agent runs
-/// now that the new copy would beat, or that would beat the new copy: what a link, a copy, a
-/// move and an import all warn of.
+/// For each of `readers` (agents that read `copy.root`) that `judged` keeps, the copy of its
+/// name that agent runs now that the new copy would beat, or that would beat the new copy:
+/// what a link, a copy, a move and an import all warn of.
 /// `roots` is the machine's [`RootSet`], resolved once by the caller however many copies it
 /// weighs.
 pub fn would_shadow(
@@ -40,9 +46,10 @@ pub fn would_shadow(
     inventory: &Inventory,
     copy: &NewCopy<'_>,
     readers: &[AgentId],
+    judged: Judged<'_>,
 ) -> Vec<WouldShadow> {
     let mut found = Vec::new();
-    for &agent in readers {
+    for agent in judged.of(readers) {
         let behaviour = agent.on_same_name();
         if behaviour == OnSameName::KeepsAll {
             continue;
@@ -82,6 +89,23 @@ pub fn would_shadow(
     found
 }
 
+/// The agents `shadowing` is about, each once, in words: `Codex`, `Codex and Amp`,
+/// `Codex, Cline and Amp`.
+pub fn agents_in_words(shadowing: &[WouldShadow]) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for shadow in shadowing {
+        let name = shadow.agent.display_name();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The best priority with which `agent` would load a skill from the folder `root`.
 fn priority_at(roots: &RootSet, root: &Path, agent: AgentId) -> Option<Priority> {
     roots
@@ -92,4 +116,31 @@ fn priority_at(roots: &RootSet, root: &Path, agent: AgentId) -> Option<Priority>
         .filter(|u| u.rule.agent == agent && u.rule.layout.loaded() && u.distrusted.is_none())
         .map(|u| u.priority)
         .min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn about(agent: AgentId) -> WouldShadow {
+        WouldShadow {
+            agent,
+            winner: PathBuf::from("/a"),
+            loser: PathBuf::from("/b"),
+            unsettled: false,
+        }
+    }
+
+    #[test]
+    fn the_agents_are_named_once_each_in_order() {
+        assert_eq!(agents_in_words(&[]), "");
+        assert_eq!(agents_in_words(&[about(AgentId::CODEX)]), "Codex");
+        let three = [
+            about(AgentId::CODEX),
+            about(AgentId::AMP),
+            about(AgentId::CODEX),
+            about(AgentId::OPENCODE),
+        ];
+        assert_eq!(agents_in_words(&three), "Codex, Amp and OpenCode");
+    }
 }

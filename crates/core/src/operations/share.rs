@@ -20,7 +20,7 @@ use crate::snapshot::losses::{WouldLose, nothing_lost};
 use crate::snapshot::{Reason, SnapshotError, Store};
 
 use super::batch::{self, OnFailure, Outcome};
-use super::import::{NoDestination, Readers, destination};
+use super::import::{Loaders, NoDestination, destination};
 use super::journal::ahead::Underway;
 use super::journal::{Change, Entry, Journal, JournalError, Operation, UpstreamChange, Was};
 use super::keeping::Keeping;
@@ -28,7 +28,7 @@ use super::lock_upkeep::{self, Upkeep};
 use super::progress::{Cancel, Progress};
 use super::remove::{self, RemoveError};
 pub use super::shadow::WouldShadow;
-use super::shadow::{NewCopy, would_shadow};
+use super::shadow::{NewCopy, agents_in_words, would_shadow};
 use super::upstream_record;
 use crate::record::upstream;
 
@@ -77,8 +77,9 @@ pub struct Plan {
     /// The agent and scope of the destination.
     pub agent: AgentId,
     pub scope: Scope,
-    /// Every agent that loads skills from the destination's root.
-    pub readers: Vec<AgentId>,
+    /// Who loads skills from the destination's root, and which of them are judged: only
+    /// their shadowing counts.
+    pub loaders: Loaders,
 }
 
 /// What was done.
@@ -108,13 +109,12 @@ pub enum ShareError {
     #[error("{} already is where it would go; nothing to do", .0.display())]
     AlreadyThere(PathBuf),
     #[error(
-        "the {verb} would change which copy {count} agent{s} load{es}; nothing was changed (--force does it anyway)",
-        s = if *.count == 1 { "" } else { "s" },
-        es = if *.count == 1 { "s" } else { "" }
+        "after the {verb}, {agents} would load another copy of {name} than now; nothing was changed (--force does it anyway)",
+        agents = agents_in_words(.shadowing)
     )]
     WouldShadow {
         verb: &'static str,
-        count: usize,
+        name: String,
         shadowing: Vec<WouldShadow>,
     },
     #[error(
@@ -147,7 +147,7 @@ pub enum ShareError {
     Remove(#[from] RemoveError),
     #[error("{0}; nothing was moved (the journal says what is about to move before it moves)")]
     Journal(JournalError),
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Io { path: PathBuf, source: io::Error },
 }
 
@@ -204,6 +204,9 @@ pub struct Request {
     pub scope: Scope,
     /// Done even where it would change which copy an agent loads.
     pub force: bool,
+    /// Weigh the shadowing of every agent that reads the destination, not only of those
+    /// installed here.
+    pub all_agents: bool,
 }
 
 /// What a link, copy or move of many skills came to: one outcome per skill, in order.
@@ -231,14 +234,7 @@ pub fn run<'s>(
         progress,
         cancel,
         |skill| {
-            let plan = plan(
-                &batch,
-                inventory,
-                skill,
-                request.share,
-                request.agent,
-                request.scope,
-            )?;
+            let plan = plan(&batch, inventory, skill, &request)?;
             share(&batch, &plan, request.force)
         },
     );
@@ -247,8 +243,8 @@ pub fn run<'s>(
     }
 }
 
-/// Work out where `skill` would go for `agent` (its own agent when `None`) at `scope`, and
-/// what that would shadow.
+/// Work out where `skill` would go for the request's agent (its own agent when `None`) at its
+/// scope, and what that would shadow among the agents judged (`force` is not weighed here).
 ///
 /// # Errors
 /// [`ShareError`] when there is no such place or something is already there.
@@ -256,10 +252,15 @@ pub fn plan(
     machine: &Machine,
     inventory: &Inventory,
     skill: &Skill,
-    share: Share,
-    agent: Option<AgentId>,
-    scope: Scope,
+    request: &Request,
 ) -> Result<Plan, ShareError> {
+    let Request {
+        share,
+        agent,
+        scope,
+        all_agents,
+        force: _,
+    } = *request;
     if share == Share::Move {
         movable(skill)?;
     }
@@ -275,8 +276,8 @@ pub fn plan(
     if fs::symlink_metadata(&to).is_ok() {
         return Err(ShareError::Occupied(to));
     }
-    let readers = Readers::new(machine).of_root(&root);
-    let shadowing = shadowing(machine, inventory, skill, share, &root, &to, &readers);
+    let loaders = Loaders::of(machine, &root, all_agents);
+    let shadowing = shadowing(machine, inventory, skill, share, &to, &loaders);
     Ok(Plan {
         share,
         from: skill.dir.clone(),
@@ -285,7 +286,7 @@ pub fn plan(
         real_from: skill.real_dir.clone(),
         agent,
         scope,
-        readers,
+        loaders,
     })
 }
 
@@ -354,19 +355,18 @@ fn own_agent(machine: &Machine, skill: &Skill, scope: Scope) -> Result<AgentId, 
         })
 }
 
-/// For each agent that reads `root`, the copy of the skill's name it runs now that the new
-/// copy at `to` would beat, or that would beat the new copy.
+/// For each agent judged that reads the destination, the copy of the skill's name it runs now
+/// that the new copy at `to` would beat, or that would beat the new copy.
 fn shadowing(
     machine: &Machine,
     inventory: &Inventory,
     skill: &Skill,
     share: Share,
-    root: &Path,
     to: &Path,
-    readers: &[AgentId],
+    loaders: &Loaders,
 ) -> Vec<WouldShadow> {
     let copy = NewCopy {
-        root,
+        root: &loaders.root,
         to,
         name_for: &|agent| skill.name_for(agent).into_owned(),
         // A link reaches the same folder, and a moved folder is gone from where it was: only a
@@ -374,7 +374,7 @@ fn shadowing(
         rival: &|other| share == Share::Copy || other.real_dir != skill.real_dir,
     };
     let roots = RootSet::resolve(&machine.env, &machine.project);
-    would_shadow(&roots, inventory, &copy, readers)
+    would_shadow(&roots, inventory, &copy, &loaders.readers, loaders.judged())
 }
 
 /// Carry out `plan`; one that would shadow or be shadowed is refused unless `force`.
@@ -385,7 +385,7 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
     if !plan.shadowing.is_empty() && !force {
         return Err(ShareError::WouldShadow {
             verb: plan.share.verb(),
-            count: plan.shadowing.len(),
+            name: dir_name(&plan.to),
             shadowing: plan.shadowing.clone(),
         });
     }
@@ -414,6 +414,9 @@ pub fn share(machine: &Machine, plan: &Plan, force: bool) -> Result<Shared, Shar
     let mut entry = Entry::now(plan.share.operation(), changes);
     if plan.share == Share::Move {
         entry.upstream = record_follows(machine, &record_key, &plan.to);
+        // The snapshots follow the skill: its old place is not listed as gone. Unnoted, the
+        // move stands and the old place reads as gone, which a restore there would undo.
+        let _ = Store::open(&machine.env).note_moved(&plan.real_from, &plan.to);
     }
     let lock = lock_upkeep::keep_current(machine, &mut entry);
     let unjournalled = match underway {
@@ -487,6 +490,12 @@ fn record_follows(machine: &Machine, from: &Path, to: &Path) -> Vec<UpstreamChan
     };
     let left = upstream_record::set(machine, from, None).ok().flatten();
     arrived.into_iter().chain(left).collect()
+}
+
+/// The last part of `dir`, the name agents know a skill in it by.
+fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
 /// The root and the folder name of `plan`'s destination.

@@ -71,7 +71,7 @@ pub fn not_a_skill(error: &SnapshotError) -> bool {
 pub enum FromTranscriptError {
     #[error("{}: no such file", .0.display())]
     Missing(PathBuf),
-    #[error("{} could not be read: {source}", .path.display())]
+    #[error("{} could not be read: {}", .path.display(), crate::fs::said(.source))]
     Read { path: PathBuf, source: io::Error },
     #[error("{} could not be read: {source}", .path.display())]
     Transcript {

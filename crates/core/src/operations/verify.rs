@@ -137,7 +137,7 @@ pub enum VerifyError {
     Lock(#[from] lock::LockError),
     #[error(transparent)]
     ApmLock(#[from] lock::ApmLockError),
-    #[error("{} could not be read to check it against {APM_LOCK_FILE}: {source}", .path.display())]
+    #[error("{} could not be read to check it against {APM_LOCK_FILE}: {}", .path.display(), crate::fs::said(.source))]
     ApmFile {
         path: PathBuf,
         source: std::io::Error,

@@ -471,7 +471,7 @@ fn folder_name(path: &Path) -> String {
 /// becomes a note of the listing.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("{} could not be read: {source}", .path.display())]
+    #[error("{} could not be read: {}", .path.display(), crate::fs::said(.source))]
     Unreadable {
         path: PathBuf,
         source: std::io::Error,

@@ -289,7 +289,7 @@ impl Walk<'_> {
     fn unreadable(&mut self, at: &Path, error: &io::Error) {
         self.contents.obstacles.push(Obstacle::Unreadable {
             path: at.to_path_buf(),
-            error: error.to_string(),
+            error: crate::fs::said(error).to_string(),
         });
     }
 }

@@ -20,7 +20,7 @@ use crate::ownership::{FileProblem, Ledger, Owner, Subject};
 use crate::plugin::Naming;
 use crate::record::{Digest, Obstacle, Record, SkillFile, State};
 use crate::roots::{
-    AgentId, Effect, Environment, NameFrom, Priority, Root, RootSet, Selector, Source,
+    AgentId, Effect, Environment, NameFrom, Priority, Root, RootSet, Scope, Selector, Source,
 };
 use crate::skill::{Declared, Lint};
 
@@ -447,12 +447,25 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
 /// links resolved, found without reading any of them: what snapshotting every skill needs,
 /// without the cost of a full inventory.
 pub fn skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
+    dirs_in(env, project_start, |_| true)
+}
+
+/// [`skill_dirs`] of the project's own roots only (every agent's project-scope folders, from
+/// `project_start` up to the repository's top): the skills a project ships, as `lint` in a
+/// project checks them.
+pub fn project_skill_dirs(env: &Environment, project_start: &Path) -> Vec<PathBuf> {
+    dirs_in(env, project_start, |root| root.scope() == Scope::Project)
+}
+
+/// Every readable skill folder of the roots `keep` keeps, each once with its links resolved.
+fn dirs_in(env: &Environment, project_start: &Path, keep: impl Fn(&Root) -> bool) -> Vec<PathBuf> {
     let roots = RootSet::resolve(env, project_start);
     let discovery = discover::discover(&roots, env);
     let readable: Vec<discover::Found> = discovery
         .found
         .into_iter()
         .filter(|found| found.broken.is_none())
+        .filter(|found| roots.roots.get(found.root).is_some_and(&keep))
         .collect();
     group(&readable).into_iter().map(|g| g.real_dir).collect()
 }

@@ -67,7 +67,7 @@ pub struct Unparsable {
 /// Why a settings file was not edited; it is as it was.
 #[derive(Debug, thiserror::Error)]
 pub enum EditError {
-    #[error("{} could not be read: {source}", .file.display())]
+    #[error("{} could not be read: {}", .file.display(), crate::fs::said(.source))]
     Read { file: PathBuf, source: io::Error },
     #[error(transparent)]
     Unparsable(Unparsable),
@@ -109,9 +109,9 @@ pub enum EditError {
         key: String,
         expected: &'static str,
     },
-    #[error("the previous bytes of {} could not be kept, so it was not changed: {source}", .file.display())]
+    #[error("the previous bytes of {} could not be kept, so it was not changed: {}", .file.display(), crate::fs::said(.source))]
     Backup { file: PathBuf, source: io::Error },
-    #[error("{} could not be written: {source}", .file.display())]
+    #[error("{} could not be written: {}", .file.display(), crate::fs::said(.source))]
     Write { file: PathBuf, source: io::Error },
     #[error(
         "{} changed while skilldeck was editing it; it was left as the other program wrote it",
@@ -163,7 +163,7 @@ pub enum RevertError {
         .file.display()
     )]
     ChangedSince { file: PathBuf },
-    #[error("the kept copy of {} ({id}) could not be read: {source}", .file.display())]
+    #[error("the kept copy of {} ({id}) could not be read: {}", .file.display(), crate::fs::said(.source))]
     Missing {
         file: PathBuf,
         id: String,

@@ -39,6 +39,24 @@ impl Frontmatter {
     pub fn text(&self, key: &str) -> Option<&str> {
         self.fields.get(key).and_then(Value::as_str)
     }
+
+    /// The version the skill declares: its `version`, else its `metadata.version` (where the
+    /// specification puts what it does not name), as text; a number (`version: 2`) is one.
+    pub fn version(&self) -> Option<String> {
+        let of = |value: &Value| match value {
+            Value::String(text) => Some(text.trim().to_owned()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        };
+        let top = self.fields.get("version").and_then(of);
+        let nested = || {
+            self.fields
+                .get("metadata")
+                .and_then(|m| m.get("version"))
+                .and_then(of)
+        };
+        top.or_else(nested).filter(|v| !v.is_empty())
+    }
 }
 
 /// The YAML of a frontmatter block, read into its keys.

@@ -4,7 +4,8 @@
 //! A skill is changed when its files differ from its latest snapshot. A skill no snapshot was
 //! ever taken of is changed when its installer's record says its files were modified. A folder
 //! that was snapshotted and no longer holds a skill is changed too: it is gone, and restoring
-//! its snapshot brings it back.
+//! its snapshot brings it back; unless skilldeck moved it, and the skill is where it went
+//! ([`super::moved`]).
 //!
 //! What a skill is diffed against (its [`Baseline`]): its latest snapshot; else the untouched
 //! copy its installer keeps elsewhere (a marketplace clone's, for a Claude Code plugin); else
@@ -162,6 +163,8 @@ fn changed(
         None => None,
         Some(snapshot) => match compare_with(snapshot, &dir)? {
             Comparison::Changed { latest, .. } => Some(Since::Snapshot(latest)),
+            // Moved by skilldeck: the skill is compared where it went.
+            Comparison::Gone(latest) if super::moved::moved_to(&latest).is_some() => None,
             Comparison::Gone(latest) => Some(Since::Gone(latest)),
             Comparison::Same(_) | Comparison::NoSnapshot => None,
         },

@@ -25,7 +25,7 @@ use flate2::{Compression, GzBuilder};
 use crate::bundle::{self, Refusal};
 use crate::fs::{At, Links, open_regular, set_mode};
 
-use crate::skill::SKILL_FILE;
+use crate::skill::{Frontmatter, SKILL_FILE};
 
 use super::redact::{Names, Withheld, redact, secret_file};
 use super::walk::Listing;
@@ -57,7 +57,7 @@ pub enum ExportError {
     Definition(Withheld),
     #[error(transparent)]
     Snapshot(#[from] SnapshotError),
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
     #[error("there is already a file at {}; nothing was exported (give another name, or --force to replace it)", .0.display())]
     Exists(PathBuf),
@@ -114,6 +114,9 @@ pub struct Export {
     pub unscanned: Vec<(String, Withheld)>,
     /// How many files the package holds.
     pub files: usize,
+    /// The version its `SKILL.md` declares ([`Frontmatter::version`]), when it is one a file
+    /// name can hold: what the archive is named after, beside the skill's name.
+    pub version: Option<String>,
 }
 
 /// Pack the skill folder at `dir`, leaving out what could not be scanned.
@@ -149,7 +152,15 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
         left_out: Vec::new(),
         unscanned: Vec::new(),
         files: 0,
+        version: None,
     };
+    // Every entry under the skill's folder name: the archive unpacks as one folder, and is
+    // imported under that name whatever the archive is called (`pdf-1.2.0.tar.gz`).
+    let top = listing
+        .root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let limits = bundle::limits();
     let mut names = Names::default();
     for file in &listing.files {
@@ -163,7 +174,8 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
         };
         // The import's rule, before anything of the file is read: one the bundle would refuse
         // is named here rather than packed.
-        bundle::member_path(name.path.as_bytes(), &limits).map_err(ExportError::NotImportable)?;
+        let packed_path = format!("{top}/{}", name.path);
+        bundle::member_path(packed_path.as_bytes(), &limits).map_err(ExportError::NotImportable)?;
         if name.path != file.rel {
             let found = name.found.iter().map(|rule| (file.rel.clone(), *rule));
             package.redacted.extend(found);
@@ -181,6 +193,9 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
             .at(&file.source, SnapshotError::read)?;
         let packed = match redact(&content) {
             Ok(clean) => {
+                if file.rel == SKILL_FILE {
+                    package.version = version_of(&clean.content);
+                }
                 let found = clean.found.iter().map(|rule| (file.rel.clone(), *rule));
                 package.redacted.extend(found);
                 if secret_file(&file.rel) {
@@ -200,7 +215,7 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
                 continue;
             }
         };
-        append(&mut tar, &name.path, &packed, file.executable).map_err(in_memory)?;
+        append(&mut tar, &packed_path, &packed, file.executable).map_err(in_memory)?;
         package.files += 1;
     }
     let archive = tar
@@ -215,14 +230,7 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
     }
     // Read back as `import` reads it: names that collide on another file system, the bounds,
     // the skill's own name. The name it would be imported under is the folder's.
-    let name = format!(
-        "{}.tar.gz",
-        listing
-            .root
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default()
-    );
+    let name = format!("{top}.tar.gz");
     bundle::read_archive(&name, &archive, &limits).map_err(ExportError::NotImportable)?;
     package.archive = archive;
     Ok(package)
@@ -287,6 +295,19 @@ fn append<W: Write>(
     }
     header.set_cksum();
     tar.append(&header, content)
+}
+
+/// The version a `SKILL.md`'s frontmatter declares, when a file name can hold it as it is
+/// (letters, digits, `.`, `_`, `+`, `-`; not starting with a dot).
+fn version_of(skill_md: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(skill_md).ok()?;
+    let version = Frontmatter::parse(text).ok()?.version()?;
+    let safe = version.len() <= 64
+        && !version.starts_with('.')
+        && version
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
+    safe.then_some(version)
 }
 
 fn in_memory(source: io::Error) -> ExportError {

@@ -24,6 +24,7 @@ mod digest;
 pub mod export;
 pub mod history;
 pub mod losses;
+pub mod moved;
 pub mod reason;
 pub mod redact;
 pub mod restore;
@@ -46,9 +47,9 @@ pub const COPY_BOUND: u64 = 50 << 20;
 pub enum SnapshotError {
     #[error("{} is not a skill: it holds no SKILL.md file", .0.display())]
     NotSkill(PathBuf),
-    #[error("{} could not be read: {source}", .path.display())]
+    #[error("{} could not be read: {}", .path.display(), crate::fs::said(.source))]
     Read { path: PathBuf, source: io::Error },
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
     #[error("{} kept changing while it was copied; try again", .0.display())]
     Changed(PathBuf),

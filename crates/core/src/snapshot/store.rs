@@ -64,6 +64,9 @@ const CHANGED_FILE: &str = "changed";
 const ACCEPTED_FILE: &str = "accepted";
 const FILES_DIR: &str = "files";
 const STAGING_PREFIX: &str = ".staging-";
+/// A history's note of where skilldeck moved its folder to (see `snapshot::moved`); a dot
+/// name, as the store's own files are.
+pub(super) const MOVED_FILE: &str = ".moved-to";
 
 /// What a snapshot holds, as seed 003's `Info`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -857,6 +860,8 @@ impl Store {
         let history = self.history_dir(&listing.root);
         let new_history = make_history(&self.dir, &history)?;
         let _lock = lock_history(&history)?;
+        // A skill is at the folder again: it was not (only) moved away any more.
+        let _ = fs::remove_file(history.join(MOVED_FILE));
         let mut latest = if new_history {
             None
         } else {
@@ -943,6 +948,12 @@ impl Store {
     /// The directory of one skill folder's snapshots.
     fn history_dir(&self, real_dir: &Path) -> PathBuf {
         self.dir.join(history_name(real_dir))
+    }
+
+    /// The history directory of the folder `skill_dir`, its links resolved when it is there.
+    pub(super) fn history_of(&self, skill_dir: &Path) -> PathBuf {
+        let real = crate::fs::canonical(skill_dir).unwrap_or_else(|_| skill_dir.to_path_buf());
+        self.history_dir(&real)
     }
 
     fn history_in(&self, history: &Path) -> Result<Vec<Snapshot>, SnapshotError> {

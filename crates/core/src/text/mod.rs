@@ -12,10 +12,12 @@
 //!   (refusals, and the command line).
 //! - [`width`]: display columns, cutting and wrapping to them.
 //! - [`human`]: paths under the home directory as `~/…`, counts, sizes, ages, tables.
+//! - [`suggest`]: the names closest to a misspelt one.
 
 pub mod escape;
 pub mod human;
 pub mod sanitize;
+pub mod suggest;
 pub mod width;
 
 /// What becomes of the characters a terminal would act on (controls, escape sequences,

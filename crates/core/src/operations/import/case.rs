@@ -137,7 +137,7 @@ pub fn preview<'b>(
         Some(root) => {
             let steps = super::plan(root, &chosen, request.force)?;
             let loaders = Loaders::of(machine, root, request.all_agents);
-            let shadowing = super::shadowing(machine, root, &chosen, &loaders.shown());
+            let shadowing = super::shadowing(machine, &chosen, &loaders);
             Some(Planned {
                 steps,
                 loaders,
@@ -194,7 +194,7 @@ pub fn run<'b>(
 ) -> Result<Report<'b>, ImportError> {
     let chosen = read.bundle().select(&request.skills)?;
     let loaders = Loaders::of(machine, root, request.all_agents);
-    let shadowing = super::shadowing(machine, root, &chosen, &loaders.shown());
+    let shadowing = super::shadowing(machine, &chosen, &loaders);
     let mut watching = Watching { progress, cancel };
     let imported = super::install_from(
         machine,

@@ -15,6 +15,7 @@ use crate::snapshot::{Reason, SnapshotError, Store};
 use crate::source::git::{self, FetchError, ReadError, Spec};
 
 use super::journal::{Entry, JournalError, Operation};
+use super::judged::Judged;
 use super::keeping::Keeping;
 use super::lock_upkeep::{self, Upkeep};
 use super::progress::{self, Progress};
@@ -416,31 +417,39 @@ fn unreplaceable(dir: &Path, loss: &WouldLose) -> Conflict {
         dir: dir.to_path_buf(),
         why,
         forcible: false,
+        edited: false,
     }
 }
 
-/// For each skill of `chosen` to be installed into `root`, each of `readers` (agents that read
-/// `root`) that would then run it instead of another copy of its name, or go on running the
+/// For each skill of `chosen` to be installed into `loaders.root`, each agent judged that
+/// reads it and would then run it instead of another copy of its name, or go on running the
 /// other copy instead of it. The copy it updates or replaces, at the same place, is no rival.
 pub fn shadowing<'b>(
     machine: &Machine,
-    root: &Path,
     chosen: &[&'b BundledSkill],
-    readers: &[AgentId],
+    loaders: &Loaders,
 ) -> Vec<(&'b BundledSkill, WouldShadow)> {
     let inventory = scan::scan(&machine.env, &machine.project, &|_| {});
     let roots = RootSet::resolve(&machine.env, &machine.project);
-    shadowing_in(&roots, &inventory, root, chosen, readers)
+    shadowing_in(
+        &roots,
+        &inventory,
+        &loaders.root,
+        chosen,
+        &loaders.readers,
+        loaders.judged(),
+    )
 }
 
 /// [`shadowing`] against the machine's roots and an inventory already taken, for weighing
-/// many destinations at once.
+/// many destinations at once: the shadowing of each of `readers` that `judged` keeps.
 pub fn shadowing_in<'b>(
     roots: &RootSet,
     inventory: &Inventory,
     root: &Path,
     chosen: &[&'b BundledSkill],
     readers: &[AgentId],
+    judged: Judged<'_>,
 ) -> Vec<(&'b BundledSkill, WouldShadow)> {
     let mut found = Vec::new();
     for skill in chosen {
@@ -453,7 +462,7 @@ pub fn shadowing_in<'b>(
             rival: &|other| other.dir != to && other.real_dir != to,
         };
         found.extend(
-            would_shadow(roots, inventory, &copy, readers)
+            would_shadow(roots, inventory, &copy, readers, judged)
                 .into_iter()
                 .map(|shadow| (*skill, shadow)),
         );
@@ -484,7 +493,7 @@ pub fn shadow_sentence(
 
 /// A skill installed whose upstream could not be recorded.
 #[derive(Debug, thiserror::Error)]
-#[error("{skill}: where it came from could not be recorded in {}: {error}", .folder.display())]
+#[error("{skill}: where it came from could not be recorded in {}: {}", .folder.display(), crate::fs::said(.error))]
 pub struct Unrecorded {
     pub skill: String,
     /// The folder of the records that could not be written.

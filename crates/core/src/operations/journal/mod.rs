@@ -293,9 +293,9 @@ impl Entry {
 /// Why the journal could not be written or read.
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
-    #[error("the journal {} could not be written: {source}", .path.display())]
+    #[error("the journal {} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
-    #[error("the journal {} could not be read: {source}", .path.display())]
+    #[error("the journal {} could not be read: {}", .path.display(), crate::fs::said(.source))]
     Read { path: PathBuf, source: io::Error },
 }
 

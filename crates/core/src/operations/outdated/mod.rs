@@ -2,8 +2,9 @@
 //! record names (skilldeck's own, `record::upstream`, or the installer's that put it there:
 //! the skills CLI's locks, gh skill's metadata, Claude Code's plugin installs, ... — see
 //! [`known`]), whether upstream has moved past what was recorded — the commit the ref was at
-//! (`git ls-remote`, no contents fetched), or the git tree of the skill's folder (a fetch of
-//! trees alone) — and whether the local copy was edited since (the skill's state against that
+//! (`git ls-remote`, no contents fetched; when it moved, the skill's own folder's trees at
+//! both commits, so a commit elsewhere in the repository moves no skill), or the git tree of
+//! the skill's folder (a fetch of trees alone) — and whether the local copy was edited since (the skill's state against that
 //! record). Network only when asked: the last results are kept with their time, so the app
 //! and `outdated --offline` show them without asking again.
 
@@ -56,6 +57,10 @@ pub struct Checked {
     /// What cannot be told of this skill, and why.
     #[serde(default)]
     pub note: Option<String>,
+    /// The ref moved to another commit, but the skill's own folder holds the same git tree at
+    /// both: only other files of the repository changed, so the skill is up to date.
+    #[serde(default)]
+    pub folder_same: bool,
 }
 
 /// What a record lets upstream be compared by.
@@ -101,7 +106,7 @@ impl Checked {
     pub fn moved(&self) -> Option<bool> {
         self.latest
             .as_ref()
-            .map(|latest| !latest.eq_ignore_ascii_case(self.was()))
+            .map(|latest| !latest.eq_ignore_ascii_case(self.was()) && !self.folder_same)
     }
 
     /// What upstream was compared against: the tree id recorded, else the commit.
@@ -176,6 +181,8 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn Progre
     let mut commits: Vec<(Spec, Result<Latest, Rc<git::FetchError>>)> = Vec::new();
     let trees = ask_trees(&found, progress);
     let mut skills = Vec::new();
+    // The skills whose ref moved, by their place in `skills`, with the repository asked.
+    let mut moved_repositories: Vec<(usize, Spec)> = Vec::new();
     for (skill, known) in found {
         let mut checked = Checked {
             name: skill.name.clone(),
@@ -190,6 +197,7 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn Progre
             recorded: None,
             edits_known: matches!(skill.state, State::Intact | State::Modified),
             note: None,
+            folder_same: false,
         };
         match known.ask {
             Ask::Commit(spec) => {
@@ -197,12 +205,17 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn Progre
                     Some((_, answer)) => answer.clone(),
                     None => {
                         let answer = git::latest(&spec, progress).map_err(Rc::new);
-                        commits.push((spec, answer.clone()));
+                        commits.push((spec.clone(), answer.clone()));
                         answer
                     }
                 };
                 match answer {
-                    Ok(Latest::Commit(commit)) => checked.latest = Some(commit),
+                    Ok(Latest::Commit(commit)) => {
+                        if !commit.eq_ignore_ascii_case(&checked.upstream.commit) {
+                            moved_repositories.push((skills.len(), spec));
+                        }
+                        checked.latest = Some(commit);
+                    }
                     Ok(Latest::Pinned) => checked.pinned = true,
                     Err(error) => checked.error = Some(error.to_string()),
                 }
@@ -230,6 +243,7 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn Progre
         }
         skills.push(checked);
     }
+    same_folders(&mut skills, &moved_repositories, progress);
     let outdated = Outdated {
         checked_at: SystemTime::now(),
         skills,
@@ -239,6 +253,60 @@ pub fn check(machine: &Machine, inventory: &Inventory, progress: &mut dyn Progre
         let _ = replace_file(&kept(machine), &json);
     }
     outdated
+}
+
+/// For each skill whose ref moved (`moved`: its place in `skills` and its repository), whether
+/// its own folder holds the same git tree at the commit recorded and at the one the ref is at
+/// now: a commit that changed other files of the repository leaves the skill up to date. Each
+/// repository is fetched once (trees only) for all its skills; one that cannot be leaves them
+/// moved, as the commits say.
+fn same_folders(skills: &mut [Checked], moved: &[(usize, Spec)], progress: &mut dyn FnMut(&str)) {
+    let mut repositories: Vec<&Spec> = Vec::new();
+    for (_, spec) in moved {
+        if !repositories.contains(&spec) {
+            repositories.push(spec);
+        }
+    }
+    for repository in repositories {
+        let these: Vec<usize> = moved
+            .iter()
+            .filter(|(_, spec)| spec == repository)
+            .map(|(at, _)| *at)
+            .collect();
+        let mut commits: Vec<String> = Vec::new();
+        let mut folders: Vec<String> = Vec::new();
+        for &at in &these {
+            let checked = &skills[at];
+            let wanted = [
+                checked.upstream.commit.clone(),
+                checked.latest.clone().unwrap_or_default(),
+            ];
+            for commit in wanted {
+                if !commits.contains(&commit) {
+                    commits.push(commit);
+                }
+            }
+            if !folders.contains(&checked.upstream.path) {
+                folders.push(checked.upstream.path.clone());
+            }
+        }
+        let asked: Vec<&str> = commits.iter().map(String::as_str).collect();
+        let in_folders: Vec<&str> = folders.iter().map(String::as_str).collect();
+        let Ok(trees) = git::trees_at(repository, &asked, &in_folders, progress) else {
+            continue;
+        };
+        let tree = |commit: &str, folder: &str| {
+            let c = commits.iter().position(|c| c == commit)?;
+            let f = folders.iter().position(|f| f == folder)?;
+            trees.get(c)?.get(f)?.clone()
+        };
+        for at in these {
+            let checked = &mut skills[at];
+            let latest = checked.latest.clone().unwrap_or_default();
+            let was = tree(&checked.upstream.commit, &checked.upstream.path);
+            checked.folder_same = was.is_some() && was == tree(&latest, &checked.upstream.path);
+        }
+    }
 }
 
 /// Each repository and ref a tree is asked of, fetched once for all its skills' folders.
@@ -333,6 +401,7 @@ mod tests {
             recorded: None,
             edits_known: true,
             note: None,
+            folder_same: false,
         }
     }
 
@@ -340,6 +409,11 @@ mod tests {
     fn one_status_for_every_answer() {
         assert_eq!(checked(Some("AAAA")).status(), Status::UpToDate);
         assert_eq!(checked(Some("bbbb")).status(), Status::Moved);
+        let only_others = Checked {
+            folder_same: true,
+            ..checked(Some("bbbb"))
+        };
+        assert_eq!(only_others.status(), Status::UpToDate);
         let tree = Checked {
             recorded: Some("bbbb".to_owned()),
             compares: Compares::Tree,

@@ -103,7 +103,7 @@ pub enum UndoError {
     Settings(#[from] RevertError),
     #[error(transparent)]
     Swap(#[from] SwapError),
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Io { path: PathBuf, source: io::Error },
 }
 

@@ -212,7 +212,7 @@ pub enum UpdateError {
     Swap(#[from] SwapError),
     #[error(transparent)]
     Install(InstallError),
-    #[error("{} could not be written: {source}", .path.display())]
+    #[error("{} could not be written: {}", .path.display(), crate::fs::said(.source))]
     Write { path: PathBuf, source: io::Error },
 }
 

@@ -197,7 +197,7 @@ impl Git<'_> {
             io::ErrorKind::NotFound => FetchError::NoGit,
             _ => FetchError::Unrunnable {
                 what: self.what.to_owned(),
-                error: error.to_string(),
+                error: crate::fs::said(&error).to_string(),
             },
         })
     }

@@ -284,7 +284,7 @@ fn temporary(what: &str) -> Result<tempfile::TempDir, FetchError> {
         .tempdir()
         .map_err(|error| FetchError::Temporary {
             what: what.to_owned(),
-            error: error.to_string(),
+            error: crate::fs::said(&error).to_string(),
         })
 }
 
@@ -460,26 +460,82 @@ pub fn trees(
         deadline: command::deadline(),
         writes: Some(bounded(dir.path())),
     };
-    let work = Some(dir.path());
+    let work = dir.path();
     let trees = folders
         .iter()
-        .map(|folder| {
-            let folder = folder.trim_matches('/');
-            if folder.is_empty() {
-                let top = git.run(work, &args(&["rev-parse", &format!("{commit}^{{tree}}")]));
-                return top.ok().map(|tree| tree.trim().to_owned());
-            }
-            // `MODE tree ID\tPATH` for a folder; a file, or nothing, is no skill folder.
-            let listed = git.run(work, &args(&["ls-tree", &commit, "--", folder]));
-            let listed = listed.ok()?;
-            let (entry, _) = listed.lines().next()?.split_once('\t')?;
-            match entry.split(' ').collect::<Vec<_>>()[..] {
-                [_, "tree", id] => Some(id.to_owned()),
-                _ => None,
-            }
-        })
+        .map(|folder| folder_tree(&git, work, &commit, folder))
         .collect();
     Ok(Trees { commit, trees })
+}
+
+/// The ids of the git trees of `folders` at each of `commits` (full ids) of `spec`'s
+/// repository, one list per commit: whether a skill's own folder changed between the commit
+/// it was installed from and the one its ref is at now, when other files of the repository
+/// did. Fetched once, shallow and with no file contents, as [`trees`] is.
+///
+/// # Errors
+/// [`FetchError`]: no `git`, or git's own message (a commit the repository no longer has).
+pub fn trees_at(
+    spec: &Spec,
+    commits: &[&str],
+    folders: &[&str],
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<Vec<Option<String>>>, FetchError> {
+    let what = spec.shown();
+    progress(&format!(
+        "asking {what} for its folders' trees at each commit"
+    ));
+    let dir = temporary(&what)?;
+    let git = Git {
+        what: &what,
+        deadline: command::deadline(),
+        writes: Some(bounded(dir.path())),
+    };
+    let work = dir.path();
+    git.run(
+        Some(work),
+        &args(&["init", "--quiet", "--bare", "--template="]),
+    )?;
+    let mut fetch = vec![
+        "fetch",
+        "--progress",
+        "--depth",
+        "1",
+        "--no-tags",
+        "--filter=blob:none",
+        "--",
+        &spec.url,
+    ];
+    fetch.extend(commits.iter().copied().filter(|c| is_full_commit(c)));
+    git.run(Some(work), &args(&fetch))?;
+    Ok(commits
+        .iter()
+        .map(|commit| {
+            folders
+                .iter()
+                .map(|folder| folder_tree(&git, work, commit, folder))
+                .collect()
+        })
+        .collect())
+}
+
+/// The id of the tree of `folder` (`/`-separated, empty for the top) at `commit`, in the
+/// repository at `work`; `None` when the commit has no such folder.
+fn folder_tree(git: &Git<'_>, work: &Path, commit: &str, folder: &str) -> Option<String> {
+    let work = Some(work);
+    let folder = folder.trim_matches('/');
+    if folder.is_empty() {
+        let top = git.run(work, &args(&["rev-parse", &format!("{commit}^{{tree}}")]));
+        return top.ok().map(|tree| tree.trim().to_owned());
+    }
+    // `MODE tree ID\tPATH` for a folder; a file, or nothing, is no skill folder.
+    let listed = git.run(work, &args(&["ls-tree", commit, "--", folder]));
+    let listed = listed.ok()?;
+    let (entry, _) = listed.lines().next()?.split_once('\t')?;
+    match entry.split(' ').collect::<Vec<_>>()[..] {
+        [_, "tree", id] => Some(id.to_owned()),
+        _ => None,
+    }
 }
 
 /// A full SHA-1 or SHA-256 commit id.
