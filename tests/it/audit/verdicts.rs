@@ -108,7 +108,7 @@ fn the_preview_shows_each_skills_verdict() {
 }
 
 #[test]
-fn list_json_carries_each_skills_audit() {
+fn list_json_audit_carries_each_skills_audit() {
     let machine = Machine::new();
     let root = machine.home.join(".claude/skills");
     write_skill(
@@ -119,7 +119,17 @@ fn list_json_carries_each_skills_audit() {
         )],
     );
     write_skill(&root.join("quiet"), &[]);
-    let output = machine.run(&["list", "--json", "--no-usage"]);
+    // Without `--audit` the listing reads no more than it needs: no audit.
+    let plain = json(&machine.run(&["list", "--json", "--no-usage"]));
+    assert!(
+        plain["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.get("audit").is_none()),
+        "{plain}"
+    );
+    let output = machine.run(&["list", "--json", "--no-usage", "--audit"]);
     let listed = json(&output);
     let audit_of = |name: &str| {
         listed["skills"]
