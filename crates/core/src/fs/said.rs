@@ -17,6 +17,11 @@ pub struct Said<'a>(&'a io::Error);
 impl fmt::Display for Said<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let error = self.0;
+        // A message of skilldeck's own (an error made with one, not a system code) says more
+        // than its kind does: it names the file and the bound.
+        if error.raw_os_error().is_none() && error.get_ref().is_some() {
+            return f.write_str(&error.to_string());
+        }
         let words = match error.kind() {
             ErrorKind::NotFound => "not found",
             ErrorKind::PermissionDenied => "permission denied",
@@ -53,6 +58,12 @@ fn without_code(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_message_of_skilldecks_own_is_kept_whole() {
+        let own = io::Error::new(ErrorKind::FileTooLarge, "big.bin is past the 64 MiB bound");
+        assert_eq!(said(&own).to_string(), "big.bin is past the 64 MiB bound");
+    }
 
     #[test]
     fn each_kind_in_words_and_never_the_code() {
