@@ -532,7 +532,8 @@ pub fn undo(machine: &Machine, tx: Sender<Msg>) {
 /// undone, and the journal when it missed the undo.
 fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
     let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
-    let of = |entry: &Entry| format!("the {} of {}", entry.operation.in_words(), entry.at);
+    let now = std::time::SystemTime::now();
+    let of = |entry: &Entry| entry.in_words(now);
     let mut note = format!("Undone: {}", of(&undone.reverted));
     if !undone.with.is_empty() {
         note.push_str(&format!(
@@ -562,11 +563,8 @@ fn undone_told(undone: &undo::Undone, home: &Path) -> Told {
     for one in std::iter::once(undone).chain(&undone.with) {
         more.push(format!("Undid {}:", of(&one.reverted)));
         for change in &one.entry.changes {
-            // "linked A as a link to B": which way the link points, said in words.
-            more.push(format!(
-                "  {}",
-                change.undone_in_words(&shown, "as a link to")
-            ));
+            // "linked SKILL → LINK": every arrow points from the source to the destination.
+            more.push(format!("  {}", change.undone_in_words(&shown, "→")));
         }
         for change in &one.entry.store {
             more.push(format!("  {}", change.undone_in_words(&shown)));

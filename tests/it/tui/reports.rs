@@ -96,11 +96,13 @@ fn a_removal_says_the_folder_it_left_in_place_and_the_undo_every_change_it_put_b
     screen.press("\x1b").press("u").press("y");
     let undone = summary(&screen);
     assert!(
-        undone.done[0].starts_with("Undone: the remove of "),
+        undone.done[0].starts_with("Undone: the remove made "),
         "{undone:?}"
     );
     assert_eq!(undone.title, "Undone");
-    assert!(said(&undone.done, "Undid the remove of "), "{undone:?}");
+    // When, in words: "the remove made 0 s ago", never the journal's raw time.
+    assert!(said(&undone.done, "Undid the remove made "), "{undone:?}");
+    assert!(!said(&undone.done, "T0"), "{undone:?}");
     assert!(
         said(
             &undone.done,
@@ -109,7 +111,7 @@ fn a_removal_says_the_folder_it_left_in_place_and_the_undo_every_change_it_put_b
         "{undone:?}"
     );
     assert!(
-        screen.text().contains("Undid the remove of"),
+        screen.text().contains("Undid the remove made"),
         "{}",
         screen.text()
     );
