@@ -411,7 +411,7 @@ fn run(kills: usize, seed: u64) -> Tally {
         // Every other kill lands in the run's second half, where the writing is: what comes
         // before it (the scan, the audit of what is imported) grew, and a kill there can lose
         // nothing, so uniform delays alone rarely reach a short staging.
-        let delay = if turn % 2 == 0 {
+        let delay = if turn.is_multiple_of(2) {
             Duration::from_micros(span / 2 + rng.below(span * 3 / 4))
         } else {
             Duration::from_micros(rng.below(span + span / 4))
