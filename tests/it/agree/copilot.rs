@@ -955,3 +955,26 @@ fn copilot_user_settings_pass_over_loose_keys() {
         check_disabled(&lab, here!(), text, &[(&lab.project, disabled)]);
     }
 }
+
+/// Copilot's user settings loader reads numbers jsonc-parser refuses (`01`, `1.`, `1e`, `0x`)
+/// and refuses others (`1.e5`, `1..2`, `0b1`): a file holding one is read or ignored as a
+/// whole, which shows in whether its `disabledSkills` turns the skill off.
+#[test]
+fn copilot_user_settings_numbers_as_copilot_reads_them() {
+    let Some(lab) = lab() else { return };
+    lab.named(&lab.home.join(".copilot/skills/u-first"));
+    let settings = lab.home.join(".copilot/settings.json");
+    for (number, read) in [
+        ("01", true),
+        ("[1., -007]", true),
+        ("{\"y\": [1e, 2e-, 0x]}", true),
+        ("1.e5", false),
+        ("[1..2]", false),
+        ("0b1", false),
+    ] {
+        let text = format!("{{\"disabledSkills\": [\"u-first\"], \"x\": {number}}}");
+        lab.file(&settings, &text);
+        let disabled: &[&str] = if read { &["u-first"] } else { &[] };
+        check_disabled(&lab, here!(), &text, &[(&lab.project, disabled)]);
+    }
+}

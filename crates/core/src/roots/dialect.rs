@@ -78,8 +78,8 @@ pub fn opencode_options(jsonc: bool) -> jsonc_parser::ParseOptions {
 /// `+` numbers, raw tabs and line breaks in strings are read; `.5`, `Infinity`, `NaN` and `\x`
 /// escapes refuse the file. A bare or single-quoted name, or a single-quoted string, does not:
 /// the top-level property holding it is passed over and the rest read
-/// ([`copilot_passes_over`]). It reads `1.` and `01` too, which jsonc-parser 0.34 refuses (a
-/// file holding one is ignored by skilldeck, read by Copilot).
+/// ([`copilot_passes_over`]). Its numbers are looser than any option here (`01`, `1.`, `1e`,
+/// `0x`): [`super::copilot_numbers`] rewrites them before the parse.
 pub fn copilot_user_options() -> jsonc_parser::ParseOptions {
     jsonc_parser::ParseOptions {
         allow_comments: true,
@@ -172,7 +172,12 @@ pub fn read(text: &str, syntax: Syntax) -> Result<Value, Unreadable> {
             } else {
                 opencode_options(true)
             };
-            jsonc_parser::cst::CstRootNode::parse(text, &options)
+            let text = if syntax == Syntax::CopilotUser {
+                super::copilot_numbers::as_jsonc(text)
+            } else {
+                std::borrow::Cow::Borrowed(text)
+            };
+            jsonc_parser::cst::CstRootNode::parse(&text, &options)
                 .map(|root| {
                     if syntax == Syntax::CopilotUser
                         && let Some(object) = root.object_value()
@@ -359,10 +364,73 @@ mod tests {
             ("{\"d\": [\"al\\x70ha\"]}", false),
             ("{\"d\": [\"a\"], \"x\": \"\\q\"}", false),
         ];
+        // Numbers as the value of `x` beside `"d": ["a"]`, and whether Copilot read the file.
+        let numbers: &[(&str, bool)] = &[
+            ("1.", true),
+            ("01", true),
+            ("00", true),
+            ("-01", true),
+            ("0.", true),
+            ("-1.", true),
+            ("1e", true),
+            ("1e+", true),
+            ("2e-", true),
+            ("0e", true),
+            ("0012", true),
+            ("01.5", true),
+            ("0x", true),
+            ("-0x", true),
+            ("0x1e5", true),
+            ("+0x1", true),
+            ("0X1F", true),
+            ("1.5e3", true),
+            ("1.5E", true),
+            ("1.5e+", true),
+            ("-0", true),
+            ("[1.]", true),
+            ("[01, 2]", true),
+            ("[01 2]", true),
+            ("[1e, 2]", true),
+            ("{\"y\": 01}", true),
+            ("1.e5", false),
+            ("1.E+2", false),
+            ("1..2", false),
+            ("1.5.", false),
+            ("1e5.", false),
+            ("1ee", false),
+            ("0x1.5", false),
+            ("00x1", false),
+            ("0xG", false),
+            ("-", false),
+            ("--1", false),
+            ("+-1", false),
+            ("-+1", false),
+            ("- 1", false),
+            ("0b1", false),
+            ("0o7", false),
+            ("1_000", false),
+            ("1n", false),
+            (".e1", false),
+            ("1 .5", false),
+            ("-.5", false),
+            ("+.5", false),
+            ("+Infinity", false),
+            ("True", false),
+            ("[True]", false),
+            ("undefined", false),
+            ("\"a\" 01", false),
+        ];
+        let numbers = numbers
+            .iter()
+            .map(|(value, read)| (format!("{{\"d\": [\"a\"], \"x\": {value}}}"), *read));
+        let probes = probes
+            .iter()
+            .map(|(text, read)| ((*text).to_owned(), *read))
+            .chain(numbers);
         for (text, read_by_copilot) in probes {
             let read_d =
-                read(text, Syntax::CopilotUser).is_ok_and(|value| value.get("d").is_some());
-            assert_eq!(read_d, *read_by_copilot, "{text:?}");
+                read(&text, Syntax::CopilotUser).is_ok_and(|value| value.get("d").is_some());
+            assert_eq!(read_d, read_by_copilot, "{text:?}");
         }
     }
 

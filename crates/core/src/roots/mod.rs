@@ -2,6 +2,7 @@
 //! project, and the classification of a skill's source from the roots that hold it.
 
 mod agent;
+mod copilot_numbers;
 pub mod dialect;
 mod env;
 mod js_json;

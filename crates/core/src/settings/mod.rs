@@ -54,7 +54,7 @@ pub struct SettingsChange {
 /// Where a settings file stops being readable as its format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "{} does not parse at line {line}, column {column} ({reason}); skilldeck left it as it is",
+    "skilldeck cannot edit {}: its editor stops at line {line}, column {column} ({reason}); the file is as it was",
     .file.display()
 )]
 pub struct Unparsable {

@@ -1498,9 +1498,14 @@ fn one_of(g: &mut Gen, roots: &[(Base, &str)]) -> Place {
 
 /// Copilot CLI's user `settings.json` in one of the spellings its own loader reads or
 /// refuses (comments, a trailing or a missing comma, a byte-order mark, hexadecimal and `+`
-/// numbers; single quotes, a bare key, a block comment left open, `.5`), or with a key of the
+/// numbers, `01`, `1.`; single quotes, a bare key, a block comment left open, `.5`, `1.e5`), or with a key of the
 /// wrong type, which voids the whole file; what it says shows in a `skillDirectories` folder
 /// read or not, and an `ignoredSkillsLocations` root dropped or not.
+/// Numbers as Copilot's user loader reads them (`01`, `1.`, `1e`, `0x`) or refuses them.
+const COPILOT_NUMBERS: &[&str] = &[
+    "01", "1.", "-007", "1e", "2e-", "0x", "01.50e3", "1.e5", "1..2", "0b1", "1_000", "00x1",
+];
+
 fn copilot_user_dialect(g: &mut Gen) {
     let name = g.name();
     let folder = Place::new(Base::Lab, "dialect-skills");
@@ -1519,7 +1524,7 @@ fn copilot_user_dialect(g: &mut Gen) {
         ));
     }
     let body = keys.join(", ");
-    let text = match g.rng.below(14) {
+    let text = match g.rng.below(15) {
         0 => format!("{{{body}}}\n"),
         1 => format!("// mine\n{{{body}, /* two */}}\n"),
         2 => format!("\u{feff}{{{body}}}\n"),
@@ -1536,6 +1541,7 @@ fn copilot_user_dialect(g: &mut Gen) {
         10 => format!("{{{body}, \"disabledSkills\": [\"a\", 3]}}\n"),
         11 => format!("{{{body}, \"theme\": \"dark\",}}\n"),
         12 => format!("{{{body}, \"x\": Infinity}}\n"),
+        13 => format!("{{{body}, \"x\": [{}]}}\n", g.rng.pick(COPILOT_NUMBERS)),
         _ => format!("{{\n\t{body}\n}}\n"),
     };
     g.file(Place::new(Base::Home, ".copilot/settings.json"), text);
