@@ -545,3 +545,86 @@ fn gemini_cli_extensions_under_the_security_settings() {
         lab.check(Check::new(here!(), text, ME, &[&lab.project]));
     }
 }
+
+/// Gemini CLI stopped on the clash of two extensions' names, and skilldeck says it loads
+/// nothing there either.
+fn stopped_on_a_clash(lab: &Lab, cwd: &Path, class: &str) {
+    let output = lab.run(Agent::GeminiCli, cwd, &["skills", "list", "--all"]);
+    let said = String::from_utf8_lossy(&output.stdout) + String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("Extension with name dup already was loaded"),
+        "{class}: Gemini CLI did not stop on the clash: {said}"
+    );
+    let claimed = lab.skilldeck(cwd);
+    let loaded = claimed.get(&Agent::GeminiCli).cloned().unwrap_or_default();
+    assert!(
+        loaded.iter().all(|skill| skill.builtin),
+        "{class}: Gemini CLI loads nothing, skilldeck says it loads {loaded:?}"
+    );
+}
+
+/// Two extensions Gemini CLI builds under one manifest name stop it before it lists anything
+/// ("Extension with name dup already was loaded"), enabled or not; one it does not build (no
+/// version, a name it refuses, kept out by `blockGitExtensions`) does not. Each step changes
+/// one thing and asks again.
+#[test]
+fn gemini_cli_two_extensions_of_one_name() {
+    let Some(lab) = lab() else { return };
+    let extensions = lab.home.join(".gemini/extensions");
+    let manifest = |folder: &str, text: &str| {
+        lab.file(&extensions.join(folder).join("gemini-extension.json"), text);
+    };
+    for folder in ["ext-a", "ext-b"] {
+        manifest(folder, r#"{"name":"dup","version":"1.0.0"}"#);
+        lab.named(
+            &extensions
+                .join(folder)
+                .join(format!("skills/{folder}-skill")),
+        );
+    }
+    lab.named(&lab.home.join(".gemini/skills/mine"));
+    let linked = lab.root.join("src/ext-linked");
+    lab.file(
+        &linked.join("gemini-extension.json"),
+        r#"{"name":"dup","version":"2"}"#,
+    );
+    lab.named(&linked.join("skills/linked-skill"));
+    let cwds: &[&Path] = &[&lab.project];
+    stopped_on_a_clash(&lab, &lab.project, "two of one name");
+    // Turned off for every folder: still built, still a clash.
+    lab.file(
+        &extensions.join("extension-enablement.json"),
+        r#"{"dup":{"overrides":["!/*"]}}"#,
+    );
+    stopped_on_a_clash(&lab, &lab.project, "two of one name, both off");
+    std::fs::remove_file(extensions.join("extension-enablement.json")).expect("remove rules");
+    // Not built: no version, then a name with a dot.
+    manifest("ext-b", r#"{"name":"dup"}"#);
+    lab.check(Check::new(
+        here!(),
+        "the second without a version",
+        ME,
+        cwds,
+    ));
+    manifest("ext-b", r#"{"name":"dup.b","version":"1"}"#);
+    lab.check(Check::new(here!(), "the second named with a dot", ME, cwds));
+    // A link whose source names the same extension clashes; kept out as git, it does not.
+    manifest("ext-b", r#"{"name":"other","version":"1"}"#);
+    let record = extensions.join("ext-c/.gemini-extension-install.json");
+    std::fs::create_dir_all(extensions.join("ext-c")).expect("ext-c");
+    lab.file(
+        &record,
+        &format!(r#"{{"source":"{}","type":"link"}}"#, linked.display()),
+    );
+    stopped_on_a_clash(&lab, &lab.project, "a link to another of the name");
+    lab.file(
+        &lab.home.join(".gemini/settings.json"),
+        r#"{"security":{"blockGitExtensions":true}}"#,
+    );
+    lab.file(
+        &record,
+        &format!(r#"{{"source":"{}","type":"git"}}"#, linked.display()),
+    );
+    manifest("ext-c", r#"{"name":"dup","version":"1"}"#);
+    lab.check(Check::new(here!(), "the second kept out as git", ME, cwds));
+}

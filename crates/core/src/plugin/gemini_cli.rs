@@ -21,7 +21,7 @@ use super::{
 };
 use crate::skill::SKILL_FILE;
 
-const MANIFEST: &str = "gemini-extension.json";
+use crate::roots::gemini_extensions::MANIFEST;
 const INSTALL_RECORD: &str = ".gemini-extension-install.json";
 const ENABLEMENT: &str = "extension-enablement.json";
 
@@ -36,23 +36,7 @@ struct Manifest {
 impl Manifest {
     /// The name and version Gemini CLI accepts, or why it skips the extension.
     fn accepted(self) -> Result<(String, Option<String>), &'static str> {
-        let name = match self.name.as_str() {
-            Some("") | None => return Err("gives no \"name\""),
-            Some(name) => name.to_owned(),
-        };
-        // JavaScript's truthiness: a missing, empty, zero or false version is none.
-        let version = match &self.version {
-            serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
-            serde_json::Value::Number(n) if n.as_f64() != Some(0.0) => Some(n.to_string()),
-            serde_json::Value::Bool(true)
-            | serde_json::Value::Array(_)
-            | serde_json::Value::Object(_) => None,
-            _ => return Err("gives no \"version\""),
-        };
-        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-            return Err("names it with more than letters, digits and dashes");
-        }
-        Ok((name, version))
+        crate::roots::gemini_extensions::accepted_manifest(&self.name, &self.version)
     }
 }
 

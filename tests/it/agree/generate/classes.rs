@@ -337,6 +337,10 @@ pub const CLASSES: &[Class] = &[
         generate: gemini_line_reader,
     },
     Class {
+        name: "gemini-extensions",
+        generate: gemini_extensions,
+    },
+    Class {
         name: "opencode-settings",
         generate: opencode_settings,
     },
@@ -1152,6 +1156,90 @@ fn gemini_file(g: &mut Gen) -> Place {
         Base::Proj
     };
     Place::new(base, ".gemini/settings.json")
+}
+
+/// Gemini CLI's extensions in `~/.gemini/extensions`: one to three, their manifests' names
+/// drawn from two (so two may clash, which stops Gemini CLI) or one it refuses, a version or
+/// none, an install record (none, local, a link to a folder elsewhere, git, a GitHub release),
+/// skills in `skills/` and `skills/<name>/`, enablement rules for the project, and now and then
+/// `security.blockGitExtensions` or `security.allowedExtensions` in the user's settings.
+fn gemini_extensions(g: &mut Gen) {
+    let extensions = Place::new(Base::Home, ".gemini/extensions");
+    let names = [g.name(), g.name()];
+    for at in 0..1 + g.rng.below(3) {
+        let folder = format!("ext-{}", g.name());
+        let name = match g.rng.below(7) {
+            0 => "not.a.name".to_owned(),
+            1..=3 => names[0].clone(),
+            _ => names[1].clone(),
+        };
+        let version = if g.rng.chance(85) {
+            ", \"version\": \"1.0.0\""
+        } else {
+            ""
+        };
+        let kind = *g.rng.pick(&["", "local", "link", "git", "github-release"]);
+        let dir = if kind == "link" {
+            Place::new(Base::Lab, "ext-src").join(&folder)
+        } else {
+            extensions.join(&folder)
+        };
+        g.file(
+            dir.join("gemini-extension.json"),
+            format!("{{\"name\": {}{version}}}\n", json(&name)),
+        );
+        for _ in 0..1 + g.rng.below(2) {
+            let skill = g.name();
+            g.skill(dir.join("skills").join(&skill), &skill);
+        }
+        if g.rng.chance(20) {
+            let skill = g.name();
+            g.skill(dir.join("skills"), &skill);
+        }
+        let source = match kind {
+            "" => continue,
+            "link" => absolute(&dir),
+            "local" => absolute(&Place::new(Base::Lab, "src").join(&folder)),
+            _ => format!("https://github.com/acme/{folder}"),
+        };
+        g.file(
+            extensions
+                .join(&folder)
+                .join(".gemini-extension-install.json"),
+            format!(
+                "{{\"source\": {}, \"type\": {}}}\n",
+                json(&source),
+                json(kind)
+            ),
+        );
+        if at == 0 && g.rng.chance(30) {
+            let rule = if g.rng.chance(50) {
+                "!{PROJ}/*"
+            } else {
+                "{PROJ}/*"
+            };
+            g.file(
+                extensions.join("extension-enablement.json"),
+                format!("{{{}: {{\"overrides\": [{}]}}}}\n", json(&name), json(rule)),
+            );
+        }
+    }
+    let user = Place::new(Base::Home, ".gemini/settings.json");
+    match g.rng.below(6) {
+        0 => g.setting_at(
+            user,
+            &["security", "blockGitExtensions"],
+            serde_json::json!(true),
+            false,
+        ),
+        1 => g.setting_at(
+            user,
+            &["security", "allowedExtensions"],
+            serde_json::json!(["acme/", "ext-src"]),
+            false,
+        ),
+        _ => {}
+    }
 }
 
 /// Gemini CLI's folder trust, asked without the lab's `GEMINI_CLI_TRUST_WORKSPACE=true`:

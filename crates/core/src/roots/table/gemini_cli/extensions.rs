@@ -88,14 +88,13 @@ fn real_path(source: &str, start: &Path) -> std::path::PathBuf {
     std::fs::canonicalize(source).unwrap_or_else(|_| crate::fs::lexical(&start.join(source)))
 }
 
-/// Whether Gemini CLI gets through loading its extensions at all. With
+/// Whether Gemini CLI gets through loading its extensions at all (`loadExtensions`): with
 /// `security.allowedExtensions` set, an extension folder whose install record gives no
-/// `source` makes `_buildExtension` throw, and `gemini` stops ("An unexpected critical error
-/// occurred: Error: Failed to load extension …") before it lists a single skill.
+/// `source` makes `_buildExtension` throw; and two extensions it builds under one name make
+/// `loadExtensions` throw ("Extension with name NAME already was loaded"), whether or not
+/// either is enabled. Either way `gemini` stops ("An unexpected critical error occurred")
+/// before it lists a single skill (agree::gemini_cli::gemini_cli_two_extensions_of_one_name).
 pub(crate) fn loaded_without_error(env: &Environment, project: &Project) -> bool {
-    if policy(env, project).allowed.is_empty() {
-        return true;
-    }
     let Some(dir) = Place::Under(&super::GEMINI_DIR, "extensions")
         .resolve(env, project)
         .into_iter()
@@ -106,14 +105,72 @@ pub(crate) fn loaded_without_error(env: &Environment, project: &Project) -> bool
     let Ok(entries) = std::fs::read_dir(&dir.path) else {
         return true;
     };
-    // `loadInstallMetadata`: `JSON.parse` of the record, any failure read as no record; a
-    // `source` that is not text is as good as none to `getRealPath`.
-    entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|folder| folder.is_dir())
-        .all(|folder| {
-            crate::roots::settings::json(&folder.join(".gemini-extension-install.json"))
-                .is_some_and(|record| record.get("source").is_some_and(super::merged::truthy))
-        })
+    let policy = policy(env, project);
+    let mut names = std::collections::BTreeSet::new();
+    for folder in entries.flatten().map(|entry| entry.path()) {
+        // `_buildExtension` passes over what `stat` does not find a folder.
+        if !folder.is_dir() {
+            continue;
+        }
+        // `loadInstallMetadata`: `JSON.parse` of the record, any failure read as no record.
+        let record = crate::roots::settings::json(&folder.join(".gemini-extension-install.json"));
+        let field = |key: &str| {
+            record
+                .as_ref()
+                .and_then(|record| record.get(key))
+                .filter(|value| super::merged::truthy(value))
+        };
+        let source = field("source");
+        if !policy.allowed.is_empty() && source.is_none() {
+            return false;
+        }
+        let (source, kind) = (
+            source.and_then(Value::as_str),
+            field("type").and_then(Value::as_str),
+        );
+        if policy.refuses(source, kind, project.start()).is_some() {
+            continue;
+        }
+        let effective = match (kind, source) {
+            (Some("link"), Some(source)) => std::path::PathBuf::from(source),
+            _ => folder,
+        };
+        let manifest = crate::roots::settings::json(&effective.join(MANIFEST));
+        let accepted = manifest.map(|manifest| {
+            let field = |key| manifest.get(key).cloned().unwrap_or(Value::Null);
+            accepted_manifest(&field("name"), &field("version"))
+        });
+        if let Some(Ok((name, _))) = accepted
+            && !names.insert(name)
+        {
+            return false;
+        }
+    }
+    true
+}
+
+/// The file naming an extension.
+pub(crate) const MANIFEST: &str = "gemini-extension.json";
+
+/// The name and version `loadExtensionConfig` accepts from an extension's manifest, or why it
+/// skips the extension: a truthy `name` and `version` (JavaScript's truth: a missing, empty,
+/// zero or false one is none), the name of letters, digits and dashes (`validateName`).
+pub(crate) fn accepted_manifest(
+    name: &Value,
+    version: &Value,
+) -> Result<(String, Option<String>), &'static str> {
+    let name = match name.as_str() {
+        Some("") | None => return Err("gives no \"name\""),
+        Some(name) => name.to_owned(),
+    };
+    let version = match version {
+        Value::String(text) if !text.is_empty() => Some(text.clone()),
+        Value::Number(n) if n.as_f64() != Some(0.0) => Some(n.to_string()),
+        Value::Bool(true) | Value::Array(_) | Value::Object(_) => None,
+        _ => return Err("gives no \"version\""),
+    };
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err("names it with more than letters, digits and dashes");
+    }
+    Ok((name, version))
 }

@@ -22,10 +22,11 @@ pub(crate) fn files(env: &Environment, project: &Project) -> Files {
 /// switches every skill off, built-ins included: `gemini skills list --all` (0.61.0) then says
 /// "No skills discovered". A trusted workspace's `true` beats the user's `false`
 /// (agree::gemini_cli::gemini_cli_skills_enabled_*).
-/// So does an extension Gemini CLI cannot check against `security.allowedExtensions`: it
-/// stops with an error before it lists anything ([`super::extensions::loaded_without_error`]).
+/// So does an extension Gemini CLI cannot check against `security.allowedExtensions`, or two
+/// extensions of one name: it stops with an error before it lists anything
+/// ([`super::extensions::loaded_without_error`]).
 pub(crate) const SKILLS_ENABLED: Trust = Trust {
-    why: "Gemini CLI loads no skill here: skills.enabled is false in its settings, or security.allowedExtensions is set and an extension's install record gives no source, which stops it with an error",
+    why: "Gemini CLI loads no skill here: skills.enabled is false in its settings, or its extensions stop it with an error (two of one name, or one whose install record gives no source while security.allowedExtensions is set)",
     check: skills_enabled,
     variables: folder_trust::TRUST.variables,
 };
