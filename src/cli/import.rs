@@ -569,6 +569,7 @@ fn done(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
                 .zip(report.chosen.iter().find(|c| c.name == skill.name))
                 .map(|(from, chosen)| from.upstream_of(chosen));
         }
+        imported.lock = json::LockKeptJson::of(&report.lock);
         json::print(&imported)?;
     } else {
         let mut out = String::new();

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::bundle::{Bundle, BundledSkill};
 use crate::install::{Action, Installed, Step};
 use crate::operations::lock_state::{LockState, LockStates};
+use crate::operations::lock_upkeep::Upkeep;
 use crate::operations::shadow::WouldShadow;
 use crate::ownership::{Installer, Method, Owner, Upstream};
 use crate::record::{Digest, Record, State};
@@ -518,6 +519,42 @@ pub struct ImportedJson<'a> {
     /// Each agent that runs a skill installed instead of another copy of its name, or runs the
     /// other copy instead of it.
     pub shadowing: Vec<ShadowJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock: Option<LockKeptJson<'a>>,
+}
+
+/// What an operation did to the project's `skills-lock.json` (`lock_kept` in docs/json.md):
+/// the entries it added, refreshed and dropped, or why the lock was not kept current.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum LockKeptJson<'a> {
+    Kept {
+        path: &'a Path,
+        added: &'a [String],
+        refreshed: &'a [String],
+        dropped: &'a [String],
+    },
+    Failed {
+        error: String,
+    },
+}
+
+impl<'a> LockKeptJson<'a> {
+    /// `None` when the project has no lock or the operation changed none of its skills.
+    pub fn of(upkeep: &'a Upkeep) -> Option<Self> {
+        match upkeep {
+            Ok(None) => None,
+            Ok(Some(kept)) => Some(Self::Kept {
+                path: &kept.path,
+                added: &kept.added,
+                refreshed: &kept.refreshed,
+                dropped: &kept.dropped,
+            }),
+            Err(error) => Some(Self::Failed {
+                error: error.to_string(),
+            }),
+        }
+    }
 }
 
 /// One agent's choice between a skill an import installs and another copy of its name.
@@ -563,6 +600,7 @@ impl<'a> ImportedJson<'a> {
         shadowing: Vec<ShadowJson<'a>>,
     ) -> Self {
         Self {
+            lock: None,
             shadowing,
             installed: installed
                 .iter()

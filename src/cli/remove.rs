@@ -58,6 +58,8 @@ struct OneJson<'a> {
     unused_canonical: Option<&'a Path>,
     stale_locks: &'a [PathBuf],
     left_in_place: Option<&'a Path>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lock: Option<json::LockKeptJson<'a>>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
@@ -123,6 +125,7 @@ fn report_done(args: &Args, machine: &Machine, done: &[(&Skill, &Removed)]) -> R
                 unused_canonical: removed.unused_canonical.as_deref(),
                 stale_locks: &removed.stale_locks,
                 left_in_place: removed.left_in_place.as_deref(),
+                lock: json::LockKeptJson::of(&removed.lock),
             })
             .collect();
         json::print(&RemovedJson {

@@ -146,6 +146,8 @@ struct ShadowJson<'a> {
 struct DoneJson<'a> {
     done: PlanJson<'a>,
     undo: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lock: Option<json::LockKeptJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -233,6 +235,7 @@ fn run(
                 json::print(&DoneJson {
                     done: plan_json(&plan),
                     undo: "skilldeck undo",
+                    lock: json::LockKeptJson::of(&shared.lock),
                 })?;
             } else {
                 super::print(&describe(machine, &plan, true))?;

@@ -105,6 +105,8 @@ struct SkillJson<'a> {
     new_baseline: Option<&'a str>,
     stale: &'a [String],
     files: Vec<FileJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lock: Option<super::json::LockKeptJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -334,5 +336,6 @@ fn skill_json(skill: &SkillReport) -> SkillJson<'_> {
                 resolution: file.resolution,
             })
             .collect(),
+        lock: updated.and_then(|u| super::json::LockKeptJson::of(&u.lock)),
     }
 }

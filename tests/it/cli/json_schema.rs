@@ -45,7 +45,7 @@ fn violations(name: &str, value: &Value) -> Vec<String> {
 
 /// Run `args` (which hold `--json`), insist on `code`, parse standard output and check it
 /// against the schema `name`; the output, for the next step.
-fn validated(machine: &Machine, args: &[&str], code: i32, name: &str) -> Value {
+pub(crate) fn validated(machine: &Machine, args: &[&str], code: i32, name: &str) -> Value {
     let output = machine.run_expecting(args, code);
     let value: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
         panic!(

@@ -6,7 +6,7 @@ mod basics;
 mod check_named;
 mod completions;
 mod context;
-mod json_schema;
+pub(crate) mod json_schema;
 mod lint;
 mod list_filters;
 mod list_usage;

@@ -245,3 +245,49 @@ fn a_name_the_project_still_holds_another_copy_of_keeps_its_entry() {
     machine.run_expecting(&["remove", "team-notes"], 0);
     assert_eq!(read(&path)["skills"].get("team-notes"), None);
 }
+
+/// With `--json` each operation says what it did to the lock in its output (`lock`, the
+/// shape docs/schema/common.schema.json gives as `lock_kept`), not only on standard error.
+#[test]
+fn the_json_of_each_operation_says_what_it_did_to_the_lock() {
+    use crate::cli::json_schema::validated;
+    let machine = Machine::new();
+    locked_project(&machine);
+    let lock_path = machine.repo.join("skills-lock.json");
+    let bundle = machine.root().join("bundle");
+    write_skill(&bundle.join("fresh"), &[("ref.md", "r")]);
+    let root = machine.repo.join(".agents/skills");
+    let (bundle, root) = (bundle.to_str().unwrap(), root.to_str().unwrap());
+    let imported = validated(
+        &machine,
+        &["import", bundle, "--to", root, "--json"],
+        0,
+        "import",
+    );
+    assert_eq!(
+        imported["lock"]["added"],
+        serde_json::json!(["fresh"]),
+        "{imported:#}"
+    );
+    assert_eq!(imported["lock"]["path"], lock_path.to_str().unwrap());
+    let moved = validated(
+        &machine,
+        &["move", "team-notes", "--scope", "user", "--json"],
+        0,
+        "move",
+    );
+    assert_eq!(
+        moved["lock"]["dropped"],
+        serde_json::json!(["team-notes"]),
+        "{moved:#}"
+    );
+    let removed = validated(&machine, &["remove", "fresh", "--json"], 0, "remove");
+    assert_eq!(
+        removed["removed"][0]["lock"]["dropped"],
+        serde_json::json!(["fresh"]),
+        "{removed:#}"
+    );
+    // A user skill changes nothing of the lock: no `lock` at all.
+    let user = validated(&machine, &["remove", "team-notes", "--json"], 0, "remove");
+    assert_eq!(user["removed"][0].get("lock"), None, "{user:#}");
+}
