@@ -147,3 +147,64 @@ fn a_lock_the_skills_cli_wrote_is_synced_after_the_upstream_moved_on() {
     assert_ne!(hash(&after), hash(&rewritten), "{after}");
     assert!(!after.contains(&upstream.head), "{after}");
 }
+
+/// An upstream that commits what an operating system leaves (`.DS_Store`, `Thumbs.db`, an
+/// AppleDouble `._` file): the skills CLI installs and hashes them, so skilldeck's sync of the
+/// CLI's lock must find and install them too, and skilldeck's own import and `lock` must give
+/// the CLI's hash; both installs verify.
+#[test]
+fn committed_os_metadata_is_part_of_a_locked_skill() {
+    let Some(program) = skills_cli() else { return };
+    let machine = Machine::new();
+    let upstream = Upstream::new(&machine);
+    upstream.change(
+        &[
+            ("skills/alpha/.DS_Store", "Bud1 Finder"),
+            ("skills/alpha/ref/Thumbs.db", "thumbs"),
+            ("skills/alpha/._SKILL.md", "AppleDouble"),
+        ],
+        "metadata committed",
+    );
+    let team = Machine::new();
+    run_skills(
+        &program,
+        &team.repo,
+        &team.home,
+        &["add", &upstream.url, "--skill", "alpha", "--yes"],
+    );
+    let installed = team.repo.join(".agents/skills/alpha");
+    assert!(installed.join(".DS_Store").is_file(), "the CLI installs it");
+    team.run_expecting(&["verify"], 0);
+    let lock = fs::read_to_string(team.repo.join("skills-lock.json")).unwrap();
+    let clone = Machine::new();
+    fs::write(clone.repo.join("skills-lock.json"), &lock).unwrap();
+    let report = json(&clone.run_expecting(&["sync", "--json"], 0));
+    assert_eq!(skill(&report, "alpha")["state"], "installed", "{report:#}");
+    clone.run_expecting(&["verify"], 0);
+    let theirs = snapshot(&installed);
+    let ours = snapshot(&clone.repo.join(".agents/skills/alpha"));
+    for path in [".DS_Store", "ref/Thumbs.db", "._SKILL.md"] {
+        assert_eq!(theirs.get(path), ours.get(path), "{path}");
+        assert!(ours.contains_key(path), "{path} not synced: {ours:?}");
+    }
+    // skilldeck's import of the same skill, then `lock`: the CLI's hash.
+    let imported = Machine::new();
+    let to = imported.repo.join(".agents/skills");
+    imported.run_expecting(
+        &[
+            "import",
+            &upstream.url,
+            "--skill",
+            "alpha",
+            "--to",
+            to.to_str().unwrap(),
+        ],
+        0,
+    );
+    imported.run_expecting(&["lock"], 0);
+    let hash = |text: &str| -> Value {
+        serde_json::from_str::<Value>(text).unwrap()["skills"]["alpha"]["computedHash"].clone()
+    };
+    let written = fs::read_to_string(imported.repo.join("skills-lock.json")).unwrap();
+    assert_eq!(hash(&written), hash(&lock), "{written}\n{lock}");
+}

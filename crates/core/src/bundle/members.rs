@@ -45,10 +45,26 @@ pub enum Admit {
 /// files: AppleDouble `._*` sidecars, `__MACOSX/`, `.DS_Store`, `Thumbs.db`, and the
 /// version-control folders in any letter case (what a snapshot leaves out too).
 pub fn is_metadata(part: &str) -> bool {
-    part.starts_with("._")
-        || part == "__MACOSX"
-        || is_version_control(part)
-        || IGNORED_NAMES.contains(&part)
+    is_os_metadata(part) || is_version_control(part)
+}
+
+/// What an operating system leaves beside the files it shows: AppleDouble `._*` sidecars,
+/// `__MACOSX/`, `.DS_Store`, `Thumbs.db`.
+fn is_os_metadata(part: &str) -> bool {
+    part.starts_with("._") || part == "__MACOSX" || IGNORED_NAMES.contains(&part)
+}
+
+/// Which metadata a source's members are set aside for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aside {
+    /// What an operating system left and version-control folders: archives and folders,
+    /// which pick up what the author's system left beside the files without their choosing.
+    AllMetadata,
+    /// Version-control folders only: a git commit's tree, whose every other file was
+    /// committed, and which every installer that clones it installs. The skills CLI hashes a
+    /// committed `.DS_Store` into a lock's `computedHash`; setting it aside would make a
+    /// locked skill impossible to sync and a lock skilldeck writes another one's.
+    VersionControl,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +83,7 @@ enum Class {
 pub struct Members<'l> {
     limits: &'l Limits,
     held: Vec<Member>,
+    aside: Aside,
     set_aside: Vec<String>,
     exact: HashMap<Vec<String>, Class>,
     folded: HashMap<Vec<String>, Vec<String>>,
@@ -75,9 +92,14 @@ pub struct Members<'l> {
 
 impl<'l> Members<'l> {
     pub fn new(limits: &'l Limits) -> Self {
+        Self::setting_aside(limits, Aside::AllMetadata)
+    }
+
+    pub fn setting_aside(limits: &'l Limits, aside: Aside) -> Self {
         Self {
             limits,
             held: Vec::new(),
+            aside,
             set_aside: Vec::new(),
             exact: HashMap::new(),
             folded: HashMap::new(),
@@ -97,7 +119,11 @@ impl<'l> Members<'l> {
         let Some(path) = member_path(raw, self.limits)? else {
             return Ok(Admit::Top);
         };
-        if path.parts.iter().any(|part| is_metadata(part)) {
+        let aside = |part: &String| match self.aside {
+            Aside::AllMetadata => is_metadata(part),
+            Aside::VersionControl => is_version_control(part),
+        };
+        if path.parts.iter().any(aside) {
             self.set_aside.push(escape::bytes(raw));
             return Ok(Admit::SetAside);
         }

@@ -1,11 +1,12 @@
 //! A tree whose every entry, with each file's size, is listed before any file is read: a git
 //! commit's, as `git ls-tree` lists it. Every name and every bound is judged on the listing,
 //! so the files' bytes are asked for only once the whole is known to fit; what is asked for is
-//! exactly the files held (metadata set aside is never read), and what comes back must be
-//! exactly the size listed.
+//! exactly the files held (version-control folders set aside are never read), and what comes
+//! back must be exactly the size listed. A committed `.DS_Store` or `._x` is a file of the
+//! commit like any other ([`Aside::VersionControl`]).
 
 use super::limits::Limits;
-use super::members::{Admit, Kind, Members};
+use super::members::{Admit, Aside, Kind, Members};
 use super::path::MemberPath;
 use super::refusal::{EntryKind, Refusal};
 use super::{Bundle, Top, assemble};
@@ -39,7 +40,8 @@ pub fn judge<'l>(
     entries: &[(Vec<u8>, Listed)],
     limits: &'l Limits,
 ) -> Result<Judged<'l>, Refusal> {
-    let mut members = Members::new(limits);
+    // A commit's files were all committed: only version-control folders are set aside.
+    let mut members = Members::setting_aside(limits, Aside::VersionControl);
     let mut held = Vec::new();
     let mut files = Vec::new();
     for (at, (raw, listed)) in entries.iter().enumerate() {
@@ -149,23 +151,35 @@ mod tests {
     }
 
     #[test]
-    fn metadata_is_never_asked_for_and_contents_must_match() {
+    fn version_control_is_never_asked_for_committed_metadata_is_a_file_and_contents_must_match() {
         let limits = limits();
         let manifest = b"---\nname: a\ndescription: d\n---\n".to_vec();
         let entries = [
             file(".git/config", 5),
             (b"a".to_vec(), Listed::Folder),
             file("a/SKILL.md", manifest.len() as u64),
-            file("a/._x", 1 << 40),
+            file("a/._x", 1),
+            file("a/.DS_Store", 2),
         ];
         let judged = judge("r", &entries, &limits).unwrap();
-        assert_eq!(judged.files(), [2]);
-        let bundle = judged.finish(vec![manifest.clone()]).unwrap();
+        assert_eq!(judged.files(), [2, 3, 4]);
+        let bundle = judged
+            .finish(vec![manifest.clone(), b"x".to_vec(), b"ds".to_vec()])
+            .unwrap();
         assert_eq!(bundle.skills.len(), 1);
+        let files: Vec<&str> = bundle.skills[0]
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(files, [".DS_Store", "._x", "SKILL.md"]);
         let judged = judge("r", &entries, &limits).unwrap();
         let short = manifest[1..].to_vec();
         assert_eq!(
-            judged.finish(vec![short]).unwrap_err().code(),
+            judged
+                .finish(vec![short, b"x".to_vec(), b"ds".to_vec()])
+                .unwrap_err()
+                .code(),
             "unreadable_source"
         );
     }
