@@ -2,16 +2,24 @@
 //! what loads comes from the records beside `installed-plugins`, not from the folders in it.
 //!
 //! - `config.json` (JSON with `//` comments) `installedPlugins[]`: `{name, marketplace, enabled,
-//!   cache_path, installed_at}`; one whose `enabled` is true loads from `cache_path`
-//!   (`installed-plugins/<marketplace>/<plugin>` or `installed-plugins/_direct/<folder>`), unless
-//!   `settings.json` `enabledPlugins["<plugin>@<marketplace>"]` is false. A record without
-//!   `installed_at` is not one Copilot reads (1.0.102 neither lists nor loads it).
+//!   cache_path, installed_at}`; one whose `enabled` is true loads from `cache_path`, an
+//!   absolute path or one relative to the folder Copilot was started in; without one, from
+//!   `installed-plugins/<marketplace>/<plugin>`, and a direct install (empty `marketplace`)
+//!   from nowhere. Once `settings.json` holds `enabledPlugins` as an object, it decides for a
+//!   marketplace's plugins: `"<plugin>@<marketplace>": true` loads it even when its record is
+//!   off, `false` or no key at all (an empty object too) leaves it out, another value leaves
+//!   it to the record; no key reaches a direct install (`<plugin>@` and `<plugin>` change
+//!   nothing). One record Copilot cannot read (no `installed_at`, say) voids the whole list:
+//!   it then loads no installed plugin at all (generated class `copilot-plugins`, seeds 0..16,
+//!   each rule probed in `copilot skill list --json` 1.0.102).
 //! - `settings.json` `extraKnownMarketplaces.<M>.source = {source: "directory", path}` with
 //!   `enabledPlugins["<plugin>@<M>"] = true`: nothing is copied; the plugin is read in place,
 //!   from the marketplace entry's `source` folder.
 //!
-//! Skills: the manifest's `skills` paths, else `skills/`, walked to any depth but not into a
-//! skill's own folder; a `SKILL.md` in the plugin folder makes it the one skill. Names are bare
+//! Skills: the manifest's `skills` paths (`plugin.json`, `.github/plugin/` or `.claude-plugin/`;
+//! a single path as text too), else `skills/`, walked to any depth but not into a skill's own
+//! folder; a `SKILL.md` in the plugin folder is its one skill only when it has neither (an
+//! empty `skills/` is enough to pass the root over). Names are bare
 //! (the skill's own name). Repository settings' plugins (trusted folders only) are left out.
 
 use std::collections::BTreeMap;
@@ -55,13 +63,14 @@ struct Installed {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Settings {
+    /// An object of switches, or anything else (then the records alone decide).
     #[serde(default)]
-    enabled_plugins: BTreeMap<String, serde_json::Value>,
+    enabled_plugins: serde_json::Value,
     #[serde(default)]
     extra_known_marketplaces: BTreeMap<String, serde_json::Value>,
 }
 
-pub(super) fn listing(installed_dir: &Path) -> Listing {
+pub(super) fn listing(installed_dir: &Path, start: &Path) -> Listing {
     let mut out = Listing::default();
     let Some(home) = installed_dir.parent() else {
         return out;
@@ -75,35 +84,50 @@ pub(super) fn listing(installed_dir: &Path) -> Listing {
             .and_then(serde_json::Value::as_bool)
     };
 
-    let records = config.installed_plugins.into_iter().filter_map(|value| {
-        serde_json::from_value::<Installed>(value.clone())
-            .ok()
-            .filter(|record| !record.installed_at.is_null())
-            .or_else(|| {
+    let mut records = Vec::new();
+    for value in config.installed_plugins {
+        match serde_json::from_value::<Installed>(value.clone()) {
+            Ok(record) if !record.installed_at.is_null() => records.push(record),
+            _ => {
                 let name = value.get("name").and_then(serde_json::Value::as_str);
                 out.notes.push(format!(
                     "{}: the installedPlugins entry {:?} is not a record Copilot reads \
-                     (it needs name, enabled and installed_at), so it is not loaded",
+                     (it needs name, enabled and installed_at), so Copilot loads none of the \
+                     installed plugins",
                     home.join("config.json").display(),
                     name.unwrap_or("(no name)")
                 ));
-                None
-            })
-    });
-    let records: Vec<Installed> = records.collect();
+                records.clear();
+                break;
+            }
+        }
+    }
     for record in &records {
         let key = format!("{}@{}", record.name, record.marketplace);
-        let marketplace = if record.marketplace.is_empty() {
-            "_direct"
-        } else {
-            &record.marketplace
-        };
         let dir = match record.cache_path.as_deref() {
-            Some(path) if Path::new(path).is_absolute() => PathBuf::from(path),
-            Some(path) => home.join(path),
-            None => installed_dir.join(marketplace).join(&record.name),
+            Some(path) => Some(start.join(path)),
+            None if record.marketplace.is_empty() => None,
+            None => Some(installed_dir.join(&record.marketplace).join(&record.name)),
         };
-        let loaded = record.enabled && switch(&key) != Some(false);
+        let Some(dir) = dir else {
+            out.notes.push(format!(
+                "{}: the direct install {:?} gives no cache_path, so Copilot loads it from nowhere",
+                home.join("config.json").display(),
+                record.name
+            ));
+            continue;
+        };
+        // Once `enabledPlugins` is an object it decides for a marketplace's plugins: `true`
+        // on (whatever the record says), `false` or no key off, another value leaves it to the
+        // record. A direct install answers to its record alone.
+        let loaded = match settings.enabled_plugins.as_object() {
+            Some(switches) if !record.marketplace.is_empty() => match switches.get(&key) {
+                Some(serde_json::Value::Bool(on)) => *on,
+                Some(_) => record.enabled,
+                None => false,
+            },
+            _ => record.enabled,
+        };
         out.plugins
             .push(plugin_at(&record.name, dir, record.version.clone(), loaded));
     }
@@ -172,7 +196,7 @@ fn plugin_at(name: &str, dir: PathBuf, version: Option<String>, loaded: bool) ->
 
 /// A plugin's skills by Copilot's rules.
 fn skills(dir: &Path, listed: &[String]) -> Vec<PathBuf> {
-    if dir.join(SKILL_FILE).is_file() {
+    if listed.is_empty() && !dir.join("skills").is_dir() && dir.join(SKILL_FILE).is_file() {
         return vec![dir.to_path_buf()];
     }
     let containers: Vec<PathBuf> = if listed.is_empty() {
@@ -278,15 +302,97 @@ mod tests {
     }
 
     #[test]
-    fn a_root_skill_file_makes_the_plugin_one_skill_and_skills_paths_replace_skills() {
+    fn skills_paths_replace_skills_and_a_root_skill_file_counts_only_without_either() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         skill(&dir.join("skills/grp/deep"));
+        skill(dir);
         assert_eq!(skills(dir, &[]), [dir.join("skills/grp/deep")]);
         skill(&dir.join("extra/one"));
         assert_eq!(skills(dir, &["extra/".to_owned()]), [dir.join("extra/one")]);
-        skill(dir);
+        fs::remove_dir_all(dir.join("skills/grp")).unwrap();
+        assert_eq!(
+            skills(dir, &[]),
+            Vec::<PathBuf>::new(),
+            "an empty skills/ passes the root over"
+        );
+        fs::remove_dir_all(dir.join("skills")).unwrap();
         assert_eq!(skills(dir, &[]), [dir.to_path_buf()]);
+    }
+
+    /// Where each record loads from: `cache_path` absolute or from the start folder, else the
+    /// marketplace's folder, a direct install without one from nowhere; one record Copilot
+    /// cannot read voids them all.
+    #[test]
+    fn installed_records_as_copilot_reads_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (home, start) = (tmp.path().join("copilot"), tmp.path().join("start"));
+        let installed = home.join("installed-plugins");
+        for dir in ["mkt/p-mkt", "_direct/p-direct", "_direct/p-abs"] {
+            skill(&installed.join(dir).join("skills/s"));
+        }
+        skill(&start.join("rel/p-rel/skills/s"));
+        let record = |name: &str, marketplace: &str, cache: Option<String>| {
+            let mut record = serde_json::json!({"name": name, "marketplace": marketplace,
+                "enabled": true, "installed_at": "2026-11-01T10:00:00.000Z"});
+            if let Some(cache) = cache {
+                record["cache_path"] = cache.into();
+            }
+            record
+        };
+        let absolute = installed
+            .join("_direct/p-abs")
+            .to_string_lossy()
+            .into_owned();
+        let mut records = vec![
+            record("p-mkt", "mkt", None),
+            record("p-direct", "", None),
+            record("p-abs", "", Some(absolute)),
+            record("p-rel", "mkt", Some("rel/p-rel".to_owned())),
+        ];
+        let write = |records: &[serde_json::Value]| {
+            let config = serde_json::json!({ "installedPlugins": records });
+            fs::write(home.join("config.json"), config.to_string()).unwrap();
+        };
+        write(&records);
+        let loaded = |listing: &Listing| -> Vec<String> {
+            let mut names: Vec<String> = listing
+                .plugins
+                .iter()
+                .filter(|p| p.loaded)
+                .map(|p| p.name.clone())
+                .collect();
+            names.sort();
+            names
+        };
+        let listing = listing(&installed, &start);
+        assert_eq!(
+            loaded(&listing),
+            ["p-abs", "p-mkt", "p-rel"],
+            "{:?}",
+            listing.notes
+        );
+        // `enabledPlugins` as an object decides for the marketplace's plugins, a key missing
+        // is off; no key reaches a direct install.
+        let settings = serde_json::json!({"enabledPlugins": {"p-rel@mkt": true, "p-abs@": false, "p-abs": false}});
+        fs::write(home.join("settings.json"), settings.to_string()).unwrap();
+        let switched = super::listing(&installed, &start);
+        assert_eq!(
+            loaded(&switched),
+            ["p-abs", "p-rel"],
+            "{:?}",
+            switched.notes
+        );
+        records.push(serde_json::json!({"name": "no-time", "marketplace": "mkt", "enabled": true}));
+        write(&records);
+        let voided = super::listing(&installed, &start);
+        assert_eq!(loaded(&voided), Vec::<String>::new());
+        assert!(
+            voided
+                .notes
+                .iter()
+                .any(|n| n.contains("none of the installed plugins"))
+        );
     }
 
     #[test]
@@ -311,7 +417,7 @@ mod tests {
         // What `copilot plugin install pa@mymkt` leaves: no `installed-plugins` folder.
         let installed = home.join("installed-plugins");
         assert!(!installed.exists());
-        let listing = listing(&installed);
+        let listing = listing(&installed, tmp.path());
         assert!(listing.notes.is_empty(), "{:?}", listing.notes);
         let [plugin] = listing.plugins.as_slice() else {
             panic!("{:?}", listing.plugins)

@@ -369,6 +369,10 @@ pub const CLASSES: &[Class] = &[
         generate: copilot_names,
     },
     Class {
+        name: "copilot-plugins",
+        generate: copilot_plugins,
+    },
+    Class {
         name: "amp-names",
         generate: amp_names,
     },
@@ -1633,6 +1637,96 @@ fn copilot_user_dialect(g: &mut Gen) {
         _ => format!("{{\n\t{body}\n}}\n"),
     };
     g.file(Place::new(Base::Home, ".copilot/settings.json"), text);
+}
+
+/// Copilot CLI's installed plugins, as the records in `~/.copilot/config.json`
+/// (`installedPlugins`) give them: one or two, enabled or not, with or without `installed_at`,
+/// in `installed-plugins/<marketplace>/<plugin>` or `_direct/<plugin>` (a `cache_path` written
+/// absolute, relative or left out), turned off or on again by `enabledPlugins` in
+/// `~/.copilot/settings.json`; skills below `skills/` (nested too), the manifest's `skills`
+/// paths, or the plugin's own `SKILL.md`; now and then a folder no record names.
+fn copilot_plugins(g: &mut Gen) {
+    let config = Place::new(Base::Home, ".copilot/config.json");
+    for _ in 0..1 + g.rng.below(2) {
+        let plugin = g.name();
+        let marketplace = *g.rng.pick(&["", "mkt", "other-mkt"]);
+        let folder = if marketplace.is_empty() {
+            "_direct"
+        } else {
+            marketplace
+        };
+        let rel = format!(".copilot/installed-plugins/{folder}/{plugin}");
+        let dir = Place::new(Base::Home, &rel);
+        let mut manifest = format!("\"name\": {}, \"version\": \"1.0.0\"", json(&plugin));
+        match g.rng.below(6) {
+            0 => {
+                let n = g.name();
+                g.skill(dir.join("skills").join(&n), &n);
+            }
+            1 => {
+                let (n, m) = (g.name(), g.name());
+                g.skill(dir.join("skills/grp").join(&n), &n);
+                g.skill(dir.join("skills").join(&m), &m);
+            }
+            2 => {
+                let (n, m) = (g.name(), g.name());
+                g.skill(dir.clone(), &n);
+                g.skill(dir.join("skills").join(&m), &m);
+            }
+            3 => {
+                let (n, m) = (g.name(), g.name());
+                g.skill(dir.join("custom").join(&n), &n);
+                g.skill(dir.join("skills").join(&m), &m);
+                manifest.push_str(", \"skills\": [\"./custom\"]");
+            }
+            4 => {
+                let (n, m) = (g.name(), g.name());
+                g.skill(dir.join("one"), &n);
+                g.skill(dir.join("skills").join(&m), &m);
+                manifest.push_str(", \"skills\": \"./one\"");
+            }
+            _ => {
+                let n = g.name();
+                g.skill(dir.join("skills/a/b").join(&n), &n);
+            }
+        }
+        let manifest_at = *g.rng.pick(&[
+            "plugin.json",
+            ".github/plugin/plugin.json",
+            ".claude-plugin/plugin.json",
+        ]);
+        g.file(dir.join(manifest_at), format!("{{{manifest}}}\n"));
+        if g.rng.chance(10) {
+            continue;
+        }
+        let mut record = serde_json::json!({
+            "name": plugin,
+            "marketplace": marketplace,
+            "enabled": g.rng.chance(80),
+        });
+        if g.rng.chance(85) {
+            record["installed_at"] = serde_json::json!("2026-11-01T10:00:00.000Z");
+        }
+        match g.rng.below(3) {
+            0 => record["cache_path"] = serde_json::json!(absolute(&dir)),
+            1 => {
+                record["cache_path"] =
+                    serde_json::json!(format!("installed-plugins/{folder}/{plugin}"))
+            }
+            _ => {}
+        }
+        g.setting_at(config.clone(), &["installedPlugins"], record, true);
+        if g.rng.chance(30) {
+            let key = format!("{plugin}@{marketplace}");
+            let on = g.rng.chance(50);
+            g.setting_at(
+                Place::new(Base::Home, ".copilot/settings.json"),
+                &["enabledPlugins", &key],
+                serde_json::json!(on),
+                false,
+            );
+        }
+    }
 }
 
 /// The repository's `.github/copilot/settings.json` and `settings.local.json`, in a folder
