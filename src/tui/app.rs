@@ -340,6 +340,7 @@ impl App {
                 Some(Step::Refused(_)) => Mode::Refused,
                 Some(Step::Destination) => Mode::Destination,
                 Some(Step::Replace { .. }) => Mode::Replace,
+                Some(Step::Risky { .. }) => Mode::Risk,
                 Some(Step::Done(_) | Step::Failed(_)) => Mode::Imported,
                 Some(Step::Reading(_) | Step::Planning | Step::Installing(_)) | None => Mode::Busy,
             },

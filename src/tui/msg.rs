@@ -7,6 +7,7 @@ use std::time::SystemTime;
 use crate::operations::update::Report;
 use crate::scan::Progress;
 
+use super::audit::RiskView;
 use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
@@ -113,6 +114,8 @@ pub enum Action {
     TakeNone,
     /// Say yes to what is asked.
     Confirm,
+    /// Install a bundle the audit finds high findings in, the risk accepted.
+    AcceptRisk,
     /// Mark the skill under the cursor, or unmark it: actions then apply to every marked skill.
     ToggleMark,
     ClearMarks,
@@ -339,6 +342,13 @@ pub enum ImportEvent {
     },
     /// The destination cannot take skills at all, said in one sentence; it waits for another.
     DestinationRefused(String),
+    /// The import refused the skills asked for (`skills`, forced or not) for their high
+    /// findings; it waits for the install asked again with the risk accepted, or a cancel.
+    Risky {
+        risk: RiskView,
+        force: bool,
+        skills: Vec<String>,
+    },
     Progress {
         skill: String,
         files_done: usize,
@@ -443,6 +453,8 @@ pub enum Effect {
         root: PathBuf,
         skills: Vec<String>,
         force: bool,
+        /// Install even with findings of high severity: the person accepted the risk.
+        accept_risk: bool,
     },
     /// Stop the session: drop its bundle, and stop its install before anything is put in place.
     CancelImport {

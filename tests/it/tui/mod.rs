@@ -11,6 +11,7 @@ mod history;
 mod import_flows;
 mod import_git;
 mod import_grouped;
+mod import_risk;
 mod import_screens;
 mod list_export;
 mod list_snapshots;
