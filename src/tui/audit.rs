@@ -1,7 +1,11 @@
 //! What `skilldeck audit` found in a skill, ready to show: in an import's preview (the bundle's
 //! bytes, judged by the import's worker), in the question before a risky install, and in the
-//! detail of an installed skill (judged by a worker after the inventory is shown). Every text
-//! from disk in it (a file's path, a message quoting the file) is sanitised here, once.
+//! list and detail of installed skills ([`Audits`], judged by a worker after the inventory is
+//! shown: auditing on every scan would make the list wait). Every text from disk in it (a
+//! file's path, a message quoting the file) is sanitised here, once.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use crate::audit::{Finding, Severity};
 use crate::operations::import::risk::Risky;
@@ -82,6 +86,47 @@ impl AuditView {
     }
 }
 
+/// The installed skills' audits, by folder, as the worker answered; a skill not yet audited
+/// (or whose folder could not be read) has none, and is shown without.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Audits {
+    by_dir: HashMap<PathBuf, AuditView>,
+    /// The audits asked for and not answered yet.
+    pending: Vec<u64>,
+}
+
+impl Audits {
+    /// The audit of the skill at `dir`, once it is known.
+    pub fn of(&self, dir: &Path) -> Option<&AuditView> {
+        self.by_dir.get(dir)
+    }
+
+    /// The skill at `dir` has a finding of medium severity or more: the list marks it.
+    pub fn marked(&self, dir: &Path) -> bool {
+        self.of(dir).is_some_and(AuditView::marked)
+    }
+
+    /// The audit `request` is under way.
+    pub fn asked(&mut self, request: u64) {
+        self.pending.push(request);
+    }
+
+    /// The answer to `request`: each skill's audit, replacing what was known of it. An answer
+    /// not asked for (or already had) is dropped.
+    pub fn answered(&mut self, request: u64, found: Vec<(PathBuf, AuditView)>) {
+        let Some(at) = self.pending.iter().position(|r| *r == request) else {
+            return;
+        };
+        self.pending.remove(at);
+        self.by_dir.extend(found);
+    }
+
+    /// Some audit asked for is not answered yet.
+    pub fn waiting(&self) -> bool {
+        !self.pending.is_empty()
+    }
+}
+
 /// Why an install waits for the risk to be accepted: the import's own refusal, said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RiskView {
@@ -156,6 +201,24 @@ mod tests {
         let low = AuditView::of(&[finding("a", "low-rule", Severity::Low)]);
         assert!(!low.marked());
         assert_eq!(AuditView::default().summary(), "nothing found");
+    }
+
+    #[test]
+    fn audits_take_the_answers_asked_for_and_drop_the_rest() {
+        let mut audits = Audits::default();
+        let dir = PathBuf::from("/s/a");
+        let risky = AuditView::of(&[finding("a", "r", Severity::Medium)]);
+        audits.answered(7, vec![(dir.clone(), risky.clone())]);
+        assert!(audits.of(&dir).is_none());
+        audits.asked(8);
+        assert!(audits.waiting());
+        audits.answered(8, vec![(dir.clone(), risky)]);
+        assert!(!audits.waiting());
+        assert!(audits.marked(&dir));
+        // Asked again after the files changed: the newer answer replaces it.
+        audits.asked(9);
+        audits.answered(9, vec![(dir.clone(), AuditView::default())]);
+        assert!(!audits.marked(&dir));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 use crate::operations::update::Report;
 use crate::scan::Progress;
 
-use super::audit::RiskView;
+use super::audit::{AuditView, RiskView};
 use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
@@ -249,6 +249,12 @@ pub enum Msg {
     },
     /// The skills' uses, read after a scan, or why they could not be.
     Usage(Result<Box<UsageView>, Stopped>),
+    /// The audits asked for with `request`: each skill's, by its folder (a folder that could
+    /// not be read is left out).
+    Audited {
+        request: u64,
+        found: Vec<(PathBuf, AuditView)>,
+    },
     /// News from an update's worker.
     Update {
         session: u64,
@@ -510,6 +516,11 @@ pub enum Effect {
     },
     /// Ask each recorded upstream where it is now.
     CheckUpstreams,
+    /// Audit each skill `(name, folder)` on a worker, answering `request`.
+    Audit {
+        request: u64,
+        skills: Vec<(String, PathBuf)>,
+    },
     /// Find what an undo would revert now.
     AskUndo,
     Undo,

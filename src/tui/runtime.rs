@@ -466,6 +466,7 @@ impl<B: Backend> Runtime<B> {
                 }
             }
             Effect::CheckUpstreams => workers::update::check(machine, tx),
+            Effect::Audit { request, skills } => workers::audit::spawn_audit(tx, request, skills),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! screens as insta snapshots at 80×24 and 120×40 (in `snapshots/`).
 
 mod agents;
+mod audit_marks;
 mod budget;
 mod diff_keys;
 mod e2e;

@@ -80,7 +80,8 @@ fn loaded() -> App {
     deck.skills[4].owner = Some(owner("claude-plugin", None));
     let deck = skilldeck::tui::model::Deck::from_views(deck.skills, deck.roots);
     update(&mut app, Msg::Started);
-    update(&mut app, Msg::ScanDone(Box::new(deck)));
+    let effects = update(&mut app, Msg::ScanDone(Box::new(deck)));
+    crate::common::app::audited(&mut app, effects);
     update(
         &mut app,
         Msg::Changes(Ok(Changes {
