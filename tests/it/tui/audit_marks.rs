@@ -3,39 +3,16 @@
 //! or high severity marked in the list, and the detail's "Audit" listing each finding with its
 //! file, line, rule and sentence; a quiet skill is neither. Changed files are judged again.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::common::app::{Screen, settings};
-use crate::common::{Machine, write_skill};
+use crate::common::{Machine, copy_corpus, write_skill};
 use skilldeck::roots;
 use skilldeck::tui::app::{App, Setup};
 use skilldeck::tui::audit::AuditView;
 use skilldeck::tui::msg::{Effect, Msg};
 use skilldeck::tui::theme::AUDIT_MARKER;
 use skilldeck::tui::update::update;
-
-/// Copy the corpus's skill `kind/name` into `to`.
-fn copy_corpus(kind: &str, name: &str, to: &Path) {
-    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/audit")
-        .join(kind)
-        .join(name);
-    let mut stack = vec![from.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let target = to.join(path.strip_prefix(&from).unwrap());
-            if path.is_dir() {
-                fs::create_dir_all(&target).unwrap();
-                stack.push(path);
-            } else {
-                fs::create_dir_all(target.parent().unwrap()).unwrap();
-                fs::copy(&path, &target).unwrap();
-            }
-        }
-    }
-}
 
 /// Claude Code's user skills: two risky ones of the corpus and a quiet one.
 fn machine() -> (Machine, PathBuf) {
