@@ -86,19 +86,30 @@ impl AuditView {
     }
 }
 
-/// The installed skills' audits, by folder, as the worker answered; a skill not yet audited
-/// (or whose folder could not be read) has none, and is shown without.
+/// The installed skills' audits, by folder, as the worker answered, each with the digest of
+/// the files it judged; a skill not yet audited (or whose folder could not be read) has none,
+/// and is shown without.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Audits {
-    by_dir: HashMap<PathBuf, AuditView>,
-    /// The audits asked for and not answered yet.
-    pending: Vec<u64>,
+    by_dir: HashMap<PathBuf, (Option<String>, AuditView)>,
+    /// The audits asked for and not answered yet, each with the digest of each skill asked.
+    pending: Vec<(u64, HashMap<PathBuf, Option<String>>)>,
 }
 
 impl Audits {
     /// The audit of the skill at `dir`, once it is known.
     pub fn of(&self, dir: &Path) -> Option<&AuditView> {
-        self.by_dir.get(dir)
+        self.by_dir.get(dir).map(|(_, view)| view)
+    }
+
+    /// Whether the skill at `dir` was judged with its files as they are now (`digest`, the
+    /// scan's): it need not be judged again. A skill without a digest always is.
+    pub fn fresh(&self, dir: &Path, digest: Option<&str>) -> bool {
+        digest.is_some()
+            && self
+                .by_dir
+                .get(dir)
+                .is_some_and(|(judged, _)| judged.as_deref() == digest)
     }
 
     /// The skill at `dir` has a finding of medium severity or more: the list marks it.
@@ -106,19 +117,26 @@ impl Audits {
         self.of(dir).is_some_and(AuditView::marked)
     }
 
-    /// The audit `request` is under way.
-    pub fn asked(&mut self, request: u64) {
-        self.pending.push(request);
+    /// The audit `request` of the skills `(folder, digest)` is under way.
+    pub fn asked(
+        &mut self,
+        request: u64,
+        skills: impl IntoIterator<Item = (PathBuf, Option<String>)>,
+    ) {
+        self.pending.push((request, skills.into_iter().collect()));
     }
 
     /// The answer to `request`: each skill's audit, replacing what was known of it. An answer
     /// not asked for (or already had) is dropped.
     pub fn answered(&mut self, request: u64, found: Vec<(PathBuf, AuditView)>) {
-        let Some(at) = self.pending.iter().position(|r| *r == request) else {
+        let Some(at) = self.pending.iter().position(|(r, _)| *r == request) else {
             return;
         };
-        self.pending.remove(at);
-        self.by_dir.extend(found);
+        let (_, digests) = self.pending.remove(at);
+        for (dir, view) in found {
+            let digest = digests.get(&dir).cloned().flatten();
+            self.by_dir.insert(dir, (digest, view));
+        }
     }
 
     /// Some audit asked for is not answered yet.
@@ -210,15 +228,21 @@ mod tests {
         let risky = AuditView::of(&[finding("a", "r", Severity::Medium)]);
         audits.answered(7, vec![(dir.clone(), risky.clone())]);
         assert!(audits.of(&dir).is_none());
-        audits.asked(8);
+        audits.asked(8, [(dir.clone(), Some("d1".to_owned()))]);
         assert!(audits.waiting());
+        assert!(!audits.fresh(&dir, Some("d1")));
         audits.answered(8, vec![(dir.clone(), risky)]);
         assert!(!audits.waiting());
         assert!(audits.marked(&dir));
+        // Judged with these files: not again, unless they changed or have no digest.
+        assert!(audits.fresh(&dir, Some("d1")));
+        assert!(!audits.fresh(&dir, Some("d2")));
+        assert!(!audits.fresh(&dir, None));
         // Asked again after the files changed: the newer answer replaces it.
-        audits.asked(9);
+        audits.asked(9, [(dir.clone(), Some("d2".to_owned()))]);
         audits.answered(9, vec![(dir.clone(), AuditView::default())]);
         assert!(!audits.marked(&dir));
+        assert!(audits.fresh(&dir, Some("d2")));
     }
 
     #[test]

@@ -288,20 +288,28 @@ pub(super) fn toggle_all_agents(app: &mut App) -> Vec<Effect> {
     skills::follow_selection(app)
 }
 
-/// Audit the skills of the deck at `dirs` on a worker; nothing to ask for none.
+/// Audit the skills of the deck at `dirs` on a worker, but those already judged with the files
+/// they hold now (by the scan's digest of them); nothing to ask for none.
 fn audit(app: &mut App, dirs: Vec<std::path::PathBuf>) -> Vec<Effect> {
-    if dirs.is_empty() {
-        return Vec::new();
-    }
-    let skills: Vec<(String, std::path::PathBuf)> = app
+    let asked: Vec<&crate::tui::model::SkillView> = app
         .deck
         .skills
         .iter()
-        .filter(|s| dirs.contains(&s.dir))
+        .filter(|s| dirs.contains(&s.dir) && !app.audits.fresh(&s.dir, s.digest.as_deref()))
+        .collect();
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    let skills: Vec<(String, std::path::PathBuf)> = asked
+        .iter()
         .map(|s| (s.name.clone(), s.dir.clone()))
         .collect();
+    let digests: Vec<(std::path::PathBuf, Option<String>)> = asked
+        .iter()
+        .map(|s| (s.dir.clone(), s.digest.clone()))
+        .collect();
     let request = app.next_request();
-    app.audits.asked(request);
+    app.audits.asked(request, digests);
     vec![Effect::Audit { request, skills }]
 }
 

@@ -133,3 +133,52 @@ fn the_audit_is_asked_after_the_scan_and_answers_are_taken_once() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn a_skill_judged_with_the_files_it_holds_is_not_judged_again_on_the_next_scan() {
+    let deck = |changed: Option<&PathBuf>| {
+        let mut deck = crate::common::deck::managed_deck();
+        for skill in &mut deck.skills {
+            let digest = if Some(&skill.dir) == changed {
+                "new"
+            } else {
+                "same"
+            };
+            skill.digest = Some(format!("{}-{digest}", skill.dir.display()));
+        }
+        deck
+    };
+    let mut app = App::new(Setup::default());
+    update(&mut app, Msg::Started);
+    let effects = update(&mut app, Msg::ScanDone(Box::new(deck(None))));
+    let all = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Audit { skills, .. } => Some(skills.len()),
+            _ => None,
+        })
+        .unwrap();
+    crate::common::app::audited(&mut app, effects);
+    // The same files: nothing asked.
+    let effects = update(&mut app, Msg::ScanDone(Box::new(deck(None))));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Audit { .. })),
+        "{effects:?}"
+    );
+    assert!(!app.audits.waiting());
+    // One skill's files changed: it alone is judged again.
+    let (name, dir) = (
+        app.deck.skills[0].name.clone(),
+        app.deck.skills[0].dir.clone(),
+    );
+    let effects = update(&mut app, Msg::ScanDone(Box::new(deck(Some(&dir)))));
+    let asked: Vec<&str> = effects
+        .iter()
+        .flat_map(|e| match e {
+            Effect::Audit { skills, .. } => skills.iter().map(|(n, _)| n.as_str()).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert_eq!(asked, [name.as_str()]);
+    assert!(all > 1);
+}
