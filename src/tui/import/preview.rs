@@ -244,11 +244,15 @@ pub struct ImportedSkill {
 }
 
 impl ImportedView {
-    /// Every field of the import's report, said: the skills, then as warnings who now runs
-    /// which copy, a folder no agent reads, a baseline not kept, the journal not told, and an
+    /// Every field of the import's report, said: the skills, then as warnings the risk that
+    /// was accepted, who now runs which copy, a folder no agent reads, a baseline not kept, the journal not told, and an
     /// upstream not recorded.
     pub fn of(report: &Report<'_>, home: &Path) -> Self {
         let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+        let risk = report
+            .risk_accepted
+            .iter()
+            .map(|risky| format!("Installed with the risk accepted: {risky}."));
         let shadowing = report.shadowing.iter().map(|(skill, shadow)| {
             let sentence = import::shadow_sentence(shadow, false, &shown);
             format!("{}: {sentence}", skill.name)
@@ -278,7 +282,8 @@ impl ImportedView {
         let lock = Some(crate::tui::manage::lock_note(&report.lock))
             .filter(|note| !note.is_empty())
             .map(|note| note.trim_start().to_owned());
-        let warnings: Vec<String> = shadowing
+        let warnings: Vec<String> = risk
+            .chain(shadowing)
             .chain(read_by_none)
             .chain(baselines)
             .chain(journal)

@@ -159,6 +159,15 @@ fn a_high_finding_is_asked_about_and_installed_only_with_the_risk_accepted() {
         for name in [RISKY, RISKY_TOO, BENIGN] {
             assert!(root.join(name).join("SKILL.md").is_file(), "{name}");
         }
+        // The result says again what was accepted.
+        let Step::Done(done) = &import(&screen).step else {
+            panic!()
+        };
+        assert!(
+            done.warnings[0].starts_with("Installed with the risk accepted: 2 high findings"),
+            "{:?}",
+            done.warnings
+        );
     }
 }
 
