@@ -75,7 +75,7 @@ pub enum FailOn {
 }
 
 impl FailOn {
-    fn severity(self) -> Severity {
+    pub(super) fn severity(self) -> Severity {
         match self {
             FailOn::High => Severity::High,
             FailOn::Medium => Severity::Medium,
@@ -348,7 +348,8 @@ fn as_json(report: &Report) -> AuditJson<'_> {
     }
 }
 
-fn level(severity: Severity) -> &'static str {
+/// The SARIF level of a finding of `severity` (`verify --fail-on` gives it too).
+pub(super) fn level(severity: Severity) -> &'static str {
     match severity {
         Severity::High => "error",
         Severity::Medium => "warning",
@@ -356,15 +357,23 @@ fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// Every rule of the audit, as SARIF's driver names them: its id, and its class, severity and
+/// message (`verify --fail-on` adds them to its own).
+pub(super) fn sarif_rules() -> Vec<(&'static str, String)> {
+    audit::rules::RULES
+        .iter()
+        .map(|rule| {
+            let text = format!("{} ({}): {}", rule.class, rule.severity, rule.message);
+            (rule.id, text)
+        })
+        .collect()
+}
+
 fn sarif(report: &Report, dirs: &BTreeMap<String, String>) -> serde_json::Value {
-    let descriptions: Vec<String> = audit::rules::RULES
+    let described = sarif_rules();
+    let rules: Vec<(&str, &str)> = described
         .iter()
-        .map(|rule| format!("{} ({}): {}", rule.class, rule.severity, rule.message))
-        .collect();
-    let rules: Vec<(&str, &str)> = audit::rules::RULES
-        .iter()
-        .zip(&descriptions)
-        .map(|(rule, text)| (rule.id, text.as_str()))
+        .map(|(id, text)| (*id, text.as_str()))
         .collect();
     let results: Vec<super::sarif::Result<'_>> = report
         .findings

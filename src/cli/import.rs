@@ -104,15 +104,15 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             Err(error) => return refused(args, error.code(), &error),
         },
     };
-    // What each chosen skill would do, judged from the bytes read, before anything is
-    // written: shown in the preview, and a high finding refuses the install unless accepted.
+    // What each chosen skill would do, judged from the bytes read, for the preview; whether
+    // it refuses the install is the import's own rule (`ImportError::Risky`).
     let chosen = read.bundle().select(&args.skills).unwrap_or_default();
     let verdicts = risk::verdicts(&chosen);
-    let risky = Risky::of(&verdicts);
     let request = Request {
         skills: args.skills.clone(),
         force: args.force,
         all_agents: args.agents.all_agents,
+        accept_risk: args.accept_risk,
     };
     let root = match (destination, args.dry_run) {
         (Some(root), false) => root,
@@ -135,21 +135,6 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
             return show_preview(args, read.bundle(), &preview, read.from_git(), &verdicts);
         }
     };
-    match &risky {
-        Some(risky) if !args.accept_risk => {
-            return refused(
-                args,
-                risky.code(),
-                &format!(
-                    "{risky}; `--dry-run` shows every finding, `--accept-risk` installs it anyway"
-                ),
-            );
-        }
-        Some(risky) => super::eprint(&format!(
-            "skilldeck: warning: installing with the risk accepted: {risky}\n"
-        ))?,
-        None => {}
-    }
     let reporter = Reporter::on_stderr("installing files");
     let mut progress = |step: Step<'_>| {
         if let Step::Files { done, total, .. } = step {
@@ -175,6 +160,11 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
 /// its baselines ends as stopped.
 fn said(args: &Args, report: &Report<'_>) -> Result<Outcome, Failure> {
     let outcome = done(args, report)?;
+    if let Some(risky) = &report.risk_accepted {
+        super::eprint(&format!(
+            "skilldeck: warning: installed with the risk accepted: {risky}\n"
+        ))?;
+    }
     warn_of(&report.shadowing, false)?;
     warn_distrusting(&report.loaders, false)?;
     // Installed where nothing will load it: said, since it is rarely what was meant.
@@ -207,6 +197,13 @@ fn refused_by(args: &Args, error: ImportError) -> Result<Outcome, Failure> {
     match error {
         ImportError::Refused(refusal) => refused(args, refusal.code(), &refusal),
         ImportError::Conflict(conflict) => refused(args, conflict.code(), &conflict),
+        ImportError::Risky(risky) => refused(
+            args,
+            risky.code(),
+            &format!(
+                "{risky}; `--dry-run` shows every finding, `--accept-risk` installs it anyway"
+            ),
+        ),
         ImportError::Cancelled => Err(Failure::Install(InstallError::Cancelled)),
         ImportError::Install(error) => Err(Failure::Install(error)),
     }
@@ -311,7 +308,7 @@ fn show_preview(
     let steps = preview.into.as_ref().map(|into| into.steps.as_slice());
     let destination = preview.into.as_ref().map(|into| &into.loaders);
     if args.json {
-        let mut json = PreviewJson::new(bundle, chosen, steps);
+        let mut json = PreviewJson::new(bundle, chosen, steps, verdicts);
         json.upstream = from_git.map(|from| &from.upstream);
         json.shadowing = preview
             .into

@@ -443,6 +443,16 @@ pub struct PreviewSkillJson<'a> {
     pub action: Option<Action>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dir: Option<Cow<'a, str>>,
+    /// What `skilldeck audit` finds in the skill as the bundle holds it.
+    pub audit: PreviewAuditJson<'a>,
+}
+
+/// A skill's verdict in the preview: every finding, as `audit --format json` gives it, and
+/// the most severe (null when nothing was found).
+#[derive(Serialize)]
+pub struct PreviewAuditJson<'a> {
+    pub findings: &'a [crate::audit::Finding],
+    pub highest: Option<crate::audit::Severity>,
 }
 
 #[derive(Serialize)]
@@ -463,11 +473,13 @@ impl<'a> PreviewJson<'a> {
         bundle: &'a Bundle,
         chosen: &[&'a BundledSkill],
         steps: Option<&'a [Step<'a>]>,
+        verdicts: &'a [crate::operations::import::risk::Verdict<'a>],
     ) -> Self {
         let skills = chosen
             .iter()
             .map(|skill| {
                 let step = steps.and_then(|s| s.iter().find(|step| step.skill.name == skill.name));
+                let verdict = verdicts.iter().find(|v| v.skill.name == skill.name);
                 PreviewSkillJson {
                     name: &skill.name,
                     origin: &skill.origin,
@@ -489,6 +501,11 @@ impl<'a> PreviewJson<'a> {
                         .collect(),
                     action: step.map(|s| s.action),
                     dir: step.map(|s| s.dir.to_string_lossy()),
+                    audit: PreviewAuditJson {
+                        findings: verdict.map(|v| v.findings.as_slice()).unwrap_or_default(),
+                        highest: verdict
+                            .and_then(crate::operations::import::risk::Verdict::highest),
+                    },
                 }
             })
             .collect();

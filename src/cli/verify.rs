@@ -1,5 +1,7 @@
-//! `skilldeck verify [--format text|json|sarif|github]`: the project against its
-//! `skills-lock.json` and APM's `apm.lock.yaml`, for CI. Read-only; exit 0 clean, 1 findings, 2 could not check.
+//! `skilldeck verify [--format text|json|sarif|github] [--fail-on SEVERITY]`: the project
+//! against its `skills-lock.json` and APM's `apm.lock.yaml` (and, with `--fail-on`, what the
+//! audit finds in the skills they name), for CI. Read-only; exit 0 clean, 1 findings, 2 could
+//! not check.
 
 use std::fmt::Write as _;
 
@@ -28,6 +30,10 @@ is checked against the SHA-256 it records, hashed as APM hashes it (CRLF counted
   apm-file-missing  a recorded skill file that is not there
 Either lock alone is enough; with both, both are checked.
 
+With --fail-on SEVERITY (high, medium or low), each project skill a lock names is also audited
+as `skilldeck audit` audits it, and each finding of that severity or more is a finding, under
+its audit rule (remote-pipe-to-shell, exfil-environment, ...), with its file and line.
+
 Exit codes: 0 clean; 1 findings; 2 a lock or a skill could not be read (nothing checked).
 
 Formats: text (sentences), json, sarif (SARIF 2.1.0, for GitHub code scanning), github
@@ -52,16 +58,21 @@ pub struct Args {
     /// How to report what was found
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Also audit each skill a lock names, as `skilldeck audit` does, and report its findings
+    /// of this severity or more (high, medium, low) as findings
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    fail_on: Option<super::audit::FailOn>,
 }
 
 pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let inventory = super::scan(machine);
-    let verified = verify::verify(machine, &inventory)
+    let audit_at = args.fail_on.map(super::audit::FailOn::severity);
+    let verified = verify::verify(machine, &inventory, audit_at)
         .map_err(|error| Failure::Unchecked(format!("could not check: {error}")))?;
     match args.format {
         Format::Text => super::print(&text(&verified))?,
         Format::Json => super::json::print(&as_json(&verified))?,
-        Format::Sarif => super::json::print(&sarif(&verified))?,
+        Format::Sarif => super::json::print(&sarif(&verified, audit_at.is_some()))?,
         Format::Github => super::write_exact(github(&verified).as_bytes())?,
     }
     Ok(if verified.findings.is_empty() {
@@ -86,6 +97,11 @@ fn location(verified: &Verified, finding: &Finding) -> (String, usize) {
         (Some(dir), Problem::ApmDiffers { file, .. } | Problem::ApmMissing { file }) => (
             format!("{}/{file}", verify::relative(&verified.top, dir)),
             1,
+        ),
+        // A finding about a whole file (a compiled program) is on line 0: its first line.
+        (Some(dir), Problem::Audit(finding)) => (
+            format!("{}/{}", verify::relative(&verified.top, dir), finding.file),
+            finding.line.max(1),
         ),
         (Some(dir), _) => (
             format!("{}/SKILL.md", verify::relative(&verified.top, dir)),
@@ -181,8 +197,13 @@ fn as_json(verified: &Verified) -> serde_json::Value {
                 Problem::ApmMissing { file } => (None, None, Some(file.as_str())),
                 _ => (None, None, None),
             };
+            let severity = match &finding.problem {
+                Problem::Audit(audited) => Some(audited.severity),
+                _ => None,
+            };
             json!({
                 "rule": finding.problem.rule(),
+                "severity": severity,
                 "skill": finding.name,
                 "file": file,
                 "line": line,
@@ -227,8 +248,27 @@ const RULES: [(&str, &str); 5] = [
     ),
 ];
 
-/// The findings as a SARIF 2.1.0 log, for code scanning.
-fn sarif(verified: &Verified) -> serde_json::Value {
+/// A finding's level: a lock's finding is an error; an audit's, its severity's level.
+fn level(finding: &Finding) -> &'static str {
+    match &finding.problem {
+        Problem::Audit(audited) => super::audit::level(audited.severity),
+        _ => "error",
+    }
+}
+
+/// The findings as a SARIF 2.1.0 log, for code scanning; with `audited`, the audit's rules
+/// are among the driver's.
+fn sarif(verified: &Verified, audited: bool) -> serde_json::Value {
+    let described = if audited {
+        super::audit::sarif_rules()
+    } else {
+        Vec::new()
+    };
+    let rules: Vec<(&str, &str)> = RULES
+        .iter()
+        .copied()
+        .chain(described.iter().map(|(id, text)| (*id, text.as_str())))
+        .collect();
     let results: Vec<super::sarif::Result<'_>> = verified
         .findings
         .iter()
@@ -236,24 +276,30 @@ fn sarif(verified: &Verified) -> serde_json::Value {
             let (uri, line) = location(verified, finding);
             super::sarif::Result {
                 rule: finding.problem.rule(),
-                level: "error",
+                level: level(finding),
                 message: message(verified, finding),
                 uri,
                 line: Some(line),
             }
         })
         .collect();
-    super::sarif::log(&RULES, &results)
+    super::sarif::log(&rules, &results)
 }
 
-/// GitHub workflow annotations: one `::error` line per finding.
+/// GitHub workflow annotations: one line per finding, `::error` (an audit's medium finding
+/// `::warning`, its low one `::notice`).
 fn github(verified: &Verified) -> String {
     let mut out = String::new();
     for finding in &verified.findings {
         let (file, line) = location(verified, finding);
+        let command = match level(finding) {
+            "warning" => "warning",
+            "note" => "notice",
+            _ => "error",
+        };
         let _ = writeln!(
             out,
-            "::error file={},line={line},title={}::{}",
+            "::{command} file={},line={line},title={}::{}",
             property(&file),
             finding.problem.rule(),
             data(&message(verified, finding))

@@ -272,6 +272,8 @@ pub struct App {
     pub updating: Option<Updating>,
     /// Whether each skill's upstream moved, as last checked.
     pub upstreams: Upstreams,
+    /// What the audit found in each skill, judged on a worker after the list is shown.
+    pub audits: super::audit::Audits,
     /// The watch on the skills' files, and the rescans of what changed.
     pub live: super::live::Live,
 }
@@ -340,6 +342,7 @@ impl App {
                 Some(Step::Refused(_)) => Mode::Refused,
                 Some(Step::Destination) => Mode::Destination,
                 Some(Step::Replace { .. }) => Mode::Replace,
+                Some(Step::Risky { .. }) => Mode::Risk,
                 Some(Step::Done(_) | Step::Failed(_)) => Mode::Imported,
                 Some(Step::Reading(_) | Step::Planning | Step::Installing(_)) | None => Mode::Busy,
             },
@@ -384,6 +387,7 @@ impl App {
             || self.batch.is_some()
             || self.updating.as_ref().is_some_and(Updating::waiting)
             || self.upstreams.checking
+            || self.audits.waiting()
             || self.import.as_ref().is_some_and(Import::waiting)
             || self
                 .views

@@ -23,6 +23,8 @@ pub enum Mode {
     Destination,
     /// An import's replacements, shown before they are confirmed.
     Replace,
+    /// An import's question before installing skills with high findings.
+    Risk,
     /// An import being read, judged or written.
     Busy,
     Imported,
@@ -65,6 +67,7 @@ impl Mode {
             Mode::Refused => "Import: a refused bundle",
             Mode::Destination => "Import: where the skills go",
             Mode::Replace => "Import: skills it would replace",
+            Mode::Risk => "Import: high findings, the risk to accept",
             Mode::Busy => "Import: under way",
             Mode::Imported => "Import: done",
             Mode::Confirm => "Questions",
@@ -96,6 +99,7 @@ impl Mode {
             Mode::Refused => "refusal",
             Mode::Destination => "destination",
             Mode::Replace => "replacements",
+            Mode::Risk => "risk",
             Mode::Busy => "import under way",
             Mode::Imported => "import result",
             Mode::Confirm => "question",
@@ -123,6 +127,7 @@ impl Mode {
                 | Mode::Refused
                 | Mode::Destination
                 | Mode::Replace
+                | Mode::Risk
                 | Mode::Busy
                 | Mode::Imported
         )
@@ -237,7 +242,7 @@ use KeyCode::{
 };
 use Mode::{
     Budget, Bundle, Busy, Changed, Confirm, Conflicts, Copies, Destination, Diff, Export, Files,
-    Help, History, Imported, Message, Pick, Picker, Reading, Refused, Replace, Roots, Search,
+    Help, History, Imported, Message, Pick, Picker, Reading, Refused, Replace, Risk, Roots, Search,
     Skills, Summary, Working,
 };
 
@@ -1131,6 +1136,20 @@ pub static BINDINGS: &[Binding] = &[
         Action::ToggleSkill,
         "keep the skill shown as it is, or replace it after all",
         Some("keep/replace"),
+    ),
+    bind(
+        &[Risk],
+        &[Key::char('!')],
+        Action::AcceptRisk,
+        "install anyway, the risk accepted (Enter and y do not: the risk is accepted by name)",
+        Some("install anyway"),
+    ),
+    bind(
+        &[Risk],
+        &[Key::code(Esc)],
+        Action::Back,
+        "cancel the import; nothing is written",
+        Some("cancel"),
     ),
     bind(
         IMPORTING,

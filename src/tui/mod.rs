@@ -23,6 +23,7 @@
 //! test can check that the terminal survives a panic.
 
 pub mod app;
+pub mod audit;
 pub mod budget;
 pub mod changes;
 pub mod diff;

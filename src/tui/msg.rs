@@ -7,6 +7,7 @@ use std::time::SystemTime;
 use crate::operations::update::Report;
 use crate::scan::Progress;
 
+use super::audit::{AuditView, RiskView};
 use super::budget::UsageView;
 use super::changes::ChangeView;
 use super::diff::DiffView;
@@ -113,6 +114,8 @@ pub enum Action {
     TakeNone,
     /// Say yes to what is asked.
     Confirm,
+    /// Install a bundle the audit finds high findings in, the risk accepted.
+    AcceptRisk,
     /// Mark the skill under the cursor, or unmark it: actions then apply to every marked skill.
     ToggleMark,
     ClearMarks,
@@ -246,6 +249,12 @@ pub enum Msg {
     },
     /// The skills' uses, read after a scan, or why they could not be.
     Usage(Result<Box<UsageView>, Stopped>),
+    /// The audits asked for with `request`: each skill's, by its folder (a folder that could
+    /// not be read is left out).
+    Audited {
+        request: u64,
+        found: Vec<(PathBuf, AuditView)>,
+    },
     /// News from an update's worker.
     Update {
         session: u64,
@@ -339,6 +348,13 @@ pub enum ImportEvent {
     },
     /// The destination cannot take skills at all, said in one sentence; it waits for another.
     DestinationRefused(String),
+    /// The import refused the skills asked for (`skills`, forced or not) for their high
+    /// findings; it waits for the install asked again with the risk accepted, or a cancel.
+    Risky {
+        risk: RiskView,
+        force: bool,
+        skills: Vec<String>,
+    },
     Progress {
         skill: String,
         files_done: usize,
@@ -443,6 +459,8 @@ pub enum Effect {
         root: PathBuf,
         skills: Vec<String>,
         force: bool,
+        /// Install even with findings of high severity: the person accepted the risk.
+        accept_risk: bool,
     },
     /// Stop the session: drop its bundle, and stop its install before anything is put in place.
     CancelImport {
@@ -498,6 +516,11 @@ pub enum Effect {
     },
     /// Ask each recorded upstream where it is now.
     CheckUpstreams,
+    /// Audit each skill `(name, folder)` on a worker, answering `request`.
+    Audit {
+        request: u64,
+        skills: Vec<(String, PathBuf)>,
+    },
     /// Find what an undo would revert now.
     AskUndo,
     Undo,

@@ -399,6 +399,7 @@ impl<B: Backend> Runtime<B> {
                 root,
                 skills,
                 force,
+                accept_risk,
             } => {
                 if let Some(import) = self.import.as_ref().filter(|i| i.session == session) {
                     // Whose shadowing is weighed: the agents the app shows.
@@ -407,6 +408,7 @@ impl<B: Backend> Runtime<B> {
                         skills,
                         force,
                         all_agents,
+                        accept_risk,
                     };
                     import.install(root, request);
                 }
@@ -464,6 +466,7 @@ impl<B: Backend> Runtime<B> {
                 }
             }
             Effect::CheckUpstreams => workers::update::check(machine, tx),
+            Effect::Audit { request, skills } => workers::audit::spawn_audit(tx, request, skills),
         }
     }
 }

@@ -225,6 +225,10 @@ pub const UPSTREAM_MARKER: &str = "↑";
 pub const CUT_MARKER: &str = "↓";
 /// The marker of a skill with problems.
 pub const PROBLEM_MARKER: &str = "!";
+/// The marker of a skill `skilldeck audit` finds something of medium or high severity in; in
+/// the problems' column, before a problem (what the skill would do weighs more than how it
+/// strays from the specification, and the detail lists both).
+pub const AUDIT_MARKER: &str = "◆";
 
 #[cfg(test)]
 mod tests {

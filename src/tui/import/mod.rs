@@ -1,12 +1,14 @@
 //! The import flow in the app: pick a folder or an archive, see what the bundle holds (or why
 //! it is refused), choose where its skills go, confirm any replacement after reading its diff,
-//! watch the progress, read the result. Esc cancels at every step, and nothing is written
+//! accept the risk of a skill the audit finds high findings in, watch the progress, read the
+//! result. Esc cancels at every step, and nothing is written
 //! before the last confirmation; the reading, judging and writing all happen on a worker that
 //! holds the bundle ([`crate::tui::workers`]), so what is installed is what was previewed.
 
 pub mod picker;
 pub mod preview;
 
+use super::audit::RiskView;
 use super::diff::DiffView;
 use crate::operations::judged::Judged;
 use crate::roots::AgentId;
@@ -61,6 +63,13 @@ pub enum Step {
         skipped: Vec<bool>,
         diff: Box<DiffView>,
         scroll: usize,
+    },
+    /// The skills chosen hold a finding of high severity: nothing is installed until the
+    /// person accepts the risk, naming it, with `force` and `skills` as the install was asked.
+    Risky {
+        risk: RiskView,
+        force: bool,
+        skills: Vec<String>,
     },
     Installing(Progress),
     Done(ImportedView),

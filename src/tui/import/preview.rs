@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::bundle::{Bundle, Refusal};
 use crate::install::Action;
-use crate::operations::import::{self, Report};
+use crate::operations::import::{self, Distrusting, Report, risk};
 use crate::roots::{AgentId, Scope};
+use crate::tui::audit::AuditView;
 
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
@@ -37,6 +38,8 @@ pub struct BundledSkillView {
     pub size: u64,
     /// How far its `SKILL.md` strays from the specification.
     pub lints: Vec<String>,
+    /// What `skilldeck audit` finds in it, judged from the bundle's bytes by the worker.
+    pub audit: AuditView,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,11 +55,14 @@ impl BundleView {
         // in the bundle's order within a folder (the sort is stable).
         let mut skills: Vec<&crate::bundle::BundledSkill> = bundle.skills.iter().collect();
         skills.sort_by(|a, b| a.folder.cmp(&b.folder));
+        // Every skill judged, taken or not: the person takes and leaves them knowing it.
+        let verdicts = risk::verdicts(&skills);
         Self {
             source: human::path(source, home, Unsafe::Dropped),
             skills: skills
                 .into_iter()
-                .map(|skill| BundledSkillView {
+                .zip(verdicts)
+                .map(|(skill, verdict)| BundledSkillView {
                     // Kept as the bundle has it: the install is asked for skills by this name.
                     name: skill.name.clone(),
                     shown_name: sanitize::name(&skill.name),
@@ -78,6 +84,7 @@ impl BundleView {
                         .iter()
                         .map(|lint| sanitize::line(&lint.to_string()))
                         .collect(),
+                    audit: AuditView::of(&verdict.findings),
                 })
                 .collect(),
             left_out: bundle.left_out.iter().map(|p| sanitize::line(p)).collect(),
@@ -91,9 +98,9 @@ impl BundleView {
 pub const PREVIEW_HEAD: usize = 3;
 
 impl BundleView {
-    /// Where each skill's block (its header, description, files and lint problems) sits among
-    /// the preview's lines, and how many lines the preview has in all (the left-out files,
-    /// the metadata set aside and the notes after the last skill). Every line is one row, cut
+    /// Where each skill's block (its header, description, files, lint problems and the findings
+    /// its audit lists) sits among the preview's lines, and how many lines the preview has in
+    /// all (the left-out files, the metadata set aside and the notes after the last skill). Every line is one row, cut
     /// to the width rather than wrapped, so the update can scroll by it without the terminal.
     pub fn layout(&self) -> (Vec<Range<usize>>, usize) {
         let mut at = PREVIEW_HEAD;
@@ -107,7 +114,8 @@ impl BundleView {
                     + 1
                     + usize::from(skill.description.is_some())
                     + skill.files.len()
-                    + skill.lints.len();
+                    + skill.lints.len()
+                    + skill.audit.listed().count();
                 start..at
             })
             .collect();
@@ -184,6 +192,8 @@ pub struct DestinationView {
     pub shown_root: String,
     /// Every agent that loads skills from `root`, in table order.
     pub readers: Vec<AgentId>,
+    /// The agents that would read `root` in a project they trust, and do not trust this one.
+    pub distrusting: Vec<Distrusting>,
     /// The copies a skill of the bundle installed here would shadow, or be shadowed by.
     pub shadows: Vec<Shadowing>,
 }
@@ -234,11 +244,15 @@ pub struct ImportedSkill {
 }
 
 impl ImportedView {
-    /// Every field of the import's report, said: the skills, then as warnings who now runs
-    /// which copy, a folder no agent reads, a baseline not kept, the journal not told, and an
+    /// Every field of the import's report, said: the skills, then as warnings the risk that
+    /// was accepted, who now runs which copy, a folder no agent reads, a baseline not kept, the journal not told, and an
     /// upstream not recorded.
     pub fn of(report: &Report<'_>, home: &Path) -> Self {
         let shown = |path: &Path| human::path(path, home, Unsafe::Dropped);
+        let risk = report
+            .risk_accepted
+            .iter()
+            .map(|risky| format!("Installed with the risk accepted: {risky}."));
         let shadowing = report.shadowing.iter().map(|(skill, shadow)| {
             let sentence = import::shadow_sentence(shadow, false, &shown);
             format!("{}: {sentence}", skill.name)
@@ -268,7 +282,8 @@ impl ImportedView {
         let lock = Some(crate::tui::manage::lock_note(&report.lock))
             .filter(|note| !note.is_empty())
             .map(|note| note.trim_start().to_owned());
-        let warnings: Vec<String> = shadowing
+        let warnings: Vec<String> = risk
+            .chain(shadowing)
             .chain(read_by_none)
             .chain(baselines)
             .chain(journal)

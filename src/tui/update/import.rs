@@ -1,6 +1,8 @@
 //! The import flow: picker, preview (or refusal), destination, replacements, progress, result.
-//! Esc cancels at every step; nothing is written until a destination is chosen, and a skill
-//! that is there already is only replaced after its diff was shown and `y` pressed.
+//! Esc cancels at every step; nothing is written until a destination is chosen, a skill that
+//! is there already is only replaced after its diff was shown and `y` pressed, and a bundle
+//! the audit finds a high finding in is only installed once its risk is accepted (its own
+//! key, never the plain confirm).
 
 use super::{note, rows_of, step, warn};
 use crate::roots::PREFERRED_DESTINATION;
@@ -79,7 +81,11 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Step::Preview | Step::Refused(_) => preview(app, action),
         Step::Destination if action == Action::Choose => {
             let chosen = import.chosen_names();
-            install(app, false, chosen)
+            install(app, false, chosen, false)
+        }
+        Step::Risky { force, skills, .. } if action == Action::AcceptRisk => {
+            let (force, skills) = (*force, skills.clone());
+            install(app, force, skills, true)
         }
         Step::Destination if action == Action::ToggleAllAgents => {
             if let Some(import) = &mut app.import {
@@ -381,7 +387,7 @@ fn replacing(app: &mut App, action: Action) -> Vec<Effect> {
                 note(app, "Every skill was kept as it is; nothing was written.");
                 return Vec::new();
             }
-            install(app, true, rest)
+            install(app, true, rest, false)
         }
         Action::NextHunk | Action::PreviousHunk | Action::NextFile | Action::PreviousFile => {
             jump_in_replacements(app, action);
@@ -392,8 +398,9 @@ fn replacing(app: &mut App, action: Action) -> Vec<Effect> {
 }
 
 /// Install `skills` into the destination under the cursor; `force` replaces the skills there
-/// that were shown.
-fn install(app: &mut App, force: bool, skills: Vec<String>) -> Vec<Effect> {
+/// that were shown, `accept_risk` installs skills with high findings (the person's answer to
+/// the import's question).
+fn install(app: &mut App, force: bool, skills: Vec<String>, accept_risk: bool) -> Vec<Effect> {
     let Some(import) = &mut app.import else {
         return Vec::new();
     };
@@ -413,6 +420,7 @@ fn install(app: &mut App, force: bool, skills: Vec<String>) -> Vec<Effect> {
         root,
         skills,
         force,
+        accept_risk,
     }]
 }
 
@@ -470,6 +478,18 @@ pub(super) fn event(app: &mut App, session: u64, event: ImportEvent) -> Vec<Effe
                 skipped,
                 diff,
                 scroll: 0,
+            };
+        }
+        ImportEvent::Risky { .. } if cancelling => return cancelled(app),
+        ImportEvent::Risky {
+            risk,
+            force,
+            skills,
+        } => {
+            import.step = Step::Risky {
+                risk,
+                force,
+                skills,
             };
         }
         ImportEvent::DestinationRefused(_) if cancelling => return cancelled(app),

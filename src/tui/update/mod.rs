@@ -82,6 +82,9 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             // What was found may have changed the history open (a restore elsewhere, an undo).
             effects.extend(history::reread(app));
             effects.extend(live::next(app));
+            // Every skill audited after the list is shown, never before it.
+            let skills = app.deck.skills.iter().map(|s| s.dir.clone()).collect();
+            effects.extend(audit(app, skills));
             effects
         }
         Msg::Changes(result) => {
@@ -132,7 +135,27 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Update { session, event } => updating::event(app, session, event),
         Msg::Upstreams(event) => updating::upstreams(app, event),
         Msg::Changed { dirs } => live::changed(app, dirs),
-        Msg::Rescanned { dirs, result } => live::rescanned(app, &dirs, result),
+        Msg::Rescanned { dirs, result } => {
+            let read = result.is_ok();
+            let mut effects = live::rescanned(app, &dirs, result);
+            if !read {
+                return effects;
+            }
+            // The skills whose files changed are judged again.
+            let changed = app
+                .deck
+                .skills
+                .iter()
+                .filter(|s| dirs.iter().any(|d| s.dir.starts_with(d)))
+                .map(|s| s.dir.clone())
+                .collect();
+            effects.extend(audit(app, changed));
+            effects
+        }
+        Msg::Audited { request, found } => {
+            app.audits.answered(request, found);
+            Vec::new()
+        }
         Msg::Watched { told, polled } => live::watched(app, super::live::Watch { told, polled }),
         Msg::Tick(now) => {
             app.clock = Clock(now);
@@ -263,6 +286,31 @@ pub(super) fn toggle_all_agents(app: &mut App) -> Vec<Effect> {
     };
     note(app, &text);
     skills::follow_selection(app)
+}
+
+/// Audit the skills of the deck at `dirs` on a worker, but those already judged with the files
+/// they hold now (by the scan's digest of them); nothing to ask for none.
+fn audit(app: &mut App, dirs: Vec<std::path::PathBuf>) -> Vec<Effect> {
+    let asked: Vec<&crate::tui::model::SkillView> = app
+        .deck
+        .skills
+        .iter()
+        .filter(|s| dirs.contains(&s.dir) && !app.audits.fresh(&s.dir, s.digest.as_deref()))
+        .collect();
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    let skills: Vec<(String, std::path::PathBuf)> = asked
+        .iter()
+        .map(|s| (s.name.clone(), s.dir.clone()))
+        .collect();
+    let digests: Vec<(std::path::PathBuf, Option<String>)> = asked
+        .iter()
+        .map(|s| (s.dir.clone(), s.digest.clone()))
+        .collect();
+    let request = app.next_request();
+    app.audits.asked(request, digests);
+    vec![Effect::Audit { request, skills }]
 }
 
 fn show(app: &mut App, screen: Screen) -> Vec<Effect> {

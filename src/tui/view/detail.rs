@@ -1,6 +1,7 @@
 //! The detail pane: where the selected skill is, where it came from, which agents load it and
 //! which copy each of them runs, who installed it and whether its files still match the record,
-//! what is wrong with it, and its files with sizes and executable bits.
+//! what is wrong with it, what the audit found in it, and its files with sizes and executable
+//! bits.
 //!
 //! Its name, state and problems are held at the top, where a long description cannot push them
 //! out of view; the rest scrolls below them, with its position in the title. Paths wrap after a
@@ -168,6 +169,7 @@ fn lines(skill: &SkillView, columns: usize, app: &App) -> Vec<Line<'static>> {
         // Under it, wrapped: it names what to run.
         sheet.field("", lock_meaning(lock), theme.dim);
     }
+    audit(&mut sheet, skill, app);
     // "Modified" is the state's word; this is only when its files were last written.
     if let Some(age) = skill.age {
         sheet.field("Written", &ago(age), plain);
@@ -249,6 +251,31 @@ fn lock_meaning(lock: LockState) -> &'static str {
             "its files differ from the hash in skills-lock.json (`skilldeck verify` names the file)"
         }
         LockState::Unlocked => "not in skills-lock.json (`skilldeck lock` adds it)",
+    }
+}
+
+/// What `skilldeck audit` finds in it, once the worker has judged it: the count and the most
+/// severe, then each finding of medium severity or more with its file and line. Nothing while
+/// it is judged, nor when nothing was found.
+fn audit(sheet: &mut Sheet, skill: &SkillView, app: &App) {
+    let Some(audit) = app.audits.of(&skill.dir) else {
+        return;
+    };
+    if audit.findings.is_empty() {
+        return;
+    }
+    let style = if audit.marked() {
+        sheet.theme.warning
+    } else {
+        Style::new()
+    };
+    sheet.field("Audit", &audit.summary(), style);
+    for finding in audit.listed() {
+        sheet.field(
+            "",
+            &format!("{} {}", theme::AUDIT_MARKER, finding.sentence()),
+            style,
+        );
     }
 }
 

@@ -127,6 +127,13 @@ fn lines(columns: usize, theme: &Theme) -> Vec<Line<'static>> {
     );
     row(
         &mut out,
+        format!("{} audit", theme::AUDIT_MARKER),
+        theme.warning,
+        "skilldeck audit finds something of medium or high severity in it (the detail lists it); in the problems' column",
+        plain,
+    );
+    row(
+        &mut out,
         format!("{} shadowed", theme::SHADOWED_MARKER),
         theme.dim,
         "an agent runs another copy of this name instead",

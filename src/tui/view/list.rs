@@ -22,8 +22,8 @@ use crate::tui::theme::{self, Theme};
 
 use super::{has_focus, pane, search};
 
-/// Columns before the name: mark (or upstream moved), state marker, changed-since-snapshot marker, problem marker,
-/// shadowed marker, space; and the lock marker after the state's, where a project has a lock.
+/// Columns before the name: mark (or upstream moved), state marker, changed-since-snapshot
+/// marker, problem marker (or the audit's), shadowed marker, space; and the lock marker after the state's, where a project has a lock.
 const MARKS: usize = 6;
 const BADGE: usize = 7;
 
@@ -104,6 +104,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, laid: &mut Laid) {
                 .iter()
                 .any(|v| v.winner.is_some() && app.shows_agent(v.agent)),
             marked: app.marked.contains(&skill.dir),
+            audited: app.audits.marked(&skill.dir),
             moved: app.upstreams.moved(&skill.dir),
             changed: changed_since_snapshot(app.changes.shown(), &skill.dir),
             cost: app.deck.budgets.cost(&skill.dir),
@@ -178,6 +179,8 @@ struct Shown {
     agents: Vec<AgentId>,
     shadowed: bool,
     marked: bool,
+    /// The audit found something of medium or high severity in it.
+    audited: bool,
     /// Its upstream moved past it, as the last check said.
     moved: bool,
     /// Its files differ from its latest snapshot, as the changed screen found.
@@ -500,7 +503,9 @@ impl Columns {
         } else {
             theme.dim
         };
-        let problem = if skill.problems.is_empty() {
+        let problem = if shown.audited {
+            theme::AUDIT_MARKER
+        } else if skill.problems.is_empty() {
             " "
         } else {
             theme::PROBLEM_MARKER

@@ -28,6 +28,7 @@ use super::{guard, spawn};
 use crate::scan;
 use crate::text::sanitize;
 use crate::text::{Unsafe, human};
+use crate::tui::audit::RiskView;
 use crate::tui::diff::{Against, DiffView};
 use crate::tui::import::{
     BundleView, ConflictView, DestinationView, ImportedView, RefusalView, Shadowing,
@@ -200,13 +201,15 @@ impl Worker {
                     shown_root: human::path(&destination.root, home, Unsafe::Dropped),
                     root: destination.root,
                     readers: destination.readers,
+                    distrusting: destination.distrusting,
                     shadows,
                 }
             })
             .collect()
     }
 
-    /// Install, or send back what would be replaced and return `None` to wait for the word.
+    /// Install, or send back what would be replaced, or the high findings that need the risk
+    /// accepted, and return `None` to wait for the word.
     fn install(
         &self,
         read: &Read,
@@ -240,6 +243,18 @@ impl Worker {
         Some(match result {
             Ok(report) => ImportEvent::Done(Ok(ImportedView::of(&report, self.machine.home()))),
             Err(ImportError::Cancelled) => ImportEvent::Cancelled,
+            // Nothing was written: the app asks, and the worker waits for its answer.
+            Err(ImportError::Risky(risky)) => {
+                self.send(
+                    tx,
+                    ImportEvent::Risky {
+                        risk: RiskView::of(&risky),
+                        force: request.force,
+                        skills: request.skills.clone(),
+                    },
+                );
+                return None;
+            }
             Err(error) => ImportEvent::Done(Err(error.into())),
         })
     }

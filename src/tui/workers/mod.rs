@@ -5,13 +5,15 @@
 //! export, a folder for the picker), a skill's history ([`history`]: reading it, diffing and
 //! deleting its snapshots), an import's session ([`import`]), an update's session and the check
 //! of the upstreams ([`update`]) and the managing operations ([`manage`]: batches, plans, undo). After a scan the same worker works out each installed
-//! agent's listing (`listing`), and another reads the skills' uses (`usage`). Each catches its own
+//! agent's listing (`listing`), another reads the skills' uses (`usage`), and [`audit`] judges
+//! each skill as `skilldeck audit` does, once the list is shown. Each catches its own
 //! panic and reports it as a message, so a bug in a worker is shown in the app instead of
 //! tearing the terminal down. While the app is live, [`watch`] turns the news of the live
 //! engine (`live`: the watch on the skills' files, and the rescan of only those that changed)
 //! into messages and decks. They do their work by asking the domain (`scan`, `snapshot`,
 //! `bundle`, `install`, `live`); the app itself touches no file.
 
+pub mod audit;
 pub mod history;
 pub mod import;
 pub mod manage;

@@ -75,7 +75,7 @@ fn a_bundle_with_a_high_finding_is_refused_naming_it() {
     assert!(into.join("fetcher/scripts/get.sh").is_file());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("installing with the risk accepted"),
+        stderr.contains("installed with the risk accepted: 1 high finding"),
         "{stderr}"
     );
 }
@@ -105,6 +105,84 @@ fn the_preview_shows_each_skills_verdict() {
         text.contains("Installing would be refused: 1 finding of high severity; --accept-risk installs anyway."),
         "{text}"
     );
+}
+
+#[test]
+fn the_dry_run_json_carries_each_skills_verdict() {
+    let machine = Machine::new();
+    let source = bundle(&machine);
+    let output = machine.run(&["import", source.to_str().unwrap(), "--dry-run", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let preview = json(&output);
+    let audit_of = |name: &str| {
+        preview["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["audit"]
+            .clone()
+    };
+    let fetcher = audit_of("fetcher");
+    assert_eq!(fetcher["highest"], "high");
+    let finding = &fetcher["findings"][0];
+    assert_eq!(finding["skill"], "fetcher");
+    assert_eq!(finding["file"], "scripts/get.sh");
+    assert_eq!(finding["line"], 2);
+    assert_eq!(finding["rule"], "remote-pipe-to-shell");
+    assert_eq!(finding["severity"], "high");
+    assert!(finding["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert_eq!(
+        audit_of("quiet"),
+        serde_json::json!({"findings": [], "highest": null})
+    );
+}
+
+/// The refusal is the import's own (both front ends ask it): a request that does not accept
+/// the risk is refused with the findings, nothing written; accepted, it installs and the
+/// report names what was accepted; a quiet bundle needs no word.
+#[test]
+fn the_import_operation_refuses_a_high_finding_unless_the_request_accepts_it() {
+    use skilldeck::operations::import::{self, ImportError, Read, Request};
+    use skilldeck::operations::progress::{Cancel, Step};
+
+    let machine = Machine::new();
+    let source = bundle(&machine);
+    let on = skilldeck::roots::Machine::new(machine.env(), &machine.start);
+    let read = Read::Local(import::read(&source).unwrap());
+    let into = machine.tmp.path().join("into");
+    let run = |request: &Request| {
+        import::run(
+            &on,
+            &read,
+            request,
+            &into,
+            &mut |_: Step<'_>| {},
+            &Cancel::new(),
+        )
+    };
+    let plain = Request::default();
+    match run(&plain) {
+        Err(ImportError::Risky(risky)) => {
+            assert_eq!(risky.findings.len(), 1);
+            assert_eq!(risky.findings[0].rule, "remote-pipe-to-shell");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!into.exists() || std::fs::read_dir(&into).unwrap().next().is_none());
+    let quiet = Request {
+        skills: vec!["quiet".to_owned()],
+        ..Request::default()
+    };
+    let report = run(&quiet).unwrap();
+    assert!(report.risk_accepted.is_none());
+    let accepted = Request {
+        accept_risk: true,
+        ..Request::default()
+    };
+    let report = run(&accepted).unwrap();
+    assert_eq!(report.risk_accepted.unwrap().findings.len(), 1);
+    assert!(into.join("fetcher/scripts/get.sh").is_file());
 }
 
 #[test]

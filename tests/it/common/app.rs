@@ -93,3 +93,17 @@ pub fn demo_with(size: (u16, u16), theme: Theme) -> (Sandbox, Screen) {
     let screen = Screen::open(sandbox.machine(), setup, size);
     (sandbox, screen)
 }
+
+/// Answer each audit among `effects` as its worker would of skills with nothing found, so an
+/// app driven by messages alone is not left waiting for it.
+pub fn audited(app: &mut skilldeck::tui::app::App, effects: Vec<skilldeck::tui::msg::Effect>) {
+    for effect in effects {
+        if let skilldeck::tui::msg::Effect::Audit { request, skills } = effect {
+            let found = skills
+                .into_iter()
+                .map(|(_, dir)| (dir, Default::default()))
+                .collect();
+            skilldeck::tui::update::update(app, Msg::Audited { request, found });
+        }
+    }
+}

@@ -446,3 +446,26 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, (String, u32, Vec<u8>)> {
     }
     found
 }
+
+/// Copy the committed audit corpus's skill `kind/name` (`tests/fixtures/audit/risky/...` or
+/// `benign/...`) into the folder `to`.
+pub fn copy_corpus(kind: &str, name: &str, to: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/audit")
+        .join(kind)
+        .join(name);
+    let mut stack = vec![from.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.strip_prefix(&from).unwrap());
+            if path.is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                stack.push(path);
+            } else {
+                std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+}

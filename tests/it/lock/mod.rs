@@ -11,3 +11,4 @@ mod sync_interrupt;
 mod sync_skills_cli;
 mod upkeep;
 mod verify;
+mod verify_audit;

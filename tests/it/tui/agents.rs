@@ -92,6 +92,7 @@ fn destination(agent: AgentId, root: &str, readers: &[AgentId]) -> DestinationVi
         shown_root: root.to_owned(),
         readers: readers.to_vec(),
         shadows: Vec::new(),
+        distrusting: Vec::new(),
     }
 }
 

@@ -41,6 +41,7 @@ fn bundle(count: usize) -> BundleView {
         } else {
             Vec::new()
         },
+        audit: Default::default(),
     };
     BundleView {
         source: "~/dl/big.tar".to_owned(),
@@ -59,6 +60,7 @@ fn destinations() -> Vec<DestinationView> {
         shown_root: root.to_owned(),
         readers: vec![agent],
         shadows: Vec::new(),
+        distrusting: Vec::new(),
     };
     vec![
         at(AgentId::CLAUDE_CODE, Scope::User, "/h/.claude/skills"),

@@ -81,6 +81,7 @@ fn skill(name: &str, folder: &str) -> BundledSkillView {
         files: Vec::new(),
         size: 0,
         lints: Vec::new(),
+        audit: Default::default(),
     }
 }
 

@@ -24,10 +24,14 @@ fn the_markers_of_modified_changed_and_gone_are_three_shapes_no_state_uses() {
         theme::PROBLEM_MARKER,
         theme::SHADOWED_MARKER,
         theme::MARKED_MARKER,
+        theme::AUDIT_MARKER,
     ] {
         assert_ne!(marker, CHANGED_MARKER);
         assert_ne!(marker, GONE_MARKER);
     }
+    // The audit's marker shares the problems' column, so it has a shape of its own.
+    assert_ne!(theme::AUDIT_MARKER, theme::PROBLEM_MARKER);
+    assert!(!states.contains(&theme::AUDIT_MARKER));
 }
 
 #[test]

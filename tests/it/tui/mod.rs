@@ -2,6 +2,7 @@
 //! screens as insta snapshots at 80×24 and 120×40 (in `snapshots/`).
 
 mod agents;
+mod audit_marks;
 mod budget;
 mod diff_keys;
 mod e2e;
@@ -11,6 +12,7 @@ mod history;
 mod import_flows;
 mod import_git;
 mod import_grouped;
+mod import_risk;
 mod import_screens;
 mod list_export;
 mod list_snapshots;

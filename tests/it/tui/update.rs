@@ -27,7 +27,8 @@ fn keys(actions: &[Action]) -> Vec<Msg> {
 fn loaded() -> App {
     let mut app = App::new(Setup::default());
     update(&mut app, Msg::Started);
-    update(&mut app, Msg::ScanDone(Box::new(deck())));
+    let effects = update(&mut app, Msg::ScanDone(Box::new(deck())));
+    crate::common::app::audited(&mut app, effects);
     update(&mut app, Msg::Changes(Ok(Changes::default())));
     update(
         &mut app,
@@ -103,7 +104,12 @@ const CASES: &[Case] = &[
                 names(app),
                 ["alpha", "beta", "delta", "epsilon", "gamma", "漢字"]
             );
-            assert_eq!(effects, [Effect::ReadPreview(dir("alpha"))]);
+            // The first one's SKILL.md, then every skill audited, on a worker.
+            assert_eq!(effects[0], Effect::ReadPreview(dir("alpha")));
+            let [_, Effect::Audit { skills, .. }] = effects else {
+                panic!("{effects:?}")
+            };
+            assert_eq!(skills.len(), 6);
             assert_eq!(app.scan, Scan::Done);
             assert_eq!(app.preview, Preview::Loading(dir("alpha")));
             let status = app.status.as_ref().unwrap();
@@ -532,14 +538,16 @@ const CASES: &[Case] = &[
         },
         check: |app, effects| {
             assert_eq!(selected(app), "beta");
+            // Then the skills of the new scan audited again, on a worker.
             assert_eq!(
-                effects,
+                effects[..3],
                 [
                     Effect::ReadPreview(dir("beta")),
                     Effect::StartScan,
                     Effect::ReadPreview(dir("beta"))
                 ]
             );
+            assert!(matches!(&effects[3..], [Effect::Audit { skills, .. }] if skills.len() == 5));
         },
     },
     Case {

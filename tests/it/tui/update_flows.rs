@@ -80,7 +80,8 @@ fn loaded() -> App {
     deck.skills[4].owner = Some(owner("claude-plugin", None));
     let deck = skilldeck::tui::model::Deck::from_views(deck.skills, deck.roots);
     update(&mut app, Msg::Started);
-    update(&mut app, Msg::ScanDone(Box::new(deck)));
+    let effects = update(&mut app, Msg::ScanDone(Box::new(deck)));
+    crate::common::app::audited(&mut app, effects);
     update(
         &mut app,
         Msg::Changes(Ok(Changes {
@@ -259,6 +260,7 @@ fn bundle() -> BundleView {
         }],
         size: 10,
         lints: Vec::new(),
+        audit: Default::default(),
     };
     BundleView {
         source: "~/dl/team.tar.gz".to_owned(),
@@ -277,6 +279,7 @@ fn destinations() -> Vec<DestinationView> {
         shown_root: root.to_owned(),
         readers: vec![agent],
         shadows: Vec::new(),
+        distrusting: Vec::new(),
     };
     vec![
         at(AgentId::CODEX, Scope::User, "/h/.agents/skills"),
@@ -305,6 +308,41 @@ fn previewing() -> App {
 fn choosing_destination() -> App {
     let mut app = previewing();
     update(&mut app, Msg::Action(Choose));
+    app
+}
+
+/// The import asked to install `one` and `two`, and refused for their high findings: the
+/// question before a risky install.
+pub(crate) fn risky() -> App {
+    let mut app = choosing_destination();
+    update(&mut app, Msg::Action(Choose));
+    let session = session(&app);
+    let finding = |skill: &str, rule: &'static str| skilldeck::tui::audit::FindingView {
+        skill: skill.to_owned(),
+        file: "run.sh".to_owned(),
+        line: 2,
+        rule,
+        severity: skilldeck::audit::Severity::High,
+        message: "a download piped into a shell".to_owned(),
+    };
+    update(
+        &mut app,
+        Msg::Import {
+            session,
+            event: ImportEvent::Risky {
+                risk: skilldeck::tui::audit::RiskView {
+                    findings: vec![
+                        finding("one", "remote-pipe-to-shell"),
+                        finding("two", "env-to-webhook"),
+                    ],
+                    skills: vec!["one".to_owned(), "two".to_owned()],
+                    rules: vec!["remote-pipe-to-shell", "env-to-webhook"],
+                },
+                force: false,
+                skills: vec!["one".to_owned(), "two".to_owned()],
+            },
+        },
+    );
     app
 }
 
@@ -1112,6 +1150,7 @@ const CASES: &[Case] = &[
                     root: PathBuf::from("/h/.claude/skills"),
                     skills: vec!["one".to_owned(), "two".to_owned(), "three".to_owned()],
                     force: false,
+                    accept_risk: false,
                 }]
             );
             assert_eq!(*step(app), Step::Planning);
@@ -1128,6 +1167,79 @@ const CASES: &[Case] = &[
                 panic!()
             };
             assert_eq!(*scroll, diff.hunks[0]);
+        },
+    },
+    Case {
+        name: "high findings are asked about: Enter and y do not install, ! does with the risk accepted",
+        start: risky,
+        msgs: |_| keys(&[Choose, Confirm, ToggleSkill]),
+        check: |app, effects| {
+            assert!(effects.is_empty(), "{effects:?}");
+            assert_eq!(app.mode(), Mode::Risk);
+            let mut app = app.clone();
+            let effects = update(&mut app, Msg::Action(AcceptRisk));
+            assert_eq!(
+                effects,
+                [Effect::Install {
+                    session: session(&app),
+                    root: PathBuf::from("/h/.claude/skills"),
+                    skills: vec!["one".to_owned(), "two".to_owned()],
+                    force: false,
+                    accept_risk: true,
+                }]
+            );
+            assert_eq!(*step(&app), Step::Planning);
+        },
+    },
+    Case {
+        name: "Esc at the risk's question cancels the import; nothing was written",
+        start: risky,
+        msgs: |_| keys(&[Back]),
+        check: |app, effects| {
+            assert!(
+                matches!(effects, [Effect::CancelImport { .. }]),
+                "{effects:?}"
+            );
+            assert!(app.import.is_none());
+            assert!(
+                app.status
+                    .as_ref()
+                    .unwrap()
+                    .text
+                    .contains("nothing was written")
+            );
+        },
+    },
+    Case {
+        name: "replacements confirmed, then the risk: the forced install is asked again, accepted",
+        start: || replacing(true),
+        msgs: |app| {
+            let mut msgs = keys(&[Confirm]);
+            msgs.push(Msg::Import {
+                session: session(app),
+                event: ImportEvent::Risky {
+                    risk: skilldeck::tui::audit::RiskView {
+                        findings: Vec::new(),
+                        skills: vec!["two".to_owned()],
+                        rules: vec!["reverse-shell"],
+                    },
+                    force: true,
+                    skills: vec!["two".to_owned()],
+                },
+            });
+            msgs.extend(keys(&[AcceptRisk]));
+            msgs
+        },
+        check: |app, effects| {
+            assert!(matches!(
+                effects.last(),
+                Some(Effect::Install {
+                    force: true,
+                    accept_risk: true,
+                    ..
+                })
+            ));
+            assert!(matches!(step(app), Step::Installing(_)));
         },
     },
     Case {
@@ -1152,6 +1264,7 @@ const CASES: &[Case] = &[
                     root: PathBuf::from("/h/.claude/skills"),
                     skills: vec!["one".to_owned(), "three".to_owned()],
                     force: true,
+                    accept_risk: false,
                 }]
             );
         },
@@ -1473,7 +1586,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         );
         app
     };
-    let starts: [fn() -> App; 16] = [
+    let starts: [fn() -> App; 17] = [
         || App::new(Setup::default()),
         crate::tui::reading::reading,
         loaded,
@@ -1482,6 +1595,7 @@ fn every_action_is_handled_without_a_panic_in_every_mode() {
         previewing,
         choosing_destination,
         || replacing(true),
+        risky,
         refused,
         imported,
         message,

@@ -9,10 +9,16 @@
 //! against the SHA-256 it records, hashed as APM hashes it (`lock::apm`): a file that differs or
 //! is gone is a finding naming the file. A project may have either lock or both; with neither,
 //! nothing is checked.
+//!
+//! Asked to (`skilldeck verify --fail-on SEVERITY`), each project skill a lock names is also
+//! audited as `skilldeck audit` audits it (issue 33), and each finding at or above the
+//! severity asked for is a finding of the verification: what the locked skills would do is
+//! checked in CI with what they hold.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::audit::{self, Severity};
 use crate::lock::{self, APM_LOCK_FILE, ApmLock, LOCK_FILE, SkillsLock};
 use crate::ownership::skills_cli;
 use crate::record::unstamp;
@@ -46,6 +52,8 @@ pub enum Problem {
     },
     /// A file `apm.lock.yaml` records, below the skill's folder, is not there.
     ApmMissing { file: String },
+    /// What `skilldeck audit` finds in the locked skill, at or above the severity asked for.
+    Audit(audit::Finding),
 }
 
 impl Problem {
@@ -57,6 +65,7 @@ impl Problem {
             Problem::Unlocked => "skill-unlocked",
             Problem::ApmDiffers { .. } => "apm-file-differs",
             Problem::ApmMissing { .. } => "apm-file-missing",
+            Problem::Audit(finding) => finding.rule,
         }
     }
 }
@@ -105,6 +114,15 @@ impl Finding {
                 "{} in {shown_dir}: {file}, recorded in {APM_LOCK_FILE}, is missing; {agents}",
                 self.name
             ),
+            Problem::Audit(finding) => format!(
+                "{} in {shown_dir}: {}:{} {} ({}): {}; {agents}",
+                self.name,
+                finding.file,
+                finding.line,
+                finding.rule,
+                finding.severity,
+                finding.message
+            ),
         }
     }
 }
@@ -146,13 +164,25 @@ pub enum VerifyError {
     Project(#[from] LockOpError),
     #[error(transparent)]
     Hash(#[from] lock::HashError),
+    /// A locked skill's folder could not be read to audit it.
+    #[error(transparent)]
+    Audit(#[from] audit::Unreadable),
 }
 
 /// Check `machine`'s project against its lock.
 ///
 /// # Errors
 /// [`VerifyError`] when the lock or a skill could not be read: nothing was checked.
-pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, VerifyError> {
+/// Verify the project against its locks; with `audit_at`, also audit each skill a lock names
+/// and report its findings of that severity or more. Nothing is written.
+///
+/// # Errors
+/// [`VerifyError`]: no lock, a lock or a skill that cannot be read (nothing is reported).
+pub fn verify(
+    machine: &Machine,
+    inventory: &Inventory,
+    audit_at: Option<Severity>,
+) -> Result<Verified, VerifyError> {
     let top = lock_dir(machine);
     let lock_path = top.join(LOCK_FILE);
     let apm_lock_path = top.join(APM_LOCK_FILE);
@@ -168,6 +198,26 @@ pub fn verify(machine: &Machine, inventory: &Inventory) -> Result<Verified, Veri
     }
     if let Some(apm) = &apm {
         check_apm_lock(&top, apm, &skills, &mut findings)?;
+    }
+    if let Some(least) = audit_at {
+        let named = |name: &str, skill: &Skill| {
+            lock.as_ref().is_some_and(|l| l.skills.contains_key(name))
+                || apm
+                    .as_ref()
+                    .is_some_and(|apm| apm.files.values().any(|f| top.join(&f.dir) == skill.dir))
+        };
+        for (name, copies) in &skills {
+            for &skill in copies.iter().filter(|skill| named(name, skill)) {
+                let audited = audit::audit_skill(name, &skill.real_dir)?;
+                findings.extend(
+                    audited
+                        .findings
+                        .into_iter()
+                        .filter(|f| f.severity >= least)
+                        .map(|f| found(skill, name, Problem::Audit(f))),
+                );
+            }
+        }
     }
     Ok(Verified {
         lock_path: lock.as_ref().map(|_| lock_path),

@@ -1,6 +1,7 @@
 //! What a bundle holds, before anything is written: each skill with its files, sizes,
-//! executable bits and lint problems, taken or left by the person; the files left out of every
-//! skill; and, for a bundle that is refused, the one sentence that says why.
+//! executable bits, lint problems and audit verdict (its findings listed), taken or left by
+//! the person; the files left out of every skill; and, for a bundle that is refused, the one
+//! sentence that says why.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -83,6 +84,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
                 Span::raw(" "),
                 Span::styled(skill.shown_name.clone(), theme.title),
                 Span::styled(format!("  {count}, {}", size(skill.size)), quiet),
+                Span::styled(
+                    format!(" · audit: {}", skill.audit.summary()),
+                    if skill.audit.marked() {
+                        theme.warning
+                    } else {
+                        quiet
+                    },
+                ),
             ])
             .style(style),
         );
@@ -106,6 +115,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         for lint in &skill.lints {
             lines.push(Line::styled(
                 width::fit(&format!("     {} {lint}", theme::PROBLEM_MARKER), columns),
+                theme.warning,
+            ));
+        }
+        // What the audit found of medium severity or more, each with its file and line.
+        for finding in skill.audit.listed() {
+            lines.push(Line::styled(
+                width::fit(
+                    &format!("     {} {}", theme::PROBLEM_MARKER, finding.sentence()),
+                    columns,
+                ),
                 theme.warning,
             ));
         }

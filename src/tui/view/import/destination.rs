@@ -14,12 +14,17 @@ use crate::tui::import::{DestinationView, Import};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mut Laid) {
     let theme = &app.theme;
-    // Why the folder last chosen cannot take skills; else a folder no agent shown reads; else
-    // the copies the chosen skills would shadow there, or be shadowed by.
+    // Why the folder last chosen cannot take skills; else an agent shown that will not load
+    // the folder in this project, which it does not trust (said once, with how to trust it);
+    // else a folder no agent shown reads; else the copies the chosen skills would shadow
+    // there, or be shadowed by.
     let chosen = import.destinations.get(import.destination);
     let names = import.chosen_names();
     let warn = import.refused.clone().or_else(|| {
         let destination = chosen?;
+        if let Some(sentence) = distrust_warning(app, destination) {
+            return Some(sentence);
+        }
         if app.shown_of(&destination.readers).is_empty() {
             return Some(format!(
                 "No agent installed here reads {}, so none would load what is installed there.",
@@ -133,6 +138,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         });
         frame.render_widget(line, Rect::new(list.x, y, list.width, 1));
     }
+}
+
+/// Each agent shown that will not load what is installed into `destination`, because it does
+/// not trust the project, with how to trust it: the command line's warning, in one sentence.
+fn distrust_warning(app: &App, destination: &DestinationView) -> Option<String> {
+    let sentences: Vec<String> = destination
+        .distrusting
+        .iter()
+        .filter(|d| !app.shown_of(&[d.agent]).is_empty())
+        .map(|d| {
+            format!(
+                "{} would not load the skills in {}: {}.",
+                d.agent.display_name(),
+                destination.shown_root,
+                d.why
+            )
+        })
+        .collect();
+    (!sentences.is_empty()).then(|| sentences.join(" "))
 }
 
 /// What installing the chosen skills into `destination` would change in which copy an agent

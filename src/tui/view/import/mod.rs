@@ -6,6 +6,7 @@ mod destination;
 mod picker;
 mod progress;
 mod replace;
+mod risk;
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -30,7 +31,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         Step::Picking | Step::Reading(_) => 0,
         Step::Preview | Step::Refused(_) => 1,
         Step::Destination | Step::Planning => 2,
-        Step::Replace { .. } | Step::Installing(_) => 3,
+        Step::Replace { .. } | Step::Risky { .. } | Step::Installing(_) => 3,
         Step::Done(_) | Step::Failed(_) => 4,
     };
     let mut title = vec![Span::styled(" Import ", theme.title)];
@@ -58,6 +59,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
             diff,
             scroll,
         } => replace::draw(frame, inner, app, (conflicts, skipped), diff, *scroll, laid),
+        Step::Risky { risk, .. } => risk::draw(frame, inner, app, risk),
         Step::Reading(source) => {
             progress::waiting(frame, inner, app, &format!("Reading {source}…"))
         }

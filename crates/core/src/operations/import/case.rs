@@ -15,6 +15,7 @@ use super::super::journal::JournalError;
 use super::super::judged::Judged;
 use super::super::progress::{Cancel, Progress, Watching};
 use super::super::shadow::WouldShadow;
+use super::risk::{self, Risky};
 use super::{Distrusting, FromGit, Read, Readers, Unrecorded};
 
 /// What to install of a bundle, and how.
@@ -26,6 +27,9 @@ pub struct Request {
     pub force: bool,
     /// Judge every agent that reads the destination, not only those installed here.
     pub all_agents: bool,
+    /// Install even when the audit finds something of high severity in the skills chosen
+    /// (see [`risk`](super::risk)); otherwise such a bundle is refused, with its findings.
+    pub accept_risk: bool,
 }
 
 /// Who loads the skills installed at a destination: the agents that read it, and which of
@@ -85,6 +89,10 @@ pub enum ImportError {
     /// The destination holds a skill this import may not replace; nothing was written.
     #[error(transparent)]
     Conflict(#[from] Conflict),
+    /// The skills chosen hold a finding of high severity and the risk was not accepted;
+    /// nothing was written.
+    #[error(transparent)]
+    Risky(#[from] Risky),
     /// Stopped as asked, before any skill was put in place.
     #[error("the import was stopped before any skill was put in place")]
     Cancelled,
@@ -168,6 +176,8 @@ pub struct Report<'b> {
     pub unrecorded: Vec<Unrecorded>,
     /// The project's `skills-lock.json` kept current, when it has one.
     pub lock: super::super::lock_upkeep::Upkeep,
+    /// The high findings installed because the request accepted the risk: said again after.
+    pub risk_accepted: Option<Risky>,
 }
 
 impl Report<'_> {
@@ -182,8 +192,9 @@ impl Report<'_> {
 /// `cancel` while nothing is in place yet.
 ///
 /// # Errors
-/// [`ImportError`]: the skills are not the bundle's, a conflict found before anything was
-/// written, a cancel, or the write that failed.
+/// [`ImportError`]: the skills are not the bundle's, a finding of high severity in them
+/// while the risk is not accepted ([`ImportError::Risky`], judged before anything else), a
+/// conflict found before anything was written, a cancel, or the write that failed.
 pub fn run<'b>(
     machine: &Machine,
     read: &'b Read,
@@ -193,6 +204,13 @@ pub fn run<'b>(
     cancel: &Cancel,
 ) -> Result<Report<'b>, ImportError> {
     let chosen = read.bundle().select(&request.skills)?;
+    // The one rule both front ends ask: what the skills would do is judged from the bytes
+    // read, before anything is written, and a high finding needs the risk accepted.
+    let risky = Risky::of(&risk::verdicts(&chosen));
+    let risk_accepted = match risky {
+        Some(risky) if !request.accept_risk => return Err(ImportError::Risky(risky)),
+        accepted => accepted,
+    };
     let loaders = Loaders::of(machine, root, request.all_agents);
     let shadowing = super::shadowing(machine, &chosen, &loaders);
     let mut watching = Watching { progress, cancel };
@@ -214,5 +232,6 @@ pub fn run<'b>(
         unjournalled: imported.unjournalled,
         unrecorded: imported.unrecorded,
         lock: imported.lock,
+        risk_accepted,
     })
 }

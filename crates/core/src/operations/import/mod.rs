@@ -158,6 +158,9 @@ pub struct Destination {
     /// Every agent that loads skills from `root`, in table order: who will see what is
     /// installed there (about two dozen agents read `~/.agents/skills`).
     pub readers: Vec<AgentId>,
+    /// The agents that would read `root` in a project they trust and do not trust this one
+    /// (see [`Readers::distrusting`]): what goes there will not reach them.
+    pub distrusting: Vec<Distrusting>,
 }
 
 /// Every agent's skills folder at each scope it has one, on `machine`; a project folder that
@@ -173,6 +176,7 @@ pub fn destinations(machine: &Machine) -> Vec<Destination> {
                     agent,
                     scope,
                     readers: readers.of_root(&root),
+                    distrusting: readers.distrusting(&root),
                     root,
                 })
         })
