@@ -23,7 +23,7 @@ use super::pane;
 
 /// Column widths: the mark, when, the tag, the size.
 const MARK: usize = 2;
-const WHEN: usize = 11;
+const WHEN: usize = 13;
 const TAG: usize = 7;
 const SIZE: usize = 9;
 /// The narrowest the "since the one before" column is shown at; narrower, the lines below say it.
