@@ -106,10 +106,7 @@ fn title(history: &History, theme: &Theme) -> Line<'static> {
         theme.title,
     )];
     if let Loading::Ready(view) = &history.view {
-        let count = match view.rows.len() {
-            1 => "1 snapshot".to_owned(),
-            n => format!("{n} snapshots"),
-        };
+        let count = crate::text::human::count(view.rows.len(), "snapshot");
         let style = if matches!(view.usage, StoreSize::Read(_)) {
             theme.label
         } else {
