@@ -192,7 +192,7 @@ fn targets(args: &Args, machine: &Machine) -> Result<Targets, Failure> {
             Ok(meta) if meta.is_dir() => {
                 for dir in super::lint::skills_at(path)? {
                     targets.folders.push(Request {
-                        skill: dir_name(&dir),
+                        skill: super::lint::dir_name(&dir),
                         dir,
                     });
                 }
@@ -237,16 +237,6 @@ fn targets(args: &Args, machine: &Machine) -> Result<Targets, Failure> {
         )));
     }
     Ok(targets)
-}
-
-fn dir_name(dir: &Path) -> String {
-    dir.file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .or_else(|| {
-            let real = crate::fs::canonical(dir).ok()?;
-            Some(real.file_name()?.to_string_lossy().into_owned())
-        })
-        .unwrap_or_default()
 }
 
 /// A skill's folder as SARIF points at it: relative to the current directory when inside it.
@@ -306,9 +296,14 @@ fn summary(skills: usize, report: &Report) -> String {
     let with: std::collections::BTreeSet<&str> =
         report.findings.iter().map(|f| f.skill.as_str()).collect();
     format!(
-        "{audited} audited: {} in {} ({}).",
-        count(report.findings.len(), "finding"),
-        count(with.len(), "skill"),
+        "{} ({}).",
+        super::lint::found_in(
+            skills,
+            "audited",
+            report.findings.len(),
+            "finding",
+            with.len()
+        ),
         by.join(", ")
     )
 }

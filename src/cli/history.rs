@@ -82,12 +82,14 @@ pub fn run(skill: &str, as_json: bool, machine: &Machine) -> Result<Outcome, Fai
     super::print(&format!(
         "{} of {name} ({shown}), oldest first:\n{}",
         human::count(steps.len(), "snapshot"),
-        render(&steps, &rows)
+        render(&steps, &rows, std::time::SystemTime::now())
     ))?;
     Ok(Outcome::Done)
 }
 
-fn render(steps: &[Step], rows: &[StepJson<'_>]) -> String {
+/// The history as a table, each time said as the app says it (`3 h ago`, `on 2026-11-02`)
+/// seen from `now`; `--json` keeps the times as they are recorded.
+fn render(steps: &[Step], rows: &[StepJson<'_>], now: std::time::SystemTime) -> String {
     let cells: Vec<Vec<String>> = steps
         .iter()
         .zip(rows)
@@ -113,7 +115,7 @@ fn render(steps: &[Step], rows: &[StepJson<'_>]) -> String {
             };
             vec![
                 row.id.to_owned(),
-                row.taken_at.clone(),
+                human::moment(step.snapshot.info.taken_at, now),
                 row.reason.describe().to_owned(),
                 human::size(row.size),
                 changes,

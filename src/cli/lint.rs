@@ -140,10 +140,14 @@ pub fn run(args: &Args, project: Option<&Path>) -> Result<Outcome, Failure> {
         )
     } else {
         format!(
-            "{} linted: {} in {}.\n",
-            count(linted.len(), "skill"),
-            count(problems.len(), "problem"),
-            count(with_problems, "skill")
+            "{}.\n",
+            found_in(
+                linted.len(),
+                "linted",
+                problems.len(),
+                "problem",
+                with_problems
+            )
         )
     })?;
     Ok(outcome)
@@ -214,9 +218,26 @@ fn holds_manifest(dir: &Path) -> bool {
         .any(|name| std::fs::symlink_metadata(dir.join(name)).is_ok())
 }
 
+/// The last line of `lint` and of `audit` when something was found: `3 skills linted: 2
+/// problems in 1 skill`.
+pub(super) fn found_in(
+    skills: usize,
+    done: &str,
+    found: usize,
+    noun: &str,
+    in_skills: usize,
+) -> String {
+    format!(
+        "{} {done}: {} in {}",
+        count(skills, "skill"),
+        count(found, noun),
+        count(in_skills, "skill")
+    )
+}
+
 /// The folder's own name, which its skill's `name` must be, as a scan names it; `.` is named
-/// as it resolves.
-fn dir_name(dir: &Path) -> String {
+/// as it resolves (`audit` names a folder's findings by it too).
+pub(super) fn dir_name(dir: &Path) -> String {
     dir.file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .or_else(|| {

@@ -48,11 +48,10 @@ pub fn run(_args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{} {} ({} skill{})",
+        "{} {} ({})",
         if done.changed { "wrote" } else { "up to date:" },
         done.path.display(),
-        done.skills.len(),
-        if done.skills.len() == 1 { "" } else { "s" }
+        crate::text::human::count(done.skills.len(), "skill"),
     );
     for (name, locked) in &done.skills {
         let commit = locked

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde::Serialize;
 
-use crate::operations::outdated::{self, Checked, Compares, Outdated, Status, short};
+use crate::operations::outdated::{self, Checked, Compares, Outdated, Status};
 use crate::operations::progress::Step;
 use crate::roots::Machine;
 use crate::text::Unsafe;
@@ -153,16 +153,7 @@ fn render(outdated: &Outdated, machine: &Machine) -> String {
         .map(|c| {
             let status = match c.status() {
                 Status::Pinned => "pinned".to_owned(),
-                Status::Moved => format!(
-                    "moved: {}{} → {}",
-                    if c.compares == Compares::Tree {
-                        "tree "
-                    } else {
-                        ""
-                    },
-                    short(c.was()),
-                    short(c.latest.as_deref().unwrap_or_default())
-                ),
+                Status::Moved => format!("moved: {}", c.change()),
                 Status::UpToDate if c.folder_same => {
                     "up to date (its folder is unchanged)".to_owned()
                 }

@@ -146,12 +146,24 @@ pub fn run(args: &Args, machine: &Machine) -> Result<Outcome, Failure> {
     if args.json {
         json::print(&SnapshotsJson { snapshots: rows })?;
     } else {
-        super::print(&render(&rows, &snapshots, machine.env.home()))?;
+        super::print(&render(
+            &rows,
+            &snapshots,
+            machine.env.home(),
+            std::time::SystemTime::now(),
+        ))?;
     }
     Ok(Outcome::Done)
 }
 
-fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> String {
+/// The snapshots as a table, each time said as the app says it (`3 h ago`, `on 2026-11-02`)
+/// seen from `now`; `--json` keeps the times as they are recorded.
+fn render(
+    rows: &[SnapshotJson<'_>],
+    snapshots: &[Snapshot],
+    home: &Path,
+    now: std::time::SystemTime,
+) -> String {
     if rows.is_empty() {
         return "No snapshots yet; `skilldeck snapshot` takes them.\n".to_owned();
     }
@@ -172,7 +184,7 @@ fn render(rows: &[SnapshotJson<'_>], snapshots: &[Snapshot], home: &Path) -> Str
             vec![
                 row.skill.to_string(),
                 row.id.to_owned(),
-                row.taken_at.clone(),
+                human::moment(snapshot.info.taken_at, now),
                 row.reason.describe().to_owned(),
                 state,
                 human::path(&snapshot.info.dir, home, Unsafe::Escaped),

@@ -153,10 +153,9 @@ fn text(synced: &Synced) -> String {
     let wrote_nothing = synced.frozen && !synced.clean();
     let _ = writeln!(
         out,
-        "{}: {} locked skill{}: {} installed, {} matching, {} refused{}{}",
+        "{}: {}: {} installed, {} matching, {} refused{}{}",
         relative(&synced.top, &synced.lock_path),
-        synced.skills.len(),
-        if synced.skills.len() == 1 { "" } else { "s" },
+        crate::text::human::count(synced.skills.len(), "locked skill"),
         count("installed"),
         count("matching"),
         count("refused"),

@@ -9,6 +9,7 @@ use serde_json::json;
 
 use crate::operations::verify::{self, Finding, Problem, Verified};
 use crate::roots::Machine;
+use crate::text::human::count;
 
 use super::{Failure, Outcome};
 
@@ -151,32 +152,25 @@ fn text(verified: &Verified) -> String {
     let mut checked = Vec::new();
     if let Some(lock_path) = &verified.lock_path {
         checked.push(format!(
-            "{}: {} locked skill{}",
+            "{}: {}",
             verify::relative(&verified.top, lock_path),
-            verified.locked,
-            plural(verified.locked)
+            count(verified.locked, "locked skill")
         ));
     }
     if let Some(apm_lock_path) = &verified.apm_lock_path {
         checked.push(format!(
-            "{}: {} recorded skill file{}",
+            "{}: {}",
             verify::relative(&verified.top, apm_lock_path),
-            verified.apm_files,
-            plural(verified.apm_files)
+            count(verified.apm_files, "recorded skill file")
         ));
     }
     let _ = writeln!(
         out,
-        "{}, {} finding{}",
+        "{}, {}",
         checked.join("; "),
-        verified.findings.len(),
-        plural(verified.findings.len())
+        count(verified.findings.len(), "finding")
     );
     out
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 { "" } else { "s" }
 }
 
 fn as_json(verified: &Verified) -> serde_json::Value {

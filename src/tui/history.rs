@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use crate::snapshot::history::{Step, Summary};
 use crate::snapshot::{SnapshotError, StoreUsage};
-use crate::text::human::{ago, size};
+use crate::text::human::{moment, size};
 
 /// The time relative times are said against: the runtime sets it before each frame, and tests
 /// fix it.
@@ -23,24 +23,10 @@ impl Default for Clock {
 }
 
 impl Clock {
-    /// How long before this clock `at` was, in words: `3 min ago`, `2 days ago`.
+    /// When `at` was, seen from this clock, as the rest of the app and the command line say
+    /// it ([`moment`]): `3 min ago`, `2 days ago`, `on 2026-11-02` past a week.
     pub fn since(self, at: SystemTime) -> String {
-        relative(at, self.0)
-    }
-}
-
-/// `at` said from `now`: `just now`, `3 min ago`, `5 h ago`, `yesterday`, `2 days ago`; a
-/// time after `now` (a clock set back, a snapshot from another machine) is said to be so
-/// rather than passed off as recent.
-pub fn relative(at: SystemTime, now: SystemTime) -> String {
-    match now.duration_since(at) {
-        Ok(span) => ago(span),
-        // Taken since the clock last ticked: a moment, not a clock set back.
-        Err(ahead) if ahead.duration().as_secs() < 60 => ago(ahead.duration()),
-        Err(ahead) => format!(
-            "{} ahead of this clock",
-            ago(ahead.duration()).replace(" ago", "")
-        ),
+        moment(at, self.0)
     }
 }
 
@@ -187,40 +173,29 @@ mod tests {
     }
 
     #[test]
-    fn times_are_said_relative_to_the_clock() {
+    fn times_are_said_as_moments_from_the_clock() {
         let now = at(10 * 86_400);
         let cases = [
             (0, "just now"),
             (59, "just now"),
             (60, "1 min ago"),
             (3 * 60 + 20, "3 min ago"),
-            (3_599, "59 min ago"),
-            (3_600, "1 h ago"),
             (5 * 3_600, "5 h ago"),
             (86_400, "yesterday"),
             (2 * 86_400, "2 days ago"),
-            (9 * 86_400 + 5, "9 days ago"),
+            (6 * 86_400 + 5, "6 days ago"),
+            // Past a week, its day, as undo times and the command line say it.
+            (9 * 86_400 + 5, "on 2027-01-16"),
         ];
         for (before, want) in cases {
             let taken = now - Duration::from_secs(before);
-            assert_eq!(relative(taken, now), want, "{before} s before");
-            assert_eq!(Clock(now).since(taken), want);
+            assert_eq!(Clock(now).since(taken), want, "{before} s before");
         }
-    }
-
-    #[test]
-    fn a_time_after_the_clock_says_so() {
-        let now = at(0);
-        assert_eq!(
-            relative(now + Duration::from_secs(3 * 60), now),
-            "3 min ahead of this clock"
-        );
-        assert_eq!(
-            relative(now + Duration::from_secs(2 * 86_400), now),
-            "2 days ahead of this clock"
-        );
         // Taken a moment after the clock last ticked, before the frame that shows it.
-        assert_eq!(relative(now + Duration::from_millis(400), now), "just now");
+        assert_eq!(
+            Clock(now).since(now + Duration::from_millis(400)),
+            "just now"
+        );
     }
 
     #[test]

@@ -200,6 +200,7 @@ impl Key {
             KeyCode::Esc => "Esc".to_owned(),
             KeyCode::Backspace => "Backspace".to_owned(),
             KeyCode::Delete => "Del".to_owned(),
+            KeyCode::F(n) => format!("F{n}"),
             other => format!("{other:?}"),
         };
         if self.ctrl {
@@ -238,7 +239,8 @@ impl Binding {
 }
 
 use KeyCode::{
-    BackTab, Backspace, Delete, Down, End, Enter, Esc, Home, Left, PageDown, PageUp, Right, Tab, Up,
+    BackTab, Backspace, Delete, Down, End, Enter, Esc, F, Home, Left, PageDown, PageUp, Right, Tab,
+    Up,
 };
 use Mode::{
     Budget, Bundle, Busy, Changed, Confirm, Conflicts, Copies, Destination, Diff, Export, Files,
@@ -303,10 +305,20 @@ const fn bind(
 /// of an action in a mode is the one sentences name (`q` quits, though Ctrl-c does too).
 pub static BINDINGS: &[Binding] = &[
     bind(
+        // Not where letters are text (the picker's filter, the search, the export path): a
+        // `?` typed there is part of a name.
         &[
-            Skills, Roots, Changed, Diff, History, Picker, Files, Reading, Budget, Conflicts,
+            Skills, Roots, Changed, Diff, History, Files, Reading, Budget, Conflicts,
         ],
         &[Key::char('?')],
+        Action::ToggleHelp,
+        "show this help",
+        Some("help"),
+    ),
+    // Where every character is text, the help is the key terminals and programs keep for it.
+    bind(
+        &[Picker],
+        &[Key::code(F(1))],
         Action::ToggleHelp,
         "show this help",
         Some("help"),
@@ -1198,20 +1210,19 @@ pub static BINDINGS: &[Binding] = &[
 /// What the key does in `mode`, if anything. Where letters are text (the search line, the
 /// picker's filter, a path) a character no binding takes is typed.
 pub fn resolve(mode: Mode, event: &KeyEvent) -> Option<Action> {
-    let bound = BINDINGS
-        .iter()
-        .find(|b| b.modes.contains(&mode) && b.keys.iter().any(|k| k.matches(event)))
-        .map(|b| b.action);
-    if bound.is_some() || !mode.types() {
-        return bound;
-    }
+    // While a field has focus a character is text, before anything the table says: a key
+    // bound there by mistake is typed, not swallowed (a folder name with a `j` or a `?` in the
+    // picker's filter); only keys that are not characters, or held with Ctrl or Alt, act.
     let plain = !event
         .modifiers
         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SUPER);
-    match event.code {
-        KeyCode::Char(c) if plain => Some(Action::Type(c)),
-        _ => None,
+    if let (true, true, KeyCode::Char(c)) = (mode.types(), plain, event.code) {
+        return Some(Action::Type(c));
     }
+    BINDINGS
+        .iter()
+        .find(|b| b.modes.contains(&mode) && b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.action)
 }
 
 /// What a sentence says for a key the table does not have; a test finds every sentence that
@@ -1465,8 +1476,9 @@ mod tests {
             (Picker, key(Left, none), Some(Action::Parent)),
             (Picker, key(Backspace, none), Some(Action::Erase)),
             (Picker, key(Esc, none), Some(Action::Back)),
-            // `?` is the help there too; `/`, `~` and `.` are typed (a path).
-            (Picker, plain('?'), Some(Action::ToggleHelp)),
+            // Every character is typed there: `?` as much as `/`, `~` and `.` (a path).
+            (Picker, plain('?'), Some(Action::Type('?'))),
+            (Picker, key(F(1), none), Some(Action::ToggleHelp)),
             (Picker, plain('/'), Some(Action::Type('/'))),
             (Picker, plain('~'), Some(Action::Type('~'))),
             (

@@ -272,11 +272,7 @@ pub fn listed(skills: &[Target]) -> Vec<String> {
 
 /// `1 skill`, `3 skills`.
 pub fn count(n: usize) -> String {
-    if n == 1 {
-        "1 skill".to_owned()
-    } else {
-        format!("{n} skills")
-    }
+    crate::text::human::count(n, "skill")
 }
 
 /// A removal in one line, every field of its report said: what went, the snapshot that keeps

@@ -140,6 +140,8 @@ pub struct SkillView {
     /// The name in lower case, for search.
     pub search_key: String,
     pub description: Option<String>,
+    /// The version its frontmatter declares: what its export is named after.
+    pub version: Option<String>,
     /// The folder, for reading its `SKILL.md`; never shown as it is.
     pub dir: PathBuf,
     /// The folder as shown.
@@ -468,6 +470,7 @@ fn skill_view(skill: &Skill, roots: &[RootView], home: &Path, now: SystemTime) -
         search_key: name.to_lowercase(),
         name,
         description: skill.declared.description.as_deref().map(sanitize::line),
+        version: skill.declared.version.clone(),
         dir: skill.dir.clone(),
         shown_dir: human::path(&skill.dir, home, Unsafe::Dropped),
         real_dir: (skill.real_dir != skill.dir)

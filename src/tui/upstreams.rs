@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use crate::operations::outdated::{Checked, Compares, Outdated, Status, short};
+use crate::operations::outdated::{Checked, Outdated, Status};
 use crate::text::human::ago;
 use crate::text::sanitize;
 
@@ -57,16 +57,7 @@ impl Mark {
             Status::Pinned => Mark::Pinned,
             Status::Moved => Mark::Moved {
                 edited: checked.edits(),
-                change: sanitize::line(&format!(
-                    "{}{} → {}",
-                    if checked.compares == Compares::Tree {
-                        "tree "
-                    } else {
-                        ""
-                    },
-                    short(checked.was()),
-                    short(checked.latest.as_deref().unwrap_or_default())
-                )),
+                change: sanitize::line(&checked.change()),
             },
             Status::UpToDate => Mark::UpToDate,
             Status::CannotTell => Mark::CannotTell(why(&checked.note)),

@@ -79,6 +79,9 @@ pub struct Picker {
     pub error: Option<String>,
     /// A filter on names, or a path ([`Picker::typed_path`]).
     pub filter: LineEdit,
+    /// What the filter held when the listing under way was asked for: the listing clears
+    /// that, and keeps what was typed since (letters meant for the folder coming).
+    pub typed_before: String,
     /// Hidden folders and archives (a leading dot) are shown.
     pub hidden: bool,
     /// Index into [`Picker::rows`].

@@ -12,7 +12,7 @@ use crate::tui::failed::ListingFailed;
 use crate::tui::import::picker::Typed;
 use crate::tui::import::{Import, PickRow, Picker, PlaceView, Progress, Step};
 use crate::tui::keymap::{self, Mode};
-use crate::tui::line::Edit;
+use crate::tui::line::{Edit, LineEdit};
 use crate::tui::msg::{Action, Effect, ImportEvent};
 
 use crate::bundle::browse::FoundKind;
@@ -48,8 +48,15 @@ pub(super) fn listed(app: &mut App, request: u64, place: Result<PlaceView, Listi
             app.picker_dir = Some(place.dir.clone());
             picker.place = Some(place);
             picker.error = None;
-            // Kept until the folder is there: a path typed wrong can be corrected.
-            picker.filter.clear();
+            // Kept until the folder is there: a path typed wrong can be corrected. Once it is,
+            // what led there goes; what was typed while it was listed is for this folder.
+            let since = picker
+                .filter
+                .text()
+                .strip_prefix(picker.typed_before.as_str());
+            let kept = since.map(str::to_owned).unwrap_or_default();
+            picker.filter = LineEdit::new(kept);
+            picker.typed_before.clear();
             picker.selected = first_entry(picker);
         }
         // The folder before stays shown, with the reason this one could not be.
@@ -275,6 +282,7 @@ fn browse(app: &mut App, dir: std::path::PathBuf) -> Vec<Effect> {
     let picker = &mut import.picker;
     picker.request = request;
     picker.loading = true;
+    picker.typed_before = picker.filter.text().to_owned();
     vec![Effect::Browse {
         request,
         dir: Some(dir),

@@ -68,11 +68,11 @@ pub(super) fn watched(app: &mut App, watch: Watch) -> Vec<Effect> {
     let polled_before = app.live.watch.is_some_and(|w| w.polled > 0);
     app.live.watch = Some(watch);
     if watch.polled > 0 && !polled_before {
-        let folders = if watch.polled == 1 {
-            "1 folder is".to_owned()
-        } else {
-            format!("{} folders are", watch.polled)
-        };
+        let folders = format!(
+            "{} {}",
+            crate::text::human::count(watch.polled, "folder"),
+            if watch.polled == 1 { "is" } else { "are" }
+        );
         // What changes for the person first: the status line is cut at the terminal's edge.
         notify(
             app,

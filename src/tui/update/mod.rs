@@ -382,10 +382,10 @@ fn confirm(app: &mut App, action: Action) -> Vec<Effect> {
     }
 }
 
-/// Ask where to export the skill `name` at `dir`: an archive named after it in the folder the
-/// app works in, which the person can change.
+/// Ask where to export the skill `name` at `dir`: the archive the command line would write
+/// without `-o`, in the folder the app works in, which the person can change.
 fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
-    let text = proposed_export(app, name);
+    let text = proposed_export(app, dir);
     app.overlay = Overlay::Export(ExportPrompt {
         name: name.to_owned(),
         dir: dir.to_path_buf(),
@@ -395,10 +395,13 @@ fn ask_export(app: &mut App, name: &str, dir: &std::path::Path) -> Vec<Effect> {
     Vec::new()
 }
 
-/// The archive the export prompt offers for the skill `name`: named after it, in the folder
-/// the app works in. Kept as it is, it is numbered when the name is taken (a second export).
-fn proposed_export(app: &App, name: &str) -> String {
-    let file = crate::operations::export::archive_name(name, None);
+/// The archive the export prompt offers for the skill folder `dir`: the core's
+/// [`offered_name`](crate::operations::export::offered_name), with the version the scan read,
+/// in the folder the app works in. Kept as it is, it is numbered when the name is taken (a
+/// second export).
+fn proposed_export(app: &App, dir: &std::path::Path) -> String {
+    let version = app.skill_at(dir).and_then(|skill| skill.version.as_deref());
+    let file = crate::operations::export::offered_name(dir, version);
     if app.work_dir.is_empty() {
         file
     } else {
@@ -454,7 +457,7 @@ fn export_prompt(app: &mut App, action: Action) -> Vec<Effect> {
             let to = prompt.text.text().trim().to_owned();
             let name = prompt.name.clone();
             let dir = prompt.dir.clone();
-            let numbered = to == proposed_export(app, &name);
+            let numbered = to == proposed_export(app, &dir);
             let effect = Effect::Export {
                 name,
                 dir,

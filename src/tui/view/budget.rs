@@ -155,9 +155,9 @@ fn draw_skills(
     let theme = &app.theme;
     let mut title = vec![Span::styled(
         format!(
-            " {}'s listing: {} skills, costliest first ",
+            " {}'s listing: {}, costliest first ",
             agent.name,
-            agent.entries.len()
+            crate::text::human::count(agent.entries.len(), "skill")
         ),
         theme.title,
     )];

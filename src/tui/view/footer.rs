@@ -76,7 +76,7 @@ fn summary_in(app: &App, wording: Wording) -> Line<'static> {
         Wording::Markers => " ",
     };
     let mut spans = vec![Span::styled(
-        format!(" {} skills:", counts.skills),
+        format!(" {}:", crate::text::human::count(counts.skills, "skill")),
         theme.dim,
     )];
     let mut first = true;

@@ -23,7 +23,7 @@ use super::pane;
 
 /// Column widths: the mark, when, the tag, the size.
 const MARK: usize = 2;
-const WHEN: usize = 11;
+const WHEN: usize = 13;
 const TAG: usize = 7;
 const SIZE: usize = 9;
 /// The narrowest the "since the one before" column is shown at; narrower, the lines below say it.
@@ -106,10 +106,7 @@ fn title(history: &History, theme: &Theme) -> Line<'static> {
         theme.title,
     )];
     if let Loading::Ready(view) = &history.view {
-        let count = match view.rows.len() {
-            1 => "1 snapshot".to_owned(),
-            n => format!("{n} snapshots"),
-        };
+        let count = crate::text::human::count(view.rows.len(), "snapshot");
         let style = if matches!(view.usage, StoreSize::Read(_)) {
             theme.label
         } else {

@@ -206,11 +206,7 @@ fn about_root(frame: &mut Frame, area: Rect, root: &RootView, app: &App) {
                 format!(
                     "  · {} · {} · read by {}",
                     scope_name(root.scope),
-                    if root.skills == 1 {
-                        "1 skill".to_owned()
-                    } else {
-                        format!("{} skills", root.skills)
-                    },
+                    crate::text::human::count(root.skills, "skill"),
                     if agents.is_empty() {
                         "no agent (kept on disk, not loaded)".to_owned()
                     } else {

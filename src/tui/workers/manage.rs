@@ -369,7 +369,6 @@ fn one(machine: &Machine, job: &Each<'_>, target: &Target) -> Outcome {
             machine,
             &target.dir,
             Path::new(folder),
-            name,
             Unscanned::LeaveOut,
         ) {
             Ok(exported) => {

@@ -11,6 +11,7 @@ mod lint;
 mod list_filters;
 mod list_usage;
 mod man;
+mod plurals;
 mod readme_agents;
 mod readme_keys;
 mod refusal_codes;

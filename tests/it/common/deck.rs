@@ -24,6 +24,7 @@ pub fn skill(
         name: name.to_owned(),
         search_key: name.to_lowercase(),
         description: None,
+        version: None,
         dir: PathBuf::from(format!("/skills/{name}")),
         shown_dir: format!("~/skills/{name}"),
         real_dir: None,

@@ -61,6 +61,10 @@ fn snapshots_json_marks_a_changed_skill() {
     assert_eq!(changed["skipped_links"], 0);
     let table = stdout(&run(&machine, &["snapshots"], 0));
     assert!(table.contains("changed, latest"), "{table}");
+    // When, said as the app and undo say it; the recorded stamp is for --json.
+    let stamp = changed["taken_at"].as_str().unwrap();
+    assert!(table.contains("just now"), "{table}");
+    assert!(!table.contains(&stamp[..10]), "{stamp} in:\n{table}");
 }
 
 #[test]

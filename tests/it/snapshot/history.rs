@@ -247,7 +247,11 @@ fn snapshots_skill_shows_one_history_with_reasons_sizes_and_changes() {
     assert_eq!(steps[1]["since_previous"]["lines_removed"], 0);
 
     let text = stdout(&machine, &["snapshots", "pdf"], 0);
+    // When, said as the app and undo say it; the recorded stamp is for --json.
+    let stamp = steps[1]["taken_at"].as_str().unwrap();
+    assert!(!text.contains(&stamp[..10]), "{stamp} in:\n{text}");
     for needle in [
+        "just now",
         "2 snapshots of pdf",
         "SINCE PREVIOUS",
         "taken by hand",

@@ -808,7 +808,8 @@ fn a_skill_imported_from_a_repository_is_updated_with_u() {
     let tmux = open_on(&machine, "", "");
     tmux.wait_for("the skill list", |s| s.contains("Found 0 skills"));
     tmux.keys(&["i"]);
-    // The folder listed first: a listing arriving after would take the place of the line.
+    // Typed once the picker is drawn, as a person would (what is typed sooner is kept too:
+    // tui::text_fields).
     tmux.wait_for("the picker", |s| s.contains("Pick a folder or archive"));
     tmux.keys(&["-l", &url]);
     tmux.wait_for("the repository typed", |s| {

@@ -466,6 +466,39 @@ fn import_progress() {
     }
 }
 
+/// The import's two other steps, at both sizes (issue 34: every view has both): the bundle
+/// being read, and an import that stopped with the sentence why.
+#[test]
+fn import_reading_and_stopped() {
+    for size in SIZES {
+        let (_sandbox, mut screen) = demo(size);
+        screen.press("iteam");
+        // Drawn before the worker's answer is taken in: the step that waits for it.
+        screen.handle_key(KeyCode::Enter);
+        screen.draw().unwrap();
+        assert!(screen.text().contains("Reading team"), "{}", screen.text());
+        snap("import_reading", size, &screen);
+
+        let (_sandbox, mut screen) = demo(size);
+        screen.press("iteam\n\n\n");
+        let session = screen.runtime.app().import.as_ref().unwrap().session;
+        let refusal = skilldeck::bundle::Refusal::UnreadableSource {
+            path: "~/.claude/skills/code-review".to_owned(),
+            error: "Permission denied".to_owned(),
+        };
+        screen.send(Msg::Import {
+            session,
+            event: ImportEvent::Done(Err(refusal.into())),
+        });
+        assert!(
+            screen.text().contains("The import stopped"),
+            "{}",
+            screen.text()
+        );
+        snap("import_stopped", size, &screen);
+    }
+}
+
 #[test]
 fn import_result_after_the_replacement_is_confirmed() {
     snapshot_keys("import_result", "iteam\n\n\ny", |sandbox, screen| {

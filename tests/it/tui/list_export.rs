@@ -101,3 +101,62 @@ fn a_name_typed_that_is_taken_is_refused_and_kept_while_the_offer_is_numbered() 
         assert_eq!(std::fs::read(&first).unwrap(), b"mine");
     }
 }
+
+/// The prompt offers what `skilldeck export SKILL` writes with no `-o`: FOLDER-VERSION.tar.gz
+/// in the folder the app works in, the version as SKILL.md declares it (`version`, else
+/// `metadata.version`; none, or one a file name cannot hold, no `-VERSION`); kept, that is
+/// the file written.
+#[test]
+fn the_offer_is_the_command_lines_default_name_with_the_version() {
+    let cases = [
+        ("version: 1.4.0\n", "pdf-forms-1.4.0.tar.gz"),
+        ("metadata:\n  version: \"2.1\"\n", "pdf-forms-2.1.tar.gz"),
+        ("version: ../up\n", "pdf-forms.tar.gz"),
+        ("", "pdf-forms.tar.gz"),
+    ];
+    for (front, file) in cases {
+        let sandbox = skilldeck::demo::Sandbox::create().unwrap();
+        let dir = sandbox.home().join(".claude/skills/pdf-forms");
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: pdf-forms\ndescription: Fills PDF forms.\n{front}---\nbody\n"),
+        )
+        .unwrap();
+        let setup = skilldeck::tui::app::Setup {
+            banner: None,
+            mouse: false,
+            theme: skilldeck::tui::theme::Theme::colored(),
+            work_dir: "~/src/acme-app".to_owned(),
+        };
+        let mut screen = crate::common::app::Screen::open(sandbox.machine(), setup, (120, 40));
+        screen.press("/pdf\n").press("e");
+        assert_eq!(
+            prompt_text(&screen),
+            Some(format!("~/src/acme-app/{file}")),
+            "{front}"
+        );
+        assert_eq!(
+            skilldeck::operations::export::offered_name(&dir, front_version(front)),
+            file
+        );
+        screen.press("\n");
+        let app = screen.runtime.app();
+        assert!(
+            sandbox.project().join(file).is_file(),
+            "{file}: {:?} {:?} {:?}",
+            app.messages,
+            app.status,
+            std::fs::read_dir(sandbox.project())
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// The version a case's frontmatter lines declare, as written.
+fn front_version(front: &str) -> Option<&str> {
+    front
+        .rsplit_once("version: ")
+        .map(|(_, v)| v.trim().trim_matches('"'))
+}

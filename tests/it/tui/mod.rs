@@ -24,6 +24,7 @@ mod markers;
 mod reading;
 mod reading_screens;
 mod reports;
+mod text_fields;
 mod update;
 mod update_flows;
 mod update_upstream;

@@ -544,9 +544,12 @@ fn the_picker_edits_its_line_and_keeps_left_for_the_folder_above() {
 }
 
 #[test]
-fn question_mark_opens_the_help_over_the_picker_and_esc_goes_back_to_it() {
+fn f1_opens_the_help_over_the_picker_and_esc_goes_back_to_it() {
+    // `?` is typed there, as every character is (tests/it/tui/text_fields.rs).
     let mut app = picking();
-    update(&mut app, Msg::Action(ToggleHelp));
+    let f1 = ratatui::crossterm::event::KeyEvent::from(ratatui::crossterm::event::KeyCode::F(1));
+    let action = skilldeck::tui::keymap::resolve(app.mode(), &f1).unwrap();
+    update(&mut app, Msg::Action(action));
     assert_eq!(app.overlay, Overlay::Help);
     assert_eq!(app.mode(), Mode::Help);
     update(&mut app, Msg::Action(Back));

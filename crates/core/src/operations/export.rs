@@ -19,21 +19,22 @@ pub struct Exported {
     pub package: Export,
 }
 
-/// The file an export of the skill `name` is offered as: `NAME-VERSION.tar.gz` (`NAME.tar.gz`
-/// when it declares no version), the characters a file name cannot hold (`plugin:skill`, a
-/// path separator) made dashes.
-pub fn archive_name(name: &str, version: Option<&str>) -> String {
-    let file: String = name
+/// The file an export of the skill folder `dir` is offered as, its `SKILL.md` declaring
+/// `version`: `FOLDER-VERSION.tar.gz` (`FOLDER.tar.gz` when it declares none, or one a file
+/// name cannot hold). The folder's name, because the archive unpacks as that folder and is
+/// imported under it. One rule for the command line's default, a batch's archives and the
+/// name the app proposes.
+pub fn offered_name(dir: &Path, version: Option<&str>) -> String {
+    let folder = dir
+        .file_name()
+        .map_or_else(|| "skill".to_owned(), |n| n.to_string_lossy().into_owned());
+    // A folder's name holds no `/`, but may hold what a Windows file system refuses, or
+    // what a shell or scp reads as `host:path`.
+    let file: String = folder
         .chars()
-        .map(|c| {
-            if matches!(c, ':' | '/' | '\\') {
-                '-'
-            } else {
-                c
-            }
-        })
+        .map(|c| if matches!(c, ':' | '\\') { '-' } else { c })
         .collect();
-    match version {
+    match version.filter(|v| export::nameable(v)) {
         Some(version) => format!("{file}-{version}.tar.gz"),
         None => format!("{file}.tar.gz"),
     }
@@ -81,8 +82,8 @@ pub fn export_numbered(
     Ok(Exported { path, package })
 }
 
-/// [`export_numbered`] into `folder`, as the archive name of the skill `name` (a batch's
-/// archives, one per skill, each named after its skill).
+/// [`export_numbered`] into `folder`, under the name [`offered_name`] gives (a batch's
+/// archives, one per skill).
 ///
 /// # Errors
 /// As [`export`]; a missing `folder` is [`ExportError::NoFolder`].
@@ -90,7 +91,6 @@ pub fn export_into(
     machine: &Machine,
     dir: &Path,
     folder: &Path,
-    name: &str,
     unscanned: Unscanned,
 ) -> Result<Exported, ExportError> {
     let typed = paths::typed(machine, folder);
@@ -98,7 +98,7 @@ pub fn export_into(
         return Err(ExportError::NoFolder(typed));
     }
     let package = export::export_with(dir, unscanned)?;
-    let path = free_in(&typed, &archive_name(name, package.version.as_deref()));
+    let path = free_in(&typed, &offered_name(dir, package.version.as_deref()));
     package.write_to(&path, false)?;
     Ok(Exported { path, package })
 }
@@ -119,14 +119,7 @@ fn destination(
     package: &Export,
 ) -> Result<PathBuf, ExportError> {
     if to.is_dir() {
-        let name = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "skill".to_owned());
-        return Ok(free_in(
-            to,
-            &archive_name(&name, package.version.as_deref()),
-        ));
+        return Ok(free_in(to, &offered_name(dir, package.version.as_deref())));
     }
     if folder {
         return Err(ExportError::NoFolder(to.to_path_buf()));
@@ -176,15 +169,7 @@ mod tests {
 
     /// A package that declares no version (only the name is read of it here).
     fn none() -> Export {
-        Export {
-            archive: Vec::new(),
-            redacted: Vec::new(),
-            renamed: Vec::new(),
-            left_out: Vec::new(),
-            unscanned: Vec::new(),
-            files: 0,
-            version: None,
-        }
+        Export::default()
     }
 
     #[test]
@@ -199,7 +184,23 @@ mod tests {
             destination(tmp.path(), false, skill, &versioned).unwrap(),
             tmp.path().join("pdf-1.2.0.tar.gz")
         );
-        assert_eq!(archive_name("tools:lint", Some("2")), "tools-lint-2.tar.gz");
+    }
+
+    #[test]
+    fn the_offered_name_is_the_folder_and_a_version_a_file_name_can_hold() {
+        let dir = Path::new("/skills/pdf");
+        for (version, name) in [
+            (Some("1.2.0"), "pdf-1.2.0.tar.gz"),
+            (Some("2"), "pdf-2.tar.gz"),
+            (None, "pdf.tar.gz"),
+            (Some("../x"), "pdf.tar.gz"),
+            (Some(".hidden"), "pdf.tar.gz"),
+            (Some("1 2"), "pdf.tar.gz"),
+        ] {
+            assert_eq!(offered_name(dir, version), name, "{version:?}");
+        }
+        assert_eq!(offered_name(Path::new("/p/a:b"), None), "a-b.tar.gz");
+        assert_eq!(offered_name(Path::new("/"), None), "skill.tar.gz");
     }
 
     #[test]

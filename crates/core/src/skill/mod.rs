@@ -158,6 +158,8 @@ pub struct Declared {
     /// The frontmatter `when_to_use`, when it is a string: Claude Code lists it after the
     /// description, so it costs context like one.
     pub when_to_use: Option<String>,
+    /// The version it declares ([`Frontmatter::version`]): what an export is named after.
+    pub version: Option<String>,
     /// The entries of the frontmatter `metadata` map that hold text, where installers such as
     /// gh skill write where a skill came from; agent-skill-installer's record keys are left to
     /// the record. A list, not a map: most skills have none or a few, and a listing holds many.
@@ -236,6 +238,7 @@ impl Declared {
                 name: frontmatter.text("name").map(str::to_owned),
                 description: frontmatter.text("description").map(str::to_owned),
                 when_to_use: frontmatter.text("when_to_use").map(str::to_owned),
+                version: frontmatter.version(),
                 metadata: frontmatter
                     .fields
                     .get("metadata")

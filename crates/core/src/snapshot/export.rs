@@ -99,7 +99,7 @@ pub enum Unscanned {
 }
 
 /// A packed skill.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Export {
     /// The gzip-compressed tar.
     pub archive: Vec<u8>,
@@ -145,15 +145,7 @@ pub fn export_with(dir: &Path, unscanned: Unscanned) -> Result<Export, ExportErr
         .write(Vec::new(), Compression::best());
     let mut tar = tar::Builder::new(gzip);
     let include = unscanned == Unscanned::Include;
-    let mut package = Export {
-        archive: Vec::new(),
-        redacted: Vec::new(),
-        renamed: Vec::new(),
-        left_out: Vec::new(),
-        unscanned: Vec::new(),
-        files: 0,
-        version: None,
-    };
+    let mut package = Export::default();
     // Every entry under the skill's folder name: the archive unpacks as one folder, and is
     // imported under that name whatever the archive is called (`pdf-1.2.0.tar.gz`).
     let top = listing
@@ -297,17 +289,23 @@ fn append<W: Write>(
     tar.append(&header, content)
 }
 
-/// The version a `SKILL.md`'s frontmatter declares, when a file name can hold it as it is
-/// (letters, digits, `.`, `_`, `+`, `-`; not starting with a dot).
+/// The version a `SKILL.md`'s frontmatter declares, when a file name can hold it.
 fn version_of(skill_md: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(skill_md).ok()?;
-    let version = Frontmatter::parse(text).ok()?.version()?;
-    let safe = version.len() <= 64
+    Frontmatter::parse(text)
+        .ok()?
+        .version()
+        .filter(|version| nameable(version))
+}
+
+/// Whether a declared version can go in an archive's file name as it is (letters, digits,
+/// `.`, `_`, `+`, `-`; not starting with a dot): `../x` or a 1,000-character one cannot.
+pub fn nameable(version: &str) -> bool {
+    version.len() <= 64
         && !version.starts_with('.')
         && version
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c));
-    safe.then_some(version)
+            .all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c))
 }
 
 fn in_memory(source: io::Error) -> ExportError {

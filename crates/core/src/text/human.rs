@@ -74,16 +74,24 @@ pub fn ago(span: Duration) -> String {
 
 /// When something happened, for people, as seen at `now`: how long ago within a week
 /// (`5 min ago`, `yesterday`), else the day (`on 2026-11-02`, UTC); a time after `now` (a
-/// clock set back) is its day too.
+/// clock set back) is its day too, unless it is less than a minute after: that is something
+/// done since `now` was read (the app reads its clock once a frame), `just now`.
 pub fn moment(at: SystemTime, now: SystemTime) -> String {
     const WEEK: Duration = Duration::from_secs(7 * 86_400);
     match now.duration_since(at) {
         Ok(span) if span < WEEK => ago(span),
+        Err(ahead) if ahead.duration() < Duration::from_secs(60) => ago(Duration::ZERO),
         _ => {
             let stamp = humantime::format_rfc3339_seconds(at).to_string();
             format!("on {}", stamp.get(..10).unwrap_or(&stamp))
         }
     }
+}
+
+/// A time as a record holds it (RFC 3339, `2026-11-02T10:00:00.000Z`) said as [`moment`]
+/// says it; one that does not read as RFC 3339 is given as it is, so nothing is hidden.
+pub fn moment_of(stamp: &str, now: SystemTime) -> String {
+    humantime::parse_rfc3339_weak(stamp).map_or_else(|_| stamp.to_owned(), |at| moment(at, now))
 }
 
 /// A length of time for people, in its largest whole unit: `30 days`, `12 h`, `5 min`, `40 s`.
@@ -186,6 +194,17 @@ mod tests {
         assert_eq!(moment(before(6 * 86_400), now), "6 days ago");
         assert_eq!(moment(before(8 * 86_400), now), "on 2027-01-07");
         assert_eq!(moment(now + Duration::from_secs(60), now), "on 2027-01-15");
+        // Done since the clock was read, not a clock set back.
+        assert_eq!(moment(now + Duration::from_millis(400), now), "just now");
+        assert_eq!(moment(now + Duration::from_secs(59), now), "just now");
+    }
+
+    #[test]
+    fn a_recorded_time_is_a_moment_or_kept_as_it_is() {
+        let now = humantime::parse_rfc3339("2027-01-15T08:00:00Z").unwrap();
+        assert_eq!(moment_of("2027-01-15T07:55:00.000Z", now), "5 min ago");
+        assert_eq!(moment_of("2026-11-02T10:00:00Z", now), "on 2026-11-02");
+        assert_eq!(moment_of("last tuesday", now), "last tuesday");
     }
 
     #[test]

@@ -71,8 +71,8 @@ impl std::fmt::Display for Risky {
         let n = self.findings.len();
         write!(
             f,
-            "{n} high finding{} in what the bundle would install: ",
-            if n == 1 { "" } else { "s" }
+            "{} in what the bundle would install: ",
+            crate::text::human::count(n, "high finding")
         )?;
         let named: Vec<String> = self
             .findings

@@ -263,10 +263,7 @@ impl Entry {
 
     /// When it was done, for people (`human::moment`), or as the journal holds it.
     pub fn when(&self, now: SystemTime) -> String {
-        humantime::parse_rfc3339_weak(&self.at).map_or_else(
-            |_| self.at.clone(),
-            |at| crate::text::human::moment(at, now),
-        )
+        crate::text::human::moment_of(&self.at, now)
     }
 
     /// An entry for `operation`, done now.

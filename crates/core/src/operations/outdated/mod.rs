@@ -125,6 +125,22 @@ impl Checked {
         }
     }
 
+    /// What moved, as both front ends say it: source → destination, the id the skill was
+    /// installed from first and the one upstream holds now (`tree 1a2b3c4d5e6f → 9f8e…`), as
+    /// every arrow of skilldeck points old → new.
+    pub fn change(&self) -> String {
+        format!(
+            "{}{} → {}",
+            if self.compares == Compares::Tree {
+                "tree "
+            } else {
+                ""
+            },
+            short(self.was()),
+            short(self.latest.as_deref().unwrap_or_default())
+        )
+    }
+
     /// Whether the local copy was edited since, when that can be told.
     pub fn edits(&self) -> Option<bool> {
         self.edits_known.then_some(self.edited)
@@ -403,6 +419,24 @@ mod tests {
             note: None,
             folder_same: false,
         }
+    }
+
+    #[test]
+    fn what_moved_reads_installed_then_upstream() {
+        let commit = Checked {
+            upstream: Upstream {
+                commit: "0123456789abcdef".to_owned(),
+                ..checked(None).upstream
+            },
+            ..checked(Some("fedcba9876543210"))
+        };
+        assert_eq!(commit.change(), "0123456789ab → fedcba987654");
+        let tree = Checked {
+            compares: Compares::Tree,
+            recorded: Some("1111".to_owned()),
+            ..checked(Some("2222"))
+        };
+        assert_eq!(tree.change(), "tree 1111 → 2222");
     }
 
     #[test]
