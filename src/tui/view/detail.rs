@@ -476,11 +476,7 @@ pub(super) fn off_for(skill: &SkillView, app: &App) -> Vec<&'static str> {
 }
 
 fn count(n: usize) -> String {
-    if n == 1 {
-        "1 agent".to_owned()
-    } else {
-        format!("{n} agents")
-    }
+    crate::text::human::count(n, "agent")
 }
 
 /// Who installed it, where from, the untouched copy its installer keeps, and what its record

@@ -31,13 +31,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
             Span::styled(bundle.source.clone(), theme.title),
             Span::styled(
                 format!(
-                    ": {} {}, {files} files, {}",
-                    bundle.skills.len(),
-                    if bundle.skills.len() == 1 {
-                        "skill"
-                    } else {
-                        "skills"
-                    },
+                    ": {}, {}, {}",
+                    crate::text::human::count(bundle.skills.len(), "skill"),
+                    crate::text::human::count(files, "file"),
                     size(bytes)
                 ),
                 theme.dim,
@@ -72,11 +68,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, import: &Import, laid: &mu
         };
         // Dim text would vanish on the selected row's background.
         let quiet = if selected { Style::new() } else { theme.dim };
-        let count = if skill.files.len() == 1 {
-            "1 file".to_owned()
-        } else {
-            format!("{} files", skill.files.len())
-        };
+        let count = crate::text::human::count(skill.files.len(), "file");
         lines.push(
             Line::from(vec![
                 Span::raw(" "),
