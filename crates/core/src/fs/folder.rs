@@ -79,6 +79,63 @@ impl Folder {
         Ok(entries)
     }
 
+    /// The folder `name` in this one, a link there followed as [`Folder::open`] follows one:
+    /// a skill folder in its opened root, looked up by its one name rather than from `/`.
+    ///
+    /// # Errors
+    /// As [`Folder::open`].
+    pub fn open_in(&self, name: &OsStr) -> io::Result<Self> {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let fd = rustix::fs::openat(self.fd()?, name, flags, Mode::empty())?;
+            Ok(Self {
+                handle: rustix::fs::Dir::new(fd)?,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            Self::open(&self.path.join(name))
+        }
+    }
+
+    /// What is at `below`, a path relative to this folder, a link in its last part followed
+    /// or not as `links` says (links on the way are followed, as a path's are): whether a
+    /// root's entry holds a `SKILL.md`, asked without opening anything and without the
+    /// system looking the root's own path up again from `/`.
+    ///
+    /// # Errors
+    /// The status read's own error (`NotFound` when nothing is there).
+    pub fn kind_below(&self, below: &Path, links: Links) -> io::Result<EntryKind> {
+        #[cfg(unix)]
+        {
+            let stat = super::read::status_at(self.fd()?, below, links)?;
+            Ok(
+                unix::kind(rustix::fs::FileType::from_raw_mode(stat.st_mode))
+                    .unwrap_or(EntryKind::Other),
+            )
+        }
+        #[cfg(not(unix))]
+        {
+            let path = self.path.join(below);
+            let meta = match links {
+                Links::Follow => std::fs::metadata(&path)?,
+                Links::Refuse => std::fs::symlink_metadata(&path)?,
+            };
+            let kind = meta.file_type();
+            Ok(if kind.is_symlink() {
+                EntryKind::Link
+            } else if kind.is_dir() {
+                EntryKind::Folder
+            } else if kind.is_file() {
+                EntryKind::File
+            } else {
+                EntryKind::Other
+            })
+        }
+    }
+
     /// The folder `name` below this one; a link there is not followed.
     ///
     /// # Errors
@@ -321,6 +378,75 @@ mod tests {
         }
         assert_eq!(
             folder.file(OsStr::new("missing")).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+    }
+
+    #[test]
+    fn a_folder_in_an_open_one_is_opened_by_name_through_a_link_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir.join("real/inner")).unwrap();
+        std::fs::write(dir.join("file"), "x").unwrap();
+        symlink("real", dir.join("linked")).unwrap();
+        symlink("nowhere", dir.join("dangling")).unwrap();
+        let folder = Folder::open(dir).unwrap();
+        for name in ["real", "linked"] {
+            let mut opened = folder.open_in(OsStr::new(name)).unwrap();
+            assert_eq!(
+                names(&opened.entries().unwrap()),
+                [("inner", EntryKind::Folder)],
+                "{name}"
+            );
+        }
+        for (name, kind) in [
+            ("file", io::ErrorKind::NotADirectory),
+            ("dangling", io::ErrorKind::NotFound),
+            ("missing", io::ErrorKind::NotFound),
+        ] {
+            assert_eq!(
+                folder.open_in(OsStr::new(name)).err().map(|e| e.kind()),
+                Some(kind),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn what_lies_below_is_told_with_or_without_following_the_last_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        std::fs::create_dir_all(dir.join("skill/sub")).unwrap();
+        std::fs::write(dir.join("skill/SKILL.md"), "x").unwrap();
+        symlink("SKILL.md", dir.join("skill/linked.md")).unwrap();
+        symlink("nowhere", dir.join("skill/dangling.md")).unwrap();
+        symlink("skill", dir.join("through")).unwrap();
+        crate::fs::mkfifo(&dir.join("skill/pipe"));
+        let folder = Folder::open(dir).unwrap();
+        let kind = |below: &str, links| folder.kind_below(Path::new(below), links);
+        for (below, refuse, follow) in [
+            ("skill/SKILL.md", EntryKind::File, EntryKind::File),
+            ("skill/linked.md", EntryKind::Link, EntryKind::File),
+            ("skill/sub", EntryKind::Folder, EntryKind::Folder),
+            ("skill/pipe", EntryKind::Other, EntryKind::Other),
+            // A link on the way is followed, as a path's is.
+            ("through/SKILL.md", EntryKind::File, EntryKind::File),
+        ] {
+            assert_eq!(kind(below, Links::Refuse).unwrap(), refuse, "{below}");
+            assert_eq!(kind(below, Links::Follow).unwrap(), follow, "{below}");
+        }
+        assert_eq!(
+            kind("skill/dangling.md", Links::Refuse).unwrap(),
+            EntryKind::Link
+        );
+        for links in [Links::Refuse, Links::Follow] {
+            assert_eq!(
+                kind("skill/missing.md", links).unwrap_err().kind(),
+                io::ErrorKind::NotFound
+            );
+        }
+        assert_eq!(
+            kind("skill/dangling.md", Links::Follow).unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
     }

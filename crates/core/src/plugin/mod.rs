@@ -130,6 +130,17 @@ pub fn has_claude_manifest(dir: &Path) -> bool {
     dir.join(MANIFESTS[0]).is_file()
 }
 
+/// [`has_claude_manifest`] for the folder `name` in the opened folder `parent`, asked through
+/// its handle.
+pub fn has_claude_manifest_in(parent: &crate::fs::Folder, name: &std::ffi::OsStr) -> bool {
+    parent
+        .kind_below(
+            &Path::new(name).join(MANIFESTS[0]),
+            crate::fs::Links::Follow,
+        )
+        .is_ok_and(|kind| kind == crate::fs::EntryKind::File)
+}
+
 /// The first manifest `plugin_dir` holds.
 pub fn read_manifest(plugin_dir: &Path) -> Result<Option<Manifest>, ManifestProblem> {
     let Some(path) = MANIFESTS

@@ -1,5 +1,6 @@
 //! Reading one skill folder: its `SKILL.md`, its record, its files and their digest.
 
+use std::ffi::OsStr;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -22,8 +23,14 @@ pub struct Inspection {
     pub problems: Vec<Problem>,
 }
 
-/// Read the skill at `dir`, named after the folder `dir_name`.
-pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspection {
+/// Read the skill at `dir`, named after the folder `dir_name`; `at` is the opened folder it
+/// lies in and its name there, when discovery kept that folder open.
+pub fn inspect(
+    dir: &Path,
+    at: Option<(&Folder, &OsStr)>,
+    dir_name: &str,
+    broken: Option<&Broken>,
+) -> Inspection {
     // A skill folder that cannot be entered (a link to nothing, say) has no `SKILL.md` any
     // agent could open: like an unopenable `SKILL.md`, it is one no agent lists.
     if let Some(broken) = broken {
@@ -35,7 +42,11 @@ pub fn inspect(dir: &Path, dir_name: &str, broken: Option<&Broken>) -> Inspectio
     // The folder is opened once: its `SKILL.md` is read through it, by name, and its walk
     // starts from it. A folder that cannot be opened (listed) may still let its `SKILL.md` be
     // read by path, as agents read it.
-    let folder = Folder::open(dir).ok();
+    let folder = match at {
+        Some((parent, name)) => parent.open_in(name),
+        None => Folder::open(dir),
+    }
+    .ok();
     let read = match &folder {
         Some(folder) => skill::read_manifest_in(folder),
         None => skill::read_manifest_noting_link(dir).map(|(bytes, linked)| skill::Manifest {

@@ -169,6 +169,27 @@ impl Skill {
             .iter()
             .filter(|claim| claim.agent == agent)
             .min_by_key(|claim| claim.priority);
+        self.name_by(agent, best)
+    }
+
+    /// The name each agent that loads it lists it by, for every agent of [`Skill::agents`]:
+    /// [`Skill::name_for`] of each, with the claims sorted once rather than gone through once
+    /// per agent (two dozen agents read `~/.agents/skills`, each with a claim, and the
+    /// shadowing asks for every name of every skill).
+    pub fn names_by_agent(&self) -> impl Iterator<Item = (AgentId, Cow<'_, str>)> {
+        // By agent, then priority; the sort is stable, so the first of an agent's claims is
+        // the one `min_by_key` picks in `name_for`.
+        let mut best: Vec<&Claim> = self.claims.iter().collect();
+        best.sort_by_key(|claim| (claim.agent, claim.priority));
+        self.agents.iter().map(move |&agent| {
+            let at = best.partition_point(|claim| claim.agent < agent);
+            let claim = best.get(at).copied().filter(|claim| claim.agent == agent);
+            (agent, self.name_by(agent, claim))
+        })
+    }
+
+    /// The name `agent` lists this skill by, given its best claim for that agent.
+    fn name_by(&self, agent: AgentId, best: Option<&Claim>) -> Cow<'_, str> {
         let plain = best.is_none_or(|claim| claim.plain);
         if self.plugin.is_some() && !plain {
             return Cow::Borrowed(&self.name);
@@ -215,6 +236,39 @@ pub struct Builtin {
     pub overridden_by: Option<PathBuf>,
 }
 
+/// The skills by name, then folder. A skill is a large record: a sort moving each one a dozen
+/// times through a buffer as large as the list cost more than its comparisons (20,000
+/// skills), so the order is worked out on their indexes, on every core, and then each skill
+/// is swapped into its place, with nothing allocated for the skills themselves.
+fn sorted(mut skills: Vec<Skill>) -> Vec<Skill> {
+    let mut order: Vec<usize> = (0..skills.len()).collect();
+    order.par_sort_by(|&a, &b| {
+        let (a, b) = (&skills[a], &skills[b]);
+        a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir))
+    });
+    put_in_order(&mut skills, order);
+    skills
+}
+
+/// Move each of `items` to its place, `order[place]` being the index of the item that belongs
+/// there (a permutation): each cycle of it is followed once, with swaps, every place marked
+/// done as it is filled.
+fn put_in_order<T>(items: &mut [T], mut order: Vec<usize>) {
+    const DONE: usize = usize::MAX;
+    for start in 0..order.len() {
+        let mut place = start;
+        while order[place] != DONE {
+            let from = order[place];
+            order[place] = DONE;
+            if from == start {
+                break;
+            }
+            items.swap(place, from);
+            place = from;
+        }
+    }
+}
+
 /// Every agent's built-in skills, each with the skill on disk that takes its name, if any;
 /// none for an agent whose switch took them away.
 fn builtins(env: &Environment, roots: &RootSet, skills: &[Skill]) -> Vec<Builtin> {
@@ -230,26 +284,32 @@ fn builtins(env: &Environment, roots: &RootSet, skills: &[Skill]) -> Vec<Builtin
                 .map(move |name| (agent, *name))
         })
         .collect();
-    // The first skill on disk each agent with built-ins runs under each name, in one pass
-    // over the skills rather than one per built-in (20,000 skills, a dozen built-ins).
-    let mut runs: HashMap<(AgentId, Cow<'_, str>), &Path> = HashMap::new();
+    // The first skill on disk each built-in's agent runs under its name, in one pass over the
+    // skills rather than one per built-in (20,000 skills, a dozen built-ins). Only the names
+    // of the built-ins are looked for: a map of every name of every skill cost more than the
+    // rest of this pass.
+    let mut overridden_by: Vec<Option<&Path>> = vec![None; shipped.len()];
     for skill in skills {
         for &agent in &skill.agents {
             let ships = shipped.iter().any(|&(with, _)| with == agent);
-            if ships && !skill.shadowed_by.iter().any(|s| s.agent == agent) {
-                runs.entry((agent, skill.name_for(agent)))
-                    .or_insert(&skill.dir);
+            if !ships || skill.shadowed_by.iter().any(|s| s.agent == agent) {
+                continue;
+            }
+            let runs_as = skill.name_for(agent);
+            for (slot, &(with, name)) in overridden_by.iter_mut().zip(&shipped) {
+                if slot.is_none() && with == agent && name == runs_as {
+                    *slot = Some(&skill.dir);
+                }
             }
         }
     }
     shipped
         .into_iter()
-        .map(|(agent, name)| Builtin {
+        .zip(overridden_by)
+        .map(|((agent, name), dir)| Builtin {
             agent,
             name,
-            overridden_by: runs
-                .get(&(agent, Cow::Borrowed(name)))
-                .map(|dir| dir.to_path_buf()),
+            overridden_by: dir.map(Path::to_path_buf),
         })
         .collect()
 }
@@ -323,14 +383,7 @@ fn scan_keeping(
         total: groups.len(),
     });
     let done = AtomicUsize::new(0);
-    let mut inspections = inspect_all(
-        &discovery.found,
-        &groups,
-        &done,
-        groups.len(),
-        progress,
-        keep,
-    );
+    let mut inspections = inspect_all(&discovery, &groups, &done, groups.len(), progress, keep);
 
     // Skills inside other skills' folders, told from the files just read; each is read once
     // more only if no root reached it already.
@@ -359,7 +412,7 @@ fn scan_keeping(
             .cloned()
             .collect();
         let total = regrouped.len();
-        let more = inspect_all(&discovery.found, &unread, &done, total, progress, keep);
+        let more = inspect_all(&discovery, &unread, &done, total, progress, keep);
         read.extend(unread.into_iter().map(|group| group.real_dir).zip(more));
         inspections = regrouped
             .iter()
@@ -377,8 +430,10 @@ fn scan_keeping(
         .zip(inspections)
         .map(|(group, inspection)| assemble(&roots, &discovery, group, inspection))
         .collect();
-    // Every found path is in a skill now; what is left of the discovery is its notes.
+    // Every found path is in a skill now, and every folder read; what is left of the
+    // discovery is its notes.
     discovery.found = Vec::new();
+    discovery.open_roots = discover::OpenRoots::default();
     skills.par_iter_mut().for_each(|skill| {
         let qualified = skill.plugin.is_some().then_some(skill.name.as_str());
         skill.source = sources.classify(qualified, &skill.dir, Some(&skill.real_dir));
@@ -391,7 +446,7 @@ fn scan_keeping(
     });
     turn_off(env, &roots, &mut skills);
     shadow::shadow(&mut skills);
-    skills.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.dir.cmp(&b.dir)));
+    let skills = sorted(skills);
 
     let installed = AgentId::all()
         .filter(|agent| agent.agent().is_installed(env, &roots.project))
@@ -472,13 +527,14 @@ fn dirs_in(env: &Environment, project_start: &Path, keep: impl Fn(&Root) -> bool
 /// Read every group's folder in parallel (but those `keep` holds), counting each into `done`
 /// of `total`.
 fn inspect_all(
-    found: &[discover::Found],
+    discovery: &discover::Discovery,
     groups: &[Group],
     done: &AtomicUsize,
     total: usize,
     progress: &(dyn Fn(Progress) + Sync),
     keep: &again::Keep<'_>,
 ) -> Vec<inspect::Inspection> {
+    let (found, open_roots) = (&discovery.found, &discovery.open_roots);
     groups
         .par_iter()
         .map(|group| {
@@ -489,8 +545,10 @@ fn inspect_all(
                 .is_none()
                 .then(|| keep.inspection(&group.real_dir))
                 .flatten();
-            let inspection = kept
-                .unwrap_or_else(|| inspect::inspect(&first.path, &dir_name, first.broken.as_ref()));
+            let inspection = kept.unwrap_or_else(|| {
+                let at = open_roots.holding(first);
+                inspect::inspect(&first.path, at, &dir_name, first.broken.as_ref())
+            });
             let done = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(Progress { done, total });
             inspection
@@ -516,7 +574,10 @@ fn group(found: &[discover::Found]) -> Vec<Group> {
         })
         .collect();
     let mut groups: Vec<Group> = Vec::new();
-    let mut index: HashMap<&Path, usize> = HashMap::new();
+    // Hashed with foldhash, seeded per run: SipHash over every found path was a visible part
+    // of this serial step.
+    let mut index: HashMap<&Path, usize, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(found.len(), foldhash::fast::RandomState::default());
     for (member, real_dir) in real.iter().enumerate() {
         match index.get(real_dir.as_path()) {
             Some(&group) => groups[group].members.push(member),
@@ -752,6 +813,25 @@ fn last_name(path: &Path) -> Option<&std::ffi::OsStr> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn items_are_put_in_the_order_a_permutation_gives() {
+        let orders: [&[usize]; 7] = [
+            &[],
+            &[0],
+            &[1, 0],
+            &[0, 1, 2, 3],
+            &[3, 2, 1, 0],
+            &[2, 0, 1, 4, 3],
+            &[5, 3, 0, 1, 6, 2, 4],
+        ];
+        for order in orders {
+            let mut items: Vec<String> = (0..order.len()).map(|i| format!("item {i}")).collect();
+            let expected: Vec<String> = order.iter().map(|&i| items[i].clone()).collect();
+            put_in_order(&mut items, order.to_vec());
+            assert_eq!(items, expected, "{order:?}");
+        }
+    }
 
     #[test]
     fn a_last_name_read_from_bytes_is_what_path_gives() {

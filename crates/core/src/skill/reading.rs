@@ -460,7 +460,9 @@ impl<'a> Reading<'a> {
     }
 
     fn as_taken(&self, text: &'a str) -> Cow<'a, str> {
-        if !self.folds {
+        // Most names have no run of white space to fold: told without building the folded
+        // copy, as the shadowing asks every name of every skill.
+        if !self.folds || folded_already(text) {
             return Cow::Borrowed(text);
         }
         let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -470,6 +472,23 @@ impl<'a> Reading<'a> {
             Cow::Owned(folded)
         }
     }
+}
+
+/// Whether folding `text`'s white space (split on every run, joined by one space) leaves it
+/// as it is: no white space at either end, and every run a single plain space.
+fn folded_already(text: &str) -> bool {
+    let mut after_space = true;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if c != ' ' || after_space {
+                return false;
+            }
+            after_space = true;
+        } else {
+            after_space = false;
+        }
+    }
+    !after_space || text.is_empty()
 }
 
 fn as_written(value: &mut Value, written: &Value) {
@@ -634,6 +653,37 @@ pub(crate) fn js_space(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn text_is_folded_already_exactly_when_folding_leaves_it_alone() {
+        let texts = [
+            "",
+            " ",
+            "a",
+            "a b",
+            "a  b",
+            " a",
+            "a ",
+            "a\tb",
+            "a\nb",
+            "a\u{a0}b",
+            "a\u{3000}b",
+            "über name",
+            "x y z",
+            "x y  z",
+            "\u{2028}",
+            "a b\r",
+            "plain-name",
+        ];
+        for text in texts {
+            let folded = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert_eq!(
+                super::folded_already(text),
+                folded == text,
+                "{text:?} folds to {folded:?}"
+            );
+        }
+    }
+
     use super::*;
 
     fn readings(text: &str) -> Option<Box<Readings>> {
