@@ -460,13 +460,7 @@ fn copilot_loads_plugins_from_its_records_and_local_marketplaces_in_place() {
     };
     let config = format!(
         "// User settings belong in settings.json.\n{}",
-        serde_json::json!({"installedPlugins": [
-            record("pa", true),
-            record("poff", false),
-            // Copilot reads no record without installed_at.
-            {"name": "pnodate", "marketplace": "mymkt", "enabled": true,
-             "cache_path": home.join(installed).join("mymkt/pnodate")},
-        ]})
+        serde_json::json!({"installedPlugins": [record("pa", true), record("poff", false)]})
     );
     let mkt = machine.root().join("localmkt");
     write_files(
@@ -506,8 +500,6 @@ fn copilot_loads_plugins_from_its_records_and_local_marketplaces_in_place() {
         &format!("{installed}/_direct/old/skills/gone"),
         "copilot"
     ));
-    let undated = format!("{installed}/mymkt/pnodate/skills/undated");
-    assert!(!loads(&list, home, &undated, "copilot"));
     let live = mkt.join("plugins/live/skills/sa");
     let live = list["skills"]
         .as_array()
@@ -526,4 +518,17 @@ fn copilot_loads_plugins_from_its_records_and_local_marketplaces_in_place() {
             .iter()
             .any(|s| s["dir"].as_str() == not_enabled.to_str())
     );
+    // One record Copilot cannot read (no installed_at) voids every record: neither it nor
+    // `pa` loads (copilot skill list --json 1.0.102; FINDINGS #42).
+    let voided = serde_json::json!({"installedPlugins": [
+        record("pa", true),
+        {"name": "pnodate", "marketplace": "mymkt", "enabled": true,
+         "cache_path": home.join(installed).join("mymkt/pnodate")},
+    ]})
+    .to_string();
+    write_files(&home.join(".copilot"), &[("config.json", &voided)]);
+    let list = machine.list_json();
+    let undated = format!("{installed}/mymkt/pnodate/skills/undated");
+    assert!(!loads(&list, home, &undated, "copilot"));
+    assert!(!loads(&list, home, &sb, "copilot"));
 }
