@@ -31,10 +31,16 @@ fn sources(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
 fn no_plural_is_made_by_hand() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
+    // The published crate ships without the core's sources: those are checked in the repository.
+    let published = root.join("Cargo.toml.orig").is_file();
     for dir in ["src", "crates/core/src"] {
-        sources(&root.join(dir), &mut files);
+        let dir = root.join(dir);
+        if published && !dir.is_dir() {
+            continue;
+        }
+        sources(&dir, &mut files);
     }
-    assert!(files.len() > 100, "{} files read", files.len());
+    assert!(files.len() > 50, "{} files read", files.len());
     // human.rs is where the rule is written.
     let elsewhere = ["text/human.rs"];
     let found: Vec<String> = files
