@@ -13,20 +13,6 @@ fn by_hand(source: &str) -> Vec<&'static str> {
         .collect()
 }
 
-fn sources(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push((
-                path.display().to_string(),
-                std::fs::read_to_string(&path).unwrap(),
-            ));
-        }
-    }
-}
-
 #[test]
 fn no_plural_is_made_by_hand() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -38,7 +24,7 @@ fn no_plural_is_made_by_hand() {
         if published && !dir.is_dir() {
             continue;
         }
-        sources(&dir, &mut files);
+        super::readme_keys::sources(&dir, &mut files);
     }
     assert!(files.len() > 50, "{} files read", files.len());
     // human.rs is where the rule is written.

@@ -213,7 +213,8 @@ fn key_requests(source: &str) -> Vec<(Option<String>, String)> {
     out
 }
 
-fn sources(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+/// Every `.rs` file below `dir`, with its text (the plurals check reads them too).
+pub(super) fn sources(dir: &std::path::Path, out: &mut Vec<(String, String)>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
