@@ -91,11 +91,13 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
         .unwrap_or_else(|| panic!("claude printed no init line:\n{stdout}\n{stderr}"));
     // Claude Code's `/etc` is the lab's overlay, seen here at its upper folder.
     let upper = lab.root.join("sys/etc");
+    // A relative root (an empty `CLAUDE_CONFIG_DIR` makes `user=skills`) is read from the
+    // start folder.
     let roots: Vec<PathBuf> = roots(&stderr)
         .into_iter()
         .map(|root| match root.strip_prefix("/etc") {
             Ok(rest) if upper.is_dir() => upper.join(rest),
-            _ => root,
+            _ => cwd.join(root),
         })
         .collect();
     let plugins: Vec<(String, PathBuf)> = init["plugins"]

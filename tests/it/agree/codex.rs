@@ -16,9 +16,10 @@ const ME: &[Agent] = &[Agent::Codex];
 
 pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
     let output = lab.run(Agent::Codex, cwd, &["debug", "prompt-input"]);
-    // A config.toml Codex refuses (not TOML, a wrong type, an unknown variant) stops it before
-    // any session: it prints `Error: FILE:LINE:COLUMN: …` or `Error: Error parsing project
-    // config file …` and exits 1. It then loads no skill, which is what skilldeck must say.
+    // A config.toml Codex refuses (not TOML, a wrong type, an unknown variant) or a CODEX_HOME
+    // that names no folder stops it before any session: it prints `Error: FILE:LINE:COLUMN: …`,
+    // `Error: Error parsing project config file …` or `Error: CODEX_HOME points to …` and exits
+    // 1. It then loads no skill, which is what skilldeck must say.
     if refused_config(&output) {
         return Vec::new();
     }
@@ -83,9 +84,10 @@ pub fn ask(lab: &Lab, cwd: &Path) -> Vec<Loaded> {
 pub fn refused_config(output: &std::process::Output) -> bool {
     let stderr = String::from_utf8_lossy(&output.stderr);
     output.status.code() == Some(1)
-        && stderr
-            .lines()
-            .any(|line| line.starts_with("Error: ") && line.contains("config.toml"))
+        && stderr.lines().any(|line| {
+            line.starts_with("Error: ")
+                && (line.contains("config.toml") || line.starts_with("Error: CODEX_HOME points to"))
+        })
 }
 
 fn lab() -> Option<Lab> {

@@ -422,9 +422,15 @@ impl Lab {
     /// Run the agents that write into the home at their first start once, so that what they
     /// write is there before skilldeck looks (Codex its `.system` skills, Copilot its package).
     pub fn warm(&self, agents: &[Agent]) {
+        self.warm_in(agents, &self.outside);
+    }
+
+    /// [`Lab::warm`] started in `cwd`: where a variable names a home relative to the start
+    /// folder, each start folder has a home of its own.
+    pub fn warm_in(&self, agents: &[Agent], cwd: &Path) {
         for &agent in agents {
             if matches!(agent, Agent::Codex | Agent::Copilot) {
-                let _ = self.ask(agent, &self.outside);
+                let _ = self.ask(agent, cwd);
             }
         }
     }

@@ -27,7 +27,6 @@
 //!   sets of 5, 31 and 150 skills at, one under and well under their boundary.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::time::SystemTime;
 
 use feruca::{Collator, Locale, Tailoring};
@@ -80,7 +79,7 @@ pub(super) fn listing(
         Some(_) => "as given by --context".to_owned(),
         None => format!("default model {DEFAULT_MODEL}"),
     };
-    let settings = user_settings(env);
+    let settings = user_settings(env, project);
     let fixed = env
         .var(BUDGET_VAR)
         .and_then(|v| v.to_str())
@@ -295,14 +294,10 @@ fn shown_names(items: &[Item<'_>]) -> Vec<String> {
         .collect()
 }
 
-/// The user settings, `$CLAUDE_CONFIG_DIR/settings.json` (else `~/.claude/settings.json`), when
-/// they parse.
-fn user_settings(env: &Environment) -> Option<serde_json::Value> {
-    let dir = env
-        .var("CLAUDE_CONFIG_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| env.home().join(".claude"));
-    let text = std::fs::read_to_string(dir.join("settings.json")).ok()?;
+/// The user settings, where Claude Code keeps them, when they parse.
+fn user_settings(env: &Environment, project: &Project) -> Option<serde_json::Value> {
+    let file = switch_files::claude_code::user_file(env, project)?;
+    let text = std::fs::read_to_string(file).ok()?;
     serde_json::from_str(&text).ok()
 }
 

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::roots::{AgentId, Environment, Source};
+use crate::roots::{AgentId, Environment, Project, Source};
 use crate::scan::Inventory;
 
 use super::{Assume, Budget, Entry, Item, Listing, Shown, Unit, grouped};
@@ -33,9 +33,10 @@ pub(super) fn listing(
     items: Vec<Item<'_>>,
     inventory: &Inventory,
     env: &Environment,
+    project: &Project,
     assume: Assume,
 ) -> Listing {
-    let (context, model) = match (assume.context_tokens, configured_window(env)) {
+    let (context, model) = match (assume.context_tokens, configured_window(env, project)) {
         (Some(tokens), _) => (tokens, "as given by --context".to_owned()),
         (None, Some(tokens)) => (tokens, "model_context_window in config.toml".to_owned()),
         (None, None) => (DEFAULT_CONTEXT, format!("default model {DEFAULT_MODEL}")),
@@ -73,11 +74,8 @@ pub(super) fn listing(
 }
 
 /// `model_context_window` in `$CODEX_HOME/config.toml` (else `~/.codex/config.toml`).
-fn configured_window(env: &Environment) -> Option<u64> {
-    let home = env
-        .var("CODEX_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| env.home().join(".codex"));
+fn configured_window(env: &Environment, project: &Project) -> Option<u64> {
+    let home = crate::roots::homes::codex(env, project);
     let text = std::fs::read_to_string(home.join("config.toml")).ok()?;
     let table: toml::Table = toml::from_str(&text).ok()?;
     table

@@ -163,7 +163,9 @@ pub fn listing(
     let items = items(inventory, agent);
     match agent.agent().prompt_listing() {
         PromptListing::ClaudeCode => Some(claude_code::listing(agent, items, env, project, assume)),
-        PromptListing::Codex => Some(codex::listing(agent, items, inventory, env, assume)),
+        PromptListing::Codex => Some(codex::listing(
+            agent, items, inventory, env, project, assume,
+        )),
         PromptListing::GeminiCli => Some(plain::gemini_cli(agent, items, assume)),
         PromptListing::OpenCode => Some(plain::opencode(agent, items, assume)),
         PromptListing::Unknown => None,

@@ -21,7 +21,7 @@ use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, against_copy,
     inside, parts_below, read_file,
 };
-use crate::roots::Environment;
+use crate::roots::{Environment, Project};
 
 const CONFIG_FILE: &str = "config.toml";
 /// The version folder of a plugin whose manifest gives no version.
@@ -63,10 +63,8 @@ pub struct Plugins {
 
 impl Plugins {
     /// `$CODEX_HOME/config.toml` and the plugin cache beside it.
-    pub fn read(env: &Environment, problems: &mut Vec<FileProblem>) -> Self {
-        let home = env
-            .var("CODEX_HOME")
-            .map_or_else(|| env.home().join(".codex"), PathBuf::from);
+    pub fn read(env: &Environment, project: &Project, problems: &mut Vec<FileProblem>) -> Self {
+        let home = crate::roots::homes::codex(env, project);
         let config_file = home.join(CONFIG_FILE);
         let cache = home.join("plugins/cache");
         let mut plugins = Self {
@@ -245,7 +243,11 @@ mod tests {
         std::fs::create_dir_all(&home).unwrap();
         std::fs::write(home.join(CONFIG_FILE), "[plugins.\"a@b\"\nenabled = ").unwrap();
         let mut problems = Vec::new();
-        let plugins = Plugins::read(&Environment::new(tmp.path()), &mut problems);
+        let plugins = Plugins::read(
+            &Environment::new(tmp.path()),
+            &Project::locate(tmp.path()),
+            &mut problems,
+        );
         assert!(plugins.broken.is_some());
         let sentence = problems[0].to_string();
         assert!(
@@ -264,7 +266,7 @@ mod tests {
             std::fs::create_dir_all(cache.join(version)).unwrap();
         }
         let mut problems = Vec::new();
-        let plugins = Plugins::read(&env, &mut problems);
+        let plugins = Plugins::read(&env, &Project::locate(tmp.path()), &mut problems);
         assert_eq!(plugins.config_file, tmp.path().join("ch/config.toml"));
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert_eq!(plugins.active_version("m", "p").as_deref(), Some("10.0.0"));

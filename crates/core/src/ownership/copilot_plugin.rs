@@ -23,7 +23,7 @@ use super::{
     Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, inside, parts_below,
     read_file, same_dir,
 };
-use crate::roots::Environment;
+use crate::roots::{Environment, Project};
 
 const CONFIG_FILE: &str = "config.json";
 const SETTINGS_FILE: &str = "settings.json";
@@ -93,10 +93,8 @@ pub struct Plugins {
 
 impl Plugins {
     /// `config.json` and `settings.json` of `${COPILOT_HOME:-~/.copilot}`.
-    pub fn read(env: &Environment, problems: &mut Vec<FileProblem>) -> Self {
-        let home = env
-            .var("COPILOT_HOME")
-            .map_or_else(|| env.home().join(".copilot"), PathBuf::from);
+    pub fn read(env: &Environment, project: &Project, problems: &mut Vec<FileProblem>) -> Self {
+        let home = crate::roots::homes::copilot(env, project);
         let mut plugins = Self {
             installed_dir: home.join("installed-plugins"),
             config_file: home.join(CONFIG_FILE),
@@ -318,7 +316,11 @@ mod tests {
         )
         .unwrap();
         let mut problems = Vec::new();
-        let plugins = Plugins::read(&Environment::new(tmp.path()), &mut problems);
+        let plugins = Plugins::read(
+            &Environment::new(tmp.path()),
+            &Project::locate(tmp.path()),
+            &mut problems,
+        );
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(plugins.live.len(), 1);
         assert_eq!(plugins.live[0].dir, mkt.join("plugins/pa"));

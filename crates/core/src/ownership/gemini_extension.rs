@@ -25,7 +25,7 @@ use super::{
     Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, parts_below, read_json,
 };
 use crate::record::lower_hex;
-use crate::roots::Environment;
+use crate::roots::{Environment, Project};
 
 const INSTALL_FILE: &str = ".gemini-extension-install.json";
 const MANIFEST_FILE: &str = "gemini-extension.json";
@@ -97,11 +97,8 @@ pub struct Extensions {
 impl Extensions {
     /// Every extension folder of `${GEMINI_CLI_HOME:-~}/.gemini/extensions` that holds an
     /// install record.
-    pub fn read(env: &Environment, problems: &mut Vec<FileProblem>) -> Self {
-        let home = env
-            .var("GEMINI_CLI_HOME")
-            .map_or_else(|| env.home().to_path_buf(), PathBuf::from)
-            .join(".gemini");
+    pub fn read(env: &Environment, project: &Project, problems: &mut Vec<FileProblem>) -> Self {
+        let home = crate::roots::homes::gemini_cli(env, project);
         let integrity_file = home.join(INTEGRITY_FILE);
         let integrity = match read_json::<IntegrityFile>(&integrity_file) {
             Ok(file) => Some(file.unwrap_or_default().store),

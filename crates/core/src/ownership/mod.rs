@@ -289,9 +289,9 @@ impl Ledger {
         Self {
             skills_cli: skills_cli::Locks::read(env, &roots.project, &mut problems),
             claude: claude_plugin::Plugins::read(roots, &mut problems),
-            codex: codex_plugin::Plugins::read(env, &mut problems),
-            copilot: copilot_plugin::Plugins::read(env, &mut problems),
-            gemini: gemini_extension::Extensions::read(env, &mut problems),
+            codex: codex_plugin::Plugins::read(env, &roots.project, &mut problems),
+            copilot: copilot_plugin::Plugins::read(env, &roots.project, &mut problems),
+            gemini: gemini_extension::Extensions::read(env, &roots.project, &mut problems),
             skillkit: skillkit::Lock::read(env, &mut problems),
             skillport: skillport::Origins::read(env, &mut problems),
             problems,

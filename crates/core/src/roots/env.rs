@@ -145,6 +145,12 @@ impl Environment {
             .filter(|value| !value.is_empty())
     }
 
+    /// A variable's value, the empty string included (Claude Code takes an empty
+    /// `CLAUDE_CONFIG_DIR` as set: [`super::Place::EnvEvenEmpty`]).
+    pub fn var_even_empty(&self, name: &str) -> Option<&OsStr> {
+        self.vars.get(name).map(OsString::as_os_str)
+    }
+
     /// Any variable of the process, set to the empty string included, as an agent expanding
     /// `$NAME` in its settings finds it (only [`Environment::with_var`]'s in a built one).
     pub fn expanded(&self, name: &str) -> Option<&OsStr> {

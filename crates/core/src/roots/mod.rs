@@ -34,6 +34,7 @@ pub use table::{
 pub use trust::Trust;
 
 pub(crate) use table::gemini_extensions;
+pub(crate) use table::homes;
 pub(crate) use table::switch_files;
 
 impl Scope {

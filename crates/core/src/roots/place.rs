@@ -33,8 +33,17 @@ impl std::fmt::Debug for Pick {
 pub enum Place {
     /// `~/<relative>`.
     Home(&'static str),
-    /// `$var/<then>` when `var` is set and not empty, otherwise `or`.
+    /// `$var/<then>` when `var` is set and not empty (a relative value read from the start
+    /// folder), otherwise `or`.
     Env {
+        var: &'static str,
+        then: &'static str,
+        or: &'static Place,
+    },
+    /// `$var/<then>` when `var` is set at all, otherwise `or`: an empty value names the start
+    /// folder, as Node's `path.join("", then)` read from the working directory does (Claude
+    /// Code's `CLAUDE_CONFIG_DIR ?? ~/.claude`, agree::generate class `env-homes`).
+    EnvEvenEmpty {
         var: &'static str,
         then: &'static str,
         or: &'static Place,
@@ -118,7 +127,7 @@ impl Place {
     /// The variables this place reads, added to `names`.
     pub fn variables(&self, names: &mut Vec<&'static str>) {
         match self {
-            Place::Env { var, or, .. } => {
+            Place::Env { var, or, .. } | Place::EnvEvenEmpty { var, or, .. } => {
                 names.push(var);
                 or.variables(names);
             }
@@ -143,8 +152,14 @@ impl Place {
         let at_level_zero = |path: PathBuf| Located { path, level: 0 };
         match self {
             Place::Home(relative) => vec![at_level_zero(join(env.home(), relative))],
+            // A relative value is read from the folder the agent starts in, as its own file
+            // calls read it (agree::generate, class `env-homes`).
             Place::Env { var, then, or } => match env.var(var) {
-                Some(value) => vec![at_level_zero(join(Path::new(value), then))],
+                Some(value) => vec![at_level_zero(join(&project.start().join(value), then))],
+                None => or.resolve(env, project),
+            },
+            Place::EnvEvenEmpty { var, then, or } => match env.var_even_empty(var) {
+                Some(value) => vec![at_level_zero(join(&project.start().join(value), then))],
                 None => or.resolve(env, project),
             },
             Place::Under(base, relative) => base
@@ -296,6 +311,31 @@ mod tests {
                 .resolve(&Environment::new("/h"), &project())
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_empty_value_is_unset_or_the_start_folder_and_a_relative_one_is_read_from_there() {
+        const HOME: Place = Place::Env {
+            var: "H",
+            then: "skills",
+            or: &Place::Home(".h"),
+        };
+        const EVEN_EMPTY: Place = Place::EnvEvenEmpty {
+            var: "H",
+            then: "skills",
+            or: &Place::Home(".h"),
+        };
+        let at = |place: &Place, env: &Environment| place.resolve(env, &project())[0].path.clone();
+        let start = project().start().to_path_buf();
+        let empty = Environment::new("/h").with_var("H", "");
+        assert_eq!(at(&HOME, &empty), PathBuf::from("/h/.h"));
+        assert_eq!(at(&EVEN_EMPTY, &empty), start.join("skills"));
+        let unset = Environment::new("/h");
+        assert_eq!(at(&EVEN_EMPTY, &unset), PathBuf::from("/h/.h"));
+        let relative = Environment::new("/h").with_var("H", "rel");
+        for place in [&HOME, &EVEN_EMPTY] {
+            assert_eq!(at(place, &relative), start.join("rel/skills"));
+        }
     }
 
     #[test]

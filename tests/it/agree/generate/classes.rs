@@ -380,6 +380,14 @@ pub const CLASSES: &[Class] = &[
         name: "amp-nesting",
         generate: amp_nesting,
     },
+    Class {
+        name: "env-homes",
+        generate: env_homes,
+    },
+    Class {
+        name: "home-moved",
+        generate: home_moved,
+    },
 ];
 
 /// The machine of `seed` with the classes `on` (by name): each class joins with a chance,
@@ -1917,5 +1925,112 @@ fn amp_nesting(g: &mut Gen) {
                 g.skill(dir.join(&name), &name);
             }
         }
+    }
+}
+
+/// Each variable that moves an agent's home (or the config folder several agents read), with
+/// the folder it stands for when unset and the skills roots below it.
+const HOMES: &[(&str, &str, &[&str])] = &[
+    ("CLAUDE_CONFIG_DIR", ".claude", &["skills"]),
+    ("CODEX_HOME", ".codex", &["skills"]),
+    ("COPILOT_HOME", ".copilot", &["skills"]),
+    ("GEMINI_CLI_HOME", "", &[".gemini/skills", ".agents/skills"]),
+    (
+        "OPENCODE_CONFIG_DIR",
+        ".config/opencode",
+        &["skills", "skill"],
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        ".config",
+        &[
+            "opencode/skills",
+            "amp/skills",
+            "agents/skills",
+            "claude/skills",
+            "gemini/skills",
+            "copilot/skills",
+        ],
+    ),
+];
+
+/// A user who moved an agent's home: the variable set to a folder of the lab, the same with a
+/// trailing slash, through a link, to the folder it stands for anyway, relative, empty, or to
+/// a folder that does not exist; skills below the moved home where its agent reads, and
+/// sometimes at the place the variable moved away from.
+fn env_homes(g: &mut Gen) {
+    for _ in 0..1 + g.rng.below(2) {
+        let (var, default, roots) = *g.rng.pick(HOMES);
+        let folder = format!("homes/{}", var.to_lowercase());
+        let moved = Place::new(Base::Lab, folder.as_str());
+        let (value, home) = match g.rng.below(8) {
+            0 | 1 => (format!("{{LAB}}/{folder}"), Some(moved)),
+            2 => (format!("{{LAB}}/{folder}/"), Some(moved)),
+            3 => {
+                let link = Place::new(Base::Lab, format!("{folder}-link"));
+                g.link(link.clone(), moved.clone());
+                (format!("{{LAB}}/{folder}-link"), Some(moved))
+            }
+            4 => {
+                let rel = if default.is_empty() { "" } else { "/" };
+                (
+                    format!("{{HOME}}{rel}{default}"),
+                    Some(Place::new(Base::Home, default)),
+                )
+            }
+            // Read from the start folder: only a start in the project reaches it.
+            5 => (
+                format!("rel-{}", var.to_lowercase()),
+                Some(Place::new(
+                    Base::Proj,
+                    format!("rel-{}", var.to_lowercase()),
+                )),
+            ),
+            // Set but empty: most agents read it as unset, Claude Code as the start folder.
+            6 => (String::new(), Some(Place::new(Base::Proj, ""))),
+            _ => (
+                format!("{{LAB}}/homes/missing-{}", var.to_lowercase()),
+                None,
+            ),
+        };
+        g.env(var, Some(&value));
+        let home = home.unwrap_or(unmoved(default));
+        for _ in 0..1 + g.rng.below(2) {
+            let root = *g.rng.pick(roots);
+            let name = g.name();
+            g.skill(home.join(root).join(&name), &name);
+        }
+        if g.rng.chance(50) {
+            let root = *g.rng.pick(roots);
+            let name = g.name();
+            g.skill(unmoved(default).join(root).join(&name), &name);
+        }
+    }
+}
+
+/// The folder a home variable stands for when it is not set.
+fn unmoved(default: &str) -> Place {
+    Place::new(Base::Home, default)
+}
+
+/// A home as real machines have them: reached through a symbolic link (`/home` a link to
+/// another disk), or above the project (`~/work/proj`, the usual place for a repository, where
+/// the walks up from the project meet the home). `HOME` is set for the agents and skilldeck
+/// alike; a few skills go to the user roots of the home it names, and the other classes' `~/`
+/// and `<lab>/work` roots become what that home makes of them.
+fn home_moved(g: &mut Gen) {
+    let home = if g.rng.chance(50) {
+        let link = Place::new(Base::Lab, "homelink");
+        g.link(link, Place::new(Base::Home, ""));
+        g.env("HOME", Some("{LAB}/homelink"));
+        Place::new(Base::Home, "")
+    } else {
+        g.env("HOME", Some("{LAB}/work"));
+        Place::new(Base::Lab, "work")
+    };
+    for _ in 0..1 + g.rng.below(3) {
+        let root = *g.rng.pick(USER_ROOTS);
+        let name = g.name();
+        g.skill(home.join(root).join(&name), &name);
     }
 }

@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 use super::super::{Agent, Check, Lab, Loaded, claims, compare};
-use super::machine::{Cwd, Machine};
+use super::machine::{Cwd, Item, Machine};
 
 /// One agent's answer: its listing, or why it gave none (its `ask` panicked).
 pub type Answer = Result<Vec<Loaded>, String>;
@@ -48,6 +48,9 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
     // machine where the user has run Codex holds the system skills it writes at every start
     // before it lists them; the lab's fresh home gets them the same way (`Lab::warm`).
     lab.warm(agents);
+    if machine.items.iter().any(names_a_relative_folder) {
+        lab.warm_in(agents, &cwd);
+    }
     let json = lab.skilldeck_json(&cwd);
     let claimed = claims(&lab, &json);
     // Started through a link, skilldeck must also agree when given the link as `--project`
@@ -191,4 +194,13 @@ pub fn record(case: &str, run: &Run) {
         text.push('\n');
         std::fs::write(dir.join(format!("{}.txt", agent.id())), text).expect("record an answer");
     }
+}
+
+/// A home variable (`CODEX_HOME`, `OPENCODE_CONFIG_DIR`…) set to a relative path, which the
+/// agents read from the folder they start in.
+fn names_a_relative_folder(item: &Item) -> bool {
+    matches!(item, Item::Env { name, value: Some(value) }
+        if (name.ends_with("_HOME") || name.ends_with("_DIR"))
+            && !value.is_empty()
+            && !value.starts_with(['/', '{']))
 }

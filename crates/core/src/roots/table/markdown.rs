@@ -122,7 +122,7 @@ const ON_WINDOWS: &str = "on Windows: ";
 fn alternatives(place: &Place) -> Vec<String> {
     match place {
         Place::Home(relative) => vec![joined("~", relative)],
-        Place::Env { var, then, or } => {
+        Place::Env { var, then, or } | Place::EnvEvenEmpty { var, then, or } => {
             let mut ways = vec![joined(&format!("${var}"), then)];
             ways.extend(alternatives(or));
             ways

@@ -42,6 +42,37 @@ pub(crate) mod switch_files {
     pub(crate) use super::opencode::switches as opencode;
 }
 
+/// Each agent's own folder, as the agent finds it for a run started in `project`: the one
+/// place the variables that move them are read (the rows below them use the same places).
+pub(crate) mod homes {
+    use std::path::PathBuf;
+
+    use super::{Environment, Place, ProjectDir as Project};
+
+    fn first(place: &Place, env: &Environment, project: &Project) -> PathBuf {
+        place
+            .resolve(env, project)
+            .into_iter()
+            .next()
+            .map_or_else(|| env.home().to_path_buf(), |located| located.path)
+    }
+
+    /// `$CODEX_HOME`, else `~/.codex`.
+    pub(crate) fn codex(env: &Environment, project: &Project) -> PathBuf {
+        first(&super::CODEX_HOME, env, project)
+    }
+
+    /// `$COPILOT_HOME`, even empty, else `~/.copilot`.
+    pub(crate) fn copilot(env: &Environment, project: &Project) -> PathBuf {
+        first(&super::COPILOT_HOME, env, project)
+    }
+
+    /// `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`.
+    pub(crate) fn gemini_cli(env: &Environment, project: &Project) -> PathBuf {
+        first(&super::GEMINI_DIR, env, project)
+    }
+}
+
 /// Which of Gemini CLI's extensions its security settings let load.
 pub(crate) use gemini_cli::extensions as gemini_extensions;
 
@@ -333,7 +364,7 @@ pub struct Rule {
     pub qualifier: Option<&'static str>,
 }
 
-const CLAUDE_HOME: Place = Place::Env {
+const CLAUDE_HOME: Place = Place::EnvEvenEmpty {
     var: "CLAUDE_CONFIG_DIR",
     then: "",
     or: &Place::Home(".claude"),
@@ -348,7 +379,7 @@ const CODEX_HOME: Place = Place::Env {
     then: "",
     or: &Place::Home(".codex"),
 };
-const COPILOT_HOME: Place = Place::Env {
+const COPILOT_HOME: Place = Place::EnvEvenEmpty {
     var: "COPILOT_HOME",
     then: "",
     or: &Place::Home(".copilot"),

@@ -30,10 +30,22 @@ use super::{CODEX_HOME, Environment, Trust};
 use crate::roots::{Project, Walk};
 
 pub(in crate::roots) const STARTS: Trust = Trust {
-    why: "Codex refuses to start: a config.toml it reads is not TOML or gives a setting a value of the wrong type (run codex to see which)",
-    check: |env, project| layers(env, project).is_ok(),
+    why: "Codex refuses to start: CODEX_HOME names no folder, or a config.toml it reads is not TOML or gives a setting a value of the wrong type (run codex to see which)",
+    check: |env, project| home_is_a_folder(env, project) && layers(env, project).is_ok(),
     variables: &["CODEX_HOME"],
 };
+
+/// `find_codex_home` (codex-rs/utils/home-dir): a `CODEX_HOME` that is set and not empty must
+/// canonicalize to a folder, else Codex stops with "CODEX_HOME points to …, but that path does
+/// not exist" (or "is not a directory") before it reads anything (0.171.0, agree::generate
+/// class `env-homes`). Unset or empty, `~/.codex` need not exist.
+fn home_is_a_folder(env: &Environment, project: &Project) -> bool {
+    env.var("CODEX_HOME").is_none()
+        || CODEX_HOME
+            .resolve(env, project)
+            .first()
+            .is_some_and(|home| home.path.is_dir())
+}
 
 /// Why Codex does not start.
 #[derive(Debug, PartialEq, Eq)]

@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use super::merged::{Merged, layer};
-use super::{Environment, GEMINI_DIR, Trust};
+use super::{Environment, Trust};
 use crate::roots::Project;
 use crate::roots::SystemPath;
 
@@ -81,9 +81,9 @@ pub(crate) struct Read {
 }
 
 pub(crate) fn read(env: &Environment, project: &Project) -> Read {
-    let home = env
-        .var("GEMINI_CLI_HOME")
-        .map_or_else(|| env.home().to_path_buf(), PathBuf::from);
+    let gemini_dir = crate::roots::homes::gemini_cli(env, project);
+    // The folder standing for the home: `GEMINI_CLI_HOME`, else the home.
+    let home = gemini_dir.parent().unwrap_or(&gemini_dir).to_path_buf();
     let system = env
         .var("GEMINI_CLI_SYSTEM_SETTINGS_PATH")
         .map_or_else(|| SYSTEM_SETTINGS.resolve(env), PathBuf::from);
@@ -91,16 +91,12 @@ pub(crate) fn read(env: &Environment, project: &Project) -> Read {
         || system.with_file_name("system-defaults.json"),
         PathBuf::from,
     );
-    let user = GEMINI_DIR
-        .resolve(env, project)
-        .into_iter()
-        .next()
-        .map(|located| located.path.join("settings.json"));
+    let user = Some(gemini_dir.join("settings.json"));
     let start = real(project.start());
     let rules = || {
         let file = env
             .var("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
-            .map_or_else(|| home.join(".gemini/trustedFolders.json"), PathBuf::from);
+            .map_or_else(|| gemini_dir.join("trustedFolders.json"), PathBuf::from);
         rules(&file, &start)
     };
     let trusts = |merged: &Merged| match by_variables(env) {
