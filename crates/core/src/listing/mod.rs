@@ -183,7 +183,7 @@ fn items(inventory: &Inventory, agent: AgentId) -> Vec<Item<'_>> {
         .filter(|skill| !skill.left_out.iter().any(|left| left.agent == agent))
         .map(|skill| Item {
             name: skill.name_for(agent).into_owned(),
-            description: skill.declared.description.clone().unwrap_or_default(),
+            description: skill.description_for(agent).into_owned(),
             skill: Some(skill),
             read_at: read_at(inventory, skill, agent),
         })

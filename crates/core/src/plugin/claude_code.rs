@@ -282,6 +282,7 @@ fn plugin_at(
         version,
         naming: Naming::QualifiedByFolder,
         order: 0,
+        hydration: None,
     }
 }
 

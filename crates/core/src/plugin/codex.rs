@@ -80,6 +80,7 @@ pub(super) fn listing(cache: &Path) -> Listing {
                         && active == Some(version.as_str()),
                     naming: Naming::Qualified,
                     order: 0,
+                    hydration: None,
                     entries: Vec::new(),
                 });
             }

@@ -190,6 +190,7 @@ fn plugin_at(name: &str, dir: PathBuf, version: Option<String>, loaded: bool) ->
         loaded,
         naming: Naming::Bare,
         order: 0,
+        hydration: None,
         entries: Vec::new(),
     }
 }

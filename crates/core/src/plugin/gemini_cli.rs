@@ -9,7 +9,8 @@
 //!
 //! Skills: `<extension>/skills/SKILL.md` and `<extension>/skills/<name>/SKILL.md`, never
 //! `<extension>/SKILL.md`. Names are not namespaced: a plain name, which the user's and the
-//! workspace's skills beat (the table ranks extensions last).
+//! workspace's skills beat (the table ranks extensions last), with the extension's `${key}`
+//! substitution made in it and in the description (`roots::Hydration`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use serde::Deserialize;
 use super::{
     Context, Descent, Listing, Naming, Plugin, read_json_record, skills_below, subfolders,
 };
+use crate::roots::Hydration;
 use crate::skill::SKILL_FILE;
 
 use crate::roots::gemini_extensions::MANIFEST;
@@ -110,7 +112,9 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
             ));
         }
         let loaded = refused.is_none() && enabled(enablement.get(&name), context.project.start());
+        let hydration = Hydration::for_extension(context.env, context.project, &dir, &name);
         out.plugins.push(Plugin {
+            hydration: Some(std::sync::Arc::new(hydration)),
             skills: skills(&dir),
             name,
             dir,

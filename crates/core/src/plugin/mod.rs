@@ -381,6 +381,9 @@ pub struct Plugin {
     /// Its place among the plugins its agent lists skills of (Claude Code's `enabledPlugins`
     /// order); 0 for all where no agent is known to order them.
     pub order: usize,
+    /// The `${key}` substitution its agent makes in its skills' names and descriptions
+    /// (Gemini CLI's extensions); `None` where the agent makes none.
+    pub hydration: Option<std::sync::Arc<crate::roots::Hydration>>,
 }
 
 /// Every plugin below one plugin root, and what was worth telling on the way.

@@ -4,13 +4,16 @@ use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use crate::fs::{Folder, Links, is_link_loop};
 use crate::plugin::{self, ManifestProblem, Naming};
 use crate::record::SkillFile;
-use crate::roots::{AtRoot, Environment, Finds, Layout, Records, Root, RootSet, RootState, Spot};
+use crate::roots::{
+    AtRoot, Environment, Finds, Hydration, Layout, Records, Root, RootSet, RootState, Spot,
+};
 use crate::skill::{LOWER_SKILL_FILE, SKILL_FILE};
 
 /// The most folders one skills root may cost a scan below its first level, as Codex bounds its
@@ -193,6 +196,8 @@ pub struct Found {
     pub spot: Spot,
     /// The name of a plugin manifest in a folder on the way from a plain skills root.
     pub namespace: Option<String>,
+    /// Its plugin's `${key}` substitution ([`plugin::Plugin::hydration`]).
+    pub hydration: Option<Arc<Hydration>>,
 }
 
 /// What a skill folder of a plugin takes from its plugin.
@@ -203,6 +208,7 @@ struct Member<'a> {
     via: Via,
     naming: Naming,
     own_entry: bool,
+    hydration: Option<Arc<Hydration>>,
 }
 
 /// Something a root holds that is worth telling but is no skill.
@@ -609,6 +615,7 @@ impl RootWalker<'_> {
                     via,
                     naming: found.naming,
                     own_entry,
+                    hydration: found.hydration.clone(),
                 };
                 self.push_plugin_skill(skill_dir, member);
             }
@@ -667,6 +674,7 @@ impl RootWalker<'_> {
                 via: origin.via,
                 naming,
                 own_entry: found.entries.contains(&skill_dir),
+                hydration: None,
             };
             self.push_plugin_skill(skill_dir, member);
         }
@@ -681,6 +689,7 @@ impl RootWalker<'_> {
             via,
             naming,
             own_entry,
+            hydration,
         } = member;
         let is_link = skill_dir
             .symlink_metadata()
@@ -706,6 +715,7 @@ impl RootWalker<'_> {
                 ..Spot::default()
             },
             namespace: None,
+            hydration,
         });
     }
 
@@ -740,6 +750,7 @@ impl Found {
             real,
             broken,
             namespace: None,
+            hydration: None,
         }
     }
 }

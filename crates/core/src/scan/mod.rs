@@ -11,6 +11,7 @@ mod touched;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
@@ -20,7 +21,8 @@ use crate::ownership::{FileProblem, Ledger, Owner, Subject};
 use crate::plugin::Naming;
 use crate::record::{Digest, Obstacle, Record, SkillFile, State};
 use crate::roots::{
-    AgentId, Effect, Environment, NameFrom, Priority, Root, RootSet, Scope, Selector, Source,
+    AgentId, Effect, Environment, Hydration, NameFrom, Priority, Root, RootSet, Scope, Selector,
+    Source,
 };
 use crate::skill::{Declared, Lint};
 
@@ -76,6 +78,9 @@ pub struct Claim {
     pub plain: bool,
     /// The prefix the agent lists it under, `PREFIX:NAME`, by the row that reaches it.
     pub qualifier: Option<&'static str>,
+    /// The agent reaches it through a plugin whose `${key}` substitution it makes in the
+    /// skill's name and description ([`Skill::hydration`]).
+    pub hydrated: bool,
 }
 
 /// A skill folder, once, however many roots reach it.
@@ -120,6 +125,9 @@ pub struct Skill {
     pub left_out: Vec<LeftOut>,
     /// The name of a plugin manifest in a folder between its skills root and it.
     pub namespace: Option<String>,
+    /// The `${key}` substitution of the plugin it belongs to (Gemini CLI's extensions), made
+    /// for the agents whose claim says [`Claim::hydrated`].
+    pub hydration: Option<Arc<Hydration>>,
     pub problems: Vec<Problem>,
     /// The state reading its folder gave, before any installer's record was asked: what a scan
     /// again keeps for a folder whose files did not change.
@@ -188,6 +196,25 @@ impl Skill {
         })
     }
 
+    /// The description `agent` lists this skill with.
+    pub fn description_for(&self, agent: AgentId) -> Cow<'_, str> {
+        let description = self.declared.description.as_deref().unwrap_or_default();
+        match self.hydration_for(agent) {
+            Some(hydration) => hydration.apply(description),
+            None => Cow::Borrowed(description),
+        }
+    }
+
+    /// The substitution `agent` makes in this skill's strings, when its best claim makes one.
+    fn hydration_for(&self, agent: AgentId) -> Option<&Hydration> {
+        let best = self
+            .claims
+            .iter()
+            .filter(|claim| claim.agent == agent)
+            .min_by_key(|claim| claim.priority)?;
+        best.hydrated.then_some(self.hydration.as_deref()).flatten()
+    }
+
     /// The name `agent` lists this skill by, given its best claim for that agent.
     fn name_by(&self, agent: AgentId, best: Option<&Claim>) -> Cow<'_, str> {
         let plain = best.is_none_or(|claim| claim.plain);
@@ -195,6 +222,12 @@ impl Skill {
             return Cow::Borrowed(&self.name);
         }
         let name = own_name_for(agent, self.dir_name(), &self.declared);
+        // Sanitized first, then hydrated, as Gemini CLI does.
+        let hydration = best.filter(|claim| claim.hydrated);
+        let name = match hydration.and(self.hydration.as_deref()) {
+            Some(hydration) => Cow::Owned(hydration.apply(&name).into_owned()),
+            None => name,
+        };
         if let Some(qualifier) = best.and_then(|claim| claim.qualifier) {
             return Cow::Owned(format!("{qualifier}:{name}"));
         }
@@ -662,6 +695,7 @@ fn assemble(
                 priority: root_use.priority,
                 plain: member.via == Via::Direct || member.naming == Naming::Bare,
                 qualifier: root_use.rule.qualifier,
+                hydrated: member.hydration.is_some(),
             });
         }
     }
@@ -736,6 +770,7 @@ fn assemble(
         unsettled_for: Vec::new(),
         left_out,
         namespace: members.iter().find_map(|f| f.namespace.clone()),
+        hydration: members.iter().find_map(|f| f.hydration.clone()),
         problems: inspection.problems,
     }
 }

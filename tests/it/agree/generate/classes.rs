@@ -1173,7 +1173,8 @@ fn gemini_file(g: &mut Gen) -> Place {
 /// Gemini CLI's extensions in `~/.gemini/extensions`: one to three, their manifests' names
 /// drawn from two (so two may clash, which stops Gemini CLI) or one it refuses, a version or
 /// none, an install record (none, local, a link to a folder elsewhere, git, a GitHub release),
-/// skills in `skills/` and `skills/<name>/`, enablement rules for the project, and now and then
+/// skills in `skills/` and `skills/<name>/` (names with a `${key}` it substitutes, `.env` files
+/// for the extension and the project), enablement rules for the project, and now and then
 /// `security.blockGitExtensions` or `security.allowedExtensions` in the user's settings.
 fn gemini_extensions(g: &mut Gen) {
     let extensions = Place::new(Base::Home, ".gemini/extensions");
@@ -1202,11 +1203,19 @@ fn gemini_extensions(g: &mut Gen) {
         );
         for _ in 0..1 + g.rng.below(2) {
             let skill = g.name();
-            g.skill(dir.join("skills").join(&skill), &skill);
+            let named = hydrated(g, &skill);
+            g.skill(dir.join("skills").join(&skill), &named);
         }
         if g.rng.chance(20) {
             let skill = g.name();
             g.skill(dir.join("skills"), &skill);
+        }
+        if g.rng.chance(30) {
+            let env = extensions.join(&name).join(".env");
+            g.file(
+                env,
+                "HYD=from-user\nexport OTHER = two words # note\n".to_owned(),
+            );
         }
         let source = match kind {
             "" => continue,
@@ -1235,6 +1244,12 @@ fn gemini_extensions(g: &mut Gen) {
                 format!("{{{}: {{\"overrides\": [{}]}}}}\n", json(&name), json(rule)),
             );
         }
+    }
+    if g.rng.chance(30) {
+        g.file(
+            Place::new(Base::Proj, ".env"),
+            "HYD='from-workspace'\n".to_owned(),
+        );
     }
     let user = Place::new(Base::Home, ".gemini/settings.json");
     match g.rng.below(6) {
@@ -2033,4 +2048,24 @@ fn home_moved(g: &mut Gen) {
         let name = g.name();
         g.skill(home.join(root).join(&name), &name);
     }
+}
+
+/// `name`, sometimes with a `${key}` Gemini CLI substitutes in an extension's skills: a key of
+/// its context, one only a `.env` gives, a member every JavaScript object has, one it does not
+/// know, one its sanitizing spoils first (`/`).
+fn hydrated(g: &mut Gen, name: &str) -> String {
+    if !g.rng.chance(40) {
+        return name.to_owned();
+    }
+    let key = *g.rng.pick(&[
+        "extensionPath",
+        "workspacePath",
+        "pathSeparator",
+        "/",
+        "HYD",
+        "OTHER",
+        "valueOf",
+        "nope",
+    ]);
+    format!("{name}-${{{key}}}")
 }

@@ -73,6 +73,9 @@ pub(crate) mod homes {
     }
 }
 
+/// The `${key}` substitution Gemini CLI makes in its extensions' skills.
+pub use gemini_cli::hydration::Hydration;
+
 /// Which of Gemini CLI's extensions its security settings let load.
 pub(crate) use gemini_cli::extensions as gemini_extensions;
 

@@ -119,10 +119,10 @@ const RULES: &[Rule] = &[
         finds: PERSONAL_FINDS,
         ..FOLDER.under(&CLAUDE_HOME, "skills", 1, "Claude Code personal skills")
     }),
-    installs(Rule {
-        layout: SkillsAndDirPlugins,
-        ..FOLDER.project(".claude/skills", WALK, 2, "Claude Code project skills")
-    }),
+    // A plugin-shaped folder here is no plugin: Claude Code 2.1.332 reads skills-directory
+    // plugins from the personal folder only (agree::generate, class `home-moved`, seed 13 of
+    // the 500-seed sweep; case claude-code-project-dir-plugin.txt).
+    installs(FOLDER.project(".claude/skills", WALK, 2, "Claude Code project skills")),
     // Only `synced/<org>_<account>` of the identity the run is signed in as, and only when its
     // `.bucket-` marker is there (synced.rs, read in the 2.1.332 binary); listed as
     // `anthropic-skills:NAME`, so a personal skill of the same name does not hide it.

@@ -7,6 +7,7 @@ use super::*;
 
 pub(crate) mod extensions;
 mod folder_trust;
+pub(crate) mod hydration;
 mod merged;
 pub(crate) mod switches;
 
