@@ -27,7 +27,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{Descent, Listing, Naming, Plugin, folder_name, read_record, skills_below, subfolders};
+use super::{
+    Context, Descent, Listing, Naming, Plugin, folder_name, read_record, skills_below, subfolders,
+};
 use crate::skill::SKILL_FILE;
 
 /// Copilot's walk: no limit was found (30 folders loaded), and it stops at a skill.
@@ -70,7 +72,9 @@ struct Settings {
     extra_known_marketplaces: BTreeMap<String, serde_json::Value>,
 }
 
-pub(super) fn listing(installed_dir: &Path, start: &Path) -> Listing {
+pub(super) fn listing(installed_dir: &Path, context: &Context<'_>) -> Listing {
+    let start = context.project.start();
+    let ignored = crate::roots::copilot_ignored::locations(context.env, context.project);
     let mut out = Listing::default();
     let Some(home) = installed_dir.parent() else {
         return out;
@@ -128,8 +132,8 @@ pub(super) fn listing(installed_dir: &Path, start: &Path) -> Listing {
             },
             _ => record.enabled,
         };
-        out.plugins
-            .push(plugin_at(&record.name, dir, record.version.clone(), loaded));
+        let version = record.version.clone();
+        plugins_at(&mut out, &record.name, dir, version, loaded, &ignored);
     }
     for (marketplace, entry) in &settings.extra_known_marketplaces {
         let Some(folder) = directory_source(entry) else {
@@ -153,8 +157,7 @@ pub(super) fn listing(installed_dir: &Path, start: &Path) -> Listing {
                 continue;
             }
             let Some(dir) = listed.dir else { continue };
-            out.plugins
-                .push(plugin_at(&listed.name, dir, listed.version, true));
+            plugins_at(&mut out, &listed.name, dir, listed.version, true, &ignored);
         }
     }
     // Folders no record names are on disk but not loaded (an old direct install, say).
@@ -162,7 +165,7 @@ pub(super) fn listing(installed_dir: &Path, start: &Path) -> Listing {
         for dir in subfolders(&marketplace) {
             if !out.plugins.iter().any(|p| p.dir == dir) {
                 let name = folder_name(&dir);
-                out.plugins.push(plugin_at(&name, dir, None, false));
+                plugins_at(&mut out, &name, dir, None, false, &[]);
             }
         }
     }
@@ -177,43 +180,81 @@ fn directory_source(entry: &serde_json::Value) -> Option<&str> {
         .flatten()
 }
 
-fn plugin_at(name: &str, dir: PathBuf, version: Option<String>, loaded: bool) -> Plugin {
+/// The plugin in `dir`: its skills, those in a folder `ignored` names apart, not loaded
+/// (`ignoredSkillsLocations` drops a folder a plugin's skills are looked for in as it drops a
+/// skills root: at or below an entry, never for an entry inside it; agree::generate, case
+/// copilot-plugin-ignored-location.txt).
+fn plugins_at(
+    out: &mut Listing,
+    name: &str,
+    dir: PathBuf,
+    version: Option<String>,
+    loaded: bool,
+    ignored: &[PathBuf],
+) {
     let manifest = super::read_manifest(&dir)
         .ok()
         .flatten()
         .unwrap_or_default();
-    Plugin {
+    let (read, passed_over): (Vec<PathBuf>, Vec<PathBuf>) = containers(&dir, &manifest.skills)
+        .into_iter()
+        .partition(|container| {
+            let container = crate::fs::lexical(container);
+            !ignored
+                .iter()
+                .any(|location| container.starts_with(location))
+        });
+    let plugin = |skills, loaded| Plugin {
         name: name.to_owned(),
-        skills: skills(&dir, &manifest.skills),
-        version: version.or(manifest.version),
-        dir,
+        skills,
+        version: version.clone().or(manifest.version.clone()),
+        dir: dir.clone(),
         loaded,
         naming: Naming::Bare,
         order: 0,
         hydration: None,
         entries: Vec::new(),
+    };
+    if !passed_over.is_empty() && loaded {
+        for container in &passed_over {
+            out.notes.push(format!(
+                "ignoredSkillsLocations in Copilot's settings.json names {} or a folder above it, \
+                 so Copilot reads none of the plugin {name}'s skills there",
+                container.display()
+            ));
+        }
+        out.plugins.push(plugin(skills_in(&passed_over), false));
+        out.plugins.push(plugin(skills_in(&read), true));
+    } else {
+        let all: Vec<PathBuf> = read.into_iter().chain(passed_over).collect();
+        out.plugins.push(plugin(skills_in(&all), loaded));
     }
 }
 
-/// A plugin's skills by Copilot's rules.
-fn skills(dir: &Path, listed: &[String]) -> Vec<PathBuf> {
+/// The folders Copilot looks for a plugin's skills in: the manifest's `skills` paths, else
+/// `skills/`, else the plugin's own folder when it holds a `SKILL.md`.
+fn containers(dir: &Path, listed: &[String]) -> Vec<PathBuf> {
     if listed.is_empty() && !dir.join("skills").is_dir() && dir.join(SKILL_FILE).is_file() {
         return vec![dir.to_path_buf()];
     }
-    let containers: Vec<PathBuf> = if listed.is_empty() {
+    if listed.is_empty() {
         vec![dir.join("skills")]
     } else {
         listed
             .iter()
             .filter_map(|relative| super::inside(dir, relative))
             .collect()
-    };
+    }
+}
+
+/// The skills in those folders by Copilot's rules: one that is a skill is that one skill.
+fn skills_in(containers: &[PathBuf]) -> Vec<PathBuf> {
     let mut found = Vec::new();
     for container in containers {
         if container.join(SKILL_FILE).is_file() {
-            found.push(container);
+            found.push(container.clone());
         } else {
-            found.extend(skills_below(&container, DESCENT));
+            found.extend(skills_below(container, DESCENT));
         }
     }
     found.sort();
@@ -292,7 +333,59 @@ pub fn strip_comments(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::plugin::tests::skill;
+    use crate::roots::{Environment, Project};
     use std::fs;
+
+    fn skills(dir: &Path, listed: &[String]) -> Vec<PathBuf> {
+        skills_in(&containers(dir, listed))
+    }
+
+    /// The listing of `installed` (Copilot's home its parent), started in `start`.
+    fn listed(installed: &Path, start: &Path) -> Listing {
+        let home = installed.parent().unwrap();
+        let env = Environment::new(home.parent().unwrap()).with_var("COPILOT_HOME", home);
+        let context = Context {
+            env: &env,
+            project: &Project::locate(start),
+        };
+        super::listing(installed, &context)
+    }
+
+    /// `ignoredSkillsLocations` drops a plugin's skills when it names the folder they are
+    /// looked for in or one above it, and not for a folder inside it.
+    #[test]
+    fn an_ignored_location_leaves_out_the_plugins_skills_folder_at_or_below_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("copilot");
+        let installed = home.join("installed-plugins");
+        let plugin = installed.join("_direct/p");
+        skill(&plugin.join("skills/grp/deep"));
+        skill(&plugin.join("skills/one"));
+        let config = serde_json::json!({"installedPlugins": [{"name": "p", "marketplace": "",
+            "enabled": true, "installed_at": "2026-11-01T10:00:00.000Z",
+            "cache_path": plugin}]});
+        fs::write(home.join("config.json"), config.to_string()).unwrap();
+        let loaded_skills = |ignored: &Path| {
+            let settings = serde_json::json!({"ignoredSkillsLocations": [ignored]});
+            fs::write(home.join("settings.json"), settings.to_string()).unwrap();
+            let listed = listed(&installed, tmp.path());
+            let mut skills: Vec<PathBuf> = listed
+                .plugins
+                .iter()
+                .filter(|p| p.loaded)
+                .flat_map(|p| p.skills.clone())
+                .collect();
+            skills.sort();
+            skills
+        };
+        let every = [plugin.join("skills/grp/deep"), plugin.join("skills/one")];
+        for ignored in [home.clone(), plugin.clone(), plugin.join("skills")] {
+            assert!(loaded_skills(&ignored).is_empty(), "{}", ignored.display());
+        }
+        for ignored in [plugin.join("skills/one"), plugin.join("skills/grp")] {
+            assert_eq!(loaded_skills(&ignored), every, "{}", ignored.display());
+        }
+    }
 
     #[test]
     fn comments_go_and_strings_stay() {
@@ -366,7 +459,7 @@ mod tests {
             names.sort();
             names
         };
-        let listing = listing(&installed, &start);
+        let listing = listed(&installed, &start);
         assert_eq!(
             loaded(&listing),
             ["p-abs", "p-mkt", "p-rel"],
@@ -377,7 +470,7 @@ mod tests {
         // is off; no key reaches a direct install.
         let settings = serde_json::json!({"enabledPlugins": {"p-rel@mkt": true, "p-abs@": false, "p-abs": false}});
         fs::write(home.join("settings.json"), settings.to_string()).unwrap();
-        let switched = super::listing(&installed, &start);
+        let switched = listed(&installed, &start);
         assert_eq!(
             loaded(&switched),
             ["p-abs", "p-rel"],
@@ -386,7 +479,7 @@ mod tests {
         );
         records.push(serde_json::json!({"name": "no-time", "marketplace": "mkt", "enabled": true}));
         write(&records);
-        let voided = super::listing(&installed, &start);
+        let voided = listed(&installed, &start);
         assert_eq!(loaded(&voided), Vec::<String>::new());
         assert!(
             voided
@@ -418,7 +511,7 @@ mod tests {
         // What `copilot plugin install pa@mymkt` leaves: no `installed-plugins` folder.
         let installed = home.join("installed-plugins");
         assert!(!installed.exists());
-        let listing = listing(&installed, tmp.path());
+        let listing = listed(&installed, tmp.path());
         assert!(listing.notes.is_empty(), "{:?}", listing.notes);
         let [plugin] = listing.plugins.as_slice() else {
             panic!("{:?}", listing.plugins)

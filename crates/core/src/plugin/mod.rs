@@ -407,7 +407,7 @@ pub fn in_root(records: Records, root: &Path, context: &Context<'_>) -> Listing 
     match records {
         Records::ClaudeCode { settings } => claude_code::listing(root, settings, context),
         Records::Codex => codex::listing(root),
-        Records::Copilot => copilot::listing(root, context.project.start()),
+        Records::Copilot => copilot::listing(root, context),
         Records::GeminiCli => gemini_cli::listing(root, context),
     }
 }

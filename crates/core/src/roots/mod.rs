@@ -33,9 +33,9 @@ pub use table::{
 };
 pub use trust::Trust;
 
-pub(crate) use table::gemini_extensions;
 pub(crate) use table::homes;
 pub(crate) use table::switch_files;
+pub(crate) use table::{copilot_ignored, gemini_extensions};
 
 impl Scope {
     /// The source a skill in a root of this scope has.

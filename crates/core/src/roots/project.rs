@@ -115,8 +115,13 @@ impl Project {
     pub fn levels(&self, walk: Walk, env: &Environment) -> Vec<(PathBuf, u8)> {
         let home = env.home();
         if let Walk::NotAtHome(inner) = walk {
+            // The home as written and as the folder it leads to: a start in the real folder of
+            // a home reached through a link is the home too (Copilot 1.0.102, agree::generate
+            // class `home-moved`, case copilot-home-through-a-link.txt), though the walk's own
+            // bounds compare the text.
+            let real_home = crate::fs::canonical(home).ok();
             let mut levels = self.levels(*inner, env);
-            levels.retain(|(dir, _)| dir != home);
+            levels.retain(|(dir, _)| dir != home && Some(dir) != real_home.as_ref());
             return levels;
         }
         let up_to = |keep: &dyn Fn(&Path) -> bool| -> Vec<(PathBuf, u8)> {

@@ -79,6 +79,9 @@ pub use gemini_cli::hydration::Hydration;
 /// Which of Gemini CLI's extensions its security settings let load.
 pub(crate) use gemini_cli::extensions as gemini_extensions;
 
+/// The folders `ignoredSkillsLocations` keeps Copilot CLI from reading.
+pub(crate) use copilot::ignored as copilot_ignored;
+
 pub use agent_rules::AgentRules;
 use agent_rules::Rows;
 

@@ -19,7 +19,10 @@ pub(super) const IGNORED: Ignores = Ignores {
     locations,
 };
 
-fn locations(env: &Environment, project: &Project) -> Vec<PathBuf> {
+/// The folders the entries name, as Copilot compares them with a folder it reads skills from
+/// (a skills root, and each folder a plugin's skills are looked for in, `plugin::copilot`):
+/// that folder at or below one of them is not read.
+pub(crate) fn locations(env: &Environment, project: &Project) -> Vec<PathBuf> {
     let Some(settings) =
         user_file(env, project).and_then(|f| crate::roots::settings::copilot_user(&f))
     else {

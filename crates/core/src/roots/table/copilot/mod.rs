@@ -8,7 +8,7 @@
 
 use super::*;
 
-mod ignored;
+pub(crate) mod ignored;
 mod names;
 pub(crate) mod switches;
 mod trust;
