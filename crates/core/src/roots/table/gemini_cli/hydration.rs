@@ -14,7 +14,8 @@
 //! Asked of Gemini CLI by agree::gemini_cli::gemini_cli_extension_skills_are_hydrated.
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::folder_trust;
 use crate::roots::{Environment, Project};
@@ -24,6 +25,11 @@ use crate::roots::{Environment, Project};
 pub struct Hydration {
     /// By key; a later entry of one key replaces an earlier one, as JavaScript's spread does.
     values: Vec<(String, String)>,
+    /// The `.env` files whose keys come after them, the later winning.
+    env_files: Vec<PathBuf>,
+    /// Their keys, read the first time a text asks for a key: a `.env` holds secrets, so it is
+    /// read only for a skill that names one of its keys (and then shows what Gemini CLI shows).
+    custom: OnceLock<Vec<(String, String)>>,
 }
 
 /// `String()` of each member a plain object inherits from `Object.prototype`, in Node 20.
@@ -77,7 +83,7 @@ impl Hydration {
     ) -> Self {
         let start =
             crate::fs::canonical(project.start()).unwrap_or_else(|_| project.start().to_path_buf());
-        let mut values = vec![
+        let values = vec![
             (
                 "extensionPath".to_owned(),
                 extension_path.to_string_lossy().into_owned(),
@@ -94,23 +100,32 @@ impl Hydration {
             .merged
             .pointer("/experimental/extensionConfig")
             .is_none_or(super::merged::truthy);
+        let mut env_files = Vec::new();
         if configurable {
             let user = crate::roots::homes::gemini_cli(env, project)
                 .join("extensions")
                 .join(name)
                 .join(".env");
-            values.extend(env_file(&user));
+            env_files.push(user);
             if read.skills_trusted {
-                values.extend(env_file(&start.join(".env")));
+                env_files.push(start.join(".env"));
             }
         }
-        Self { values }
+        Self {
+            values,
+            env_files,
+            custom: OnceLock::new(),
+        }
     }
 
     fn value(&self, key: &str) -> Option<&str> {
-        self.values
+        let custom = self
+            .custom
+            .get_or_init(|| self.env_files.iter().flat_map(|f| env_file(f)).collect());
+        custom
             .iter()
             .rev()
+            .chain(self.values.iter().rev())
             .find(|(there, _)| there == key)
             .map(|(_, value)| value.as_str())
             .or_else(|| {
@@ -155,11 +170,16 @@ impl Hydration {
 }
 
 /// A `.env` file's entries, in order, as dotenv 16's `parse` reads them; none when it cannot be
-/// read (a folder, missing, not UTF-8 text).
+/// read (a folder, missing, larger than a settings file, not UTF-8 text).
 fn env_file(path: &Path) -> Vec<(String, String)> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => dotenv(&text),
-        Err(_) => Vec::new(),
+    let bytes = crate::fs::read_bounded(
+        path,
+        crate::fs::Links::Follow,
+        crate::limits::SETTINGS_FILE_BYTES,
+    );
+    match bytes.ok().map(String::from_utf8) {
+        Some(Ok(text)) => dotenv(&text),
+        _ => Vec::new(),
     }
 }
 
@@ -233,6 +253,8 @@ mod tests {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
+            env_files: Vec::new(),
+            custom: OnceLock::new(),
         }
     }
 
