@@ -78,6 +78,10 @@ pub fn run(machine: &Machine, agents: &[Agent]) -> Option<Run> {
         .into_iter()
         .map(|(agent, answer)| match answer {
             Ok(listed) => (agent, Ok(listed)),
+            // skilldeck says a skill there stops the agent's whole listing (Amp's `name` that
+            // is not text, which then hangs until the limit): asking again would only wait out
+            // the same failure.
+            Err(why) if super::super::listing_may_fail(&json, agent) => (agent, Err(why)),
             Err(_) => {
                 let again = std::thread::scope(|scope| scope.spawn(|| lab.ask(agent, &cwd)).join());
                 (agent, again.map_err(|e| panic_text(&*e)))
