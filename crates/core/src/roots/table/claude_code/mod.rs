@@ -23,8 +23,10 @@ const FINDS: Finds = Finds {
 /// The personal folder holds the skills synced from claude.ai in `synced`, which is never read
 /// as a skill of its own: a `~/.claude/skills/synced/SKILL.md` is not listed (seed 3 of
 /// `agree::generate`, class `claude-synced`; the 2.1.332 binary refuses `synced` as a
-/// personal skill's folder name).
-const PERSONAL_FINDS: Finds = Finds {
+/// personal skill's folder name), nor is `<proj>/.claude/skills/synced/SKILL.md` (seeds 137
+/// and 149 of the 500-seed sweep, case claude-code-project-synced-folder.txt). The managed
+/// folder was not asked.
+const SKIPS_SYNCED: Finds = Finds {
     skips: &["synced"],
     ..FINDS
 };
@@ -116,13 +118,16 @@ const RULES: &[Rule] = &[
     ),
     installs(Rule {
         layout: SkillsAndDirPlugins,
-        finds: PERSONAL_FINDS,
+        finds: SKIPS_SYNCED,
         ..FOLDER.under(&CLAUDE_HOME, "skills", 1, "Claude Code personal skills")
     }),
     // A plugin-shaped folder here is no plugin: Claude Code 2.1.332 reads skills-directory
     // plugins from the personal folder only (agree::generate, class `home-moved`, seed 13 of
     // the 500-seed sweep; case claude-code-project-dir-plugin.txt).
-    installs(FOLDER.project(".claude/skills", WALK, 2, "Claude Code project skills")),
+    installs(Rule {
+        finds: SKIPS_SYNCED,
+        ..FOLDER.project(".claude/skills", WALK, 2, "Claude Code project skills")
+    }),
     // Only `synced/<org>_<account>` of the identity the run is signed in as, and only when its
     // `.bucket-` marker is there (synced.rs, read in the 2.1.332 binary); listed as
     // `anthropic-skills:NAME`, so a personal skill of the same name does not hide it.
