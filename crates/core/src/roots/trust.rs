@@ -11,6 +11,8 @@ use super::project::Project;
 pub struct Trust {
     /// Why a skill is left out in a folder the agent does not trust, and how to trust it.
     pub why: &'static str,
+    /// When the row is read, as the README's table of roots says it after the folder.
+    pub shown: &'static str,
     pub check: fn(&Environment, &Project) -> bool,
     /// The variables `check` reads.
     pub variables: &'static [&'static str],
@@ -32,6 +34,7 @@ impl Ignores {
     pub fn verdict(&self) -> Trust {
         Trust {
             why: self.why,
+            shown: "unless a setting names it",
             check: |_, _| false,
             variables: &[],
         }

@@ -17,8 +17,9 @@ pub fn markdown() -> String {
                 .filter(|rule| Some(rule.agent) == id && rule.scope == scope)
                 .map(|rule| {
                     let mut text = written(&rule.place);
-                    if !text.is_empty() && rule.trust.is_some() {
-                        text.push_str(", in a trusted folder only");
+                    if let Some(trust) = rule.trust.filter(|_| !text.is_empty()) {
+                        text.push_str(", ");
+                        text.push_str(trust.shown);
                     }
                     if !text.is_empty() && !rule.unless.is_empty() {
                         let switches: Vec<String> =

@@ -17,6 +17,7 @@ use crate::roots::Project;
 
 pub(in crate::roots) const BUNDLED: Trust = Trust {
     why: "[skills.bundled] enabled = false in Codex's config.toml, so it reads none of its system skills",
+    shown: "while `[skills.bundled]` leaves them on",
     check: bundled_enabled,
     variables: &["CODEX_HOME"],
 };

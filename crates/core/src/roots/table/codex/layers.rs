@@ -31,6 +31,7 @@ use crate::roots::{Project, Walk};
 
 pub(in crate::roots) const STARTS: Trust = Trust {
     why: "Codex refuses to start: CODEX_HOME names no folder, or a config.toml it reads is not TOML or gives a setting a value of the wrong type (run codex to see which)",
+    shown: "while Codex starts",
     check: |env, project| home_is_a_folder(env, project) && layers(env, project).is_ok(),
     variables: &["CODEX_HOME"],
 };

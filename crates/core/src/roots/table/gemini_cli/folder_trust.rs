@@ -25,6 +25,7 @@ use crate::roots::SystemPath;
 
 pub(crate) const TRUST: Trust = Trust {
     why: "Gemini CLI does not trust this folder (trust it with GEMINI_CLI_TRUST_WORKSPACE=true or a rule in ~/.gemini/trustedFolders.json)",
+    shown: "in a trusted folder only",
     check: |env, project| read(env, project).skills_trusted,
     variables: &[
         "GEMINI_CLI_TRUST_WORKSPACE",

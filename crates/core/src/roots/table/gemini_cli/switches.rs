@@ -27,6 +27,7 @@ pub(crate) fn files(env: &Environment, project: &Project) -> Files {
 /// ([`super::extensions::loaded_without_error`]).
 pub(crate) const SKILLS_ENABLED: Trust = Trust {
     why: "Gemini CLI loads no skill here: skills.enabled is false in its settings, or its extensions stop it with an error (two of one name, or one whose install record gives no source while security.allowedExtensions is set)",
+    shown: "while skills are enabled",
     check: skills_enabled,
     variables: folder_trust::TRUST.variables,
 };
