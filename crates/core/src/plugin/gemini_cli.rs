@@ -20,7 +20,7 @@ use serde::Deserialize;
 use super::{
     Context, Descent, Listing, Naming, Plugin, read_json_record, skills_below, subfolders,
 };
-use crate::roots::Hydration;
+use crate::roots::HydrationContexts;
 use crate::skill::SKILL_FILE;
 
 use crate::roots::gemini_extensions::MANIFEST;
@@ -64,6 +64,7 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
         })
         .unwrap_or_default();
     let policy = crate::roots::gemini_extensions::policy(context.env, context.project);
+    let hydrations = HydrationContexts::new(context.env, context.project);
     for folder in subfolders(extensions) {
         let record: InstallRecord = read_json_record(&folder.join(INSTALL_RECORD))
             .unwrap_or_else(|note| {
@@ -112,7 +113,7 @@ pub(super) fn listing(extensions: &Path, context: &Context<'_>) -> Listing {
             ));
         }
         let loaded = refused.is_none() && enabled(enablement.get(&name), context.project.start());
-        let hydration = Hydration::for_extension(context.env, context.project, &dir, &name);
+        let hydration = hydrations.for_extension(&dir, &name);
         out.plugins.push(Plugin {
             hydration: Some(std::sync::Arc::new(hydration)),
             skills: skills(&dir),

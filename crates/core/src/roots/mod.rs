@@ -28,8 +28,8 @@ pub use project::{Beyond, Markers, Project, Walk};
 pub use settings::reading as reading_settings;
 pub use source::{Source, SourceRoots, is_plugin_qualified};
 pub use table::{
-    AgentRules, AtRoot, Finds, Hydration, Layout, Needs, PREFERRED_DESTINATION, Records, Rule,
-    Scope, Spot, agents, install_rule, markdown, rules,
+    AgentRules, AtRoot, Finds, Hydration, HydrationContexts, Layout, Needs, PREFERRED_DESTINATION,
+    Records, Rule, Scope, Spot, agents, install_rule, markdown, rules,
 };
 pub use trust::Trust;
 

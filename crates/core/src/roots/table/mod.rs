@@ -74,7 +74,7 @@ pub(crate) mod homes {
 }
 
 /// The `${key}` substitution Gemini CLI makes in its extensions' skills.
-pub use gemini_cli::hydration::Hydration;
+pub use gemini_cli::hydration::{Contexts as HydrationContexts, Hydration};
 
 /// Which of Gemini CLI's extensions its security settings let load.
 pub(crate) use gemini_cli::extensions as gemini_extensions;

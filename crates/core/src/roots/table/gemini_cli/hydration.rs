@@ -72,17 +72,39 @@ const INHERITED: &[(&str, &str)] = &[
     ("valueOf", "function valueOf() { [native code] }"),
 ];
 
-impl Hydration {
-    /// The context of the extension named `name` read from `extension_path` (as Gemini CLI
-    /// spells it: a linked extension's `source` as written), for a run started in `project`.
-    pub fn for_extension(
-        env: &Environment,
-        project: &Project,
-        extension_path: &Path,
-        name: &str,
-    ) -> Self {
+/// What the contexts of every extension of one run share, read once for the run: the start
+/// folder, and where the `.env` files are when Gemini CLI reads them.
+pub struct Contexts {
+    start: PathBuf,
+    /// `~/.gemini/extensions`, while `experimental.extensionConfig` is not turned off.
+    extensions: Option<PathBuf>,
+    /// The start folder's `.env`, when Gemini CLI also trusts the folder.
+    workspace_env: Option<PathBuf>,
+}
+
+impl Contexts {
+    /// For a run started in `project`.
+    pub fn new(env: &Environment, project: &Project) -> Self {
         let start =
             crate::fs::canonical(project.start()).unwrap_or_else(|_| project.start().to_path_buf());
+        let read = folder_trust::read(env, project);
+        let configurable = read
+            .merged
+            .pointer("/experimental/extensionConfig")
+            .is_none_or(super::merged::truthy);
+        let extensions =
+            configurable.then(|| crate::roots::homes::gemini_cli(env, project).join("extensions"));
+        let workspace_env = (configurable && read.skills_trusted).then(|| start.join(".env"));
+        Self {
+            start,
+            extensions,
+            workspace_env,
+        }
+    }
+
+    /// The context of the extension named `name` read from `extension_path` (as Gemini CLI
+    /// spells it: a linked extension's `source` as written).
+    pub fn for_extension(&self, extension_path: &Path, name: &str) -> Hydration {
         let values = vec![
             (
                 "extensionPath".to_owned(),
@@ -90,34 +112,27 @@ impl Hydration {
             ),
             (
                 "workspacePath".to_owned(),
-                start.to_string_lossy().into_owned(),
+                self.start.to_string_lossy().into_owned(),
             ),
             ("/".to_owned(), "/".to_owned()),
             ("pathSeparator".to_owned(), "/".to_owned()),
         ];
-        let read = folder_trust::read(env, project);
-        let configurable = read
-            .merged
-            .pointer("/experimental/extensionConfig")
-            .is_none_or(super::merged::truthy);
-        let mut env_files = Vec::new();
-        if configurable {
-            let user = crate::roots::homes::gemini_cli(env, project)
-                .join("extensions")
-                .join(name)
-                .join(".env");
-            env_files.push(user);
-            if read.skills_trusted {
-                env_files.push(start.join(".env"));
-            }
-        }
-        Self {
+        let user_env = self
+            .extensions
+            .as_ref()
+            .map(|extensions| extensions.join(name).join(".env"));
+        Hydration {
             values,
-            env_files,
+            env_files: user_env
+                .into_iter()
+                .chain(self.workspace_env.clone())
+                .collect(),
             custom: OnceLock::new(),
         }
     }
+}
 
+impl Hydration {
     fn value(&self, key: &str) -> Option<&str> {
         let custom = self
             .custom
