@@ -2,10 +2,11 @@
 //! what loads comes from the records beside `installed-plugins`, not from the folders in it.
 //!
 //! - `config.json` (JSON with `//` comments) `installedPlugins[]`: `{name, marketplace, enabled,
-//!   cache_path, installed_at}`; one whose `enabled` is true loads from `cache_path`, an
-//!   absolute path or one relative to the folder Copilot was started in; without one, from
-//!   `installed-plugins/<marketplace>/<plugin>`, and a direct install (empty `marketplace`)
-//!   from nowhere. Once `settings.json` holds `enabledPlugins` as an object, it decides for a
+//!   cache_path, installed_at}`; a marketplace's plugin whose `enabled` is true, and a direct
+//!   install (empty `marketplace`) whether `enabled` is true or false, loads from `cache_path`,
+//!   an absolute path or one relative to the folder Copilot was started in; without one, a
+//!   marketplace's from `installed-plugins/<marketplace>/<plugin>`, a direct install from
+//!   nowhere. Once `settings.json` holds `enabledPlugins` as an object, it decides for a
 //!   marketplace's plugins: `"<plugin>@<marketplace>": true` loads it even when its record is
 //!   off, `false` or no key at all (an empty object too) leaves it out, another value leaves
 //!   it to the record; no key reaches a direct install (`<plugin>@` and `<plugin>` change
@@ -49,13 +50,14 @@ struct Config {
     installed_plugins: Vec<serde_json::Value>,
 }
 
+/// One `installedPlugins` record. `name`, `marketplace` (text) and `enabled` (`true` or
+/// `false`) are required as `installed_at` is: a record without one, or with another type,
+/// voids the whole list (1.0.102, probed one key at a time beside a valid record).
 #[derive(Debug, Deserialize)]
 struct Installed {
     name: String,
-    #[serde(default)]
     marketplace: String,
     version: Option<String>,
-    #[serde(default)]
     enabled: bool,
     cache_path: Option<String>,
     /// Required by Copilot; only its presence matters here.
@@ -96,8 +98,8 @@ pub(super) fn listing(installed_dir: &Path, context: &Context<'_>) -> Listing {
                 let name = value.get("name").and_then(serde_json::Value::as_str);
                 out.notes.push(format!(
                     "{}: the installedPlugins entry {:?} is not a record Copilot reads \
-                     (it needs name, enabled and installed_at), so Copilot loads none of the \
-                     installed plugins",
+                     (it needs name, marketplace, enabled and installed_at), so Copilot loads \
+                     none of the installed plugins",
                     home.join("config.json").display(),
                     name.unwrap_or("(no name)")
                 ));
@@ -123,14 +125,20 @@ pub(super) fn listing(installed_dir: &Path, context: &Context<'_>) -> Listing {
         };
         // Once `enabledPlugins` is an object it decides for a marketplace's plugins: `true`
         // on (whatever the record says), `false` or no key off, another value leaves it to the
-        // record. A direct install answers to its record alone.
-        let loaded = match settings.enabled_plugins.as_object() {
-            Some(switches) if !record.marketplace.is_empty() => match switches.get(&key) {
-                Some(serde_json::Value::Bool(on)) => *on,
-                Some(_) => record.enabled,
-                None => false,
-            },
-            _ => record.enabled,
+        // record. A direct install with a folder loads whatever its record's `enabled` says
+        // (1.0.102 lists a direct install's skills with `"enabled": false` as with `true`;
+        // case copilot-direct-install-off.txt, found by seed 323 of the sweep).
+        let loaded = if record.marketplace.is_empty() {
+            true
+        } else {
+            match settings.enabled_plugins.as_object() {
+                Some(switches) => match switches.get(&key) {
+                    Some(serde_json::Value::Bool(on)) => *on,
+                    Some(_) => record.enabled,
+                    None => false,
+                },
+                None => record.enabled,
+            }
         };
         let version = record.version.clone();
         plugins_at(&mut out, &record.name, dir, version, loaded, &ignored);

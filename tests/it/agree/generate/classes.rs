@@ -1663,7 +1663,8 @@ fn copilot_user_dialect(g: &mut Gen) {
 }
 
 /// Copilot CLI's installed plugins, as the records in `~/.copilot/config.json`
-/// (`installedPlugins`) give them: one or two, enabled or not, with or without `installed_at`,
+/// (`installedPlugins`) give them: one or two, enabled or not, with or without `installed_at`
+/// (now and then without `enabled` or `marketplace`, or with `enabled` not a boolean),
 /// in `installed-plugins/<marketplace>/<plugin>` or `_direct/<plugin>` (a `cache_path` written
 /// absolute, relative or left out), turned off or on again by `enabledPlugins` in
 /// `~/.copilot/settings.json`; skills below `skills/` (nested too), the manifest's `skills`
@@ -1729,6 +1730,18 @@ fn copilot_plugins(g: &mut Gen) {
         });
         if g.rng.chance(85) {
             record["installed_at"] = serde_json::json!("2026-11-01T10:00:00.000Z");
+        }
+        // Now and then a record Copilot cannot read for another key: one it requires left
+        // out, or of the wrong type.
+        match g.rng.below(24) {
+            key @ (0 | 1) => {
+                if let Some(fields) = record.as_object_mut() {
+                    fields.remove(["enabled", "marketplace"][key]);
+                }
+            }
+            2 => record["enabled"] = serde_json::json!(*g.rng.pick(&["yes", "false"])),
+            3 => record["enabled"] = serde_json::Value::Null,
+            _ => {}
         }
         match g.rng.below(3) {
             0 => record["cache_path"] = serde_json::json!(absolute(&dir)),

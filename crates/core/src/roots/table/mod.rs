@@ -62,7 +62,8 @@ pub(crate) mod homes {
         first(&super::CODEX_HOME, env, project)
     }
 
-    /// `$COPILOT_HOME`, even empty, else `~/.copilot`.
+    /// `$COPILOT_HOME`, else `~/.copilot`: where Copilot CLI keeps its settings and records
+    /// (an empty variable is unset here; only its personal skills read it as set).
     pub(crate) fn copilot(env: &Environment, project: &Project) -> PathBuf {
         first(&super::COPILOT_HOME, env, project)
     }
@@ -385,7 +386,19 @@ const CODEX_HOME: Place = Place::Env {
     then: "",
     or: &Place::Home(".codex"),
 };
-const COPILOT_HOME: Place = Place::EnvEvenEmpty {
+/// Where Copilot CLI keeps `settings.json`, `config.json` and `installed-plugins`: an empty
+/// `COPILOT_HOME` is unset here, as its listing shows (1.0.102: with `COPILOT_HOME=` it reads
+/// `~/.copilot/settings.json` and `~/.copilot/config.json`, and `~/.agents/skills`; case
+/// copilot-home-empty.txt, found by seed 247 of the sweep).
+const COPILOT_HOME: Place = Place::Env {
+    var: "COPILOT_HOME",
+    then: "",
+    or: &Place::Home(".copilot"),
+};
+/// The folder above Copilot CLI's personal `skills`: `COPILOT_HOME` even empty, which puts
+/// them in `skills` of the start folder (case copilot-home-empty.txt, seed 63), the one
+/// place it is read so.
+const COPILOT_SKILLS_HOME: Place = Place::EnvEvenEmpty {
     var: "COPILOT_HOME",
     then: "",
     or: &Place::Home(".copilot"),

@@ -90,13 +90,14 @@ const FOLDER: Rule = ignorable(folders(ME, SEEN, FINDS), ignored::IGNORED);
 const PROJECT: &str = "Copilot project skills";
 const PERSONAL: &str = "Copilot personal skills";
 
-/// Copilot reads `~/.agents/skills` only while its home is `~/.copilot`: `COPILOT_HOME` unset,
-/// or naming that folder as text (a trailing `/` and `.` parts aside; through a link it does
-/// not count), as its listing showed (1.0.102, seed 196 of the 500-seed sweep, case
-/// copilot-home-default-agents-skills.txt); set elsewhere, or empty, it does not.
+/// Copilot reads `~/.agents/skills` only while its home is `~/.copilot`: `COPILOT_HOME` unset
+/// or empty, or naming that folder as text (a trailing `/` and `.` parts aside; through a link
+/// it does not count), as its listing showed (1.0.102, seed 196 of the 500-seed sweep, case
+/// copilot-home-default-agents-skills.txt; empty: case copilot-home-empty.txt); set
+/// elsewhere, it does not.
 const DEFAULT_HOME: Trust = Trust {
     why: "COPILOT_HOME names a folder other than ~/.copilot, so Copilot CLI does not read ~/.agents/skills",
-    shown: "only while `COPILOT_HOME` is unset or `~/.copilot`",
+    shown: "only while `COPILOT_HOME` is unset, empty or `~/.copilot`",
     check: |env, project| {
         let home = homes::copilot(env, project);
         crate::fs::lexical(&home) == crate::fs::lexical(&env.home().join(".copilot"))
@@ -108,7 +109,7 @@ const RULES: &[Rule] = &[
     installs(FOLDER.project(".github/skills", WALK, 0, PROJECT)),
     FOLDER.project(".agents/skills", WALK, 1, PROJECT),
     FOLDER.project(".claude/skills", CLAUDE_WALK, 2, PROJECT),
-    installs(FOLDER.under(&COPILOT_HOME, "skills", 3, PERSONAL)),
+    installs(FOLDER.under(&COPILOT_SKILLS_HOME, "skills", 3, PERSONAL)),
     // Read only while Copilot's home is `~/.copilot`; `~/.claude/skills` is never read.
     trusted(FOLDER.home(".agents/skills", 4, PERSONAL), DEFAULT_HOME),
     finds(
