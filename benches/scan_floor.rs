@@ -12,7 +12,10 @@
 //! (`cargo install skls --version '^0.6' --root /work/tools/skls`). `SKILLDECK_BEFORE=PATH`
 //! adds another skilldeck build (the one before a change) to the same interleaved runs.
 //!
-//! The floor is this same binary run as `scan_floor --floor ROOT...`. Runs alternate between
+//! The floor is this same binary run as `scan_floor --floor ROOT...`; `--floor-trusted` is the
+//! same walk opening each file as skilldeck's reading rule requires (no device's open run, no
+//! FIFO waited on, whatever is swapped in after the listing), which is the least any safe
+//! listing pays. Runs alternate between
 //! the commands so a noisy machine hurts each alike; medians, and their ratio to the floor's
 //! median of the same run, are printed as Markdown rows for BENCHMARKS.md.
 
@@ -40,7 +43,8 @@ const DEFAULT_SKLS: &str = "/work/tools/skls/bin/skls";
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("--floor") => return floor(&args[1..]),
+        Some("--floor") => return floor(&args[1..], Open::Plain),
+        Some("--floor-trusted") => return floor(&args[1..], Open::Trusted),
         Some("--tree") => return tree(&args[1..]),
         _ => {}
     }
@@ -75,8 +79,14 @@ fn main() {
             };
             let mut floor_argv = vec![this.display().to_string(), "--floor".into()];
             floor_argv.extend(ROOTS.iter().map(|r| home.join(r).display().to_string()));
+            let mut trusted_argv = floor_argv.clone();
+            trusted_argv[1] = "--floor-trusted".into();
             let mut commands: Vec<(String, Vec<String>)> = vec![
                 ("floor: walkdir + sha2 on rayon".into(), floor_argv),
+                (
+                    "floor, each file opened as skilldeck must".into(),
+                    trusted_argv,
+                ),
                 (
                     "skilldeck list --json".into(),
                     list(Path::new(env!("CARGO_BIN_EXE_skilldeck"))),
@@ -177,7 +187,7 @@ thread_local! {
 /// `sha256sum` prints. Nothing else: no parsing, no sorting, no per-skill framing. The walk
 /// itself is spread over the cores too: each entry of a root (a skill folder) is walked by
 /// whichever thread takes it, as skilldeck reads each skill.
-fn floor(roots: &[String]) {
+fn floor(roots: &[String], open: Open) {
     let tops: Vec<PathBuf> = roots
         .iter()
         .filter_map(|root| fs::read_dir(root).ok())
@@ -191,7 +201,7 @@ fn floor(roots: &[String]) {
             BUFFER.with_borrow_mut(|buffer| {
                 for entry in WalkDir::new(top).into_iter().filter_map(Result::ok) {
                     if entry.file_type().is_file()
-                        && let Some(hash) = sha256(entry.path(), buffer)
+                        && let Some(hash) = sha256(entry.path(), open, buffer)
                     {
                         for byte in hash {
                             let _ = write!(lines, "{byte:02x}");
@@ -211,8 +221,11 @@ fn floor(roots: &[String]) {
 }
 
 /// The SHA-256 of the file at `path`, read through `buffer`; none if it cannot be read.
-fn sha256(path: &Path, buffer: &mut [u8]) -> Option<[u8; 32]> {
-    let mut file = fs::File::open(path).ok()?;
+fn sha256(path: &Path, open: Open, buffer: &mut [u8]) -> Option<[u8; 32]> {
+    let mut file = match open {
+        Open::Plain => fs::File::open(path).ok()?,
+        Open::Trusted => trusted_open(path)?,
+    };
     let mut hasher = Sha256::new();
     loop {
         match file.read(buffer) {
@@ -222,4 +235,53 @@ fn sha256(path: &Path, buffer: &mut [u8]) -> Option<[u8; 32]> {
         }
     }
     Some(hasher.finalize().into())
+}
+
+/// How the floor opens each file.
+#[derive(Clone, Copy)]
+enum Open {
+    /// `open(2)` by path, as `sha256sum` does.
+    Plain,
+    /// The sequence skilldeck's rule asks of every file it reads (`fs::read::open_checked`):
+    /// an `O_PATH` handle, which runs no device's open and waits on no FIFO, its type read
+    /// from that handle, and only a regular file reopened through `/proc/self/fd`. The floor
+    /// run this way is what the reading alone costs, whatever else a listing does.
+    Trusted,
+}
+
+#[cfg(target_os = "linux")]
+fn trusted_open(path: &Path) -> Option<fs::File> {
+    use rustix::fs::{FileType, Mode, OFlags, openat};
+    use std::os::fd::AsRawFd;
+    use std::sync::OnceLock;
+    static FDS: OnceLock<rustix::fd::OwnedFd> = OnceLock::new();
+    let fds = FDS.get_or_init(|| {
+        rustix::fs::open(
+            "/proc/self/fd",
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .expect("/proc/self/fd")
+    });
+    let handle = openat(
+        rustix::fs::CWD,
+        path,
+        OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .ok()?;
+    let stat = rustix::fs::fstat(&handle).ok()?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return None;
+    }
+    let name = handle.as_raw_fd().to_string();
+    let read = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC;
+    openat(fds, name.as_str(), read, Mode::empty())
+        .ok()
+        .map(fs::File::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn trusted_open(path: &Path) -> Option<fs::File> {
+    fs::File::open(path).ok()
 }

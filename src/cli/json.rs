@@ -151,7 +151,7 @@ impl<'a> SkillJson<'a> {
             record: skill
                 .owner
                 .as_ref()
-                .map(|owner| RecordJson::new(owner, skill.record.as_ref())),
+                .map(|owner| RecordJson::new(owner, skill.record.as_deref())),
             state: skill.state,
             digest: skill.digest.as_ref(),
             shadowed_by: winners.into_iter().map(Path::to_string_lossy).collect(),

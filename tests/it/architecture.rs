@@ -14,9 +14,9 @@ use std::path::Path;
 /// and the modules of one tier do not use each other. A new module goes into the tier it
 /// belongs to: the test fails for a module this list does not name.
 const LAYERS: &[&[&str]] = &[
-    // Display-safe text, the system calls under every write and untrusted read, and the
-    // bounds every read is held to.
-    &["text", "fs", "limits"],
+    // Display-safe text, the system calls under every write and untrusted read, the bounds
+    // every read is held to, and which path lies in which folder.
+    &["text", "fs", "limits", "path_prefix"],
     // The three-way merge of a skill's files, on bytes alone.
     &["merge"],
     // The skill model, then the ownership record and content digest written into it.

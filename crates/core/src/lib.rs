@@ -24,6 +24,7 @@ pub mod lock;
 pub mod merge;
 pub mod operations;
 pub mod ownership;
+pub mod path_prefix;
 pub mod plugin;
 pub mod record;
 pub mod roots;

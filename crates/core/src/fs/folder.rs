@@ -34,9 +34,26 @@ pub struct Entry {
     pub kind: EntryKind,
 }
 
+/// The bytes of one `getdents64` call: a skill folder's listing fits in one call, the
+/// largest roots take a few (glibc's `readdir` reads 32 KiB at a time too).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const LISTING_BYTES: usize = 32 * 1024;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+thread_local! {
+    /// The buffer every folder listed on this thread is read through.
+    static LISTING: std::cell::RefCell<Vec<std::mem::MaybeUninit<u8>>> =
+        std::cell::RefCell::new(vec![std::mem::MaybeUninit::uninit(); LISTING_BYTES]);
+}
+
 /// An open folder, listed and descended by name.
 pub struct Folder {
-    #[cfg(unix)]
+    /// On Linux the descriptor alone: its listing is read through a buffer each thread keeps
+    /// ([`LISTING`]), where a `Dir` would grow and zero a buffer of its own for every folder
+    /// (two of them for each skill a scan reads).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    handle: rustix::fd::OwnedFd,
+    #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
     handle: rustix::fs::Dir,
     #[cfg(not(unix))]
     path: std::path::PathBuf,
@@ -54,9 +71,7 @@ impl Folder {
             use rustix::fs::{Mode, OFlags};
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
             let fd = rustix::fs::open(path, flags, Mode::empty())?;
-            Ok(Self {
-                handle: rustix::fs::Dir::new(fd)?,
-            })
+            Self::of(fd)
         }
         #[cfg(not(unix))]
         {
@@ -90,9 +105,7 @@ impl Folder {
             use rustix::fs::{Mode, OFlags};
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
             let fd = rustix::fs::openat(self.fd()?, name, flags, Mode::empty())?;
-            Ok(Self {
-                handle: rustix::fs::Dir::new(fd)?,
-            })
+            Self::of(fd)
         }
         #[cfg(not(unix))]
         {
@@ -146,9 +159,7 @@ impl Folder {
             use rustix::fs::{Mode, OFlags};
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
             let fd = rustix::fs::openat(self.fd()?, name, flags, Mode::empty())?;
-            Ok(Self {
-                handle: rustix::fs::Dir::new(fd)?,
-            })
+            Self::of(fd)
         }
         #[cfg(not(unix))]
         {
@@ -212,34 +223,83 @@ impl Folder {
         }
     }
 
-    #[cfg(unix)]
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn of(fd: rustix::fd::OwnedFd) -> io::Result<Self> {
+        Ok(Self { handle: fd })
+    }
+
+    #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+    fn of(fd: rustix::fd::OwnedFd) -> io::Result<Self> {
+        Ok(Self {
+            handle: rustix::fs::Dir::new(fd)?,
+        })
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn fd(&self) -> io::Result<rustix::fd::BorrowedFd<'_>> {
+        use rustix::fd::AsFd;
+        Ok(self.handle.as_fd())
+    }
+
+    #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
     fn fd(&self) -> io::Result<rustix::fd::BorrowedFd<'_>> {
         Ok(self.handle.fd()?)
     }
 
-    #[cfg(unix)]
+    #[cfg(any(target_os = "linux", target_os = "android"))]
     fn list(&mut self) -> io::Result<Vec<Entry>> {
-        use std::os::unix::ffi::OsStrExt;
+        LISTING.with(|buffer| match buffer.try_borrow_mut() {
+            Ok(mut buffer) => self.list_through(&mut buffer),
+            Err(_) => self.list_through(&mut vec![std::mem::MaybeUninit::uninit(); LISTING_BYTES]),
+        })
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn list_through(&self, buffer: &mut [std::mem::MaybeUninit<u8>]) -> io::Result<Vec<Entry>> {
+        let mut entries = Vec::new();
+        let mut listing = rustix::fs::RawDir::new(&self.handle, buffer);
+        while let Some(entry) = listing.next() {
+            let entry = entry?;
+            self.keep(entry.file_name(), entry.file_type(), &mut entries)?;
+        }
+        Ok(entries)
+    }
+
+    #[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+    fn list(&mut self) -> io::Result<Vec<Entry>> {
         let mut entries = Vec::new();
         while let Some(entry) = self.handle.read() {
             let entry = entry?;
-            let name = entry.file_name().to_bytes();
-            if name == b"." || name == b".." {
-                continue;
-            }
-            let name = OsStr::from_bytes(name);
-            let kind = match unix::kind(entry.file_type()) {
-                Some(kind) => kind,
-                // A file system that does not say (some network ones): asked, without
-                // following a link.
-                None => unix::kind_of(self.fd()?, name)?,
-            };
-            entries.push(Entry {
-                name: name.to_os_string(),
-                kind,
-            });
+            self.keep(entry.file_name(), entry.file_type(), &mut entries)?;
         }
         Ok(entries)
+    }
+
+    /// One entry of the listing into `entries`, but `.` and `..`.
+    #[cfg(unix)]
+    fn keep(
+        &self,
+        name: &std::ffi::CStr,
+        kind: rustix::fs::FileType,
+        entries: &mut Vec<Entry>,
+    ) -> io::Result<()> {
+        use std::os::unix::ffi::OsStrExt;
+        let name = name.to_bytes();
+        if name == b"." || name == b".." {
+            return Ok(());
+        }
+        let name = OsStr::from_bytes(name);
+        let kind = match unix::kind(kind) {
+            Some(kind) => kind,
+            // A file system that does not say (some network ones): asked, without
+            // following a link.
+            None => unix::kind_of(self.fd()?, name)?,
+        };
+        entries.push(Entry {
+            name: name.to_os_string(),
+            kind,
+        });
+        Ok(())
     }
 
     #[cfg(not(unix))]

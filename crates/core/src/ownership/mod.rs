@@ -219,8 +219,11 @@ impl Subject<'_> {
             .unwrap_or("")
     }
 
+    /// Whether the file `name` (one name, no `/`) lies directly in the skill's folder. The
+    /// walk writes each file's path by joining the names it listed, so such a file's path is
+    /// that name's very bytes: compared as bytes, not parsed into parts for every file.
     fn has_file(&self, name: &str) -> bool {
-        self.files.iter().any(|f| f.path == Path::new(name))
+        self.files.iter().any(|f| f.path.as_os_str() == name)
     }
 
     /// Whether it sits directly in one of its roots of this scope, where installers that
@@ -480,7 +483,7 @@ fn read_file(path: &Path) -> Result<Option<Vec<u8>>, FileProblem> {
 /// resolved), when it lies inside: attribution by path, whichever root discovered it.
 fn parts_below(subject: &Subject<'_>, base: &Path) -> Option<Vec<String>> {
     [subject.dir, subject.real_dir].iter().find_map(|dir| {
-        let inside = dir.strip_prefix(base).ok()?;
+        let inside = crate::path_prefix::below(dir, base)?;
         Some(
             inside
                 .components()

@@ -75,7 +75,8 @@ impl Folder {
     }
 }
 
-/// A folder that skills are asked to lie in, with its bytes when they are plain ([`plain`]).
+/// A folder that skills are asked to lie in, with its bytes when they are plain
+/// ([`crate::path_prefix::plain`]), compared by bytes then.
 #[derive(Clone, Debug)]
 struct Prefix {
     path: PathBuf,
@@ -84,16 +85,14 @@ struct Prefix {
 
 impl Prefix {
     fn new(path: PathBuf) -> Self {
-        let plain = plain(&path).map(Box::from);
+        let plain = crate::path_prefix::plain(&path).map(Box::from);
         Self { path, plain }
     }
 
     /// Whether `candidate` lies in this folder (or is it), as [`Path::starts_with`] says.
     fn holds(&self, candidate: &Candidate<'_>) -> bool {
         match (self.plain.as_deref(), candidate.plain) {
-            (Some(folder), Some(dir)) => {
-                dir.starts_with(folder) && (dir.len() == folder.len() || dir[folder.len()] == b'/')
-            }
+            (Some(folder), Some(dir)) => crate::path_prefix::plain_in(dir, folder),
             _ => candidate.path.starts_with(&self.path),
         }
     }
@@ -110,34 +109,8 @@ impl<'a> Candidate<'a> {
     fn new(path: &'a Path) -> Self {
         Self {
             path,
-            plain: plain(path),
+            plain: crate::path_prefix::plain(path),
         }
-    }
-}
-
-/// A path's bytes when its components are exactly its `/`-separated parts: no `//`, no `.`
-/// part but a leading one, no `/` at the end. Between two such paths, one lies in the other
-/// exactly when its bytes start with the other's and go on with a `/` or end there: a
-/// comparison of bytes, where [`Path::starts_with`] parses both into components. A scan asks
-/// it of every skill against every source root (20,000 skills, dozens of roots), so the parse
-/// was a measured share of a listing's time. Any other path (and every path on Windows, whose
-/// prefixes compare by other rules) is compared by its components.
-fn plain(path: &Path) -> Option<&[u8]> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let bytes = path.as_os_str().as_bytes();
-        let plain = !bytes.is_empty()
-            && !bytes.ends_with(b"/")
-            && !bytes.ends_with(b"/.")
-            && !bytes.windows(2).any(|pair| pair == b"//")
-            && !bytes.windows(3).any(|three| three == b"/./");
-        plain.then_some(bytes)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        None
     }
 }
 

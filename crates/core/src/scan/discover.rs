@@ -854,7 +854,9 @@ fn sorted_entries(dir: &Path, walker: &mut RootWalker<'_>) -> Vec<fs::DirEntry> 
     match fs::read_dir(dir) {
         Ok(entries) => {
             let mut entries: Vec<fs::DirEntry> = entries.filter_map(Result::ok).collect();
-            entries.sort_by_key(fs::DirEntry::file_name);
+            // Each entry's name is a new `OsString`: made once per entry, not twice per
+            // comparison (a root of 5,000 skills made some 120,000 of them).
+            entries.sort_by_cached_key(fs::DirEntry::file_name);
             entries
         }
         Err(error) => {

@@ -15,7 +15,7 @@ use super::discover::Broken;
 #[derive(Debug, Default)]
 pub struct Inspection {
     pub declared: Declared,
-    pub record: Option<Record>,
+    pub record: Option<Box<Record>>,
     pub state: Option<State>,
     pub digest: Option<Digest>,
     pub files: Vec<SkillFile>,
@@ -76,7 +76,7 @@ pub fn inspect(
         Ok(text) => found.declared = Declared::read_file(text, dir_name, linked),
         Err(error) => found.problems.push(Problem::Manifest(error.to_string())),
     }
-    found.record = record::parse(&manifest);
+    found.record = record::parse(&manifest).map(Box::new);
     if let Some(record) = &found.record
         && !record.version_is_semver()
     {
@@ -92,7 +92,7 @@ pub fn inspect(
     found.state = Some(if text.is_err() {
         State::Unreadable
     } else {
-        State::judge(found.record.as_ref(), digest.as_ref())
+        State::judge(found.record.as_deref(), digest.as_ref())
     });
     let Contents { files, obstacles } = contents;
     match digest {

@@ -107,8 +107,9 @@ pub struct Skill {
     pub roots: Vec<usize>,
     pub claims: Vec<Claim>,
     pub declared: Declared,
-    /// agent-skill-installer's record in its frontmatter.
-    pub record: Option<Record>,
+    /// agent-skill-installer's record in its frontmatter; boxed, as most skills have none
+    /// and a listing holds every skill at once (64 bytes less a skill).
+    pub record: Option<Box<Record>>,
     /// Who installed it, from where, and how its state was told: from `record`, or from another
     /// installer's files.
     pub owner: Option<Box<Owner>>,
@@ -178,22 +179,6 @@ impl Skill {
             .filter(|claim| claim.agent == agent)
             .min_by_key(|claim| claim.priority);
         self.name_by(agent, best)
-    }
-
-    /// The name each agent that loads it lists it by, for every agent of [`Skill::agents`]:
-    /// [`Skill::name_for`] of each, with the claims sorted once rather than gone through once
-    /// per agent (two dozen agents read `~/.agents/skills`, each with a claim, and the
-    /// shadowing asks for every name of every skill).
-    pub fn names_by_agent(&self) -> impl Iterator<Item = (AgentId, Cow<'_, str>)> {
-        // By agent, then priority; the sort is stable, so the first of an agent's claims is
-        // the one `min_by_key` picks in `name_for`.
-        let mut best: Vec<&Claim> = self.claims.iter().collect();
-        best.sort_by_key(|claim| (claim.agent, claim.priority));
-        self.agents.iter().map(move |&agent| {
-            let at = best.partition_point(|claim| claim.agent < agent);
-            let claim = best.get(at).copied().filter(|claim| claim.agent == agent);
-            (agent, self.name_by(agent, claim))
-        })
     }
 
     /// The description `agent` lists this skill with.
@@ -520,7 +505,7 @@ fn attribute(ledger: &Ledger, roots: &RootSet, skill: &mut Skill) {
         declared: &skill.declared,
         files: &skill.files,
         digest: skill.digest.as_ref(),
-        record: skill.record.as_ref(),
+        record: skill.record.as_deref(),
         state: skill.state,
     });
     skill.owner = attribution.owner.map(Box::new);

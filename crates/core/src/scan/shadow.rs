@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use foldhash::fast::RandomState;
@@ -17,64 +17,43 @@ use super::{Shadowing, Skill};
 /// Fill in `shadowed_by` on every skill that loses to another of the same name, and
 /// `unsettled_for` on the copies of a name an agent picks between.
 pub fn shadow(skills: &mut [Skill]) {
-    // One pass over what each skill's agents call it: with 78 agents in the table, asking
-    // every agent about every skill cost more than the rest of the listing's bookkeeping.
-    // Most names are held by one copy, so the map keeps that copy's index alone and is sized
-    // once for every key it can get; only a name held twice gets a list. (20,000 skills make
-    // 110,000 keys: a list for each, and the map growing by doubling, took 13 MB.)
-    // The keys are hashed with foldhash rather than SipHash: 110,000 short names at 20,000
-    // skills made SipHash a fifth of the shadowing's time. Its seed is still random per run,
-    // so names made to collide cannot be planted in a folder to slow the listing down.
-    let keys = skills.iter().map(|skill| skill.agents.len()).sum();
-    let mut by_name: HashMap<(AgentId, Cow<'_, str>), Copies, RandomState> =
-        HashMap::with_capacity_and_hasher(keys, RandomState::default());
-    let mut shared: Vec<Vec<usize>> = Vec::new();
+    // One agent at a time: the skills each loads are listed first (an index each), then its
+    // names are put in a map of their own, dropped before the next agent's. One map of every
+    // agent's names at once held 220,000 keys at 20,000 skills, 12.5 MB at the listing's
+    // peak; the largest one agent makes is a tenth of that.
+    let mut loaded_by: BTreeMap<AgentId, Vec<usize>> = BTreeMap::new();
     for (index, skill) in skills.iter().enumerate() {
-        for (agent, name) in skill.names_by_agent() {
-            if agent.on_same_name() == OnSameName::KeepsAll {
-                continue;
-            }
-            match by_name.entry((agent, name)) {
-                Entry::Vacant(vacant) => {
-                    vacant.insert(Copies::One(index));
-                }
-                Entry::Occupied(mut occupied) => match *occupied.get() {
-                    Copies::One(first) => {
-                        *occupied.get_mut() = Copies::Many(shared.len());
-                        shared.push(vec![first, index]);
-                    }
-                    Copies::Many(list) => shared[list].push(index),
-                },
+        for &agent in &skill.agents {
+            if agent.on_same_name() != OnSameName::KeepsAll {
+                loaded_by.entry(agent).or_default().push(index);
             }
         }
     }
     let mut unsettled: Vec<(AgentId, usize)> = Vec::new();
     let mut losses: Vec<(AgentId, usize, usize)> = Vec::new();
-    for ((agent, _), copies) in by_name {
-        let Copies::Many(list) = copies else {
-            continue;
-        };
-        let mut group = std::mem::take(&mut shared[list]);
-        if agent.on_same_name() == OnSameName::Unpredictable {
-            unsettled.extend(group.iter().map(|&index| (agent, index)));
-            continue;
+    for (agent, loaded) in loaded_by {
+        for mut group in same_names(skills, agent, &loaded) {
+            if agent.on_same_name() == OnSameName::Unpredictable {
+                unsettled.extend(group.iter().map(|&index| (agent, index)));
+                continue;
+            }
+            group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
+            let winner = group[0];
+            // Copies that tie with the winner but for their path: where the file system's
+            // order decides between them, each is unsettled, and the rest lose to one of them.
+            let tied = if agent.on_same_name() == OnSameName::OneWinsAcrossRoots {
+                group
+                    .iter()
+                    .take_while(|&&index| same_rank(&skills[index], &skills[winner], agent))
+                    .count()
+            } else {
+                1
+            };
+            if tied > 1 {
+                unsettled.extend(group[..tied].iter().map(|&index| (agent, index)));
+            }
+            losses.extend(group[tied..].iter().map(|&loser| (agent, loser, winner)));
         }
-        group.sort_by(|&a, &b| precedence(&skills[a], &skills[b], agent));
-        let winner = group[0];
-        // Copies that tie with the winner but for their path: where the file system's order
-        // decides between them, each is unsettled, and the rest lose to one of them.
-        let tied = if agent.on_same_name() == OnSameName::OneWinsAcrossRoots {
-            group
-                .iter()
-                .take_while(|&&index| same_rank(&skills[index], &skills[winner], agent))
-                .count()
-        } else {
-            1
-        };
-        if tied > 1 {
-            unsettled.extend(group[..tied].iter().map(|&index| (agent, index)));
-        }
-        losses.extend(group[tied..].iter().map(|&loser| (agent, loser, winner)));
     }
     // In table order of the agents, as the listing shows them.
     unsettled.sort_unstable();
@@ -86,6 +65,35 @@ pub fn shadow(skills: &mut [Skill]) {
         let winner = skills[winner].dir.clone();
         skills[loser].shadowed_by.push(Shadowing { agent, winner });
     }
+}
+
+/// The skills of `loaded` (indexes into `skills`) that `agent` lists under a name another of
+/// them has too, one list for each such name.
+///
+/// Most names are held by one copy, so the map keeps that copy's index alone and is sized
+/// once for every name it can get; only a name held twice gets a list. The names are hashed
+/// with foldhash rather than SipHash (SipHash was a fifth of the shadowing's time at 20,000
+/// skills); its seed is still random per run, so names made to collide cannot be planted in
+/// a folder to slow the listing down.
+fn same_names(skills: &[Skill], agent: AgentId, loaded: &[usize]) -> Vec<Vec<usize>> {
+    let mut by_name: HashMap<Cow<'_, str>, Copies, RandomState> =
+        HashMap::with_capacity_and_hasher(loaded.len(), RandomState::default());
+    let mut shared: Vec<Vec<usize>> = Vec::new();
+    for &index in loaded {
+        match by_name.entry(skills[index].name_for(agent)) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(Copies::One(index));
+            }
+            Entry::Occupied(mut occupied) => match *occupied.get() {
+                Copies::One(first) => {
+                    *occupied.get_mut() = Copies::Many(shared.len());
+                    shared.push(vec![first, index]);
+                }
+                Copies::Many(list) => shared[list].push(index),
+            },
+        }
+    }
+    shared
 }
 
 /// The copies of one name for one agent: the one skill holding it, or the index of the list

@@ -2,6 +2,7 @@
 //! checks them (skill-format-and-roots.md §1.5). Every finding is a problem to show, never a
 //! reason to hide a skill: agents load such skills anyway.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::Value;
@@ -188,7 +189,7 @@ pub fn lint(frontmatter: &Frontmatter, dir_name: &str) -> Vec<Lint> {
 fn lint_name(value: Option<&Value>, dir_name: &str, found: &mut Vec<Lint>) {
     let name = match value {
         None => return found.push(Lint::MissingField("name")),
-        Some(Value::String(name)) => name.nfkc().collect::<String>().trim().to_owned(),
+        Some(Value::String(name)) => nfkc(name).trim().to_owned(),
         Some(_) => return found.push(Lint::NotAString("name")),
     };
     if name.is_empty() {
@@ -210,9 +211,23 @@ fn lint_name(value: Option<&Value>, dir_name: &str, found: &mut Vec<Lint>) {
     if !name.chars().all(|c| c.is_alphanumeric() || c == '-') {
         found.push(Lint::NameInvalidChars(name.clone()));
     }
-    let dir: String = dir_name.nfkc().collect();
+    let dir = nfkc(dir_name);
     if dir != name {
-        found.push(Lint::NameNotDirectory { name, dir });
+        found.push(Lint::NameNotDirectory {
+            name,
+            dir: dir.into_owned(),
+        });
+    }
+}
+
+/// `text` in Unicode normalization form NFKC, as the validator compares names. ASCII text is
+/// its own NFKC form, and nearly every name is ASCII: left as it is, not normalized character
+/// by character into a new string for every skill a listing lints.
+fn nfkc(text: &str) -> Cow<'_, str> {
+    if text.is_ascii() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(text.nfkc().collect())
     }
 }
 
@@ -295,6 +310,22 @@ mod tests {
         // "café" composed in the frontmatter, decomposed in the directory name.
         let found = lints("name: caf\u{e9}\ndescription: d\n", "cafe\u{301}");
         assert_eq!(found, []);
+        // Fullwidth letters are "pdf" in NFKC, whichever side is plain ASCII.
+        assert_eq!(
+            lints("name: \u{ff50}\u{ff44}\u{ff46}\ndescription: d\n", "pdf"),
+            []
+        );
+        assert_eq!(
+            lints("name: pdf\ndescription: d\n", "\u{ff50}\u{ff44}\u{ff46}"),
+            []
+        );
+        assert_eq!(
+            lints("name: pdf\ndescription: d\n", "pdx"),
+            [Lint::NameNotDirectory {
+                name: "pdf".into(),
+                dir: "pdx".into()
+            }]
+        );
     }
 
     #[test]
