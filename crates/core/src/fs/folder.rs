@@ -369,6 +369,29 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_whose_listing_outgrows_one_read_is_listed_whole() {
+        // 1,500 names of 60 bytes make some 120 KiB of directory entries: several reads of
+        // the buffer a listing goes through, on every system.
+        let tmp = tempfile::tempdir().unwrap();
+        let mut written: Vec<String> = (0..1500).map(|i| format!("{i:0>60}")).collect();
+        for name in &written {
+            std::fs::write(tmp.path().join(name), "").unwrap();
+        }
+        let mut folder = Folder::open(tmp.path()).unwrap();
+        let listed: Vec<String> = folder
+            .entries()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.name.into_string().unwrap())
+            .collect();
+        written.sort();
+        assert_eq!(listed, written);
+        // The same folder listed again from another handle while this one is open.
+        let again = Folder::open(tmp.path()).unwrap().entries().unwrap();
+        assert_eq!(again.len(), 1500);
+    }
+
+    #[test]
     fn entries_come_sorted_by_name_with_what_the_listing_says_they_are() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
