@@ -15,9 +15,9 @@
 //! The floor is this same binary run as `scan_floor --floor ROOT...`; `--floor-trusted` is the
 //! same walk opening each file as skilldeck's reading rule requires (no device's open run, no
 //! FIFO waited on, whatever is swapped in after the listing), which is the least any safe
-//! listing pays. Runs alternate between
-//! the commands so a noisy machine hurts each alike; medians, and their ratio to the floor's
-//! median of the same run, are printed as Markdown rows for BENCHMARKS.md.
+//! listing pays. Runs alternate between the commands so a noisy machine hurts each alike;
+//! medians, and their ratio to the floor's median of the same run, are printed as Markdown
+//! rows for BENCHMARKS.md.
 
 mod common;
 

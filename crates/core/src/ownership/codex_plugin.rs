@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use super::{
     Attribution, FileProblem, Installer, Method, Owner, Subject, Upstream, Verdict, against_copy,
-    inside, parts_below, read_file,
+    inside, lies_below, parts_below, read_file,
 };
 use crate::roots::{Environment, Project};
 
@@ -116,7 +116,7 @@ impl Plugins {
     pub fn broken_for(&self, subject: &Subject<'_>) -> Option<&FileProblem> {
         self.broken
             .as_ref()
-            .filter(|_| parts_below(subject, &self.cache).is_some())
+            .filter(|_| lies_below(subject, &self.cache))
     }
 
     /// Codex's record of a skill in `plugins/cache/<M>/<P>/<version>/…`.

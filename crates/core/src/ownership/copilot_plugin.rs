@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::{
-    Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, inside, parts_below,
-    read_file, same_dir,
+    Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, inside, lies_below,
+    parts_below, read_file, same_dir,
 };
 use crate::roots::{Environment, Project};
 
@@ -165,7 +165,7 @@ impl Plugins {
     pub fn broken_for(&self, subject: &Subject<'_>) -> Option<&FileProblem> {
         self.broken_config
             .as_ref()
-            .filter(|_| parts_below(subject, &self.installed_dir).is_some())
+            .filter(|_| lies_below(subject, &self.installed_dir))
     }
 
     /// Copilot's record of a skill in `installed-plugins/…` or in a plugin it loads in place.
@@ -176,7 +176,7 @@ impl Plugins {
         let live = self
             .live
             .iter()
-            .find(|live| parts_below(subject, &live.dir).is_some())?;
+            .find(|live| lies_below(subject, &live.dir))?;
         let owner = Owner::new(Installer::CopilotPlugin, self.settings_file.clone()).with_upstream(
             Upstream {
                 repository: Some(live.marketplace_dir.to_string_lossy().into_owned()),

@@ -22,7 +22,7 @@ use serde::Deserialize;
 use sha2::{Digest as _, Sha256};
 
 use super::{
-    Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, parts_below, read_json,
+    Attribution, FileProblem, Installer, Owner, Subject, Upstream, Verdict, lies_below, read_json,
 };
 use crate::record::lower_hex;
 use crate::roots::{Environment, Project};
@@ -165,9 +165,9 @@ impl Extensions {
     /// source.
     pub fn attribute(&self, subject: &Subject<'_>) -> Option<Attribution> {
         let extension = self.extensions.iter().find(|e| {
-            parts_below(subject, &e.dir).is_some()
+            lies_below(subject, &e.dir)
                 || e.linked_source()
-                    .is_some_and(|source| parts_below(subject, source).is_some())
+                    .is_some_and(|source| lies_below(subject, source))
         })?;
         let owner = Owner::new(Installer::GeminiExtension, extension.install_file.clone())
             .with_upstream(Upstream {

@@ -496,6 +496,14 @@ fn parts_below(subject: &Subject<'_>, base: &Path) -> Option<Vec<String>> {
     })
 }
 
+/// Whether the skill's folder (as found, or with its links resolved) lies in `base`: what
+/// [`parts_below`] finds, asked without making its parts.
+fn lies_below(subject: &Subject<'_>, base: &Path) -> bool {
+    [subject.dir, subject.real_dir]
+        .iter()
+        .any(|dir| crate::path_prefix::below(dir, base).is_some())
+}
+
 /// Whether a path an installer recorded names `dir` (as written, or once both are resolved).
 fn same_dir(written: Option<&str>, dir: &Path) -> bool {
     let Some(written) = written else {
